@@ -1,0 +1,292 @@
+//! The answer state: the one UI-free place that owns every output rule of the contract.
+//!
+//! Every front end (terminal, plain, scripted) turns key presses or file entries into calls on
+//! [`AnswerState`], and [`AnswerState::answers`] builds `details.answers` from it. The rules
+//! (contract "Output rules"):
+//! - single-select: saving custom text clears the selected option, selecting an option clears
+//!   the custom text; at most one option is selected;
+//! - multi-select: options keep their original order, custom text is appended last; saving or
+//!   clearing custom text never touches the selected options;
+//! - preview questions take no custom text;
+//! - `indices` are 1-based rendered option positions (custom text has none);
+//! - option notes are kept for every option, but only notes of selected options are output, so
+//!   a deselected option's note comes back when it is selected again;
+//! - a question note may exist without an answer; a question with neither is omitted.
+
+use crate::contract::{Answer, Payload, QuestionType};
+use indexmap::IndexMap;
+use std::fmt;
+
+/// A call the answer rules do not allow.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnswerError {
+    /// The question index is past the last question.
+    NoSuchQuestion(usize),
+    /// The option index (0-based) is past the last option of the question.
+    NoSuchOption { question: usize, option: usize },
+    /// More than one option for a single-select or preview question.
+    TooManyOptions { question: usize },
+    /// Custom text on a preview question (contract: only non-preview questions get it).
+    CustomTextNotAllowed { question: usize },
+}
+
+impl fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnswerError::NoSuchQuestion(q) => write!(f, "there is no question {}", q + 1),
+            AnswerError::NoSuchOption { question, option } => {
+                write!(f, "question {} has no option {}", question + 1, option + 1)
+            }
+            AnswerError::TooManyOptions { question } => {
+                write!(f, "question {} takes only one option", question + 1)
+            }
+            AnswerError::CustomTextNotAllowed { question } => {
+                write!(f, "question {} is a preview question and takes no custom text", question + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for AnswerError {}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+struct QuestionState {
+    selected: Vec<bool>,
+    custom_text: Option<String>,
+    note: Option<String>,
+    option_notes: Vec<Option<String>>,
+}
+
+/// What a person has answered so far, question by question (indices are 0-based here; the
+/// result's `indices` are 1-based).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnswerState {
+    kinds: Vec<QuestionType>,
+    questions: Vec<QuestionState>,
+}
+
+/// Trimmed text, or `None` when it is empty after trimming (an empty save clears).
+fn non_empty(text: &str) -> Option<String> {
+    let t = text.trim();
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+impl AnswerState {
+    /// An empty state for `payload`: nothing selected, no text, no notes.
+    pub fn new(payload: &Payload) -> Self {
+        AnswerState {
+            kinds: payload.questions.iter().map(|q| q.kind).collect(),
+            questions: payload
+                .questions
+                .iter()
+                .map(|q| QuestionState {
+                    selected: vec![false; q.options.len()],
+                    option_notes: vec![None; q.options.len()],
+                    ..QuestionState::default()
+                })
+                .collect(),
+        }
+    }
+
+    fn question(&self, q: usize) -> Result<&QuestionState, AnswerError> {
+        self.questions.get(q).ok_or(AnswerError::NoSuchQuestion(q))
+    }
+
+    fn question_mut(&mut self, q: usize) -> Result<&mut QuestionState, AnswerError> {
+        self.questions.get_mut(q).ok_or(AnswerError::NoSuchQuestion(q))
+    }
+
+    fn check_option(&self, q: usize, option: usize) -> Result<(), AnswerError> {
+        if option < self.question(q)?.selected.len() {
+            Ok(())
+        } else {
+            Err(AnswerError::NoSuchOption {
+                question: q,
+                option,
+            })
+        }
+    }
+
+    /// Number of questions.
+    pub fn len(&self) -> usize {
+        self.questions.len()
+    }
+
+    /// Whether there are no questions (never true for a validated payload).
+    pub fn is_empty(&self) -> bool {
+        self.questions.is_empty()
+    }
+
+    /// Selects one option. On single-select and preview questions it replaces the selection
+    /// and clears the custom text; on multi-select it adds to the selection.
+    pub fn select(&mut self, q: usize, option: usize) -> Result<(), AnswerError> {
+        self.check_option(q, option)?;
+        let kind = self.kinds[q];
+        let st = self.question_mut(q)?;
+        if kind != QuestionType::Multi {
+            st.selected.iter_mut().for_each(|s| *s = false);
+            st.custom_text = None;
+        }
+        st.selected[option] = true;
+        Ok(())
+    }
+
+    /// Deselects one option (its note is kept in state).
+    pub fn deselect(&mut self, q: usize, option: usize) -> Result<(), AnswerError> {
+        self.check_option(q, option)?;
+        self.question_mut(q)?.selected[option] = false;
+        Ok(())
+    }
+
+    /// Toggles one option; returns whether it is selected afterwards. On single-select and
+    /// preview questions selecting replaces the selection (see [`AnswerState::select`]).
+    pub fn toggle(&mut self, q: usize, option: usize) -> Result<bool, AnswerError> {
+        if self.is_selected(q, option)? {
+            self.deselect(q, option)?;
+            Ok(false)
+        } else {
+            self.select(q, option)?;
+            Ok(true)
+        }
+    }
+
+    /// Replaces the whole selection with `options` (0-based, any order, duplicates ignored).
+    /// Single-select and preview questions take at most one; a non-empty selection there
+    /// clears the custom text.
+    pub fn set_selection(&mut self, q: usize, options: &[usize]) -> Result<(), AnswerError> {
+        for &o in options {
+            self.check_option(q, o)?;
+        }
+        let kind = self.kinds[q];
+        let mut wanted = options.to_vec();
+        wanted.sort_unstable();
+        wanted.dedup();
+        if kind != QuestionType::Multi && wanted.len() > 1 {
+            return Err(AnswerError::TooManyOptions { question: q });
+        }
+        let st = self.question_mut(q)?;
+        st.selected.iter_mut().for_each(|s| *s = false);
+        for o in wanted {
+            st.selected[o] = true;
+        }
+        if kind != QuestionType::Multi && st.selected.contains(&true) {
+            st.custom_text = None;
+        }
+        Ok(())
+    }
+
+    /// Whether an option is selected.
+    pub fn is_selected(&self, q: usize, option: usize) -> Result<bool, AnswerError> {
+        self.check_option(q, option)?;
+        Ok(self.questions[q].selected[option])
+    }
+
+    /// Selected options (0-based) in original option order.
+    pub fn selected(&self, q: usize) -> Vec<usize> {
+        self.questions.get(q).map_or_else(Vec::new, |st| {
+            st.selected
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| s.then_some(i))
+                .collect()
+        })
+    }
+
+    /// Saves the free-form answer; empty (after trimming) clears it. On single-select a
+    /// non-empty save clears the selected option; on multi-select the selection is untouched.
+    pub fn set_custom_text(&mut self, q: usize, text: &str) -> Result<(), AnswerError> {
+        let kind = *self.kinds.get(q).ok_or(AnswerError::NoSuchQuestion(q))?;
+        if !kind.allows_custom_text() {
+            return Err(AnswerError::CustomTextNotAllowed { question: q });
+        }
+        let st = self.question_mut(q)?;
+        st.custom_text = non_empty(text);
+        if kind == QuestionType::Single && st.custom_text.is_some() {
+            st.selected.iter_mut().for_each(|s| *s = false);
+        }
+        Ok(())
+    }
+
+    /// The saved free-form answer.
+    pub fn custom_text(&self, q: usize) -> Option<&str> {
+        self.questions.get(q)?.custom_text.as_deref()
+    }
+
+    /// Saves the question note; empty (after trimming) clears it.
+    pub fn set_note(&mut self, q: usize, text: &str) -> Result<(), AnswerError> {
+        self.question_mut(q)?.note = non_empty(text);
+        Ok(())
+    }
+
+    /// The question note.
+    pub fn note(&self, q: usize) -> Option<&str> {
+        self.questions.get(q)?.note.as_deref()
+    }
+
+    /// Saves the note of one option, selected or not; empty (after trimming) clears it.
+    pub fn set_option_note(&mut self, q: usize, option: usize, text: &str) -> Result<(), AnswerError> {
+        self.check_option(q, option)?;
+        self.question_mut(q)?.option_notes[option] = non_empty(text);
+        Ok(())
+    }
+
+    /// The note of one option, whether or not the option is selected.
+    pub fn option_note(&self, q: usize, option: usize) -> Option<&str> {
+        self.questions.get(q)?.option_notes.get(option)?.as_deref()
+    }
+
+    /// Whether the question has a selected option or custom text (a note alone is not an
+    /// answer).
+    pub fn is_answered(&self, q: usize) -> bool {
+        self.questions
+            .get(q)
+            .is_some_and(|st| st.custom_text.is_some() || st.selected.contains(&true))
+    }
+
+    /// Forgets everything about one question: selection, custom text and notes.
+    pub fn clear(&mut self, q: usize) -> Result<(), AnswerError> {
+        let st = self.question_mut(q)?;
+        let n = st.selected.len();
+        *st = QuestionState {
+            selected: vec![false; n],
+            option_notes: vec![None; n],
+            ..QuestionState::default()
+        };
+        Ok(())
+    }
+
+    /// The contract answer for one question, or `None` when it has neither an answer nor a
+    /// note (contract: unanswered questions are omitted).
+    pub fn answer(&self, payload: &Payload, q: usize) -> Option<Answer> {
+        let st = self.questions.get(q)?;
+        let question = payload.questions.get(q)?;
+        let mut answer = Answer::default();
+        let mut option_notes = IndexMap::new();
+        for (i, option) in question.options.iter().enumerate() {
+            if !st.selected[i] {
+                continue;
+            }
+            answer.values.push(option.value.clone());
+            answer.labels.push(option.label.clone());
+            answer.indices.push(i + 1);
+            if let Some(n) = &st.option_notes[i] {
+                option_notes.insert(option.value.clone(), n.clone());
+            }
+        }
+        if let Some(text) = &st.custom_text {
+            answer.values.push(text.clone());
+            answer.labels.push(text.clone());
+            answer.custom_text = Some(text.clone());
+        }
+        answer.note = st.note.clone();
+        answer.option_notes = (!option_notes.is_empty()).then_some(option_notes);
+        (!answer.values.is_empty() || answer.note.is_some()).then_some(answer)
+    }
+
+    /// `details.answers`: every question with an answer or a note, in question order.
+    pub fn answers(&self, payload: &Payload) -> IndexMap<String, Answer> {
+        (0..self.questions.len())
+            .filter_map(|q| Some((payload.questions[q].id.clone(), self.answer(payload, q)?)))
+            .collect()
+    }
+}

@@ -1,0 +1,48 @@
+//! The command line (clap derive). A public interface: keep flags and names stable and
+//! documented in the README.
+
+use clap::Parser;
+use std::path::PathBuf;
+
+/// Default `--max-payload-bytes`: 4 MiB.
+pub const DEFAULT_MAX_PAYLOAD_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Ask the clarifying questions of an ask_user payload in the terminal and print the answers as
+/// ask_user result JSON on stdout.
+#[derive(Debug, Parser)]
+#[command(
+    name = "pi-ask",
+    version,
+    about,
+    after_help = crate::exit_codes::HELP,
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    /// The payload: a JSON file, or `-` for stdin (the default when stdin is not a terminal).
+    #[arg(value_name = "PAYLOAD")]
+    pub payload: Option<PathBuf>,
+
+    /// Answer from this file instead of asking (see docs/answers.md); no terminal is opened.
+    #[arg(long, value_name = "FILE", env = "PI_ASK_ANSWERS")]
+    pub answers: Option<PathBuf>,
+
+    /// Write the result JSON to FILE (atomically) instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Project root for `@` file-path completion in editors [default: current directory].
+    #[arg(long, value_name = "DIR")]
+    pub cwd: Option<PathBuf>,
+
+    /// Ask with numbered lines and line input only, no cursor movement or colour.
+    #[arg(long)]
+    pub plain: bool,
+
+    /// Never open a terminal: print the "Needs user input" result at once (exit 3).
+    #[arg(long)]
+    pub no_input: bool,
+
+    /// Refuse payloads larger than this many bytes, before parsing.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES, env = "PI_ASK_MAX_PAYLOAD_BYTES")]
+    pub max_payload_bytes: u64,
+}

@@ -1,0 +1,212 @@
+//! The `ask_user` contract: the payload a caller sends and the result pi-ask prints.
+//!
+//! Field names and shapes follow `docs/contract.md` (sections "Input" and "Output") exactly.
+//! [`parse_payload`] turns payload text into a normalized, validated [`Payload`]; the result
+//! types serialize to the JSON the contract's "Output" section gives.
+
+mod validate;
+
+pub use validate::{display_path, malformed_json, parse_payload, parse_payload_value, PayloadError};
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+
+/// The kind of a question (contract "Input": `type`, default `single`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum QuestionType {
+    /// One option, or custom text instead.
+    Single,
+    /// Any number of options, plus optional custom text appended last.
+    Multi,
+    /// One option, shown with its preview text; no custom text.
+    Preview,
+}
+
+impl QuestionType {
+    /// The contract's spelling: `single`, `multi` or `preview`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            QuestionType::Single => "single",
+            QuestionType::Multi => "multi",
+            QuestionType::Preview => "preview",
+        }
+    }
+
+    /// Whether the question gets the internal "Type your own" row (contract "Input rules":
+    /// non-preview questions get it).
+    pub fn allows_custom_text(self) -> bool {
+        self != QuestionType::Preview
+    }
+}
+
+/// A validated, normalized payload: every input rule holds and every default is filled in.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Payload {
+    /// Optional questionnaire title, as given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// At least one question, in the caller's order.
+    pub questions: Vec<Question>,
+}
+
+/// One normalized question.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Question {
+    /// Unique, non-blank id, as given (not trimmed).
+    pub id: String,
+    /// The given label, or `Q1`, `Q2`, ... by 1-based position (contract "Input rules").
+    pub label: String,
+    /// Non-blank prompt text.
+    pub prompt: String,
+    /// `single` unless given.
+    #[serde(rename = "type")]
+    pub kind: QuestionType,
+    /// Metadata only: never blocks submission. `false` unless given.
+    pub required: bool,
+    /// At least one option; values unique within the question.
+    pub options: Vec<QuestionOption>,
+}
+
+/// One option of a question.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct QuestionOption {
+    /// Stable machine value, unique within its question.
+    pub value: String,
+    /// Text shown to the person.
+    pub label: String,
+    /// Optional one-line explanation shown under the label.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Optional preview text; required on every option of a `preview` question.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preview: Option<String>,
+}
+
+/// The whole tool result: `{content, details}` (contract "Output").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolResult {
+    /// Exactly one text item, written for the calling model's transcript.
+    pub content: Vec<ContentItem>,
+    /// Machine-readable answers.
+    pub details: Details,
+}
+
+/// One `content` item: `{type: "text", text}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ContentItem {
+    /// Always `"text"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The text.
+    pub text: String,
+}
+
+impl ContentItem {
+    /// A `{type: "text", text}` item.
+    pub fn text(text: impl Into<String>) -> Self {
+        ContentItem {
+            kind: "text".to_string(),
+            text: text.into(),
+        }
+    }
+}
+
+/// `details` of a result (contract "Output"), plus `error` when the flow did not run to a
+/// submission for a reason other than the person's dismissal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Details {
+    /// The payload's title, when it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// True when the person dismissed the flow, no UI was available, or the payload was invalid.
+    pub cancelled: bool,
+    /// Normalized metadata of every question, in payload order (empty for an invalid payload).
+    pub questions: Vec<QuestionSummary>,
+    /// Answers by question id, in question order; unanswered questions are omitted.
+    pub answers: IndexMap<String, Answer>,
+    /// Why there are no answers, when it was not the person's own dismissal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorInfo>,
+}
+
+/// `details.questions[]`: `{id, label, prompt, type}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct QuestionSummary {
+    /// Question id.
+    pub id: String,
+    /// Normalized label (given or `Qn`).
+    pub label: String,
+    /// Prompt text.
+    pub prompt: String,
+    /// Normalized type.
+    #[serde(rename = "type")]
+    pub kind: QuestionType,
+}
+
+impl From<&Question> for QuestionSummary {
+    fn from(q: &Question) -> Self {
+        QuestionSummary {
+            id: q.id.clone(),
+            label: q.label.clone(),
+            prompt: q.prompt.clone(),
+            kind: q.kind,
+        }
+    }
+}
+
+/// One answered question (contract "Output" and "Output rules").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct Answer {
+    /// Selected option values in option order, then the custom text (multi) or only the custom
+    /// text (single).
+    pub values: Vec<String>,
+    /// Labels parallel to `values`; the custom text is its own label.
+    pub labels: Vec<String>,
+    /// 1-based positions of the selected options as rendered; custom text has no index.
+    pub indices: Vec<usize>,
+    /// The free-form answer, when saved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom_text: Option<String>,
+    /// The question-level note, when written; may exist without a selection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Notes of selected options only, by option value, in option order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub option_notes: Option<IndexMap<String, String>>,
+}
+
+/// `details.error`: a stable machine code, a sentence, and for input errors every problem.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ErrorInfo {
+    /// Stable snake_case code, e.g. `invalid_payload`, `no_ui`, `aborted` (see docs/exit-codes.md).
+    pub code: String,
+    /// One sentence a model or person can act on.
+    pub message: String,
+    /// Every problem found, for `invalid_payload` and `invalid_answers`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<Problem>,
+}
+
+/// One input problem: a stable snake_case code, the JSON path where it is, and a sentence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Problem {
+    /// Stable snake_case code, e.g. `duplicate_option_value`.
+    pub code: String,
+    /// JSON path such as `questions[1].options[0].value`; empty for the document itself.
+    pub path: String,
+    /// What is wrong and how to fix it.
+    pub message: String,
+}
+
+impl Problem {
+    /// A problem with the given code, path and message.
+    pub fn new(code: &str, path: impl Into<String>, message: impl Into<String>) -> Self {
+        Problem {
+            code: code.to_string(),
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}

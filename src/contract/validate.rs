@@ -1,0 +1,488 @@
+//! Payload parsing, normalization and validation (contract "Input rules").
+//!
+//! The payload is parsed to a JSON value first, then walked by hand so that every problem is
+//! reported at once with a stable code and its JSON path, and unknown fields are reported (with
+//! the nearest known field) instead of being dropped.
+
+use super::{Payload, Problem, Question, QuestionOption, QuestionType};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::fmt;
+
+/// Why a payload was refused: every problem found, in document order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PayloadError {
+    /// The payload's `title` when it was a string, so an error result can still carry it.
+    pub title: Option<String>,
+    /// Never empty.
+    pub problems: Vec<Problem>,
+}
+
+impl fmt::Display for PayloadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.problems.len();
+        writeln!(
+            f,
+            "invalid payload: {n} problem{}",
+            if n == 1 { "" } else { "s" }
+        )?;
+        for p in &self.problems {
+            writeln!(f, "  {}: {} [{}]", display_path(&p.path), p.message, p.code)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for PayloadError {}
+
+/// A problem path for people: `payload` for the document itself, else the path as given.
+pub fn display_path(path: &str) -> &str {
+    if path.is_empty() {
+        "payload"
+    } else {
+        path
+    }
+}
+
+/// Parses payload text (JSON) into a normalized [`Payload`].
+///
+/// Errors: malformed JSON gives one `malformed_json` problem with line and column; otherwise
+/// every violated input rule gives one problem (codes listed in `docs/contract-notes.md`).
+pub fn parse_payload(text: &str) -> Result<Payload, PayloadError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| PayloadError {
+        title: None,
+        problems: vec![malformed_json(&e)],
+    })?;
+    parse_payload_value(&value)
+}
+
+/// The `malformed_json` problem for a serde_json syntax error, with its line and column.
+pub fn malformed_json(e: &serde_json::Error) -> Problem {
+    let what = e.to_string();
+    // serde_json appends " at line L column C"; keep only the reason.
+    let reason = what
+        .rsplit_once(" at line ")
+        .map(|(r, _)| r.to_string())
+        .unwrap_or(what);
+    Problem::new(
+        "malformed_json",
+        "",
+        format!(
+            "not valid JSON at line {}, column {}: {reason}",
+            e.line(),
+            e.column()
+        ),
+    )
+}
+
+const PAYLOAD_FIELDS: &[&str] = &["title", "questions"];
+const QUESTION_FIELDS: &[&str] = &["id", "label", "prompt", "type", "required", "options"];
+const OPTION_FIELDS: &[&str] = &["value", "label", "description", "preview"];
+
+/// Fields other ask tools use, mapped to what this contract calls them.
+fn alias_hint(level: Level, field: &str) -> Option<&'static str> {
+    let hint = match (level, field) {
+        (Level::Question, "question" | "text" | "message" | "prompt_text") => {
+            "did you mean `prompt`?"
+        }
+        (Level::Question, "header" | "title" | "name") => "did you mean `label`?",
+        (Level::Question, "multiSelect" | "multi_select" | "multiple" | "allowMultiple") => {
+            "use `type: \"multi\"` instead"
+        }
+        (Level::Question, "choices" | "answers" | "items") => "did you mean `options`?",
+        (Level::Option, "title" | "name" | "text") => "did you mean `label`?",
+        (Level::Option, "id" | "key") => "did you mean `value`?",
+        (Level::Option, "desc" | "detail" | "details" | "hint") => "did you mean `description`?",
+        (Level::Payload, "question" | "prompts" | "items") => "did you mean `questions`?",
+        (Level::Payload, "header" | "label" | "name") => "did you mean `title`?",
+        _ => return None,
+    };
+    Some(hint)
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Level {
+    Payload,
+    Question,
+    Option,
+}
+
+impl Level {
+    fn noun(self) -> &'static str {
+        match self {
+            Level::Payload => "the payload",
+            Level::Question => "a question",
+            Level::Option => "an option",
+        }
+    }
+}
+
+/// The known field closest to `field`, if any is close enough to be a likely typo.
+fn nearest<'a>(field: &str, known: &[&'a str]) -> Option<&'a str> {
+    let lower = field.to_lowercase();
+    known
+        .iter()
+        .map(|k| (k, strsim::jaro_winkler(&lower, &k.to_lowercase())))
+        .filter(|(_, score)| *score >= 0.8)
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(k, _)| *k)
+}
+
+struct Walker {
+    problems: Vec<Problem>,
+}
+
+impl Walker {
+    fn push(&mut self, code: &str, path: impl Into<String>, message: impl Into<String>) {
+        self.problems.push(Problem::new(code, path, message));
+    }
+
+    fn unknown_fields(&mut self, obj: &Map<String, Value>, level: Level, base: &str) {
+        let known = match level {
+            Level::Payload => PAYLOAD_FIELDS,
+            Level::Question => QUESTION_FIELDS,
+            Level::Option => OPTION_FIELDS,
+        };
+        for key in obj.keys() {
+            if known.contains(&key.as_str()) {
+                continue;
+            }
+            let hint = alias_hint(level, key)
+                .map(str::to_string)
+                .or_else(|| nearest(key, known).map(|k| format!("did you mean `{k}`?")))
+                .unwrap_or_else(|| format!("known fields: {}", join_ticked(known)));
+            self.push(
+                "unknown_field",
+                join(base, key),
+                format!("`{key}` is not a field of {}; {hint}", level.noun()),
+            );
+        }
+    }
+
+    /// A string field: `None` when absent (or wrong type, which is reported).
+    fn string<'v>(
+        &mut self,
+        obj: &'v Map<String, Value>,
+        key: &str,
+        base: &str,
+    ) -> Option<&'v str> {
+        match obj.get(key) {
+            None => None,
+            Some(Value::String(s)) => Some(s),
+            Some(other) => {
+                self.push(
+                    "wrong_type",
+                    join(base, key),
+                    format!("`{key}` must be a string, not {}", kind_of(other)),
+                );
+                None
+            }
+        }
+    }
+
+    /// A required, non-blank string field.
+    fn required_text(
+        &mut self,
+        obj: &Map<String, Value>,
+        key: &str,
+        base: &str,
+        what: &str,
+        empty_code: &str,
+    ) -> Option<String> {
+        if !obj.contains_key(key) {
+            self.push(
+                "missing_field",
+                join(base, key),
+                format!("{what} is missing: add a non-empty `{key}` string"),
+            );
+            return None;
+        }
+        let s = self.string(obj, key, base)?;
+        if s.trim().is_empty() {
+            self.push(
+                empty_code,
+                join(base, key),
+                format!("{what} must not be empty or only whitespace"),
+            );
+            return None;
+        }
+        Some(s.to_string())
+    }
+
+    /// An optional string field that must not be blank when present (contract "Input rules").
+    fn optional_text(
+        &mut self,
+        obj: &Map<String, Value>,
+        key: &str,
+        base: &str,
+        what: &str,
+        blank_code: &str,
+    ) -> Option<String> {
+        let s = self.string(obj, key, base)?;
+        if s.trim().is_empty() {
+            self.push(
+                blank_code,
+                join(base, key),
+                format!("{what} must not be blank when provided: give text or leave `{key}` out"),
+            );
+            return None;
+        }
+        Some(s.to_string())
+    }
+}
+
+fn join(base: &str, key: &str) -> String {
+    if base.is_empty() {
+        key.to_string()
+    } else {
+        format!("{base}.{key}")
+    }
+}
+
+fn join_ticked(keys: &[&str]) -> String {
+    keys.iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Validates and normalizes an already-parsed payload value. See [`parse_payload`].
+pub fn parse_payload_value(value: &Value) -> Result<Payload, PayloadError> {
+    let mut w = Walker {
+        problems: Vec::new(),
+    };
+    let Some(obj) = value.as_object() else {
+        return Err(PayloadError {
+            title: None,
+            problems: vec![Problem::new(
+                "wrong_type",
+                "",
+                format!(
+                    "the payload must be a JSON object like {{\"questions\": [...]}}, not {}",
+                    kind_of(value)
+                ),
+            )],
+        });
+    };
+    w.unknown_fields(obj, Level::Payload, "");
+    let title = w.string(obj, "title", "").map(str::to_string);
+
+    let mut questions = Vec::new();
+    match obj.get("questions") {
+        None => w.push(
+            "missing_field",
+            "questions",
+            "`questions` is missing: give an array with at least one question",
+        ),
+        Some(Value::Array(items)) if items.is_empty() => w.push(
+            "no_questions",
+            "questions",
+            "at least one question is required",
+        ),
+        Some(Value::Array(items)) => {
+            let mut seen_ids: HashMap<String, usize> = HashMap::new();
+            for (i, item) in items.iter().enumerate() {
+                let base = format!("questions[{i}]");
+                if let Some(q) = question(&mut w, item, i, &base) {
+                    questions.push(q);
+                }
+                if let Some(id) = item.get("id").and_then(Value::as_str) {
+                    if id.trim().is_empty() {
+                        continue;
+                    }
+                    if let Some(first) = seen_ids.get(id) {
+                        w.push(
+                            "duplicate_question_id",
+                            format!("{base}.id"),
+                            format!(
+                                "question id {id:?} is already used by questions[{first}]; ids must be unique"
+                            ),
+                        );
+                    } else {
+                        seen_ids.insert(id.to_string(), i);
+                    }
+                }
+            }
+        }
+        Some(other) => w.push(
+            "wrong_type",
+            "questions",
+            format!("`questions` must be an array, not {}", kind_of(other)),
+        ),
+    }
+
+    if w.problems.is_empty() {
+        Ok(Payload { title, questions })
+    } else {
+        Err(PayloadError {
+            title,
+            problems: w.problems,
+        })
+    }
+}
+
+/// One question; `None` when it has problems (all of them are recorded).
+fn question(w: &mut Walker, item: &Value, index: usize, base: &str) -> Option<Question> {
+    let Some(obj) = item.as_object() else {
+        w.push(
+            "wrong_type",
+            base,
+            format!("a question must be an object, not {}", kind_of(item)),
+        );
+        return None;
+    };
+    let before = w.problems.len();
+    w.unknown_fields(obj, Level::Question, base);
+    let id = w.required_text(obj, "id", base, "the question id", "empty_question_id");
+    let label = w.optional_text(obj, "label", base, "the question label", "blank_label");
+    let prompt = w.required_text(obj, "prompt", base, "the question prompt", "empty_prompt");
+    let kind = match obj.get("type") {
+        None => QuestionType::Single,
+        Some(Value::String(s)) => match s.as_str() {
+            "single" => QuestionType::Single,
+            "multi" => QuestionType::Multi,
+            "preview" => QuestionType::Preview,
+            other => {
+                w.push(
+                    "invalid_type",
+                    join(base, "type"),
+                    format!("type {other:?} is not one of \"single\", \"multi\", \"preview\""),
+                );
+                QuestionType::Single
+            }
+        },
+        Some(other) => {
+            w.push(
+                "wrong_type",
+                join(base, "type"),
+                format!(
+                    "`type` must be the string \"single\", \"multi\" or \"preview\", not {}",
+                    kind_of(other)
+                ),
+            );
+            QuestionType::Single
+        }
+    };
+    let required = match obj.get("required") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(other) => {
+            w.push(
+                "wrong_type",
+                join(base, "required"),
+                format!("`required` must be true or false, not {}", kind_of(other)),
+            );
+            false
+        }
+    };
+
+    let mut options = Vec::new();
+    let options_path = join(base, "options");
+    match obj.get("options") {
+        None => w.push(
+            "missing_field",
+            options_path,
+            "`options` is missing: give an array with at least one option",
+        ),
+        Some(Value::Array(items)) if items.is_empty() => w.push(
+            "no_options",
+            options_path,
+            "a question needs at least one option",
+        ),
+        Some(Value::Array(items)) => {
+            let mut seen: HashMap<String, usize> = HashMap::new();
+            for (j, item) in items.iter().enumerate() {
+                let obase = format!("{options_path}[{j}]");
+                if let Some(opt) = option(w, item, kind, &obase) {
+                    options.push(opt);
+                }
+                if let Some(value) = item.get("value").and_then(Value::as_str) {
+                    if value.trim().is_empty() {
+                        continue;
+                    }
+                    if let Some(first) = seen.get(value) {
+                        w.push(
+                            "duplicate_option_value",
+                            format!("{obase}.value"),
+                            format!(
+                                "option value {value:?} is already used by {options_path}[{first}]; values must be unique within a question"
+                            ),
+                        );
+                    } else {
+                        seen.insert(value.to_string(), j);
+                    }
+                }
+            }
+        }
+        Some(other) => w.push(
+            "wrong_type",
+            options_path,
+            format!("`options` must be an array, not {}", kind_of(other)),
+        ),
+    }
+
+    if w.problems.len() != before {
+        return None;
+    }
+    Some(Question {
+        id: id?,
+        label: label.unwrap_or_else(|| format!("Q{}", index + 1)),
+        prompt: prompt?,
+        kind,
+        required,
+        options,
+    })
+}
+
+fn option(w: &mut Walker, item: &Value, kind: QuestionType, base: &str) -> Option<QuestionOption> {
+    let Some(obj) = item.as_object() else {
+        w.push(
+            "wrong_type",
+            base,
+            format!(
+                "an option must be an object like {{\"value\": \"...\", \"label\": \"...\"}}, not {}",
+                kind_of(item)
+            ),
+        );
+        return None;
+    };
+    let before = w.problems.len();
+    w.unknown_fields(obj, Level::Option, base);
+    let value = w.required_text(obj, "value", base, "the option value", "empty_option_value");
+    let label = w.required_text(obj, "label", base, "the option label", "empty_option_label");
+    let description = w.optional_text(
+        obj,
+        "description",
+        base,
+        "the option description",
+        "blank_description",
+    );
+    let preview = w.optional_text(obj, "preview", base, "the option preview", "blank_preview");
+    if kind == QuestionType::Preview && !obj.contains_key("preview") {
+        w.push(
+            "missing_preview",
+            join(base, "preview"),
+            "every option of a preview question needs `preview` text",
+        );
+    }
+    if w.problems.len() != before {
+        return None;
+    }
+    Some(QuestionOption {
+        value: value?,
+        label: label?,
+        description,
+        preview,
+    })
+}

@@ -1,0 +1,29 @@
+//! `pi-ask`: parse the command line, run, exit with the documented code (docs/exit-codes.md).
+
+use clap::Parser;
+use pi_ask::cli::Cli;
+use pi_ask::exit_codes::ExitCode;
+
+fn main() {
+    let cli = Cli::parse();
+    let output = cli.output.clone();
+    let code = match std::panic::catch_unwind(|| pi_ask::run::run(&cli)) {
+        Ok(code) => code,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            let res = pi_ask::result::internal(None, &format!("panic: {what}"));
+            match pi_ask::output::write_result(&res, output.as_deref()) {
+                Ok(()) => ExitCode::Internal,
+                Err(msg) => {
+                    eprintln!("pi-ask: {msg}");
+                    ExitCode::OutputFailed
+                }
+            }
+        }
+    };
+    std::process::exit(code.code());
+}

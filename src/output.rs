@@ -1,0 +1,45 @@
+//! Writing the result JSON: to stdout, or to `--output FILE` atomically (a temp file in the
+//! same folder, then rename), so a reader never sees half a result.
+
+use crate::contract::ToolResult;
+use std::io::{self, Write};
+use std::path::Path;
+
+/// The result as pretty JSON with a trailing newline.
+pub fn to_json(result: &ToolResult) -> String {
+    let mut s = serde_json::to_string_pretty(result).expect("results always serialize");
+    s.push('\n');
+    s
+}
+
+/// Writes `result` to `path`, or to stdout when `path` is `None`.
+///
+/// Errors: the folder does not exist or is not writable, the rename fails, or stdout is
+/// closed (broken pipe). The message names the path.
+pub fn write_result(result: &ToolResult, path: Option<&Path>) -> Result<(), String> {
+    let json = to_json(result);
+    match path {
+        None => {
+            let mut out = io::stdout().lock();
+            out.write_all(json.as_bytes())
+                .and_then(|_| out.flush())
+                .map_err(|e| format!("cannot write the result to stdout: {e}"))
+        }
+        Some(path) => write_atomically(path, json.as_bytes())
+            .map_err(|e| format!("cannot write the result to {}: {e}", path.display())),
+    }
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".pi-ask-result-")
+        .tempfile_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}

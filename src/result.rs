@@ -1,0 +1,263 @@
+//! Building the tool result (`{content, details}`) for every way a run can end, and the
+//! transcript-friendly `content` text the calling model reads (contract "Output").
+
+use crate::answers::AnswerState;
+use crate::contract::{
+    ContentItem, Details, ErrorInfo, Payload, PayloadError, Problem, QuestionSummary, ToolResult,
+};
+use indexmap::IndexMap;
+use std::fmt::Write;
+
+/// Error codes in `details.error.code`; a public interface (docs/exit-codes.md).
+pub mod codes {
+    /// The payload broke an input rule or was not JSON.
+    pub const INVALID_PAYLOAD: &str = "invalid_payload";
+    /// The `--answers` file could not be applied.
+    pub const INVALID_ANSWERS: &str = "invalid_answers";
+    /// No terminal could be opened and no answers file was given.
+    pub const NO_UI: &str = "no_ui";
+    /// The flow was ended from outside (SIGTERM, SIGHUP, SIGQUIT, the caller's abort).
+    pub const ABORTED: &str = "aborted";
+    /// The terminal went away while asking (EOF or I/O error on the tty).
+    pub const TERMINAL_LOST: &str = "terminal_lost";
+    /// A bug in pi-ask: a panic or an unexpected internal error.
+    pub const INTERNAL: &str = "internal";
+}
+
+fn summaries(payload: &Payload) -> Vec<QuestionSummary> {
+    payload.questions.iter().map(QuestionSummary::from).collect()
+}
+
+/// JSON-quoted text, so multi-line or odd text stays on one transcript line.
+fn quoted(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_else(|_| format!("{text:?}"))
+}
+
+fn title_phrase(title: Option<&str>) -> String {
+    match title.map(str::trim).filter(|t| !t.is_empty()) {
+        Some(t) => format!(" {}", quoted(t)),
+        None => String::new(),
+    }
+}
+
+/// The result of a submitted flow: `cancelled: false`, the answers, and a transcript line per
+/// question (answered, noted, or skipped).
+pub fn submitted(payload: &Payload, state: &AnswerState) -> ToolResult {
+    let answers = state.answers(payload);
+    let mut text = format!(
+        "User submitted the questionnaire{}:\n",
+        title_phrase(payload.title.as_deref())
+    );
+    for (q, question) in payload.questions.iter().enumerate() {
+        let head = format!("- {} ({})", question.label, question.id);
+        match answers.get(&question.id) {
+            Some(answer) if !answer.values.is_empty() => {
+                let mut parts: Vec<String> = state
+                    .selected(q)
+                    .into_iter()
+                    .map(|i| {
+                        let o = &question.options[i];
+                        format!("{} [{}]", o.label, o.value)
+                    })
+                    .collect();
+                if let Some(custom) = &answer.custom_text {
+                    parts.push(format!("custom text {}", quoted(custom)));
+                }
+                let _ = writeln!(text, "{head}: {}", parts.join(", "));
+            }
+            _ => {
+                let _ = writeln!(text, "{head}: skipped (no answer given)");
+            }
+        }
+        if let Some(answer) = answers.get(&question.id) {
+            if let Some(note) = &answer.note {
+                let _ = writeln!(text, "  note: {}", quoted(note));
+            }
+            for (value, note) in answer.option_notes.iter().flatten() {
+                let _ = writeln!(text, "  note on [{value}]: {}", quoted(note));
+            }
+        }
+    }
+    let skipped = payload.questions.len()
+        - (0..payload.questions.len())
+            .filter(|&q| state.is_answered(q))
+            .count();
+    if skipped > 0 {
+        let _ = writeln!(
+            text,
+            "{skipped} question{} skipped: do not assume an answer for {}.",
+            if skipped == 1 { " was" } else { "s were" },
+            if skipped == 1 { "it" } else { "them" }
+        );
+    }
+    ToolResult {
+        content: vec![ContentItem::text(text.trim_end())],
+        details: Details {
+            title: payload.title.clone(),
+            cancelled: false,
+            questions: summaries(payload),
+            answers,
+            error: None,
+        },
+    }
+}
+
+/// The result when the person dismissed the flow (Esc, Ctrl+C, a scripted `cancelled`): no
+/// answers, no error.
+pub fn dismissed(payload: &Payload) -> ToolResult {
+    let text = format!(
+        "User dismissed the questionnaire{} without submitting; no answers were given. \
+         Do not assume any answer: continue without these choices or ask again in plain text.",
+        title_phrase(payload.title.as_deref())
+    );
+    cancelled(payload, text, None)
+}
+
+/// The result when the flow was ended from outside or the terminal failed: no answers, and
+/// `details.error` with `code` (one of [`codes`]) and `message`.
+pub fn aborted(payload: &Payload, code: &str, message: &str) -> ToolResult {
+    let text = format!(
+        "The questionnaire{} was ended before the user submitted it ({message}); no answers \
+         were given. Do not assume any answer.",
+        title_phrase(payload.title.as_deref())
+    );
+    cancelled(
+        payload,
+        text,
+        Some(ErrorInfo {
+            code: code.to_string(),
+            message: message.to_string(),
+            problems: Vec::new(),
+        }),
+    )
+}
+
+fn cancelled(payload: &Payload, text: String, error: Option<ErrorInfo>) -> ToolResult {
+    ToolResult {
+        content: vec![ContentItem::text(text)],
+        details: Details {
+            title: payload.title.clone(),
+            cancelled: true,
+            questions: summaries(payload),
+            answers: IndexMap::new(),
+            error,
+        },
+    }
+}
+
+/// The contract's non-interactive result (contract "Non-interactive mode"): `content` starts
+/// with "Needs user input" and lists every question with its options so the caller can ask
+/// in plain text; `details.answers` is empty and `details.error.code` is `no_ui`.
+pub fn needs_user_input(payload: &Payload, why: &str) -> ToolResult {
+    let mut text = format!(
+        "Needs user input: {why}, so the questionnaire{} could not be shown. Ask the user \
+         these questions in plain text and continue with their answers:\n",
+        title_phrase(payload.title.as_deref())
+    );
+    for (q, question) in payload.questions.iter().enumerate() {
+        let kind = match question.kind {
+            crate::contract::QuestionType::Single => "choose one",
+            crate::contract::QuestionType::Multi => "choose any",
+            crate::contract::QuestionType::Preview => "choose one; previews below",
+        };
+        let required = if question.required { ", required" } else { "" };
+        let _ = writeln!(
+            text,
+            "\n{}. {} (id: {}; {kind}{required}): {}",
+            q + 1,
+            question.label,
+            question.id,
+            question.prompt
+        );
+        for (i, option) in question.options.iter().enumerate() {
+            let _ = write!(text, "   {}) {} [{}]", i + 1, option.label, option.value);
+            if let Some(d) = &option.description {
+                let _ = write!(text, ": {d}");
+            }
+            text.push('\n');
+            if question.kind == crate::contract::QuestionType::Preview {
+                if let Some(p) = &option.preview {
+                    for line in p.lines() {
+                        let _ = writeln!(text, "      | {line}");
+                    }
+                }
+            }
+        }
+        if question.kind.allows_custom_text() {
+            text.push_str("   or the user's own answer in their words\n");
+        }
+    }
+    cancelled(
+        payload,
+        text.trim_end().to_string(),
+        Some(ErrorInfo {
+            code: codes::NO_UI.to_string(),
+            message: format!("{why}; no answers were collected"),
+            problems: Vec::new(),
+        }),
+    )
+}
+
+/// The result for input that could not be used: `cancelled: true`, no questions, and
+/// `details.error` = `{code, message, problems}` with every problem listed in `content` too.
+/// `code` is [`codes::INVALID_PAYLOAD`] or [`codes::INVALID_ANSWERS`].
+pub fn invalid_input(
+    code: &str,
+    what: &str,
+    title: Option<String>,
+    payload: Option<&Payload>,
+    problems: Vec<Problem>,
+) -> ToolResult {
+    let n = problems.len();
+    let message = format!(
+        "invalid {what}: {n} problem{}; fix {} and call again",
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "it" } else { "them" }
+    );
+    let mut text = format!("{}{}.\n", message[..1].to_uppercase(), &message[1..]);
+    for p in &problems {
+        let path = crate::contract::display_path(&p.path);
+        let _ = writeln!(text, "- {path}: {} [{}]", p.message, p.code);
+    }
+    ToolResult {
+        content: vec![ContentItem::text(text.trim_end())],
+        details: Details {
+            title,
+            cancelled: true,
+            questions: payload.map(summaries).unwrap_or_default(),
+            answers: IndexMap::new(),
+            error: Some(ErrorInfo {
+                code: code.to_string(),
+                message,
+                problems,
+            }),
+        },
+    }
+}
+
+/// [`invalid_input`] for a refused payload.
+pub fn invalid_payload(err: PayloadError) -> ToolResult {
+    invalid_input(codes::INVALID_PAYLOAD, "ask_user payload", err.title, None, err.problems)
+}
+
+/// A result for an internal failure (`details.error.code` = `internal`), never with answers.
+pub fn internal(payload: Option<&Payload>, message: &str) -> ToolResult {
+    let text = format!(
+        "pi-ask failed with an internal error ({message}); no answers were collected. \
+         Ask the user in plain text."
+    );
+    ToolResult {
+        content: vec![ContentItem::text(text)],
+        details: Details {
+            title: payload.and_then(|p| p.title.clone()),
+            cancelled: true,
+            questions: payload.map(summaries).unwrap_or_default(),
+            answers: IndexMap::new(),
+            error: Some(ErrorInfo {
+                code: codes::INTERNAL.to_string(),
+                message: message.to_string(),
+                problems: Vec::new(),
+            }),
+        },
+    }
+}

@@ -1,0 +1,157 @@
+//! One run of the main command: read and validate the payload, pick a front end, build the
+//! result, write it, and map the outcome to an exit code.
+
+use crate::answers::AnswerState;
+use crate::cli::Cli;
+use crate::contract::{parse_payload, Payload, PayloadError, Problem};
+use crate::exit_codes::ExitCode;
+use crate::frontend::{self, AskOptions, Outcome};
+use crate::output::write_result;
+use crate::result;
+use std::fs::File;
+use std::io::{self, IsTerminal, Read};
+use std::path::Path;
+
+/// Reads at most `limit` bytes of payload from `path` (`-` for stdin).
+///
+/// Errors: a `payload_too_large` or `unreadable_payload` problem (path: the document).
+pub fn read_payload(path: &Path, limit: u64) -> Result<String, Problem> {
+    let name = if path == Path::new("-") {
+        "stdin".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let unreadable = |e: io::Error| {
+        Problem::new(
+            "unreadable_payload",
+            "",
+            format!("cannot read the payload from {name}: {e}"),
+        )
+    };
+    let reader: Box<dyn Read> = if path == Path::new("-") {
+        Box::new(io::stdin().lock())
+    } else {
+        Box::new(File::open(path).map_err(unreadable)?)
+    };
+    let mut bytes = Vec::new();
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() as u64 > limit {
+        return Err(Problem::new(
+            "payload_too_large",
+            "",
+            format!("the payload from {name} is larger than {limit} bytes (--max-payload-bytes)"),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        Problem::new(
+            "malformed_json",
+            "",
+            format!(
+                "the payload from {name} is not UTF-8 (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
+
+/// Whether a controlling terminal can be opened for reading and writing.
+pub fn terminal_available() -> bool {
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .is_ok()
+}
+
+/// Runs the main command and returns the exit code; the result JSON has been written (or the
+/// failure to write it reported on stderr) when it returns.
+pub fn run(cli: &Cli) -> ExitCode {
+    let payload_path = match &cli.payload {
+        Some(p) => p.clone(),
+        None if !io::stdin().is_terminal() => "-".into(),
+        None => {
+            eprintln!("pi-ask: no payload given: pass a payload file, or `-` to read it from stdin (see --help)");
+            return ExitCode::Invalid;
+        }
+    };
+    let payload = match read_payload(&payload_path, cli.max_payload_bytes)
+        .map_err(|p| PayloadError {
+            title: None,
+            problems: vec![p],
+        })
+        .and_then(|text| parse_payload(&text))
+    {
+        Ok(p) => p,
+        Err(err) => {
+            eprint!("pi-ask: {err}");
+            return finish(&result::invalid_payload(err), cli, ExitCode::Invalid);
+        }
+    };
+    let (res, code) = ask(&payload, cli);
+    finish(&res, cli, code)
+}
+
+/// Picks the front end and asks; returns the result and its exit code.
+fn ask(payload: &Payload, cli: &Cli) -> (crate::contract::ToolResult, ExitCode) {
+    let mut state = AnswerState::new(payload);
+    if let Some(answers) = &cli.answers {
+        return frontend::scripted::answer_from_file(payload, &mut state, answers);
+    }
+    if cli.no_input {
+        return (
+            result::needs_user_input(payload, "pi-ask was run with --no-input"),
+            ExitCode::NoUi,
+        );
+    }
+    if !terminal_available() {
+        return (
+            result::needs_user_input(payload, "no interactive terminal is available"),
+            ExitCode::NoUi,
+        );
+    }
+    let opts = AskOptions {
+        cwd: cli
+            .cwd
+            .clone()
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_else(|| ".".into()),
+    };
+    let term = std::env::var("TERM").ok();
+    let outcome = if frontend::wants_plain(cli.plain, term.as_deref()) {
+        frontend::plain::ask(payload, &mut state, &opts)
+    } else {
+        frontend::tty::ask(payload, &mut state, &opts)
+    };
+    outcome_result(payload, &state, outcome)
+}
+
+/// The result and exit code for a front end's outcome.
+pub fn outcome_result(
+    payload: &Payload,
+    state: &AnswerState,
+    outcome: Outcome,
+) -> (crate::contract::ToolResult, ExitCode) {
+    match outcome {
+        Outcome::Submitted => (result::submitted(payload, state), ExitCode::Submitted),
+        Outcome::Dismissed => (result::dismissed(payload), ExitCode::Cancelled),
+        Outcome::Aborted { code, message } if code == result::codes::INTERNAL => {
+            (result::internal(Some(payload), &message), ExitCode::Internal)
+        }
+        Outcome::Aborted { code, message } => {
+            (result::aborted(payload, code, &message), ExitCode::Cancelled)
+        }
+    }
+}
+
+fn finish(res: &crate::contract::ToolResult, cli: &Cli, code: ExitCode) -> ExitCode {
+    match write_result(res, cli.output.as_deref()) {
+        Ok(()) => code,
+        Err(msg) => {
+            eprintln!("pi-ask: {msg}");
+            ExitCode::OutputFailed
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! Making payload and typed text safe to draw on a terminal.
+//!
+//! Text from a payload was written by a model that may have read hostile content. Before it
+//! reaches the terminal, C0/C1 control characters (except newline and tab), escape-initiated
+//! sequences (CSI, OSC including OSC 52 and OSC 8, DCS, APC, ...) and bidirectional overrides
+//! and isolates are replaced by visible escapes: `\e`, `\x07`, `\u{202e}`. The result JSON
+//! always keeps the original strings; only what is drawn is changed.
+
+use std::borrow::Cow;
+
+/// Whether `c` must not reach the terminal as-is.
+fn is_unsafe(c: char) -> bool {
+    match c {
+        '\n' | '\t' => false,
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => true,
+        // Bidirectional embeddings/overrides and isolates, plus marks that reorder text.
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}' => true,
+        // Line/paragraph separators move the cursor on some terminals.
+        '\u{2028}' | '\u{2029}' => true,
+        _ => false,
+    }
+}
+
+/// `text` with every unsafe character shown as a visible escape; borrowed when nothing changes.
+///
+/// ESC becomes `\e`, other C0/C1 controls `\xNN`, and Unicode format characters `\u{NNNN}`,
+/// so `"\x1b]52;c;Zm9v\x07"` is drawn as `\e]52;c;Zm9v\x07` and never interpreted.
+pub fn for_terminal(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_unsafe) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if !is_unsafe(c) {
+            out.push(c);
+        } else if c == '\u{1b}' {
+            out.push_str("\\e");
+        } else if (c as u32) < 0x100 {
+            out.push_str(&format!("\\x{:02x}", c as u32));
+        } else {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// [`for_terminal`], with newlines and tabs also escaped: for one-line places (labels, menu
+/// rows) where a line break would break the layout.
+pub fn one_line(text: &str) -> Cow<'_, str> {
+    let safe = for_terminal(text);
+    if !safe.contains(['\n', '\t', '\r']) {
+        return safe;
+    }
+    Cow::Owned(safe.replace('\n', "\u{21b5} ").replace('\t', " "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_is_borrowed() {
+        assert!(matches!(for_terminal("React — 日本 🎉"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn escape_sequences_are_shown_not_run() {
+        assert_eq!(for_terminal("a\x1b]52;c;Zm9v\x07b"), "a\\e]52;c;Zm9v\\x07b");
+        assert_eq!(for_terminal("\x1b[2J"), "\\e[2J");
+        assert_eq!(for_terminal("\u{9b}31m"), "\\x9b31m");
+        assert_eq!(for_terminal("x\u{202e}y\u{2066}"), "x\\u{202e}y\\u{2066}");
+        assert_eq!(for_terminal("a\r\nb\tc"), "a\\x0d\nb\tc");
+    }
+
+    #[test]
+    fn one_line_folds_newlines() {
+        assert_eq!(one_line("a\nb\tc"), "a\u{21b5} b c");
+    }
+}
