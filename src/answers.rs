@@ -41,7 +41,11 @@ impl fmt::Display for AnswerError {
                 write!(f, "question {} takes only one option", question + 1)
             }
             AnswerError::CustomTextNotAllowed { question } => {
-                write!(f, "question {} is a preview question and takes no custom text", question + 1)
+                write!(
+                    f,
+                    "question {} is a preview question and takes no custom text",
+                    question + 1
+                )
             }
         }
     }
@@ -93,7 +97,9 @@ impl AnswerState {
     }
 
     fn question_mut(&mut self, q: usize) -> Result<&mut QuestionState, AnswerError> {
-        self.questions.get_mut(q).ok_or(AnswerError::NoSuchQuestion(q))
+        self.questions
+            .get_mut(q)
+            .ok_or(AnswerError::NoSuchQuestion(q))
     }
 
     fn check_option(&self, q: usize, option: usize) -> Result<(), AnswerError> {
@@ -224,7 +230,12 @@ impl AnswerState {
     }
 
     /// Saves the note of one option, selected or not; empty (after trimming) clears it.
-    pub fn set_option_note(&mut self, q: usize, option: usize, text: &str) -> Result<(), AnswerError> {
+    pub fn set_option_note(
+        &mut self,
+        q: usize,
+        option: usize,
+        text: &str,
+    ) -> Result<(), AnswerError> {
         self.check_option(q, option)?;
         self.question_mut(q)?.option_notes[option] = non_empty(text);
         Ok(())
@@ -288,5 +299,242 @@ impl AnswerState {
         (0..self.questions.len())
             .filter_map(|q| Some((payload.questions[q].id.clone(), self.answer(payload, q)?)))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! One test per output rule of the contract ("Output rules").
+    use super::*;
+    use crate::contract::parse_payload;
+    use serde_json::json;
+
+    fn payload() -> Payload {
+        parse_payload(
+            &json!({
+                "title": "T",
+                "questions": [
+                    {"id": "s", "prompt": "Single?", "options": [
+                        {"value": "a", "label": "A"}, {"value": "b", "label": "B"}]},
+                    {"id": "m", "label": "Multi", "prompt": "Multi?", "type": "multi", "options": [
+                        {"value": "x", "label": "X"}, {"value": "y", "label": "Y"},
+                        {"value": "z", "label": "Z"}]},
+                    {"id": "p", "prompt": "Preview?", "type": "preview", "options": [
+                        {"value": "p1", "label": "P1", "preview": "one"},
+                        {"value": "p2", "label": "P2", "preview": "two"}]}
+                ]
+            })
+            .to_string(),
+        )
+        .unwrap()
+    }
+
+    fn answer_json(state: &AnswerState, p: &Payload, q: usize) -> serde_json::Value {
+        serde_json::to_value(state.answer(p, q)).unwrap()
+    }
+
+    #[test]
+    fn unanswered_questions_are_omitted() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        assert_eq!(serde_json::to_value(st.answers(&p)).unwrap(), json!({}));
+        st.select(1, 0).unwrap();
+        assert_eq!(
+            serde_json::to_value(st.answers(&p)).unwrap(),
+            json!({"m": {"values": ["x"], "labels": ["X"], "indices": [1]}})
+        );
+    }
+
+    #[test]
+    fn single_select_answers_still_use_arrays() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.select(0, 1).unwrap();
+        assert_eq!(
+            answer_json(&st, &p, 0),
+            json!({"values": ["b"], "labels": ["B"], "indices": [2]})
+        );
+    }
+
+    #[test]
+    fn indices_are_one_based_rendered_positions() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.set_selection(1, &[2, 0]).unwrap();
+        assert_eq!(answer_json(&st, &p, 1)["indices"], json!([1, 3]));
+    }
+
+    #[test]
+    fn selecting_on_single_replaces_the_selection() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.select(0, 0).unwrap();
+        st.select(0, 1).unwrap();
+        assert_eq!(st.selected(0), vec![1]);
+        assert_eq!(
+            st.set_selection(0, &[0, 1]),
+            Err(AnswerError::TooManyOptions { question: 0 })
+        );
+    }
+
+    #[test]
+    fn custom_text_on_single_clears_selected_options() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.select(0, 0).unwrap();
+        st.set_custom_text(0, "  my own  ").unwrap();
+        assert_eq!(
+            answer_json(&st, &p, 0),
+            json!({"values": ["my own"], "labels": ["my own"], "indices": [], "customText": "my own"})
+        );
+    }
+
+    #[test]
+    fn selecting_an_option_on_single_clears_custom_text() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.set_custom_text(0, "mine").unwrap();
+        st.select(0, 0).unwrap();
+        assert_eq!(st.custom_text(0), None);
+        assert_eq!(answer_json(&st, &p, 0)["values"], json!(["a"]));
+    }
+
+    #[test]
+    fn multi_keeps_option_order_and_appends_custom_text_last() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.set_custom_text(1, "W").unwrap();
+        st.select(1, 2).unwrap();
+        st.select(1, 0).unwrap();
+        assert_eq!(
+            answer_json(&st, &p, 1),
+            json!({"values": ["x", "z", "W"], "labels": ["X", "Z", "W"], "indices": [1, 3], "customText": "W"})
+        );
+    }
+
+    #[test]
+    fn saving_or_clearing_custom_text_on_multi_keeps_selected_options() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.set_selection(1, &[0, 1]).unwrap();
+        st.set_custom_text(1, "W").unwrap();
+        assert_eq!(st.selected(1), vec![0, 1]);
+        st.set_custom_text(1, "").unwrap();
+        assert_eq!(
+            answer_json(&st, &p, 1),
+            json!({"values": ["x", "y"], "labels": ["X", "Y"], "indices": [1, 2]})
+        );
+    }
+
+    #[test]
+    fn empty_custom_text_on_single_clears_only_the_text() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.set_custom_text(0, "mine").unwrap();
+        st.set_custom_text(0, "   ").unwrap();
+        assert!(!st.is_answered(0));
+        assert_eq!(st.answer(&p, 0), None);
+    }
+
+    #[test]
+    fn preview_questions_take_no_custom_text() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        assert_eq!(
+            st.set_custom_text(2, "x"),
+            Err(AnswerError::CustomTextNotAllowed { question: 2 })
+        );
+        st.select(2, 1).unwrap();
+        assert_eq!(
+            answer_json(&st, &p, 2),
+            json!({"values": ["p2"], "labels": ["P2"], "indices": [2]})
+        );
+    }
+
+    #[test]
+    fn question_note_may_exist_without_an_answer() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.set_note(0, "think about it").unwrap();
+        assert_eq!(
+            answer_json(&st, &p, 0),
+            json!({"values": [], "labels": [], "indices": [], "note": "think about it"})
+        );
+        st.set_note(0, "").unwrap();
+        assert_eq!(st.answer(&p, 0), None);
+    }
+
+    #[test]
+    fn option_notes_include_only_selected_options() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.set_option_note(1, 0, "note x").unwrap();
+        st.set_option_note(1, 1, "note y").unwrap();
+        st.select(1, 1).unwrap();
+        assert_eq!(
+            answer_json(&st, &p, 1),
+            json!({"values": ["y"], "labels": ["Y"], "indices": [2], "optionNotes": {"y": "note y"}})
+        );
+    }
+
+    #[test]
+    fn option_note_survives_deselection_and_returns_on_reselection() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.select(1, 0).unwrap();
+        st.set_option_note(1, 0, "keep me").unwrap();
+        st.toggle(1, 0).unwrap();
+        assert_eq!(st.answer(&p, 1), None);
+        assert_eq!(st.option_note(1, 0), Some("keep me"));
+        st.toggle(1, 0).unwrap();
+        assert_eq!(
+            answer_json(&st, &p, 1)["optionNotes"],
+            json!({"x": "keep me"})
+        );
+    }
+
+    #[test]
+    fn option_notes_keep_option_order() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.set_option_note(1, 2, "zz").unwrap();
+        st.set_option_note(1, 0, "xx").unwrap();
+        st.set_selection(1, &[2, 0]).unwrap();
+        let text = serde_json::to_string(&st.answer(&p, 1).unwrap().option_notes).unwrap();
+        assert_eq!(text, r#"{"x":"xx","z":"zz"}"#);
+    }
+
+    #[test]
+    fn empty_note_clears_it() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.set_option_note(0, 0, "n").unwrap();
+        st.set_option_note(0, 0, " \n ").unwrap();
+        assert_eq!(st.option_note(0, 0), None);
+    }
+
+    #[test]
+    fn out_of_range_calls_are_errors_not_panics() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        assert_eq!(st.select(9, 0), Err(AnswerError::NoSuchQuestion(9)));
+        assert_eq!(
+            st.select(0, 5),
+            Err(AnswerError::NoSuchOption {
+                question: 0,
+                option: 5
+            })
+        );
+        assert_eq!(st.set_note(7, "x"), Err(AnswerError::NoSuchQuestion(7)));
+    }
+
+    #[test]
+    fn answers_follow_question_order() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.select(2, 0).unwrap();
+        st.select(0, 0).unwrap();
+        let keys: Vec<_> = st.answers(&p).keys().cloned().collect();
+        assert_eq!(keys, vec!["s", "p"]);
     }
 }

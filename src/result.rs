@@ -25,7 +25,11 @@ pub mod codes {
 }
 
 fn summaries(payload: &Payload) -> Vec<QuestionSummary> {
-    payload.questions.iter().map(QuestionSummary::from).collect()
+    payload
+        .questions
+        .iter()
+        .map(QuestionSummary::from)
+        .collect()
 }
 
 /// JSON-quoted text, so multi-line or odd text stays on one transcript line.
@@ -237,7 +241,13 @@ pub fn invalid_input(
 
 /// [`invalid_input`] for a refused payload.
 pub fn invalid_payload(err: PayloadError) -> ToolResult {
-    invalid_input(codes::INVALID_PAYLOAD, "ask_user payload", err.title, None, err.problems)
+    invalid_input(
+        codes::INVALID_PAYLOAD,
+        "ask_user payload",
+        err.title,
+        None,
+        err.problems,
+    )
 }
 
 /// A result for an internal failure (`details.error.code` = `internal`), never with answers.
@@ -259,5 +269,89 @@ pub fn internal(payload: Option<&Payload>, message: &str) -> ToolResult {
                 problems: Vec::new(),
             }),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::parse_payload;
+    use serde_json::json;
+
+    fn payload() -> Payload {
+        parse_payload(
+            &json!({"title": "Prefs", "questions": [
+                {"id": "style", "label": "Style", "prompt": "Style?", "required": true, "options": [
+                    {"value": "min", "label": "Minimal", "description": "Short."},
+                    {"value": "rich", "label": "Rich"}]},
+                {"id": "fw", "label": "Frontend", "prompt": "Frameworks?", "type": "multi", "options": [
+                    {"value": "react", "label": "React"}, {"value": "vue", "label": "Vue"}]}
+            ]})
+            .to_string(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn submitted_content_has_one_line_per_question_and_marks_skips() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.set_selection(1, &[0, 1]).unwrap();
+        st.set_custom_text(1, "Solid\nand more").unwrap();
+        st.set_option_note(1, 0, "v18").unwrap();
+        st.set_note(0, "undecided").unwrap();
+        let r = submitted(&p, &st);
+        assert_eq!(
+            r.content[0].text,
+            "User submitted the questionnaire \"Prefs\":\n\
+             - Style (style): skipped (no answer given)\n  note: \"undecided\"\n\
+             - Frontend (fw): React [react], Vue [vue], custom text \"Solid\\nand more\"\n  note on [react]: \"v18\"\n\
+             1 question was skipped: do not assume an answer for it."
+        );
+        assert!(!r.details.cancelled);
+        assert_eq!(r.details.error, None);
+        assert_eq!(
+            serde_json::to_value(&r.details.questions).unwrap(),
+            json!([
+                {"id": "style", "label": "Style", "prompt": "Style?", "type": "single"},
+                {"id": "fw", "label": "Frontend", "prompt": "Frameworks?", "type": "multi"}
+            ])
+        );
+    }
+
+    #[test]
+    fn dismissed_says_dismissed_and_has_no_answers() {
+        let r = dismissed(&payload());
+        assert!(r.content[0]
+            .text
+            .starts_with("User dismissed the questionnaire \"Prefs\""));
+        let d = serde_json::to_value(&r.details).unwrap();
+        assert_eq!(d["cancelled"], json!(true));
+        assert_eq!(d["answers"], json!({}));
+        assert!(d.get("error").is_none());
+        assert_eq!(d["title"], json!("Prefs"));
+    }
+
+    #[test]
+    fn needs_user_input_lists_questions_and_options() {
+        let r = needs_user_input(&payload(), "no interactive terminal is available");
+        let text = &r.content[0].text;
+        assert!(text.starts_with("Needs user input: no interactive terminal is available"));
+        assert!(text.contains("1. Style (id: style; choose one, required): Style?\n   1) Minimal [min]: Short.\n   2) Rich [rich]\n"));
+        assert!(text.contains("2. Frontend (id: fw; choose any): Frameworks?"));
+        assert_eq!(r.details.error.as_ref().unwrap().code, "no_ui");
+        assert!(r.details.answers.is_empty());
+        assert_eq!(r.details.questions.len(), 2);
+    }
+
+    #[test]
+    fn aborted_carries_the_code() {
+        let r = aborted(&payload(), codes::ABORTED, "received SIGTERM");
+        let e = r.details.error.unwrap();
+        assert_eq!(
+            (e.code.as_str(), e.message.as_str()),
+            ("aborted", "received SIGTERM")
+        );
+        assert!(r.details.cancelled);
     }
 }

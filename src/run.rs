@@ -137,12 +137,14 @@ pub fn outcome_result(
     match outcome {
         Outcome::Submitted => (result::submitted(payload, state), ExitCode::Submitted),
         Outcome::Dismissed => (result::dismissed(payload), ExitCode::Cancelled),
-        Outcome::Aborted { code, message } if code == result::codes::INTERNAL => {
-            (result::internal(Some(payload), &message), ExitCode::Internal)
-        }
-        Outcome::Aborted { code, message } => {
-            (result::aborted(payload, code, &message), ExitCode::Cancelled)
-        }
+        Outcome::Aborted { code, message } if code == result::codes::INTERNAL => (
+            result::internal(Some(payload), &message),
+            ExitCode::Internal,
+        ),
+        Outcome::Aborted { code, message } => (
+            result::aborted(payload, code, &message),
+            ExitCode::Cancelled,
+        ),
     }
 }
 

@@ -14,7 +14,9 @@ fn is_unsafe(c: char) -> bool {
         '\n' | '\t' => false,
         '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => true,
         // Bidirectional embeddings/overrides and isolates, plus marks that reorder text.
-        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}' => true,
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}' => {
+            true
+        }
         // Line/paragraph separators move the cursor on some terminals.
         '\u{2028}' | '\u{2029}' => true,
         _ => false,

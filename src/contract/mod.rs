@@ -6,7 +6,9 @@
 
 mod validate;
 
-pub use validate::{display_path, malformed_json, parse_payload, parse_payload_value, PayloadError};
+pub use validate::{
+    display_path, malformed_json, parse_payload, parse_payload_value, PayloadError,
+};
 
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};

@@ -486,3 +486,247 @@ fn option(w: &mut Walker, item: &Value, kind: QuestionType, base: &str) -> Optio
         preview,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    //! One test per input rule of the contract ("Input rules"), plus the problem codes pi-ask
+    //! adds (unknown fields, wrong types, malformed JSON).
+    use super::*;
+    use serde_json::json;
+
+    fn problems(v: serde_json::Value) -> Vec<(String, String)> {
+        parse_payload_value(&v)
+            .unwrap_err()
+            .problems
+            .into_iter()
+            .map(|p| (p.code, p.path))
+            .collect()
+    }
+
+    fn q(extra: serde_json::Value) -> serde_json::Value {
+        let mut base =
+            json!({"id": "q", "prompt": "Pick?", "options": [{"value": "a", "label": "A"}]});
+        for (k, v) in extra.as_object().unwrap() {
+            base[k] = v.clone();
+        }
+        base
+    }
+
+    fn pair(code: &str, path: &str) -> Vec<(String, String)> {
+        vec![(code.to_string(), path.to_string())]
+    }
+
+    #[test]
+    fn at_least_one_question_is_required() {
+        assert_eq!(
+            problems(json!({"questions": []})),
+            pair("no_questions", "questions")
+        );
+        assert_eq!(problems(json!({})), pair("missing_field", "questions"));
+    }
+
+    #[test]
+    fn id_and_prompt_must_be_non_empty_after_trimming() {
+        assert_eq!(
+            problems(json!({"questions": [q(json!({"id": "  "}))]})),
+            pair("empty_question_id", "questions[0].id")
+        );
+        assert_eq!(
+            problems(json!({"questions": [q(json!({"prompt": "\t"}))]})),
+            pair("empty_prompt", "questions[0].prompt")
+        );
+    }
+
+    #[test]
+    fn every_question_needs_an_option() {
+        assert_eq!(
+            problems(json!({"questions": [q(json!({"options": []}))]})),
+            pair("no_options", "questions[0].options")
+        );
+    }
+
+    #[test]
+    fn question_ids_are_unique() {
+        assert_eq!(
+            problems(json!({"questions": [q(json!({})), q(json!({}))]})),
+            pair("duplicate_question_id", "questions[1].id")
+        );
+    }
+
+    #[test]
+    fn option_values_are_unique_within_a_question() {
+        let opts = json!([{"value": "a", "label": "A"}, {"value": "b", "label": "B"}, {"value": "a", "label": "C"}]);
+        assert_eq!(
+            problems(json!({"questions": [q(json!({"options": opts}))]})),
+            pair("duplicate_option_value", "questions[0].options[2].value")
+        );
+        // The same value in two questions is fine.
+        assert!(
+            parse_payload_value(&json!({"questions": [q(json!({})), q(json!({"id": "r"}))]}))
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn optional_fields_must_not_be_blank() {
+        assert_eq!(
+            problems(json!({"questions": [q(json!({"label": " "}))]})),
+            pair("blank_label", "questions[0].label")
+        );
+        let opts = json!([{"value": "a", "label": "A", "description": "", "preview": "  "}]);
+        assert_eq!(
+            problems(json!({"questions": [q(json!({"options": opts}))]})),
+            vec![
+                (
+                    "blank_description".to_string(),
+                    "questions[0].options[0].description".to_string()
+                ),
+                (
+                    "blank_preview".to_string(),
+                    "questions[0].options[0].preview".to_string()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn label_falls_back_to_q_and_position() {
+        let p = parse_payload_value(
+            &json!({"questions": [q(json!({"label": "First"})), q(json!({"id": "r"}))]}),
+        )
+        .unwrap();
+        assert_eq!(p.questions[0].label, "First");
+        assert_eq!(p.questions[1].label, "Q2");
+    }
+
+    #[test]
+    fn type_defaults_to_single_and_required_to_false() {
+        let p = parse_payload_value(&json!({"questions": [q(json!({}))]})).unwrap();
+        assert_eq!(p.questions[0].kind, QuestionType::Single);
+        assert!(!p.questions[0].required);
+        let p = parse_payload_value(
+            &json!({"questions": [q(json!({"type": "multi", "required": true}))]}),
+        )
+        .unwrap();
+        assert_eq!(p.questions[0].kind, QuestionType::Multi);
+        assert!(p.questions[0].required);
+    }
+
+    #[test]
+    fn preview_questions_need_preview_text_on_every_option() {
+        let opts =
+            json!([{"value": "a", "label": "A", "preview": "x"}, {"value": "b", "label": "B"}]);
+        assert_eq!(
+            problems(json!({"questions": [q(json!({"type": "preview", "options": opts}))]})),
+            pair("missing_preview", "questions[0].options[1].preview")
+        );
+    }
+
+    #[test]
+    fn unknown_type_is_named() {
+        assert_eq!(
+            problems(json!({"questions": [q(json!({"type": "checkbox"}))]})),
+            pair("invalid_type", "questions[0].type")
+        );
+    }
+
+    #[test]
+    fn unknown_fields_suggest_the_nearest_known_field() {
+        let err =
+            parse_payload_value(&json!({"questions": [q(json!({"question": "x", "optons": []}))]}))
+                .unwrap_err();
+        let msgs: Vec<_> = err
+            .problems
+            .iter()
+            .map(|p| (p.path.as_str(), p.message.as_str()))
+            .collect();
+        assert_eq!(
+            msgs,
+            vec![
+                (
+                    "questions[0].question",
+                    "`question` is not a field of a question; did you mean `prompt`?"
+                ),
+                (
+                    "questions[0].optons",
+                    "`optons` is not a field of a question; did you mean `options`?"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn option_value_and_label_are_required_and_non_empty() {
+        let opts =
+            json!([{"label": "A"}, {"value": "b", "label": ""}, {"value": " ", "label": "C"}]);
+        assert_eq!(
+            problems(json!({"questions": [q(json!({"options": opts}))]})),
+            vec![
+                (
+                    "missing_field".to_string(),
+                    "questions[0].options[0].value".to_string()
+                ),
+                (
+                    "empty_option_label".to_string(),
+                    "questions[0].options[1].label".to_string()
+                ),
+                (
+                    "empty_option_value".to_string(),
+                    "questions[0].options[2].value".to_string()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn wrong_types_are_reported_with_their_path() {
+        assert_eq!(problems(json!([1])), pair("wrong_type", ""));
+        assert_eq!(
+            problems(
+                json!({"title": 3, "questions": [q(json!({"required": "yes", "options": "a"}))]})
+            ),
+            vec![
+                ("wrong_type".to_string(), "title".to_string()),
+                (
+                    "wrong_type".to_string(),
+                    "questions[0].required".to_string()
+                ),
+                ("wrong_type".to_string(), "questions[0].options".to_string()),
+            ]
+        );
+    }
+
+    #[test]
+    fn all_problems_are_reported_at_once() {
+        let v = json!({"questions": [
+            {"id": "", "prompt": "", "options": []},
+            {"id": "b", "prompt": "ok", "options": [{"value": "v", "label": "L"}, {"value": "v", "label": ""}]}
+        ]});
+        assert_eq!(problems(v).len(), 5);
+    }
+
+    #[test]
+    fn malformed_json_gives_line_and_column() {
+        let err = parse_payload("{\n  \"questions\": [,]\n}").unwrap_err();
+        assert_eq!(err.problems.len(), 1);
+        assert_eq!(err.problems[0].code, "malformed_json");
+        assert!(
+            err.problems[0]
+                .message
+                .starts_with("not valid JSON at line 2, column 17:"),
+            "{}",
+            err.problems[0].message
+        );
+    }
+
+    #[test]
+    fn values_are_kept_exactly_as_given() {
+        let p = parse_payload_value(
+            &json!({"title": " T ", "questions": [q(json!({"id": " q1 ", "prompt": " P "}))]}),
+        )
+        .unwrap();
+        assert_eq!(p.title.as_deref(), Some(" T "));
+        assert_eq!(p.questions[0].id, " q1 ");
+        assert_eq!(p.questions[0].prompt, " P ");
+    }
+}
