@@ -1,13 +1,1007 @@
-//! The plain front end (numbered lines, no escape sequences). Work in progress.
+//! The plain front end: numbered lines and line input only, for terminals that cannot move the
+//! cursor (`TERM=dumb` or unset) and for `--plain`.
+//!
+//! It writes no escape sequence at all (no colour, no cursor movement, no bracketed-paste
+//! toggles): only text lines. Every question is printed as a block (progress marker such as
+//! `2/3 Frontend`, prompt, numbered options with descriptions, full previews on preview
+//! questions), then one line is read and turned into an [`Entry`] by the pure [`parse_entry`];
+//! the review step reads a [`ReviewEntry`] with [`parse_review_entry`]. Every answer rule is
+//! applied by [`AnswerState`]; payload and typed text pass through [`crate::sanitize`] before
+//! they are printed.
+//!
+//! Lines are read from and written to the controlling terminal (`/dev/tty`), never stdin or
+//! stdout. End of input on the terminal (Ctrl+D, a hang-up) ends the flow with a cancelled
+//! result (`terminal_lost`).
 
 use super::{AskOptions, Outcome};
 use crate::answers::AnswerState;
-use crate::contract::Payload;
+use crate::contract::{Payload, Question, QuestionType};
+use crate::result::codes;
+use crate::sanitize::{for_terminal, one_line};
+use std::fmt::Write as _;
+use std::fs::OpenOptions;
+use std::io::{self, BufRead, BufReader, Write};
 
-/// Asks every question with numbered lines. Not yet implemented: reports an internal error.
-pub fn ask(_payload: &Payload, _state: &mut AnswerState, _opts: &AskOptions) -> Outcome {
+/// What one line typed at a question prompt asks for. Option numbers are 0-based here; the
+/// person types 1-based rendered positions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry {
+    /// An empty line: keep the current answer (skip when unanswered) and go on.
+    Keep,
+    /// `?` or `help`: print the help for this prompt.
+    Help,
+    /// `<` or `back`: go to the previous question.
+    Back,
+    /// `review`: go to the review step.
+    Review,
+    /// `cancel`: dismiss the whole flow.
+    Cancel,
+    /// `-`: clear the selection and the custom text (notes stay).
+    Clear,
+    /// An answer. `options`: the new selection, when numbers, a value or a label were typed
+    /// (it replaces the selection); `custom`: the new custom text after `>` (empty clears it).
+    Answer {
+        /// The options to select (0-based, in the order typed), replacing the selection.
+        options: Option<Vec<usize>>,
+        /// Custom text to save; `Some("")` clears it.
+        custom: Option<String>,
+    },
+    /// `note: text` (question note, `option: None`) or `note N: text` (option note of option
+    /// N, 0-based here). Empty text clears the note.
+    Note {
+        /// The option (0-based) whose note this is, or `None` for the question note.
+        option: Option<usize>,
+        /// The note text, trimmed; empty clears.
+        text: String,
+    },
+    /// A line that means nothing here; the reason is one line for the person.
+    Invalid(String),
+}
+
+/// What one line typed at the review prompt asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReviewEntry {
+    /// An empty line or `submit`.
+    Submit,
+    /// `cancel` or `quit`.
+    Cancel,
+    /// A question number: re-open that question (0-based here).
+    Open(usize),
+    /// `<` or `back`: go to the last question.
+    Back,
+    /// `?` or `help`.
+    Help,
+    /// A line that means nothing here; the reason is one line for the person.
+    Invalid(String),
+}
+
+/// The marker that starts custom text ("Type your own"): `> Svelte`.
+pub const CUSTOM_MARKER: char = '>';
+
+/// Parses the option numbers in `text` (`2`, `1,3`, `1 3`, `1, 3`) into 0-based positions.
+///
+/// `Ok(None)`: `text` is not a list of numbers at all; `Err`: numbers, but one is out of range.
+fn parse_numbers(text: &str, count: usize) -> Result<Option<Vec<usize>>, String> {
+    let tokens: Vec<&str> = text
+        .split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .collect();
+    if tokens.is_empty() || !tokens.iter().all(|t| t.bytes().all(|b| b.is_ascii_digit())) {
+        return Ok(None);
+    }
+    let mut out = Vec::with_capacity(tokens.len());
+    for t in tokens {
+        match t.parse::<usize>() {
+            Ok(n) if (1..=count).contains(&n) => out.push(n - 1),
+            _ => return Err(format!("there is no option {t}: choose {}", range(count))),
+        }
+    }
+    Ok(Some(out))
+}
+
+/// `1` or `1-3`, for messages.
+fn range(count: usize) -> String {
+    if count == 1 {
+        "1".to_string()
+    } else {
+        format!("a number from 1 to {count}")
+    }
+}
+
+/// The option whose value or label is `text`: exact first, then a case-insensitive match when
+/// exactly one option matches that way.
+fn option_by_name(text: &str, question: &Question) -> Option<usize> {
+    let exact = question
+        .options
+        .iter()
+        .position(|o| o.value == text || o.label == text);
+    exact.or_else(|| {
+        let lower = text.to_lowercase();
+        let mut hits =
+            question.options.iter().enumerate().filter(|(_, o)| {
+                o.value.to_lowercase() == lower || o.label.to_lowercase() == lower
+            });
+        match (hits.next(), hits.next()) {
+            (Some((i, _)), None) => Some(i),
+            _ => None,
+        }
+    })
+}
+
+/// `note: text` / `note 2: text` (also `note2:`), case-insensitive `note`.
+fn parse_note(line: &str, question: &Question) -> Option<Entry> {
+    let head = line.get(..4)?;
+    if !head.eq_ignore_ascii_case("note") {
+        return None;
+    }
+    let (which, text) = line[4..].split_once(':')?;
+    let which = which.trim();
+    let text = text.trim().to_string();
+    if which.is_empty() {
+        return Some(Entry::Note { option: None, text });
+    }
+    if !which.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let count = question.options.len();
+    Some(match which.parse::<usize>() {
+        Ok(n) if (1..=count).contains(&n) => Entry::Note {
+            option: Some(n - 1),
+            text,
+        },
+        _ => Entry::Invalid(format!(
+            "there is no option {which} to note: choose {}",
+            range(count)
+        )),
+    })
+}
+
+/// Turns one line typed at a question prompt into an [`Entry`]; pure, no state.
+///
+/// In order: empty → [`Entry::Keep`]; `?` → help; `<` → back; `note: …` / `note N: …` → a
+/// note; `> text` → custom text; `-` → clear; numbers (`2`, `1,3`, `1 3`, on multi also
+/// followed by `> text`) → options; an option's exact value or label (or a unique
+/// case-insensitive match) → that option; the words `help`, `back`, `review`, `cancel`;
+/// anything else → [`Entry::Invalid`] with a one-line reason. Custom text on a preview
+/// question, several numbers plus text on a single-select question, and numbers out of range
+/// are invalid here; how many options a question takes is left to [`AnswerState`].
+pub fn parse_entry(line: &str, question: &Question) -> Entry {
+    let line = line.trim();
+    let count = question.options.len();
+    let custom_allowed = question.kind.allows_custom_text();
+    let no_custom = || {
+        Entry::Invalid(format!(
+            "this preview question takes no answer of your own: choose {}",
+            range(count)
+        ))
+    };
+    match line {
+        "" => return Entry::Keep,
+        "?" => return Entry::Help,
+        "<" => return Entry::Back,
+        "-" => return Entry::Clear,
+        _ => {}
+    }
+    if let Some(note) = parse_note(line, question) {
+        return note;
+    }
+    if let Some(text) = line.strip_prefix(CUSTOM_MARKER) {
+        if !custom_allowed {
+            return no_custom();
+        }
+        return Entry::Answer {
+            options: None,
+            custom: Some(text.trim().to_string()),
+        };
+    }
+    let (numbers, custom) = match line.split_once(CUSTOM_MARKER) {
+        Some((n, text)) => (n, Some(text.trim().to_string())),
+        None => (line, None),
+    };
+    match parse_numbers(numbers, count) {
+        Err(msg) => return Entry::Invalid(msg),
+        Ok(Some(options)) => {
+            if custom.is_some() {
+                if !custom_allowed {
+                    return no_custom();
+                }
+                if question.kind != QuestionType::Multi {
+                    return Entry::Invalid(
+                        "this question takes one answer: a number, or \"> your own answer\", not both"
+                            .to_string(),
+                    );
+                }
+            }
+            return Entry::Answer {
+                options: Some(options),
+                custom,
+            };
+        }
+        Ok(None) => {}
+    }
+    if let Some(i) = option_by_name(line, question) {
+        return Entry::Answer {
+            options: Some(vec![i]),
+            custom: None,
+        };
+    }
+    match line.to_lowercase().as_str() {
+        "help" => return Entry::Help,
+        "back" => return Entry::Back,
+        "review" => return Entry::Review,
+        "cancel" => return Entry::Cancel,
+        _ => {}
+    }
+    let what = if custom_allowed {
+        format!(
+            "not an option: type {}, or \"{CUSTOM_MARKER} your own answer\" (? for help)",
+            range(count)
+        )
+    } else {
+        format!("not an option: type {} (? for help)", range(count))
+    };
+    Entry::Invalid(what)
+}
+
+/// Turns one line typed at the review prompt into a [`ReviewEntry`]; pure. `questions` is the
+/// number of questions.
+pub fn parse_review_entry(line: &str, questions: usize) -> ReviewEntry {
+    let line = line.trim();
+    match line.to_lowercase().as_str() {
+        "" | "submit" => return ReviewEntry::Submit,
+        "cancel" | "quit" => return ReviewEntry::Cancel,
+        "<" | "back" => return ReviewEntry::Back,
+        "?" | "help" => return ReviewEntry::Help,
+        _ => {}
+    }
+    if !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()) {
+        return match line.parse::<usize>() {
+            Ok(n) if (1..=questions).contains(&n) => ReviewEntry::Open(n - 1),
+            _ => ReviewEntry::Invalid(format!(
+                "there is no question {line}: choose {}",
+                range(questions)
+            )),
+        };
+    }
+    ReviewEntry::Invalid(
+        "type submit (or press Enter), cancel, or a question number to change it (? for help)"
+            .to_string(),
+    )
+}
+
+/// Whether a confirmation answer is yes (`y`, `yes`, any case); anything else is no.
+pub fn is_yes(line: &str) -> bool {
+    matches!(line.trim().to_lowercase().as_str(), "y" | "yes")
+}
+
+/// Asks every question with numbered lines on the controlling terminal (`/dev/tty`).
+///
+/// Returns [`Outcome::Submitted`] after the review's submit, [`Outcome::Dismissed`] on
+/// `cancel`, and [`Outcome::Aborted`] with `terminal_lost` when the terminal cannot be opened,
+/// fails, or reaches end of input (Ctrl+D).
+pub fn ask(payload: &Payload, state: &mut AnswerState, _opts: &AskOptions) -> Outcome {
+    let tty = match OpenOptions::new().read(true).write(true).open("/dev/tty") {
+        Ok(f) => f,
+        Err(e) => return lost(&format!("cannot open the terminal: {e}")),
+    };
+    let writer = match tty.try_clone() {
+        Ok(f) => f,
+        Err(e) => return lost(&format!("cannot open the terminal: {e}")),
+    };
+    run(payload, state, BufReader::new(tty), writer)
+}
+
+fn lost(message: &str) -> Outcome {
     Outcome::Aborted {
-        code: crate::result::codes::INTERNAL,
-        message: "the plain front end is not built yet".into(),
+        code: codes::TERMINAL_LOST,
+        message: message.to_string(),
+    }
+}
+
+/// Why the loop stopped reading.
+enum Stop {
+    Eof,
+    Io(io::Error),
+}
+
+impl From<io::Error> for Stop {
+    fn from(e: io::Error) -> Self {
+        Stop::Io(e)
+    }
+}
+
+/// Where the flow is.
+#[derive(Clone, Copy)]
+enum Step {
+    Question(usize),
+    Review,
+}
+
+/// The plain flow over any line source and sink: the testable core of [`ask`]. `input` gives
+/// typed lines, `out` receives everything shown (flushed before each read).
+pub fn run<R: BufRead, W: Write>(
+    payload: &Payload,
+    state: &mut AnswerState,
+    input: R,
+    out: W,
+) -> Outcome {
+    let mut flow = Flow {
+        payload,
+        state,
+        input,
+        out,
+    };
+    match flow.run() {
+        Ok(outcome) => outcome,
+        Err(Stop::Eof) => {
+            let _ = writeln!(flow.out, "\nEnd of input: the questionnaire was cancelled.");
+            let _ = flow.out.flush();
+            lost("end of input on the terminal (Ctrl+D or hang-up)")
+        }
+        Err(Stop::Io(e)) => lost(&format!("the terminal failed: {e}")),
+    }
+}
+
+struct Flow<'a, R, W> {
+    payload: &'a Payload,
+    state: &'a mut AnswerState,
+    input: R,
+    out: W,
+}
+
+impl<R: BufRead, W: Write> Flow<'_, R, W> {
+    fn run(&mut self) -> Result<Outcome, Stop> {
+        let n = self.payload.questions.len();
+        if let Some(title) = self.payload.title.as_deref() {
+            let title = one_line(title);
+            writeln!(self.out, "{title}")?;
+            writeln!(
+                self.out,
+                "{}",
+                "=".repeat(title.chars().count().clamp(3, 60))
+            )?;
+        }
+        writeln!(
+            self.out,
+            "{n} question{}. Answer each with one line; ? for help.",
+            if n == 1 { "" } else { "s" }
+        )?;
+        let mut step = Step::Question(0);
+        // After a question was re-opened from the review, answering it returns there.
+        let mut back_to_review = false;
+        loop {
+            step = match step {
+                Step::Question(q) => match self.question(q)? {
+                    Move::Next if back_to_review || q + 1 == n => Step::Review,
+                    Move::Next => Step::Question(q + 1),
+                    Move::Back => Step::Question(q - 1),
+                    Move::Review => Step::Review,
+                    Move::Cancel => return Ok(self.cancelled()?),
+                },
+                Step::Review => match self.review()? {
+                    ReviewMove::Open(q) => {
+                        back_to_review = true;
+                        Step::Question(q)
+                    }
+                    ReviewMove::Back => {
+                        back_to_review = false;
+                        Step::Question(n - 1)
+                    }
+                    ReviewMove::Submit => {
+                        writeln!(self.out, "Submitted.")?;
+                        self.out.flush()?;
+                        return Ok(Outcome::Submitted);
+                    }
+                    ReviewMove::Cancel => return Ok(self.cancelled()?),
+                },
+            };
+        }
+    }
+
+    fn cancelled(&mut self) -> io::Result<Outcome> {
+        writeln!(self.out, "Cancelled: no answers were given.")?;
+        self.out.flush()?;
+        Ok(Outcome::Dismissed)
+    }
+
+    /// Prints `prompt`, reads one line; EOF is [`Stop::Eof`]. Invalid UTF-8 is replaced.
+    fn read_line(&mut self, prompt: &str) -> Result<String, Stop> {
+        write!(self.out, "{prompt}")?;
+        self.out.flush()?;
+        let mut buf = Vec::new();
+        if self.input.read_until(b'\n', &mut buf)? == 0 {
+            return Err(Stop::Eof);
+        }
+        Ok(String::from_utf8_lossy(&buf).into_owned())
+    }
+
+    /// Shows question `q` and reads lines until one moves the flow.
+    fn question(&mut self, q: usize) -> Result<Move, Stop> {
+        let question = &self.payload.questions[q];
+        self.show_question(q)?;
+        let prompt = format!("{}/{}> ", q + 1, self.payload.questions.len());
+        loop {
+            let line = self.read_line(&prompt)?;
+            let entry = parse_entry(&line, question);
+            match entry {
+                Entry::Keep => return Ok(Move::Next),
+                Entry::Help => self.out.write_all(question_help(question).as_bytes())?,
+                Entry::Back if q == 0 => writeln!(self.out, "This is the first question.")?,
+                Entry::Back => return Ok(Move::Back),
+                Entry::Review => return Ok(Move::Review),
+                Entry::Cancel => return Ok(Move::Cancel),
+                Entry::Clear => {
+                    let mut next = self.state.clone();
+                    let done = next.set_selection(q, &[]).and_then(|_| {
+                        match question.kind.allows_custom_text() {
+                            true => next.set_custom_text(q, ""),
+                            false => Ok(()),
+                        }
+                    });
+                    match done {
+                        Ok(()) => {
+                            *self.state = next;
+                            writeln!(self.out, "Cleared.")?;
+                        }
+                        Err(e) => writeln!(self.out, "Not saved: {e}.")?,
+                    }
+                }
+                Entry::Answer { options, custom } => {
+                    let mut next = self.state.clone();
+                    let done = options
+                        .map_or(Ok(()), |o| next.set_selection(q, &o))
+                        .and_then(|_| custom.map_or(Ok(()), |t| next.set_custom_text(q, &t)));
+                    match done {
+                        Ok(()) => {
+                            *self.state = next;
+                            let now = self.describe(q, "no answer");
+                            writeln!(self.out, "Saved: {now}")?;
+                            return Ok(Move::Next);
+                        }
+                        Err(e) => writeln!(self.out, "Not saved: {e}.")?,
+                    }
+                }
+                Entry::Note { option, text } => {
+                    let done = match option {
+                        None => self.state.set_note(q, &text),
+                        Some(o) => self.state.set_option_note(q, o, &text),
+                    };
+                    let whose = match option {
+                        None => "Question note".to_string(),
+                        Some(o) => format!(
+                            "Note on {}",
+                            one_line(&question.options[o].label).into_owned()
+                        ),
+                    };
+                    match done {
+                        Ok(()) if text.is_empty() => writeln!(self.out, "{whose} cleared.")?,
+                        Ok(()) => writeln!(self.out, "{whose} saved.")?,
+                        Err(e) => writeln!(self.out, "Not saved: {e}.")?,
+                    }
+                }
+                Entry::Invalid(why) => writeln!(self.out, "Not understood: {why}")?,
+            }
+        }
+    }
+
+    /// Prints the block of question `q`: marker, prompt, options, current answer, hint.
+    fn show_question(&mut self, q: usize) -> io::Result<()> {
+        let question = &self.payload.questions[q];
+        let n = self.payload.questions.len();
+        let mut s = String::new();
+        let mut tags = vec![match question.kind {
+            QuestionType::Single => "choose one",
+            QuestionType::Multi => "choose any",
+            QuestionType::Preview => "choose one, previews below",
+        }];
+        if question.required {
+            tags.push("required");
+        }
+        let _ = writeln!(
+            s,
+            "\n{}/{n} {} ({})",
+            q + 1,
+            one_line(&question.label),
+            tags.join(", ")
+        );
+        s.push_str(&indented(&question.prompt, ""));
+        let selected = self.state.selected(q);
+        for (i, option) in question.options.iter().enumerate() {
+            let mark = if selected.contains(&i) { '*' } else { ' ' };
+            let _ = writeln!(s, " {mark}{:>2}) {}", i + 1, one_line(&option.label));
+            if let Some(d) = &option.description {
+                s.push_str(&indented(d, "      "));
+            }
+            if question.kind == QuestionType::Preview {
+                if let Some(p) = &option.preview {
+                    s.push_str(&indented(p, "      | "));
+                }
+            }
+            if let Some(note) = self.state.option_note(q, i) {
+                let _ = writeln!(s, "      note: {}", one_line(note));
+            }
+        }
+        if question.kind.allows_custom_text() {
+            let _ = writeln!(
+                s,
+                "   {CUSTOM_MARKER}  Type your own: start the line with \"{CUSTOM_MARKER}\""
+            );
+        }
+        if self.state.is_answered(q) || self.state.note(q).is_some() {
+            let _ = writeln!(s, "Current answer: {}", self.describe(q, "none"));
+        }
+        let hint = match question.kind {
+            QuestionType::Single => "Type a number or \"> your own answer\"",
+            QuestionType::Multi => {
+                "Type numbers (1,3 or 1 3), optionally then \"> your own answer\""
+            }
+            QuestionType::Preview => "Type a number",
+        };
+        let _ = writeln!(
+            s,
+            "{hint}; Enter keeps the current answer, < goes back, ? shows help."
+        );
+        self.out.write_all(s.as_bytes())
+    }
+
+    /// One line describing the answer to `q` as it would be submitted, with its notes;
+    /// `none` when there is nothing.
+    fn describe(&self, q: usize, none: &str) -> String {
+        let question = &self.payload.questions[q];
+        let Some(answer) = self.state.answer(self.payload, q) else {
+            return none.to_string();
+        };
+        let mut parts: Vec<String> = answer
+            .indices
+            .iter()
+            .map(|&i| one_line(&question.options[i - 1].label).into_owned())
+            .collect();
+        if let Some(text) = &answer.custom_text {
+            parts.push(format!("your own: \"{}\"", one_line(text)));
+        }
+        let mut s = if parts.is_empty() {
+            none.to_string()
+        } else {
+            parts.join(", ")
+        };
+        if let Some(note) = &answer.note {
+            let _ = write!(s, "; note: \"{}\"", one_line(note));
+        }
+        for (value, note) in answer.option_notes.iter().flatten() {
+            let label = question
+                .options
+                .iter()
+                .find(|o| &o.value == value)
+                .map_or(value.as_str(), |o| o.label.as_str());
+            let _ = write!(s, "; note on {}: \"{}\"", one_line(label), one_line(note));
+        }
+        s
+    }
+
+    /// Shows the review and reads lines until one moves the flow.
+    fn review(&mut self) -> Result<ReviewMove, Stop> {
+        let n = self.payload.questions.len();
+        let mut s = String::from("\nReview\n");
+        for (q, question) in self.payload.questions.iter().enumerate() {
+            let flag = if question.required && !self.state.is_answered(q) {
+                " [required, not answered]"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                s,
+                "  {}. {}{flag}: {}",
+                q + 1,
+                one_line(&question.label),
+                self.describe(q, "not answered")
+            );
+        }
+        s.push_str(
+            "Press Enter or type submit to submit, cancel to cancel, or a question number to change it.\n",
+        );
+        self.out.write_all(s.as_bytes())?;
+        loop {
+            let line = self.read_line("review> ")?;
+            match parse_review_entry(&line, n) {
+                ReviewEntry::Submit => {
+                    let missing: Vec<String> = self
+                        .payload
+                        .questions
+                        .iter()
+                        .enumerate()
+                        .filter(|(q, question)| question.required && !self.state.is_answered(*q))
+                        .map(|(_, question)| one_line(&question.label).into_owned())
+                        .collect();
+                    if missing.is_empty() {
+                        return Ok(ReviewMove::Submit);
+                    }
+                    let ask = format!(
+                        "{} required question{} not answered ({}). Submit anyway? [y/N] ",
+                        missing.len(),
+                        if missing.len() == 1 { " is" } else { "s are" },
+                        missing.join(", ")
+                    );
+                    if is_yes(&self.read_line(&ask)?) {
+                        return Ok(ReviewMove::Submit);
+                    }
+                    writeln!(self.out, "Not submitted.")?;
+                }
+                ReviewEntry::Cancel => return Ok(ReviewMove::Cancel),
+                ReviewEntry::Open(q) => return Ok(ReviewMove::Open(q)),
+                ReviewEntry::Back => return Ok(ReviewMove::Back),
+                ReviewEntry::Help => self.out.write_all(REVIEW_HELP.as_bytes())?,
+                ReviewEntry::Invalid(why) => writeln!(self.out, "Not understood: {why}")?,
+            }
+        }
+    }
+}
+
+enum Move {
+    Next,
+    Back,
+    Review,
+    Cancel,
+}
+
+enum ReviewMove {
+    Open(usize),
+    Back,
+    Submit,
+    Cancel,
+}
+
+/// `text` made safe for the terminal, every line prefixed with `prefix`, ending in a newline.
+fn indented(text: &str, prefix: &str) -> String {
+    let safe = for_terminal(text);
+    let mut s = String::with_capacity(safe.len() + prefix.len() * 4);
+    for line in safe.lines() {
+        let _ = writeln!(s, "{prefix}{line}");
+    }
+    if s.is_empty() {
+        s.push('\n');
+    }
+    s
+}
+
+/// The help for a question prompt, for its kind.
+fn question_help(question: &Question) -> String {
+    let mut s = String::from("How to answer (type one line, then Enter):\n");
+    match question.kind {
+        QuestionType::Multi => s.push_str(
+            "  1,3 or 1 3     choose options 1 and 3 (replaces the options chosen before)\n\
+             \x20 1,3 > text     choose options 1 and 3 and add your own answer\n",
+        ),
+        _ => s.push_str("  2              choose option 2\n"),
+    }
+    s.push_str("  name           choose the option with this value or label\n");
+    if question.kind.allows_custom_text() {
+        s.push_str(
+            "  > text         your own answer (\"Type your own\")\n\
+             \x20 >              clear your own answer\n",
+        );
+    }
+    s.push_str(
+        "  -              clear the answer\n\
+         \x20 (empty line)   keep the current answer and go on (skips an unanswered question)\n\
+         \x20 note: text     a note on the question (note: alone clears it)\n\
+         \x20 note 2: text   a note on option 2\n\
+         \x20 < or back      the previous question\n\
+         \x20 review         go to the review\n\
+         \x20 cancel         cancel the questionnaire (no answers are given)\n\
+         \x20 ?              this help\n",
+    );
+    s
+}
+
+const REVIEW_HELP: &str = "\
+At the review:
+  (empty line)   submit the answers (asks first when a required question is not answered)
+  submit         the same
+  2              change the answer to question 2
+  < or back      the last question
+  cancel         cancel the questionnaire (no answers are given)
+  ?              this help
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::parse_payload;
+    use serde_json::json;
+
+    fn payload() -> Payload {
+        parse_payload(
+            &json!({
+                "title": "Setup",
+                "questions": [
+                    {"id": "fw", "label": "Frontend", "prompt": "Which framework?", "required": true,
+                     "options": [
+                        {"value": "react", "label": "React", "description": "Components"},
+                        {"value": "vue", "label": "Vue"},
+                        {"value": "3", "label": "Svelte"}]},
+                    {"id": "feat", "label": "Features", "prompt": "Which features?", "type": "multi",
+                     "options": [
+                        {"value": "auth", "label": "Auth"},
+                        {"value": "billing", "label": "Billing"},
+                        {"value": "search", "label": "back"}]},
+                    {"id": "layout", "prompt": "Which layout?", "type": "preview",
+                     "options": [
+                        {"value": "a", "label": "A", "preview": "+--+\n|a |\n+--+"},
+                        {"value": "b", "label": "B", "preview": "b\x1b[2Jb"}]}
+                ]
+            })
+            .to_string(),
+        )
+        .unwrap()
+    }
+
+    fn answer(options: Option<Vec<usize>>, custom: Option<&str>) -> Entry {
+        Entry::Answer {
+            options,
+            custom: custom.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn numbers_select_options() {
+        let p = payload();
+        let (single, multi) = (&p.questions[0], &p.questions[1]);
+        assert_eq!(parse_entry("2", single), answer(Some(vec![1]), None));
+        assert_eq!(parse_entry("  2 \n", single), answer(Some(vec![1]), None));
+        assert_eq!(parse_entry("1,3", multi), answer(Some(vec![0, 2]), None));
+        assert_eq!(parse_entry("1 3", multi), answer(Some(vec![0, 2]), None));
+        assert_eq!(parse_entry("3, 1", multi), answer(Some(vec![2, 0]), None));
+        // Several numbers on a single-select question are left to AnswerState to refuse.
+        assert_eq!(parse_entry("1 2", single), answer(Some(vec![0, 1]), None));
+    }
+
+    #[test]
+    fn numbers_out_of_range_are_invalid() {
+        let p = payload();
+        let single = &p.questions[0];
+        for line in ["0", "4", "1,9", "99999999999999999999999"] {
+            match parse_entry(line, single) {
+                Entry::Invalid(msg) => {
+                    assert!(msg.starts_with("there is no option "), "{msg}");
+                    assert!(msg.ends_with("choose a number from 1 to 3"), "{msg}");
+                }
+                other => panic!("{line:?} gave {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn numbers_win_over_values() {
+        // Option 3's value is "3", but "3" is the rendered position 3 (the same option here);
+        // "1" is position 1 although no value is "1".
+        let p = payload();
+        assert_eq!(
+            parse_entry("1", &p.questions[0]),
+            answer(Some(vec![0]), None)
+        );
+    }
+
+    #[test]
+    fn values_and_labels_select_options() {
+        let p = payload();
+        let single = &p.questions[0];
+        assert_eq!(parse_entry("vue", single), answer(Some(vec![1]), None));
+        assert_eq!(parse_entry("Svelte", single), answer(Some(vec![2]), None));
+        assert_eq!(parse_entry("REACT", single), answer(Some(vec![0]), None));
+        // An option labelled "back" wins over the word command.
+        assert_eq!(
+            parse_entry("back", &p.questions[1]),
+            answer(Some(vec![2]), None)
+        );
+        assert_eq!(parse_entry("back", single), Entry::Back);
+    }
+
+    #[test]
+    fn custom_text_after_the_marker() {
+        let p = payload();
+        let (single, multi) = (&p.questions[0], &p.questions[1]);
+        assert_eq!(parse_entry("> Solid", single), answer(None, Some("Solid")));
+        assert_eq!(
+            parse_entry(">Solid > 2", single),
+            answer(None, Some("Solid > 2"))
+        );
+        assert_eq!(parse_entry(">", single), answer(None, Some("")));
+        assert_eq!(
+            parse_entry("1,3 > Export", multi),
+            answer(Some(vec![0, 2]), Some("Export"))
+        );
+        assert_eq!(
+            parse_entry("2 > x", single),
+            Entry::Invalid(
+                "this question takes one answer: a number, or \"> your own answer\", not both"
+                    .into()
+            )
+        );
+    }
+
+    #[test]
+    fn preview_questions_take_no_custom_text() {
+        let p = payload();
+        let preview = &p.questions[2];
+        let want = Entry::Invalid(
+            "this preview question takes no answer of your own: choose a number from 1 to 2".into(),
+        );
+        assert_eq!(parse_entry("> mine", preview), want);
+        assert_eq!(parse_entry("1 > mine", preview), want);
+        assert_eq!(parse_entry("2", preview), answer(Some(vec![1]), None));
+        assert_eq!(
+            parse_entry("mine", preview),
+            Entry::Invalid("not an option: type a number from 1 to 2 (? for help)".into())
+        );
+    }
+
+    #[test]
+    fn notes() {
+        let p = payload();
+        let q = &p.questions[0];
+        let note = |option: Option<usize>, text: &str| Entry::Note {
+            option,
+            text: text.into(),
+        };
+        assert_eq!(
+            parse_entry("note: keep it small", q),
+            note(None, "keep it small")
+        );
+        assert_eq!(parse_entry("Note:", q), note(None, ""));
+        assert_eq!(parse_entry("note 2: v3 only", q), note(Some(1), "v3 only"));
+        assert_eq!(parse_entry("note2:x:y", q), note(Some(1), "x:y"));
+        assert_eq!(
+            parse_entry("note 7: x", q),
+            Entry::Invalid("there is no option 7 to note: choose a number from 1 to 3".into())
+        );
+        // Not a note: no colon.
+        assert!(matches!(parse_entry("notes", q), Entry::Invalid(_)));
+    }
+
+    #[test]
+    fn commands() {
+        let p = payload();
+        let q = &p.questions[0];
+        assert_eq!(parse_entry("", q), Entry::Keep);
+        assert_eq!(parse_entry("   \r\n", q), Entry::Keep);
+        assert_eq!(parse_entry("?", q), Entry::Help);
+        assert_eq!(parse_entry("HELP", q), Entry::Help);
+        assert_eq!(parse_entry("<", q), Entry::Back);
+        assert_eq!(parse_entry("review", q), Entry::Review);
+        assert_eq!(parse_entry("cancel", q), Entry::Cancel);
+        assert_eq!(parse_entry("-", q), Entry::Clear);
+        assert_eq!(
+            parse_entry("angular", q),
+            Entry::Invalid(
+                "not an option: type a number from 1 to 3, or \"> your own answer\" (? for help)"
+                    .into()
+            )
+        );
+    }
+
+    #[test]
+    fn review_entries() {
+        assert_eq!(parse_review_entry("", 3), ReviewEntry::Submit);
+        assert_eq!(parse_review_entry("Submit\n", 3), ReviewEntry::Submit);
+        assert_eq!(parse_review_entry("cancel", 3), ReviewEntry::Cancel);
+        assert_eq!(parse_review_entry("2", 3), ReviewEntry::Open(1));
+        assert_eq!(parse_review_entry("<", 3), ReviewEntry::Back);
+        assert_eq!(parse_review_entry("?", 3), ReviewEntry::Help);
+        assert_eq!(
+            parse_review_entry("4", 3),
+            ReviewEntry::Invalid("there is no question 4: choose a number from 1 to 3".into())
+        );
+        assert!(matches!(
+            parse_review_entry("yes", 3),
+            ReviewEntry::Invalid(_)
+        ));
+        assert!(is_yes(" Y\n") && is_yes("yes") && !is_yes("") && !is_yes("n"));
+    }
+
+    /// Runs the flow over `lines`; returns the outcome, the result JSON and the screen.
+    fn session(lines: &str) -> (Outcome, serde_json::Value, String) {
+        let p = payload();
+        let mut state = AnswerState::new(&p);
+        let mut out = Vec::new();
+        let outcome = run(&p, &mut state, lines.as_bytes(), &mut out);
+        let (res, _) = crate::run::outcome_result(&p, &state, outcome.clone());
+        let screen = String::from_utf8(out).unwrap();
+        assert!(!screen.contains('\x1b'), "escape byte on screen:\n{screen}");
+        (outcome, serde_json::to_value(res.details).unwrap(), screen)
+    }
+
+    #[test]
+    fn a_whole_flow() {
+        let (outcome, details, screen) =
+            session("9\n2 > x\n> Solid\nnote: small\nnote 1: SSO\n1 3 > Export\n\n\n");
+        assert_eq!(outcome, Outcome::Submitted);
+        assert_eq!(
+            details["answers"],
+            json!({
+                "fw": {"values": ["Solid"], "labels": ["Solid"], "indices": [],
+                       "customText": "Solid"},
+                "feat": {"values": ["auth", "search", "Export"],
+                         "labels": ["Auth", "back", "Export"], "indices": [1, 3],
+                         "customText": "Export", "note": "small",
+                         "optionNotes": {"auth": "SSO"}}
+            })
+        );
+        // Notes keep the prompt on the same question.
+        assert!(
+            screen.contains("Not understood: there is no option 9: choose a number from 1 to 3\n")
+        );
+        assert!(screen.contains("Saved: your own: \"Solid\"\n"));
+        assert!(screen.contains("  2. Features: Auth, back, your own: \"Export\"; note: \"small\"; note on Auth: \"SSO\"\n"));
+        assert!(screen.contains("  3. Q3: not answered\n"));
+        // The preview's escape sequence is shown, not run.
+        assert!(screen.contains("      | b\\e[2Jb\n"));
+    }
+
+    #[test]
+    fn eof_is_terminal_lost() {
+        let (outcome, details, screen) = session("1\n");
+        assert_eq!(
+            outcome,
+            Outcome::Aborted {
+                code: codes::TERMINAL_LOST,
+                message: "end of input on the terminal (Ctrl+D or hang-up)".into()
+            }
+        );
+        assert_eq!(details["cancelled"], json!(true));
+        assert_eq!(details["answers"], json!({}));
+        assert!(screen.ends_with("End of input: the questionnaire was cancelled.\n"));
+    }
+
+    #[test]
+    fn required_unanswered_asks_before_submit() {
+        // Skip everything, refuse once, then accept.
+        let (outcome, details, screen) = session("\n\n\n\nn\n\ny\n");
+        assert_eq!(outcome, Outcome::Submitted);
+        assert_eq!(details["answers"], json!({}));
+        assert!(screen.contains("  1. Frontend [required, not answered]: not answered\n"));
+        assert_eq!(
+            screen
+                .matches("1 required question is not answered (Frontend). Submit anyway? [y/N] ")
+                .count(),
+            2
+        );
+        assert!(screen.contains("Not submitted.\n"));
+    }
+
+    #[test]
+    fn back_and_reopen_from_review() {
+        // Answer 1, back from 2 to 1, change it, then answer 2 and 3; at the review re-open 1,
+        // change it again: it returns to the review; then submit.
+        let (outcome, details, screen) = session("1\n<\n2\n2\n1\n1\n2\n\n");
+        assert_eq!(outcome, Outcome::Submitted);
+        assert_eq!(
+            details["answers"],
+            json!({
+                "fw": {"values": ["vue"], "labels": ["Vue"], "indices": [2]},
+                "feat": {"values": ["billing"], "labels": ["Billing"], "indices": [2]},
+                "layout": {"values": ["a"], "labels": ["A"], "indices": [1]}
+            })
+        );
+        assert_eq!(screen.matches("\nReview\n").count(), 2);
+        assert!(screen.contains("Current answer: React\n"));
+    }
+
+    #[test]
+    fn cancel_dismisses() {
+        let (outcome, details, _) = session("1\ncancel\n");
+        assert_eq!(outcome, Outcome::Dismissed);
+        assert_eq!(details["answers"], json!({}));
+        let (outcome, _, _) = session("\n\n\ncancel\n");
+        assert_eq!(outcome, Outcome::Dismissed);
+    }
+
+    #[test]
+    fn too_many_options_on_single_is_refused_by_the_state() {
+        let (_, details, screen) = session("1 2\n2\n-\n\n\n\n");
+        assert!(screen.contains("Not saved: question 1 takes only one option.\n"));
+        assert_eq!(
+            details["answers"],
+            json!({"fw": {"values": ["vue"], "labels": ["Vue"], "indices": [2]}})
+        );
     }
 }
