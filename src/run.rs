@@ -98,7 +98,12 @@ pub fn run(cli: &Cli) -> ExitCode {
 fn ask(payload: &Payload, cli: &Cli) -> (crate::contract::ToolResult, ExitCode) {
     let mut state = AnswerState::new(payload);
     if let Some(answers) = &cli.answers {
-        return frontend::scripted::answer_from_file(payload, &mut state, answers);
+        return frontend::scripted::answer_from_file(
+            payload,
+            &mut state,
+            answers,
+            cli.max_payload_bytes,
+        );
     }
     if cli.no_input {
         return (
