@@ -1,7 +1,7 @@
 //! The command line (clap derive). A public interface: keep flags and names stable and
 //! documented in the README.
 
-use clap::Parser;
+use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
 /// Default `--max-payload-bytes`: 4 MiB.
@@ -45,4 +45,46 @@ pub struct Cli {
     /// Refuse payloads larger than this many bytes, before parsing.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES, env = "PI_ASK_MAX_PAYLOAD_BYTES")]
     pub max_payload_bytes: u64,
+
+    /// A subcommand instead of asking: `validate` or `schema`.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Subcommands (docs/answers.md, README).
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check a payload (and optionally an answers file): print the normalized questions, or
+    /// every problem with the same codes and paths as the main command (exit 0 / 2).
+    Validate(ValidateArgs),
+    /// Print the JSON Schema of the payload (input), the result (output) or the answers file.
+    Schema(SchemaArgs),
+}
+
+/// `pi-ask validate PAYLOAD [--answers FILE] [--json]`.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// The payload: a JSON file, or `-` for stdin.
+    #[arg(value_name = "PAYLOAD")]
+    pub payload: PathBuf,
+
+    /// Also check this answers file against the payload.
+    #[arg(long, value_name = "FILE")]
+    pub answers: Option<PathBuf>,
+
+    /// Print a JSON report `{valid, payload?, error?}` instead of text.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Refuse payloads (and answers files) larger than this many bytes, before parsing.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES, env = "PI_ASK_MAX_PAYLOAD_BYTES")]
+    pub max_payload_bytes: u64,
+}
+
+/// `pi-ask schema input|output|answers`.
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// Which schema to print.
+    #[arg(value_enum, value_name = "WHICH")]
+    pub which: crate::schema::Which,
 }

@@ -7,6 +7,7 @@
 
 pub mod answers;
 pub mod cli;
+pub mod commands;
 pub mod contract;
 pub mod exit_codes;
 pub mod frontend;
@@ -14,3 +15,4 @@ pub mod output;
 pub mod result;
 pub mod run;
 pub mod sanitize;
+pub mod schema;

@@ -1,13 +1,17 @@
 //! `pi-ask`: parse the command line, run, exit with the documented code (docs/exit-codes.md).
 
 use clap::Parser;
-use pi_ask::cli::Cli;
+use pi_ask::cli::{Cli, Command};
 use pi_ask::exit_codes::ExitCode;
 
 fn main() {
     let cli = Cli::parse();
     let output = cli.output.clone();
-    let code = match std::panic::catch_unwind(|| pi_ask::run::run(&cli)) {
+    let code = match std::panic::catch_unwind(|| match &cli.command {
+        Some(Command::Validate(args)) => pi_ask::commands::validate(args),
+        Some(Command::Schema(args)) => pi_ask::commands::schema(args),
+        None => pi_ask::run::run(&cli),
+    }) {
         Ok(code) => code,
         Err(panic) => {
             let what = panic

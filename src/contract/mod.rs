@@ -10,11 +10,18 @@ pub use validate::{
     display_path, malformed_json, parse_payload, parse_payload_value, PayloadError,
 };
 
+/// The field names the validator knows, for the schema drift tests in `crate::schema`.
+#[cfg(test)]
+pub(crate) mod validate_fields {
+    pub(crate) use super::validate::{OPTION_FIELDS, PAYLOAD_FIELDS, QUESTION_FIELDS};
+}
+
 use indexmap::IndexMap;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The kind of a question (contract "Input": `type`, default `single`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum QuestionType {
     /// One option, or custom text instead.
@@ -86,19 +93,21 @@ pub struct QuestionOption {
 }
 
 /// The whole tool result: `{content, details}` (contract "Output").
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ToolResult {
     /// Exactly one text item, written for the calling model's transcript.
+    #[schemars(length(min = 1, max = 1))]
     pub content: Vec<ContentItem>,
     /// Machine-readable answers.
     pub details: Details,
 }
 
 /// One `content` item: `{type: "text", text}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ContentItem {
     /// Always `"text"`.
     #[serde(rename = "type")]
+    #[schemars(extend("const" = "text"))]
     pub kind: String,
     /// The text.
     pub text: String,
@@ -116,7 +125,7 @@ impl ContentItem {
 
 /// `details` of a result (contract "Output"), plus `error` when the flow did not run to a
 /// submission for a reason other than the person's dismissal.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Details {
     /// The payload's title, when it had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -133,7 +142,7 @@ pub struct Details {
 }
 
 /// `details.questions[]`: `{id, label, prompt, type}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct QuestionSummary {
     /// Question id.
     pub id: String,
@@ -158,7 +167,7 @@ impl From<&Question> for QuestionSummary {
 }
 
 /// One answered question (contract "Output" and "Output rules").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct Answer {
     /// Selected option values in option order, then the custom text (multi) or only the custom
@@ -167,6 +176,7 @@ pub struct Answer {
     /// Labels parallel to `values`; the custom text is its own label.
     pub labels: Vec<String>,
     /// 1-based positions of the selected options as rendered; custom text has no index.
+    #[schemars(inner(range(min = 1)))]
     pub indices: Vec<usize>,
     /// The free-form answer, when saved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -180,7 +190,7 @@ pub struct Answer {
 }
 
 /// `details.error`: a stable machine code, a sentence, and for input errors every problem.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ErrorInfo {
     /// Stable snake_case code, e.g. `invalid_payload`, `no_ui`, `aborted` (see docs/exit-codes.md).
     pub code: String,
@@ -192,7 +202,7 @@ pub struct ErrorInfo {
 }
 
 /// One input problem: a stable snake_case code, the JSON path where it is, and a sentence.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Problem {
     /// Stable snake_case code, e.g. `duplicate_option_value`.
     pub code: String,

@@ -75,9 +75,10 @@ pub fn malformed_json(e: &serde_json::Error) -> Problem {
     )
 }
 
-const PAYLOAD_FIELDS: &[&str] = &["title", "questions"];
-const QUESTION_FIELDS: &[&str] = &["id", "label", "prompt", "type", "required", "options"];
-const OPTION_FIELDS: &[&str] = &["value", "label", "description", "preview"];
+pub(crate) const PAYLOAD_FIELDS: &[&str] = &["title", "questions"];
+pub(crate) const QUESTION_FIELDS: &[&str] =
+    &["id", "label", "prompt", "type", "required", "options"];
+pub(crate) const OPTION_FIELDS: &[&str] = &["value", "label", "description", "preview"];
 
 /// Fields other ask tools use, mapped to what this contract calls them.
 fn alias_hint(level: Level, field: &str) -> Option<&'static str> {

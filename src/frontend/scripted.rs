@@ -735,7 +735,7 @@ pub fn answer_from_file(
 ) -> (ToolResult, ExitCode) {
     let parsed = read_answers(path, limit)
         .map_err(|p| vec![p])
-        .and_then(|text| parse_answers(&text, payload));
+        .and_then(|text: String| parse_answers(&text, payload));
     let scripted = match parsed {
         Ok(s) => s,
         Err(problems) => {

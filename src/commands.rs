@@ -1,0 +1,172 @@
+//! The subcommands: `pi-ask validate` and `pi-ask schema` (README, docs/answers.md).
+
+use crate::cli::{SchemaArgs, ValidateArgs};
+use crate::contract::{parse_payload, ErrorInfo, Payload, PayloadError, Problem, QuestionType};
+use crate::exit_codes::ExitCode;
+use crate::frontend::scripted::{parse_answers, read_answers};
+use crate::result::codes;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+/// The machine-readable report of `pi-ask validate --json`.
+#[derive(Debug, Serialize)]
+pub struct ValidateReport {
+    /// Whether the payload (and the answers file, when given) can be used.
+    pub valid: bool,
+    /// The normalized payload (labels, types and `required` filled in), when it is valid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payload: Option<Payload>,
+    /// When not valid: `{code: "invalid_payload" | "invalid_answers", message, problems}`, the
+    /// same as `details.error` of the main command.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorInfo>,
+}
+
+fn error_info(code: &str, what: &str, problems: Vec<Problem>) -> ErrorInfo {
+    let n = problems.len();
+    ErrorInfo {
+        code: code.to_string(),
+        message: format!(
+            "invalid {what}: {n} problem{}; fix {} and call again",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "it" } else { "them" }
+        ),
+        problems,
+    }
+}
+
+/// Checks the payload and, when given, the answers file against it.
+pub fn validate_report(args: &ValidateArgs) -> ValidateReport {
+    let payload = crate::run::read_payload(&args.payload, args.max_payload_bytes)
+        .map_err(|p| PayloadError {
+            title: None,
+            problems: vec![p],
+        })
+        .and_then(|text| parse_payload(&text));
+    let payload = match payload {
+        Ok(p) => p,
+        Err(err) => {
+            return ValidateReport {
+                valid: false,
+                payload: None,
+                error: Some(error_info(
+                    codes::INVALID_PAYLOAD,
+                    "ask_user payload",
+                    err.problems,
+                )),
+            }
+        }
+    };
+    let error = args.answers.as_ref().and_then(|path| {
+        read_answers(path, args.max_payload_bytes)
+            .map_err(|p| vec![p])
+            .and_then(|text| parse_answers(&text, &payload))
+            .err()
+            .map(|problems| error_info(codes::INVALID_ANSWERS, "answers file", problems))
+    });
+    ValidateReport {
+        valid: error.is_none(),
+        payload: Some(payload),
+        error,
+    }
+}
+
+/// The text report: the normalized questions, or every problem.
+pub fn validate_text(report: &ValidateReport, args: &ValidateArgs) -> String {
+    let mut out = String::new();
+    if let Some(err) = &report.error {
+        let _ = writeln!(
+            out,
+            "{}{}",
+            err.message[..1].to_uppercase(),
+            &err.message[1..]
+        );
+        for p in &err.problems {
+            let at = if !p.path.is_empty() {
+                p.path.as_str()
+            } else if err.code == codes::INVALID_ANSWERS {
+                "answers file"
+            } else {
+                "payload"
+            };
+            let _ = writeln!(out, "  {at}: {} [{}]", p.message, p.code);
+        }
+        return out;
+    }
+    let Some(payload) = &report.payload else {
+        return out;
+    };
+    let n = payload.questions.len();
+    let title = payload
+        .title
+        .as_deref()
+        .map(|t| format!(" {}", serde_json::to_string(t).unwrap_or_default()))
+        .unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "Valid payload{title}: {n} question{}.",
+        if n == 1 { "" } else { "s" }
+    );
+    for (q, question) in payload.questions.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "{}. {} (id: {}; {}{}): {}",
+            q + 1,
+            question.label,
+            question.id,
+            question.kind.as_str(),
+            if question.required { ", required" } else { "" },
+            question.prompt
+        );
+        for (i, option) in question.options.iter().enumerate() {
+            let _ = writeln!(out, "   {}) {} [{}]", i + 1, option.label, option.value);
+        }
+        if question.kind != QuestionType::Preview {
+            let _ = writeln!(out, "   (and custom text)");
+        }
+    }
+    if let Some(path) = &args.answers {
+        let _ = writeln!(out, "Answers file {}: valid.", path.display());
+    }
+    out
+}
+
+fn print(text: &str) -> Result<(), ExitCode> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .map_err(|e| {
+            eprintln!("pi-ask: cannot write to stdout: {e}");
+            ExitCode::OutputFailed
+        })
+}
+
+/// `pi-ask validate`: prints the report (text, or JSON with `--json`) on stdout; exit 0 when
+/// valid, 2 when not, 4 when stdout is closed.
+pub fn validate(args: &ValidateArgs) -> ExitCode {
+    let report = validate_report(args);
+    let text = if args.json {
+        let mut s = serde_json::to_string_pretty(&report).expect("reports always serialize");
+        s.push('\n');
+        s
+    } else {
+        validate_text(&report, args)
+    };
+    match print(&text) {
+        Err(code) => code,
+        Ok(()) if report.valid => ExitCode::Submitted,
+        Ok(()) => ExitCode::Invalid,
+    }
+}
+
+/// `pi-ask schema`: prints the JSON Schema on stdout; exit 0, or 4 when stdout is closed.
+pub fn schema(args: &SchemaArgs) -> ExitCode {
+    let schema = crate::schema::schema(args.which);
+    let mut s = serde_json::to_string_pretty(&schema).expect("schemas always serialize");
+    s.push('\n');
+    match print(&s) {
+        Ok(()) => ExitCode::Submitted,
+        Err(code) => code,
+    }
+}

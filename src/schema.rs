@@ -1,0 +1,327 @@
+//! JSON Schemas (draft 2020-12) of the payload, the result and the answers file, generated
+//! from Rust types with schemars so they cannot drift from the code (`pi-ask schema`).
+//!
+//! - input: [`InputPayload`], the payload as a caller writes it (contract "Input"; optional
+//!   fields optional, unknown fields refused). The parser in `contract::validate` walks the
+//!   same field names; unit tests below check that the two lists agree.
+//! - output: [`ToolResult`](crate::contract::ToolResult), the result pi-ask prints.
+//! - answers: [`AnswersFile`], the `--answers` file (docs/answers.md).
+//!
+//! A schema cannot say everything the checks do (unique ids and values, "a single-select
+//! question takes one option", option values known to the payload); `pi-ask validate` and the
+//! run itself check those.
+
+use crate::contract::{ContentItem, ErrorInfo, QuestionSummary, QuestionType, ToolResult};
+use indexmap::IndexMap;
+use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, Schema};
+use serde::Deserialize;
+use serde_json::Value;
+
+/// Which schema `pi-ask schema` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Which {
+    /// The ask_user payload (contract "Input").
+    Input,
+    /// The result `{content, details}` (contract "Output").
+    Output,
+    /// The `--answers` file (docs/answers.md).
+    Answers,
+}
+
+/// An ask_user payload as a caller writes it (contract "Input").
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "pi-ask payload (ask_user input)")]
+pub struct InputPayload {
+    /// Optional questionnaire title.
+    #[serde(default)]
+    pub title: Option<String>,
+    /// The questions, in the order they are asked; at least one; ids unique.
+    #[schemars(length(min = 1))]
+    pub questions: Vec<InputQuestion>,
+}
+
+/// One question of a payload.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InputQuestion {
+    /// Unique id within the payload; not blank. Answers are keyed by it.
+    #[schemars(regex(pattern = r"\S"))]
+    pub id: String,
+    /// Short label; not blank when given; defaults to Q1, Q2, ... by position.
+    #[serde(default)]
+    #[schemars(regex(pattern = r"\S"))]
+    pub label: Option<String>,
+    /// The question text; not blank.
+    #[schemars(regex(pattern = r"\S"))]
+    pub prompt: String,
+    /// `single` (the default), `multi` or `preview`.
+    #[serde(default, rename = "type")]
+    pub kind: Option<QuestionType>,
+    /// Metadata only; never blocks submission. Defaults to false.
+    #[serde(default)]
+    pub required: Option<bool>,
+    /// At least one option; values unique within the question.
+    #[schemars(length(min = 1))]
+    pub options: Vec<InputOption>,
+}
+
+/// One option of a question.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InputOption {
+    /// Stable machine value; unique within the question; not blank.
+    #[schemars(regex(pattern = r"\S"))]
+    pub value: String,
+    /// Text shown to the person; not blank.
+    #[schemars(regex(pattern = r"\S"))]
+    pub label: String,
+    /// One-line explanation; not blank when given.
+    #[serde(default)]
+    #[schemars(regex(pattern = r"\S"))]
+    pub description: Option<String>,
+    /// Preview text; not blank when given; required on every option of a `preview` question.
+    #[serde(default)]
+    #[schemars(regex(pattern = r"\S"))]
+    pub preview: Option<String>,
+}
+
+/// An `--answers` file: answers by question id, a scripted dismissal, or a recorded result
+/// (or its `details`) to replay (docs/answers.md).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+#[schemars(title = "pi-ask answers file")]
+pub enum AnswersFile {
+    /// A whole recorded result; its `details` are replayed.
+    Result(RecordedResult),
+    /// Answers by question id (or the `details` of a recorded result).
+    Document(AnswersDocument),
+}
+
+/// A recorded result `{content, details}` used as an answers file.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecordedResult {
+    /// Ignored when replaying.
+    #[serde(default)]
+    pub content: Option<Vec<ContentItem>>,
+    /// The answers to replay.
+    pub details: AnswersDocument,
+}
+
+/// `{"answers": {...}}`, `{"cancelled": true}`, or a result's `details`. At least one of
+/// `answers` and `cancelled` is required.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(extend("anyOf" = [{"required": ["answers"]}, {"required": ["cancelled"]}]))]
+pub struct AnswersDocument {
+    /// Answers by question id; questions left out stay unanswered.
+    #[serde(default)]
+    pub answers: Option<IndexMap<String, AnswerEntry>>,
+    /// `true` scripts a dismissal: the dismissed result, exit 1.
+    #[serde(default)]
+    pub cancelled: Option<bool>,
+    /// Ignored (a recorded result carries it).
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Ignored (a recorded result carries it).
+    #[serde(default)]
+    pub questions: Option<Vec<QuestionSummary>>,
+    /// Ignored (a recorded result may carry it).
+    #[serde(default)]
+    pub error: Option<ErrorInfo>,
+}
+
+/// The answer of one question.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum AnswerEntry {
+    /// One option, by value or position.
+    One(OptionRef),
+    /// Options by value or position; they are kept in the question's option order.
+    Many(Vec<OptionRef>),
+    /// The full form, also the shape of a recorded answer.
+    Full(AnswerObject),
+}
+
+/// An option named by its value, or by its 1-based position as a number or `"#N"`. A value
+/// that is literally `"#2"` wins over the position.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum OptionRef {
+    /// The option's value, or `"#N"`.
+    Value(String),
+    /// The option's 1-based position.
+    Position(#[schemars(range(min = 1))] u64),
+}
+
+/// `{values?, customText?, note?, optionNotes?}`, or a recorded answer (its `labels` and
+/// `indices` are ignored; when the last of `values` equals `customText` it is the custom text).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AnswerObject {
+    /// Selected options; at most one on single-select and preview questions.
+    #[serde(default)]
+    pub values: Option<Vec<OptionRef>>,
+    /// Free-form answer; not on preview questions; on single-select not with an option.
+    #[serde(default)]
+    #[schemars(regex(pattern = r"\S"))]
+    pub custom_text: Option<String>,
+    /// Question-level note; may stand alone.
+    #[serde(default)]
+    #[schemars(regex(pattern = r"\S"))]
+    pub note: Option<String>,
+    /// Notes of selected options, by option value (or `"#N"`).
+    #[serde(default)]
+    pub option_notes: Option<IndexMap<String, String>>,
+    /// Ignored (a recorded answer carries it).
+    #[serde(default)]
+    pub labels: Option<Vec<String>>,
+    /// Ignored (a recorded answer carries it).
+    #[serde(default)]
+    pub indices: Option<Vec<u64>>,
+}
+
+fn generate<T: JsonSchema>() -> Schema {
+    let mut schema = SchemaSettings::draft2020_12()
+        .into_generator()
+        .into_root_schema_for::<T>();
+    if let Some(obj) = schema.as_object_mut() {
+        obj.values_mut().for_each(drop_null);
+    }
+    schema
+}
+
+/// Removes the `null` that schemars allows for `Option` fields: pi-ask never writes `null`
+/// (absent fields are left out) and its parsers refuse it.
+fn drop_null(value: &mut Value) {
+    match value {
+        Value::Object(obj) => {
+            if obj.get("default") == Some(&Value::Null) {
+                obj.remove("default");
+            }
+            if let Some(Value::Array(types)) = obj.get_mut("type") {
+                types.retain(|t| t != "null");
+                if types.len() == 1 {
+                    let only = types.remove(0);
+                    obj.insert("type".to_string(), only);
+                }
+            }
+            for key in ["anyOf", "oneOf"] {
+                if let Some(Value::Array(alts)) = obj.get_mut(key) {
+                    alts.retain(|a| a.get("type").and_then(Value::as_str) != Some("null"));
+                    if alts.len() == 1 {
+                        let only = alts.remove(0);
+                        obj.remove(key);
+                        if let (Value::Object(only), false) = (only, obj.contains_key("$ref")) {
+                            for (k, v) in only {
+                                obj.entry(k).or_insert(v);
+                            }
+                        }
+                    }
+                }
+            }
+            obj.values_mut().for_each(drop_null);
+        }
+        Value::Array(items) => items.iter_mut().for_each(drop_null),
+        _ => {}
+    }
+}
+
+/// The JSON Schema for `which`.
+pub fn schema(which: Which) -> Schema {
+    match which {
+        Which::Input => generate::<InputPayload>(),
+        Which::Output => generate::<ToolResult>(),
+        Which::Answers => generate::<AnswersFile>(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Property names of `definition` (root when `None`) in a schema.
+    fn properties(schema: &Schema, definition: Option<&str>) -> Vec<String> {
+        let v = schema.as_value();
+        let obj = match definition {
+            None => v,
+            Some(d) => &v["$defs"][d],
+        };
+        let mut keys: Vec<String> = obj["properties"]
+            .as_object()
+            .unwrap_or_else(|| panic!("no properties in {definition:?}: {obj}"))
+            .keys()
+            .cloned()
+            .collect();
+        keys.sort();
+        keys
+    }
+
+    fn sorted(list: &[&str]) -> Vec<String> {
+        let mut v: Vec<String> = list.iter().map(|s| s.to_string()).collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn input_schema_matches_the_validator_fields() {
+        use crate::contract::validate_fields as f;
+        let s = schema(Which::Input);
+        assert_eq!(properties(&s, None), sorted(f::PAYLOAD_FIELDS));
+        assert_eq!(
+            properties(&s, Some("InputQuestion")),
+            sorted(f::QUESTION_FIELDS)
+        );
+        assert_eq!(
+            properties(&s, Some("InputOption")),
+            sorted(f::OPTION_FIELDS)
+        );
+        assert_eq!(s.as_value()["additionalProperties"], Value::Bool(false));
+        assert_eq!(s.as_value()["required"], serde_json::json!(["questions"]));
+        assert_eq!(
+            s.as_value()["$defs"]["InputQuestion"]["required"],
+            serde_json::json!(["id", "prompt", "options"])
+        );
+    }
+
+    #[test]
+    fn answers_schema_matches_the_answers_parser_fields() {
+        use crate::frontend::scripted as sc;
+        let s = schema(Which::Answers);
+        assert_eq!(
+            properties(&s, Some("AnswersDocument")),
+            sorted(sc::DOCUMENT_FIELDS)
+        );
+        assert_eq!(
+            properties(&s, Some("RecordedResult")),
+            sorted(sc::RESULT_FIELDS)
+        );
+        assert_eq!(
+            properties(&s, Some("AnswerObject")),
+            sorted(sc::ENTRY_FIELDS)
+        );
+    }
+
+    #[test]
+    fn output_schema_names_the_contract_fields() {
+        let s = schema(Which::Output);
+        assert_eq!(properties(&s, None), vec!["content", "details"]);
+        assert_eq!(
+            properties(&s, Some("Answer")),
+            sorted(&[
+                "values",
+                "labels",
+                "indices",
+                "customText",
+                "note",
+                "optionNotes"
+            ])
+        );
+        assert_eq!(
+            properties(&s, Some("Details")),
+            sorted(&["title", "cancelled", "questions", "answers", "error"])
+        );
+    }
+}
