@@ -220,7 +220,10 @@ pub fn invalid_input(
     );
     let mut text = format!("{}{}.\n", message[..1].to_uppercase(), &message[1..]);
     for p in &problems {
-        let path = crate::contract::display_path(&p.path);
+        let path = match p.path.as_str() {
+            "" if code == codes::INVALID_ANSWERS => "answers file",
+            other => crate::contract::display_path(other),
+        };
         let _ = writeln!(text, "- {path}: {} [{}]", p.message, p.code);
     }
     ToolResult {

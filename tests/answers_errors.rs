@@ -1,0 +1,369 @@
+//! One test per problem code of a bad `--answers` file: exit 2, `details.error` =
+//! `{code: "invalid_answers", message, problems: [{code, path, message}]}`, nothing applied
+//! (no answers), every problem listed in `content` and on stderr.
+
+mod scripted_support;
+
+use scripted_support::{answer, pi_ask, run_cmd, Dir, Run};
+use serde_json::{json, Value};
+
+fn payload() -> Value {
+    json!({
+        "title": "Setup",
+        "questions": [
+            {"id": "style", "label": "Style", "prompt": "How should it look?",
+             "options": [{"value": "minimal", "label": "Minimal"}, {"value": "rich", "label": "Rich"}]},
+            {"id": "fw", "prompt": "Which frameworks?", "type": "multi",
+             "options": [{"value": "react", "label": "React"}, {"value": "vue", "label": "Vue"},
+                         {"value": "svelte", "label": "Svelte"}]},
+            {"id": "fmt", "label": "Format", "prompt": "Which format?", "type": "preview",
+             "options": [{"value": "json", "label": "JSON", "preview": "{}"},
+                         {"value": "text", "label": "Text", "preview": "a=1"}]}
+        ]
+    })
+}
+
+/// Runs an answers file given as raw text.
+fn run_text(answers: &str) -> Run {
+    let dir = Dir::new();
+    let p = dir.json("payload.json", &payload());
+    let a = dir.file("answers.json", answers);
+    answer(&p, &a)
+}
+
+/// Checks the invalid_answers result and returns its problems as (code, path, message).
+fn problems(run: &Run) -> Vec<(String, String, String)> {
+    assert_eq!(
+        run.code, 2,
+        "stdout: {}\nstderr: {}",
+        run.stdout, run.stderr
+    );
+    let details = run.details();
+    assert_eq!(details["cancelled"], true);
+    assert_eq!(details["answers"], json!({}), "nothing half-done");
+    assert_eq!(details["title"], "Setup");
+    assert_eq!(details["questions"].as_array().unwrap().len(), 3);
+    let error = &details["error"];
+    assert_eq!(error["code"], "invalid_answers");
+    let list: Vec<(String, String, String)> = error["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["code"].as_str().unwrap().to_string(),
+                p["path"].as_str().unwrap().to_string(),
+                p["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let n = list.len();
+    assert_eq!(
+        error["message"],
+        format!(
+            "invalid answers file: {n} problem{}; fix {} and call again",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "it" } else { "them" }
+        )
+    );
+    let text = run.text();
+    assert!(text.starts_with("Invalid answers file: "), "{text}");
+    assert!(
+        run.stderr.starts_with("pi-ask: invalid answers file "),
+        "{}",
+        run.stderr
+    );
+    for (code, path, message) in &list {
+        let at = if path.is_empty() {
+            "answers file"
+        } else {
+            path
+        };
+        assert!(
+            text.contains(&format!("- {at}: {message} [{code}]")),
+            "{text}"
+        );
+        assert!(
+            run.stderr.contains(&format!("  {at}: {message} [{code}]")),
+            "{}",
+            run.stderr
+        );
+    }
+    list
+}
+
+fn one(code: &str, path: &str, message: &str) -> Vec<(String, String, String)> {
+    vec![(code.to_string(), path.to_string(), message.to_string())]
+}
+
+#[test]
+fn malformed_json_gives_line_and_column() {
+    let run = run_text("{\"answers\": {\n  \"style\": \"minimal\",\n  \"fw\" [\"vue\"]\n}}");
+    assert_eq!(
+        problems(&run),
+        one(
+            "malformed_json",
+            "",
+            "not valid JSON at line 3, column 8: expected `:`"
+        )
+    );
+}
+
+#[test]
+fn not_utf8_is_malformed_json() {
+    let dir = Dir::new();
+    let p = dir.json("payload.json", &payload());
+    let a = dir.path().join("answers.json");
+    std::fs::write(&a, b"{\"answers\": {\"style\": \"min\xffimal\"}}").unwrap();
+    let run = answer(&p, &a);
+    assert_eq!(
+        problems(&run),
+        one(
+            "malformed_json",
+            "",
+            &format!(
+                "the answers file {} is not UTF-8 (invalid byte at offset 26)",
+                a.display()
+            )
+        )
+    );
+}
+
+#[test]
+fn unreadable_answers_names_the_file() {
+    let dir = Dir::new();
+    let p = dir.json("payload.json", &payload());
+    let missing = dir.path().join("nope.json");
+    let run = answer(&p, &missing);
+    let list = problems(&run);
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0].0, "unreadable_answers");
+    assert_eq!(list[0].1, "");
+    assert!(
+        list[0].2.starts_with(&format!(
+            "cannot read the answers file {}: ",
+            missing.display()
+        )),
+        "{}",
+        list[0].2
+    );
+}
+
+#[test]
+fn answers_too_large_is_refused_before_parsing() {
+    let dir = Dir::new();
+    let p = dir.json("payload.json", &payload());
+    let a = dir.file(
+        "answers.json",
+        &format!("{{\"answers\": {{}}, \"title\": \"{}\"}}", "x".repeat(2000)),
+    );
+    let run = run_cmd(
+        pi_ask()
+            .arg(&p)
+            .arg("--answers")
+            .arg(&a)
+            .args(["--max-payload-bytes", "1500"]),
+    );
+    assert_eq!(
+        problems(&run),
+        one(
+            "answers_too_large",
+            "",
+            &format!(
+                "the answers file {} is larger than 1500 bytes (--max-payload-bytes)",
+                a.display()
+            )
+        )
+    );
+}
+
+#[test]
+fn wrong_json_types_are_named() {
+    let run = run_text(
+        r#"{"answers": {"style": true, "fw": {"values": "react", "note": 3, "optionNotes": []},
+            "fmt": {"values": [1.5, null]}}, "cancelled": "no"}"#,
+    );
+    assert_eq!(
+        problems(&run),
+        vec![
+            ("wrong_type".into(), "cancelled".into(), "`cancelled` must be true or false, not a string".into()),
+            ("wrong_type".into(), "answers.style".into(), "an answer must be an option value (string), a 1-based position (number), an array of them, or an object {values, customText, note, optionNotes}, not a boolean".into()),
+            ("wrong_type".into(), "answers.fw.note".into(), "`note` must be a string, not a number".into()),
+            ("wrong_type".into(), "answers.fw.values".into(), "`values` must be an array of option values or positions, not a string".into()),
+            ("wrong_type".into(), "answers.fw.optionNotes".into(), "`optionNotes` must be an object of option value to note text, not an array".into()),
+            ("wrong_type".into(), "answers.fmt.values[0]".into(), "an option position must be a whole number from 1 to 2, not 1.5".into()),
+            ("wrong_type".into(), "answers.fmt.values[1]".into(), "an option must be named by its value (string) or 1-based position (number), not null".into()),
+        ]
+    );
+}
+
+#[test]
+fn the_document_must_be_an_object() {
+    let run = run_text(r#"["minimal"]"#);
+    assert_eq!(
+        problems(&run),
+        one(
+            "wrong_type",
+            "",
+            "the answers file must be a JSON object like {\"answers\": {\"<question id>\": \"<option value>\"}}, not an array"
+        )
+    );
+}
+
+#[test]
+fn unknown_fields_name_the_nearest_known_one() {
+    let run =
+        run_text(r#"{"answer": {}, "answers": {"fw": {"custom_text": "Qwik", "valuez": []}}}"#);
+    assert_eq!(
+        problems(&run),
+        vec![
+            (
+                "unknown_field".into(),
+                "answer".into(),
+                "`answer` is not a field of an answers file; did you mean `answers`?".into()
+            ),
+            (
+                "unknown_field".into(),
+                "answers.fw.custom_text".into(),
+                "`custom_text` is not a field of an answer; did you mean `customText`?".into()
+            ),
+            (
+                "unknown_field".into(),
+                "answers.fw.valuez".into(),
+                "`valuez` is not a field of an answer; did you mean `values`?".into()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn missing_answers_and_cancelled() {
+    let run = run_text(r#"{"title": "Setup"}"#);
+    assert_eq!(
+        problems(&run),
+        one(
+            "missing_field",
+            "answers",
+            "`answers` is missing: give {\"answers\": {\"<question id>\": ...}}, or {\"cancelled\": true} to script a dismissal"
+        )
+    );
+}
+
+#[test]
+fn unknown_question_names_the_closest_id() {
+    let run = run_text(r#"{"answers": {"styel": "minimal", "other question": 1}}"#);
+    assert_eq!(
+        problems(&run),
+        vec![
+            ("unknown_question".into(), "answers.styel".into(), "the payload has no question with id \"styel\"; did you mean \"style\"? question ids: \"style\", \"fw\", \"fmt\"".into()),
+            ("unknown_question".into(), "answers[\"other question\"]".into(), "the payload has no question with id \"other question\"; question ids: \"style\", \"fw\", \"fmt\"".into()),
+        ]
+    );
+}
+
+#[test]
+fn unknown_option_names_the_valid_values_and_the_closest() {
+    let run = run_text(
+        r##"{"answers": {"fw": {"values": ["react", "reakt"]}, "style": 3, "fmt": "#0"}}"##,
+    );
+    assert_eq!(
+        problems(&run),
+        vec![
+            ("unknown_option".into(), "answers.fw.values[1]".into(), "question \"fw\" has no option with value \"reakt\"; did you mean \"react\"? valid values: \"react\", \"vue\", \"svelte\" (or a position 1..3)".into()),
+            ("unknown_option".into(), "answers.style".into(), "question \"style\" has no option 3: positions run from 1 to 2".into()),
+            ("unknown_option".into(), "answers.fmt".into(), "question \"fmt\" has no option #0: positions run from 1 to 2".into()),
+        ]
+    );
+}
+
+#[test]
+fn two_values_on_a_single_select_question() {
+    let run = run_text(
+        r#"{"answers": {"style": ["minimal", "rich"], "fmt": {"values": ["json", "text"]}}}"#,
+    );
+    assert_eq!(
+        problems(&run),
+        vec![
+            ("too_many_values".into(), "answers.style".into(), "question \"style\" is single-select and takes only one option; got \"minimal\", \"rich\"".into()),
+            ("too_many_values".into(), "answers.fmt.values".into(), "question \"fmt\" is a preview question and takes only one option; got \"json\", \"text\"".into()),
+        ]
+    );
+}
+
+#[test]
+fn an_option_and_custom_text_on_a_single_select_question() {
+    let run =
+        run_text(r#"{"answers": {"style": {"values": ["rich"], "customText": "Brutalist"}}}"#);
+    assert_eq!(
+        problems(&run),
+        one(
+            "too_many_values",
+            "answers.style.values",
+            "question \"style\" is single-select and takes one option or custom text, not both; got \"rich\" and custom text \"Brutalist\""
+        )
+    );
+}
+
+#[test]
+fn custom_text_on_a_preview_question() {
+    let run = run_text(r#"{"answers": {"fmt": {"customText": "YAML"}}}"#);
+    assert_eq!(
+        problems(&run),
+        one(
+            "custom_text_not_allowed",
+            "answers.fmt.customText",
+            "question \"fmt\" is a preview question: choose one of its options; it takes no custom text"
+        )
+    );
+}
+
+#[test]
+fn an_option_note_for_an_option_that_is_not_selected() {
+    let run = run_text(
+        r#"{"answers": {"fw": {"values": ["react"], "optionNotes": {"react": "ok", "vue": "never used"}}}}"#,
+    );
+    assert_eq!(
+        problems(&run),
+        one(
+            "option_note_not_selected",
+            "answers.fw.optionNotes.vue",
+            "option \"vue\" of question \"fw\" has a note but is not selected; select it in `values` or drop the note (only notes of selected options are kept)"
+        )
+    );
+}
+
+#[test]
+fn blank_custom_text_and_notes() {
+    let run = run_text(
+        r#"{"answers": {"fw": {"values": ["vue"], "customText": " ", "note": "", "optionNotes": {"vue": "\t"}}}}"#,
+    );
+    assert_eq!(
+        problems(&run),
+        vec![
+            (
+                "blank_text".into(),
+                "answers.fw.customText".into(),
+                "`customText` must not be empty or only whitespace: give text or leave it out"
+                    .into()
+            ),
+            (
+                "blank_text".into(),
+                "answers.fw.note".into(),
+                "`note` must not be empty or only whitespace: give text or leave it out".into()
+            ),
+            (
+                "blank_text".into(),
+                "answers.fw.optionNotes.vue".into(),
+                "an option note must not be empty or only whitespace: give text or leave it out"
+                    .into()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn one_bad_entry_leaves_every_question_unanswered() {
+    // `style` alone is fine, but the file as a whole is not: nothing is applied.
+    let run = run_text(r#"{"answers": {"style": "minimal", "fw": ["nope"]}}"#);
+    assert_eq!(problems(&run).len(), 1);
+}

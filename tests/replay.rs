@@ -1,0 +1,143 @@
+//! Replay: a recorded result fed back as `--answers` reproduces it.
+//!
+//! `tests/fixtures/scripted/NAME.result.json` was recorded with
+//! `pi-ask examples/PAYLOAD.json --answers tests/fixtures/scripted/NAME.answers.json`
+//! (PAYLOAD is NAME without a `.cancelled` suffix). Each case checks that the answers file still
+//! gives exactly the recorded result, and that the recorded result, and its `details` alone,
+//! given as `--answers`, give identical `details` (and exit code).
+
+mod scripted_support;
+
+use scripted_support::{answer, example, root, Dir, Run};
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn fixture(name: &str) -> PathBuf {
+    root().join("tests/fixtures/scripted").join(name)
+}
+
+fn recorded(name: &str) -> Value {
+    let text = std::fs::read_to_string(fixture(&format!("{name}.result.json"))).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn expected_code(result: &Value) -> i32 {
+    if result["details"]["cancelled"] == true {
+        1
+    } else {
+        0
+    }
+}
+
+fn check_case(name: &str) {
+    let payload = example(&format!("{}.json", name.trim_end_matches(".cancelled")));
+    let recorded = recorded(name);
+    let code = expected_code(&recorded);
+
+    // The answers file still produces exactly the recorded result (content too).
+    let run: Run = answer(&payload, &fixture(&format!("{name}.answers.json")));
+    assert_eq!(run.code, code, "{name}: {}", run.stderr);
+    assert_eq!(
+        run.json(),
+        recorded,
+        "{name}: the answers file no longer gives the recorded result"
+    );
+
+    // The whole recorded result as the answers file.
+    let run = answer(&payload, &fixture(&format!("{name}.result.json")));
+    assert_eq!(run.code, code, "{name}: {}", run.stderr);
+    assert_eq!(
+        run.details(),
+        recorded["details"],
+        "{name}: replaying the result"
+    );
+    assert_eq!(
+        run.json(),
+        recorded,
+        "{name}: replaying the result (content)"
+    );
+
+    // Only its details.
+    let dir = Dir::new();
+    let details = dir.json("details.json", &recorded["details"]);
+    let run = answer(&payload, &details);
+    assert_eq!(run.code, code, "{name}: {}", run.stderr);
+    assert_eq!(
+        run.details(),
+        recorded["details"],
+        "{name}: replaying the details"
+    );
+}
+
+#[test]
+fn replay_config_preview() {
+    check_case("config-preview");
+}
+
+#[test]
+fn replay_database() {
+    check_case("database");
+}
+
+#[test]
+fn replay_implementation_preferences() {
+    check_case("implementation-preferences");
+}
+
+#[test]
+fn replay_a_dismissal() {
+    check_case("implementation-preferences.cancelled");
+}
+
+#[test]
+fn replay_language_features() {
+    check_case("language-features");
+}
+
+#[test]
+fn every_example_has_a_recorded_result() {
+    for entry in std::fs::read_dir(root().join("examples")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
+            assert!(
+                fixture(&format!("{stem}.result.json")).exists(),
+                "examples/{stem}.json has no recorded result in tests/fixtures/scripted/"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_recorded_custom_text_equal_to_an_option_value_replays() {
+    // Multi-select with the option `react` selected and the custom text "react": the recorded
+    // values are ["react", "react"]; the last one is the custom text.
+    let dir = Dir::new();
+    let payload = dir.file(
+        "payload.json",
+        r#"{"questions": [{"id": "fw", "prompt": "Which?", "type": "multi",
+            "options": [{"value": "react", "label": "React"}, {"value": "vue", "label": "Vue"}]}]}"#,
+    );
+    let first = dir.file(
+        "a.json",
+        r#"{"answers": {"fw": {"values": ["react"], "customText": "react", "note": "n"}}}"#,
+    );
+    let run = answer(&payload, &first);
+    // The echo rule: the last value equal to customText is the custom text itself.
+    assert_eq!(
+        run.details()["answers"],
+        serde_json::json!({"fw": {"values": ["react"], "labels": ["react"], "indices": [], "customText": "react", "note": "n"}})
+    );
+    let both = dir.file(
+        "b.json",
+        r#"{"answers": {"fw": {"values": ["react", "react"], "customText": "react"}}}"#,
+    );
+    let run = answer(&payload, &both);
+    let recorded = run.json();
+    assert_eq!(
+        recorded["details"]["answers"],
+        serde_json::json!({"fw": {"values": ["react", "react"], "labels": ["React", "react"], "indices": [1], "customText": "react"}})
+    );
+    let again = dir.json("recorded.json", &recorded);
+    assert_eq!(answer(&payload, &again).json(), recorded);
+}
