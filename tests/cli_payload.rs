@@ -1,0 +1,402 @@
+//! The main command without a person: one test per payload problem code (exit 2,
+//! `invalid_payload`, exact code, path and message), the no-terminal result (exit 3), and
+//! `--output` (atomic write; exit 4 when it cannot be written).
+
+mod scripted_support;
+
+use scripted_support::{example, pi_ask, run_cmd, Dir, Run};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+const OPTION: &str = r#"{"value": "a", "label": "A"}"#;
+
+/// A payload with one question whose fields are `question` (JSON object members).
+fn one_question(question: &str) -> String {
+    format!(r#"{{"questions": [{{"id": "q", "prompt": "p", {question}}}]}}"#)
+}
+
+fn run_payload(text: &str) -> Run {
+    let dir = Dir::new();
+    let p = dir.file("payload.json", text);
+    run_cmd(pi_ask().arg(&p).arg("--no-input"))
+}
+
+/// Checks the `invalid_payload` result has exactly one problem `(code, path, message)`.
+fn assert_problem(text: &str, code: &str, path: &str, message: &str) {
+    let run = run_payload(text);
+    assert_eq!(
+        run.code, 2,
+        "stdout: {}\nstderr: {}",
+        run.stdout, run.stderr
+    );
+    let details = run.details();
+    assert_eq!(details["cancelled"], true);
+    assert_eq!(details["questions"], json!([]));
+    assert_eq!(details["answers"], json!({}));
+    assert_eq!(details["error"]["code"], "invalid_payload");
+    assert_eq!(
+        details["error"]["message"],
+        "invalid ask_user payload: 1 problem; fix it and call again"
+    );
+    assert_eq!(
+        details["error"]["problems"],
+        json!([{"code": code, "path": path, "message": message}])
+    );
+    let shown = if path.is_empty() { "payload" } else { path };
+    assert_eq!(
+        run.text(),
+        format!("Invalid ask_user payload: 1 problem; fix it and call again.\n- {shown}: {message} [{code}]")
+    );
+    assert!(
+        run.stderr.contains(&format!("{shown}: {message} [{code}]")),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn malformed_json() {
+    assert_problem(
+        "{\"questions\": [\n  {\"id\": \"q\",}\n]}",
+        "malformed_json",
+        "",
+        "not valid JSON at line 2, column 14: trailing comma",
+    );
+}
+
+#[test]
+fn wrong_type() {
+    assert_problem(
+        r#"{"questions": {}}"#,
+        "wrong_type",
+        "questions",
+        "`questions` must be an array, not an object",
+    );
+}
+
+#[test]
+fn unknown_field() {
+    assert_problem(
+        &format!(
+            r#"{{"questions": [{{"id": "q", "prompt": "p", "options": [{OPTION}]}}], "question": 1}}"#
+        ),
+        "unknown_field",
+        "question",
+        "`question` is not a field of the payload; did you mean `questions`?",
+    );
+}
+
+#[test]
+fn missing_field() {
+    assert_problem(
+        r#"{"title": "t"}"#,
+        "missing_field",
+        "questions",
+        "`questions` is missing: give an array with at least one question",
+    );
+}
+
+#[test]
+fn no_questions() {
+    assert_problem(
+        r#"{"questions": []}"#,
+        "no_questions",
+        "questions",
+        "at least one question is required",
+    );
+}
+
+#[test]
+fn empty_question_id() {
+    assert_problem(
+        &format!(r#"{{"questions": [{{"id": " ", "prompt": "p", "options": [{OPTION}]}}]}}"#),
+        "empty_question_id",
+        "questions[0].id",
+        "the question id must not be empty or only whitespace",
+    );
+}
+
+#[test]
+fn blank_label() {
+    assert_problem(
+        &one_question(&format!(r#""label": "", "options": [{OPTION}]"#)),
+        "blank_label",
+        "questions[0].label",
+        "the question label must not be blank when provided: give text or leave `label` out",
+    );
+}
+
+#[test]
+fn empty_prompt() {
+    assert_problem(
+        &format!(r#"{{"questions": [{{"id": "q", "prompt": "  ", "options": [{OPTION}]}}]}}"#),
+        "empty_prompt",
+        "questions[0].prompt",
+        "the question prompt must not be empty or only whitespace",
+    );
+}
+
+#[test]
+fn invalid_type() {
+    assert_problem(
+        &one_question(&format!(r#""type": "many", "options": [{OPTION}]"#)),
+        "invalid_type",
+        "questions[0].type",
+        r#"type "many" is not one of "single", "multi", "preview""#,
+    );
+}
+
+#[test]
+fn no_options() {
+    assert_problem(
+        &one_question(r#""options": []"#),
+        "no_options",
+        "questions[0].options",
+        "a question needs at least one option",
+    );
+}
+
+#[test]
+fn duplicate_question_id() {
+    assert_problem(
+        &format!(
+            r#"{{"questions": [{{"id": "q", "prompt": "p", "options": [{OPTION}]}}, {{"id": "q", "prompt": "p2", "options": [{OPTION}]}}]}}"#
+        ),
+        "duplicate_question_id",
+        "questions[1].id",
+        r#"question id "q" is already used by questions[0]; ids must be unique"#,
+    );
+}
+
+#[test]
+fn duplicate_option_value() {
+    assert_problem(
+        &one_question(&format!(r#""options": [{OPTION}, {OPTION}]"#)),
+        "duplicate_option_value",
+        "questions[0].options[1].value",
+        r#"option value "a" is already used by questions[0].options[0]; values must be unique within a question"#,
+    );
+}
+
+#[test]
+fn empty_option_value() {
+    assert_problem(
+        &one_question(r#""options": [{"value": "", "label": "A"}]"#),
+        "empty_option_value",
+        "questions[0].options[0].value",
+        "the option value must not be empty or only whitespace",
+    );
+}
+
+#[test]
+fn empty_option_label() {
+    assert_problem(
+        &one_question(r#""options": [{"value": "a", "label": " "}]"#),
+        "empty_option_label",
+        "questions[0].options[0].label",
+        "the option label must not be empty or only whitespace",
+    );
+}
+
+#[test]
+fn blank_description() {
+    assert_problem(
+        &one_question(r#""options": [{"value": "a", "label": "A", "description": ""}]"#),
+        "blank_description",
+        "questions[0].options[0].description",
+        "the option description must not be blank when provided: give text or leave `description` out",
+    );
+}
+
+#[test]
+fn blank_preview() {
+    assert_problem(
+        &one_question(r#""options": [{"value": "a", "label": "A", "preview": " "}]"#),
+        "blank_preview",
+        "questions[0].options[0].preview",
+        "the option preview must not be blank when provided: give text or leave `preview` out",
+    );
+}
+
+#[test]
+fn missing_preview() {
+    assert_problem(
+        &one_question(r#""type": "preview", "options": [{"value": "a", "label": "A"}]"#),
+        "missing_preview",
+        "questions[0].options[0].preview",
+        "every option of a preview question needs `preview` text",
+    );
+}
+
+#[test]
+fn payload_too_large() {
+    let dir = Dir::new();
+    let p = dir.file(
+        "payload.json",
+        &one_question(&format!(
+            r#""label": "{}", "options": [{OPTION}]"#,
+            "x".repeat(300)
+        )),
+    );
+    let run = run_cmd(
+        pi_ask()
+            .arg(&p)
+            .args(["--no-input", "--max-payload-bytes", "200"]),
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.details()["error"]["problems"],
+        json!([{"code": "payload_too_large", "path": "",
+                "message": format!("the payload from {} is larger than 200 bytes (--max-payload-bytes)", p.display())}])
+    );
+}
+
+#[test]
+fn every_problem_is_reported_at_once() {
+    let run =
+        run_payload(r#"{"questions": [{"id": "", "prompt": "", "options": []}], "extra": true}"#);
+    assert_eq!(run.code, 2);
+    let codes: Vec<Value> = run.details()["error"]["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| json!([p["code"], p["path"]]))
+        .collect();
+    assert_eq!(
+        codes,
+        vec![
+            json!(["unknown_field", "extra"]),
+            json!(["empty_question_id", "questions[0].id"]),
+            json!(["empty_prompt", "questions[0].prompt"]),
+            json!(["no_options", "questions[0].options"]),
+        ]
+    );
+}
+
+/// Checks the contract's non-interactive result for `examples/database.json`.
+fn assert_needs_user_input(run: &Run, why: &str) {
+    assert_eq!(run.code, 3, "stderr: {}", run.stderr);
+    let details = run.details();
+    assert_eq!(
+        details,
+        json!({
+            "cancelled": true,
+            "questions": [{"id": "database", "label": "Q1", "prompt": "Which database should the project use?", "type": "single"}],
+            "answers": {},
+            "error": {"code": "no_ui", "message": format!("{why}; no answers were collected")}
+        })
+    );
+    let text = run.text();
+    assert!(
+        text.starts_with(&format!(
+            "Needs user input: {why}, so the questionnaire could not be shown."
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("1. Q1 (id: database; choose one): Which database should the project use?"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "   1) PostgreSQL [postgres]: Full relational database with production tooling."
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("   2) SQLite [sqlite]: Embedded database with minimal setup."),
+        "{text}"
+    );
+}
+
+#[test]
+fn no_input_flag_prints_needs_user_input() {
+    let run = run_cmd(
+        pi_ask()
+            .arg(example("database.json"))
+            .arg("--no-input")
+            .timeout(Duration::from_secs(10)),
+    );
+    assert_needs_user_input(&run, "pi-ask was run with --no-input");
+}
+
+#[test]
+fn no_controlling_terminal_prints_needs_user_input() {
+    // setsid: a new session with no controlling terminal, so /dev/tty cannot be opened.
+    let bin = assert_cmd::cargo::cargo_bin("pi-ask");
+    let mut cmd = assert_cmd::Command::new("setsid");
+    cmd.arg("-w")
+        .arg(bin)
+        .arg(example("database.json"))
+        .env_remove("PI_ASK_ANSWERS")
+        .write_stdin("")
+        .timeout(Duration::from_secs(10));
+    let run = run_cmd(&mut cmd);
+    assert_needs_user_input(&run, "no interactive terminal is available");
+}
+
+#[test]
+fn payload_from_stdin_with_no_input() {
+    let text = std::fs::read_to_string(example("database.json")).unwrap();
+    let run = run_cmd(pi_ask().arg("--no-input").write_stdin(text));
+    assert_needs_user_input(&run, "pi-ask was run with --no-input");
+}
+
+#[test]
+fn output_file_is_written_whole_and_replaces_the_old_one() {
+    let dir = Dir::new();
+    let out = dir.file("result.json", "old contents that are longer than nothing");
+    let run = run_cmd(
+        pi_ask()
+            .arg(example("database.json"))
+            .arg("--no-input")
+            .arg("--output")
+            .arg(&out),
+    );
+    assert_eq!(run.code, 3);
+    assert_eq!(run.stdout, "", "stdout stays empty with --output");
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(written.ends_with("}\n"));
+    let result: Value = serde_json::from_str(&written).unwrap();
+    assert_eq!(result["details"]["error"]["code"], "no_ui");
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec!["result.json"], "no temp file is left behind");
+}
+
+#[test]
+fn output_into_a_missing_folder_exits_4() {
+    let dir = Dir::new();
+    let out = dir.path().join("missing/result.json");
+    let run = run_cmd(
+        pi_ask()
+            .arg(example("database.json"))
+            .arg("--no-input")
+            .arg("--output")
+            .arg(&out),
+    );
+    assert_eq!(run.code, 4);
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr.starts_with(&format!(
+            "pi-ask: cannot write the result to {}: ",
+            out.display()
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn an_empty_stdin_payload_is_malformed_json() {
+    // With stdin not a terminal and empty, the payload is read from stdin: empty is malformed.
+    let run = run_cmd(pi_ask().arg("--no-input"));
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.details()["error"]["problems"][0]["code"],
+        "malformed_json"
+    );
+}

@@ -1,0 +1,145 @@
+//! `pi-ask validate` and `pi-ask schema`.
+
+mod scripted_support;
+
+use scripted_support::{example, pi_ask, run_cmd, Dir};
+use serde_json::json;
+
+#[test]
+fn a_valid_payload_prints_the_normalized_questions() {
+    let run = run_cmd(pi_ask().arg("validate").arg(example("database.json")));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "Valid payload: 1 question.\n\
+         1. Q1 (id: database; single): Which database should the project use?\n   \
+         1) PostgreSQL [postgres]\n   \
+         2) SQLite [sqlite]\n   \
+         (and custom text)\n"
+    );
+}
+
+#[test]
+fn the_json_report_carries_the_normalized_payload() {
+    let run = run_cmd(
+        pi_ask()
+            .args(["validate", "--json"])
+            .arg(example("database.json")),
+    );
+    assert_eq!(run.code, 0);
+    assert_eq!(
+        run.json(),
+        json!({"valid": true, "payload": {"questions": [{
+        "id": "database", "label": "Q1", "prompt": "Which database should the project use?",
+        "type": "single", "required": false,
+        "options": [
+            {"value": "postgres", "label": "PostgreSQL", "description": "Full relational database with production tooling."},
+            {"value": "sqlite", "label": "SQLite", "description": "Embedded database with minimal setup."}
+        ]}]}})
+    );
+}
+
+const BAD: &str = r#"{"questions": [{"id": "q", "prompt": "", "options": [{"value": "a", "label": "A"}, {"value": "a", "label": "B"}]}]}"#;
+
+#[test]
+fn an_invalid_payload_lists_every_problem() {
+    let dir = Dir::new();
+    let p = dir.file("bad.json", BAD);
+    let run = run_cmd(pi_ask().arg("validate").arg(&p));
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stdout,
+        "Invalid ask_user payload: 2 problems; fix them and call again\n  \
+         questions[0].prompt: the question prompt must not be empty or only whitespace [empty_prompt]\n  \
+         questions[0].options[1].value: option value \"a\" is already used by questions[0].options[0]; values must be unique within a question [duplicate_option_value]\n"
+    );
+}
+
+#[test]
+fn the_json_report_has_the_same_error_as_the_main_command() {
+    let dir = Dir::new();
+    let p = dir.file("bad.json", BAD);
+    let report = run_cmd(pi_ask().args(["validate", "--json"]).arg(&p));
+    assert_eq!(report.code, 2);
+    let main = run_cmd(pi_ask().arg(&p).arg("--no-input"));
+    assert_eq!(main.code, 2);
+    assert_eq!(
+        report.json(),
+        json!({"valid": false, "error": main.details()["error"]})
+    );
+}
+
+#[test]
+fn the_payload_can_come_from_stdin() {
+    let run = run_cmd(pi_ask().args(["validate", "--json", "-"]).write_stdin(BAD));
+    assert_eq!(run.code, 2);
+    assert_eq!(run.json()["error"]["problems"][0]["code"], "empty_prompt");
+}
+
+#[test]
+fn an_answers_file_is_checked_against_the_payload() {
+    let dir = Dir::new();
+    let good = dir.file("good.json", r#"{"answers": {"database": "sqlite"}}"#);
+    let bad = dir.file("bad.json", r#"{"answers": {"database": "mysql"}}"#);
+    let run = run_cmd(
+        pi_ask()
+            .arg("validate")
+            .arg(example("database.json"))
+            .arg("--answers")
+            .arg(&good),
+    );
+    assert_eq!(run.code, 0);
+    assert!(
+        run.stdout
+            .ends_with(&format!("Answers file {}: valid.\n", good.display())),
+        "{}",
+        run.stdout
+    );
+
+    let run = run_cmd(
+        pi_ask()
+            .args(["validate", "--json"])
+            .arg(example("database.json"))
+            .arg("--answers")
+            .arg(&bad),
+    );
+    assert_eq!(run.code, 2);
+    let report = run.json();
+    assert_eq!(report["valid"], false);
+    assert_eq!(report["payload"]["questions"][0]["id"], "database");
+    assert_eq!(
+        report["error"],
+        json!({"code": "invalid_answers", "message": "invalid answers file: 1 problem; fix it and call again",
+               "problems": [{"code": "unknown_option", "path": "answers.database",
+                             "message": "question \"database\" has no option with value \"mysql\"; valid values: \"postgres\", \"sqlite\" (or a position 1..2)"}]})
+    );
+}
+
+#[test]
+fn schema_prints_each_schema() {
+    for which in ["input", "output", "answers"] {
+        let run = run_cmd(pi_ask().args(["schema", which]));
+        assert_eq!(run.code, 0);
+        assert_eq!(
+            run.json()["$schema"],
+            "https://json-schema.org/draft/2020-12/schema"
+        );
+    }
+    let run = run_cmd(pi_ask().args(["schema", "inputs"]));
+    assert_eq!(run.code, 2, "an unknown schema is a usage error");
+    assert!(
+        run.stderr.contains("invalid value 'inputs'"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn subcommands_ignore_the_answers_environment_variable() {
+    let run = run_cmd(
+        pi_ask()
+            .args(["schema", "input"])
+            .env("PI_ASK_ANSWERS", "/nonexistent"),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
