@@ -1,0 +1,540 @@
+/**
+ * pi-ask for pi: registers the `ask_user` tool and answers it with the `pi-ask` binary.
+ *
+ * The model calls `ask_user` with a payload of clarifying questions (docs/contract.md,
+ * "Input"); the binary asks the person in the terminal and returns `{content, details}`
+ * (contract "Output"), which this tool hands back to pi unchanged.
+ *
+ * How the binary is run depends on pi's mode:
+ * - `PI_ASK_ANSWERS` set: the binary answers from that file (scripted, reproducible; any mode);
+ * - interactive TUI: pi's TUI is stopped, the binary gets the terminal, the TUI comes back;
+ * - print mode (`pi -p`) with a terminal: the binary asks on the terminal directly;
+ * - RPC mode, json mode, or no terminal: `--no-input`, i.e. the "Needs user input" result.
+ *
+ * The binary is found via `PI_ASK_BIN`, else `pi-ask` on PATH, else the repository's
+ * `target/release/pi-ask` (this file lives in `examples/pi-extension/`).
+ */
+
+import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
+import * as fs from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { StringEnum } from "@mariozechner/pi-ai";
+import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
+import { Text } from "@mariozechner/pi-tui";
+import { type Static, Type } from "typebox";
+
+/** The oldest binary this extension works with (`--output`, `--cwd`, `--no-input`, exit codes). */
+export const MIN_BINARY_VERSION = "0.1.0";
+
+/** How long `pi-ask --version` may take before the binary is considered broken. */
+const VERSION_TIMEOUT_MS = 10_000;
+/** After SIGTERM on abort, how long the binary gets to write its result before SIGKILL. */
+const KILL_GRACE_MS = 3_000;
+
+// ---------------------------------------------------------------------------------------------
+// Parameters: the contract's "Input", kept equal to `pi-ask schema input` (a test compares them).
+// ---------------------------------------------------------------------------------------------
+
+const optionSchema = Type.Object(
+	{
+		value: Type.String({ description: "Stable machine value returned in the answers; unique within the question." }),
+		label: Type.String({ description: "Short text shown to the user." }),
+		description: Type.Optional(Type.String({ description: "One-line explanation shown under the label." })),
+		preview: Type.Optional(
+			Type.String({
+				description:
+					"Preview text (code, a layout, a config snippet) shown for the option; required on every option of a preview question.",
+			}),
+		),
+	},
+	{ additionalProperties: false },
+);
+
+const questionSchema = Type.Object(
+	{
+		id: Type.String({ description: "Unique id of the question within this call; answers are keyed by it." }),
+		label: Type.Optional(Type.String({ description: "Short tab label (1-3 words); defaults to Q1, Q2, ..." })),
+		prompt: Type.String({ description: "The full question shown to the user." }),
+		type: Type.Optional(
+			StringEnum(["single", "multi", "preview"], {
+				description:
+					"single (default): one option or the user's own text; multi: any number of options; preview: one option, each with preview text.",
+			}),
+		),
+		required: Type.Optional(Type.Boolean({ description: "Metadata only; never blocks submission. Default false." })),
+		options: Type.Array(optionSchema, { description: "The choices, at least one; 2-5 is best." }),
+	},
+	{ additionalProperties: false },
+);
+
+/** The `ask_user` parameters (TypeBox), equal to the contract's input. */
+export const askUserParameters = Type.Object(
+	{
+		title: Type.Optional(Type.String({ description: "Optional title of the questionnaire." })),
+		questions: Type.Array(questionSchema, { description: "The questions, at least one; group related questions in one call." }),
+	},
+	{ additionalProperties: false },
+);
+
+export type AskUserParams = Static<typeof askUserParameters>;
+
+/** One `{type: "text"}` content item of a result. */
+export interface TextContent {
+	type: "text";
+	text: string;
+}
+
+/** `details` of a result (contract "Output"), plus pi-ask's `error` on cancelled results. */
+export interface AskUserDetails {
+	title?: string;
+	cancelled: boolean;
+	questions: Array<{ id: string; label: string; prompt: string; type: "single" | "multi" | "preview" }>;
+	answers: Record<
+		string,
+		{
+			values: string[];
+			labels: string[];
+			indices: number[];
+			customText?: string;
+			note?: string;
+			optionNotes?: Record<string, string>;
+		}
+	>;
+	error?: { code: string; message: string; problems?: unknown[] };
+}
+
+/** A result as the binary writes it: `{content, details}`. */
+export interface AskUserResult {
+	content: TextContent[];
+	details: AskUserDetails;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Finding the binary.
+// ---------------------------------------------------------------------------------------------
+
+/** Where the binary was found, and how. */
+export interface BinaryLocation {
+	path: string;
+	source: "PI_ASK_BIN" | "PATH" | "repository";
+}
+
+function isExecutableFile(file: string): boolean {
+	try {
+		if (!fs.statSync(file).isFile()) return false;
+		fs.accessSync(file, fs.constants.X_OK);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** The directory of this file (jiti, which loads extensions, provides `import.meta.url`). */
+function extensionDir(): string {
+	return path.dirname(fileURLToPath(import.meta.url));
+}
+
+/**
+ * Finds the binary: `PI_ASK_BIN` (which must then be an executable file), else `pi-ask` on
+ * PATH, else `<repository>/target/release/pi-ask`. Throws an Error that says how to fix it.
+ */
+export function findBinary(env: NodeJS.ProcessEnv = process.env, repoRoot = path.resolve(extensionDir(), "..", "..")): BinaryLocation {
+	const fromEnv = env.PI_ASK_BIN?.trim();
+	if (fromEnv) {
+		if (isExecutableFile(fromEnv)) return { path: path.resolve(fromEnv), source: "PI_ASK_BIN" };
+		throw new Error(`PI_ASK_BIN is set to ${JSON.stringify(fromEnv)}, which is not an executable file.`);
+	}
+	for (const dir of (env.PATH ?? "").split(path.delimiter)) {
+		if (!dir) continue;
+		const candidate = path.join(dir, "pi-ask");
+		if (isExecutableFile(candidate)) return { path: candidate, source: "PATH" };
+	}
+	const built = path.join(repoRoot, "target", "release", "pi-ask");
+	if (isExecutableFile(built)) return { path: built, source: "repository" };
+	throw new Error(
+		"The pi-ask binary was not found. Install it (`cargo install --path .` in the pi-ask repository) so " +
+			"`pi-ask` is on PATH, build it with `cargo build --release` (the extension then uses " +
+			`${built}), or set PI_ASK_BIN to its path.`,
+	);
+}
+
+/** Compares dotted versions numerically: negative when `a < b`. */
+export function compareVersions(a: string, b: string): number {
+	const pa = a.split(".").map((n) => Number.parseInt(n, 10) || 0);
+	const pb = b.split(".").map((n) => Number.parseInt(n, 10) || 0);
+	for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+		const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+		if (d !== 0) return d;
+	}
+	return 0;
+}
+
+const checkedVersions = new Map<string, string>();
+
+/** Runs `<bin> --version` and throws when it fails or is older than {@link MIN_BINARY_VERSION}. */
+export async function checkBinaryVersion(bin: string): Promise<string> {
+	let key = bin;
+	try {
+		key = `${bin}:${fs.statSync(bin).mtimeMs}`;
+	} catch {
+		// checked below
+	}
+	const known = checkedVersions.get(key);
+	if (known) return known;
+	const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+		(resolve) => {
+			let stdout = "";
+			let stderr = "";
+			const child = spawn(bin, ["--version"], { stdio: ["ignore", "pipe", "pipe"], timeout: VERSION_TIMEOUT_MS });
+			child.stdout?.on("data", (d) => (stdout += d));
+			child.stderr?.on("data", (d) => (stderr += d));
+			child.on("error", (e) => resolve({ code: null, stdout, stderr: stderr + String(e) }));
+			child.on("close", (code) => resolve({ code, stdout, stderr }));
+		},
+	);
+	const match = /^pi-ask (\d+\.\d+\.\d+)/m.exec(stdout);
+	if (code !== 0 || !match) {
+		throw new Error(
+			`${bin} does not look like pi-ask: \`--version\` exited with ${code} and printed ${JSON.stringify((stdout + stderr).trim().slice(0, 200))}.`,
+		);
+	}
+	const version = match[1];
+	if (compareVersions(version, MIN_BINARY_VERSION) < 0) {
+		throw new Error(`${bin} is pi-ask ${version}, which is too old: this extension needs pi-ask ${MIN_BINARY_VERSION} or newer.`);
+	}
+	checkedVersions.set(key, version);
+	return version;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Choosing how to run it.
+// ---------------------------------------------------------------------------------------------
+
+/** Whether pi runs in json mode (`--mode json`); the extension API does not say. */
+function isJsonMode(argv: string[] = process.argv): boolean {
+	const i = argv.indexOf("--mode");
+	return i >= 0 && argv[i + 1] === "json";
+}
+
+/** Whether a controlling terminal can be opened, the same test the binary makes. */
+export function terminalAvailable(): boolean {
+	try {
+		fs.closeSync(fs.openSync("/dev/tty", "r+"));
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** How one run of the binary ended. */
+interface RunOutcome {
+	exitCode: number | null;
+	signal: NodeJS.Signals | null;
+	/** The spawn error, when the binary could not be started. */
+	error?: Error;
+	/** Whether pi's abort signal fired while it ran (the child was terminated). */
+	aborted: boolean;
+	/** Captured stderr (headless runs only; on a terminal it goes to the terminal). */
+	stderr: string;
+}
+
+/**
+ * Spawns the binary and resolves when it has closed. On `signal` abort the child gets SIGTERM
+ * (it then writes a cancelled result with `error.code` `aborted`), and SIGKILL after a grace
+ * period.
+ */
+function runBinary(bin: string, args: string[], opts: { cwd: string; stdio: StdioOptions; signal?: AbortSignal }): Promise<RunOutcome> {
+	return new Promise((resolve) => {
+		let child: ChildProcess;
+		let aborted = false;
+		let stderr = "";
+		let killTimer: NodeJS.Timeout | undefined;
+		const onAbort = () => {
+			aborted = true;
+			child.kill("SIGTERM");
+			killTimer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
+		};
+		try {
+			child = spawn(bin, args, { cwd: opts.cwd, stdio: opts.stdio, env: process.env });
+		} catch (error) {
+			resolve({ exitCode: null, signal: null, error: error as Error, aborted: false, stderr });
+			return;
+		}
+		child.stderr?.on("data", (d) => {
+			if (stderr.length < 64 * 1024) stderr += d;
+		});
+		let spawnError: Error | undefined;
+		child.on("error", (e) => {
+			spawnError = e;
+		});
+		child.on("close", (exitCode, sig) => {
+			if (killTimer) clearTimeout(killTimer);
+			opts.signal?.removeEventListener("abort", onAbort);
+			resolve({ exitCode, signal: sig, error: spawnError, aborted, stderr });
+		});
+		if (opts.signal?.aborted) onAbort();
+		else opts.signal?.addEventListener("abort", onAbort, { once: true });
+	});
+}
+
+/**
+ * Runs `fn` with SIGINT ignored by pi: while the binary owns the terminal it is in cooked mode
+ * between prompts, so a Ctrl+C reaches pi's process group too, and would kill pi. The guard is
+ * removed only after the child has closed, in a `setImmediate`, so a late SIGINT is still caught.
+ */
+async function withSigintGuard<T>(fn: () => Promise<T>): Promise<T> {
+	const ignore = () => {};
+	process.on("SIGINT", ignore);
+	try {
+		return await fn();
+	} finally {
+		setImmediate(() => process.removeListener("SIGINT", ignore));
+	}
+}
+
+/** The normalized question list of `details.questions` (label fallback Q1.., type single). */
+function questionSummaries(params: AskUserParams): AskUserDetails["questions"] {
+	return (params.questions ?? []).map((q, i) => ({
+		id: q.id,
+		label: q.label?.trim() ? q.label : `Q${i + 1}`,
+		prompt: q.prompt,
+		type: q.type ?? "single",
+	}));
+}
+
+/** The cancelled result for an aborted flow, when the binary could not write its own. */
+function abortedResult(params: AskUserParams, message: string): AskUserResult {
+	const title = params.title?.trim() ? ` ${JSON.stringify(params.title.trim())}` : "";
+	return {
+		content: [
+			{
+				type: "text",
+				text: `The questionnaire${title} was ended before the user submitted it (${message}); no answers were given. Do not assume any answer.`,
+			},
+		],
+		details: {
+			...(params.title !== undefined ? { title: params.title } : {}),
+			cancelled: true,
+			questions: questionSummaries(params),
+			answers: {},
+			error: { code: "aborted", message },
+		},
+	};
+}
+
+function isResult(value: unknown): value is AskUserResult {
+	const v = value as AskUserResult | undefined;
+	return !!v && Array.isArray(v.content) && typeof v.details === "object" && v.details !== null;
+}
+
+async function readResult(file: string): Promise<AskUserResult | undefined> {
+	let text: string;
+	try {
+		text = await readFile(file, "utf8");
+	} catch {
+		return undefined;
+	}
+	const parsed = JSON.parse(text) as unknown;
+	if (!isResult(parsed)) throw new Error(`pi-ask wrote a result that is not {content, details}: ${text.slice(0, 200)}`);
+	return parsed;
+}
+
+/** The ways the binary can be run, see the file comment. */
+export type RunMode = "scripted" | "tui" | "terminal" | "headless";
+
+/**
+ * Asks the payload with the binary at `bin` and returns its result unchanged. Throws (a tool
+ * error) only when the binary could not be run or wrote no result.
+ */
+export async function askWithBinary(
+	bin: string,
+	params: AskUserParams,
+	signal: AbortSignal | undefined,
+	ctx: Pick<ExtensionContext, "hasUI" | "cwd" | "ui">,
+): Promise<AskUserResult & { mode: RunMode }> {
+	const dir = await mkdtemp(path.join(os.tmpdir(), "pi-ask-"));
+	try {
+		const payloadFile = path.join(dir, "payload.json");
+		const resultFile = path.join(dir, "result.json");
+		await writeFile(payloadFile, JSON.stringify(params));
+		const cwd = ctx.cwd;
+		const baseArgs = [payloadFile, "--output", resultFile, "--cwd", cwd];
+		// Without a terminal: scripted answers (the binary reads PI_ASK_ANSWERS itself), or the
+		// "Needs user input" result; `--no-input` also where a terminal exists but is not ours.
+		const headless = async (mode: RunMode, noInput: boolean) => ({
+			mode,
+			outcome: await runBinary(bin, noInput ? [...baseArgs, "--no-input"] : baseArgs, {
+				cwd,
+				stdio: ["ignore", "ignore", "pipe"],
+				signal,
+			}),
+		});
+
+		let run: { mode: RunMode; outcome: RunOutcome };
+		if (signal?.aborted) {
+			return { ...abortedResult(params, "the pi turn was cancelled before the questionnaire opened"), mode: "headless" };
+		}
+		if (process.env.PI_ASK_ANSWERS) {
+			run = await headless("scripted", false);
+		} else if (ctx.hasUI) {
+			let tuiRun: Promise<RunOutcome> | undefined;
+			// Interactive mode calls the factory; RPC mode returns undefined without calling it.
+			await ctx.ui.custom<void>((tui, _theme, _keybindings, done) => {
+				const ignore = () => {};
+				process.on("SIGINT", ignore);
+				tui.stop();
+				tuiRun = runBinary(bin, baseArgs, { cwd, stdio: "inherit", signal }).finally(() => {
+					tui.start();
+					tui.requestRender(true);
+					setImmediate(() => process.removeListener("SIGINT", ignore));
+					done(undefined);
+				});
+				return { render: () => [], invalidate: () => {} };
+			});
+			// RPC mode: the client owns the terminal, if there is one.
+			run = tuiRun ? { mode: "tui", outcome: await tuiRun } : await headless("headless", true);
+		} else if (isJsonMode()) {
+			run = await headless("headless", true);
+		} else if (terminalAvailable()) {
+			// Print mode on a terminal: the binary asks there; pi only waits.
+			run = {
+				mode: "terminal",
+				outcome: await withSigintGuard(() => runBinary(bin, baseArgs, { cwd, stdio: "inherit", signal })),
+			};
+		} else {
+			// Print mode without a terminal: the binary reports that itself.
+			run = await headless("headless", false);
+		}
+
+		const { outcome } = run;
+		const result = await readResult(resultFile);
+		if (outcome.aborted && result?.details.error?.code !== "aborted") {
+			return { ...abortedResult(params, "the pi turn was cancelled"), mode: run.mode };
+		}
+		if (result) return { ...result, mode: run.mode };
+		if (outcome.error) throw new Error(`pi-ask could not be started (${bin}): ${outcome.error.message}`);
+		const how = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.exitCode}`;
+		const stderr = outcome.stderr.trim();
+		throw new Error(`pi-ask ${how} without writing a result${stderr ? `: ${stderr}` : ""}`);
+	} finally {
+		await rm(dir, { recursive: true, force: true });
+	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transcript rendering.
+// ---------------------------------------------------------------------------------------------
+
+type Theme = Parameters<NonNullable<Parameters<ExtensionAPI["registerTool"]>[0]["renderCall"]>>[1];
+
+function oneLine(text: string, max = 80): string {
+	const flat = text.replace(/\s+/g, " ").trim();
+	return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** The call row: title, question count, and one line per question. */
+export function callText(args: Partial<AskUserParams> | undefined, theme: Theme): string {
+	const questions = Array.isArray(args?.questions) ? args.questions : [];
+	let text = theme.fg("toolTitle", theme.bold("ask_user"));
+	if (args?.title) text += ` ${theme.fg("accent", oneLine(args.title, 60))}`;
+	text += theme.fg("muted", ` · ${questions.length} question${questions.length === 1 ? "" : "s"}`);
+	questions.forEach((q, i) => {
+		if (!q) return;
+		const label = q.label?.trim() ? q.label : `Q${i + 1}`;
+		const kind = q.type && q.type !== "single" ? theme.fg("dim", ` [${q.type}]`) : "";
+		const options = Array.isArray(q.options) ? q.options.map((o) => o?.label).filter(Boolean) : [];
+		text += `\n  ${theme.fg("accent", label)}${kind} ${oneLine(q.prompt ?? "", 70)}`;
+		if (options.length) text += theme.fg("dim", ` (${oneLine(options.join(" / "), 60)})`);
+	});
+	return text;
+}
+
+/** The result row: one line per question with the chosen labels, or how the flow ended. */
+export function resultText(result: { content: Array<{ type: string; text?: string }>; details?: unknown }, expanded: boolean, theme: Theme): string {
+	const details = result.details as AskUserDetails | undefined;
+	if (!details || !Array.isArray(details.questions)) {
+		const first = result.content.find((c) => c.type === "text");
+		return first?.text ?? "";
+	}
+	if (details.cancelled) {
+		const error = details.error;
+		if (!error) return theme.fg("warning", "✗ The user dismissed the questionnaire");
+		if (error.code === "no_ui") return theme.fg("warning", "✗ Needs user input: no terminal to ask on; the model got the questions as text");
+		return theme.fg("warning", `✗ Cancelled (${error.code}): ${oneLine(error.message, 100)}`);
+	}
+	const lines = details.questions.map((q) => {
+		const answer = details.answers?.[q.id];
+		const label = theme.fg("accent", q.label);
+		let line: string;
+		if (answer && answer.values.length > 0) {
+			const shown = answer.labels.map((l, i) =>
+				answer.customText !== undefined && i === answer.labels.length - 1 && answer.values[i] === answer.customText
+					? `“${oneLine(l, 60)}”`
+					: l,
+			);
+			line = `${theme.fg("success", "✓ ")}${label}: ${shown.join(", ")}`;
+		} else {
+			line = `${theme.fg("dim", "– ")}${label}: ${theme.fg("dim", "skipped")}`;
+		}
+		if (answer?.note) line += expanded ? `\n    ${theme.fg("muted", `note: ${answer.note}`)}` : theme.fg("muted", " (note)");
+		if (expanded) {
+			for (const [value, note] of Object.entries(answer?.optionNotes ?? {})) {
+				line += `\n    ${theme.fg("muted", `note on ${value}: ${note}`)}`;
+			}
+		}
+		return line;
+	});
+	return lines.join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The extension.
+// ---------------------------------------------------------------------------------------------
+
+const DESCRIPTION = `Ask the user clarifying questions in an interactive terminal questionnaire and wait for the answers.
+Use it when the implementation depends on the user's preferences or on requirements you do not know, instead of guessing.
+Each question has an id, a prompt, and options ({value, label, description?}); the user picks options (single: one, multi: any) or types their own answer, can add notes, reviews, and submits or cancels.
+type "preview" shows each option's preview text (code, a layout, a config file) and needs preview on every option.
+The result lists each answer by question id with the chosen values and labels, any custom text and notes; unanswered questions are omitted.
+If the user cancels, or no terminal is available ("Needs user input"), no answers are given: do not assume any.`;
+
+/** Registers the `ask_user` tool. */
+export default function piAsk(pi: ExtensionAPI): void {
+	pi.registerTool({
+		name: "ask_user",
+		label: "Ask user",
+		description: DESCRIPTION,
+		promptSnippet: "Ask the user grouped clarifying questions (options, free-form answers, notes) and wait for the answers",
+		promptGuidelines: [
+			"Use ask_user when requirements are ambiguous or the user's preference materially changes the implementation; do not guess, and do not ask in plain text what ask_user can ask.",
+			"Group related questions into one ask_user call (1-4 questions) rather than several calls; give each question a short label (1-3 words) and 2-5 options with a description each.",
+			'In ask_user, use type "single" (the default) unless several options can genuinely apply together; only then use type "multi".',
+			'In ask_user, use type "preview" when the choice is between pieces of code, layouts or config snippets: put the snippet in each option\'s preview.',
+			"After ask_user returns, continue the task using the answers explicitly (values, custom text and notes); if ask_user was cancelled or says Needs user input, do not assume answers: ask in plain text or proceed without those choices and say so.",
+		],
+		parameters: askUserParameters,
+		executionMode: "sequential",
+
+		async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+			const bin = findBinary();
+			await checkBinaryVersion(bin.path);
+			const { content, details } = await askWithBinary(bin.path, params, signal, ctx);
+			return { content, details };
+		},
+
+		renderCall(args, theme, context) {
+			const text = (context.lastComponent as Text | undefined) ?? new Text("", 0, 0);
+			text.setText(callText(args, theme));
+			return text;
+		},
+
+		renderResult(result, { expanded, isPartial }, theme, context) {
+			const text = (context.lastComponent as Text | undefined) ?? new Text("", 0, 0);
+			text.setText(isPartial ? theme.fg("muted", "Waiting for the user's answers…") : resultText(result, expanded, theme));
+			return text;
+		},
+	});
+}

@@ -1,0 +1,239 @@
+// End-to-end tests: the real pi, offline, with the faux model calling ask_user, and the
+// pi-ask binary under test behind the extension. No terminal here (every process runs in its
+// own session): the interactive TUI is tested in a pty by tests/pi_extension.rs.
+
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { test } from "node:test";
+import {
+	bin,
+	binaryResult,
+	extDir,
+	fauxExtension,
+	modelSaw,
+	payload,
+	PROCESS_TIMEOUT_MS,
+	piArgs,
+	piCli,
+	piEnv,
+	run,
+	sessionEntries,
+	tempDir,
+	toolResultOf,
+	writeJson,
+} from "./helpers.mjs";
+
+/** Runs `pi -p go` with the payload; returns pi's output and the stored ask_user tool result. */
+async function printRun(work, thePayload, extraEnv = {}, extraArgs = []) {
+	const payloadFile = writeJson(work, "payload.json", thePayload);
+	const sessionDir = path.join(work, "sessions");
+	const out = await run(process.execPath, piArgs(sessionDir, ...extraArgs, "-p", "go"), {
+		cwd: work,
+		env: piEnv(work, { PI_ASK_TEST_PAYLOAD: payloadFile, ...extraEnv }),
+	});
+	assert.equal(out.code, 0, `pi -p failed:\n${out.stdout}\n${out.stderr}`);
+	return { out, payloadFile, toolResult: toolResultOf(sessionEntries(sessionDir)) };
+}
+
+test("print mode with PI_ASK_ANSWERS: the model sees the binary's content, the session stores its details", async () => {
+	const work = tempDir();
+	const answersFile = writeJson(work, "answers.json", {
+		answers: {
+			database: "sqlite",
+			checks: { values: ["lint", "test"], customText: "cargo deny", note: "keep CI under 10 minutes" },
+		},
+	});
+	const payloadFile = writeJson(work, "expected-payload.json", payload);
+	const expected = await binaryResult([payloadFile, "--answers", answersFile], { cwd: work });
+	assert.equal(expected.code, 0, `the binary did not submit: ${JSON.stringify(expected.result)} ${expected.stderr}`);
+	assert.equal(expected.result.details.cancelled, false);
+	assert.deepEqual(expected.result.details.answers.database.values, ["sqlite"]);
+
+	const { out, toolResult } = await printRun(work, payload, { PI_ASK_ANSWERS: answersFile });
+	const text = expected.result.content[0].text;
+	assert.equal(out.stdout.trim(), modelSaw(text));
+	assert.deepEqual(toolResult.content, expected.result.content);
+	assert.deepEqual(toolResult.details, expected.result.details);
+	assert.equal(toolResult.isError, false);
+});
+
+test("print mode with PI_ASK_ANSWERS is reproducible: two runs store the same result", async () => {
+	const work = tempDir();
+	const answersFile = writeJson(work, "answers.json", { answers: { database: "postgres", checks: ["fmt"] } });
+	const a = await printRun(fs.mkdtempSync(path.join(work, "a-")), payload, { PI_ASK_ANSWERS: answersFile });
+	const b = await printRun(fs.mkdtempSync(path.join(work, "b-")), payload, { PI_ASK_ANSWERS: answersFile });
+	assert.equal(a.out.stdout, b.out.stdout);
+	assert.deepEqual(a.toolResult.details, b.toolResult.details);
+	assert.deepEqual(a.toolResult.details.answers.checks.values, ["fmt"]);
+});
+
+test("print mode without a terminal: the model sees the binary's Needs user input content", async () => {
+	const work = tempDir();
+	const payloadFile = writeJson(work, "expected-payload.json", payload);
+	const expected = await binaryResult([payloadFile], { cwd: work });
+	assert.equal(expected.code, 3);
+	const text = expected.result.content[0].text;
+	assert.match(text, /^Needs user input: no interactive terminal is available/);
+
+	const { out, toolResult } = await printRun(work, payload);
+	assert.equal(out.stdout.trim(), modelSaw(text));
+	assert.deepEqual(toolResult.content, expected.result.content);
+	assert.deepEqual(toolResult.details, expected.result.details);
+	assert.equal(toolResult.details.error.code, "no_ui");
+});
+
+test("json mode: the Needs user input result (--no-input), never the terminal", async () => {
+	const work = tempDir();
+	const payloadFile = writeJson(work, "expected-payload.json", payload);
+	const expected = await binaryResult([payloadFile, "--no-input"], { cwd: work });
+	assert.equal(expected.code, 3);
+
+	const sessionDir = path.join(work, "sessions");
+	const out = await run(process.execPath, piArgs(sessionDir, "--mode", "json", "go"), {
+		cwd: work,
+		env: piEnv(work, { PI_ASK_TEST_PAYLOAD: writeJson(work, "payload.json", payload) }),
+	});
+	assert.equal(out.code, 0, out.stderr);
+	const toolResult = toolResultOf(sessionEntries(sessionDir));
+	assert.deepEqual(toolResult.content, expected.result.content);
+	assert.deepEqual(toolResult.details, expected.result.details);
+	const events = out.stdout.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+	const end = events.find((e) => e.type === "tool_execution_end" && e.toolName === "ask_user");
+	assert.deepEqual(end.result.details, expected.result.details);
+});
+
+/** Runs pi in RPC mode, sends one prompt, and collects events until the agent ends. */
+function rpcRun(work, env) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, piArgs(path.join(work, "sessions"), "--mode", "rpc"), {
+			cwd: work,
+			env,
+			detached: true,
+			stdio: ["pipe", "pipe", "pipe"],
+		});
+		const events = [];
+		let buffer = "";
+		let stderr = "";
+		const timer = setTimeout(() => {
+			child.kill("SIGKILL");
+			reject(new Error(`pi --mode rpc timed out; events: ${JSON.stringify(events)}; stderr: ${stderr}`));
+		}, PROCESS_TIMEOUT_MS);
+		child.stderr.on("data", (d) => (stderr += d));
+		child.stdout.on("data", (d) => {
+			buffer += d;
+			let nl = buffer.indexOf("\n");
+			while (nl >= 0) {
+				const line = buffer.slice(0, nl).replace(/\r$/, "");
+				buffer = buffer.slice(nl + 1);
+				nl = buffer.indexOf("\n");
+				if (!line.trim()) continue;
+				const event = JSON.parse(line);
+				events.push(event);
+				if (event.type === "agent_end") child.stdin.end();
+			}
+		});
+		child.on("error", reject);
+		child.on("close", (code) => {
+			clearTimeout(timer);
+			resolve({ code, events, stderr });
+		});
+		child.stdin.write(`${JSON.stringify({ id: "req-1", type: "prompt", message: "go" })}\n`);
+	});
+}
+
+test("RPC mode without answers: the Needs user input content reaches the model", async () => {
+	const work = tempDir();
+	const payloadFile = writeJson(work, "expected-payload.json", payload);
+	const expected = await binaryResult([payloadFile, "--no-input"], { cwd: work });
+	assert.equal(expected.code, 3);
+	const text = expected.result.content[0].text;
+	assert.match(text, /^Needs user input: pi-ask was run with --no-input/);
+
+	const { events, stderr } = await rpcRun(work, piEnv(work, { PI_ASK_TEST_PAYLOAD: writeJson(work, "payload.json", payload) }));
+	const response = events.find((e) => e.type === "response" && e.id === "req-1");
+	assert.equal(response?.success, true, stderr);
+	const end = events.find((e) => e.type === "tool_execution_end" && e.toolName === "ask_user");
+	assert.ok(end, `no ask_user tool_execution_end event; stderr: ${stderr}`);
+	assert.equal(end.isError, false);
+	assert.deepEqual(end.result.content, expected.result.content);
+	assert.deepEqual(end.result.details, expected.result.details);
+	const agentEnd = events.find((e) => e.type === "agent_end");
+	const last = agentEnd.messages.at(-1);
+	assert.equal(last.role, "assistant");
+	assert.deepEqual(last.content, [{ type: "text", text: modelSaw(text) }]);
+});
+
+test("RPC mode with PI_ASK_ANSWERS: scripted answers, no terminal", async () => {
+	const work = tempDir();
+	const answersFile = writeJson(work, "answers.json", { answers: { database: "postgres" } });
+	const payloadFile = writeJson(work, "expected-payload.json", payload);
+	const expected = await binaryResult([payloadFile, "--answers", answersFile], { cwd: work });
+	assert.equal(expected.code, 0);
+
+	const { events, stderr } = await rpcRun(
+		work,
+		piEnv(work, { PI_ASK_TEST_PAYLOAD: writeJson(work, "payload.json", payload), PI_ASK_ANSWERS: answersFile }),
+	);
+	const end = events.find((e) => e.type === "tool_execution_end" && e.toolName === "ask_user");
+	assert.ok(end, stderr);
+	assert.deepEqual(end.result.content, expected.result.content);
+	assert.deepEqual(end.result.details, expected.result.details);
+});
+
+test("an invalid payload: the binary's invalid_payload result reaches the model unchanged", async () => {
+	const work = tempDir();
+	const bad = {
+		questions: [
+			{ id: "a", prompt: "First?", options: [{ value: "x", label: "X" }] },
+			{ id: "a", prompt: "Second?", options: [{ value: "x", label: "X" }, { value: "x", label: "Y" }] },
+		],
+	};
+	const payloadFile = writeJson(work, "expected-payload.json", bad);
+	const expected = await binaryResult([payloadFile], { cwd: work });
+	assert.equal(expected.code, 2);
+	assert.equal(expected.result.details.error.code, "invalid_payload");
+
+	const { out, toolResult } = await printRun(work, bad);
+	assert.equal(out.stdout.trim(), modelSaw(expected.result.content[0].text));
+	assert.deepEqual(toolResult.details, expected.result.details);
+});
+
+test("no binary: a clear tool error", async () => {
+	const work = tempDir();
+	const missing = path.join(work, "no-such-pi-ask");
+	const { out, toolResult } = await printRun(work, payload, { PI_ASK_BIN: missing });
+	const message = `PI_ASK_BIN is set to ${JSON.stringify(missing)}, which is not an executable file.`;
+	assert.equal(out.stdout.trim(), modelSaw(message, true));
+	assert.equal(toolResult.isError, true);
+});
+
+test("a binary that is too old: a clear tool error", async () => {
+	const work = tempDir();
+	const old = path.join(work, "old-pi-ask");
+	fs.writeFileSync(old, '#!/bin/sh\necho "pi-ask 0.0.9"\n', { mode: 0o755 });
+	const { out, toolResult } = await printRun(work, payload, { PI_ASK_BIN: old });
+	const message = `${old} is pi-ask 0.0.9, which is too old: this extension needs pi-ask 0.1.0 or newer.`;
+	assert.equal(out.stdout.trim(), modelSaw(message, true));
+	assert.equal(toolResult.isError, true);
+});
+
+test("the binary under test is the one cargo built", () => {
+	assert.ok(fs.existsSync(bin), `${bin} does not exist: run cargo build, or set PI_ASK_BIN`);
+});
+
+test("pi install: the installed package provides ask_user without -e", async () => {
+	const work = tempDir();
+	const env = piEnv(work, { PI_ASK_TEST_PAYLOAD: writeJson(work, "payload.json", payload) });
+	const install = await run(process.execPath, [piCli, "install", extDir], { cwd: work, env });
+	assert.equal(install.code, 0, install.stdout + install.stderr);
+	const settings = JSON.parse(fs.readFileSync(path.join(env.PI_CODING_AGENT_DIR, "settings.json"), "utf8"));
+	assert.equal(settings.packages.length, 1);
+
+	const expected = await binaryResult([writeJson(work, "expected-payload.json", payload)], { cwd: work });
+	const args = [piCli, "--offline", "--no-session", "-e", fauxExtension, "--provider", "faux", "--model", "faux-1", "-p", "go"];
+	const out = await run(process.execPath, args, { cwd: work, env });
+	assert.equal(out.code, 0, out.stderr);
+	assert.equal(out.stdout.trim(), modelSaw(expected.result.content[0].text));
+});

@@ -1,0 +1,158 @@
+// Unit tests of the extension's helpers, loaded from index.ts with jiti (as pi loads it).
+
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { test } from "node:test";
+import { createJiti } from "jiti";
+import { extension, tempDir } from "./helpers.mjs";
+
+const jiti = createJiti(import.meta.url);
+const ext = await jiti.import(extension);
+
+/** A theme that marks colours as `<color>text</color>`, so the tests see the structure. */
+const theme = {
+	fg: (color, text) => `<${color}>${text}</${color}>`,
+	bold: (text) => `*${text}*`,
+};
+
+function executable(dir, name, body = "#!/bin/sh\necho 'pi-ask 0.1.0'\n") {
+	fs.mkdirSync(dir, { recursive: true });
+	const file = path.join(dir, name);
+	fs.writeFileSync(file, body, { mode: 0o755 });
+	return file;
+}
+
+test("findBinary: PI_ASK_BIN first, then PATH, then the repository's release build", () => {
+	const work = tempDir();
+	const repo = path.join(work, "repo");
+	const built = executable(path.join(repo, "target", "release"), "pi-ask");
+	const onPath = executable(path.join(work, "bin"), "pi-ask");
+	const explicit = executable(path.join(work, "elsewhere"), "my-pi-ask");
+	const emptyDir = path.join(work, "empty");
+	fs.mkdirSync(emptyDir);
+
+	assert.deepEqual(ext.findBinary({ PI_ASK_BIN: explicit, PATH: path.dirname(onPath) }, repo), { path: explicit, source: "PI_ASK_BIN" });
+	assert.deepEqual(ext.findBinary({ PATH: `${emptyDir}:${path.dirname(onPath)}` }, repo), { path: onPath, source: "PATH" });
+	assert.deepEqual(ext.findBinary({ PATH: emptyDir }, repo), { path: built, source: "repository" });
+	assert.deepEqual(ext.findBinary({ PI_ASK_BIN: "  ", PATH: emptyDir }, repo), { path: built, source: "repository" });
+});
+
+test("findBinary: a clear error when nothing is found or PI_ASK_BIN is wrong", () => {
+	const work = tempDir();
+	const repo = path.join(work, "repo");
+	assert.throws(() => ext.findBinary({ PATH: work }, repo), {
+		message:
+			"The pi-ask binary was not found. Install it (`cargo install --path .` in the pi-ask repository) so `pi-ask` is on PATH, " +
+			`build it with \`cargo build --release\` (the extension then uses ${path.join(repo, "target", "release", "pi-ask")}), ` +
+			"or set PI_ASK_BIN to its path.",
+	});
+	const notExecutable = path.join(work, "pi-ask");
+	fs.writeFileSync(notExecutable, "", { mode: 0o644 });
+	assert.throws(() => ext.findBinary({ PI_ASK_BIN: notExecutable, PATH: "" }, repo), {
+		message: `PI_ASK_BIN is set to ${JSON.stringify(notExecutable)}, which is not an executable file.`,
+	});
+	// A non-executable pi-ask on PATH is passed over.
+	assert.throws(() => ext.findBinary({ PATH: work }, repo), /was not found/);
+});
+
+test("checkBinaryVersion: accepts the minimum and newer, refuses older and non-pi-ask programs", async () => {
+	const work = tempDir();
+	assert.equal(await ext.checkBinaryVersion(executable(work, "a", "#!/bin/sh\necho 'pi-ask 0.1.0'\n")), "0.1.0");
+	assert.equal(await ext.checkBinaryVersion(executable(work, "b", "#!/bin/sh\necho 'pi-ask 0.10.2'\n")), "0.10.2");
+	const old = executable(work, "c", "#!/bin/sh\necho 'pi-ask 0.0.9'\n");
+	await assert.rejects(ext.checkBinaryVersion(old), {
+		message: `${old} is pi-ask 0.0.9, which is too old: this extension needs pi-ask ${ext.MIN_BINARY_VERSION} or newer.`,
+	});
+	const other = executable(work, "d", "#!/bin/sh\necho 'something else'\nexit 2\n");
+	await assert.rejects(ext.checkBinaryVersion(other), {
+		message: `${other} does not look like pi-ask: \`--version\` exited with 2 and printed "something else".`,
+	});
+});
+
+test("compareVersions orders numerically", () => {
+	assert.ok(ext.compareVersions("0.10.0", "0.9.9") > 0);
+	assert.equal(ext.compareVersions("1.2.3", "1.2.3"), 0);
+	assert.ok(ext.compareVersions("0.1.0", "0.1.1") < 0);
+});
+
+test("the tool registers with the contract's name, mode and parameters", () => {
+	const tools = [];
+	ext.default({ registerTool: (t) => tools.push(t) });
+	assert.equal(tools.length, 1);
+	const [tool] = tools;
+	assert.equal(tool.name, "ask_user");
+	assert.equal(tool.executionMode, "sequential");
+	assert.equal(tool.parameters, ext.askUserParameters);
+	assert.deepEqual(Object.keys(tool.parameters.properties), ["title", "questions"]);
+	assert.deepEqual(tool.parameters.required, ["questions"]);
+	for (const g of tool.promptGuidelines) assert.match(g, /ask_user/, "every guideline names the tool");
+});
+
+test("renderCall: title, count, and one line per question", () => {
+	const text = ext.callText(
+		{
+			title: "Project setup",
+			questions: [
+				{ id: "db", label: "Database", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "s", label: "SQLite" }] },
+				{ id: "ci", prompt: "Which checks\nshould run?", type: "multi", options: [{ value: "l", label: "Lint" }] },
+			],
+		},
+		theme,
+	);
+	assert.equal(
+		text,
+		"<toolTitle>*ask_user*</toolTitle> <accent>Project setup</accent><muted> · 2 questions</muted>\n" +
+			"  <accent>Database</accent> Which database?<dim> (PostgreSQL / SQLite)</dim>\n" +
+			"  <accent>Q2</accent><dim> [multi]</dim> Which checks should run?<dim> (Lint)</dim>",
+	);
+	// Partial arguments while the call streams in.
+	assert.equal(ext.callText({}, theme), "<toolTitle>*ask_user*</toolTitle><muted> · 0 questions</muted>");
+	assert.equal(ext.callText({ questions: [{ id: "x" }] }, theme), "<toolTitle>*ask_user*</toolTitle><muted> · 1 question</muted>\n  <accent>Q1</accent> ");
+});
+
+const questions = [
+	{ id: "db", label: "Database", prompt: "Which database?", type: "single" },
+	{ id: "ci", label: "Checks", prompt: "Which checks?", type: "multi" },
+	{ id: "name", label: "Name", prompt: "Name?", type: "single" },
+];
+
+test("renderResult: answers, custom text, notes, skipped questions", () => {
+	const result = {
+		content: [{ type: "text", text: "ignored" }],
+		details: {
+			cancelled: false,
+			questions,
+			answers: {
+				db: { values: ["pg"], labels: ["PostgreSQL"], indices: [1], note: "managed, please" },
+				ci: { values: ["lint", "cargo deny"], labels: ["Lint", "cargo deny"], indices: [1], customText: "cargo deny", optionNotes: { lint: "clippy only" } },
+			},
+		},
+	};
+	assert.equal(
+		ext.resultText(result, false, theme),
+		"<success>✓ </success><accent>Database</accent>: PostgreSQL<muted> (note)</muted>\n" +
+			"<success>✓ </success><accent>Checks</accent>: Lint, “cargo deny”\n" +
+			"<dim>– </dim><accent>Name</accent>: <dim>skipped</dim>",
+	);
+	assert.equal(
+		ext.resultText(result, true, theme),
+		"<success>✓ </success><accent>Database</accent>: PostgreSQL\n    <muted>note: managed, please</muted>\n" +
+			"<success>✓ </success><accent>Checks</accent>: Lint, “cargo deny”\n    <muted>note on lint: clippy only</muted>\n" +
+			"<dim>– </dim><accent>Name</accent>: <dim>skipped</dim>",
+	);
+});
+
+test("renderResult: dismissed, Needs user input, aborted, and tool errors", () => {
+	const cancelled = (error) => ({ content: [{ type: "text", text: "t" }], details: { cancelled: true, questions, answers: {}, ...(error ? { error } : {}) } });
+	assert.equal(ext.resultText(cancelled(), false, theme), "<warning>✗ The user dismissed the questionnaire</warning>");
+	assert.equal(
+		ext.resultText(cancelled({ code: "no_ui", message: "m" }), false, theme),
+		"<warning>✗ Needs user input: no terminal to ask on; the model got the questions as text</warning>",
+	);
+	assert.equal(
+		ext.resultText(cancelled({ code: "aborted", message: "received SIGTERM" }), false, theme),
+		"<warning>✗ Cancelled (aborted): received SIGTERM</warning>",
+	);
+	assert.equal(ext.resultText({ content: [{ type: "text", text: "PI_ASK_BIN is wrong" }] }, false, theme), "PI_ASK_BIN is wrong");
+});
