@@ -125,6 +125,9 @@ fn ask(payload: &Payload, cli: &Cli) -> (crate::contract::ToolResult, ExitCode) 
             .unwrap_or_else(|| ".".into()),
     };
     let term = std::env::var("TERM").ok();
+    // SIGTERM/SIGHUP/SIGQUIT (and SIGINT the front end does not handle) end the flow with a
+    // cancelled result; see src/terminal.rs.
+    let _signals = watch_signals(payload, cli);
     let outcome = if frontend::wants_plain(cli.plain, term.as_deref()) {
         frontend::plain::ask(payload, &mut state, &opts)
     } else {
@@ -153,7 +156,53 @@ pub fn outcome_result(
     }
 }
 
+/// Starts the signal watch for an interactive front end: on a signal it writes the
+/// `aborted` (SIGTERM, SIGHUP, SIGQUIT) or dismissed (SIGINT) result and exits 1. `None` when
+/// the handlers cannot be installed (the flow still runs, without signal handling).
+fn watch_signals(payload: &Payload, cli: &Cli) -> Option<crate::terminal::SignalWatch> {
+    // Cancelled results use only the title and question summaries: keep the closure small
+    // (no options), so start-up stays fast with huge option lists.
+    let skeleton = Payload {
+        title: payload.title.clone(),
+        questions: payload
+            .questions
+            .iter()
+            .map(|q| crate::contract::Question {
+                id: q.id.clone(),
+                label: q.label.clone(),
+                prompt: q.prompt.clone(),
+                kind: q.kind,
+                required: q.required,
+                options: Vec::new(),
+            })
+            .collect(),
+    };
+    let output = cli.output.clone();
+    crate::terminal::SignalWatch::start(move |signal| {
+        let outcome = if signal == libc::SIGINT {
+            Outcome::Dismissed
+        } else {
+            Outcome::Aborted {
+                code: result::codes::ABORTED,
+                message: format!("received {}", crate::terminal::signal_name(signal)),
+            }
+        };
+        let state = AnswerState::new(&skeleton);
+        let (res, code) = outcome_result(&skeleton, &state, outcome);
+        match write_result(&res, output.as_deref()) {
+            Ok(()) => code.code(),
+            Err(msg) => {
+                eprintln!("pi-ask: {msg}");
+                ExitCode::OutputFailed.code()
+            }
+        }
+    })
+    .ok()
+}
+
 fn finish(res: &crate::contract::ToolResult, cli: &Cli, code: ExitCode) -> ExitCode {
+    // Exactly one writer: a signal may already be writing its own result (src/terminal.rs).
+    crate::terminal::claim_result();
     match write_result(res, cli.output.as_deref()) {
         Ok(()) => code,
         Err(msg) => {

@@ -1,13 +1,925 @@
-//! The full terminal front end (dialoguer + rustyline on `/dev/tty`). Work in progress.
+//! The full terminal front end: dialoguer prompts and rustyline editors on `/dev/tty`
+//! (docs/interactive.md describes the screens and keys).
+//!
+//! The flow walks the questions in order, one screen each, then shows the review menu:
+//!
+//! - `single` and `preview` questions are a dialoguer `Select`, `multi` questions a
+//!   `MultiSelect` (Space toggles, Enter confirms). Preview questions show the highlighted
+//!   option's preview under it, sized to the terminal, and a "View full preview…" row opens a
+//!   pager where every line is reachable.
+//! - Under the options come action rows (dialoguer has no custom keys): "Type your own…"
+//!   (non-preview questions), "Note on this question…", "Note on an option…", "← Back",
+//!   "Next →". In a `MultiSelect`, Enter on an action row runs it (the ticks are kept).
+//! - Free-form answers and notes use [`crate::editor`]: Enter saves (and, for an answer,
+//!   moves on), Esc saves the draft and returns to the question, Ctrl+C dismisses the flow.
+//! - The review menu lists every question with its answer and notes, re-opens any of them,
+//!   edits notes, and submits (asking to confirm when `required` questions are unanswered;
+//!   never refusing) or cancels.
+//! - Esc at a question or in the review cancels the flow (asking to confirm when answers would
+//!   be lost); Ctrl+C anywhere dismisses it at once.
+//!
+//! Every payload string is drawn through [`crate::sanitize`], and every drawn line is cut to
+//! the terminal width by display width, so wide text leaves no ghost lines. Items are handed
+//! to dialoguer as short row numbers and drawn by a [`Theme`] from the payload, so only the
+//! visible page is ever formatted (fast with 100,000 options) and dialoguer's own line
+//! arithmetic never sees wide text. The flow runs on the alternate screen, which
+//! [`crate::terminal::RestoreGuard`] leaves on every exit.
+//!
+//! Answer rules all live in [`AnswerState`]; this module only turns choices into calls on it.
 
 use super::{AskOptions, Outcome};
 use crate::answers::AnswerState;
-use crate::contract::Payload;
+use crate::contract::{Payload, Question, QuestionType};
+use crate::editor::{self, Edit};
+use crate::result::codes;
+use crate::sanitize::{for_terminal, one_line};
+use crate::terminal;
+use console::{measure_text_width, truncate_str, Key, Term};
+use dialoguer::theme::Theme;
+use dialoguer::{MultiSelect, Select};
+use std::cell::Cell;
+use std::fmt;
+use std::io;
 
-/// Asks every question on the terminal. Not yet implemented: reports an internal error.
-pub fn ask(_payload: &Payload, _state: &mut AnswerState, _opts: &AskOptions) -> Outcome {
-    Outcome::Aborted {
-        code: crate::result::codes::INTERNAL,
-        message: "the terminal front end is not built yet".into(),
+/// Asks every question on the terminal, then shows the review; returns how the flow ended.
+///
+/// Ends with [`Outcome::Submitted`] (Submit in the review), [`Outcome::Dismissed`] (Esc and
+/// confirm, Cancel, Ctrl+C) or [`Outcome::Aborted`] with `terminal_lost` when the terminal
+/// fails. The terminal is restored before it returns.
+pub fn ask(payload: &Payload, state: &mut AnswerState, _opts: &AskOptions) -> Outcome {
+    let term = match terminal::open_term() {
+        Ok(t) => t,
+        Err(e) => {
+            return Outcome::Aborted {
+                code: codes::TERMINAL_LOST,
+                message: format!("cannot open the terminal: {e}"),
+            }
+        }
+    };
+    let _screen = terminal::RestoreGuard::new(true);
+    let mut flow = Flow {
+        payload,
+        state,
+        term,
+        highlight: vec![None; payload.questions.len()],
+    };
+    let outcome = flow.run();
+    let _ = flow.term.clear_screen();
+    match outcome {
+        Ok(outcome) => outcome,
+        Err(e) if e.kind() == io::ErrorKind::Interrupted => Outcome::Dismissed,
+        Err(e) => Outcome::Aborted {
+            code: codes::TERMINAL_LOST,
+            message: format!("the terminal failed: {e}"),
+        },
+    }
+}
+
+/// An action row under a question's options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Action {
+    TypeOwn,
+    ViewPreview,
+    NoteQuestion,
+    NoteOption,
+    Back,
+    Next,
+}
+
+/// A review-menu row after the questions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ReviewAction {
+    Submit,
+    NoteQuestion,
+    NoteOption,
+    Cancel,
+}
+
+const REVIEW_ACTIONS: [ReviewAction; 4] = [
+    ReviewAction::Submit,
+    ReviewAction::NoteQuestion,
+    ReviewAction::NoteOption,
+    ReviewAction::Cancel,
+];
+
+/// Where the flow goes after a screen.
+enum Step {
+    Question(usize),
+    Review,
+    Done(Outcome),
+}
+
+struct Flow<'a> {
+    payload: &'a Payload,
+    state: &'a mut AnswerState,
+    term: Term,
+    /// The row to highlight when a question is shown again.
+    highlight: Vec<Option<usize>>,
+}
+
+/// A dialoguer theme that draws rows from a callback: dialoguer is given row numbers as
+/// item texts, the callback turns a row number into its (possibly multi-line) text.
+struct RowTheme<'r> {
+    help: String,
+    render: &'r dyn Fn(usize, Option<bool>, bool) -> String,
+    last_active: Cell<Option<usize>>,
+}
+
+impl RowTheme<'_> {
+    fn item(
+        &self,
+        f: &mut dyn fmt::Write,
+        text: &str,
+        checked: Option<bool>,
+        active: bool,
+    ) -> fmt::Result {
+        let row = text.parse().unwrap_or(0);
+        if active {
+            self.last_active.set(Some(row));
+        }
+        f.write_str(&(self.render)(row, checked, active))
+    }
+}
+
+impl Theme for RowTheme<'_> {
+    fn format_select_prompt(&self, f: &mut dyn fmt::Write, _: &str) -> fmt::Result {
+        f.write_str(&self.help)
+    }
+
+    fn format_multi_select_prompt(&self, f: &mut dyn fmt::Write, _: &str) -> fmt::Result {
+        f.write_str(&self.help)
+    }
+
+    fn format_select_prompt_item(
+        &self,
+        f: &mut dyn fmt::Write,
+        text: &str,
+        active: bool,
+    ) -> fmt::Result {
+        self.item(f, text, None, active)
+    }
+
+    fn format_multi_select_prompt_item(
+        &self,
+        f: &mut dyn fmt::Write,
+        text: &str,
+        checked: bool,
+        active: bool,
+    ) -> fmt::Result {
+        self.item(f, text, Some(checked), active)
+    }
+}
+
+/// `text` cut to `width` display columns (with "…"), so no line wraps.
+fn fit(text: &str, width: usize) -> String {
+    truncate_str(text, width, "…").into_owned()
+}
+
+/// `text` (already safe to draw) wrapped to `width` display columns, line breaks kept.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut out = Vec::new();
+    for line in text.split('\n') {
+        let line = line.replace('\t', "    ");
+        if measure_text_width(&line) <= width {
+            out.push(line);
+            continue;
+        }
+        let mut cur = String::new();
+        let mut cur_w = 0;
+        for c in line.chars() {
+            let w = measure_text_width(c.encode_utf8(&mut [0; 4]));
+            if cur_w + w > width && !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+                cur_w = 0;
+            }
+            cur.push(c);
+            cur_w += w;
+        }
+        out.push(cur);
+    }
+    out
+}
+
+/// Quoted one-line text for rows: `“text”`.
+fn quote(text: &str) -> String {
+    format!("\u{201c}{}\u{201d}", one_line(text))
+}
+
+fn to_io(e: dialoguer::Error) -> io::Error {
+    match e {
+        dialoguer::Error::IO(e) => e,
+    }
+}
+
+impl Flow<'_> {
+    fn run(&mut self) -> io::Result<Outcome> {
+        let mut step = Step::Question(0);
+        let mut from_review = false;
+        loop {
+            step = match step {
+                Step::Question(q) => {
+                    let next = self.question(q)?;
+                    match next {
+                        Step::Question(n) if n > q && from_review => Step::Review,
+                        other => other,
+                    }
+                }
+                Step::Review => {
+                    from_review = true;
+                    self.review()?
+                }
+                Step::Done(outcome) => return Ok(outcome),
+            };
+        }
+    }
+
+    fn width(&self) -> usize {
+        (self.term.size().1 as usize).saturating_sub(1).max(10)
+    }
+
+    fn rows(&self) -> usize {
+        (self.term.size().0 as usize).max(5)
+    }
+
+    /// Clears the screen and draws the title and, for a question, its progress marker and
+    /// prompt. Returns the number of lines drawn.
+    fn header(&self, q: Option<usize>) -> io::Result<usize> {
+        self.term.clear_screen()?;
+        let width = self.width();
+        let mut lines = Vec::new();
+        if let Some(title) = &self.payload.title {
+            lines.push(fit(&one_line(title), width));
+        }
+        match q {
+            Some(q) => {
+                let question = &self.payload.questions[q];
+                let n = self.payload.questions.len();
+                let required = if question.required { " (required)" } else { "" };
+                lines.push(fit(
+                    &format!("{}/{} {}{required}", q + 1, n, one_line(&question.label)),
+                    width,
+                ));
+                let max_prompt = (self.rows() / 4).max(1);
+                let mut prompt = wrap(&for_terminal(&question.prompt), width);
+                if prompt.len() > max_prompt {
+                    prompt.truncate(max_prompt);
+                    let last = prompt.pop().unwrap_or_default();
+                    prompt.push(fit(&format!("{last}…"), width));
+                }
+                lines.extend(prompt);
+            }
+            None => lines.push("Review your answers".to_string()),
+        }
+        lines.push(String::new());
+        for line in &lines {
+            self.term.write_line(line)?;
+        }
+        Ok(lines.len())
+    }
+
+    /// A `Select` over `rows` rows drawn by `render`; `None` on Esc or `q`.
+    fn select(
+        &self,
+        help: &str,
+        rows: usize,
+        default: usize,
+        max_length: usize,
+        render: &dyn Fn(usize, Option<bool>, bool) -> String,
+    ) -> io::Result<Option<usize>> {
+        let theme = RowTheme {
+            help: fit(help, self.width()),
+            render,
+            last_active: Cell::new(None),
+        };
+        Select::with_theme(&theme)
+            .with_prompt("-")
+            .report(false)
+            .items((0..rows).map(|i| i.to_string()))
+            .default(default.min(rows.saturating_sub(1)))
+            .max_length(max_length.max(1))
+            .interact_on_opt(&self.term)
+            .map_err(to_io)
+    }
+
+    /// Asks a yes/no question as a two-row menu; Esc means no.
+    fn confirm(&self, q: Option<usize>, question: &str, yes: &str, no: &str) -> io::Result<bool> {
+        let header = self.header(q)?;
+        self.term
+            .write_line(&fit(&one_line(question), self.width()))?;
+        let width = self.width();
+        let render = |row: usize, _: Option<bool>, active: bool| {
+            let label = if row == 0 { no } else { yes };
+            fit(
+                &format!("{} {label}", if active { "›" } else { " " }),
+                width,
+            )
+        };
+        let max = self.rows().saturating_sub(header + 3);
+        Ok(self.select("↑↓ move · Enter choose · Esc back", 2, 0, max, &render)? == Some(1))
+    }
+
+    /// Whether anything would be lost by cancelling now.
+    fn has_input(&self) -> bool {
+        (0..self.payload.questions.len()).any(|q| self.state.answer(self.payload, q).is_some())
+    }
+
+    /// Esc at a question or the review: cancel, asking first when answers would be lost.
+    fn cancel(&self, q: Option<usize>) -> io::Result<bool> {
+        if !self.has_input() {
+            return Ok(true);
+        }
+        self.confirm(
+            q,
+            "Cancel and discard your answers?",
+            "Yes, discard the answers and cancel",
+            "No, keep answering",
+        )
+    }
+
+    fn actions(&self, q: usize) -> Vec<Action> {
+        let question = &self.payload.questions[q];
+        let mut actions = Vec::new();
+        if question.kind.allows_custom_text() {
+            actions.push(Action::TypeOwn);
+        }
+        if question.kind == QuestionType::Preview {
+            actions.push(Action::ViewPreview);
+        }
+        actions.push(Action::NoteQuestion);
+        actions.push(Action::NoteOption);
+        if q > 0 {
+            actions.push(Action::Back);
+        }
+        actions.push(Action::Next);
+        actions
+    }
+
+    /// Lines the preview of the highlighted option may take under it.
+    fn preview_height(&self, header: usize) -> usize {
+        (self.rows().saturating_sub(header + 4) / 2).max(3)
+    }
+
+    /// One question screen; returns where to go next.
+    fn question(&mut self, q: usize) -> io::Result<Step> {
+        let payload = self.payload;
+        let question = &payload.questions[q];
+        let n = question.options.len();
+        let actions = self.actions(q);
+        let header = self.header(Some(q))?;
+        let width = self.width();
+        let is_multi = question.kind == QuestionType::Multi;
+        let is_preview = question.kind == QuestionType::Preview;
+        let preview_h = if is_preview {
+            self.preview_height(header)
+        } else {
+            0
+        };
+        let last = q + 1 == payload.questions.len();
+
+        // Paging: each option takes its label line, a description line and a note line when
+        // any option has them; the action rows add one separator line.
+        let has_desc = question.options.iter().any(|o| o.description.is_some());
+        let has_note = (0..n).any(|i| self.state.option_note(q, i).is_some());
+        let per_item = 1 + usize::from(has_desc) + usize::from(has_note);
+        let avail = self
+            .rows()
+            .saturating_sub(header + 3 + if is_preview { preview_h + 1 } else { 0 });
+        let max_length = (avail / per_item).max(1);
+
+        let state = &*self.state;
+        let num_w = n.to_string().len();
+        let render = |row: usize, checked: Option<bool>, active: bool| -> String {
+            let cursor = if active { "›" } else { " " };
+            if row < n {
+                let option = &question.options[row];
+                let mark = match checked {
+                    Some(true) => "[x]",
+                    Some(false) => "[ ]",
+                    None if state.is_selected(q, row).unwrap_or(false) => "(•)",
+                    None => "( )",
+                };
+                let mut lines = vec![fit(
+                    &format!(
+                        "{cursor} {mark} {:>num_w$}. {}",
+                        row + 1,
+                        one_line(&option.label)
+                    ),
+                    width,
+                )];
+                let indent = " ".repeat(num_w + 8);
+                if let Some(d) = &option.description {
+                    lines.push(fit(&format!("{indent}{}", one_line(d)), width));
+                }
+                if let Some(note) = state.option_note(q, row) {
+                    lines.push(fit(&format!("{indent}note: {}", one_line(note)), width));
+                }
+                if active && is_preview {
+                    let text = option.preview.as_deref().unwrap_or("");
+                    let body = wrap(&for_terminal(text), width.saturating_sub(indent.len() + 2));
+                    let shown = if body.len() > preview_h {
+                        preview_h.saturating_sub(1)
+                    } else {
+                        body.len()
+                    };
+                    for line in &body[..shown] {
+                        lines.push(fit(&format!("{indent}│ {line}"), width));
+                    }
+                    if body.len() > shown {
+                        lines.push(fit(
+                            &format!(
+                                "{indent}│ … {} more lines: choose “View full preview…”",
+                                body.len() - shown
+                            ),
+                            width,
+                        ));
+                    }
+                }
+                return lines.join("\n");
+            }
+            let action = actions[row - n];
+            let label = match action {
+                Action::TypeOwn => match state.custom_text(q) {
+                    Some(t) => format!("Type your own… (now {})", quote(t)),
+                    None => "Type your own…".to_string(),
+                },
+                Action::ViewPreview => "View full preview…".to_string(),
+                Action::NoteQuestion => match state.note(q) {
+                    Some(t) => format!("Note on this question… (now {})", quote(t)),
+                    None => "Note on this question…".to_string(),
+                },
+                Action::NoteOption => "Note on an option…".to_string(),
+                Action::Back => "← Back".to_string(),
+                Action::Next if last => "Next: review →".to_string(),
+                Action::Next => "Next →".to_string(),
+            };
+            let line = fit(&format!("{cursor}     {label}"), width);
+            if row == n {
+                format!(
+                    "{}\n{line}",
+                    fit(&format!("      {}", "─".repeat(24)), width)
+                )
+            } else {
+                line
+            }
+        };
+
+        let default = self.highlight[q].unwrap_or_else(|| {
+            if state.custom_text(q).is_some() && !is_multi {
+                n
+            } else {
+                state.selected(q).first().copied().unwrap_or(0)
+            }
+        });
+        let rows = n + actions.len();
+        let chosen = if is_multi {
+            let help = "↑↓ move · Space toggle · Enter confirm (or run the highlighted row) · ←→ page · Esc cancel";
+            let theme = RowTheme {
+                help: fit(help, width),
+                render: &render,
+                last_active: Cell::new(None),
+            };
+            let picked = MultiSelect::with_theme(&theme)
+                .with_prompt("-")
+                .report(false)
+                .items_checked((0..rows).map(|i| {
+                    (
+                        i.to_string(),
+                        i < n && state.is_selected(q, i).unwrap_or(false),
+                    )
+                }))
+                .max_length(max_length)
+                .interact_on_opt(&self.term)
+                .map_err(to_io)?;
+            match picked {
+                None => None,
+                Some(ticked) => {
+                    let options: Vec<usize> = ticked.into_iter().filter(|&i| i < n).collect();
+                    let row = theme.last_active.get().unwrap_or(0);
+                    drop(theme);
+                    self.state
+                        .set_selection(q, &options)
+                        .map_err(io::Error::other)?;
+                    // Enter on an option row confirms the question.
+                    Some(if row < n { rows - 1 } else { row })
+                }
+            }
+        } else {
+            let help = if is_preview {
+                "↑↓ move · Enter choose · ←→ page · Esc cancel"
+            } else {
+                "↑↓ move · Enter choose · ←→ page · Esc cancel · Ctrl+C dismiss"
+            };
+            self.select(help, rows, default, max_length, &render)?
+        };
+        let Some(row) = chosen else {
+            self.highlight[q] = Some(default);
+            return Ok(if self.cancel(Some(q))? {
+                Step::Done(Outcome::Dismissed)
+            } else {
+                Step::Question(q)
+            });
+        };
+        self.highlight[q] = Some(row);
+        let next = if last {
+            Step::Review
+        } else {
+            Step::Question(q + 1)
+        };
+        if row < n {
+            self.state.select(q, row).map_err(io::Error::other)?;
+            return Ok(next);
+        }
+        match actions[row - n] {
+            Action::Next => {
+                if is_multi {
+                    self.highlight[q] = None;
+                }
+                Ok(next)
+            }
+            Action::Back => Ok(Step::Question(q.saturating_sub(1))),
+            Action::TypeOwn => {
+                let initial = self.state.custom_text(q).unwrap_or("").to_string();
+                match self.edit(Some(q), "Your own answer", &initial)? {
+                    Edit::Saved(text) => {
+                        self.state
+                            .set_custom_text(q, &text)
+                            .map_err(io::Error::other)?;
+                        if self.state.custom_text(q).is_some() {
+                            Ok(next)
+                        } else {
+                            Ok(Step::Question(q))
+                        }
+                    }
+                    Edit::Closed(draft) => {
+                        self.state
+                            .set_custom_text(q, &draft)
+                            .map_err(io::Error::other)?;
+                        Ok(Step::Question(q))
+                    }
+                    Edit::Interrupted => Ok(Step::Done(Outcome::Dismissed)),
+                }
+            }
+            Action::NoteQuestion => self
+                .note_question(q)
+                .map(|s| s.unwrap_or(Step::Question(q))),
+            Action::NoteOption => self.note_option(q).map(|s| s.unwrap_or(Step::Question(q))),
+            Action::ViewPreview => {
+                if let Some(option) =
+                    self.pick_option(q, "View the full preview of which option?")?
+                {
+                    let o = &question.options[option];
+                    self.pager(
+                        &format!("Preview of {}", one_line(&o.label)),
+                        o.preview.as_deref().unwrap_or(""),
+                    )?;
+                    self.highlight[q] = Some(option);
+                }
+                Ok(Step::Question(q))
+            }
+        }
+    }
+
+    /// Opens the editor for the question note. `Some(Done)` when dismissed.
+    fn note_question(&mut self, q: usize) -> io::Result<Option<Step>> {
+        let initial = self.state.note(q).unwrap_or("").to_string();
+        match self.edit(Some(q), "Note on this question", &initial)? {
+            Edit::Saved(text) | Edit::Closed(text) => {
+                self.state.set_note(q, &text).map_err(io::Error::other)?;
+                Ok(None)
+            }
+            Edit::Interrupted => Ok(Some(Step::Done(Outcome::Dismissed))),
+        }
+    }
+
+    /// Picks an option, then opens the editor for its note. `Some(Done)` when dismissed.
+    fn note_option(&mut self, q: usize) -> io::Result<Option<Step>> {
+        let Some(option) = self.pick_option(q, "Note on which option?")? else {
+            return Ok(None);
+        };
+        let label = one_line(&self.payload.questions[q].options[option].label).into_owned();
+        let initial = self.state.option_note(q, option).unwrap_or("").to_string();
+        match self.edit(Some(q), &format!("Note on option {label}"), &initial)? {
+            Edit::Saved(text) | Edit::Closed(text) => {
+                self.state
+                    .set_option_note(q, option, &text)
+                    .map_err(io::Error::other)?;
+                Ok(None)
+            }
+            Edit::Interrupted => Ok(Some(Step::Done(Outcome::Dismissed))),
+        }
+    }
+
+    /// A menu of the question's options (with their notes) and "← Back"; `None` for back/Esc.
+    fn pick_option(&self, q: usize, what: &str) -> io::Result<Option<usize>> {
+        let question = &self.payload.questions[q];
+        let n = question.options.len();
+        let header = self.header(Some(q))?;
+        let width = self.width();
+        self.term.write_line(&fit(what, width))?;
+        let state = &*self.state;
+        let num_w = n.to_string().len();
+        let render = |row: usize, _: Option<bool>, active: bool| {
+            let cursor = if active { "›" } else { " " };
+            if row == n {
+                return fit(&format!("{cursor} ← Back"), width);
+            }
+            let mut text = format!(
+                "{cursor} {:>num_w$}. {}",
+                row + 1,
+                one_line(&question.options[row].label)
+            );
+            if let Some(note) = state.option_note(q, row) {
+                text.push_str(&format!("  (note {})", quote(note)));
+            }
+            fit(&text, width)
+        };
+        let default = state.selected(q).first().copied().unwrap_or(0);
+        let max = self.rows().saturating_sub(header + 4);
+        let picked = self.select(
+            "↑↓ move · Enter choose · Esc back",
+            n + 1,
+            default,
+            max,
+            &render,
+        )?;
+        Ok(picked.filter(|&row| row < n))
+    }
+
+    /// Draws the editor screen and edits `initial`.
+    fn edit(&self, q: Option<usize>, what: &str, initial: &str) -> io::Result<Edit> {
+        self.header(q)?;
+        let width = self.width();
+        self.term.write_line(&fit(&one_line(what), width))?;
+        self.term.write_line(&fit(
+            "Enter save · empty Enter clear · Esc close (keeps the draft) · Ctrl+C dismiss",
+            width,
+        ))?;
+        self.term.show_cursor()?;
+        editor::edit_line_plain("> ", initial)
+    }
+
+    /// A full-screen pager over `text`: every line reachable.
+    fn pager(&self, title: &str, text: &str) -> io::Result<()> {
+        let mut top = 0usize;
+        self.term.hide_cursor()?;
+        loop {
+            let width = self.width();
+            let lines = wrap(&for_terminal(text), width.saturating_sub(2));
+            let height = self.rows().saturating_sub(3).max(1);
+            let max_top = lines.len().saturating_sub(height);
+            top = top.min(max_top);
+            self.term.clear_screen()?;
+            let end = (top + height).min(lines.len());
+            self.term.write_line(&fit(
+                &format!("{title} · lines {}-{} of {}", top + 1, end, lines.len()),
+                width,
+            ))?;
+            for line in &lines[top..end] {
+                self.term.write_line(&fit(&format!("│ {line}"), width))?;
+            }
+            for _ in end - top..height {
+                self.term.write_line("")?;
+            }
+            self.term.write_str(&fit(
+                "↑↓ scroll · Space/PgDn next page · b/PgUp previous · Home/End · q/Esc/Enter back",
+                width,
+            ))?;
+            self.term.flush()?;
+            match self.term.read_key()? {
+                Key::ArrowDown | Key::Char('j') => top = (top + 1).min(max_top),
+                Key::ArrowUp | Key::Char('k') => top = top.saturating_sub(1),
+                Key::PageDown | Key::Char(' ') => top = (top + height).min(max_top),
+                Key::PageUp | Key::Char('b') => top = top.saturating_sub(height),
+                Key::Home | Key::Char('g') => top = 0,
+                Key::End | Key::Char('G') => top = max_top,
+                Key::Escape | Key::Enter | Key::Char('q') => break,
+                _ => {}
+            }
+        }
+        self.term.show_cursor()?;
+        Ok(())
+    }
+
+    /// A short summary of a question's answer for the review.
+    fn summary(&self, q: usize) -> String {
+        let question = &self.payload.questions[q];
+        let mut parts: Vec<String> = self
+            .state
+            .selected(q)
+            .into_iter()
+            .map(|i| one_line(&question.options[i].label).into_owned())
+            .collect();
+        if let Some(t) = self.state.custom_text(q) {
+            parts.push(quote(t));
+        }
+        if parts.is_empty() {
+            if question.required {
+                "no answer (required)".to_string()
+            } else {
+                "no answer".to_string()
+            }
+        } else {
+            parts.join(", ")
+        }
+    }
+
+    /// Note lines shown under a question in the review.
+    fn note_lines(&self, q: usize) -> Vec<String> {
+        let question = &self.payload.questions[q];
+        let mut lines = Vec::new();
+        if let Some(note) = self.state.note(q) {
+            lines.push(format!("note: {}", one_line(note)));
+        }
+        for i in self.state.selected(q) {
+            if let Some(note) = self.state.option_note(q, i) {
+                lines.push(format!(
+                    "note on {}: {}",
+                    one_line(&question.options[i].label),
+                    one_line(note)
+                ));
+            }
+        }
+        lines
+    }
+
+    fn unanswered_required(&self) -> Vec<usize> {
+        (0..self.payload.questions.len())
+            .filter(|&q| self.payload.questions[q].required && !self.state.is_answered(q))
+            .collect()
+    }
+
+    /// The review menu; returns where to go next.
+    fn review(&mut self) -> io::Result<Step> {
+        let nq = self.payload.questions.len();
+        let header = self.header(None)?;
+        let width = self.width();
+        let missing = self.unanswered_required();
+        let summaries: Vec<(String, Vec<String>)> = (0..nq)
+            .map(|q| {
+                let question: &Question = &self.payload.questions[q];
+                let mark = if self.state.is_answered(q) {
+                    "✓"
+                } else if question.required {
+                    "!"
+                } else {
+                    "·"
+                };
+                let mut notes = self.note_lines(q);
+                if notes.len() > 3 {
+                    let more = notes.len() - 2;
+                    notes.truncate(2);
+                    notes.push(format!("… {more} more notes"));
+                }
+                (
+                    format!(
+                        "{mark} {}/{nq} {}: {}",
+                        q + 1,
+                        one_line(&question.label),
+                        self.summary(q)
+                    ),
+                    notes,
+                )
+            })
+            .collect();
+        let per_item = 1 + summaries.iter().map(|(_, n)| n.len()).max().unwrap_or(0);
+        let max_length = (self.rows().saturating_sub(header + 4) / per_item).max(1);
+        let render = |row: usize, _: Option<bool>, active: bool| -> String {
+            let cursor = if active { "›" } else { " " };
+            if row < nq {
+                let (line, notes) = &summaries[row];
+                let mut lines = vec![fit(&format!("{cursor} {line}"), width)];
+                for note in notes {
+                    lines.push(fit(&format!("        {note}"), width));
+                }
+                return lines.join("\n");
+            }
+            let label = match REVIEW_ACTIONS[row - nq] {
+                ReviewAction::Submit if missing.is_empty() => "Submit".to_string(),
+                ReviewAction::Submit => format!(
+                    "Submit ({} required question{} unanswered)",
+                    missing.len(),
+                    if missing.len() == 1 { "" } else { "s" }
+                ),
+                ReviewAction::NoteQuestion => "Note on a question…".to_string(),
+                ReviewAction::NoteOption => "Note on an option…".to_string(),
+                ReviewAction::Cancel => "Cancel".to_string(),
+            };
+            let line = fit(&format!("{cursor} {label}"), width);
+            if row == nq {
+                format!("{}\n{line}", fit(&format!("  {}", "─".repeat(24)), width))
+            } else {
+                line
+            }
+        };
+        let help = "↑↓ move · Enter open a question or choose · Esc cancel";
+        let picked = self.select(help, nq + REVIEW_ACTIONS.len(), nq, max_length, &render)?;
+        let Some(row) = picked else {
+            return Ok(if self.cancel(None)? {
+                Step::Done(Outcome::Dismissed)
+            } else {
+                Step::Review
+            });
+        };
+        if row < nq {
+            return Ok(Step::Question(row));
+        }
+        match REVIEW_ACTIONS[row - nq] {
+            ReviewAction::Submit => {
+                if missing.is_empty() {
+                    return Ok(Step::Done(Outcome::Submitted));
+                }
+                let names: Vec<String> = missing
+                    .iter()
+                    .map(|&q| {
+                        format!(
+                            "{}/{nq} {}",
+                            q + 1,
+                            one_line(&self.payload.questions[q].label)
+                        )
+                    })
+                    .collect();
+                let ok = self.confirm(
+                    None,
+                    &format!(
+                        "Unanswered required questions: {}. Submit anyway?",
+                        names.join(", ")
+                    ),
+                    "Yes, submit anyway",
+                    "No, back to the review",
+                )?;
+                Ok(if ok {
+                    Step::Done(Outcome::Submitted)
+                } else {
+                    Step::Review
+                })
+            }
+            ReviewAction::Cancel => Ok(if self.cancel(None)? {
+                Step::Done(Outcome::Dismissed)
+            } else {
+                Step::Review
+            }),
+            ReviewAction::NoteQuestion => {
+                let Some(q) = self.pick_question("Note on which question?")? else {
+                    return Ok(Step::Review);
+                };
+                Ok(self.note_question(q)?.unwrap_or(Step::Review))
+            }
+            ReviewAction::NoteOption => {
+                let Some(q) = self.pick_question("Note on an option of which question?")? else {
+                    return Ok(Step::Review);
+                };
+                Ok(self.note_option(q)?.unwrap_or(Step::Review))
+            }
+        }
+    }
+
+    /// A menu of the questions and "← Back"; `None` for back/Esc.
+    fn pick_question(&self, what: &str) -> io::Result<Option<usize>> {
+        let nq = self.payload.questions.len();
+        let header = self.header(None)?;
+        let width = self.width();
+        self.term.write_line(&fit(what, width))?;
+        let render = |row: usize, _: Option<bool>, active: bool| {
+            let cursor = if active { "›" } else { " " };
+            if row == nq {
+                return fit(&format!("{cursor} ← Back"), width);
+            }
+            let question = &self.payload.questions[row];
+            let note = match self.state.note(row) {
+                Some(n) => format!("  (note {})", quote(n)),
+                None => String::new(),
+            };
+            fit(
+                &format!(
+                    "{cursor} {}/{nq} {}{note}",
+                    row + 1,
+                    one_line(&question.label)
+                ),
+                width,
+            )
+        };
+        let max = self.rows().saturating_sub(header + 4);
+        let picked = self.select("↑↓ move · Enter choose · Esc back", nq + 1, 0, max, &render)?;
+        Ok(picked.filter(|&row| row < nq))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_breaks_by_display_width() {
+        assert_eq!(wrap("abcdef", 4), vec!["abcd", "ef"]);
+        assert_eq!(wrap("日本語です", 4), vec!["日本", "語で", "す"]);
+        assert_eq!(wrap("a\nb", 4), vec!["a", "b"]);
+    }
+
+    #[test]
+    fn fit_cuts_by_display_width() {
+        assert_eq!(fit("日本語です", 5), "日本…");
+        assert_eq!(measure_text_width(&fit("日本語です", 5)), 5);
+        assert_eq!(fit("short", 10), "short");
     }
 }

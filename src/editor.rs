@@ -1,0 +1,87 @@
+//! The line editor for free-form answers (custom text) and notes: rustyline on `/dev/tty`.
+//!
+//! One call, [`edit_line`], edits one piece of text and reports how the editor was closed:
+//!
+//! | key                          | result                                   |
+//! |------------------------------|------------------------------------------|
+//! | Enter                        | [`Edit::Saved`] with the text            |
+//! | Esc (immediate, no timeout)  | [`Edit::Closed`] with the draft          |
+//! | Ctrl+D on an empty line      | [`Edit::Closed`] with an empty draft     |
+//! | Ctrl+C                       | [`Edit::Interrupted`] (the draft is lost) |
+//!
+//! The editor draws on `/dev/tty` (rustyline `Behavior::PreferTerm`), never on stdout. Bracketed
+//! paste is on, so a multi-line paste is inserted into this one text (newlines kept) and never
+//! spills into later prompts. Wide (CJK, emoji) text is measured by rustyline.
+//!
+//! `@` file-path completion (src/complete.rs) plugs in as a rustyline [`Helper`]:
+//! `edit_line(prompt, initial, Some(my_helper))`; [`edit_line_plain`] is the no-helper form.
+
+use rustyline::config::{Behavior, Config};
+use rustyline::error::ReadlineError;
+use rustyline::history::DefaultHistory;
+use rustyline::{
+    Cmd, ConditionalEventHandler, Editor, Event, EventContext, EventHandler, Helper, KeyCode,
+    KeyEvent, Modifiers, RepeatCount,
+};
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// How an editor was closed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Edit {
+    /// Enter: save this text (an empty text clears; the caller decides).
+    Saved(String),
+    /// Esc (or Ctrl+D on an empty line): the editor was closed with this draft.
+    Closed(String),
+    /// Ctrl+C: dismiss the whole flow; the draft is not saved.
+    Interrupted,
+}
+
+/// Esc: remember that Esc was pressed and end the line at once.
+struct EscHandler(Arc<AtomicBool>);
+
+impl ConditionalEventHandler for EscHandler {
+    fn handle(&self, _: &Event, _: RepeatCount, _: bool, _: &EventContext) -> Option<Cmd> {
+        self.0.store(true, Ordering::SeqCst);
+        Some(Cmd::AcceptLine)
+    }
+}
+
+/// Edits one text on the terminal: draws `prompt` (one line, e.g. `"> "`), prefilled with
+/// `initial` (cursor at its end), with `helper` for completion, hints or highlighting.
+///
+/// Errors: the terminal could not be used (EOF or I/O error other than Ctrl+C/Ctrl+D).
+pub fn edit_line<H: Helper>(prompt: &str, initial: &str, helper: Option<H>) -> io::Result<Edit> {
+    let config = Config::builder()
+        .behavior(Behavior::PreferTerm)
+        .auto_add_history(false)
+        .bracketed_paste(true)
+        .build();
+    let mut editor: Editor<H, DefaultHistory> = Editor::with_config(config).map_err(to_io)?;
+    editor.set_helper(helper);
+    let esc = Arc::new(AtomicBool::new(false));
+    editor.bind_sequence(
+        KeyEvent(KeyCode::Esc, Modifiers::NONE),
+        EventHandler::Conditional(Box::new(EscHandler(Arc::clone(&esc)))),
+    );
+    match editor.readline_with_initial(prompt, (initial, "")) {
+        Ok(text) if esc.load(Ordering::SeqCst) => Ok(Edit::Closed(text)),
+        Ok(text) => Ok(Edit::Saved(text)),
+        Err(ReadlineError::Interrupted) => Ok(Edit::Interrupted),
+        Err(ReadlineError::Eof) => Ok(Edit::Closed(String::new())),
+        Err(e) => Err(to_io(e)),
+    }
+}
+
+/// [`edit_line`] without a helper (no completion).
+pub fn edit_line_plain(prompt: &str, initial: &str) -> io::Result<Edit> {
+    edit_line::<()>(prompt, initial, None)
+}
+
+fn to_io(e: ReadlineError) -> io::Error {
+    match e {
+        ReadlineError::Io(e) => e,
+        other => io::Error::other(other.to_string()),
+    }
+}

@@ -1,0 +1,307 @@
+//! The controlling terminal (`/dev/tty`) for the interactive front ends: opening it, always
+//! restoring it, and ending the flow cleanly on signals.
+//!
+//! Everything a person sees is drawn on `/dev/tty`, never on stdout (stdout carries only the
+//! result JSON). Three pieces, all small:
+//!
+//! - [`open_term`]: a `console::Term` that reads keys from and draws on `/dev/tty`, for
+//!   dialoguer prompts and for drawing text.
+//! - [`RestoreGuard`]: while alive it owns the screen; on drop (every exit, panics included,
+//!   since release builds keep unwinding) it calls [`restore`]: the terminal modes saved
+//!   before the flow started are put back (raw mode off), bracketed paste is switched off, the
+//!   cursor is made visible and, when the guard switched to the alternate screen, the
+//!   person's original screen comes back, so no drawn line is left behind.
+//! - [`SignalWatch`]: while asking, SIGTERM, SIGHUP and SIGQUIT end the flow with a cancelled
+//!   result whose `details.error.code` is `aborted` (exit 1), and SIGINT outside the
+//!   front end's own Ctrl+C handling dismisses it like Ctrl+C (exit 1). A watcher thread
+//!   restores the terminal, writes the result through the callback it was given, and exits the
+//!   process. The normal finish path calls [`claim_result`] before writing, so exactly one of
+//!   the two writes the result.
+//!
+//! A front end uses it like this (src/run.rs starts the watch for every interactive front end):
+//!
+//! ```no_run
+//! # fn flow(_: &console::Term) {}
+//! let term = pi_ask::terminal::open_term().expect("a terminal");
+//! let _screen = pi_ask::terminal::RestoreGuard::new(true); // alternate screen on
+//! flow(&term); // dialoguer prompts on `term`, rustyline editors via pi_ask::editor
+//! // `_screen` drops here (or during a panic): the terminal is back as it was.
+//! ```
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::os::fd::AsRawFd;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Switches the alternate screen on (xterm private mode 1049) and homes the cursor.
+const ENTER_ALT_SCREEN: &str = "\x1b[?1049h\x1b[H\x1b[2J";
+/// Switches the alternate screen off; the person's original screen comes back.
+const LEAVE_ALT_SCREEN: &str = "\x1b[?1049l";
+/// Bracketed paste off, cursor visible, attributes reset.
+const RESET_MODES: &str = "\x1b[?2004l\x1b[?25h\x1b[0m";
+
+/// How long the watcher lets the front end handle a SIGINT itself (console raises SIGINT
+/// when it reads Ctrl+C, and the prompt then returns an `Interrupted` error the front end
+/// turns into a dismissal) before it dismisses the flow on its own.
+const SIGINT_GRACE: Duration = Duration::from_millis(400);
+
+/// The terminal modes saved before the flow, restored by [`restore`].
+struct Saved {
+    tty: File,
+    termios: libc::termios,
+}
+
+static SAVED: Mutex<Option<Saved>> = Mutex::new(None);
+/// Whether a [`RestoreGuard`] switched to the alternate screen and has not left it yet.
+static ALT_SCREEN: AtomicBool = AtomicBool::new(false);
+
+/// Opens `/dev/tty` for reading and writing.
+///
+/// Errors: no controlling terminal (`ENXIO`), or it cannot be opened.
+pub fn open_tty() -> io::Result<File> {
+    OpenOptions::new().read(true).write(true).open("/dev/tty")
+}
+
+/// A `console::Term` that draws on `/dev/tty` (never stdout). Keys are read by console from
+/// stdin when stdin is a terminal, otherwise from `/dev/tty`. Also saves the terminal modes
+/// for [`restore`] (see [`save_modes`]).
+///
+/// Errors: as [`open_tty`].
+pub fn open_term() -> io::Result<console::Term> {
+    save_modes();
+    let read = open_tty()?;
+    let write = open_tty()?;
+    Ok(console::Term::read_write_pair(read, write))
+}
+
+/// Saves the current modes of `/dev/tty` for [`restore`], once (later calls keep the first
+/// saved modes, taken before any prompt switched to raw mode). Does nothing without a
+/// terminal.
+pub fn save_modes() {
+    let mut saved = SAVED.lock().unwrap_or_else(|e| e.into_inner());
+    if saved.is_some() {
+        return;
+    }
+    let Ok(tty) = open_tty() else { return };
+    let mut termios = std::mem::MaybeUninit::<libc::termios>::uninit();
+    // SAFETY: tcgetattr writes a termios for a valid, open fd; checked before use.
+    if unsafe { libc::tcgetattr(tty.as_raw_fd(), termios.as_mut_ptr()) } == 0 {
+        *saved = Some(Saved {
+            tty,
+            // SAFETY: initialized by the successful tcgetattr above.
+            termios: unsafe { termios.assume_init() },
+        });
+    }
+}
+
+/// Puts the terminal back as it was before the flow: the saved modes (raw mode off, echo
+/// on), bracketed paste off, cursor visible, and the original screen when the alternate
+/// screen is in use. Safe to call more than once and from any thread; never fails (a
+/// terminal that went away needs no restoring).
+pub fn restore() {
+    let saved = SAVED.lock().unwrap_or_else(|e| e.into_inner());
+    let mut out = String::from(RESET_MODES);
+    if ALT_SCREEN.swap(false, Ordering::SeqCst) {
+        out.push_str(LEAVE_ALT_SCREEN);
+    }
+    match saved.as_ref() {
+        Some(s) => {
+            // SAFETY: the fd is open (owned by `s.tty`) and `termios` came from tcgetattr.
+            unsafe { libc::tcsetattr(s.tty.as_raw_fd(), libc::TCSANOW, &s.termios) };
+            let _ = (&s.tty).write_all(out.as_bytes());
+            let _ = (&s.tty).flush();
+        }
+        None => {
+            if let Ok(mut tty) = open_tty() {
+                let _ = tty.write_all(out.as_bytes());
+            }
+        }
+    }
+}
+
+/// Owns the screen while a front end asks; restores the terminal when dropped (see
+/// [`restore`]), including while a panic unwinds.
+#[derive(Debug)]
+#[must_use = "the terminal is restored when the guard is dropped"]
+pub struct RestoreGuard {
+    _private: (),
+}
+
+impl RestoreGuard {
+    /// Saves the terminal modes and, when `alternate_screen` is true, switches to the
+    /// alternate screen so whatever the flow draws disappears when it ends.
+    pub fn new(alternate_screen: bool) -> Self {
+        save_modes();
+        if alternate_screen {
+            if let Ok(mut tty) = open_tty() {
+                if tty.write_all(ENTER_ALT_SCREEN.as_bytes()).is_ok() {
+                    ALT_SCREEN.store(true, Ordering::SeqCst);
+                }
+            }
+        }
+        RestoreGuard { _private: () }
+    }
+}
+
+impl Drop for RestoreGuard {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Nobody has claimed the result yet; no watch is running.
+const IDLE: u8 = 0;
+/// A [`SignalWatch`] is running; the result is not claimed.
+const ARMED: u8 = 1;
+/// The normal finish path claimed the result.
+const FINISHED: u8 = 2;
+/// The watcher thread claimed the result and is ending the process.
+const SIGNALLED: u8 = 3;
+
+static STATE: AtomicU8 = AtomicU8::new(IDLE);
+
+/// The first terminating signal (SIGTERM, SIGHUP, SIGQUIT) received, or 0. Set inside the
+/// signal handler itself, before an interrupted read returns to the front end, so the normal
+/// finish path can see that the watcher thread is about to end the flow.
+static PENDING: AtomicI32 = AtomicI32::new(0);
+
+/// Claims the right to write the result, for the normal finish path (src/run.rs). Returns
+/// normally when this caller may write it; when a signal already claimed it, it never
+/// returns: the watcher thread is writing the result and will exit the process.
+pub fn claim_result() {
+    loop {
+        let now = STATE.load(Ordering::SeqCst);
+        // A terminating signal interrupts the front end's read (console even turns the
+        // interrupted read into a dismissal); the watcher thread will write the `aborted`
+        // result, so step aside.
+        if now == SIGNALLED || (now == ARMED && PENDING.load(Ordering::SeqCst) != 0) {
+            loop {
+                std::thread::park();
+            }
+        }
+        if STATE
+            .compare_exchange(now, FINISHED, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+    }
+}
+
+/// The name of a watched signal: `SIGTERM`, `SIGHUP`, `SIGQUIT` or `SIGINT`.
+pub fn signal_name(signal: i32) -> &'static str {
+    match signal {
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGQUIT => "SIGQUIT",
+        libc::SIGINT => "SIGINT",
+        _ => "a signal",
+    }
+}
+
+/// Watches SIGTERM, SIGHUP, SIGQUIT and SIGINT while a front end asks.
+///
+/// When one arrives (for SIGINT: and the front end has not finished within a short grace
+/// period, since console turns a typed Ctrl+C into SIGINT plus an `Interrupted` error the
+/// front end handles itself), the watcher thread claims the result (see [`claim_result`]),
+/// calls [`restore`], calls `finish(signal)`, which must write the result and return the
+/// exit code, and exits the process with that code.
+///
+/// The watch lasts until the process exits (dropping the value does not stop it): a signal
+/// that arrives after the flow ended but before the result is written must still end in
+/// exactly one result, and [`claim_result`] decides which side writes it.
+pub struct SignalWatch {
+    _private: (),
+}
+
+impl SignalWatch {
+    /// Starts watching. `finish` gets the signal number (`libc::SIGTERM`, ...; see
+    /// [`signal_name`]) and returns the process exit code after writing the result.
+    ///
+    /// Errors: the signal handlers or the thread could not be set up.
+    pub fn start<F>(finish: F) -> io::Result<SignalWatch>
+    where
+        F: FnOnce(i32) -> i32 + Send + 'static,
+    {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+        save_modes();
+        for signal in [SIGTERM, SIGHUP, SIGQUIT] {
+            // SAFETY: the action only does an atomic compare-exchange (async-signal-safe).
+            unsafe {
+                signal_hook::low_level::register(signal, move || {
+                    let _ = PENDING.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
+                })?;
+            }
+        }
+        let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT])?;
+        let _ = STATE.compare_exchange(IDLE, ARMED, Ordering::SeqCst, Ordering::SeqCst);
+        std::thread::Builder::new()
+            .name("pi-ask-signals".into())
+            .spawn(move || {
+                // One signal decides: either the normal path finishes, or this thread does.
+                if let Some(signal) = signals.forever().next() {
+                    // A terminating signal wins over a SIGINT delivered with it (console
+                    // raises SIGINT when a signal interrupts its key read).
+                    let signal = match PENDING.load(Ordering::SeqCst) {
+                        0 => signal,
+                        pending => pending,
+                    };
+                    if signal == SIGINT && finished_within(SIGINT_GRACE) {
+                        return;
+                    }
+                    let signal = match PENDING.load(Ordering::SeqCst) {
+                        0 => signal,
+                        pending => pending,
+                    };
+                    if STATE
+                        .compare_exchange(ARMED, SIGNALLED, Ordering::SeqCst, Ordering::SeqCst)
+                        .is_err()
+                    {
+                        // The normal path is writing the result.
+                        return;
+                    }
+                    restore();
+                    let code = finish(signal);
+                    std::process::exit(code);
+                }
+            })?;
+        Ok(SignalWatch { _private: () })
+    }
+}
+
+/// Whether the normal finish path claims the result within `grace`.
+fn finished_within(grace: Duration) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < grace {
+        if STATE.load(Ordering::SeqCst) == FINISHED {
+            return true;
+        }
+        if PENDING.load(Ordering::SeqCst) != 0 {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    STATE.load(Ordering::SeqCst) == FINISHED
+}
+
+impl std::fmt::Debug for SignalWatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SignalWatch")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signal_names() {
+        assert_eq!(signal_name(libc::SIGTERM), "SIGTERM");
+        assert_eq!(signal_name(libc::SIGHUP), "SIGHUP");
+        assert_eq!(signal_name(libc::SIGQUIT), "SIGQUIT");
+        assert_eq!(signal_name(libc::SIGINT), "SIGINT");
+        assert_eq!(signal_name(libc::SIGUSR1), "a signal");
+    }
+}

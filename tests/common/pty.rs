@@ -1,0 +1,347 @@
+//! A pty harness for testing the real `pi-ask` binary as a person would use it.
+//!
+//! [`Session::spawn`] starts `pi-ask` in a new pseudo-terminal (the pty is its controlling
+//! terminal, so `/dev/tty` works, and also its stdin/stdout), with `TERM=xterm-256color`,
+//! `NO_COLOR=1` and an explicit window size. Everything the program draws is parsed by a
+//! `vt100` screen, so tests wait for and assert what is on the screen, not raw bytes. The
+//! result JSON is read from `--output FILE` (stdout is the pty).
+//!
+//! Rules for writing tests with it:
+//! - send keys with [`Session::send`]; Enter is `"\r"`, Esc `"\x1b"`, Ctrl+C `"\x03"`,
+//!   arrows `"\x1b[A"`/`"\x1b[B"`, a bracketed paste `"\x1b[200~a\nb\x1b[201~"`;
+//! - after every key that changes the screen, wait for the new render with
+//!   [`Session::wait_for`] (text) or [`Session::wait_until`] (any screen condition) before the
+//!   next key (Esc especially: an Esc followed at once by another key is read as one unknown
+//!   sequence);
+//! - every wait has a timeout ([`TIMEOUT`]); on timeout the test panics and prints the screen,
+//!   so CI never hangs;
+//! - finish with [`Session::finish`]: it waits for the exit and returns the exit code and the
+//!   result JSON (`None` when no result was written).
+//!
+//! The harness answers the terminal's cursor-position query (`ESC [ 6 n`, sent by rustyline)
+//! from the vt100 screen, like a real terminal does.
+//!
+//! Example:
+//!
+//! ```ignore
+//! let mut s = Session::spawn(PAYLOAD, &[]);
+//! s.wait_for("1/1 Style");
+//! s.send("\r");
+//! let (code, result) = s.finish();
+//! assert_eq!(code, 0);
+//! ```
+
+#![allow(dead_code)]
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long any wait lasts before the test fails.
+pub const TIMEOUT: Duration = Duration::from_secs(15);
+
+/// Terminal size and extra settings for [`Session::spawn_with`].
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Rows of the window (default 30).
+    pub rows: u16,
+    /// Columns of the window (default 100).
+    pub cols: u16,
+    /// Extra environment variables (after `TERM=xterm-256color` and `NO_COLOR=1`, so they
+    /// can override them).
+    pub env: Vec<(String, String)>,
+    /// Working directory of the child (default: the test's temporary folder).
+    pub cwd: Option<PathBuf>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            rows: 30,
+            cols: 100,
+            env: Vec::new(),
+            cwd: None,
+        }
+    }
+}
+
+/// A running `pi-ask` in a pty.
+pub struct Session {
+    child: Child,
+    master: File,
+    screen: Arc<Mutex<vt100::Parser>>,
+    dir: tempfile::TempDir,
+    output: PathBuf,
+    reader: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Session {
+    /// Spawns `pi-ask PAYLOAD_FILE --output RESULT_FILE ARGS...` in a 30x100 pty, with the
+    /// payload text written to a temporary file.
+    pub fn spawn(payload: &str, args: &[&str]) -> Session {
+        Session::spawn_with(payload, args, Options::default())
+    }
+
+    /// [`Session::spawn`] with a chosen window size and environment.
+    pub fn spawn_with(payload: &str, args: &[&str], opts: Options) -> Session {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let payload_path = dir.path().join("payload.json");
+        std::fs::write(&payload_path, payload).expect("write payload");
+        let output = dir.path().join("result.json");
+        let stderr = File::create(dir.path().join("stderr.txt")).expect("stderr file");
+
+        let (master, slave) = open_pty(opts.rows, opts.cols);
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+        cmd.arg(&payload_path)
+            .arg("--output")
+            .arg(&output)
+            .args(args)
+            .env("TERM", "xterm-256color")
+            .env("NO_COLOR", "1")
+            .env_remove("PI_ASK_ANSWERS")
+            .env_remove("COLUMNS")
+            .env_remove("LINES")
+            .current_dir(opts.cwd.as_deref().unwrap_or(dir.path()))
+            .stdin(Stdio::from(slave.try_clone().expect("dup slave")))
+            .stdout(Stdio::from(slave.try_clone().expect("dup slave")))
+            .stderr(Stdio::from(stderr));
+        for (k, v) in &opts.env {
+            cmd.env(k, v);
+        }
+        // SAFETY: only async-signal-safe calls between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                if libc::setsid() < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                if libc::ioctl(0, libc::TIOCSCTTY as _, 0) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let child = cmd.spawn().expect("spawn pi-ask");
+        // Close every copy of the slave here, so reads on the master end when the child exits.
+        drop(cmd);
+        drop(slave);
+
+        let master = File::from(master);
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(
+            std::num::NonZeroU16::new(opts.rows.max(1)).unwrap(),
+            std::num::NonZeroU16::new(opts.cols.max(1)).unwrap(),
+            0,
+        )));
+        let reader = {
+            let mut read = master.try_clone().expect("dup master");
+            let mut answer = master.try_clone().expect("dup master");
+            let screen = Arc::clone(&screen);
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 8192];
+                let mut tail: Vec<u8> = Vec::new();
+                loop {
+                    let n = match read.read(&mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => n,
+                    };
+                    // Feed the screen, answering cursor-position queries in order.
+                    let mut data = std::mem::take(&mut tail);
+                    data.extend_from_slice(&buf[..n]);
+                    let mut start = 0;
+                    let mut i = 0;
+                    while i < data.len() {
+                        if data[i..].starts_with(b"\x1b[6n") {
+                            let mut p = screen.lock().unwrap();
+                            p.process(&data[start..i]);
+                            let (row, col) = p.screen().cursor_position();
+                            drop(p);
+                            let _ = write!(answer, "\x1b[{};{}R", row + 1, col + 1);
+                            i += 4;
+                            start = i;
+                        } else {
+                            i += 1;
+                        }
+                    }
+                    // Keep a possibly split query for the next read.
+                    let keep = ["\x1b[6", "\x1b[", "\x1b"]
+                        .iter()
+                        .find(|q| data[start..].ends_with(q.as_bytes()))
+                        .map_or(0, |q| q.len());
+                    screen
+                        .lock()
+                        .unwrap()
+                        .process(&data[start..data.len() - keep]);
+                    tail = data[data.len() - keep..].to_vec();
+                }
+            })
+        };
+        Session {
+            child,
+            master,
+            screen,
+            dir,
+            output,
+            reader: Some(reader),
+        }
+    }
+
+    /// The child's process id.
+    pub fn pid(&self) -> i32 {
+        self.child.id() as i32
+    }
+
+    /// The temporary folder (holds payload.json, result.json, stderr.txt).
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Sends keys (raw bytes) to the program.
+    pub fn send(&mut self, keys: &str) {
+        self.master
+            .write_all(keys.as_bytes())
+            .expect("write to pty");
+        self.master.flush().expect("flush pty");
+    }
+
+    /// Sends a signal (e.g. `libc::SIGTERM`) to the program.
+    pub fn signal(&self, signal: i32) {
+        // SAFETY: kill with a valid pid and signal number.
+        unsafe { libc::kill(self.pid(), signal) };
+    }
+
+    /// The screen's text now (rows joined by newlines, trailing spaces trimmed).
+    pub fn screen(&self) -> String {
+        self.screen.lock().unwrap().screen().contents()
+    }
+
+    /// Whether the terminal's cursor is visible now.
+    pub fn cursor_visible(&self) -> bool {
+        !self.screen.lock().unwrap().screen().hide_cursor()
+    }
+
+    /// Whether the alternate screen is active now.
+    pub fn alternate_screen(&self) -> bool {
+        self.screen.lock().unwrap().screen().alternate_screen()
+    }
+
+    /// Waits until `text` is on the screen; returns the screen. Panics (showing the screen)
+    /// after [`TIMEOUT`].
+    pub fn wait_for(&mut self, text: &str) -> String {
+        self.wait_until(&format!("{text:?} on screen"), |s| s.contains(text))
+    }
+
+    /// Waits until `text` is no longer on the screen; returns the screen.
+    pub fn wait_gone(&mut self, text: &str) -> String {
+        self.wait_until(&format!("{text:?} gone"), |s| !s.contains(text))
+    }
+
+    /// Waits until `ok(screen text)` holds; returns the screen. Panics (showing `what` and
+    /// the screen) after [`TIMEOUT`].
+    pub fn wait_until(&mut self, what: &str, ok: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if ok(&screen) {
+                return screen;
+            }
+            if start.elapsed() > TIMEOUT {
+                let _ = self.child.kill();
+                panic!(
+                    "timed out waiting for {what}; screen:\n{screen}\n--- stderr:\n{}",
+                    self.stderr()
+                );
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                // Let the reader drain the last output before the final check.
+                std::thread::sleep(Duration::from_millis(50));
+                let screen = self.screen();
+                if ok(&screen) {
+                    return screen;
+                }
+                panic!(
+                    "pi-ask exited ({status}) while waiting for {what}; screen:\n{screen}\n--- stderr:\n{}",
+                    self.stderr()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// What the program wrote on stderr so far.
+    pub fn stderr(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("stderr.txt")).unwrap_or_default()
+    }
+
+    /// Waits for the program to exit (killing it after [`TIMEOUT`] and panicking); returns
+    /// the exit code and the result JSON from `--output`, if one was written.
+    pub fn finish(&mut self) -> (i32, Option<serde_json::Value>) {
+        let start = Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                break status;
+            }
+            if start.elapsed() > TIMEOUT {
+                let _ = self.child.kill();
+                panic!(
+                    "pi-ask did not exit; screen:\n{}\n--- stderr:\n{}",
+                    self.screen(),
+                    self.stderr()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        // The reader ends when the pty closes; give it the last bytes.
+        if let Some(reader) = self.reader.take() {
+            let deadline = Instant::now() + Duration::from_secs(2);
+            while !reader.is_finished() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+        let result = std::fs::read_to_string(&self.output)
+            .ok()
+            .map(|s| serde_json::from_str(&s).expect("result is JSON"));
+        (status.code().unwrap_or(-1), result)
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// Opens a pty pair with the given window size: (master, slave).
+fn open_pty(rows: u16, cols: u16) -> (OwnedFd, File) {
+    let mut master = -1;
+    let mut slave = -1;
+    let ws = libc::winsize {
+        ws_row: rows,
+        ws_col: cols,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: openpty fills two fds; the name and termios pointers may be null.
+    let rc = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            &ws,
+        )
+    };
+    assert_eq!(rc, 0, "openpty failed: {}", std::io::Error::last_os_error());
+    // SAFETY: openpty returned two fresh fds we now own.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), File::from_raw_fd(slave)) };
+    // Close-on-exec for the master so the child does not inherit it.
+    // SAFETY: fcntl on an fd we own.
+    unsafe { libc::fcntl(master.as_raw_fd(), libc::F_SETFD, libc::FD_CLOEXEC) };
+    (master, slave)
+}
