@@ -38,13 +38,17 @@ const KILL_GRACE_MS = 3_000;
 // Parameters: the contract's "Input", kept equal to `pi-ask schema input` (a test compares them).
 // ---------------------------------------------------------------------------------------------
 
+/** Not blank: at least one non-whitespace character (contract "Input rules"). */
+const NOT_BLANK = "\\S";
+
 const optionSchema = Type.Object(
 	{
-		value: Type.String({ description: "Stable machine value returned in the answers; unique within the question." }),
-		label: Type.String({ description: "Short text shown to the user." }),
-		description: Type.Optional(Type.String({ description: "One-line explanation shown under the label." })),
+		value: Type.String({ pattern: NOT_BLANK, description: "Stable machine value returned in the answers; unique within the question." }),
+		label: Type.String({ pattern: NOT_BLANK, description: "Short text shown to the user." }),
+		description: Type.Optional(Type.String({ pattern: NOT_BLANK, description: "One-line explanation shown under the label." })),
 		preview: Type.Optional(
 			Type.String({
+				pattern: NOT_BLANK,
 				description:
 					"Preview text (code, a layout, a config snippet) shown for the option; required on every option of a preview question.",
 			}),
@@ -55,9 +59,9 @@ const optionSchema = Type.Object(
 
 const questionSchema = Type.Object(
 	{
-		id: Type.String({ description: "Unique id of the question within this call; answers are keyed by it." }),
-		label: Type.Optional(Type.String({ description: "Short tab label (1-3 words); defaults to Q1, Q2, ..." })),
-		prompt: Type.String({ description: "The full question shown to the user." }),
+		id: Type.String({ pattern: NOT_BLANK, description: "Unique id of the question within this call; answers are keyed by it." }),
+		label: Type.Optional(Type.String({ pattern: NOT_BLANK, description: "Short tab label (1-3 words); defaults to Q1, Q2, ..." })),
+		prompt: Type.String({ pattern: NOT_BLANK, description: "The full question shown to the user." }),
 		type: Type.Optional(
 			StringEnum(["single", "multi", "preview"], {
 				description:
@@ -65,7 +69,7 @@ const questionSchema = Type.Object(
 			}),
 		),
 		required: Type.Optional(Type.Boolean({ description: "Metadata only; never blocks submission. Default false." })),
-		options: Type.Array(optionSchema, { description: "The choices, at least one; 2-5 is best." }),
+		options: Type.Array(optionSchema, { minItems: 1, description: "The choices, at least one; 2-5 is best." }),
 	},
 	{ additionalProperties: false },
 );
@@ -74,7 +78,7 @@ const questionSchema = Type.Object(
 export const askUserParameters = Type.Object(
 	{
 		title: Type.Optional(Type.String({ description: "Optional title of the questionnaire." })),
-		questions: Type.Array(questionSchema, { description: "The questions, at least one; group related questions in one call." }),
+		questions: Type.Array(questionSchema, { minItems: 1, description: "The questions, at least one; group related questions in one call." }),
 	},
 	{ additionalProperties: false },
 );
