@@ -5,8 +5,15 @@
 //!
 //! - `node_tests`: the extension's node tests (`examples/pi-extension/test/*.test.mjs`): print,
 //!   json and RPC mode, scripted answers, errors, `pi install`, unit tests of the helpers; run
-//!   with this build of the binary as `PI_ASK_BIN`.
+//!   with this build of the binary as `PI_ASK_BIN`;
+//! - `tui_*`: pi's interactive TUI in a pty (tests/common/pty.rs): the faux model calls
+//!   `ask_user`, the binary's questionnaire takes over the terminal, keys answer it (or Ctrl+C,
+//!   SIGINT or pi's abort end it), pi's TUI comes back and the next turn sees the result.
 
+mod common;
+
+use common::pty::{Options, Session};
+use serde_json::{json, Value};
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -130,4 +137,303 @@ fn node_tests() {
         out.contains("\n# skipped 0") && out.contains("\n# todo 0"),
         "{out}"
     );
+}
+
+/// examples/implementation-preferences.json: a single and a multi question.
+const PREFS: &str = include_str!("../examples/implementation-preferences.json");
+
+const DOWN: &str = "\x1b[B";
+
+/// `details.questions` of examples/implementation-preferences.json.
+fn prefs_questions() -> Value {
+    json!([
+        {"id": "style", "label": "Style", "prompt": "How should I frame the next prompt?", "type": "single"},
+        {"id": "frameworks", "label": "Frontend", "prompt": "Which frontend frameworks have you used?", "type": "multi"}
+    ])
+}
+
+/// pi's interactive TUI in a 30x100 pty: offline, the faux model, the extension under test,
+/// a temporary HOME, agent dir and session dir, and the prompt "go" already sent.
+struct PiTui {
+    session: Session,
+    sessions: PathBuf,
+}
+
+impl PiTui {
+    fn start(payload: &str, env: &[(&str, &str)]) -> PiTui {
+        PiTui::start_with(payload, env, &["go"])
+    }
+
+    /// [`PiTui::start`] with other final arguments, e.g. `["-p", "go"]` for print mode.
+    fn start_with(payload: &str, env: &[(&str, &str)], last_args: &[&str]) -> PiTui {
+        setup();
+        let dir = tempfile::tempdir().expect("temp dir");
+        let payload_file = dir.path().join("payload.json");
+        std::fs::write(&payload_file, payload).unwrap();
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(&home).unwrap();
+        let sessions = dir.path().join("sessions");
+        let ext = ext_dir();
+        let mut cmd = Command::new("node");
+        cmd.arg(ext.join("node_modules/@mariozechner/pi-coding-agent/dist/cli.js"))
+            .arg("--offline")
+            .arg("--session-dir")
+            .arg(&sessions)
+            .args(["-ne", "-ns", "-np", "-nc", "-e"])
+            .arg(ext.join("test/faux.ts"))
+            .arg("-e")
+            .arg(ext.join("index.ts"))
+            .args(["--provider", "faux", "--model", "faux-1"])
+            .args(last_args);
+        let mut opts = Options::default();
+        let home_s = home.to_string_lossy().to_string();
+        opts.env = vec![
+            ("HOME".into(), home_s.clone()),
+            ("PI_CODING_AGENT_DIR".into(), format!("{home_s}/.pi/agent")),
+            ("PI_OFFLINE".into(), "1".into()),
+            ("PI_ASK_BIN".into(), bin().into()),
+            (
+                "PI_ASK_TEST_PAYLOAD".into(),
+                payload_file.to_string_lossy().into(),
+            ),
+        ];
+        opts.env
+            .extend(env.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        let output = dir.path().join("unused-result.json");
+        PiTui {
+            session: Session::spawn_command(cmd, dir, output, opts),
+            sessions,
+        }
+    }
+
+    /// The entries of pi's session file.
+    fn entries(&self) -> Vec<Value> {
+        let files: Vec<PathBuf> = std::fs::read_dir(&self.sessions)
+            .expect("pi wrote a session directory")
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+            .collect();
+        assert_eq!(files.len(), 1, "{files:?}");
+        std::fs::read_to_string(&files[0])
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    /// The stored messages with `role`, in order.
+    fn messages(&self, role: &str) -> Vec<Value> {
+        self.entries()
+            .into_iter()
+            .filter(|e| e["type"] == "message" && e["message"]["role"] == role)
+            .map(|e| e["message"].clone())
+            .collect()
+    }
+
+    /// The one stored ask_user tool result.
+    fn tool_result(&self) -> Value {
+        let results = self.messages("toolResult");
+        assert_eq!(results.len(), 1, "{results:?}");
+        assert_eq!(results[0]["toolName"], "ask_user");
+        results[0].clone()
+    }
+
+    /// Asserts that the model's second turn saw exactly the tool result's content.
+    fn assert_model_saw_the_content(&self) {
+        let result = self.tool_result();
+        let text = result["content"][0]["text"].as_str().unwrap().to_string();
+        let last = self.messages("assistant").pop().unwrap();
+        assert_eq!(
+            last["content"],
+            json!([{"type": "text", "text": format!("MODEL SAW:\n{text}\nEND OF TURN")}])
+        );
+    }
+
+    /// pi is still running and its editor takes keys: Ctrl+D on the empty editor quits it.
+    fn quit(mut self) {
+        self.session.send("\x04");
+        let (code, _) = self.session.finish();
+        assert_eq!(
+            code,
+            0,
+            "pi did not quit cleanly:\n{}",
+            self.session.screen()
+        );
+    }
+}
+
+#[test]
+fn tui_answer_the_questionnaire_and_pi_continues() {
+    let mut pi = PiTui::start(PREFS, &[]);
+    let s = &mut pi.session;
+    let screen = s.wait_for("1/2 Style");
+    assert!(
+        screen.contains("How should I frame the next prompt?"),
+        "{screen}"
+    );
+    s.send(DOWN);
+    s.wait_for("› ( ) 2. Balanced");
+    s.send("\r");
+    s.wait_for("2/2 Frontend");
+    s.send(" ");
+    s.wait_for("› [x] 1. React");
+    s.send("\r");
+    let screen = s.wait_for("Review your answers");
+    assert!(screen.contains("✓ 2/2 Frontend: React"), "{screen}");
+    s.send("\r");
+    // pi's TUI is back: the transcript shows the call, the answers and the next turn.
+    let screen = s.wait_for("END OF TURN");
+    assert!(
+        screen.contains("ask_user Implementation preferences · 2 questions"),
+        "{screen}"
+    );
+    assert!(screen.contains("✓ Style: Balanced"), "{screen}");
+    assert!(screen.contains("✓ Frontend: React"), "{screen}");
+    assert!(
+        screen.contains("User submitted the questionnaire \"Implementation preferences\":"),
+        "{screen}"
+    );
+    assert!(!screen.contains("Review your answers"), "{screen}");
+
+    let result = pi.tool_result();
+    assert_eq!(result["isError"], json!(false));
+    assert_eq!(
+        result["details"],
+        json!({
+            "title": "Implementation preferences",
+            "cancelled": false,
+            "questions": prefs_questions(),
+            "answers": {
+                "style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]},
+                "frameworks": {"values": ["react"], "labels": ["React"], "indices": [1]}
+            }
+        })
+    );
+    pi.assert_model_saw_the_content();
+    pi.quit();
+}
+
+/// The result of a questionnaire the user dismissed: no answers, no error.
+fn dismissed_details() -> Value {
+    json!({
+        "title": "Implementation preferences",
+        "cancelled": true,
+        "questions": prefs_questions(),
+        "answers": {}
+    })
+}
+
+#[test]
+fn tui_ctrl_c_in_the_questionnaire_cancels_it_and_pi_survives() {
+    let mut pi = PiTui::start(PREFS, &[]);
+    let s = &mut pi.session;
+    s.wait_for("1/2 Style");
+    s.send("\x03");
+    let screen = s.wait_for("END OF TURN");
+    assert!(
+        screen.contains("✗ The user dismissed the questionnaire"),
+        "{screen}"
+    );
+    assert_eq!(pi.tool_result()["details"], dismissed_details());
+    pi.assert_model_saw_the_content();
+    pi.quit();
+}
+
+#[test]
+fn tui_sigint_to_pi_while_the_questionnaire_runs_does_not_kill_pi() {
+    // A Ctrl+C typed while the terminal is in cooked mode (between prompts) sends SIGINT to the
+    // whole foreground process group: pi and the binary. pi must ignore it.
+    let mut pi = PiTui::start(PREFS, &[]);
+    let s = &mut pi.session;
+    s.wait_for("1/2 Style");
+    // SAFETY: kill with pi's process group (pi is its session and group leader) and SIGINT.
+    assert_eq!(unsafe { libc::kill(-s.pid(), libc::SIGINT) }, 0);
+    let screen = s.wait_for("END OF TURN");
+    assert!(
+        screen.contains("✗ The user dismissed the questionnaire"),
+        "{screen}"
+    );
+    assert_eq!(pi.tool_result()["details"], dismissed_details());
+    pi.quit();
+}
+
+#[test]
+fn tui_abort_terminates_the_questionnaire_with_an_aborted_result() {
+    let flag = tempfile::tempdir().unwrap();
+    let abort_file = flag.path().join("abort");
+    let mut pi = PiTui::start(
+        PREFS,
+        &[("PI_ASK_TEST_ABORT_FILE", abort_file.to_str().unwrap())],
+    );
+    let s = &mut pi.session;
+    s.wait_for("1/2 Style");
+    // test/faux.ts calls ctx.abort() (what pi's Esc does) once this file exists.
+    std::fs::write(&abort_file, "").unwrap();
+    let screen = s.wait_for("Operation aborted");
+    assert!(
+        screen.contains("✗ Cancelled (aborted): received SIGTERM"),
+        "{screen}"
+    );
+    let result = pi.tool_result();
+    assert_eq!(
+        result["details"],
+        json!({
+            "title": "Implementation preferences",
+            "cancelled": true,
+            "questions": prefs_questions(),
+            "answers": {},
+            "error": {"code": "aborted", "message": "received SIGTERM"}
+        })
+    );
+    // The turn was aborted: the model's next turn is stored as aborted, with no text.
+    let assistant = pi.messages("assistant");
+    assert_eq!(assistant.len(), 2, "{assistant:?}");
+    assert_eq!(assistant[1]["stopReason"], "aborted", "{assistant:?}");
+    assert_eq!(assistant[1]["content"], json!([]), "{assistant:?}");
+    pi.quit();
+}
+
+#[test]
+fn print_mode_on_a_terminal_asks_there() {
+    let mut pi = PiTui::start_with(PREFS, &[], &["-p", "go"]);
+    let s = &mut pi.session;
+    s.wait_for("1/2 Style");
+    s.send("\r");
+    s.wait_for("2/2 Frontend");
+    s.send(DOWN);
+    s.wait_for("› [ ] 2. Vue");
+    s.send(" ");
+    s.wait_for("› [x] 2. Vue");
+    s.send("\r");
+    s.wait_for("Review your answers");
+    s.send("\r");
+    let screen = s.wait_for("END OF TURN");
+    assert!(
+        screen.contains("- Frontend (frameworks): Vue [vue]"),
+        "{screen}"
+    );
+    let (code, _) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        pi.tool_result()["details"]["answers"],
+        json!({
+            "style": {"values": ["minimal"], "labels": ["Minimal"], "indices": [1]},
+            "frameworks": {"values": ["vue"], "labels": ["Vue"], "indices": [2]}
+        })
+    );
+    pi.assert_model_saw_the_content();
+}
+
+#[test]
+fn print_mode_sigint_while_asking_cancels_the_questionnaire_not_pi() {
+    let mut pi = PiTui::start_with(PREFS, &[], &["-p", "go"]);
+    let s = &mut pi.session;
+    s.wait_for("1/2 Style");
+    // SAFETY: kill with pi's process group (pi is its session and group leader) and SIGINT.
+    assert_eq!(unsafe { libc::kill(-s.pid(), libc::SIGINT) }, 0);
+    s.wait_for("END OF TURN");
+    let (code, _) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(pi.tool_result()["details"], dismissed_details());
+    pi.assert_model_saw_the_content();
 }

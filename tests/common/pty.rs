@@ -93,15 +93,28 @@ impl Session {
         let payload_path = dir.path().join("payload.json");
         std::fs::write(&payload_path, payload).expect("write payload");
         let output = dir.path().join("result.json");
-        let stderr = File::create(dir.path().join("stderr.txt")).expect("stderr file");
-
-        let (master, slave) = open_pty(opts.rows, opts.cols);
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_pi-ask"));
         cmd.arg(&payload_path)
             .arg("--output")
             .arg(&output)
-            .args(args)
-            .env("TERM", "xterm-256color")
+            .args(args);
+        Session::spawn_command(cmd, dir, output, opts)
+    }
+
+    /// Spawns any prepared `cmd` in a pty the way [`Session::spawn_with`] spawns pi-ask (its
+    /// own session with the pty as controlling terminal, `TERM=xterm-256color`, `NO_COLOR=1`,
+    /// no `PI_ASK_ANSWERS`, stderr in `dir/stderr.txt`, working directory `opts.cwd` or `dir`).
+    /// [`Session::finish`] reads the result from `output`. Used to run pi itself
+    /// (tests/pi_extension.rs).
+    pub fn spawn_command(
+        mut cmd: Command,
+        dir: tempfile::TempDir,
+        output: PathBuf,
+        opts: Options,
+    ) -> Session {
+        let stderr = File::create(dir.path().join("stderr.txt")).expect("stderr file");
+        let (master, slave) = open_pty(opts.rows, opts.cols);
+        cmd.env("TERM", "xterm-256color")
             .env("NO_COLOR", "1")
             .env_remove("PI_ASK_ANSWERS")
             .env_remove("COLUMNS")
@@ -125,7 +138,7 @@ impl Session {
                 Ok(())
             });
         }
-        let child = cmd.spawn().expect("spawn pi-ask");
+        let child = cmd.spawn().expect("spawn the program in a pty");
         // Close every copy of the slave here, so reads on the master end when the child exits.
         drop(cmd);
         drop(slave);
@@ -263,7 +276,7 @@ impl Session {
                     return screen;
                 }
                 panic!(
-                    "pi-ask exited ({status}) while waiting for {what}; screen:\n{screen}\n--- stderr:\n{}",
+                    "the program exited ({status}) while waiting for {what}; screen:\n{screen}\n--- stderr:\n{}",
                     self.stderr()
                 );
             }
@@ -287,7 +300,7 @@ impl Session {
             if start.elapsed() > TIMEOUT {
                 let _ = self.child.kill();
                 panic!(
-                    "pi-ask did not exit; screen:\n{}\n--- stderr:\n{}",
+                    "the program did not exit; screen:\n{}\n--- stderr:\n{}",
                     self.screen(),
                     self.stderr()
                 );
