@@ -305,7 +305,7 @@ function questionSummaries(params: AskUserParams): AskUserDetails["questions"] {
 		id: q.id,
 		label: q.label?.trim() ? q.label : `Q${i + 1}`,
 		prompt: q.prompt,
-		type: q.type ?? "single",
+		type: (q.type ?? "single") as AskUserDetails["questions"][number]["type"],
 	}));
 }
 
@@ -391,10 +391,13 @@ export async function askWithBinary(
 				process.on("SIGINT", ignore);
 				tui.stop();
 				tuiRun = runBinary(bin, baseArgs, { cwd, stdio: "inherit", signal }).finally(() => {
-					tui.start();
-					tui.requestRender(true);
-					setImmediate(() => process.removeListener("SIGINT", ignore));
-					done(undefined);
+					try {
+						tui.start();
+						tui.requestRender(true);
+					} finally {
+						setImmediate(() => process.removeListener("SIGINT", ignore));
+						done(undefined);
+					}
 				});
 				return { render: () => [], invalidate: () => {} };
 			});

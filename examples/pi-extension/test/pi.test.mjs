@@ -237,3 +237,61 @@ test("pi install: the installed package provides ask_user without -e", async () 
 	assert.equal(out.code, 0, out.stderr);
 	assert.equal(out.stdout.trim(), modelSaw(expected.result.content[0].text));
 });
+
+/**
+ * A stand-in binary that records its arguments and working directory, then writes a fixed
+ * result to `--output`: shows how the extension runs the binary in each mode.
+ */
+function recordingBinary(dir) {
+	const file = path.join(dir, "recording-pi-ask");
+	const log = path.join(dir, "calls.log");
+	fs.writeFileSync(
+		file,
+		`#!/bin/sh
+if [ "$1" = "--version" ]; then echo "pi-ask 0.1.0"; exit 0; fi
+{ echo "cwd=$(pwd)"; for a in "$@"; do echo "arg=$a"; done; echo "PI_ASK_ANSWERS=\${PI_ASK_ANSWERS:-}"; } > "${log}"
+out=""; prev=""
+for a in "$@"; do if [ "$prev" = "--output" ]; then out="$a"; fi; prev="$a"; done
+printf '%s' '{"content":[{"type":"text","text":"recorded"}],"details":{"cancelled":true,"questions":[],"answers":{}}}' > "$out"
+exit 3
+`,
+		{ mode: 0o755 },
+	);
+	return { file, calls: () => fs.readFileSync(log, "utf8").trim().split("\n") };
+}
+
+/** The recorded call with the temporary payload and result paths replaced by placeholders. */
+function shape(calls) {
+	const args = calls.filter((l) => l.startsWith("arg=")).map((l) => l.slice(4));
+	args[0] = args[0].endsWith("/payload.json") ? "PAYLOAD" : args[0];
+	const o = args.indexOf("--output");
+	if (o >= 0 && args[o + 1].endsWith("/result.json")) args[o + 1] = "RESULT";
+	return { cwd: calls.find((l) => l.startsWith("cwd=")).slice(4), args, answers: calls.at(-1) };
+}
+
+test("how the binary is run: --output, --cwd pi's cwd; --no-input only in RPC and json mode", async () => {
+	const work = fs.realpathSync(tempDir());
+	const fake = recordingBinary(work);
+	const env = piEnv(work, { PI_ASK_BIN: fake.file, PI_ASK_TEST_PAYLOAD: writeJson(work, "payload.json", payload) });
+	const expectedArgs = ["PAYLOAD", "--output", "RESULT", "--cwd", work];
+
+	// Print mode without a terminal: the binary itself reports the missing terminal.
+	let out = await run(process.execPath, piArgs(null, "-p", "go"), { cwd: work, env });
+	assert.equal(out.stdout.trim(), modelSaw("recorded"), out.stderr);
+	assert.deepEqual(shape(fake.calls()), { cwd: work, args: expectedArgs, answers: "PI_ASK_ANSWERS=" });
+
+	// json mode: never the terminal.
+	out = await run(process.execPath, piArgs(null, "--mode", "json", "go"), { cwd: work, env });
+	assert.equal(out.code, 0, out.stderr);
+	assert.deepEqual(shape(fake.calls()), { cwd: work, args: [...expectedArgs, "--no-input"], answers: "PI_ASK_ANSWERS=" });
+
+	// RPC mode: never the terminal.
+	const rpc = await rpcRun(work, env);
+	assert.ok(rpc.events.some((e) => e.type === "tool_execution_end"), rpc.stderr);
+	assert.deepEqual(shape(fake.calls()), { cwd: work, args: [...expectedArgs, "--no-input"], answers: "PI_ASK_ANSWERS=" });
+
+	// Scripted answers: the binary reads PI_ASK_ANSWERS itself, in any mode.
+	out = await run(process.execPath, piArgs(null, "--mode", "json", "go"), { cwd: work, env: { ...env, PI_ASK_ANSWERS: "answers.json" } });
+	assert.equal(out.code, 0, out.stderr);
+	assert.deepEqual(shape(fake.calls()), { cwd: work, args: expectedArgs, answers: "PI_ASK_ANSWERS=answers.json" });
+});
