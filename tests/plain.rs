@@ -1,0 +1,374 @@
+//! The plain front end end to end: the real binary in a pty with `TERM=dumb` (or `--plain`),
+//! typing lines as a person would. Every run checks that not one ESC byte reached the
+//! terminal, and reads the result from `--output FILE` (the pty is the child's stdout too).
+//! Every wait has a timeout, so a hang fails the test instead of blocking CI.
+
+use expectrl::{Eof, Session, WaitStatus};
+use serde_json::{json, Value};
+use std::process::Command;
+use std::time::Duration;
+
+/// One pi-ask run in a pty, with everything it has drawn so far.
+struct Run {
+    session: Session,
+    screen: Vec<u8>,
+    output: std::path::PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Run {
+    /// Starts pi-ask on `payload` with `TERM` set to `term` (removed when `None`) and `args`.
+    fn start(payload: &Value, term: Option<&str>, args: &[&str]) -> Run {
+        let dir = tempfile::tempdir().unwrap();
+        let payload_path = dir.path().join("payload.json");
+        std::fs::write(&payload_path, payload.to_string()).unwrap();
+        let output = dir.path().join("result.json");
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+        cmd.arg(&payload_path)
+            .arg("--output")
+            .arg(&output)
+            .args(args)
+            .env_remove("NO_COLOR")
+            .env_remove("PI_ASK_ANSWERS")
+            .env("CLICOLOR_FORCE", "1");
+        match term {
+            Some(t) => cmd.env("TERM", t),
+            None => cmd.env_remove("TERM"),
+        };
+        let mut session = Session::spawn(cmd).expect("spawn pi-ask in a pty");
+        // A terminal echoes what is typed; expectrl turns that off, so turn it back on.
+        session
+            .set_echo(true, Some(Duration::from_secs(5)))
+            .expect("echo on");
+        session.set_expect_timeout(Some(Duration::from_secs(15)));
+        Run {
+            session,
+            screen: Vec::new(),
+            output,
+            _dir: dir,
+        }
+    }
+
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.screen).into_owned()
+    }
+
+    /// Waits until `text` has been drawn (15 s at most).
+    fn expect(&mut self, text: &str) {
+        match self.session.expect(text) {
+            Ok(found) => self.screen.extend_from_slice(found.as_bytes()),
+            Err(e) => panic!(
+                "waiting for {text:?}: {e}\nscreen so far:\n{}",
+                self.screen()
+            ),
+        }
+    }
+
+    /// Waits for `prompt`, then types `line` and Enter.
+    fn answer(&mut self, prompt: &str, line: &str) {
+        self.expect(prompt);
+        self.session.send(format!("{line}\r")).unwrap();
+    }
+
+    /// Waits for the end; returns the exit code, the result and the whole screen, after
+    /// checking that no ESC byte was written.
+    fn finish(mut self) -> (i32, Value, String) {
+        self.expect_eof();
+        let code = match self.session.wait().unwrap() {
+            WaitStatus::Exited(_, code) => code,
+            other => panic!("pi-ask did not exit normally: {other:?}"),
+        };
+        let screen = self.screen();
+        assert!(
+            !self.screen.contains(&0x1b),
+            "an escape byte reached the terminal:\n{screen}"
+        );
+        let text = std::fs::read_to_string(&self.output).expect("the result file");
+        (code, serde_json::from_str(&text).unwrap(), screen)
+    }
+
+    fn expect_eof(&mut self) {
+        match self.session.expect(Eof) {
+            Ok(found) => self.screen.extend_from_slice(found.as_bytes()),
+            Err(e) => panic!(
+                "waiting for the end: {e}\nscreen so far:\n{}",
+                self.screen()
+            ),
+        }
+    }
+}
+
+fn single() -> Value {
+    json!({"questions": [{"id": "db", "label": "Database", "prompt": "Which database?",
+        "options": [
+            {"value": "pg", "label": "PostgreSQL", "description": "Relational"},
+            {"value": "sqlite", "label": "SQLite"}]}]})
+}
+
+fn three() -> Value {
+    json!({"title": "Project setup", "questions": [
+        {"id": "scope", "label": "Scope", "prompt": "What should the change cover?", "required": true,
+         "options": [{"value": "be", "label": "Backend only"}, {"value": "full", "label": "Full stack"}]},
+        {"id": "fw", "label": "Frontend", "prompt": "Which framework?",
+         "options": [{"value": "react", "label": "React"}, {"value": "vue", "label": "Vue"}]},
+        {"id": "feat", "label": "Features", "prompt": "Which features?", "type": "multi",
+         "options": [{"value": "auth", "label": "Auth"}, {"value": "billing", "label": "Billing"},
+                     {"value": "search", "label": "Search"}]}]})
+}
+
+fn questions(payload: &Value) -> Value {
+    Value::Array(
+        payload["questions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .map(|(i, q)| {
+                let label = q
+                    .get("label")
+                    .cloned()
+                    .unwrap_or(json!(format!("Q{}", i + 1)));
+                json!({"id": q["id"], "label": label, "prompt": q["prompt"],
+                       "type": q.get("type").cloned().unwrap_or(json!("single"))})
+            })
+            .collect(),
+    )
+}
+
+#[test]
+fn single_question_with_a_number() {
+    let mut run = Run::start(&single(), Some("dumb"), &[]);
+    run.expect("1/1 Database (choose one)\r\nWhich database?\r\n   1) PostgreSQL\r\n      Relational\r\n   2) SQLite\r\n");
+    run.answer("1/1> ", "2");
+    run.expect("Saved: SQLite\r\n");
+    run.expect("  1. Database: SQLite\r\n");
+    run.answer("review> ", "");
+    let (code, result, screen) = run.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result,
+        json!({
+            "content": [{"type": "text", "text":
+                "User submitted the questionnaire:\n- Database (db): SQLite [sqlite]"}],
+            "details": {
+                "cancelled": false,
+                "questions": questions(&single()),
+                "answers": {"db": {"values": ["sqlite"], "labels": ["SQLite"], "indices": [2]}}
+            }
+        })
+    );
+    assert!(screen.ends_with("review> \r\nSubmitted.\r\n"), "{screen}");
+}
+
+#[test]
+fn multi_question_with_two_numbers_and_custom_text() {
+    let payload = json!({"questions": [{"id": "feat", "label": "Features",
+        "prompt": "Which features?", "type": "multi",
+        "options": [{"value": "auth", "label": "Auth"}, {"value": "billing", "label": "Billing"},
+                    {"value": "search", "label": "Search"}]}]});
+    let mut run = Run::start(&payload, Some("dumb"), &[]);
+    run.expect("   >  Type your own: start the line with \">\"\r\n");
+    run.answer("1/1> ", "1,3 > Audit log");
+    run.expect("Saved: Auth, Search, your own: \"Audit log\"\r\n");
+    run.answer("review> ", "submit");
+    let (code, result, _) = run.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result["details"]["answers"],
+        json!({"feat": {"values": ["auth", "search", "Audit log"],
+                        "labels": ["Auth", "Search", "Audit log"], "indices": [1, 3],
+                        "customText": "Audit log"}})
+    );
+    assert_eq!(
+        result["content"][0]["text"],
+        "User submitted the questionnaire:\n- Features (feat): Auth [auth], Search [search], \
+         custom text \"Audit log\""
+    );
+}
+
+#[test]
+fn preview_question_prints_previews_and_takes_no_custom_text() {
+    let payload = json!({"questions": [{"id": "layout", "prompt": "Pick a layout", "type": "preview",
+        "options": [
+            {"value": "side", "label": "Sidebar", "preview": "+---+------+\n| S | main |\n+---+------+"},
+            {"value": "top", "label": "Top bar", "description": "One row", "preview": "+--------+\n|  top   |\n+--------+"}]}]});
+    let mut run = Run::start(&payload, Some("dumb"), &[]);
+    run.expect(
+        "1/1 Q1 (choose one, previews below)\r\nPick a layout\r\n   1) Sidebar\r\n      | +---+------+\r\n      | | S | main |\r\n      | +---+------+\r\n   2) Top bar\r\n      One row\r\n      | +--------+\r\n      | |  top   |\r\n      | +--------+\r\n",
+    );
+    run.answer("1/1> ", "> my own");
+    run.expect("Not understood: this preview question takes no answer of your own: choose a number from 1 to 2\r\n");
+    run.answer("1/1> ", "2");
+    run.answer("review> ", "");
+    let (code, result, screen) = run.finish();
+    assert_eq!(code, 0);
+    assert!(!screen.contains("Type your own"), "{screen}");
+    assert_eq!(
+        result["details"],
+        json!({"cancelled": false, "questions": questions(&payload),
+               "answers": {"layout": {"values": ["top"], "labels": ["Top bar"], "indices": [2]}}})
+    );
+}
+
+#[test]
+fn back_notes_and_review_reopen() {
+    let mut run = Run::start(&three(), Some("dumb"), &[]);
+    run.expect("Project setup\r\n=============\r\n");
+    run.answer("1/3> ", "1");
+    run.answer("2/3> ", "<");
+    run.expect("Current answer: Backend only\r\n");
+    run.answer("1/3> ", "note: keep the API stable");
+    run.expect("Question note saved.\r\n");
+    run.answer("1/3> ", "");
+    run.answer("2/3> ", "vue");
+    run.answer("3/3> ", "note 2: Stripe only");
+    run.expect("Note on Billing saved.\r\n");
+    run.answer("3/3> ", "2 3");
+    run.expect("  3. Features: Billing, Search; note on Billing: \"Stripe only\"\r\n");
+    // Re-open question 2 from the review; answering it returns to the review.
+    run.answer("review> ", "2");
+    run.expect("Current answer: Vue\r\n");
+    run.answer("2/3> ", "> Svelte");
+    run.expect("\r\nReview\r\n  1. Scope: Backend only; note: \"keep the API stable\"\r\n  2. Frontend: your own: \"Svelte\"\r\n");
+    run.answer("review> ", "");
+    let (code, result, _) = run.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result["details"]["answers"],
+        json!({
+            "scope": {"values": ["be"], "labels": ["Backend only"], "indices": [1],
+                      "note": "keep the API stable"},
+            "fw": {"values": ["Svelte"], "labels": ["Svelte"], "indices": [], "customText": "Svelte"},
+            "feat": {"values": ["billing", "search"], "labels": ["Billing", "Search"],
+                     "indices": [2, 3], "optionNotes": {"billing": "Stripe only"}}
+        })
+    );
+}
+
+#[test]
+fn bad_entry_and_help_keep_the_same_prompt() {
+    let mut run = Run::start(&single(), Some("dumb"), &[]);
+    run.answer("1/1> ", "9");
+    run.expect("Not understood: there is no option 9: choose a number from 1 to 2\r\n1/1> ");
+    run.session.send("mysql\r").unwrap();
+    run.expect("Not understood: not an option: type a number from 1 to 2, or \"> your own answer\" (? for help)\r\n1/1> ");
+    run.session.send("?\r").unwrap();
+    run.expect(
+        "How to answer (type one line, then Enter):\r\n  2              choose option 2\r\n",
+    );
+    run.expect("  ?              this help\r\n1/1> ");
+    run.session.send("PostgreSQL\r").unwrap();
+    run.answer("review> ", "?");
+    run.expect("At the review:\r\n");
+    run.answer("review> ", "7");
+    run.expect("Not understood: there is no question 7: choose 1\r\n");
+    run.answer("review> ", "");
+    let (code, result, _) = run.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result["details"]["answers"],
+        json!({"db": {"values": ["pg"], "labels": ["PostgreSQL"], "indices": [1]}})
+    );
+}
+
+#[test]
+fn required_unanswered_is_flagged_and_confirmed() {
+    let mut run = Run::start(&three(), Some("dumb"), &[]);
+    run.answer("1/3> ", "");
+    run.answer("2/3> ", "1");
+    run.answer("3/3> ", "");
+    run.expect("  1. Scope [required, not answered]: not answered\r\n");
+    run.answer("review> ", "");
+    run.answer(
+        "1 required question is not answered (Scope). Submit anyway? [y/N] ",
+        "",
+    );
+    run.expect("Not submitted.\r\n");
+    run.answer("review> ", "submit");
+    run.answer("Submit anyway? [y/N] ", "y");
+    let (code, result, _) = run.finish();
+    assert_eq!(code, 0);
+    assert_eq!(result["details"]["cancelled"], json!(false));
+    assert_eq!(
+        result["details"]["answers"],
+        json!({"fw": {"values": ["react"], "labels": ["React"], "indices": [1]}})
+    );
+}
+
+#[test]
+fn eof_on_the_terminal_cancels() {
+    let mut run = Run::start(&three(), Some("dumb"), &[]);
+    run.answer("1/3> ", "1");
+    run.expect("2/3> ");
+    run.session.send("\x04").unwrap(); // Ctrl+D at the start of a line: end of input
+    let (code, result, screen) = run.finish();
+    assert_eq!(code, 1);
+    assert_eq!(
+        result["details"],
+        json!({
+            "title": "Project setup",
+            "cancelled": true,
+            "questions": questions(&three()),
+            "answers": {},
+            "error": {"code": "terminal_lost",
+                      "message": "end of input on the terminal (Ctrl+D or hang-up)"}
+        })
+    );
+    assert!(
+        screen.ends_with("End of input: the questionnaire was cancelled.\r\n"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn cancel_at_the_review_dismisses() {
+    let mut run = Run::start(&single(), Some("dumb"), &[]);
+    run.answer("1/1> ", "1");
+    run.answer("review> ", "cancel");
+    run.expect("Cancelled: no answers were given.\r\n");
+    let (code, result, _) = run.finish();
+    assert_eq!(code, 1);
+    assert_eq!(
+        result["content"][0]["text"],
+        "User dismissed the questionnaire without submitting; no answers were given. Do not \
+         assume any answer: continue without these choices or ask again in plain text."
+    );
+    assert_eq!(result["details"]["cancelled"], json!(true));
+    assert_eq!(result["details"]["answers"], json!({}));
+    assert!(result["details"].get("error").is_none());
+}
+
+#[test]
+fn unset_term_and_plain_flag_pick_plain_mode() {
+    for (term, args) in [
+        (None, &[][..]),
+        (Some(""), &[][..]),
+        (Some("xterm-256color"), &["--plain"][..]),
+    ] {
+        let mut run = Run::start(&single(), term, args);
+        run.answer("1/1> ", "1");
+        run.answer("review> ", "");
+        let (code, result, _) = run.finish();
+        assert_eq!(code, 0, "TERM={term:?} {args:?}");
+        assert_eq!(result["details"]["answers"]["db"]["values"], json!(["pg"]));
+    }
+}
+
+#[test]
+fn hostile_payload_text_is_shown_not_run() {
+    let payload = json!({"title": "T\u{1b}]52;c;Zm9v\u{7}", "questions": [{"id": "q",
+        "label": "L\u{1b}[2J", "prompt": "P\u{1b}[31mred\u{202e}",
+        "options": [{"value": "v", "label": "O\u{9b}1m", "description": "D\u{1b}]8;;http://x\u{1b}\\"}]}]});
+    let mut run = Run::start(&payload, Some("dumb"), &[]);
+    run.expect("T\\e]52;c;Zm9v\\x07\r\n");
+    run.expect("1/1 L\\e[2J (choose one)\r\nP\\e[31mred\\u{202e}\r\n   1) O\\x9b1m\r\n      D\\e]8;;http://x\\e\\\r\n");
+    run.answer("1/1> ", "1");
+    run.answer("review> ", "");
+    let (code, result, _) = run.finish();
+    assert_eq!(code, 0);
+    // The result keeps the original text.
+    assert_eq!(
+        result["details"]["answers"]["q"]["labels"],
+        json!(["O\u{9b}1m"])
+    );
+}
