@@ -1,0 +1,79 @@
+//! Fuzz target: answers-file parsing and checking (`pi_ask::frontend::scripted::parse_answers`)
+//! against fixed payloads. The first byte picks the payload, the rest is the answers file.
+//! Properties: nothing panics; checked answers always apply to the payload's answer state; the
+//! submitted result, replayed as an answers file, gives the same answers again.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use pi_ask::answers::AnswerState;
+use pi_ask::contract::{parse_payload, Payload, QuestionType};
+use pi_ask::frontend::scripted::parse_answers;
+use pi_ask::{output, result};
+use std::sync::OnceLock;
+
+const PAYLOADS: &[&str] = &[
+    include_str!("../../examples/implementation-preferences.json"),
+    include_str!("../../examples/config-preview.json"),
+    include_str!("../../examples/database.json"),
+    include_str!("../../examples/language-features.json"),
+];
+
+fn payloads() -> &'static [Payload] {
+    static P: OnceLock<Vec<Payload>> = OnceLock::new();
+    P.get_or_init(|| PAYLOADS.iter().map(|t| parse_payload(t).unwrap()).collect())
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let payload = &payloads()[pick as usize % PAYLOADS.len()];
+    let answers = match parse_answers(text, payload) {
+        Ok(a) => a,
+        Err(problems) => {
+            assert!(!problems.is_empty());
+            output::to_json(&result::invalid_input(
+                result::codes::INVALID_ANSWERS,
+                "answers file",
+                payload.title.clone(),
+                Some(payload),
+                problems,
+            ));
+            return;
+        }
+    };
+    for e in &answers.entries {
+        let q = &payload.questions[e.question];
+        assert!(
+            e.options.windows(2).all(|w| w[0] < w[1]),
+            "options not ascending"
+        );
+        if q.kind != QuestionType::Multi {
+            assert!(e.options.len() + usize::from(e.custom_text.is_some()) <= 1);
+        }
+        if q.kind == QuestionType::Preview {
+            assert!(e.custom_text.is_none());
+        }
+    }
+    let mut state = AnswerState::new(payload);
+    answers.apply(&mut state).expect("checked answers apply");
+    if answers.cancelled {
+        output::to_json(&result::dismissed(payload));
+        return;
+    }
+    // Replaying the submitted result gives the same answers.
+    let recorded = output::to_json(&result::submitted(payload, &state));
+    let replay = parse_answers(&recorded, payload)
+        .unwrap_or_else(|p| panic!("a submitted result does not replay: {p:?}\n{recorded}"));
+    let mut again = AnswerState::new(payload);
+    replay.apply(&mut again).expect("replayed answers apply");
+    assert_eq!(
+        again.answers(payload),
+        state.answers(payload),
+        "replay differs\n{recorded}"
+    );
+});
