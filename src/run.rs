@@ -125,10 +125,13 @@ fn ask(payload: &Payload, cli: &Cli) -> (crate::contract::ToolResult, ExitCode) 
             .unwrap_or_else(|| ".".into()),
     };
     let term = std::env::var("TERM").ok();
+    let plain = frontend::wants_plain(cli.plain, term.as_deref());
+    // Plain mode: restoring the terminal on a signal must not write escape sequences.
+    crate::terminal::set_plain(plain);
     // SIGTERM/SIGHUP/SIGQUIT (and SIGINT the front end does not handle) end the flow with a
     // cancelled result; see src/terminal.rs.
     let _signals = watch_signals(payload, cli);
-    let outcome = if frontend::wants_plain(cli.plain, term.as_deref()) {
+    let outcome = if plain {
         frontend::plain::ask(payload, &mut state, &opts)
     } else {
         frontend::tty::ask(payload, &mut state, &opts)

@@ -56,6 +56,15 @@ struct Saved {
 static SAVED: Mutex<Option<Saved>> = Mutex::new(None);
 /// Whether a [`RestoreGuard`] switched to the alternate screen and has not left it yet.
 static ALT_SCREEN: AtomicBool = AtomicBool::new(false);
+/// Whether the plain front end is asking (see [`set_plain`]).
+static PLAIN: AtomicBool = AtomicBool::new(false);
+
+/// Tells [`restore`] that the plain front end owns the terminal: it then writes no escape
+/// sequence at all (a dumb terminal would print them) and only puts the saved modes back.
+/// src/run.rs sets it before the signal watch starts.
+pub fn set_plain(on: bool) {
+    PLAIN.store(on, Ordering::SeqCst);
+}
 
 /// Opens `/dev/tty` for reading and writing.
 ///
@@ -99,12 +108,16 @@ pub fn save_modes() {
 /// Puts the terminal back as it was before the flow: the saved modes (raw mode off, echo
 /// on), bracketed paste off, cursor visible, and the original screen when the alternate
 /// screen is in use. Safe to call more than once and from any thread; never fails (a
-/// terminal that went away needs no restoring).
+/// terminal that went away needs no restoring). In plain mode ([`set_plain`]) it writes
+/// nothing, only the modes are put back.
 pub fn restore() {
     let saved = SAVED.lock().unwrap_or_else(|e| e.into_inner());
     let mut out = String::from(RESET_MODES);
     if ALT_SCREEN.swap(false, Ordering::SeqCst) {
         out.push_str(LEAVE_ALT_SCREEN);
+    }
+    if PLAIN.load(Ordering::SeqCst) {
+        out.clear();
     }
     match saved.as_ref() {
         Some(s) => {

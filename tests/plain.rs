@@ -2,8 +2,12 @@
 //! typing lines as a person would. Every run checks that not one ESC byte reached the
 //! terminal, and reads the result from `--output FILE` (the pty is the child's stdout too).
 //! Every wait has a timeout, so a hang fails the test instead of blocking CI.
+//!
+//! These tests use expectrl directly rather than tests/common/pty.rs: plain mode is a stream
+//! of lines, and the tests check the stream itself (every byte, for ESC; "the same prompt
+//! again" after a bad line), which a parsed screen cannot show.
 
-use expectrl::{Eof, Session, WaitStatus};
+use expectrl::{Eof, Session, Signal, WaitStatus};
 use serde_json::{json, Value};
 use std::process::Command;
 use std::time::Duration;
@@ -371,4 +375,31 @@ fn hostile_payload_text_is_shown_not_run() {
         result["details"]["answers"]["q"]["labels"],
         json!(["O\u{9b}1m"])
     );
+}
+
+#[test]
+fn sigterm_aborts_without_escape_sequences() {
+    let mut run = Run::start(&single(), Some("dumb"), &[]);
+    run.expect("1/1> ");
+    run.session.signal(Signal::SIGTERM).unwrap();
+    let (code, result, _) = run.finish();
+    assert_eq!(code, 1);
+    assert_eq!(
+        result["details"]["error"],
+        json!({"code": "aborted", "message": "received SIGTERM"})
+    );
+    assert_eq!(result["details"]["answers"], json!({}));
+}
+
+#[test]
+fn ctrl_c_dismisses_without_escape_sequences() {
+    let mut run = Run::start(&single(), Some("dumb"), &[]);
+    run.answer("1/1> ", "1");
+    run.expect("review> ");
+    run.session.send("\x03").unwrap(); // Ctrl+C: the terminal sends SIGINT
+    let (code, result, _) = run.finish();
+    assert_eq!(code, 1);
+    assert_eq!(result["details"]["cancelled"], json!(true));
+    assert_eq!(result["details"]["answers"], json!({}));
+    assert!(result["details"].get("error").is_none(), "{result}");
 }
