@@ -4,6 +4,7 @@
 //! [`parse_payload`] turns payload text into a normalized, validated [`Payload`]; the result
 //! types serialize to the JSON the contract's "Output" section gives.
 
+mod fast;
 mod validate;
 
 pub use validate::{

@@ -49,6 +49,10 @@ pub fn display_path(path: &str) -> &str {
 /// Errors: malformed JSON gives one `malformed_json` problem with line and column; otherwise
 /// every violated input rule gives one problem (codes listed in `docs/contract-notes.md`).
 pub fn parse_payload(text: &str) -> Result<Payload, PayloadError> {
+    // Valid payloads take the typed fast path (src/contract/fast.rs); the walker reports problems.
+    if let Some(payload) = super::fast::parse(text) {
+        return Ok(payload);
+    }
     let value: Value = serde_json::from_str(text).map_err(|e| PayloadError {
         title: None,
         problems: vec![malformed_json(&e)],

@@ -343,7 +343,20 @@ impl Checker<'_> {
             question: q,
             ..ScriptedEntry::default()
         };
-        let index = OptionIndex::new(question);
+        let lookups = match value {
+            Value::Array(items) => items.len(),
+            Value::Object(obj) => {
+                obj.get("values")
+                    .and_then(Value::as_array)
+                    .map_or(0, Vec::len)
+                    + obj
+                        .get("optionNotes")
+                        .and_then(Value::as_object)
+                        .map_or(0, Map::len)
+            }
+            _ => 1,
+        };
+        let index = OptionIndex::new(question, lookups);
         let mut values_path = path.to_string();
         match value {
             Value::String(_) | Value::Number(_) => {
@@ -639,14 +652,15 @@ impl Checker<'_> {
     }
 }
 
-/// Option value → index for one question: a linear scan for few options, a map for many.
+/// Option value → index for one question: a linear scan for a few lookups or options, a map
+/// when many values are looked up among many options (so a long `values` list stays linear).
 struct OptionIndex<'q> {
     map: Option<HashMap<&'q str, usize>>,
 }
 
 impl<'q> OptionIndex<'q> {
-    fn new(question: &'q Question) -> Self {
-        let map = (question.options.len() > 16).then(|| {
+    fn new(question: &'q Question, lookups: usize) -> Self {
+        let map = (question.options.len() > 16 && lookups > 8).then(|| {
             question
                 .options
                 .iter()
