@@ -8,6 +8,7 @@
 pub mod answers;
 pub mod cli;
 pub mod commands;
+pub mod complete;
 pub mod contract;
 pub mod editor;
 pub mod exit_codes;

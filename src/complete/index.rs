@@ -1,0 +1,329 @@
+//! The file index behind fuzzy `@` completion: every file and folder under the project root
+//! that git would not ignore, walked once, lazily, in the background.
+//!
+//! The walk uses `ignore`'s parallel walker with `.gitignore`, `.ignore`, `.git/info/exclude`
+//! and the global git excludes honoured also outside a git repository (`require_git(false)`).
+//! It never follows symlinks (a symlink is listed, not entered, so nothing outside the root is
+//! reached and loops cannot happen), skips `.git`, unreadable folders and names that are not
+//! UTF-8, and stops at [`Limits::max_entries`] entries or after [`Limits::max_time`].
+//!
+//! Paths are stored compactly: per walker thread, chunks of [`CHUNK_ENTRIES`] paths in one
+//! `String` with end offsets and a flag byte each. Chunks are published as soon as they fill,
+//! so completion can match a partial index while a large tree is still being walked.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, Once};
+use std::time::{Duration, Instant};
+
+use ignore::{WalkBuilder, WalkState};
+
+use super::token::has_hidden_component;
+
+/// Entries per published chunk.
+pub const CHUNK_ENTRIES: usize = 2048;
+
+/// Entry flag: the entry is a folder (or a symlink to one).
+pub const FLAG_DIR: u8 = 1;
+/// Entry flag: some component of the path starts with `.`.
+pub const FLAG_HIDDEN: u8 = 2;
+/// Entry flag: the path is pure ASCII (matched without conversion).
+pub const FLAG_ASCII: u8 = 4;
+
+/// Bounds on one walk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Stop after this many entries (files and folders); the index is then marked truncated.
+    pub max_entries: usize,
+    /// Stop walking after this long; the index is then marked truncated.
+    pub max_time: Duration,
+}
+
+impl Default for Limits {
+    /// 200,000 entries, 10 seconds.
+    fn default() -> Self {
+        Limits {
+            max_entries: 200_000,
+            max_time: Duration::from_secs(10),
+        }
+    }
+}
+
+/// A run of indexed paths (relative to the root, `/`-separated, no trailing `/`).
+#[derive(Debug, Default)]
+pub struct Chunk {
+    text: String,
+    ends: Vec<u32>,
+    flags: Vec<u8>,
+}
+
+impl Chunk {
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether the chunk has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Entry `i`: its path and its `FLAG_*` bits. Panics if `i >= len()`.
+    pub fn get(&self, i: usize) -> (&str, u8) {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        (&self.text[start..self.ends[i] as usize], self.flags[i])
+    }
+
+    fn push(&mut self, path: &str, flags: u8) {
+        self.text.push_str(path);
+        self.ends.push(self.text.len() as u32);
+        self.flags.push(flags);
+    }
+
+    /// Heap bytes held (for the benchmark's memory figures).
+    pub fn heap_bytes(&self) -> usize {
+        self.text.capacity() + self.ends.capacity() * 4 + self.flags.capacity()
+    }
+}
+
+/// Where the walk is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Entries indexed so far.
+    pub entries: usize,
+    /// The walk has started.
+    pub started: bool,
+    /// The walk has ended (completely or at a limit).
+    pub done: bool,
+    /// The walk stopped at a limit, so some entries are missing.
+    pub truncated: bool,
+    /// Time since the walk started (its total duration once done).
+    pub elapsed: Duration,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    chunks: Vec<Arc<Chunk>>,
+    started_at: Option<Instant>,
+    finished_after: Option<Duration>,
+}
+
+/// The lazily built file index of one project root, shared by every editor of a session.
+#[derive(Debug)]
+pub struct FileIndex {
+    root: PathBuf,
+    limits: Limits,
+    start: Once,
+    state: Mutex<State>,
+    done: Condvar,
+    entries: AtomicUsize,
+    truncated: AtomicBool,
+}
+
+impl FileIndex {
+    /// An index of `root` with the default [`Limits`]; nothing is read until [`start`].
+    ///
+    /// [`start`]: FileIndex::start
+    pub fn new(root: impl Into<PathBuf>) -> Arc<FileIndex> {
+        FileIndex::with_limits(root, Limits::default())
+    }
+
+    /// An index of `root` with the given limits; nothing is read until [`FileIndex::start`].
+    pub fn with_limits(root: impl Into<PathBuf>, limits: Limits) -> Arc<FileIndex> {
+        Arc::new(FileIndex {
+            root: root.into(),
+            limits,
+            start: Once::new(),
+            state: Mutex::new(State::default()),
+            done: Condvar::new(),
+            entries: AtomicUsize::new(0),
+            truncated: AtomicBool::new(false),
+        })
+    }
+
+    /// The project root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Starts the walk in a background thread, once; later calls do nothing. If no thread can
+    /// be spawned the walk runs on the caller's thread.
+    pub fn start(self: &Arc<Self>) {
+        self.start.call_once(|| {
+            self.lock().started_at = Some(Instant::now());
+            let index = Arc::clone(self);
+            let spawned = std::thread::Builder::new()
+                .name("pi-ask-index".into())
+                .spawn(move || index.walk());
+            if spawned.is_err() {
+                self.walk();
+            }
+        });
+    }
+
+    /// Waits until the walk is done or `timeout` has passed; returns whether it is done.
+    /// Returns `false` at once if the walk was never started.
+    pub fn wait(&self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        let mut state = self.lock();
+        loop {
+            if state.finished_after.is_some() {
+                return true;
+            }
+            if state.started_at.is_none() {
+                return false;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            state = match self.done.wait_timeout(state, deadline - now) {
+                Ok((guard, _)) => guard,
+                Err(poisoned) => poisoned.into_inner().0,
+            };
+        }
+    }
+
+    /// Where the walk is.
+    pub fn progress(&self) -> Progress {
+        let state = self.lock();
+        let elapsed = match (state.finished_after, state.started_at) {
+            (Some(d), _) => d,
+            (None, Some(t)) => t.elapsed(),
+            (None, None) => Duration::ZERO,
+        };
+        Progress {
+            entries: self.entries.load(Ordering::Relaxed),
+            started: state.started_at.is_some(),
+            done: state.finished_after.is_some(),
+            truncated: self.truncated.load(Ordering::Relaxed),
+            elapsed,
+        }
+    }
+
+    /// The chunks published so far (all of them once the walk is done). Cheap: clones `Arc`s.
+    pub fn snapshot(&self) -> Vec<Arc<Chunk>> {
+        self.lock().chunks.clone()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn publish(&self, chunk: Chunk) {
+        if !chunk.is_empty() {
+            self.lock().chunks.push(Arc::new(chunk));
+        }
+    }
+
+    fn walk(&self) {
+        let deadline = Instant::now() + self.limits.max_time;
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
+        let walker = WalkBuilder::new(&self.root)
+            .hidden(false)
+            .follow_links(false)
+            .require_git(false)
+            .git_ignore(true)
+            .git_exclude(true)
+            .git_global(true)
+            .ignore(true)
+            .parents(true)
+            .threads(threads)
+            .build_parallel();
+        walker.run(|| {
+            let mut sink = Sink {
+                index: self,
+                chunk: Chunk::default(),
+                visited: 0,
+            };
+            Box::new(move |entry| sink.visit(entry, deadline))
+        });
+        let mut state = self.lock();
+        state.finished_after = Some(state.started_at.map_or(Duration::ZERO, |t| t.elapsed()));
+        drop(state);
+        self.done.notify_all();
+    }
+}
+
+/// One walker thread's unpublished entries; publishes the rest when the thread ends.
+struct Sink<'a> {
+    index: &'a FileIndex,
+    chunk: Chunk,
+    visited: usize,
+}
+
+impl Sink<'_> {
+    fn visit(
+        &mut self,
+        entry: Result<ignore::DirEntry, ignore::Error>,
+        deadline: Instant,
+    ) -> WalkState {
+        // Unreadable folders and other I/O errors: skip them, keep walking.
+        let Ok(entry) = entry else {
+            return WalkState::Continue;
+        };
+        if entry.depth() == 0 {
+            return WalkState::Continue;
+        }
+        let file_type = entry.file_type();
+        let is_dir = file_type.is_some_and(|t| t.is_dir());
+        if entry.file_name() == ".git" {
+            return WalkState::Skip;
+        }
+        let rel = relative(entry.path(), &self.index.root);
+        let Some(rel) = rel else {
+            // Not UTF-8: it cannot be typed as a reference; skip it and whatever is inside.
+            return if is_dir {
+                WalkState::Skip
+            } else {
+                WalkState::Continue
+            };
+        };
+        let limits = &self.index.limits;
+        self.visited += 1;
+        if self.visited % 128 == 1 && Instant::now() >= deadline {
+            self.index.truncated.store(true, Ordering::Relaxed);
+            return WalkState::Quit;
+        }
+        if self.index.entries.fetch_add(1, Ordering::Relaxed) >= limits.max_entries {
+            self.index.entries.fetch_sub(1, Ordering::Relaxed);
+            self.index.truncated.store(true, Ordering::Relaxed);
+            return WalkState::Quit;
+        }
+        let points_to_dir = file_type.is_some_and(|t| t.is_symlink())
+            && std::fs::metadata(entry.path()).is_ok_and(|m| m.is_dir());
+        let mut flags = 0;
+        if is_dir || points_to_dir {
+            flags |= FLAG_DIR;
+        }
+        if has_hidden_component(rel) {
+            flags |= FLAG_HIDDEN;
+        }
+        if rel.is_ascii() {
+            flags |= FLAG_ASCII;
+        }
+        self.chunk.push(rel, flags);
+        if self.chunk.len() >= CHUNK_ENTRIES {
+            self.index.publish(std::mem::take(&mut self.chunk));
+        }
+        WalkState::Continue
+    }
+}
+
+/// `path` relative to `root` as UTF-8, `None` if it is not UTF-8. The walker builds every
+/// path as `root.join(..)`, so this is mostly a byte comparison.
+fn relative<'p>(path: &'p Path, root: &Path) -> Option<&'p str> {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = path.as_os_str().as_bytes();
+    match bytes.strip_prefix(root.as_os_str().as_bytes()) {
+        Some(rest) if rest.first() == Some(&b'/') => std::str::from_utf8(&rest[1..]).ok(),
+        Some(rest) if root.as_os_str().as_bytes().ends_with(b"/") => std::str::from_utf8(rest).ok(),
+        _ => path.strip_prefix(root).ok().and_then(Path::to_str),
+    }
+}
+
+impl Drop for Sink<'_> {
+    fn drop(&mut self) {
+        self.index.publish(std::mem::take(&mut self.chunk));
+    }
+}

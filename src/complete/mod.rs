@@ -1,0 +1,288 @@
+//! `@` file-path completion for the rustyline editors (free-form answers and notes), the way
+//! pi's own editor completes file references (contract, "Supported UX": pi-style `@` file
+//! path autocomplete).
+//!
+//! After an `@`, Tab lists files and folders under the project root (`--cwd`):
+//! - a plain fragment (`@mod17`) is matched fuzzily against a [`FileIndex`] of the whole tree
+//!   (git-ignored entries left out, hidden ones only when the fragment starts with `.`), best
+//!   first, at most [`MAX_CANDIDATES`];
+//! - an explicit path (`@src/`, `@../x`, `@~/`, `@/etc/`) lists one folder level like a shell
+//!   (a relative one that matches nothing falls back to fuzzy matching of the whole fragment);
+//! - the inserted text is pi's reference form: `@path`, `@path/` for a folder, `@"path"` when
+//!   the path has a space or the person typed `@"`; a space follows a file reference, and the
+//!   cursor stays inside the quotes after a quoted folder.
+//!
+//! The index is walked once per session, in the background, from the first `@` typed or the
+//! first Tab after one, whichever comes first; nothing happens before. Tab waits at most
+//! [`FIRST_WAIT`] for the walk, then lists what has been indexed so far, and the hint after the
+//! cursor shows `indexing… N files` until the walk is done.
+
+pub mod dir;
+pub mod fuzzy;
+pub mod index;
+pub mod token;
+
+use std::borrow::Cow;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rustyline::completion::{Completer, Pair};
+use rustyline::highlight::Highlighter;
+use rustyline::hint::{Hint, Hinter};
+use rustyline::line_buffer::LineBuffer;
+use rustyline::validate::Validator;
+use rustyline::{Changeset, Context, Helper};
+
+pub use index::{FileIndex, Limits, Progress};
+
+/// Most candidates offered for a fuzzy fragment (pi's editor shows its best 20).
+pub const MAX_CANDIDATES: usize = 20;
+
+/// Longest a Tab waits for an unfinished index before listing what is indexed so far.
+pub const FIRST_WAIT: Duration = Duration::from_millis(200);
+
+/// The `indexing… N files` hint appears once a walk has run this long.
+pub const HINT_AFTER: Duration = Duration::from_millis(100);
+
+/// Fuzzy matches kept per session, most recent first.
+const CACHED_QUERIES: usize = 8;
+
+/// The fuzzy matches of recent fragments on the finished index, to answer a repeated fragment
+/// at once and to narrow a growing one (the matches of `mod17` are among those of `mod1`).
+#[derive(Debug, Default)]
+struct QueryCache {
+    recent: std::collections::VecDeque<(String, Arc<fuzzy::Matches>)>,
+}
+
+/// The rustyline helper giving an editor `@` completion and the indexing hint. Cheap to
+/// clone: clones share one [`FileIndex`], so every editor of a session shares one walk.
+#[derive(Debug, Clone)]
+pub struct AtCompleter {
+    index: Arc<FileIndex>,
+    home: Option<PathBuf>,
+    wait: Duration,
+    dim_hints: bool,
+    cache: Arc<Mutex<QueryCache>>,
+}
+
+impl AtCompleter {
+    /// A completer rooted at `root` (the `--cwd` folder). Reads nothing until the first `@`.
+    pub fn new(root: impl Into<PathBuf>) -> AtCompleter {
+        AtCompleter::with_index(FileIndex::new(root))
+    }
+
+    /// A completer over an existing (possibly shared) index.
+    pub fn with_index(index: Arc<FileIndex>) -> AtCompleter {
+        AtCompleter {
+            index,
+            home: std::env::var_os("HOME")
+                .filter(|h| !h.is_empty())
+                .map(PathBuf::from),
+            wait: FIRST_WAIT,
+            dim_hints: std::env::var_os("NO_COLOR").map_or(true, |v| v.is_empty()),
+            cache: Arc::new(Mutex::new(QueryCache::default())),
+        }
+    }
+
+    /// Sets how long a Tab waits for an unfinished index (default [`FIRST_WAIT`]).
+    pub fn wait(mut self, wait: Duration) -> AtCompleter {
+        self.wait = wait;
+        self
+    }
+
+    /// Sets the folder `~/` stands for (default `$HOME`; `None`: `~/` lists nothing).
+    pub fn home(mut self, home: Option<PathBuf>) -> AtCompleter {
+        self.home = home;
+        self
+    }
+
+    /// The shared file index.
+    pub fn index(&self) -> &Arc<FileIndex> {
+        &self.index
+    }
+
+    /// The completion for the `@` reference ending at byte `pos` of `line`: the byte offset
+    /// the candidates replace from (the `@`) and the candidates, best first (`display` is the
+    /// path with `/` after folders, `replacement` the reference text). `None` when the cursor
+    /// is not in an `@` reference.
+    pub fn complete_at(&self, line: &str, pos: usize) -> Option<(usize, Vec<Pair>)> {
+        let tok = token::at_token(line, pos)?;
+        let fragment = tok.fragment;
+        if dir::is_explicit(fragment) {
+            let inside_root = !(fragment.starts_with('/')
+                || fragment.starts_with('~')
+                || fragment.split('/').any(|c| c == ".."));
+            match dir::list_level(self.index.root(), self.home.as_deref(), fragment) {
+                Some(listed) if !listed.is_empty() || !inside_root => {
+                    let pairs = listed
+                        .into_iter()
+                        .map(|l| Pair {
+                            display: if l.is_dir { l.name + "/" } else { l.name },
+                            replacement: token::reference(&l.path, l.is_dir, tok.quoted),
+                        })
+                        .collect();
+                    return Some((tok.start, pairs));
+                }
+                None if !inside_root => return Some((tok.start, Vec::new())),
+                _ => {}
+            }
+        }
+        let hits = self.fuzzy(fragment);
+        let pairs = hits
+            .into_iter()
+            .map(|h| Pair {
+                display: if h.is_dir {
+                    format!("{}/", h.path)
+                } else {
+                    h.path.clone()
+                },
+                replacement: token::reference(&h.path, h.is_dir, tok.quoted),
+            })
+            .collect();
+        Some((tok.start, pairs))
+    }
+
+    /// The best index entries for a fuzzy `fragment`, starting the walk if needed and waiting
+    /// for it at most the configured wait.
+    pub fn fuzzy(&self, fragment: &str) -> Vec<fuzzy::Hit> {
+        self.index.start();
+        if self.index.wait(self.wait) {
+            return self.cached_matches(fragment).top.clone();
+        }
+        // still walking: match what is indexed so far, cache nothing
+        fuzzy::fuzzy_match(&self.index.snapshot(), fragment, MAX_CANDIDATES, None).top
+    }
+
+    /// The matches of `fragment` on the finished index: from the cache, or narrowed from the
+    /// cached matches of its longest cached prefix, or computed afresh.
+    fn cached_matches(&self, fragment: &str) -> Arc<fuzzy::Matches> {
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = cache.recent.iter().position(|(f, _)| f == fragment) {
+            let hit = cache.recent.remove(i).expect("position is valid");
+            let matches = Arc::clone(&hit.1);
+            cache.recent.push_front(hit);
+            return matches;
+        }
+        let narrow_from = cache
+            .recent
+            .iter()
+            .filter(|(f, _)| !f.is_empty() && fragment.starts_with(f.as_str()))
+            .max_by_key(|(f, _)| f.len())
+            .map(|(_, m)| Arc::clone(m));
+        let within = narrow_from.as_ref().map(|m| m.ids.as_slice());
+        let chunks = self.index.snapshot();
+        let matches = Arc::new(fuzzy::fuzzy_match(
+            &chunks,
+            fragment,
+            MAX_CANDIDATES,
+            within,
+        ));
+        cache
+            .recent
+            .push_front((fragment.to_owned(), Arc::clone(&matches)));
+        cache.recent.truncate(CACHED_QUERIES);
+        matches
+    }
+
+    /// The hint shown after the cursor in an `@` reference: `  indexing… N files` while the
+    /// walk runs (after [`HINT_AFTER`]), `  (index stopped at N files)` when it hit a limit.
+    ///
+    /// Called by rustyline after every key, it also prepares the next Tab: typing `@` starts
+    /// the walk, so the index is usually ready by the first Tab, and once the index is ready
+    /// each key narrows the matches of the fragment typed so far, so Tab only lists them.
+    pub fn hint_at(&self, line: &str, pos: usize) -> Option<String> {
+        let tok = token::at_token(line, pos)?;
+        if dir::is_explicit(tok.fragment) {
+            return None;
+        }
+        self.index.start();
+        let p = self.index.progress();
+        if p.done {
+            self.cached_matches(tok.fragment);
+        }
+        if !p.done && p.elapsed >= HINT_AFTER {
+            Some(format!("  indexing… {} files", p.entries))
+        } else if p.done && p.truncated {
+            Some(format!("  (index stopped at {} files)", p.entries))
+        } else {
+            None
+        }
+    }
+}
+
+/// A hint that is only shown, never inserted by the right arrow key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatusHint(pub String);
+
+impl Hint for StatusHint {
+    fn display(&self) -> &str {
+        &self.0
+    }
+
+    fn completion(&self) -> Option<&str> {
+        None
+    }
+}
+
+impl Completer for AtCompleter {
+    type Candidate = Pair;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        _ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
+        Ok(self.complete_at(line, pos).unwrap_or((pos, Vec::new())))
+    }
+
+    fn update(&self, line: &mut LineBuffer, start: usize, elected: &str, cl: &mut Changeset) {
+        let (text, pos) = apply(line.as_str(), line.pos(), start, elected);
+        line.update(&text, pos, cl);
+    }
+}
+
+/// The line and cursor after inserting `elected` for the reference from `start` to `pos`, as
+/// pi does: a closing `"` right after the cursor of a quoted reference is replaced too, and
+/// after a quoted folder (`@"my folder/"`) the cursor stays before the closing quote.
+pub fn apply(line: &str, pos: usize, start: usize, elected: &str) -> (String, usize) {
+    let mut end = pos;
+    if line[start..pos].starts_with("@\"")
+        && elected.trim_end_matches(' ').ends_with('"')
+        && line[pos..].starts_with('"')
+    {
+        end += 1;
+    }
+    let text = format!("{}{}{}", &line[..start], elected, &line[end..]);
+    let mut cursor = start + elected.len();
+    if elected.ends_with("/\"") {
+        cursor -= 1;
+    }
+    (text, cursor)
+}
+
+impl Hinter for AtCompleter {
+    type Hint = StatusHint;
+
+    fn hint(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> Option<StatusHint> {
+        self.hint_at(line, pos).map(StatusHint)
+    }
+}
+
+impl Highlighter for AtCompleter {
+    fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
+        if self.dim_hints {
+            Cow::Owned(format!("\x1b[2m{hint}\x1b[0m"))
+        } else {
+            Cow::Borrowed(hint)
+        }
+    }
+}
+
+impl Validator for AtCompleter {}
+
+impl Helper for AtCompleter {}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,391 @@
+//! Unit tests on real temporary trees: real files, a real `.gitignore`, a real symlink loop,
+//! a real unreadable folder and real non-UTF-8 names.
+
+use std::fs;
+use std::os::unix::fs::{symlink, PermissionsExt};
+use std::path::Path;
+use std::time::Duration;
+
+use super::*;
+
+const LONG: Duration = Duration::from_secs(30);
+
+fn write(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(path, text).unwrap();
+}
+
+fn completer(root: &Path) -> AtCompleter {
+    AtCompleter::new(root).wait(LONG).home(None)
+}
+
+/// (display, replacement) of every candidate for `line` with the cursor at its end.
+fn complete(c: &AtCompleter, line: &str) -> Vec<(String, String)> {
+    let (start, pairs) = c.complete_at(line, line.len()).expect("an @ reference");
+    assert_eq!(start, line.rfind('@').unwrap());
+    pairs
+        .into_iter()
+        .map(|p| (p.display, p.replacement))
+        .collect()
+}
+
+fn displays(c: &AtCompleter, line: &str) -> Vec<String> {
+    complete(c, line).into_iter().map(|(d, _)| d).collect()
+}
+
+/// Every path in the finished index, sorted, folders with a trailing `/`.
+fn indexed(c: &AtCompleter) -> Vec<String> {
+    c.index().start();
+    assert!(c.index().wait(LONG));
+    let mut all: Vec<String> = c
+        .index()
+        .snapshot()
+        .iter()
+        .flat_map(|chunk| {
+            (0..chunk.len())
+                .map(|i| {
+                    let (p, f) = chunk.get(i);
+                    if f & index::FLAG_DIR != 0 {
+                        format!("{p}/")
+                    } else {
+                        p.to_owned()
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+fn strings(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+/// A project tree that is not a git repository, with .gitignore and .ignore rules.
+fn project() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, ".gitignore", "target/\n*.log\n");
+    write(root, ".ignore", "secret.txt\n");
+    write(root, "src/main.rs", "");
+    write(root, "src/mod17.rs", "");
+    write(root, "src/deep/mod17/lib.rs", "");
+    write(root, "target/debug/mod17.rs", "");
+    write(root, "build.log", "");
+    write(root, "secret.txt", "");
+    write(root, ".config/mod17.toml", "");
+    write(root, "README.md", "");
+    dir
+}
+
+#[test]
+fn index_respects_gitignore_and_ignore_outside_git() {
+    let dir = project();
+    let c = completer(dir.path());
+    assert_eq!(
+        indexed(&c),
+        strings(&[
+            ".config/",
+            ".config/mod17.toml",
+            ".gitignore",
+            ".ignore",
+            "README.md",
+            "src/",
+            "src/deep/",
+            "src/deep/mod17/",
+            "src/deep/mod17/lib.rs",
+            "src/main.rs",
+            "src/mod17.rs",
+        ])
+    );
+    let p = c.index().progress();
+    assert_eq!(
+        (p.entries, p.started, p.done, p.truncated),
+        (11, true, true, false)
+    );
+}
+
+#[test]
+fn fuzzy_ranks_and_hides_hidden_entries() {
+    let dir = project();
+    let c = completer(dir.path());
+    assert_eq!(
+        complete(&c, "see @mod17"),
+        vec![
+            ("src/mod17.rs".to_string(), "@src/mod17.rs ".to_string()),
+            (
+                "src/deep/mod17/".to_string(),
+                "@src/deep/mod17/".to_string()
+            ),
+            (
+                "src/deep/mod17/lib.rs".to_string(),
+                "@src/deep/mod17/lib.rs ".to_string()
+            ),
+        ]
+    );
+    // hidden entries only when the fragment starts with `.`
+    assert_eq!(
+        displays(&c, "@.conf"),
+        strings(&[".config/", ".config/mod17.toml"])
+    );
+    // narrowing from the previous fragment gives what a fresh completer gives
+    assert_eq!(
+        displays(&c, "@mod"),
+        displays(&completer(dir.path()), "@mod")
+    );
+    assert_eq!(
+        displays(&c, "@mod1"),
+        displays(&completer(dir.path()), "@mod1")
+    );
+    assert_eq!(displays(&c, "@zzz"), Vec::<String>::new());
+}
+
+#[test]
+fn empty_fragment_lists_shallowest_first() {
+    let dir = project();
+    let c = completer(dir.path());
+    assert_eq!(
+        displays(&c, "@"),
+        strings(&[
+            "src/",
+            "README.md",
+            "src/deep/",
+            "src/main.rs",
+            "src/mod17.rs",
+            "src/deep/mod17/",
+            "src/deep/mod17/lib.rs",
+        ])
+    );
+}
+
+#[test]
+fn git_info_exclude_and_git_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, ".git/info/exclude", "excluded.txt\n");
+    write(root, ".git/HEAD", "ref: refs/heads/main\n");
+    write(root, "excluded.txt", "");
+    write(root, "kept.txt", "");
+    let c = completer(root);
+    assert_eq!(indexed(&c), strings(&["kept.txt"]));
+    assert_eq!(displays(&c, "@.g"), Vec::<String>::new());
+}
+
+#[test]
+fn folder_with_a_space_is_quoted() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "my folder/notes.txt", "");
+    write(root, "plain.txt", "");
+    let c = completer(root);
+    assert_eq!(
+        complete(&c, "@my"),
+        vec![
+            ("my folder/".to_string(), "@\"my folder/\"".to_string()),
+            (
+                "my folder/notes.txt".to_string(),
+                "@\"my folder/notes.txt\" ".to_string()
+            ),
+        ]
+    );
+    // started with @": every candidate keeps the quotes
+    assert_eq!(
+        complete(&c, "@\"pla"),
+        vec![("plain.txt".to_string(), "@\"plain.txt\" ".to_string())]
+    );
+    // inside the quotes, an explicit folder lists one level
+    assert_eq!(
+        complete(&c, "x @\"my folder/"),
+        vec![(
+            "notes.txt".to_string(),
+            "@\"my folder/notes.txt\" ".to_string()
+        )]
+    );
+}
+
+#[test]
+fn applying_quoted_candidates_like_pi() {
+    // a quoted folder: the cursor stays before the closing quote
+    assert_eq!(
+        apply("@my", 3, 0, "@\"my folder/\""),
+        ("@\"my folder/\"".to_string(), 12)
+    );
+    // completing inside it replaces the closing quote that follows the cursor
+    let line = "@\"my folder/\"";
+    assert_eq!(
+        apply(line, 12, 0, "@\"my folder/notes.txt\" "),
+        ("@\"my folder/notes.txt\" ".to_string(), 23)
+    );
+    // plain references keep the rest of the line
+    assert_eq!(
+        apply("see @ma and", 7, 4, "@src/main.rs "),
+        ("see @src/main.rs  and".to_string(), 17)
+    );
+}
+
+#[test]
+fn symlink_loops_are_listed_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "a/file.txt", "");
+    symlink(".", root.join("a/loop")).unwrap();
+    symlink("ping", root.join("pong")).unwrap();
+    symlink("pong", root.join("ping")).unwrap();
+    symlink("/", root.join("rootfs")).unwrap();
+    let c = completer(root);
+    assert_eq!(
+        indexed(&c),
+        strings(&["a/", "a/file.txt", "a/loop/", "ping", "pong", "rootfs/"])
+    );
+    assert_eq!(
+        complete(&c, "@loop"),
+        vec![("a/loop/".to_string(), "@a/loop/".to_string())]
+    );
+    // an explicit path through the loop lists one level, like a shell
+    assert_eq!(displays(&c, "@a/loop/"), strings(&["loop/", "file.txt"]));
+}
+
+/// chmod 000 does not stop root (CI runs as root): the expectations depend on it.
+fn unreadable_for_us(path: &Path) -> bool {
+    fs::read_dir(path).is_err()
+}
+
+#[test]
+fn unreadable_folders_are_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "locked/inner.txt", "");
+    write(root, "open/visible.txt", "");
+    let locked = root.join("locked");
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).unwrap();
+    let blocked = unreadable_for_us(&locked);
+    let c = completer(root);
+    let all = indexed(&c);
+    let explicit = displays(&c, "@locked/");
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
+    if blocked {
+        assert_eq!(all, strings(&["locked/", "open/", "open/visible.txt"]));
+        // the unreadable folder lists nothing, and the fuzzy fallback finds only itself
+        assert_eq!(explicit, Vec::<String>::new());
+    } else {
+        assert_eq!(
+            all,
+            strings(&["locked/", "locked/inner.txt", "open/", "open/visible.txt"])
+        );
+        assert_eq!(explicit, strings(&["inner.txt"]));
+    }
+}
+
+#[test]
+fn non_utf8_names_are_skipped() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "good.txt", "");
+    fs::write(root.join(OsStr::from_bytes(b"bad\xff.txt")), "").unwrap();
+    let weird = root.join(OsStr::from_bytes(b"dir\xfe"));
+    fs::create_dir(&weird).unwrap();
+    fs::write(weird.join("inside.txt"), "").unwrap();
+    write(root, "ünï/cödé.txt", "");
+    let c = completer(root);
+    assert_eq!(indexed(&c), strings(&["good.txt", "ünï/", "ünï/cödé.txt"]));
+    assert_eq!(displays(&c, "@code"), strings(&["ünï/cödé.txt"]));
+    assert_eq!(displays(&c, "@./"), strings(&["ünï/", "good.txt"]));
+}
+
+#[test]
+fn explicit_paths_list_one_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("proj");
+    write(&root, "src/b.rs", "");
+    write(&root, "src/A.rs", "");
+    write(&root, "src/sub/x.rs", "");
+    write(&root, "src/.hidden.rs", "");
+    write(&root, ".gitignore", "src/gen.rs\n");
+    write(&root, "src/gen.rs", "");
+    write(dir.path(), "other.txt", "");
+    let home = tempfile::tempdir().unwrap();
+    write(home.path(), "notes/todo.md", "");
+    let c = completer(&root).home(Some(home.path().to_path_buf()));
+    // folders first, then names ignoring case; git-ignored names are listed, as a shell does
+    assert_eq!(
+        complete(&c, "@src/"),
+        vec![
+            ("sub/".to_string(), "@src/sub/".to_string()),
+            ("A.rs".to_string(), "@src/A.rs ".to_string()),
+            ("b.rs".to_string(), "@src/b.rs ".to_string()),
+            ("gen.rs".to_string(), "@src/gen.rs ".to_string()),
+        ]
+    );
+    assert_eq!(displays(&c, "@src/a"), strings(&["A.rs"]));
+    assert_eq!(displays(&c, "@src/."), strings(&[".hidden.rs"]));
+    assert_eq!(
+        complete(&c, "@../oth"),
+        vec![("other.txt".to_string(), "@../other.txt ".to_string())]
+    );
+    assert_eq!(
+        complete(&c, "@~/"),
+        vec![("notes/".to_string(), "@~/notes/".to_string())]
+    );
+    assert_eq!(
+        complete(&c, "@~"),
+        vec![("~/".to_string(), "@~/".to_string())]
+    );
+    // outside the root, a missing folder lists nothing
+    assert_eq!(displays(&c, "@../nope/"), Vec::<String>::new());
+    // inside the root, an explicit path that lists nothing falls back to fuzzy matching
+    assert_eq!(displays(&c, "@src/x"), strings(&["src/sub/x.rs"]));
+}
+
+#[test]
+fn no_reference_no_candidates() {
+    let dir = project();
+    let c = completer(dir.path());
+    assert!(c.complete_at("me@host", 7).is_none());
+    assert!(c.complete_at("plain text", 10).is_none());
+    assert_eq!(c.hint_at("plain text", 10), None);
+    // nothing was walked
+    assert!(!c.index().progress().started);
+}
+
+#[test]
+fn limits_truncate_the_walk_and_the_hint_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..50 {
+        write(dir.path(), &format!("f{i:02}.txt"), "");
+    }
+    let limits = Limits {
+        max_entries: 10,
+        max_time: Duration::from_secs(30),
+    };
+    let c = AtCompleter::with_index(FileIndex::with_limits(dir.path(), limits)).wait(LONG);
+    assert_eq!(indexed(&c).len(), 10);
+    let p = c.index().progress();
+    assert_eq!((p.entries, p.done, p.truncated), (10, true, true));
+    assert_eq!(
+        c.hint_at("@f", 2),
+        Some("  (index stopped at 10 files)".to_string())
+    );
+    assert_eq!(c.hint_at("@src/", 5), None);
+
+    let untruncated = completer(dir.path());
+    untruncated.index().start();
+    assert!(untruncated.index().wait(LONG));
+    assert_eq!(untruncated.hint_at("@f", 2), None);
+}
+
+#[test]
+fn zero_time_limit_indexes_nothing() {
+    let dir = project();
+    let limits = Limits {
+        max_entries: 1000,
+        max_time: Duration::ZERO,
+    };
+    let c = AtCompleter::with_index(FileIndex::with_limits(dir.path(), limits)).wait(LONG);
+    assert_eq!(indexed(&c), Vec::<String>::new());
+    assert!(c.index().progress().truncated);
+    assert_eq!(displays(&c, "@mod"), Vec::<String>::new());
+}
