@@ -27,6 +27,9 @@ use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+/// How long (ms) the editor waits after Esc for the rest of an escape sequence.
+const ESC_TIMEOUT_MS: u16 = 25;
+
 /// How an editor was closed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Edit {
@@ -57,6 +60,9 @@ pub fn edit_line<H: Helper>(prompt: &str, initial: &str, helper: Option<H>) -> i
         .behavior(Behavior::PreferTerm)
         .auto_add_history(false)
         .bracketed_paste(true)
+        // Esc alone closes the editor at once: wait only briefly for the rest of an escape
+        // sequence (arrow keys arrive in one read; rustyline's emacs default waits forever).
+        .keyseq_timeout(Some(ESC_TIMEOUT_MS))
         .build();
     let mut editor: Editor<H, DefaultHistory> = Editor::with_config(config).map_err(to_io)?;
     editor.set_helper(helper);

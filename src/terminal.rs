@@ -134,6 +134,23 @@ pub fn restore() {
     }
 }
 
+/// Turns echo off on `/dev/tty` (line mode stays on) until [`restore`], so keys typed while
+/// a screen is being drawn, between two raw-mode key reads, are not printed over it. Call it
+/// after [`save_modes`] (as [`RestoreGuard::new`] does), so the saved modes keep echo on.
+pub fn quiet_input() {
+    let Ok(tty) = open_tty() else { return };
+    let mut termios = std::mem::MaybeUninit::<libc::termios>::uninit();
+    // SAFETY: tcgetattr writes a termios for a valid, open fd; checked before use.
+    if unsafe { libc::tcgetattr(tty.as_raw_fd(), termios.as_mut_ptr()) } != 0 {
+        return;
+    }
+    // SAFETY: initialized by the successful tcgetattr above.
+    let mut termios = unsafe { termios.assume_init() };
+    termios.c_lflag &= !(libc::ECHO | libc::ECHONL);
+    // SAFETY: valid fd and a termios from tcgetattr.
+    unsafe { libc::tcsetattr(tty.as_raw_fd(), libc::TCSANOW, &termios) };
+}
+
 /// Owns the screen while a front end asks; restores the terminal when dropped (see
 /// [`restore`]), including while a panic unwinds.
 #[derive(Debug)]

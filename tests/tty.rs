@@ -1,5 +1,5 @@
 //! The terminal front end driven in a pty (tests/common/pty.rs): each test asserts the exact
-//! result JSON and exit code.
+//! result JSON and exit code. Screens and keys: docs/interactive.md.
 
 mod common;
 
@@ -7,6 +7,16 @@ use common::pty::Session;
 use serde_json::{json, Value};
 
 const PREFS: &str = include_str!("../examples/implementation-preferences.json");
+const CONFIG: &str = include_str!("../examples/config-preview.json");
+
+const DOWN: &str = "\x1b[B";
+const UP: &str = "\x1b[A";
+const ESC: &str = "\x1b";
+const CTRL_C: &str = "\x03";
+/// The editor's prompt line is drawn under its help line (rustyline is reading keys).
+const EDITOR_READY: &str = "Ctrl+C dismiss\n>";
+/// rustyline: delete from the cursor to the start of the line.
+const CTRL_U: &str = "\x15";
 
 /// `details.questions` of examples/implementation-preferences.json.
 fn prefs_questions() -> Value {
@@ -16,68 +26,616 @@ fn prefs_questions() -> Value {
     ])
 }
 
-const DOWN: &str = "\x1b[B";
-const UP: &str = "\x1b[A";
+/// `details` of a submitted implementation-preferences flow with these answers.
+fn prefs_submitted(answers: Value) -> Value {
+    json!({
+        "title": "Implementation preferences",
+        "cancelled": false,
+        "questions": prefs_questions(),
+        "answers": answers
+    })
+}
 
-#[test]
-fn single_select_then_skip_and_submit() {
-    let mut s = Session::spawn(PREFS, &[]);
-    let screen = s.wait_for("1/2 Style");
-    assert!(screen.contains("Implementation preferences"), "{screen}");
-    assert!(
-        screen.contains("How should I frame the next prompt?"),
-        "{screen}"
-    );
-    assert!(
-        screen.contains("A short, direct question with few options."),
-        "{screen}"
-    );
-    assert!(screen.contains("Type your own…"), "{screen}");
-    s.send(DOWN);
-    s.wait_for("› ( ) 2. Balanced");
-    s.send("\r");
-    s.wait_for("2/2 Frontend");
-    s.send("\r");
-    let screen = s.wait_for("Review your answers");
-    assert!(screen.contains("✓ 1/2 Style: Balanced"), "{screen}");
-    assert!(screen.contains("· 2/2 Frontend: no answer"), "{screen}");
-    assert!(screen.contains("› Submit"), "{screen}");
-    s.send("\r");
+/// Asserts a dismissed result (Esc, Cancel, Ctrl+C): exit 1, no answers, no error.
+fn assert_dismissed(s: &mut Session) {
     let (code, result) = s.finish();
-    assert_eq!(code, 0);
+    assert_eq!(code, 1);
     let result = result.expect("a result");
     assert_eq!(
         result["details"],
         json!({
             "title": "Implementation preferences",
-            "cancelled": false,
+            "cancelled": true,
             "questions": prefs_questions(),
-            "answers": {
-                "style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]}
-            }
+            "answers": {}
         })
     );
-    assert!(s.cursor_visible());
-    assert!(!s.alternate_screen());
+    assert!(result["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("User dismissed the questionnaire"));
+    assert_restored(s);
+}
+
+/// The terminal is back: cursor visible, original screen.
+fn assert_restored(s: &Session) {
+    assert!(s.cursor_visible(), "cursor hidden at exit");
+    assert!(!s.alternate_screen(), "still on the alternate screen");
+}
+
+/// Submits from the review menu (Submit is highlighted when it opens) and returns `details`.
+fn submit(s: &mut Session) -> Value {
+    s.wait_for("› Submit");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0, "stderr: {}", s.stderr());
+    assert_restored(s);
+    result.expect("a result")["details"].clone()
+}
+
+/// Sends `keys` `times` times, waiting for `until` after the last one.
+fn press(s: &mut Session, keys: &str, times: usize, until: &str) {
+    for _ in 0..times {
+        s.send(keys);
+    }
+    s.wait_for(until);
+}
+
+#[test]
+fn single_select_then_skip_and_submit() {
+    let mut s = Session::spawn(PREFS, &[]);
+    let screen = s.wait_all(&["1/2 Style", "Next →"]);
+    assert!(screen.contains("Implementation preferences"), "{screen}");
+    assert!(
+        screen.contains("How should I frame the next prompt?"),
+        "{screen}"
+    );
+    assert!(screen.contains("› ( ) 1. Minimal"), "{screen}");
+    assert!(
+        screen.contains("A short, direct question with few options."),
+        "{screen}"
+    );
+    assert!(screen.contains("Type your own…"), "{screen}");
+    assert!(screen.contains("Note on this question…"), "{screen}");
+    assert!(screen.contains("Note on an option…"), "{screen}");
+    press(&mut s, DOWN, 1, "› ( ) 2. Balanced");
+    s.send("\r");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.send("\r");
+    let screen = s.wait_all(&["Review your answers", "Cancel"]);
+    assert!(screen.contains("✓ 1/2 Style: Balanced"), "{screen}");
+    assert!(screen.contains("· 2/2 Frontend: no answer"), "{screen}");
+    let details = submit(&mut s);
+    assert_eq!(
+        details,
+        prefs_submitted(json!({
+            "style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]}
+        }))
+    );
+}
+
+#[test]
+fn multi_select_two_options_and_custom_text() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    s.send("\r");
+    s.wait_all(&["› [ ] 1. React", "Next: review →"]);
+    s.send(" ");
+    s.wait_all(&["› [x] 1. React", "Next: review →"]);
+    press(&mut s, DOWN, 1, "› [ ] 2. Vue");
+    s.send(" ");
+    s.wait_for("› [x] 2. Vue");
+    press(&mut s, DOWN, 2, "›     Type your own…");
+    s.send("\r");
+    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.send("Solid");
+    s.wait_for("> Solid");
+    s.send("\r");
+    let screen = s.wait_all(&["Review your answers", "Cancel"]);
+    assert!(
+        screen.contains("✓ 2/2 Frontend: React, Vue, “Solid”"),
+        "{screen}"
+    );
+    let details = submit(&mut s);
+    assert_eq!(
+        details,
+        prefs_submitted(json!({
+            "style": {"values": ["minimal"], "labels": ["Minimal"], "indices": [1]},
+            "frameworks": {
+                "values": ["react", "vue", "Solid"],
+                "labels": ["React", "Vue", "Solid"],
+                "indices": [1, 2],
+                "customText": "Solid"
+            }
+        }))
+    );
+}
+
+#[test]
+fn preview_question_shows_the_highlighted_preview() {
+    let mut s = Session::spawn(CONFIG, &[]);
+    let screen = s.wait_all(&["1/2 Log format", "Next →"]);
+    assert!(
+        screen.contains("│ {\"ts\":\"2026-11-29T10:15:00Z\""),
+        "{screen}"
+    );
+    assert!(!screen.contains("Type your own"), "{screen}");
+    assert!(screen.contains("View full preview…"), "{screen}");
+    s.send(DOWN);
+    let screen = s.wait_for("│ ts=2026-11-29T10:15:00Z level=info");
+    assert!(
+        !screen.contains("│ {\"ts\""),
+        "only the highlighted preview: {screen}"
+    );
+    s.send("\r");
+    s.wait_all(&["2/2 Level", "Next: review →"]);
+    s.send("\r");
+    let screen = s.wait_all(&["Review your answers", "Cancel"]);
+    assert!(screen.contains("✓ 1/2 Log format: logfmt"), "{screen}");
+    assert!(screen.contains("✓ 2/2 Level: info"), "{screen}");
+    let details = submit(&mut s);
+    assert_eq!(
+        details["answers"],
+        json!({
+            "log_format": {"values": ["logfmt"], "labels": ["logfmt"], "indices": [2]},
+            "log_level": {"values": ["info"], "labels": ["info"], "indices": [1]}
+        })
+    );
+}
+
+#[test]
+fn every_line_of_a_long_preview_is_reachable() {
+    let lines: Vec<String> = (1..=60)
+        .map(|i| format!("line {i} of the long preview"))
+        .collect();
+    let payload = json!({
+        "questions": [{
+            "id": "layout", "prompt": "Pick a layout", "type": "preview",
+            "options": [
+                {"value": "a", "label": "Alpha", "preview": lines.join("\n")},
+                {"value": "b", "label": "Beta", "preview": "short"}
+            ]
+        }]
+    });
+    let mut s = Session::spawn_with(
+        &payload.to_string(),
+        &[],
+        common::pty::Options {
+            rows: 24,
+            cols: 80,
+            ..Default::default()
+        },
+    );
+    let screen = s.wait_all(&["1/1 Q1", "Next: review →"]);
+    assert!(screen.contains("│ line 1 of the long preview"), "{screen}");
+    assert!(
+        screen.contains("more lines: choose “View full preview…”"),
+        "{screen}"
+    );
+    assert!(!screen.contains("line 60 of"), "{screen}");
+    press(&mut s, DOWN, 2, "›     View full preview…");
+    s.send("\r");
+    s.wait_all(&["View the full preview of which option?", "← Back"]);
+    s.send("\r");
+    let screen = s.wait_all(&["Preview of Alpha · lines 1-21 of 60", "q/Esc/Enter back"]);
+    assert!(screen.contains("│ line 21 of the long preview"), "{screen}");
+    s.send("\x1b[F"); // End
+    let screen = s.wait_all(&["lines 40-60 of 60", "q/Esc/Enter back"]);
+    assert!(screen.contains("│ line 60 of the long preview"), "{screen}");
+    s.send("q");
+    s.wait_all(&["› ( ) 1. Alpha", "Next: review →"]);
+    s.send("\r");
+    let details = submit(&mut s);
+    assert_eq!(
+        details["answers"],
+        json!({"layout": {"values": ["a"], "labels": ["Alpha"], "indices": [1]}})
+    );
+}
+
+#[test]
+fn back_keeps_answers_and_preselects_them() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    press(&mut s, DOWN, 1, "› ( ) 2. Balanced");
+    s.send("\r");
+    s.wait_all(&["› [ ] 1. React", "Next: review →"]);
+    s.send(" ");
+    s.wait_all(&["› [x] 1. React", "Next: review →"]);
+    // Up from the first row wraps to "Next: review →"; once more is "← Back".
+    press(&mut s, UP, 2, "›     ← Back");
+    s.send("\r");
+    let screen = s.wait_all(&["1/2 Style", "Next →"]);
+    assert!(screen.contains("› (•) 2. Balanced"), "{screen}");
+    press(&mut s, DOWN, 1, "› ( ) 3. Rich");
+    s.send("\r");
+    let screen = s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    assert!(
+        screen.contains("[x] 1. React"),
+        "the tick was kept: {screen}"
+    );
+    s.send("\r");
+    let details = submit(&mut s);
+    assert_eq!(
+        details,
+        prefs_submitted(json!({
+            "style": {"values": ["rich"], "labels": ["Rich"], "indices": [3]},
+            "frameworks": {"values": ["react"], "labels": ["React"], "indices": [1]}
+        }))
+    );
+}
+
+#[test]
+fn review_reopens_a_question_and_changes_its_answer() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    s.send("\r");
+    s.wait_all(&["› [ ] 1. React", "Next: review →"]);
+    s.send(" ");
+    s.wait_all(&["› [x] 1. React", "Next: review →"]);
+    s.send("\r");
+    let screen = s.wait_all(&["Review your answers", "Cancel"]);
+    assert!(screen.contains("✓ 1/2 Style: Minimal"), "{screen}");
+    assert!(screen.contains("✓ 2/2 Frontend: React"), "{screen}");
+    press(&mut s, UP, 2, "› ✓ 1/2 Style: Minimal");
+    s.send("\r");
+    s.wait_all(&["› (•) 1. Minimal", "Next →"]);
+    press(&mut s, DOWN, 2, "› ( ) 3. Rich");
+    s.send("\r");
+    // Answering a re-opened question goes back to the review.
+    let screen = s.wait_all(&["✓ 1/2 Style: Rich", "Cancel"]);
+    assert!(screen.contains("✓ 2/2 Frontend: React"), "{screen}");
+    let details = submit(&mut s);
+    assert_eq!(
+        details,
+        prefs_submitted(json!({
+            "style": {"values": ["rich"], "labels": ["Rich"], "indices": [3]},
+            "frameworks": {"values": ["react"], "labels": ["React"], "indices": [1]}
+        }))
+    );
+}
+
+#[test]
+fn esc_in_the_editor_returns_to_the_options_keeping_the_draft() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    press(&mut s, DOWN, 3, "›     Type your own…");
+    s.send("\r");
+    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.send("my draft");
+    s.wait_for("> my draft");
+    s.send(ESC);
+    let screen = s.wait_all(&["Type your own… (now “my draft”)", "Next →"]);
+    assert!(screen.contains("1/2 Style"), "{screen}");
+    // Re-opening the editor shows the draft.
+    s.send("\r");
+    s.wait_for("> my draft");
+    s.send(ESC);
+    s.wait_all(&["›     Type your own… (now “my draft”)", "Next →"]);
+    press(&mut s, DOWN, 3, "›     Next →");
+    s.send("\r");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.send("\r");
+    let screen = s.wait_all(&["Review your answers", "Cancel"]);
+    assert!(screen.contains("✓ 1/2 Style: “my draft”"), "{screen}");
+    let details = submit(&mut s);
+    assert_eq!(
+        details,
+        prefs_submitted(json!({
+            "style": {"values": ["my draft"], "labels": ["my draft"], "indices": [], "customText": "my draft"}
+        }))
+    );
+}
+
+#[test]
+fn esc_without_answers_cancels_at_once() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    s.send(ESC);
+    assert_dismissed(&mut s);
+}
+
+#[test]
+fn esc_with_answers_asks_before_cancelling() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    s.send("\r");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.send(ESC);
+    let screen = s.wait_all(&[
+        "Cancel and discard your answers?",
+        "Yes, discard the answers and cancel",
+    ]);
+    assert!(screen.contains("› No, keep answering"), "{screen}");
+    s.send("\r");
+    s.wait_all(&["› [ ] 1. React", "Next: review →"]);
+    s.send(ESC);
+    s.wait_all(&[
+        "Cancel and discard your answers?",
+        "Yes, discard the answers and cancel",
+    ]);
+    press(&mut s, DOWN, 1, "› Yes, discard the answers and cancel");
+    s.send("\r");
+    assert_dismissed(&mut s);
+}
+
+#[test]
+fn ctrl_c_in_an_editor_dismisses_without_saving() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    s.send("\r");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    press(&mut s, DOWN, 3, "›     Type your own…");
+    s.send("\r");
+    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.send("never saved");
+    s.wait_for("> never saved");
+    s.send(CTRL_C);
+    assert_dismissed(&mut s);
+}
+
+#[test]
+fn ctrl_c_at_a_question_dismisses() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    s.send("\r");
+    s.wait_all(&["› [ ] 1. React", "Next: review →"]);
+    s.send(CTRL_C);
+    assert_dismissed(&mut s);
+}
+
+#[test]
+fn question_and_option_notes_written_edited_cleared() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    // Question note: write.
+    press(&mut s, DOWN, 4, "›     Note on this question…");
+    s.send("\r");
+    s.wait_all(&["Note on this question\n", EDITOR_READY]);
+    s.send("first note");
+    s.wait_for("> first note");
+    s.send("\r");
+    s.wait_all(&["›     Note on this question… (now “first note”)", "Next →"]);
+    // Edit it.
+    s.send("\r");
+    s.wait_for("> first note");
+    s.send(CTRL_U);
+    s.wait_gone("> first note");
+    s.send("edited note");
+    s.wait_for("> edited note");
+    s.send("\r");
+    s.wait_all(&["›     Note on this question… (now “edited note”)", "Next →"]);
+    // Option note on Balanced: write.
+    press(&mut s, DOWN, 1, "›     Note on an option…");
+    s.send("\r");
+    s.wait_all(&["Note on which option?", "← Back"]);
+    press(&mut s, DOWN, 1, "› 2. Balanced");
+    s.send("\r");
+    s.wait_all(&["Note on option Balanced", EDITOR_READY]);
+    s.send("why balanced");
+    s.wait_for("> why balanced");
+    s.send("\r");
+    let screen = s.wait_all(&["note: why balanced", "Next →"]);
+    assert!(
+        screen.contains("(•) 2. Balanced") || screen.contains("( ) 2. Balanced"),
+        "{screen}"
+    );
+    press(&mut s, UP, 4, "› ( ) 2. Balanced");
+    s.send("\r");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.send("\r");
+    let screen = s.wait_all(&["Review your answers", "Cancel"]);
+    assert!(screen.contains("✓ 1/2 Style: Balanced"), "{screen}");
+    assert!(screen.contains("note: edited note"), "{screen}");
+    assert!(
+        screen.contains("note on Balanced: why balanced"),
+        "{screen}"
+    );
+    // Option note: edit from the review.
+    press(&mut s, DOWN, 2, "› Note on an option…");
+    s.send("\r");
+    s.wait_all(&["Note on an option of which question?", "← Back"]);
+    s.send("\r");
+    s.wait_all(&["Note on which option?", "← Back"]);
+    s.wait_all(&["› 2. Balanced  (note “why balanced”)", "← Back"]);
+    s.send("\r");
+    s.wait_for("> why balanced");
+    s.send(" and cheap");
+    s.wait_for("> why balanced and cheap");
+    s.send("\r");
+    s.wait_all(&["note on Balanced: why balanced and cheap", "Cancel"]);
+    // Question note: clear from the review (empty save).
+    press(&mut s, DOWN, 1, "› Note on a question…");
+    s.send("\r");
+    s.wait_all(&["Note on which question?", "← Back"]);
+    s.send("\r");
+    s.wait_for("> edited note");
+    s.send(CTRL_U);
+    s.wait_gone("> edited note");
+    s.send("\r");
+    let screen = s.wait_all(&["Review your answers", "Cancel"]);
+    assert!(!screen.contains("note: edited note"), "{screen}");
+    let details = submit(&mut s);
+    assert_eq!(
+        details,
+        prefs_submitted(json!({
+            "style": {
+                "values": ["balanced"], "labels": ["Balanced"], "indices": [2],
+                "optionNotes": {"balanced": "why balanced and cheap"}
+            }
+        }))
+    );
+}
+
+#[test]
+fn option_note_dropped_on_deselect_and_restored_on_reselect() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    s.send("\r");
+    s.wait_all(&["› [ ] 1. React", "Next: review →"]);
+    s.send(" ");
+    s.wait_all(&["› [x] 1. React", "Next: review →"]);
+    press(&mut s, DOWN, 5, "›     Note on an option…");
+    s.send("\r");
+    s.wait_all(&["Note on which option?", "← Back"]);
+    s.wait_all(&["› 1. React", "← Back"]);
+    s.send("\r");
+    s.wait_all(&["Note on option React", EDITOR_READY]);
+    s.send("used it at work");
+    s.wait_for("> used it at work");
+    s.send("\r");
+    let screen = s.wait_all(&["note: used it at work", "Next: review →"]);
+    assert!(screen.contains("[x] 1. React"), "{screen}");
+    // A multi-select question re-opens with the cursor on its first row.
+    press(&mut s, UP, 1, "›     Next: review →");
+    s.send("\r");
+    let screen = s.wait_all(&["Review your answers", "Cancel"]);
+    assert!(
+        screen.contains("note on React: used it at work"),
+        "{screen}"
+    );
+    // Deselect React: its note leaves the review.
+    press(&mut s, UP, 1, "› ✓ 2/2 Frontend: React");
+    s.send("\r");
+    s.wait_all(&["› [x] 1. React", "Next: review →"]);
+    s.send(" ");
+    s.wait_all(&["› [ ] 1. React", "Next: review →"]);
+    s.send("\r");
+    let screen = s.wait_all(&["· 2/2 Frontend: no answer", "Cancel"]);
+    assert!(!screen.contains("note on React"), "{screen}");
+    // Select it again: the note is back.
+    press(&mut s, UP, 1, "› · 2/2 Frontend: no answer");
+    s.send("\r");
+    s.wait_all(&["› [ ] 1. React", "Next: review →"]);
+    s.send(" ");
+    s.wait_all(&["› [x] 1. React", "Next: review →"]);
+    s.send("\r");
+    let screen = s.wait_all(&["✓ 2/2 Frontend: React", "Cancel"]);
+    assert!(
+        screen.contains("note on React: used it at work"),
+        "{screen}"
+    );
+    let details = submit(&mut s);
+    assert_eq!(
+        details,
+        prefs_submitted(json!({
+            "style": {"values": ["minimal"], "labels": ["Minimal"], "indices": [1]},
+            "frameworks": {
+                "values": ["react"], "labels": ["React"], "indices": [1],
+                "optionNotes": {"react": "used it at work"}
+            }
+        }))
+    );
+}
+
+#[test]
+fn multi_line_paste_stays_in_one_answer() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    press(&mut s, DOWN, 3, "›     Type your own…");
+    s.send("\r");
+    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.send("\x1b[200~a\nb\nc\x1b[201~");
+    s.wait_until("the pasted lines", |screen| {
+        screen.contains("> a\nb\nc") || screen.contains("> a\n  b\n  c")
+    });
+    s.send("\r");
+    let screen = s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    assert!(screen.contains("› [ ] 1. React"), "{screen}");
+    assert!(!screen.contains("[x]"), "{screen}");
+    s.send("\r");
+    let screen = s.wait_all(&["Review your answers", "Cancel"]);
+    assert!(screen.contains("✓ 1/2 Style: “a↵ b↵ c”"), "{screen}");
+    let details = submit(&mut s);
+    assert_eq!(
+        details,
+        prefs_submitted(json!({
+            "style": {"values": ["a\nb\nc"], "labels": ["a\nb\nc"], "indices": [], "customText": "a\nb\nc"}
+        }))
+    );
+}
+
+#[test]
+fn required_question_unanswered_asks_before_submitting() {
+    let payload = json!({
+        "questions": [{
+            "id": "db", "label": "Database", "prompt": "Which database?", "required": true,
+            "options": [{"value": "pg", "label": "PostgreSQL"}]
+        }]
+    });
+    let mut s = Session::spawn(&payload.to_string(), &[]);
+    s.wait_all(&["1/1 Database (required)", "Next: review →"]);
+    press(&mut s, UP, 1, "›     Next: review →");
+    s.send("\r");
+    let screen = s.wait_all(&["Review your answers", "Cancel"]);
+    assert!(
+        screen.contains("! 1/1 Database: no answer (required)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("› Submit (1 required question unanswered)"),
+        "{screen}"
+    );
+    s.send("\r");
+    s.wait_all(&[
+        "Unanswered required questions: 1/1 Database. Submit anyway?",
+        "Yes, submit anyway",
+    ]);
+    s.wait_all(&["› No, back to the review", "Yes, submit anyway"]);
+    s.send("\r");
+    s.wait_all(&["› Submit (1 required question unanswered)", "Cancel"]);
+    s.send("\r");
+    s.wait_all(&["› No, back to the review", "Yes, submit anyway"]);
+    press(&mut s, DOWN, 1, "› Yes, submit anyway");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    assert_restored(&s);
+    assert_eq!(
+        result.expect("a result")["details"],
+        json!({
+            "cancelled": false,
+            "questions": [{"id": "db", "label": "Database", "prompt": "Which database?", "type": "single"}],
+            "answers": {}
+        })
+    );
+}
+
+fn assert_aborted_by_sigterm(s: &mut Session) {
+    let (code, result) = s.finish();
+    assert_eq!(code, 1);
+    let result = result.expect("a result");
+    assert_eq!(
+        result["details"],
+        json!({
+            "title": "Implementation preferences",
+            "cancelled": true,
+            "questions": prefs_questions(),
+            "answers": {},
+            "error": {"code": "aborted", "message": "received SIGTERM"}
+        })
+    );
+    assert_restored(s);
 }
 
 #[test]
 fn sigterm_at_a_prompt_aborts() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_for("1/2 Style");
+    s.wait_all(&["1/2 Style", "Next →"]);
     s.send(UP);
     s.wait_for("›     Next →");
     s.signal(libc::SIGTERM);
-    let (code, result) = s.finish();
-    assert_eq!(code, 1);
-    let result = result.expect("a result");
-    assert_eq!(result["details"]["cancelled"], json!(true));
-    assert_eq!(result["details"]["answers"], json!({}));
-    assert_eq!(result["details"]["questions"], prefs_questions());
-    assert_eq!(
-        result["details"]["error"],
-        json!({"code": "aborted", "message": "received SIGTERM"})
-    );
-    assert!(s.cursor_visible());
-    assert!(!s.alternate_screen());
+    assert_aborted_by_sigterm(&mut s);
+}
+
+#[test]
+fn sigterm_in_an_editor_aborts() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    press(&mut s, DOWN, 3, "›     Type your own…");
+    s.send("\r");
+    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.send("half typed");
+    s.wait_for("> half typed");
+    s.signal(libc::SIGTERM);
+    assert_aborted_by_sigterm(&mut s);
 }

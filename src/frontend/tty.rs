@@ -57,6 +57,7 @@ pub fn ask(payload: &Payload, state: &mut AnswerState, _opts: &AskOptions) -> Ou
         }
     };
     let _screen = terminal::RestoreGuard::new(true);
+    terminal::quiet_input();
     let mut flow = Flow {
         payload,
         state,
@@ -74,6 +75,9 @@ pub fn ask(payload: &Payload, state: &mut AnswerState, _opts: &AskOptions) -> Ou
         },
     }
 }
+
+/// Columns kept free after a help line for dialoguer's " [Page 12/345] ".
+const PAGE_INFO: usize = 16;
 
 /// An action row under a question's options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -288,7 +292,7 @@ impl Flow<'_> {
         render: &dyn Fn(usize, Option<bool>, bool) -> String,
     ) -> io::Result<Option<usize>> {
         let theme = RowTheme {
-            help: fit(help, self.width()),
+            help: fit(help, self.width().saturating_sub(PAGE_INFO)),
             render,
             last_active: Cell::new(None),
         };
@@ -370,8 +374,16 @@ impl Flow<'_> {
         let width = self.width();
         let is_multi = question.kind == QuestionType::Multi;
         let is_preview = question.kind == QuestionType::Preview;
+        let preview_w = width.saturating_sub(n.to_string().len() + 10);
         let preview_h = if is_preview {
-            self.preview_height(header)
+            // As much room as the longest preview needs, up to half the free screen.
+            let longest = question
+                .options
+                .iter()
+                .map(|o| wrap(&for_terminal(o.preview.as_deref().unwrap_or("")), preview_w).len())
+                .max()
+                .unwrap_or(0);
+            longest.min(self.preview_height(header))
         } else {
             0
         };
@@ -385,7 +397,13 @@ impl Flow<'_> {
         let avail = self
             .rows()
             .saturating_sub(header + 3 + if is_preview { preview_h + 1 } else { 0 });
-        let max_length = (avail / per_item).max(1);
+        let rows = n + actions.len();
+        // Everything (options, separator, action rows) fits: no paging.
+        let max_length = if n * per_item + actions.len() < avail {
+            rows
+        } else {
+            (avail / per_item).max(1)
+        };
 
         let state = &*self.state;
         let num_w = n.to_string().len();
@@ -416,7 +434,7 @@ impl Flow<'_> {
                 }
                 if active && is_preview {
                     let text = option.preview.as_deref().unwrap_or("");
-                    let body = wrap(&for_terminal(text), width.saturating_sub(indent.len() + 2));
+                    let body = wrap(&for_terminal(text), preview_w);
                     let shown = if body.len() > preview_h {
                         preview_h.saturating_sub(1)
                     } else {
@@ -471,11 +489,11 @@ impl Flow<'_> {
                 state.selected(q).first().copied().unwrap_or(0)
             }
         });
-        let rows = n + actions.len();
         let chosen = if is_multi {
-            let help = "↑↓ move · Space toggle · Enter confirm (or run the highlighted row) · ←→ page · Esc cancel";
+            let help =
+                "↑↓ move · Space toggle · Enter confirm or run the row · ←→ page · Esc cancel";
             let theme = RowTheme {
-                help: fit(help, width),
+                help: fit(help, width.saturating_sub(PAGE_INFO)),
                 render: &render,
                 last_active: Cell::new(None),
             };
@@ -682,7 +700,7 @@ impl Flow<'_> {
                 self.term.write_line("")?;
             }
             self.term.write_str(&fit(
-                "↑↓ scroll · Space/PgDn next page · b/PgUp previous · Home/End · q/Esc/Enter back",
+                "↑↓ scroll · Space/b page · Home/End · q/Esc/Enter back",
                 width,
             ))?;
             self.term.flush()?;

@@ -247,6 +247,14 @@ impl Session {
         self.wait_until(&format!("{text:?} on screen"), |s| s.contains(text))
     }
 
+    /// Waits until every one of `texts` is on the screen at once (e.g. a screen's first and
+    /// last line, so the whole screen has been drawn); returns the screen.
+    pub fn wait_all(&mut self, texts: &[&str]) -> String {
+        self.wait_until(&format!("all of {texts:?} on screen"), |s| {
+            texts.iter().all(|t| s.contains(t))
+        })
+    }
+
     /// Waits until `text` is no longer on the screen; returns the screen.
     pub fn wait_gone(&mut self, text: &str) -> String {
         self.wait_until(&format!("{text:?} gone"), |s| !s.contains(text))
