@@ -285,18 +285,16 @@ function runBinary(bin: string, args: string[], opts: { cwd: string; stdio: Stdi
 }
 
 /**
- * Runs `fn` with SIGINT ignored by pi: while the binary owns the terminal it is in cooked mode
- * between prompts, so a Ctrl+C reaches pi's process group too, and would kill pi. The guard is
- * removed only after the child has closed, in a `setImmediate`, so a late SIGINT is still caught.
+ * Makes pi ignore SIGINT until the returned release function is called. While the binary owns
+ * the terminal, the terminal is in cooked mode between prompts, so a Ctrl+C sends SIGINT to
+ * pi's whole process group and, with no listener, would kill pi. Release only after the child
+ * has closed: the listener is removed in a `setImmediate`, so a SIGINT still being delivered
+ * is caught too.
  */
-async function withSigintGuard<T>(fn: () => Promise<T>): Promise<T> {
+function ignoreSigint(): () => void {
 	const ignore = () => {};
 	process.on("SIGINT", ignore);
-	try {
-		return await fn();
-	} finally {
-		setImmediate(() => process.removeListener("SIGINT", ignore));
-	}
+	return () => setImmediate(() => process.removeListener("SIGINT", ignore));
 }
 
 /** The normalized question list of `details.questions` (label fallback Q1.., type single). */
@@ -359,6 +357,9 @@ export async function askWithBinary(
 	signal: AbortSignal | undefined,
 	ctx: Pick<ExtensionContext, "hasUI" | "cwd" | "ui">,
 ): Promise<AskUserResult & { mode: RunMode }> {
+	if (signal?.aborted) {
+		return { ...abortedResult(params, "the pi turn was cancelled before the questionnaire opened"), mode: "headless" };
+	}
 	const dir = await mkdtemp(path.join(os.tmpdir(), "pi-ask-"));
 	try {
 		const payloadFile = path.join(dir, "payload.json");
@@ -378,24 +379,20 @@ export async function askWithBinary(
 		});
 
 		let run: { mode: RunMode; outcome: RunOutcome };
-		if (signal?.aborted) {
-			return { ...abortedResult(params, "the pi turn was cancelled before the questionnaire opened"), mode: "headless" };
-		}
 		if (process.env.PI_ASK_ANSWERS) {
 			run = await headless("scripted", false);
 		} else if (ctx.hasUI) {
 			let tuiRun: Promise<RunOutcome> | undefined;
 			// Interactive mode calls the factory; RPC mode returns undefined without calling it.
 			await ctx.ui.custom<void>((tui, _theme, _keybindings, done) => {
-				const ignore = () => {};
-				process.on("SIGINT", ignore);
+				const releaseSigint = ignoreSigint();
 				tui.stop();
 				tuiRun = runBinary(bin, baseArgs, { cwd, stdio: "inherit", signal }).finally(() => {
 					try {
 						tui.start();
 						tui.requestRender(true);
 					} finally {
-						setImmediate(() => process.removeListener("SIGINT", ignore));
+						releaseSigint();
 						done(undefined);
 					}
 				});
@@ -407,10 +404,12 @@ export async function askWithBinary(
 			run = await headless("headless", true);
 		} else if (terminalAvailable()) {
 			// Print mode on a terminal: the binary asks there; pi only waits.
-			run = {
-				mode: "terminal",
-				outcome: await withSigintGuard(() => runBinary(bin, baseArgs, { cwd, stdio: "inherit", signal })),
-			};
+			const releaseSigint = ignoreSigint();
+			try {
+				run = { mode: "terminal", outcome: await runBinary(bin, baseArgs, { cwd, stdio: "inherit", signal }) };
+			} finally {
+				releaseSigint();
+			}
 		} else {
 			// Print mode without a terminal: the binary reports that itself.
 			run = await headless("headless", false);

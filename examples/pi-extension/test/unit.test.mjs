@@ -156,3 +156,52 @@ test("renderResult: dismissed, Needs user input, aborted, and tool errors", () =
 	);
 	assert.equal(ext.resultText({ content: [{ type: "text", text: "PI_ASK_BIN is wrong" }] }, false, theme), "PI_ASK_BIN is wrong");
 });
+
+const headlessCtx = (cwd) => ({ hasUI: false, cwd, ui: {} });
+
+test("abort: a binary that does not write its own aborted result is killed; the tool returns one", async () => {
+	const work = tempDir();
+	const started = path.join(work, "started");
+	// Ignores SIGTERM, so the extension has to SIGKILL it after the grace period.
+	const stubborn = executable(work, "stubborn", `#!/bin/sh\ntrap '' TERM\ntouch ${started}\nwhile :; do sleep 0.1; done\n`);
+	const controller = new AbortController();
+	const asked = ext.askWithBinary(stubborn, { title: "T", questions: [{ id: "a", prompt: "A?", options: [{ value: "x", label: "X" }] }] }, controller.signal, headlessCtx(work));
+	while (!fs.existsSync(started)) await new Promise((r) => setTimeout(r, 20));
+	controller.abort();
+	const result = await asked;
+	assert.deepEqual(result, {
+		mode: "headless",
+		content: [
+			{
+				type: "text",
+				text: 'The questionnaire "T" was ended before the user submitted it (the pi turn was cancelled); no answers were given. Do not assume any answer.',
+			},
+		],
+		details: {
+			title: "T",
+			cancelled: true,
+			questions: [{ id: "a", label: "Q1", prompt: "A?", type: "single" }],
+			answers: {},
+			error: { code: "aborted", message: "the pi turn was cancelled" },
+		},
+	});
+});
+
+test("abort before the questionnaire opens: the binary is not run", async () => {
+	const work = tempDir();
+	const never = executable(work, "never", `#!/bin/sh\ntouch ${path.join(work, "ran")}\n`);
+	const controller = new AbortController();
+	controller.abort();
+	const result = await ext.askWithBinary(never, { questions: [{ id: "a", label: "A", prompt: "A?", type: "multi", options: [] }] }, controller.signal, headlessCtx(work));
+	assert.equal(result.details.error.code, "aborted");
+	assert.deepEqual(result.details.questions, [{ id: "a", label: "A", prompt: "A?", type: "multi" }]);
+	assert.equal(fs.existsSync(path.join(work, "ran")), false);
+});
+
+test("a binary that writes no result: a tool error with its exit code and stderr", async () => {
+	const work = tempDir();
+	const failing = executable(work, "failing", "#!/bin/sh\necho 'pi-ask: cannot write the result: disk full' >&2\nexit 4\n");
+	await assert.rejects(ext.askWithBinary(failing, { questions: [] }, undefined, headlessCtx(work)), {
+		message: "pi-ask exited with code 4 without writing a result: pi-ask: cannot write the result: disk full",
+	});
+});
