@@ -1,7 +1,8 @@
 //! The pi extension (`examples/pi-extension/`) against the real pi (npm
 //! `@mariozechner/pi-coding-agent`, pinned in the extension's lockfile) with pi-ai's faux model:
 //! no network, no real model. Needs Node >= 20.6 and npm; `npm ci` runs here when the
-//! extension's `node_modules` is missing (`.ci/run` does it up front).
+//! extension's `node_modules` is missing or older than its lockfile (`.ci/run` does it up
+//! front).
 //!
 //! - `node_tests`: the extension's node tests (`examples/pi-extension/test/*.test.mjs`): print,
 //!   json and RPC mode, scripted answers, errors, `pi install`, unit tests of the helpers; run
@@ -88,10 +89,7 @@ fn setup() {
             ));
         }
         let dir = ext_dir();
-        if !dir
-            .join("node_modules/@mariozechner/pi-coding-agent/package.json")
-            .exists()
-        {
+        if npm_install_needed(&dir) {
             let mut npm = Command::new("npm");
             npm.args(["ci", "--no-audit", "--no-fund"])
                 .current_dir(&dir);
@@ -104,6 +102,19 @@ fn setup() {
     });
     if let Err(e) = result {
         panic!("{e}");
+    }
+}
+
+/// Whether `node_modules` is missing or older than the committed lockfile (npm writes
+/// `node_modules/.package-lock.json` at the end of every install).
+fn npm_install_needed(dir: &Path) -> bool {
+    let modified = |p: PathBuf| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    match (
+        modified(dir.join("package-lock.json")),
+        modified(dir.join("node_modules/.package-lock.json")),
+    ) {
+        (Some(lock), Some(installed)) => lock > installed,
+        _ => true,
     }
 }
 

@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
 import { createJiti } from "jiti";
-import { extension, tempDir } from "./helpers.mjs";
+import { extension, repoRoot, tempDir } from "./helpers.mjs";
 
 const jiti = createJiti(import.meta.url);
 const ext = await jiti.import(extension);
@@ -36,6 +36,19 @@ test("findBinary: PI_ASK_BIN first, then PATH, then the repository's release bui
 	assert.deepEqual(ext.findBinary({ PATH: `${emptyDir}:${path.dirname(onPath)}` }, repo), { path: onPath, source: "PATH" });
 	assert.deepEqual(ext.findBinary({ PATH: emptyDir }, repo), { path: built, source: "repository" });
 	assert.deepEqual(ext.findBinary({ PI_ASK_BIN: "  ", PATH: emptyDir }, repo), { path: built, source: "repository" });
+});
+
+test("findBinary: by default the repository is the one this extension file is in", () => {
+	const release = path.join(repoRoot, "target", "release", "pi-ask");
+	const emptyDir = tempDir();
+	let found;
+	try {
+		found = ext.findBinary({ PATH: emptyDir });
+	} catch (e) {
+		assert.ok(e.message.includes(`the extension then uses ${release})`), e.message);
+		return;
+	}
+	assert.deepEqual(found, { path: release, source: "repository" });
 });
 
 test("findBinary: a clear error when nothing is found or PI_ASK_BIN is wrong", () => {
