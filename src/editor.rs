@@ -13,10 +13,10 @@
 //! paste is on, so a multi-line paste is inserted into this one text (newlines kept) and never
 //! spills into later prompts. Wide (CJK, emoji) text is measured by rustyline.
 //!
-//! `@` file-path completion (src/complete.rs) plugs in as a rustyline [`Helper`]:
+//! `@` file-path completion ([`crate::complete::AtCompleter`]) plugs in as a rustyline [`Helper`]:
 //! `edit_line(prompt, initial, Some(my_helper))`; [`edit_line_plain`] is the no-helper form.
 
-use rustyline::config::{Behavior, Config};
+use rustyline::config::{Behavior, CompletionType, Config};
 use rustyline::error::ReadlineError;
 use rustyline::history::DefaultHistory;
 use rustyline::{
@@ -63,6 +63,9 @@ pub fn edit_line<H: Helper>(prompt: &str, initial: &str, helper: Option<H>) -> i
         // Esc alone closes the editor at once: wait only briefly for the rest of an escape
         // sequence (arrow keys arrive in one read; rustyline's emacs default waits forever).
         .keyseq_timeout(Some(ESC_TIMEOUT_MS))
+        // Tab lists the candidates at once (the `@` completer's fuzzy matches share no prefix)
+        .completion_type(CompletionType::List)
+        .completion_show_all_if_ambiguous(true)
         .build();
     let mut editor: Editor<H, DefaultHistory> = Editor::with_config(config).map_err(to_io)?;
     editor.set_helper(helper);

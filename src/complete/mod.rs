@@ -64,6 +64,8 @@ pub struct AtCompleter {
     wait: Duration,
     dim_hints: bool,
     cache: Arc<Mutex<QueryCache>>,
+    /// The replacements of the last Tab, to tell a full candidate from a common prefix.
+    offered: Arc<Mutex<Vec<String>>>,
 }
 
 impl AtCompleter {
@@ -82,6 +84,7 @@ impl AtCompleter {
             wait: FIRST_WAIT,
             dim_hints: std::env::var_os("NO_COLOR").map_or(true, |v| v.is_empty()),
             cache: Arc::new(Mutex::new(QueryCache::default())),
+            offered: Arc::new(Mutex::new(Vec::new())),
         }
     }
 
@@ -234,10 +237,22 @@ impl Completer for AtCompleter {
         pos: usize,
         _ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
-        Ok(self.complete_at(line, pos).unwrap_or((pos, Vec::new())))
+        let (start, pairs) = self.complete_at(line, pos).unwrap_or((pos, Vec::new()));
+        *self.offered.lock().unwrap_or_else(|e| e.into_inner()) =
+            pairs.iter().map(|p| p.replacement.clone()).collect();
+        Ok((start, pairs))
     }
 
+    /// Inserts a candidate, or the common prefix of all candidates (rustyline's first step in
+    /// list mode) only when it extends what was typed: the common prefix of fuzzy matches
+    /// (`@pkg0` for `@mod17`) would otherwise replace the typed fragment.
     fn update(&self, line: &mut LineBuffer, start: usize, elected: &str, cl: &mut Changeset) {
+        let typed = line.as_str().get(start..line.pos()).unwrap_or("");
+        let offered = self.offered.lock().unwrap_or_else(|e| e.into_inner());
+        if !elected.starts_with(typed) && !offered.iter().any(|r| r == elected) {
+            return;
+        }
+        drop(offered);
         let (text, pos) = apply(line.as_str(), line.pos(), start, elected);
         line.update(&text, pos, cl);
     }

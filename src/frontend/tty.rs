@@ -29,6 +29,7 @@
 
 use super::{AskOptions, Outcome};
 use crate::answers::AnswerState;
+use crate::complete::AtCompleter;
 use crate::contract::{Payload, Question, QuestionType};
 use crate::editor::{self, Edit};
 use crate::result::codes;
@@ -46,7 +47,7 @@ use std::io;
 /// Ends with [`Outcome::Submitted`] (Submit in the review), [`Outcome::Dismissed`] (Esc and
 /// confirm, Cancel, Ctrl+C) or [`Outcome::Aborted`] with `terminal_lost` when the terminal
 /// fails. The terminal is restored before it returns.
-pub fn ask(payload: &Payload, state: &mut AnswerState, _opts: &AskOptions) -> Outcome {
+pub fn ask(payload: &Payload, state: &mut AnswerState, opts: &AskOptions) -> Outcome {
     let term = match terminal::open_term() {
         Ok(t) => t,
         Err(e) => {
@@ -63,6 +64,7 @@ pub fn ask(payload: &Payload, state: &mut AnswerState, _opts: &AskOptions) -> Ou
         state,
         term,
         highlight: vec![None; payload.questions.len()],
+        completer: AtCompleter::new(opts.cwd.clone()),
     };
     let outcome = flow.run();
     let _ = flow.term.clear_screen();
@@ -119,6 +121,8 @@ struct Flow<'a> {
     term: Term,
     /// The row to highlight when a question is shown again.
     highlight: Vec<Option<usize>>,
+    /// `@` completion in every editor, rooted at `--cwd`; one file index per flow.
+    completer: AtCompleter,
 }
 
 /// A dialoguer theme that draws rows from a callback: dialoguer is given row numbers as
@@ -674,7 +678,7 @@ impl Flow<'_> {
             width,
         ))?;
         self.term.show_cursor()?;
-        editor::edit_line_plain("> ", initial)
+        editor::edit_line("> ", initial, Some(self.completer.clone()))
     }
 
     /// A full-screen pager over `text`: every line reachable.

@@ -1,0 +1,184 @@
+//! `@` file-path completion in the editors, driven in a pty (tests/common/pty.rs): each test
+//! builds a real temporary tree, runs pi-ask with `--cwd` on it, types into the free-form
+//! answer editor with Tab completions, and asserts the screen and the exact result JSON.
+
+mod common;
+
+use std::os::unix::fs::{symlink, PermissionsExt};
+use std::path::Path;
+
+use common::pty::Session;
+use serde_json::{json, Value};
+
+const PAYLOAD: &str = r#"{"questions":[{"id":"file","prompt":"Which file?","options":[{"value":"none","label":"None"}]}]}"#;
+
+const DOWN: &str = "\x1b[B";
+const TAB: &str = "\t";
+const END: &str = "\x1b[F";
+
+fn write(root: &Path, rel: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, "").unwrap();
+}
+
+/// Starts pi-ask on `root` and opens the free-form answer editor.
+fn open_editor(root: &Path) -> Session {
+    let mut s = Session::spawn(PAYLOAD, &["--cwd", root.to_str().unwrap()]);
+    s.wait_for("Which file?");
+    s.send(DOWN);
+    s.wait_for("›     Type your own…");
+    s.send("\r");
+    s.wait_for("Your own answer");
+    s
+}
+
+/// Waits until a screen line is exactly `line` (trailing spaces ignored).
+fn wait_line(s: &mut Session, line: &str) -> String {
+    s.wait_until(line, |screen| screen.lines().any(|l| l.trim_end() == line))
+}
+
+/// Saves the editor with Enter, submits in the review, and returns the result's `details`.
+fn save_and_submit(s: &mut Session) -> Value {
+    s.send("\r");
+    s.wait_for("Review your answers");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    result.expect("a result")["details"].clone()
+}
+
+/// The `details` of a submitted result whose only answer is the custom text `text`.
+fn custom_answer(text: &str) -> Value {
+    json!({
+        "cancelled": false,
+        "questions": [{"id": "file", "label": "Q1", "prompt": "Which file?", "type": "single"}],
+        "answers": {"file": {"values": [text], "labels": [text], "indices": [], "customText": text}}
+    })
+}
+
+#[test]
+fn gitignored_and_hidden_entries_are_not_listed() {
+    let tree = tempfile::tempdir().unwrap();
+    let root = tree.path();
+    std::fs::write(root.join(".gitignore"), "target/\n*.log\n").unwrap();
+    write(root, "src/mod17.rs");
+    write(root, "src/main.rs");
+    write(root, "notes/mod17.md");
+    write(root, "target/mod17.rs");
+    write(root, "mod17.log");
+    write(root, ".hidden/mod17.txt");
+    let mut s = open_editor(root);
+    s.send("see @mod17");
+    s.wait_for("> see @mod17");
+    s.send(TAB);
+    let screen = wait_line(&mut s, "src/mod17.rs    notes/mod17.md");
+    assert!(!screen.contains("target"), "{screen}");
+    assert!(!screen.contains("mod17.log"), "{screen}");
+    assert!(!screen.contains(".hidden"), "{screen}");
+    s.send(".r");
+    s.wait_for("> see @mod17.r");
+    s.send(TAB);
+    s.wait_for("> see @src/mod17.rs ");
+    s.send("ok");
+    s.wait_for("> see @src/mod17.rs ok");
+    assert_eq!(
+        save_and_submit(&mut s),
+        custom_answer("see @src/mod17.rs ok")
+    );
+}
+
+#[test]
+fn paths_with_spaces_are_quoted_like_pi() {
+    let tree = tempfile::tempdir().unwrap();
+    let root = tree.path();
+    write(root, "my folder/notes.txt");
+    std::fs::create_dir(root.join("empty dir")).unwrap();
+    let mut s = open_editor(root);
+    s.send("@note");
+    s.wait_for("> @note");
+    s.send(TAB);
+    s.wait_for("> @\"my folder/notes.txt\" ");
+    // a quoted folder keeps the cursor before its closing quote
+    s.send("and @empt");
+    s.wait_for("and @empt");
+    s.send(TAB);
+    s.wait_for("and @\"empty dir/\"");
+    s.send("new.txt");
+    s.wait_for("and @\"empty dir/new.txt\"");
+    // started with @": the common part of the candidates, then one folder level
+    s.send(END);
+    s.send(" or @\"my f");
+    s.wait_for("new.txt\" or @\"my f");
+    s.send(TAB);
+    wait_line(&mut s, "my folder/           my folder/notes.txt");
+    s.send(TAB);
+    s.wait_for("or @\"my folder/notes.txt\" ");
+    assert_eq!(
+        save_and_submit(&mut s),
+        custom_answer(
+            "@\"my folder/notes.txt\" and @\"empty dir/new.txt\" or @\"my folder/notes.txt\""
+        )
+    );
+}
+
+#[test]
+fn symlink_loops_are_not_followed() {
+    let tree = tempfile::tempdir().unwrap();
+    let root = tree.path();
+    write(root, "a.txt");
+    write(root, "sub/b.txt");
+    symlink(".", root.join("loop")).unwrap();
+    symlink("..", root.join("sub/up")).unwrap();
+    let mut s = open_editor(root);
+    // one candidate: nothing is found again through `loop/` or `sub/up/`
+    s.send("@b.t");
+    s.wait_for("> @b.t");
+    s.send(TAB);
+    s.wait_for("> @sub/b.txt ");
+    s.send("@loo");
+    s.wait_for("> @sub/b.txt @loo");
+    s.send(TAB);
+    s.wait_for("> @sub/b.txt @loop/");
+    // an explicit path through the loop lists one level, like a shell
+    s.send(TAB);
+    wait_line(&mut s, "loop/  sub/   a.txt");
+    s.send("a");
+    s.wait_for("@loop/a");
+    s.send(TAB);
+    s.wait_for("> @sub/b.txt @loop/a.txt ");
+    assert_eq!(
+        save_and_submit(&mut s),
+        custom_answer("@sub/b.txt @loop/a.txt")
+    );
+}
+
+#[test]
+fn unreadable_folders_are_skipped() {
+    let tree = tempfile::tempdir().unwrap();
+    let root = tree.path();
+    write(root, "open/readme.md");
+    write(root, "locked/secret.txt");
+    let locked = root.join("locked");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    // chmod 000 does not stop root (CI runs as root): then the folder is simply readable
+    let blocked = std::fs::read_dir(&locked).is_err();
+    let mut s = open_editor(root);
+    s.send("@read");
+    s.wait_for("> @read");
+    s.send(TAB);
+    s.wait_for("> @open/readme.md ");
+    s.send("@secr");
+    s.wait_for("> @open/readme.md @secr");
+    s.send(TAB);
+    s.send("x");
+    let expected = if blocked {
+        "@open/readme.md @secrx"
+    } else {
+        "@open/readme.md @locked/secret.txt x"
+    };
+    s.wait_for(&format!("> {expected}"));
+    let details = save_and_submit(&mut s);
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(details, custom_answer(expected));
+}
