@@ -42,7 +42,7 @@ pub struct Cli {
     #[arg(long)]
     pub no_input: bool,
 
-    /// Refuse payloads larger than this many bytes, before parsing.
+    /// Refuse payloads (and answers files) larger than this many bytes, before parsing.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES, env = "PI_ASK_MAX_PAYLOAD_BYTES")]
     pub max_payload_bytes: u64,
 

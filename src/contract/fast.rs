@@ -36,7 +36,42 @@ struct RawQuestion {
     kind: Option<QuestionType>,
     #[serde(default, deserialize_with = "present")]
     required: Option<bool>,
+    #[serde(deserialize_with = "exact_vec")]
     options: Vec<RawOption>,
+}
+
+/// A JSON array into a `Vec` of exactly its length: the elements are collected in a scratch
+/// buffer reused across calls, then moved into one allocation of the right size (serde's
+/// own `Vec` grows by doubling, reallocating and copying several times per question).
+fn exact_vec<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<RawOption>, D::Error> {
+    struct Exact;
+    impl<'de> serde::de::Visitor<'de> for Exact {
+        type Value = Vec<RawOption>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an array of options")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            SCRATCH.with(|cell| {
+                let mut scratch = cell.take();
+                scratch.clear();
+                while let Some(option) = seq.next_element()? {
+                    scratch.push(option);
+                }
+                let mut out = Vec::with_capacity(scratch.len());
+                out.append(&mut scratch);
+                cell.set(scratch);
+                Ok(out)
+            })
+        }
+    }
+    d.deserialize_seq(Exact)
+}
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Vec<RawOption>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 #[derive(Deserialize)]
