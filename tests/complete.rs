@@ -7,14 +7,15 @@ mod common;
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::Path;
 
-use common::pty::Session;
+use common::pty::{Options, Session};
 use serde_json::{json, Value};
 
 const PAYLOAD: &str = r#"{"questions":[{"id":"file","prompt":"Which file?","options":[{"value":"none","label":"None"}]}]}"#;
 
 const DOWN: &str = "\x1b[B";
 const TAB: &str = "\t";
-const END: &str = "\x1b[F";
+/// Ctrl+E: end of line (no escape sequence to split).
+const END: &str = "\x05";
 
 fn write(root: &Path, rel: &str) {
     let path = root.join(rel);
@@ -24,7 +25,12 @@ fn write(root: &Path, rel: &str) {
 
 /// Starts pi-ask on `root` and opens the free-form answer editor.
 fn open_editor(root: &Path) -> Session {
-    let mut s = Session::spawn(PAYLOAD, &["--cwd", root.to_str().unwrap()]);
+    let opts = Options {
+        // a loaded machine must not turn the first Tab into a partial list
+        env: vec![("PI_ASK_INDEX_WAIT_MS".into(), "10000".into())],
+        ..Options::default()
+    };
+    let mut s = Session::spawn_with(PAYLOAD, &["--cwd", root.to_str().unwrap()], opts);
     s.wait_for("Which file?");
     s.send(DOWN);
     s.wait_for("›     Type your own…");

@@ -39,8 +39,13 @@ pub use index::{FileIndex, Limits, Progress};
 /// Most candidates offered for a fuzzy fragment (pi's editor shows its best 20).
 pub const MAX_CANDIDATES: usize = 20;
 
-/// Longest a Tab waits for an unfinished index before listing what is indexed so far.
+/// Longest a Tab waits for an unfinished index before listing what is indexed so far, unless
+/// the environment variable [`WAIT_ENV`] says otherwise.
 pub const FIRST_WAIT: Duration = Duration::from_millis(200);
+
+/// Environment variable overriding [`FIRST_WAIT`], in milliseconds (tests set it high so a
+/// loaded machine cannot turn a Tab into a partial list).
+pub const WAIT_ENV: &str = "PI_ASK_INDEX_WAIT_MS";
 
 /// The `indexing… N files` hint appears once a walk has run this long.
 pub const HINT_AFTER: Duration = Duration::from_millis(100);
@@ -81,14 +86,18 @@ impl AtCompleter {
             home: std::env::var_os("HOME")
                 .filter(|h| !h.is_empty())
                 .map(PathBuf::from),
-            wait: FIRST_WAIT,
+            wait: std::env::var(WAIT_ENV)
+                .ok()
+                .and_then(|ms| ms.trim().parse().ok())
+                .map_or(FIRST_WAIT, Duration::from_millis),
             dim_hints: std::env::var_os("NO_COLOR").map_or(true, |v| v.is_empty()),
             cache: Arc::new(Mutex::new(QueryCache::default())),
             offered: Arc::new(Mutex::new(Vec::new())),
         }
     }
 
-    /// Sets how long a Tab waits for an unfinished index (default [`FIRST_WAIT`]).
+    /// Sets how long a Tab waits for an unfinished index (default [`FIRST_WAIT`], or
+    /// [`WAIT_ENV`] milliseconds).
     pub fn wait(mut self, wait: Duration) -> AtCompleter {
         self.wait = wait;
         self
