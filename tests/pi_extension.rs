@@ -369,6 +369,27 @@ fn tui_sigint_to_pi_while_the_questionnaire_runs_does_not_kill_pi() {
 }
 
 #[test]
+fn tui_sigquit_to_pi_while_the_questionnaire_runs_does_not_kill_pi() {
+    // Ctrl+\ in cooked mode: SIGQUIT to the group. The binary aborts the questionnaire; pi,
+    // which gets Ctrl+\ as a key in its own raw-mode TUI, must not die of it either.
+    let mut pi = PiTui::start(PREFS, &[]);
+    let s = &mut pi.session;
+    s.wait_for("1/2 Style");
+    // SAFETY: kill with pi's process group (pi is its session and group leader) and SIGQUIT.
+    assert_eq!(unsafe { libc::kill(-s.pid(), libc::SIGQUIT) }, 0);
+    let screen = s.wait_for("END OF TURN");
+    assert!(
+        screen.contains("✗ Cancelled (aborted): received SIGQUIT"),
+        "{screen}"
+    );
+    assert_eq!(
+        pi.tool_result()["details"]["error"],
+        json!({"code": "aborted", "message": "received SIGQUIT"})
+    );
+    pi.quit();
+}
+
+#[test]
 fn tui_abort_terminates_the_questionnaire_with_an_aborted_result() {
     let flag = tempfile::tempdir().unwrap();
     let abort_file = flag.path().join("abort");

@@ -285,16 +285,21 @@ function runBinary(bin: string, args: string[], opts: { cwd: string; stdio: Stdi
 }
 
 /**
- * Makes pi ignore SIGINT until the returned release function is called. While the binary owns
- * the terminal, the terminal is in cooked mode between prompts, so a Ctrl+C sends SIGINT to
- * pi's whole process group and, with no listener, would kill pi. Release only after the child
- * has closed: the listener is removed in a `setImmediate`, so a SIGINT still being delivered
+ * Makes pi ignore SIGINT and SIGQUIT until the returned release function is called. While the
+ * binary owns the terminal, the terminal is in cooked mode between prompts, so a Ctrl+C (or
+ * Ctrl+\) sends the signal to pi's whole process group and, with no listener, would kill pi;
+ * the binary handles it itself (the questionnaire is cancelled). Release only after the child
+ * has closed: the listeners are removed in a `setImmediate`, so a signal still being delivered
  * is caught too.
  */
-function ignoreSigint(): () => void {
+function ignoreTerminalSignals(): () => void {
 	const ignore = () => {};
-	process.on("SIGINT", ignore);
-	return () => setImmediate(() => process.removeListener("SIGINT", ignore));
+	const signals = ["SIGINT", "SIGQUIT"] as const;
+	for (const s of signals) process.on(s, ignore);
+	return () =>
+		setImmediate(() => {
+			for (const s of signals) process.removeListener(s, ignore);
+		});
 }
 
 /** The normalized question list of `details.questions` (label fallback Q1.., type single). */
@@ -385,7 +390,7 @@ export async function askWithBinary(
 			let tuiRun: Promise<RunOutcome> | undefined;
 			// Interactive mode calls the factory; RPC mode returns undefined without calling it.
 			await ctx.ui.custom<void>((tui, _theme, _keybindings, done) => {
-				const releaseSigint = ignoreSigint();
+				const releaseSigint = ignoreTerminalSignals();
 				tui.stop();
 				tuiRun = runBinary(bin, baseArgs, { cwd, stdio: "inherit", signal }).finally(() => {
 					try {
@@ -404,7 +409,7 @@ export async function askWithBinary(
 			run = await headless("headless", true);
 		} else if (terminalAvailable()) {
 			// Print mode on a terminal: the binary asks there; pi only waits.
-			const releaseSigint = ignoreSigint();
+			const releaseSigint = ignoreTerminalSignals();
 			try {
 				run = { mode: "terminal", outcome: await runBinary(bin, baseArgs, { cwd, stdio: "inherit", signal }) };
 			} finally {
