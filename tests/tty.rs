@@ -639,3 +639,104 @@ fn sigterm_in_an_editor_aborts() {
     s.signal(libc::SIGTERM);
     assert_aborted_by_sigterm(&mut s);
 }
+
+#[test]
+fn wide_text_is_cut_to_the_width_and_leaves_no_ghost_lines() {
+    let payload = json!({
+        "title": "\u{1b}]52;c;Zm9v\u{7} clipboard",
+        "questions": [{
+            "id": "w", "label": "日本語ラベル", "prompt": "選んでください \u{1b}[2J",
+            "options": [
+                {"value": "a", "label": "とても長いオプションのラベルです。これは端末の幅を超えるほど長いテキストです。",
+                 "description": "説明文もとても長いです。説明文もとても長いです。説明文もとても長いです。"},
+                {"value": "b", "label": "🎉 Party", "description": "emoji"}
+            ]
+        }]
+    });
+    let mut s = Session::spawn_with(
+        &payload.to_string(),
+        &[],
+        common::pty::Options {
+            rows: 24,
+            cols: 40,
+            ..Default::default()
+        },
+    );
+    let first = s.wait_all(&["1/1 日本語ラベル", "Next: review →"]);
+    // Escape sequences from the payload are shown, not run.
+    assert!(first.contains("\\e]52;c;Zm9v\\x07 clipboard"), "{first}");
+    assert!(first.contains("選んでください \\e[2J"), "{first}");
+    // Each option is one label line and one description line, cut with "…".
+    let lines: Vec<&str> = first.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("› ( ) 1. とても長い"))
+        .expect("option 1");
+    assert!(lines[at].ends_with('…'), "{first}");
+    assert!(lines[at + 1].starts_with("         説明文"), "{first}");
+    assert!(lines[at + 2].starts_with("  ( ) 2. 🎉 Party"), "{first}");
+    s.send(DOWN);
+    s.wait_for("› ( ) 2. 🎉 Party");
+    s.send(UP);
+    let back = s.wait_for("› ( ) 1. とても長い");
+    assert_eq!(back, first, "moving left stale lines behind");
+    s.send("\r");
+    s.wait_all(&["Review your answers", "Cancel"]);
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result.expect("a result")["details"]["answers"],
+        json!({"w": {"values": ["a"], "labels": ["とても長いオプションのラベルです。これは端末の幅を超えるほど長いテキストです。"], "indices": [1]}})
+    );
+}
+
+#[test]
+fn stdout_carries_only_the_result_json() {
+    let mut s = Session::spawn_with(
+        PREFS,
+        &[],
+        common::pty::Options {
+            stdout_to_file: true,
+            ..Default::default()
+        },
+    );
+    s.wait_all(&["1/2 Style", "Next →"]);
+    press(&mut s, DOWN, 3, "›     Type your own…");
+    s.send("\r");
+    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.send("typed");
+    s.wait_for("> typed");
+    s.send("\r");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.send("\r");
+    let details = submit(&mut s);
+    assert_eq!(
+        details,
+        prefs_submitted(json!({
+            "style": {"values": ["typed"], "labels": ["typed"], "indices": [], "customText": "typed"}
+        }))
+    );
+    let stdout = std::fs::read_to_string(s.dir().join("stdout.txt")).unwrap();
+    assert!(stdout.starts_with("{\n"), "{stdout:?}");
+    assert!(stdout.ends_with("}\n"), "{stdout:?}");
+    assert!(!stdout.contains('\u{1b}'), "{stdout:?}");
+}
+
+#[test]
+fn sighup_and_sigquit_abort_with_their_names() {
+    for (signal, name) in [(libc::SIGHUP, "SIGHUP"), (libc::SIGQUIT, "SIGQUIT")] {
+        let mut s = Session::spawn(PREFS, &[]);
+        s.wait_all(&["1/2 Style", "Next →"]);
+        s.send("\r");
+        s.wait_all(&["2/2 Frontend", "Next: review →"]);
+        s.signal(signal);
+        let (code, result) = s.finish();
+        assert_eq!(code, 1, "{name}");
+        assert_eq!(
+            result.expect("a result")["details"]["error"],
+            json!({"code": "aborted", "message": format!("received {name}")})
+        );
+        assert_restored(&s);
+    }
+}

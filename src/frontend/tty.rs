@@ -178,6 +178,12 @@ impl Theme for RowTheme<'_> {
     }
 }
 
+/// Columns a drawn line may use: the terminal width less one (a line that fills the last
+/// column makes some terminals wrap), at least 10.
+fn term_width(term: &Term) -> usize {
+    (term.size().1 as usize).saturating_sub(1).max(10)
+}
+
 /// `text` cut to `width` display columns (with "…"), so no line wraps.
 fn fit(text: &str, width: usize) -> String {
     truncate_str(text, width, "…").into_owned()
@@ -243,7 +249,7 @@ impl Flow<'_> {
     }
 
     fn width(&self) -> usize {
-        (self.term.size().1 as usize).saturating_sub(1).max(10)
+        term_width(&self.term)
     }
 
     fn rows(&self) -> usize {
@@ -411,7 +417,10 @@ impl Flow<'_> {
 
         let state = &*self.state;
         let num_w = n.to_string().len();
+        let term = &self.term;
         let render = |row: usize, checked: Option<bool>, active: bool| -> String {
+            // The width now, so rows stay one line each after the window is narrowed.
+            let width = term_width(term).min(width.max(10));
             let cursor = if active { "›" } else { " " };
             if row < n {
                 let option = &question.options[row];
@@ -806,7 +815,9 @@ impl Flow<'_> {
             .collect();
         let per_item = 1 + summaries.iter().map(|(_, n)| n.len()).max().unwrap_or(0);
         let max_length = (self.rows().saturating_sub(header + 4) / per_item).max(1);
+        let term = &self.term;
         let render = |row: usize, _: Option<bool>, active: bool| -> String {
+            let width = term_width(term).min(width.max(10));
             let cursor = if active { "›" } else { " " };
             if row < nq {
                 let (line, notes) = &summaries[row];

@@ -57,6 +57,9 @@ pub struct Options {
     pub env: Vec<(String, String)>,
     /// Working directory of the child (default: the test's temporary folder).
     pub cwd: Option<PathBuf>,
+    /// Send stdout to a file (`stdout.txt` in [`Session::dir`]) instead of the pty and read the
+    /// result from there (no `--output`): proves stdout carries only the result JSON.
+    pub stdout_to_file: bool,
 }
 
 impl Default for Options {
@@ -66,6 +69,7 @@ impl Default for Options {
             cols: 100,
             env: Vec::new(),
             cwd: None,
+            stdout_to_file: false,
         }
     }
 }
@@ -92,12 +96,17 @@ impl Session {
         let dir = tempfile::tempdir().expect("temp dir");
         let payload_path = dir.path().join("payload.json");
         std::fs::write(&payload_path, payload).expect("write payload");
-        let output = dir.path().join("result.json");
+        let output = if opts.stdout_to_file {
+            dir.path().join("stdout.txt")
+        } else {
+            dir.path().join("result.json")
+        };
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_pi-ask"));
-        cmd.arg(&payload_path)
-            .arg("--output")
-            .arg(&output)
-            .args(args);
+        cmd.arg(&payload_path);
+        if !opts.stdout_to_file {
+            cmd.arg("--output").arg(&output);
+        }
+        cmd.args(args);
         Session::spawn_command(cmd, dir, output, opts)
     }
 
@@ -121,7 +130,11 @@ impl Session {
             .env_remove("LINES")
             .current_dir(opts.cwd.as_deref().unwrap_or(dir.path()))
             .stdin(Stdio::from(slave.try_clone().expect("dup slave")))
-            .stdout(Stdio::from(slave.try_clone().expect("dup slave")))
+            .stdout(if opts.stdout_to_file {
+                Stdio::from(File::create(&output).expect("stdout file"))
+            } else {
+                Stdio::from(slave.try_clone().expect("dup slave"))
+            })
             .stderr(Stdio::from(stderr));
         for (k, v) in &opts.env {
             cmd.env(k, v);
