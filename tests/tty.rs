@@ -740,3 +740,44 @@ fn sighup_and_sigquit_abort_with_their_names() {
         assert_restored(&s);
     }
 }
+
+#[test]
+fn not_cancelling_returns_to_the_same_row() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    s.send("\r");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    press(&mut s, UP, 2, "›     ← Back");
+    s.send("\r");
+    s.wait_all(&["› (•) 1. Minimal", "Next →"]);
+    press(&mut s, DOWN, 2, "› ( ) 3. Rich");
+    s.send(ESC);
+    s.wait_all(&[
+        "Cancel and discard your answers?",
+        "Yes, discard the answers and cancel",
+    ]);
+    s.send("\r");
+    let screen = s.wait_all(&["› ( ) 3. Rich", "Next →"]);
+    assert!(screen.contains("  (•) 1. Minimal"), "{screen}");
+    s.send(CTRL_C);
+    assert_dismissed(&mut s);
+}
+
+#[test]
+fn ctrl_c_in_the_preview_pager_dismisses() {
+    let mut s = Session::spawn(CONFIG, &[]);
+    s.wait_all(&["1/2 Log format", "Next →"]);
+    press(&mut s, DOWN, 3, "›     View full preview…");
+    s.send("\r");
+    s.wait_all(&["View the full preview of which option?", "← Back"]);
+    s.send("\r");
+    s.wait_all(&["Preview of JSON lines · lines 1-", "q/Esc/Enter back"]);
+    s.send(CTRL_C);
+    let (code, result) = s.finish();
+    assert_eq!(code, 1);
+    let details = &result.expect("a result")["details"];
+    assert_eq!(details["cancelled"], json!(true));
+    assert_eq!(details["answers"], json!({}));
+    assert_eq!(details.get("error"), None);
+    assert_restored(&s);
+}

@@ -64,6 +64,7 @@ pub fn ask(payload: &Payload, state: &mut AnswerState, opts: &AskOptions) -> Out
         state,
         term,
         highlight: vec![None; payload.questions.len()],
+        last_row: Cell::new(None),
         completer: AtCompleter::new(opts.cwd.clone()),
     };
     let outcome = flow.run();
@@ -121,6 +122,8 @@ struct Flow<'a> {
     term: Term,
     /// The row to highlight when a question is shown again.
     highlight: Vec<Option<usize>>,
+    /// The row the cursor was on when the last `Select` ended (also on Esc).
+    last_row: Cell<Option<usize>>,
     /// `@` completion in every editor, rooted at `--cwd`; one file index per flow.
     completer: AtCompleter,
 }
@@ -306,14 +309,16 @@ impl Flow<'_> {
             render,
             last_active: Cell::new(None),
         };
-        Select::with_theme(&theme)
+        let picked = Select::with_theme(&theme)
             .with_prompt("-")
             .report(false)
             .items((0..rows).map(|i| i.to_string()))
             .default(default.min(rows.saturating_sub(1)))
             .max_length(max_length.max(1))
             .interact_on_opt(&self.term)
-            .map_err(to_io)
+            .map_err(to_io);
+        self.last_row.set(theme.last_active.get());
+        picked
     }
 
     /// Asks a yes/no question as a two-row menu; Esc means no.
@@ -544,7 +549,12 @@ impl Flow<'_> {
             self.select(help, rows, default, max_length, &render)?
         };
         let Some(row) = chosen else {
-            self.highlight[q] = Some(default);
+            // Esc: come back to the row the cursor was on if the person does not cancel.
+            self.highlight[q] = if is_multi {
+                None
+            } else {
+                self.last_row.get().or(Some(default))
+            };
             return Ok(if self.cancel(Some(q))? {
                 Step::Done(Outcome::Dismissed)
             } else {
