@@ -572,13 +572,15 @@ impl Flow<'_> {
             return Ok(next);
         }
         match actions[row - n] {
+            // Leaving the question: it re-opens on its answer, not on this row.
             Action::Next => {
-                if is_multi {
-                    self.highlight[q] = None;
-                }
+                self.highlight[q] = None;
                 Ok(next)
             }
-            Action::Back => Ok(Step::Question(q.saturating_sub(1))),
+            Action::Back => {
+                self.highlight[q] = None;
+                Ok(Step::Question(q.saturating_sub(1)))
+            }
             Action::TypeOwn => {
                 let initial = self.state.custom_text(q).unwrap_or("").to_string();
                 match self.edit(Some(q), "Your own answer", &initial)? {
