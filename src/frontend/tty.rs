@@ -198,6 +198,16 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut out = Vec::new();
     for line in text.split('\n') {
         let line = line.replace('\t', "    ");
+        if line.is_ascii() {
+            // One column per byte: cut by bytes.
+            if line.is_empty() {
+                out.push(String::new());
+            }
+            for chunk in line.as_bytes().chunks(width) {
+                out.push(String::from_utf8_lossy(chunk).into_owned());
+            }
+            continue;
+        }
         if measure_text_width(&line) <= width {
             out.push(line);
             continue;
@@ -216,6 +226,36 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
         out.push(cur);
     }
     out
+}
+
+/// The first `max` lines of [`wrap`]`(text, width)`, wrapping no more than needed.
+fn wrap_head(text: &str, width: usize, max: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.split('\n') {
+        if out.len() >= max {
+            break;
+        }
+        out.extend(wrap(line, width));
+    }
+    out.truncate(max);
+    out
+}
+
+/// How many lines [`wrap`] makes of `text` at `width`, counting no further than `cap`.
+fn wrapped_len(text: &str, width: usize, cap: usize) -> usize {
+    let width = width.max(1);
+    let mut n = 0;
+    for line in text.split('\n') {
+        if n >= cap {
+            break;
+        }
+        n += if line.is_ascii() && !line.contains('\t') {
+            line.len().div_ceil(width).max(1)
+        } else {
+            wrap(line, width).len()
+        };
+    }
+    n.min(cap)
 }
 
 /// Quoted one-line text for rows: `“text”`.
@@ -392,13 +432,16 @@ impl Flow<'_> {
         let preview_w = width.saturating_sub(n.to_string().len() + 10);
         let preview_h = if is_preview {
             // As much room as the longest preview needs, up to half the free screen.
-            let longest = question
-                .options
-                .iter()
-                .map(|o| wrap(&for_terminal(o.preview.as_deref().unwrap_or("")), preview_w).len())
-                .max()
-                .unwrap_or(0);
-            longest.min(self.preview_height(header))
+            let cap = self.preview_height(header);
+            let mut longest = 0;
+            for o in &question.options {
+                let text = for_terminal(o.preview.as_deref().unwrap_or(""));
+                longest = longest.max(wrapped_len(&text, preview_w, cap));
+                if longest >= cap {
+                    break;
+                }
+            }
+            longest
         } else {
             0
         };
@@ -452,20 +495,22 @@ impl Flow<'_> {
                 }
                 if active && is_preview {
                     let text = option.preview.as_deref().unwrap_or("");
-                    let body = wrap(&for_terminal(text), preview_w);
-                    let shown = if body.len() > preview_h {
+                    let text = for_terminal(text);
+                    // Only the lines shown are wrapped; the rest are just counted.
+                    let total = wrapped_len(&text, preview_w, usize::MAX);
+                    let shown = if total > preview_h {
                         preview_h.saturating_sub(1)
                     } else {
-                        body.len()
+                        total
                     };
-                    for line in &body[..shown] {
+                    for line in wrap_head(&text, preview_w, shown) {
                         lines.push(fit(&format!("{indent}│ {line}"), width));
                     }
-                    if body.len() > shown {
+                    if total > shown {
                         lines.push(fit(
                             &format!(
                                 "{indent}│ … {} more lines: choose “View full preview…”",
-                                body.len() - shown
+                                total - shown
                             ),
                             width,
                         ));
@@ -706,9 +751,15 @@ impl Flow<'_> {
     fn pager(&self, title: &str, text: &str) -> io::Result<()> {
         let mut top = 0usize;
         self.term.hide_cursor()?;
+        let text = for_terminal(text);
+        let mut wrapped: Option<(usize, Vec<String>)> = None;
         loop {
             let width = self.width();
-            let lines = wrap(&for_terminal(text), width.saturating_sub(2));
+            // Wrap again only when the window width changed.
+            if wrapped.as_ref().map(|(w, _)| *w) != Some(width) {
+                wrapped = Some((width, wrap(&text, width.saturating_sub(2))));
+            }
+            let lines = wrapped.as_ref().map(|(_, l)| l.as_slice()).unwrap_or(&[]);
             let height = self.rows().saturating_sub(3).max(1);
             let max_top = lines.len().saturating_sub(height);
             top = top.min(max_top);
@@ -959,6 +1010,22 @@ mod tests {
         assert_eq!(wrap("abcdef", 4), vec!["abcd", "ef"]);
         assert_eq!(wrap("日本語です", 4), vec!["日本", "語で", "す"]);
         assert_eq!(wrap("a\nb", 4), vec!["a", "b"]);
+        assert_eq!(wrap("a\n\nb", 4), vec!["a", "", "b"]);
+        assert_eq!(wrap("abcd", 4), vec!["abcd"]);
+        assert_eq!(wrap("é日本", 3), vec!["é日", "本"]);
+    }
+
+    #[test]
+    fn wrapped_len_matches_wrap_up_to_the_cap() {
+        for text in ["abcdef", "日本語です", "a\n\nb", "", "x\ty", "abcd\né日本"] {
+            assert_eq!(wrapped_len(text, 4, 100), wrap(text, 4).len(), "{text:?}");
+        }
+        assert_eq!(wrapped_len("a\nb\nc\nd", 4, 2), 2);
+        assert_eq!(
+            wrap_head("abcdefgh\nij\nkl", 3, 4),
+            vec!["abc", "def", "gh", "ij"]
+        );
+        assert_eq!(wrap_head("a", 3, 0), Vec::<String>::new());
     }
 
     #[test]
