@@ -781,3 +781,42 @@ fn ctrl_c_in_the_preview_pager_dismisses() {
     assert_eq!(details.get("error"), None);
     assert_restored(&s);
 }
+
+#[test]
+fn option_note_saved_with_esc_and_cleared_by_an_empty_save() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    press(&mut s, DOWN, 5, "›     Note on an option…");
+    s.send("\r");
+    s.wait_all(&["Note on which option?", "← Back"]);
+    s.wait_for("› 1. Minimal");
+    s.send("\r");
+    s.wait_all(&["Note on option Minimal", EDITOR_READY]);
+    s.send("temporary");
+    s.wait_for("> temporary");
+    // Esc saves the draft.
+    s.send(ESC);
+    s.wait_all(&["note: temporary", "Next →"]);
+    s.send("\r");
+    s.wait_all(&["Note on which option?", "› 1. Minimal  (note “temporary”)"]);
+    s.send("\r");
+    s.wait_for("> temporary");
+    s.send(CTRL_U);
+    s.wait_gone("> temporary");
+    s.send("\r");
+    let screen = s.wait_all(&["›     Note on an option…", "Next →"]);
+    assert!(!screen.contains("note: temporary"), "{screen}");
+    press(&mut s, UP, 5, "› ( ) 1. Minimal");
+    s.send("\r");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.send("\r");
+    let screen = s.wait_all(&["Review your answers", "Cancel"]);
+    assert!(!screen.contains("note"), "{screen}");
+    let details = submit(&mut s);
+    assert_eq!(
+        details,
+        prefs_submitted(json!({
+            "style": {"values": ["minimal"], "labels": ["Minimal"], "indices": [1]}
+        }))
+    );
+}
