@@ -177,6 +177,16 @@ impl PiTui {
 
     /// [`PiTui::start`] with other final arguments, e.g. `["-p", "go"]` for print mode.
     fn start_with(payload: &str, env: &[(&str, &str)], last_args: &[&str]) -> PiTui {
+        PiTui::start_in(payload, env, last_args, None)
+    }
+
+    /// [`PiTui::start_with`] with pi running in `project` (default: a temporary folder).
+    fn start_in(
+        payload: &str,
+        env: &[(&str, &str)],
+        last_args: &[&str],
+        project: Option<&Path>,
+    ) -> PiTui {
         setup();
         let dir = tempfile::tempdir().expect("temp dir");
         let payload_file = dir.path().join("payload.json");
@@ -196,7 +206,10 @@ impl PiTui {
             .arg(ext.join("index.ts"))
             .args(["--provider", "faux", "--model", "faux-1"])
             .args(last_args);
-        let mut opts = Options::default();
+        let mut opts = Options {
+            cwd: project.map(Path::to_path_buf),
+            ..Options::default()
+        };
         let home_s = home.to_string_lossy().to_string();
         opts.env = vec![
             ("HOME".into(), home_s.clone()),
@@ -468,4 +481,46 @@ fn print_mode_sigint_while_asking_cancels_the_questionnaire_not_pi() {
     assert_eq!(code, 0);
     assert_eq!(pi.tool_result()["details"], dismissed_details());
     pi.assert_model_saw_the_content();
+}
+
+#[test]
+fn tui_at_completion_lists_the_files_of_pis_working_directory() {
+    let project = tempfile::tempdir().unwrap();
+    for rel in ["src/widget_factory.rs", "src/main.rs", "README.md"] {
+        let path = project.path().join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "").unwrap();
+    }
+    let payload = r#"{"questions":[{"id":"file","prompt":"Which file should change?","options":[{"value":"none","label":"None"}]}]}"#;
+    let mut pi = PiTui::start_in(
+        payload,
+        // a loaded machine must not turn the first Tab into a partial list
+        &[("PI_ASK_INDEX_WAIT_MS", "10000")],
+        &["go"],
+        Some(project.path()),
+    );
+    let s = &mut pi.session;
+    // "1/1 Q1" is on the questionnaire's screen only (pi's transcript shows the prompt too).
+    s.wait_for("1/1 Q1");
+    s.send(DOWN);
+    s.wait_for("›     Type your own…");
+    s.send("\r");
+    s.wait_for("Your own answer");
+    s.send("use @widget_f");
+    s.wait_for("> use @widget_f");
+    s.send("\t");
+    s.wait_for("> use @src/widget_factory.rs ");
+    s.send("please");
+    s.wait_for("> use @src/widget_factory.rs please");
+    s.send("\r");
+    s.wait_for("Review your answers");
+    s.send("\r");
+    s.wait_for("END OF TURN");
+    let text = "use @src/widget_factory.rs please";
+    assert_eq!(
+        pi.tool_result()["details"]["answers"],
+        json!({"file": {"values": [text], "labels": [text], "indices": [], "customText": text}})
+    );
+    pi.assert_model_saw_the_content();
+    pi.quit();
 }

@@ -302,6 +302,41 @@ function ignoreTerminalSignals(): () => void {
 		});
 }
 
+/** The part of Node's internal TTY handle of `process.stdin` used by {@link holdStdin}. */
+interface StdinHandle {
+	reading?: boolean;
+	readStart?: () => number;
+	readStop?: () => number;
+}
+
+/**
+ * Stops pi's reads of the terminal until the returned release function is called.
+ *
+ * pi's `tui.stop()` only pauses `process.stdin`, and a paused Node stream still reads the
+ * terminal into its buffer (until 16 KiB are buffered). While the binary owns the terminal,
+ * pi and the binary would both read it, and every key the binary is not blocked on at that
+ * moment (e.g. one typed just after a prompt is drawn) would go to pi instead. So the TTY
+ * handle's reading is stopped here, the way Node's own `Socket.pause()` does it for its
+ * buffered mode, and restarted on release, after `tui.start()` has resumed the stream.
+ * Without such a handle (not a TTY, another runtime) this does nothing.
+ */
+function holdStdin(): () => void {
+	const handle = (process.stdin as unknown as { _handle?: StdinHandle })._handle;
+	if (!handle?.reading || typeof handle.readStop !== "function" || typeof handle.readStart !== "function") {
+		return () => {};
+	}
+	handle.readStop();
+	handle.reading = false;
+	return () => {
+		// tui.start() resumed the stream; Node restarts the handle itself only when the stream
+		// had no read pending, so restart it here if it is still stopped.
+		if (!handle.reading && !process.stdin.destroyed) {
+			handle.reading = true;
+			handle.readStart?.();
+		}
+	};
+}
+
 /** The normalized question list of `details.questions` (label fallback Q1.., type single). */
 function questionSummaries(params: AskUserParams): AskUserDetails["questions"] {
 	return (params.questions ?? []).map((q, i) => ({
@@ -392,9 +427,11 @@ export async function askWithBinary(
 			await ctx.ui.custom<void>((tui, _theme, _keybindings, done) => {
 				const releaseSigint = ignoreTerminalSignals();
 				tui.stop();
+				const releaseStdin = holdStdin();
 				tuiRun = runBinary(bin, baseArgs, { cwd, stdio: "inherit", signal }).finally(() => {
 					try {
 						tui.start();
+						releaseStdin();
 						tui.requestRender(true);
 					} finally {
 						releaseSigint();
