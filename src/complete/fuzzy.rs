@@ -54,41 +54,65 @@ pub fn fuzzy_match(
     limit: usize,
     within: Option<&[EntryId]>,
 ) -> Matches {
-    let all: Vec<EntryId>;
-    let ids: &[EntryId] = match within {
-        Some(ids) => ids,
-        None => {
-            all = chunks
-                .iter()
-                .enumerate()
-                .flat_map(|(c, chunk)| {
-                    (0..chunk.len() as u32).map(move |i| ((c as u32) << ID_SHIFT) | i)
-                })
-                .collect();
-            &all
+    let total = within.map_or_else(|| chunks.iter().map(|c| c.len()).sum(), <[_]>::len);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    let parts = if total >= PARALLEL_FROM { threads } else { 1 };
+    match_in_parts(chunks, fragment, limit, within, parts)
+}
+
+/// [`fuzzy_match`] split into `parts` parts, each on its own thread.
+fn match_in_parts(
+    chunks: &[Arc<Chunk>],
+    fragment: &str,
+    limit: usize,
+    within: Option<&[EntryId]>,
+    parts: usize,
+) -> Matches {
+    let parts = parts.max(1);
+    let work = |part: usize| -> Vec<u64> {
+        let mut scorer = Scorer::new(fragment);
+        match within {
+            Some(ids) => {
+                let len = ids.len().div_ceil(parts);
+                let slice = ids.chunks(len.max(1)).nth(part).unwrap_or(&[]);
+                slice
+                    .iter()
+                    .filter_map(|&id| scorer.key(chunks, id))
+                    .collect()
+            }
+            None => {
+                let len = chunks.len().div_ceil(parts).max(1);
+                let first = (part * len).min(chunks.len());
+                let last = ((part + 1) * len).min(chunks.len());
+                let mut keys = Vec::new();
+                for c in first..last {
+                    for i in 0..chunks[c].len() as u32 {
+                        keys.extend(scorer.key(chunks, ((c as u32) << ID_SHIFT) | i));
+                    }
+                }
+                keys
+            }
         }
     };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
-    let keyed: Vec<(u64, EntryId)> = if threads > 1 && ids.len() >= PARALLEL_FROM {
-        let part = ids.len().div_ceil(threads);
+    let keys: Vec<u64> = if parts > 1 {
         std::thread::scope(|scope| {
-            let handles: Vec<_> = ids
-                .chunks(part)
-                .map(|part| scope.spawn(move || score_all(chunks, fragment, part)))
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().unwrap_or_default())
-                .collect()
+            let work = &work;
+            let handles: Vec<_> = (1..parts).map(|p| scope.spawn(move || work(p))).collect();
+            let mut keys = work(0);
+            for h in handles {
+                keys.extend(h.join().unwrap_or_default());
+            }
+            keys
         })
     } else {
-        score_all(chunks, fragment, ids)
+        work(0)
     };
-    let ids: Vec<EntryId> = keyed.iter().map(|&(_, id)| id).collect();
-    let top = best(chunks, keyed, limit)
+    // every part is in index order and the parts are in order, so the ids are sorted
+    let ids: Vec<EntryId> = keys.iter().map(|&k| k as u32).collect();
+    let top = best(chunks, keys, limit)
         .into_iter()
-        .map(|(key, id)| {
-            let (path, flags) = entry(chunks, id);
+        .map(|key| {
+            let (path, flags) = entry(chunks, key as u32);
             Hit {
                 path: path.to_owned(),
                 is_dir: flags & FLAG_DIR != 0,
@@ -103,67 +127,123 @@ pub fn fuzzy_match(
     Matches { ids, top }
 }
 
-/// The rank key of every matching entry of `ids` (smaller is better): inverted score,
-/// path length, folder before file.
-fn score_all(chunks: &[Arc<Chunk>], fragment: &str, ids: &[EntryId]) -> Vec<(u64, EntryId)> {
-    let hidden_ok = fragment.starts_with('.');
-    let atom = Atom::new(
-        fragment,
-        CaseMatching::Smart,
-        Normalization::Smart,
-        AtomKind::Fuzzy,
-        false,
-    );
-    let mut matcher = Matcher::new(Config::DEFAULT.match_paths());
-    let mut buf = Vec::new();
-    let mut keyed = Vec::new();
-    for &id in ids {
-        let (path, flags) = entry(chunks, id);
-        if flags & FLAG_HIDDEN != 0 && !hidden_ok {
-            continue;
+/// Scores entries for one fragment on one thread.
+struct Scorer<'f> {
+    fragment: &'f str,
+    hidden_ok: bool,
+    atom: Atom,
+    matcher: Matcher,
+    buf: Vec<char>,
+}
+
+impl<'f> Scorer<'f> {
+    fn new(fragment: &'f str) -> Self {
+        Scorer {
+            fragment,
+            hidden_ok: fragment.starts_with('.'),
+            atom: Atom::new(
+                fragment,
+                CaseMatching::Smart,
+                Normalization::Smart,
+                AtomKind::Fuzzy,
+                false,
+            ),
+            matcher: Matcher::new(Config::DEFAULT.match_paths()),
+            buf: Vec::new(),
         }
-        let score = if fragment.is_empty() {
+    }
+
+    /// The rank key of entry `id` if it matches (smaller is better): inverted score (16 bits),
+    /// path length (15 bits), 0 for a folder or 1 for a file (1 bit), the id (32 bits).
+    fn key(&mut self, chunks: &[Arc<Chunk>], id: EntryId) -> Option<u64> {
+        let (path, flags) = entry(chunks, id);
+        if flags & FLAG_HIDDEN != 0 && !self.hidden_ok {
+            return None;
+        }
+        let score = if self.fragment.is_empty() {
             // shallowest first: depth ranks as a score
             u16::MAX - path.bytes().filter(|&b| b == b'/').count().min(1000) as u16
         } else {
             let haystack = if flags & FLAG_ASCII != 0 {
                 Utf32Str::Ascii(path.as_bytes())
             } else {
-                Utf32Str::new(path, &mut buf)
+                Utf32Str::new(path, &mut self.buf)
             };
-            match atom.score(haystack, &mut matcher) {
-                Some(s) => s,
-                None => continue,
-            }
+            self.atom.score(haystack, &mut self.matcher)?
         };
-        let key = (u64::from(u16::MAX - score) << 48)
-            | ((path.len().min(0xFFFF) as u64) << 32)
-            | u64::from(flags & FLAG_DIR == 0);
-        keyed.push((key, id));
+        Some(
+            (u64::from(u16::MAX - score) << 48)
+                | ((path.len().min(0x7FFF) as u64) << 33)
+                | (u64::from(flags & FLAG_DIR == 0) << 32)
+                | u64::from(id),
+        )
     }
-    keyed
 }
 
-/// The `limit` best of `keyed`, best first; equal keys are ordered by path bytes, so the
-/// result does not depend on the order of the walk.
-fn best(
-    chunks: &[Arc<Chunk>],
-    mut keyed: Vec<(u64, EntryId)>,
-    limit: usize,
-) -> Vec<(u64, EntryId)> {
+/// The `limit` best of `keys`, best first; entries equal but for their id are ordered by path
+/// bytes, so the result does not depend on the order of the walk.
+fn best(chunks: &[Arc<Chunk>], mut keys: Vec<u64>, limit: usize) -> Vec<u64> {
     if limit == 0 {
         return Vec::new();
     }
-    if keyed.len() > limit {
-        keyed.select_nth_unstable_by_key(limit - 1, |&(k, _)| k);
-        let cut = keyed[limit - 1].0;
+    let rank = |k: u64| k >> 32;
+    if keys.len() > limit {
+        keys.select_nth_unstable(limit - 1);
+        let cut = rank(keys[limit - 1]);
         // everything better than the cut, and every entry tied with it
-        keyed.retain(|&(k, _)| k <= cut);
+        keys.retain(|&k| rank(k) <= cut);
     }
-    keyed.sort_unstable_by(|a, b| {
-        a.0.cmp(&b.0)
-            .then_with(|| entry(chunks, a.1).0.cmp(entry(chunks, b.1).0))
+    keys.sort_unstable_by(|&a, &b| {
+        rank(a)
+            .cmp(&rank(b))
+            .then_with(|| entry(chunks, a as u32).0.cmp(entry(chunks, b as u32).0))
     });
-    keyed.truncate(limit);
-    keyed
+    keys.truncate(limit);
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index(n: usize) -> Vec<Arc<Chunk>> {
+        let mut chunks = Vec::new();
+        let mut chunk = Chunk::default();
+        for i in 0..n {
+            let path = format!("d{}/sub{}/f{}.rs", i % 97, i % 13, i);
+            let flags = FLAG_ASCII | if i % 50 == 0 { FLAG_HIDDEN } else { 0 };
+            chunk.push(&path, flags);
+            if chunk.len() == CHUNK_ENTRIES {
+                chunks.push(Arc::new(std::mem::take(&mut chunk)));
+            }
+        }
+        chunks.push(Arc::new(chunk));
+        chunks
+    }
+
+    fn same(a: &Matches, b: &Matches) {
+        assert_eq!(a.ids, b.ids);
+        assert_eq!(a.top, b.top);
+    }
+
+    #[test]
+    fn parts_and_narrowing_do_not_change_the_result() {
+        let chunks = index(20_000);
+        for fragment in ["", "f17", "d3/s1", "zz", "."] {
+            let one = match_in_parts(&chunks, fragment, 20, None, 1);
+            for parts in [2, 3, 7] {
+                same(&one, &match_in_parts(&chunks, fragment, 20, None, parts));
+            }
+            same(&one, &fuzzy_match(&chunks, fragment, 20, None));
+        }
+        let wide = fuzzy_match(&chunks, "f1", 20, None);
+        let narrowed = fuzzy_match(&chunks, "f17", 20, Some(&wide.ids));
+        same(&narrowed, &fuzzy_match(&chunks, "f17", 20, None));
+        same(
+            &narrowed,
+            &match_in_parts(&chunks, "f17", 20, Some(&wide.ids), 3),
+        );
+        assert_eq!(narrowed.top.len(), 20);
+        assert_eq!(narrowed.top[0].path, "d17/sub4/f17.rs");
+    }
 }

@@ -74,7 +74,7 @@ impl Chunk {
         (&self.text[start..self.ends[i] as usize], self.flags[i])
     }
 
-    fn push(&mut self, path: &str, flags: u8) {
+    pub(crate) fn push(&mut self, path: &str, flags: u8) {
         self.text.push_str(path);
         self.ends.push(self.text.len() as u32);
         self.flags.push(flags);
@@ -159,6 +159,13 @@ impl FileIndex {
                 self.walk();
             }
         });
+    }
+
+    /// Marks the walk as started without walking (tests of an index that is still walking).
+    #[cfg(test)]
+    pub(crate) fn start_without_walking(&self) {
+        self.start
+            .call_once(|| self.lock().started_at = Some(Instant::now()));
     }
 
     /// Waits until the walk is done or `timeout` has passed; returns whether it is done.

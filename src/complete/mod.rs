@@ -116,8 +116,10 @@ impl AtCompleter {
 
     /// The completion for the `@` reference ending at byte `pos` of `line`: the byte offset
     /// the candidates replace from (the `@`) and the candidates, best first (`display` is the
-    /// path with `/` after folders, `replacement` the reference text). `None` when the cursor
-    /// is not in an `@` reference.
+    /// path with `/` after folders, `replacement` the reference text). While the index is
+    /// still being walked after the wait, the list is partial and starts with an entry
+    /// `(indexing… N files so far)` whose replacement is the text typed. `None` when the
+    /// cursor is not in an `@` reference.
     pub fn complete_at(&self, line: &str, pos: usize) -> Option<(usize, Vec<Pair>)> {
         let tok = token::at_token(line, pos)?;
         let fragment = tok.fragment;
@@ -140,26 +142,39 @@ impl AtCompleter {
                 _ => {}
             }
         }
-        let hits = self.fuzzy(fragment);
-        let pairs = hits
-            .into_iter()
-            .map(|h| Pair {
-                display: if h.is_dir {
-                    format!("{}/", h.path)
-                } else {
-                    h.path.clone()
-                },
-                replacement: token::reference(&h.path, h.is_dir, tok.quoted),
-            })
-            .collect();
+        self.index.start();
+        let done = self.index.wait(self.wait);
+        let hits = self.hits(fragment, done);
+        let mut pairs: Vec<Pair> = Vec::with_capacity(hits.len() + 1);
+        if !done {
+            // The list is partial: say so in it. Inserting this entry changes nothing.
+            pairs.push(Pair {
+                display: format!("(indexing… {} files so far)", self.index.progress().entries),
+                replacement: line[tok.start..pos].to_owned(),
+            });
+        }
+        pairs.extend(hits.into_iter().map(|h| Pair {
+            display: if h.is_dir {
+                format!("{}/", h.path)
+            } else {
+                h.path.clone()
+            },
+            replacement: token::reference(&h.path, h.is_dir, tok.quoted),
+        }));
         Some((tok.start, pairs))
     }
 
     /// The best index entries for a fuzzy `fragment`, starting the walk if needed and waiting
-    /// for it at most the configured wait.
+    /// for it at most the configured wait; while the walk goes on, the best of the entries
+    /// indexed so far.
     pub fn fuzzy(&self, fragment: &str) -> Vec<fuzzy::Hit> {
         self.index.start();
-        if self.index.wait(self.wait) {
+        let done = self.index.wait(self.wait);
+        self.hits(fragment, done)
+    }
+
+    fn hits(&self, fragment: &str, done: bool) -> Vec<fuzzy::Hit> {
+        if done {
             return self.cached_matches(fragment).top.clone();
         }
         // still walking: match what is indexed so far, cache nothing

@@ -389,3 +389,32 @@ fn zero_time_limit_indexes_nothing() {
     assert!(c.index().progress().truncated);
     assert_eq!(displays(&c, "@mod"), Vec::<String>::new());
 }
+
+#[test]
+fn a_partial_index_says_so_in_the_list_and_the_hint() {
+    let dir = project();
+    let c = AtCompleter::new(dir.path()).wait(Duration::ZERO).home(None);
+    c.index().start_without_walking();
+    let (start, pairs) = c.complete_at("see @mod", 8).unwrap();
+    assert_eq!(start, 4);
+    let pairs: Vec<(String, String)> = pairs
+        .into_iter()
+        .map(|p| (p.display, p.replacement))
+        .collect();
+    assert_eq!(
+        pairs,
+        vec![("(indexing… 0 files so far)".to_string(), "@mod".to_string())]
+    );
+    // the hint appears once the walk has run for HINT_AFTER
+    std::thread::sleep(HINT_AFTER);
+    assert_eq!(
+        c.hint_at("see @mod", 8),
+        Some("  indexing… 0 files".to_string())
+    );
+    // explicit paths do not need the index
+    assert_eq!(c.hint_at("@src/", 5), None);
+    assert_eq!(
+        displays(&c, "@src/"),
+        strings(&["deep/", "main.rs", "mod17.rs"])
+    );
+}
