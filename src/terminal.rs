@@ -2,7 +2,7 @@
 //! restoring it, and ending the flow cleanly on signals.
 //!
 //! Everything a person sees is drawn on `/dev/tty`, never on stdout (stdout carries only the
-//! result JSON). Three pieces, all small:
+//! result JSON). The pieces, all small:
 //!
 //! - [`open_term`]: a `console::Term` that reads keys from and draws on `/dev/tty`, for
 //!   dialoguer prompts and for drawing text.
@@ -11,6 +11,8 @@
 //!   before the flow started are put back (raw mode off), bracketed paste is switched off, the
 //!   cursor is made visible and, when the guard switched to the alternate screen, the
 //!   person's original screen comes back, so no drawn line is left behind.
+//! - [`quiet_input`]: echo off for the flow, so keys typed while a screen is drawn (between
+//!   two raw-mode key reads) are not printed over it; [`restore`] turns it back on.
 //! - [`SignalWatch`]: while asking, SIGTERM, SIGHUP and SIGQUIT end the flow with a cancelled
 //!   result whose `details.error.code` is `aborted` (exit 1), and SIGINT outside the
 //!   front end's own Ctrl+C handling dismisses it like Ctrl+C (exit 1). A watcher thread
