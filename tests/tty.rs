@@ -820,3 +820,13 @@ fn option_note_saved_with_esc_and_cleared_by_an_empty_save() {
         }))
     );
 }
+
+#[test]
+fn sigint_from_outside_dismisses() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    s.send("\r");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.signal(libc::SIGINT);
+    assert_dismissed(&mut s);
+}
