@@ -361,16 +361,13 @@ impl Checker<'_> {
         match value {
             Value::String(_) | Value::Number(_) => {
                 e.options
-                    .extend(self.option_ref(question, &index, value, path));
+                    .extend(self.option_ref(question, &index, value, &|| path.to_string()));
             }
             Value::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
-                    e.options.extend(self.option_ref(
-                        question,
-                        &index,
-                        item,
-                        &format!("{path}[{i}]"),
-                    ));
+                    e.options.extend(
+                        self.option_ref(question, &index, item, &|| format!("{path}[{i}]")),
+                    );
                 }
             }
             Value::Object(obj) => {
@@ -388,12 +385,10 @@ impl Checker<'_> {
                         };
                         let n = items.len() - usize::from(echoed);
                         for (i, item) in items[..n].iter().enumerate() {
-                            e.options.extend(self.option_ref(
-                                question,
-                                &index,
-                                item,
-                                &format!("{values_path}[{i}]"),
-                            ));
+                            e.options
+                                .extend(self.option_ref(question, &index, item, &|| {
+                                    format!("{values_path}[{i}]")
+                                }));
                         }
                     }
                     Some(other) => self.push(
@@ -533,7 +528,9 @@ impl Checker<'_> {
         for (key, note) in map {
             let npath = join(&path, key);
             let Some(option) =
-                self.option_ref(question, index, &Value::String(key.clone()), &npath)
+                self.option_ref(question, index, &Value::String(key.clone()), &|| {
+                    npath.clone()
+                })
             else {
                 continue;
             };
@@ -579,7 +576,7 @@ impl Checker<'_> {
         question: &Question,
         index: &OptionIndex,
         value: &Value,
-        path: &str,
+        path: &dyn Fn() -> String,
     ) -> Option<usize> {
         let n = question.options.len();
         let out_of_range = |what: String| {
@@ -597,7 +594,7 @@ impl Checker<'_> {
                     if (1..=n).contains(&pos) {
                         return Some(pos - 1);
                     }
-                    self.push(pc::UNKNOWN_OPTION, path, out_of_range(format!("#{pos}")));
+                    self.push(pc::UNKNOWN_OPTION, path(), out_of_range(format!("#{pos}")));
                     return None;
                 }
                 let values = question.options.iter().map(|o| o.value.as_str());
@@ -606,7 +603,7 @@ impl Checker<'_> {
                     .unwrap_or_default();
                 self.push(
                     pc::UNKNOWN_OPTION,
-                    path,
+                    path(),
                     format!(
                         "question {} has no option with value {}; {hint}valid values: {} (or a position 1..{n})",
                         quoted(&question.id),
@@ -620,17 +617,17 @@ impl Checker<'_> {
                 match (num.as_u64(), num.as_i64()) {
                     (Some(pos), _) if pos >= 1 && pos <= n as u64 => Some(pos as usize - 1),
                     (Some(pos), _) => {
-                        self.push(pc::UNKNOWN_OPTION, path, out_of_range(pos.to_string()));
+                        self.push(pc::UNKNOWN_OPTION, path(), out_of_range(pos.to_string()));
                         None
                     }
                     (None, Some(neg)) => {
-                        self.push(pc::UNKNOWN_OPTION, path, out_of_range(neg.to_string()));
+                        self.push(pc::UNKNOWN_OPTION, path(), out_of_range(neg.to_string()));
                         None
                     }
                     _ => {
                         self.push(
                         pc::WRONG_TYPE,
-                        path,
+                        path(),
                         format!("an option position must be a whole number from 1 to {n}, not {num}"),
                     );
                         None
@@ -640,7 +637,7 @@ impl Checker<'_> {
             other => {
                 self.push(
                     pc::WRONG_TYPE,
-                    path,
+                    path(),
                     format!(
                         "an option must be named by its value (string) or 1-based position (number), not {}",
                         kind_of(other)
