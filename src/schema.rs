@@ -4,7 +4,7 @@
 //! - input: [`InputPayload`], the payload as a caller writes it (contract "Input"; optional
 //!   fields optional, unknown fields refused). The parser in `contract::validate` walks the
 //!   same field names; unit tests below check that the two lists agree.
-//! - output: [`ToolResult`](crate::contract::ToolResult), the result pi-ask prints.
+//! - output: [`ToolResult`], the result pi-ask prints.
 //! - answers: [`AnswersFile`], the `--answers` file (docs/answers.md).
 //!
 //! A schema cannot say everything the checks do (unique ids and values, "a single-select
