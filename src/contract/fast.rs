@@ -218,4 +218,80 @@ mod tests {
             "r"
         );
     }
+    /// Every value of `v` replaced, one at a time, by each of `replacements`, and every object
+    /// key removed, one at a time.
+    fn mutations(v: &serde_json::Value) -> Vec<serde_json::Value> {
+        use serde_json::Value;
+        let replacements = [
+            Value::Null,
+            Value::String(String::new()),
+            Value::String(" ".into()),
+            Value::String("single".into()),
+            Value::String("preview".into()),
+            Value::Bool(true),
+            serde_json::json!(1),
+            serde_json::json!([]),
+            serde_json::json!({}),
+        ];
+        let mut out: Vec<Value> = replacements.to_vec();
+        match v {
+            Value::Object(map) => {
+                for (k, child) in map {
+                    let mut without = map.clone();
+                    without.remove(k);
+                    out.push(Value::Object(without));
+                    let mut extra = map.clone();
+                    extra.insert(format!("{k}_x"), child.clone());
+                    out.push(Value::Object(extra));
+                    for m in mutations(child) {
+                        let mut changed = map.clone();
+                        changed.insert(k.clone(), m);
+                        out.push(Value::Object(changed));
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for (i, child) in items.iter().enumerate() {
+                    let mut doubled = items.clone();
+                    doubled.push(child.clone());
+                    out.push(Value::Array(doubled));
+                    for m in mutations(child) {
+                        let mut changed = items.clone();
+                        changed[i] = m;
+                        out.push(Value::Array(changed));
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    #[test]
+    fn mutated_examples_never_split_the_two_paths() {
+        let mut checked = 0;
+        for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/examples")).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().and_then(|e| e.to_str()) != Some("json") {
+                continue;
+            }
+            let value: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            for m in mutations(&value) {
+                let text = m.to_string();
+                // Whenever the fast path accepts, the walker accepts the same payload; when it
+                // does not, parse_payload falls back to the walker anyway.
+                if let Some(fast) = parse(&text) {
+                    assert_eq!(Some(fast), slow(&text), "{text}");
+                }
+                assert_eq!(
+                    crate::contract::parse_payload(&text).ok(),
+                    slow(&text),
+                    "{text}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "only {checked} mutations");
+    }
 }
