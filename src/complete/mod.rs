@@ -41,7 +41,7 @@ pub const MAX_CANDIDATES: usize = 20;
 
 /// Longest a Tab waits for an unfinished index before listing what is indexed so far, unless
 /// the environment variable [`WAIT_ENV`] says otherwise.
-pub const FIRST_WAIT: Duration = Duration::from_millis(200);
+pub const FIRST_WAIT: Duration = Duration::from_millis(400);
 
 /// Environment variable overriding [`FIRST_WAIT`], in milliseconds (tests set it high so a
 /// loaded machine cannot turn a Tab into a partial list).

@@ -418,3 +418,13 @@ fn a_partial_index_says_so_in_the_list_and_the_hint() {
         strings(&["deep/", "main.rs", "mod17.rs"])
     );
 }
+
+#[test]
+fn a_missing_root_lists_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = completer(&dir.path().join("missing"));
+    assert_eq!(indexed(&c), Vec::<String>::new());
+    assert_eq!(displays(&c, "@mod"), Vec::<String>::new());
+    assert_eq!(displays(&c, "@src/"), Vec::<String>::new());
+    assert_eq!(c.hint_at("@mod", 4), None);
+}
