@@ -23,13 +23,30 @@ struct Run {
 impl Run {
     /// Starts pi-ask on `payload` with `TERM` set to `term` (removed when `None`) and `args`.
     fn start(payload: &Value, term: Option<&str>, args: &[&str]) -> Run {
+        Run::start_with(payload, term, args, false)
+    }
+
+    /// [`Run::start`]; with `piped`, the payload comes on stdin from a file (`pi-ask - <
+    /// payload.json`, through `sh`), so stdin is not the terminal.
+    fn start_with(payload: &Value, term: Option<&str>, args: &[&str], piped: bool) -> Run {
         let dir = tempfile::tempdir().unwrap();
         let payload_path = dir.path().join("payload.json");
         std::fs::write(&payload_path, payload.to_string()).unwrap();
         let output = dir.path().join("result.json");
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_pi-ask"));
-        cmd.arg(&payload_path)
-            .arg("--output")
+        let bin = env!("CARGO_BIN_EXE_pi-ask");
+        let mut cmd = if piped {
+            let mut sh = Command::new("sh");
+            sh.arg("-c")
+                .arg("exec \"$0\" - \"$@\" < \"$PAYLOAD\"")
+                .arg(bin)
+                .env("PAYLOAD", &payload_path);
+            sh
+        } else {
+            let mut direct = Command::new(bin);
+            direct.arg(&payload_path);
+            direct
+        };
+        cmd.arg("--output")
             .arg(&output)
             .args(args)
             .env_remove("NO_COLOR")
@@ -402,4 +419,18 @@ fn ctrl_c_dismisses_without_escape_sequences() {
     assert_eq!(result["details"]["cancelled"], json!(true));
     assert_eq!(result["details"]["answers"], json!({}));
     assert!(result["details"].get("error").is_none(), "{result}");
+}
+
+#[test]
+fn lines_come_from_the_terminal_not_from_stdin() {
+    // stdin is the payload file; the answers are typed on the terminal.
+    let mut run = Run::start_with(&single(), Some("dumb"), &[], true);
+    run.answer("1/1> ", "2");
+    run.answer("review> ", "");
+    let (code, result, _) = run.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result["details"]["answers"]["db"]["values"],
+        json!(["sqlite"])
+    );
 }
