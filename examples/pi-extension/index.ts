@@ -9,7 +9,12 @@
  * - `PI_ASK_ANSWERS` set: the binary answers from that file (scripted, reproducible; any mode);
  * - interactive TUI: pi's TUI is stopped, the binary gets the terminal, the TUI comes back;
  * - print mode (`pi -p`) with a terminal: the binary asks on the terminal directly;
- * - RPC mode, json mode, or no terminal: `--no-input`, i.e. the "Needs user input" result.
+ * - print mode without a terminal: the binary's "Needs user input" result (no terminal);
+ * - RPC or json mode: `--no-input`, the "Needs user input" result (the client owns any terminal).
+ *
+ * pi's abort (Esc, a cancelled turn) terminates the binary: the result is then the cancelled
+ * result with `details.error.code` `aborted`. Tool errors only when no result exists: no
+ * binary, a binary too old, or one that wrote nothing.
  *
  * The binary is found via `PI_ASK_BIN`, else `pi-ask` on PATH, else the repository's
  * `target/release/pi-ask` (this file lives in `examples/pi-extension/`).
