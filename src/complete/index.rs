@@ -4,8 +4,9 @@
 //! The walk uses `ignore`'s parallel walker with `.gitignore`, `.ignore`, `.git/info/exclude`
 //! and the global git excludes honoured also outside a git repository (`require_git(false)`).
 //! It never follows symlinks (a symlink is listed, not entered, so nothing outside the root is
-//! reached and loops cannot happen), skips `.git`, unreadable folders and names that are not
-//! UTF-8, and stops at [`Limits::max_entries`] entries or after [`Limits::max_time`].
+//! reached and loops cannot happen), lists hidden folders without entering them, skips `.git`,
+//! unreadable folders and names that are not UTF-8, and stops at [`Limits::max_entries`]
+//! entries or after [`Limits::max_time`].
 //!
 //! Paths are stored compactly: per walker thread, chunks of [`CHUNK_ENTRIES`] paths in one
 //! `String` with end offsets and a flag byte each. Chunks are published as soon as they fill,
@@ -312,6 +313,11 @@ impl Sink<'_> {
         self.chunk.push(rel, flags);
         if self.chunk.len() >= CHUNK_ENTRIES {
             self.index.publish(std::mem::take(&mut self.chunk));
+        }
+        if is_dir && entry.file_name().as_encoded_bytes().starts_with(b".") {
+            // A hidden folder is listed but not entered (`~/.cargo` must not eat the entry
+            // budget); an explicit path (`@.github/`) lists what is inside.
+            return WalkState::Skip;
         }
         WalkState::Continue
     }

@@ -4,8 +4,8 @@
 //!
 //! After an `@`, Tab lists files and folders under the project root (`--cwd`):
 //! - a plain fragment (`@mod17`) is matched fuzzily against a [`FileIndex`] of the whole tree
-//!   (git-ignored entries left out, hidden ones only when the fragment starts with `.`), best
-//!   first, at most [`MAX_CANDIDATES`];
+//!   (git-ignored entries left out, hidden ones only when the fragment starts with `.`, hidden
+//!   folders listed but not searched), best first, at most [`MAX_CANDIDATES`];
 //! - an explicit path (`@src/`, `@../x`, `@~/`, `@/etc/`) lists one folder level like a shell
 //!   (a relative one that matches nothing falls back to fuzzy matching of the whole fragment);
 //! - the inserted text is pi's reference form: `@path`, `@path/` for a folder, `@"path"` when

@@ -86,9 +86,9 @@ fn index_respects_gitignore_and_ignore_outside_git() {
     let c = completer(dir.path());
     assert_eq!(
         indexed(&c),
+        // a hidden folder is listed, not entered
         strings(&[
             ".config/",
-            ".config/mod17.toml",
             ".gitignore",
             ".ignore",
             "README.md",
@@ -103,7 +103,7 @@ fn index_respects_gitignore_and_ignore_outside_git() {
     let p = c.index().progress();
     assert_eq!(
         (p.entries, p.started, p.done, p.truncated),
-        (11, true, true, false)
+        (10, true, true, false)
     );
 }
 
@@ -125,10 +125,12 @@ fn fuzzy_ranks_and_hides_hidden_entries() {
             ),
         ]
     );
-    // hidden entries only when the fragment starts with `.`
+    // hidden entries only when the fragment starts with `.`; inside a hidden folder, an
+    // explicit path lists one level
+    assert_eq!(displays(&c, "@.conf"), strings(&[".config/"]));
     assert_eq!(
-        displays(&c, "@.conf"),
-        strings(&[".config/", ".config/mod17.toml"])
+        complete(&c, "@.config/"),
+        vec![("mod17.toml".to_string(), "@.config/mod17.toml ".to_string())]
     );
     // narrowing from the previous fragment gives what a fresh completer gives
     assert_eq!(
@@ -427,4 +429,20 @@ fn a_missing_root_lists_nothing() {
     assert_eq!(displays(&c, "@mod"), Vec::<String>::new());
     assert_eq!(displays(&c, "@src/"), Vec::<String>::new());
     assert_eq!(c.hint_at("@mod", 4), None);
+}
+
+#[test]
+fn hidden_folders_do_not_use_up_the_entry_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..50 {
+        write(dir.path(), &format!(".cache/blob{i}"), "");
+    }
+    write(dir.path(), "src/a.rs", "");
+    let limits = Limits {
+        max_entries: 10,
+        max_time: Duration::from_secs(30),
+    };
+    let c = AtCompleter::with_index(FileIndex::with_limits(dir.path(), limits)).wait(LONG);
+    assert_eq!(indexed(&c), strings(&[".cache/", "src/", "src/a.rs"]));
+    assert!(!c.index().progress().truncated);
 }
