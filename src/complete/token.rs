@@ -13,9 +13,10 @@ pub struct AtToken<'a> {
     pub fragment: &'a str,
 }
 
-/// Characters that end a path token, as in pi's editor: whitespace, quotes and `=`.
+/// Characters that end a path token, as in pi's editor: whitespace (pi's editor works line by
+/// line; here a pasted answer may hold newlines), quotes and `=`.
 fn is_delimiter(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '"' | '\'' | '=')
+    c.is_whitespace() || matches!(c, '"' | '\'' | '=')
 }
 
 /// Finds the `@` reference that ends at byte offset `pos` of `line`, if any, the way pi's
@@ -100,6 +101,8 @@ mod tests {
         // pi's other delimiters start a token too
         assert_eq!(tok("x=@a"), Some((2, false, "a")));
         assert_eq!(tok("'@b"), Some((1, false, "b")));
+        // a pasted answer may hold several lines
+        assert_eq!(tok("first line\n@sr"), Some((11, false, "sr")));
         // an unclosed quote not opened by `@` leaves the plain rule
         assert_eq!(tok("said \"hi @src"), Some((9, false, "src")));
     }
