@@ -1,166 +1,127 @@
-//! The fast path of payload parsing: a typed serde parse plus the input rules, for payloads
-//! that are valid (the common case).
+//! The fast path of payload reading: a typed serde parse, for well-formed payloads (the
+//! common case).
 //!
 //! Walking a `serde_json::Value` (one ordered map per object) costs most of the time of a
-//! large run (1,000 questions x 50 options: ~80 % of it). This path deserializes straight into
-//! typed structs and checks every input rule on them; it only ever *accepts*. Anything it does
-//! not accept (a syntax error, an unknown field, a `null`, a duplicate key, a broken rule) goes
-//! to the full walker in `validate.rs`, which finds and reports every problem. The two paths
-//! give identical payloads for valid input (tested below and in `validate.rs`).
+//! large run (1,000 questions x 50 options). This path deserializes straight into typed
+//! structs and hands them to the input rules in `rules.rs`, the same rules the walker in
+//! `validate.rs` uses. It only reads: anything it cannot read (a syntax error, an unknown
+//! field, a `null`, a wrong type, a duplicate key) goes to the walker, which reports every
+//! structural problem. Both paths give identical results (tested below).
 
-use super::{Payload, Question, QuestionOption, QuestionType};
+use super::rules::{Field, RawOption, RawPayload, RawQuestion};
 use serde::{Deserialize, Deserializer};
-use std::collections::HashSet;
 
 /// `Some(value)` for a present field; `null` is refused (the walker reports it as wrong_type).
 fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
     T::deserialize(d).map(Some)
 }
 
+/// A struct read only from a JSON object (serde's derive would also take an array).
+struct MapOnly<T>(T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for MapOnly<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for ObjectVisitor<T> {
+            type Value = T;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+            }
+        }
+        d.deserialize_map(ObjectVisitor(std::marker::PhantomData))
+            .map(MapOnly)
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawPayload {
+struct TypedPayload {
     #[serde(default, deserialize_with = "present")]
     title: Option<String>,
-    questions: Vec<RawQuestion>,
+    #[serde(default, deserialize_with = "present")]
+    questions: Option<Vec<MapOnly<TypedQuestion>>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawQuestion {
-    id: String,
+struct TypedQuestion {
+    #[serde(default, deserialize_with = "present")]
+    id: Option<String>,
     #[serde(default, deserialize_with = "present")]
     label: Option<String>,
-    prompt: String,
+    #[serde(default, deserialize_with = "present")]
+    prompt: Option<String>,
     #[serde(default, rename = "type", deserialize_with = "present")]
-    kind: Option<QuestionType>,
+    kind: Option<String>,
     #[serde(default, deserialize_with = "present")]
     required: Option<bool>,
-    #[serde(deserialize_with = "exact_vec")]
-    options: Vec<RawOption>,
-}
-
-/// A JSON array into a `Vec` of exactly its length: the elements are collected in a scratch
-/// buffer reused across calls, then moved into one allocation of the right size (serde's
-/// own `Vec` grows by doubling, reallocating and copying several times per question).
-fn exact_vec<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<RawOption>, D::Error> {
-    struct Exact;
-    impl<'de> serde::de::Visitor<'de> for Exact {
-        type Value = Vec<RawOption>;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("an array of options")
-        }
-        fn visit_seq<A: serde::de::SeqAccess<'de>>(
-            self,
-            mut seq: A,
-        ) -> Result<Self::Value, A::Error> {
-            SCRATCH.with(|cell| {
-                let mut scratch = cell.take();
-                scratch.clear();
-                while let Some(option) = seq.next_element()? {
-                    scratch.push(option);
-                }
-                let mut out = Vec::with_capacity(scratch.len());
-                out.append(&mut scratch);
-                cell.set(scratch);
-                Ok(out)
-            })
-        }
-    }
-    d.deserialize_seq(Exact)
-}
-
-thread_local! {
-    static SCRATCH: std::cell::Cell<Vec<RawOption>> = const { std::cell::Cell::new(Vec::new()) };
+    #[serde(default, deserialize_with = "present")]
+    options: Option<Vec<MapOnly<TypedOption>>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawOption {
-    value: String,
-    label: String,
+struct TypedOption {
+    #[serde(default, deserialize_with = "present")]
+    value: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    label: Option<String>,
     #[serde(default, deserialize_with = "present")]
     description: Option<String>,
     #[serde(default, deserialize_with = "present")]
     preview: Option<String>,
 }
 
-fn blank(s: &str) -> bool {
-    s.trim().is_empty()
-}
-
-fn blank_opt(s: &Option<String>) -> bool {
-    s.as_deref().is_some_and(blank)
-}
-
-/// The normalized payload when `text` is a valid payload; `None` when it is not (or when this
-/// path cannot tell), in which case the full walker must run.
-pub(super) fn parse(text: &str) -> Option<Payload> {
-    let raw: RawPayload = serde_json::from_str(text).ok()?;
-    if raw.questions.is_empty() {
-        return None;
-    }
-    let mut ids = HashSet::with_capacity(raw.questions.len());
-    let mut values = HashSet::new();
-    for q in &raw.questions {
-        let kind = q.kind.unwrap_or(QuestionType::Single);
-        if blank(&q.id)
-            || blank_opt(&q.label)
-            || blank(&q.prompt)
-            || q.options.is_empty()
-            || !ids.insert(q.id.as_str())
-        {
-            return None;
-        }
-        values.clear();
-        for o in &q.options {
-            if blank(&o.value)
-                || blank(&o.label)
-                || blank_opt(&o.description)
-                || blank_opt(&o.preview)
-                || (kind == QuestionType::Preview && o.preview.is_none())
-                || !values.insert(o.value.as_str())
-            {
-                return None;
-            }
-        }
-    }
-    drop((ids, values));
-    let mut questions = Vec::with_capacity(raw.questions.len());
-    for (i, q) in raw.questions.into_iter().enumerate() {
-        let kind = q.kind.unwrap_or(QuestionType::Single);
-        questions.push(Question {
-            id: q.id,
-            label: q.label.unwrap_or_else(|| format!("Q{}", i + 1)),
-            prompt: q.prompt,
-            kind,
-            required: q.required.unwrap_or(false),
-            options: q
-                .options
-                .into_iter()
-                .map(|o| QuestionOption {
-                    value: o.value,
-                    label: o.label,
-                    description: o.description,
-                    preview: o.preview,
+/// The payload's fields as read, when `text` is a well-formed payload (right JSON types, no
+/// unknown field); `None` otherwise, and the walker must read it.
+pub(super) fn read(text: &str) -> Option<RawPayload> {
+    let MapOnly(typed) = serde_json::from_str::<MapOnly<TypedPayload>>(text).ok()?;
+    Some(RawPayload {
+        title: Field::from_option(typed.title),
+        questions: Field::from_option(typed.questions.map(|qs| {
+            qs.into_iter()
+                .map(|MapOnly(q)| {
+                    Some(RawQuestion {
+                        id: Field::from_option(q.id),
+                        label: Field::from_option(q.label),
+                        prompt: Field::from_option(q.prompt),
+                        kind: Field::from_option(q.kind),
+                        required: Field::from_option(q.required),
+                        options: Field::from_option(q.options.map(|os| {
+                            os.into_iter()
+                                .map(|MapOnly(o)| {
+                                    Some(RawOption {
+                                        value: Field::from_option(o.value),
+                                        label: Field::from_option(o.label),
+                                        description: Field::from_option(o.description),
+                                        preview: Field::from_option(o.preview),
+                                    })
+                                })
+                                .collect()
+                        })),
+                    })
                 })
-                .collect(),
-        });
-    }
-    Some(Payload {
-        title: raw.title,
-        questions,
+                .collect()
+        })),
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contract::parse_payload_value;
+    use crate::contract::{parse_payload_value, Payload, Problem};
+
+    /// The fast path's answer for `text`, when it can read it.
+    fn parse(text: &str) -> Option<Result<Payload, Vec<Problem>>> {
+        read(text).map(|raw| super::super::validate::finish(raw, Vec::new()))
+    }
 
     /// The walker's answer for `text`.
-    fn slow(text: &str) -> Option<Payload> {
-        parse_payload_value(&serde_json::from_str(text).ok()?).ok()
+    fn slow(text: &str) -> Option<Result<Payload, Vec<Problem>>> {
+        Some(parse_payload_value(&serde_json::from_str(text).ok()?).map_err(|e| e.problems))
     }
 
     const VALID: &[&str] = &[
@@ -192,6 +153,7 @@ mod tests {
     fn valid_payloads_parse_the_same_on_both_paths() {
         for text in VALID {
             let fast = parse(text).unwrap_or_else(|| panic!("fast path refused {text}"));
+            assert!(fast.is_ok(), "{text}");
             assert_eq!(Some(fast), slow(text), "{text}");
         }
         for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/examples")).unwrap() {
@@ -199,7 +161,7 @@ mod tests {
             if path.extension().is_some_and(|e| e == "json") {
                 let text = std::fs::read_to_string(&path).unwrap();
                 assert_eq!(parse(&text), slow(&text), "{}", path.display());
-                assert!(parse(&text).is_some(), "{}", path.display());
+                assert!(matches!(parse(&text), Some(Ok(_))), "{}", path.display());
             }
         }
     }
@@ -207,12 +169,15 @@ mod tests {
     #[test]
     fn the_fast_path_never_accepts_what_the_walker_refuses() {
         for text in INVALID {
-            assert_eq!(parse(text), None, "{text}");
-            assert_eq!(slow(text), None, "{text}");
+            assert!(!matches!(parse(text), Some(Ok(_))), "{text}");
+            assert!(!matches!(slow(text), Some(Ok(_))), "{text}");
+            if let Some(fast) = parse(text) {
+                assert_eq!(Some(fast), slow(text), "{text}");
+            }
         }
         // A duplicate key is left to the walker (which keeps the last one).
         let dup = r#"{"questions": [{"id": "q", "id": "r", "prompt": "p", "options": [{"value": "a", "label": "A"}]}]}"#;
-        assert_eq!(parse(dup), None);
+        assert!(parse(dup).is_none());
         assert_eq!(
             crate::contract::parse_payload(dup).unwrap().questions[0].id,
             "r"
@@ -279,13 +244,13 @@ mod tests {
                 serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
             for m in mutations(&value) {
                 let text = m.to_string();
-                // Whenever the fast path accepts, the walker accepts the same payload; when it
-                // does not, parse_payload falls back to the walker anyway.
+                // Whenever the fast path can read a payload, it gives exactly the walker's
+                // payload or problems; when it cannot, parse_payload falls back to the walker.
                 if let Some(fast) = parse(&text) {
                     assert_eq!(Some(fast), slow(&text), "{text}");
                 }
                 assert_eq!(
-                    crate::contract::parse_payload(&text).ok(),
+                    Some(crate::contract::parse_payload(&text).map_err(|e| e.problems)),
                     slow(&text),
                     "{text}"
                 );

@@ -5,6 +5,7 @@
 //! types serialize to the JSON the contract's "Output" section gives.
 
 mod fast;
+mod rules;
 mod validate;
 
 pub use validate::{

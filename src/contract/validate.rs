@@ -4,9 +4,9 @@
 //! reported at once with a stable code and its JSON path, and unknown fields are reported (with
 //! the nearest known field) instead of being dropped.
 
-use super::{Payload, Problem, Question, QuestionOption, QuestionType};
+use super::rules::{self, Field, RawOption, RawPayload, RawQuestion};
+use super::{Payload, Problem};
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 use std::fmt;
 
 /// Why a payload was refused: every problem found, in document order.
@@ -49,9 +49,13 @@ pub fn display_path(path: &str) -> &str {
 /// Errors: malformed JSON gives one `malformed_json` problem with line and column; otherwise
 /// every violated input rule gives one problem (codes listed in `docs/contract-notes.md`).
 pub fn parse_payload(text: &str) -> Result<Payload, PayloadError> {
-    // Valid payloads take the typed fast path (src/contract/fast.rs); the walker reports problems.
-    if let Some(payload) = super::fast::parse(text) {
-        return Ok(payload);
+    // Well-formed payloads take the typed fast path (fast.rs); the walker reads the rest.
+    if let Some(raw) = super::fast::read(text) {
+        let title = match &raw.title {
+            Field::Given(t) => Some(t.clone()),
+            _ => None,
+        };
+        return finish(raw, Vec::new()).map_err(|problems| PayloadError { title, problems });
     }
     let value: Value = serde_json::from_str(text).map_err(|e| PayloadError {
         title: None,
@@ -133,6 +137,8 @@ fn nearest<'a>(field: &str, known: &[&'a str]) -> Option<&'a str> {
         .map(|(k, _)| *k)
 }
 
+/// Reads the structure of a payload value: reports unknown fields and wrong JSON types, and
+/// hands every field over to the input rules (`rules.rs`) as given, missing or invalid.
 struct Walker {
     problems: Vec<Problem>,
 }
@@ -164,75 +170,108 @@ impl Walker {
         }
     }
 
-    /// A string field: `None` when absent (or wrong type, which is reported).
-    fn string<'v>(
+    /// A field of the expected JSON type, read by `read`; `Invalid` (reported) otherwise.
+    fn field<T>(
         &mut self,
-        obj: &'v Map<String, Value>,
+        obj: &Map<String, Value>,
         key: &str,
         base: &str,
-    ) -> Option<&'v str> {
-        match obj.get(key) {
-            None => None,
-            Some(Value::String(s)) => Some(s),
-            Some(other) => {
+        expected: &str,
+        read: impl FnOnce(&mut Self, &Value) -> Option<T>,
+    ) -> Field<T> {
+        let Some(v) = obj.get(key) else {
+            return Field::Missing;
+        };
+        match read(self, v) {
+            Some(t) => Field::Given(t),
+            None => {
                 self.push(
                     "wrong_type",
                     join(base, key),
-                    format!("`{key}` must be a string, not {}", kind_of(other)),
+                    format!("`{key}` must be {expected}, not {}", kind_of(v)),
                 );
-                None
+                Field::Invalid
             }
         }
     }
 
-    /// A required, non-blank string field.
-    fn required_text(
-        &mut self,
-        obj: &Map<String, Value>,
-        key: &str,
-        base: &str,
-        what: &str,
-        empty_code: &str,
-    ) -> Option<String> {
-        if !obj.contains_key(key) {
-            self.push(
-                "missing_field",
-                join(base, key),
-                format!("{what} is missing: add a non-empty `{key}` string"),
-            );
-            return None;
-        }
-        let s = self.string(obj, key, base)?;
-        if s.trim().is_empty() {
-            self.push(
-                empty_code,
-                join(base, key),
-                format!("{what} must not be empty or only whitespace"),
-            );
-            return None;
-        }
-        Some(s.to_string())
+    fn string(&mut self, obj: &Map<String, Value>, key: &str, base: &str) -> Field<String> {
+        self.field(obj, key, base, "a string", |_, v| {
+            v.as_str().map(str::to_string)
+        })
     }
 
-    /// An optional string field that must not be blank when present (contract "Input rules").
-    fn optional_text(
+    /// An array whose items are read by `item` (`None` for an item that is not an object,
+    /// reported by `item`).
+    fn array<T>(
         &mut self,
         obj: &Map<String, Value>,
         key: &str,
         base: &str,
+        mut item: impl FnMut(&mut Self, &Value, String) -> Option<T>,
+    ) -> Field<Vec<Option<T>>> {
+        let path = join(base, key);
+        self.field(obj, key, base, "an array", |w, v| {
+            let items = v.as_array()?;
+            Some(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| item(w, v, format!("{path}[{i}]")))
+                    .collect(),
+            )
+        })
+    }
+
+    fn object<'v>(
+        &mut self,
+        v: &'v Value,
+        path: &str,
         what: &str,
-        blank_code: &str,
-    ) -> Option<String> {
-        let s = self.string(obj, key, base)?;
-        if s.trim().is_empty() {
+    ) -> Option<&'v Map<String, Value>> {
+        let obj = v.as_object();
+        if obj.is_none() {
             self.push(
-                blank_code,
-                join(base, key),
-                format!("{what} must not be blank when provided: give text or leave `{key}` out"),
+                "wrong_type",
+                path,
+                format!("{what} must be an object, not {}", kind_of(v)),
             );
-            return None;
         }
-        Some(s.to_string())
+        obj
+    }
+
+    fn question(&mut self, v: &Value, base: String) -> Option<RawQuestion> {
+        let obj = self.object(v, &base, "a question")?;
+        self.unknown_fields(obj, Level::Question, &base);
+        Some(RawQuestion {
+            id: self.string(obj, "id", &base),
+            label: self.string(obj, "label", &base),
+            prompt: self.string(obj, "prompt", &base),
+            kind: self.field(
+                obj,
+                "type",
+                &base,
+                "the string \"single\", \"multi\" or \"preview\"",
+                |_, v| v.as_str().map(str::to_string),
+            ),
+            required: self.field(obj, "required", &base, "true or false", |_, v| v.as_bool()),
+            options: self.array(obj, "options", &base, Walker::option),
+        })
+    }
+
+    fn option(&mut self, v: &Value, base: String) -> Option<RawOption> {
+        let obj = self.object(
+            v,
+            &base,
+            "an option (like {\"value\": \"...\", \"label\": \"...\"})",
+        )?;
+        self.unknown_fields(obj, Level::Option, &base);
+        Some(RawOption {
+            value: self.string(obj, "value", &base),
+            label: self.string(obj, "label", &base),
+            description: self.string(obj, "description", &base),
+            preview: self.string(obj, "preview", &base),
+        })
     }
 }
 
@@ -281,215 +320,35 @@ pub fn parse_payload_value(value: &Value) -> Result<Payload, PayloadError> {
         });
     };
     w.unknown_fields(obj, Level::Payload, "");
-    let title = w.string(obj, "title", "").map(str::to_string);
+    let raw = RawPayload {
+        title: w.string(obj, "title", ""),
+        questions: w.array(obj, "questions", "", Walker::question),
+    };
+    let title = match &raw.title {
+        Field::Given(t) => Some(t.clone()),
+        _ => None,
+    };
+    finish(raw, w.problems).map_err(|problems| PayloadError { title, problems })
+}
 
-    let mut questions = Vec::new();
-    match obj.get("questions") {
-        None => w.push(
-            "missing_field",
-            "questions",
-            "`questions` is missing: give an array with at least one question",
-        ),
-        Some(Value::Array(items)) if items.is_empty() => w.push(
-            "no_questions",
-            "questions",
-            "at least one question is required",
-        ),
-        Some(Value::Array(items)) => {
-            let mut seen_ids: HashMap<String, usize> = HashMap::new();
-            for (i, item) in items.iter().enumerate() {
-                let base = format!("questions[{i}]");
-                if let Some(q) = question(&mut w, item, i, &base) {
-                    questions.push(q);
-                }
-                if let Some(id) = item.get("id").and_then(Value::as_str) {
-                    if id.trim().is_empty() {
-                        continue;
-                    }
-                    if let Some(first) = seen_ids.get(id) {
-                        w.push(
-                            "duplicate_question_id",
-                            format!("{base}.id"),
-                            format!(
-                                "question id {id:?} is already used by questions[{first}]; ids must be unique"
-                            ),
-                        );
-                    } else {
-                        seen_ids.insert(id.to_string(), i);
-                    }
-                }
-            }
+/// Runs the input rules after the reader's own `problems`, and puts all problems in
+/// document order (payload fields, then each question, its fields before its options).
+pub(super) fn finish(raw: RawPayload, mut problems: Vec<Problem>) -> Result<Payload, Vec<Problem>> {
+    match rules::normalize(raw, &mut problems) {
+        Some(payload) => Ok(payload),
+        None => {
+            problems.sort_by_cached_key(|p| document_order(&p.path));
+            Err(problems)
         }
-        Some(other) => w.push(
-            "wrong_type",
-            "questions",
-            format!("`questions` must be an array, not {}", kind_of(other)),
-        ),
-    }
-
-    if w.problems.is_empty() {
-        Ok(Payload { title, questions })
-    } else {
-        Err(PayloadError {
-            title,
-            problems: w.problems,
-        })
     }
 }
 
-/// One question; `None` when it has problems (all of them are recorded).
-fn question(w: &mut Walker, item: &Value, index: usize, base: &str) -> Option<Question> {
-    let Some(obj) = item.as_object() else {
-        w.push(
-            "wrong_type",
-            base,
-            format!("a question must be an object, not {}", kind_of(item)),
-        );
-        return None;
-    };
-    let before = w.problems.len();
-    w.unknown_fields(obj, Level::Question, base);
-    let id = w.required_text(obj, "id", base, "the question id", "empty_question_id");
-    let label = w.optional_text(obj, "label", base, "the question label", "blank_label");
-    let prompt = w.required_text(obj, "prompt", base, "the question prompt", "empty_prompt");
-    let kind = match obj.get("type") {
-        None => QuestionType::Single,
-        Some(Value::String(s)) => match s.as_str() {
-            "single" => QuestionType::Single,
-            "multi" => QuestionType::Multi,
-            "preview" => QuestionType::Preview,
-            other => {
-                w.push(
-                    "invalid_type",
-                    join(base, "type"),
-                    format!("type {other:?} is not one of \"single\", \"multi\", \"preview\""),
-                );
-                QuestionType::Single
-            }
-        },
-        Some(other) => {
-            w.push(
-                "wrong_type",
-                join(base, "type"),
-                format!(
-                    "`type` must be the string \"single\", \"multi\" or \"preview\", not {}",
-                    kind_of(other)
-                ),
-            );
-            QuestionType::Single
-        }
-    };
-    let required = match obj.get("required") {
-        None => false,
-        Some(Value::Bool(b)) => *b,
-        Some(other) => {
-            w.push(
-                "wrong_type",
-                join(base, "required"),
-                format!("`required` must be true or false, not {}", kind_of(other)),
-            );
-            false
-        }
-    };
-
-    let mut options = Vec::new();
-    let options_path = join(base, "options");
-    match obj.get("options") {
-        None => w.push(
-            "missing_field",
-            options_path,
-            "`options` is missing: give an array with at least one option",
-        ),
-        Some(Value::Array(items)) if items.is_empty() => w.push(
-            "no_options",
-            options_path,
-            "a question needs at least one option",
-        ),
-        Some(Value::Array(items)) => {
-            let mut seen: HashMap<String, usize> = HashMap::new();
-            for (j, item) in items.iter().enumerate() {
-                let obase = format!("{options_path}[{j}]");
-                if let Some(opt) = option(w, item, kind, &obase) {
-                    options.push(opt);
-                }
-                if let Some(value) = item.get("value").and_then(Value::as_str) {
-                    if value.trim().is_empty() {
-                        continue;
-                    }
-                    if let Some(first) = seen.get(value) {
-                        w.push(
-                            "duplicate_option_value",
-                            format!("{obase}.value"),
-                            format!(
-                                "option value {value:?} is already used by {options_path}[{first}]; values must be unique within a question"
-                            ),
-                        );
-                    } else {
-                        seen.insert(value.to_string(), j);
-                    }
-                }
-            }
-        }
-        Some(other) => w.push(
-            "wrong_type",
-            options_path,
-            format!("`options` must be an array, not {}", kind_of(other)),
-        ),
-    }
-
-    if w.problems.len() != before {
-        return None;
-    }
-    Some(Question {
-        id: id?,
-        label: label.unwrap_or_else(|| format!("Q{}", index + 1)),
-        prompt: prompt?,
-        kind,
-        required,
-        options,
-    })
-}
-
-fn option(w: &mut Walker, item: &Value, kind: QuestionType, base: &str) -> Option<QuestionOption> {
-    let Some(obj) = item.as_object() else {
-        w.push(
-            "wrong_type",
-            base,
-            format!(
-                "an option must be an object like {{\"value\": \"...\", \"label\": \"...\"}}, not {}",
-                kind_of(item)
-            ),
-        );
-        return None;
-    };
-    let before = w.problems.len();
-    w.unknown_fields(obj, Level::Option, base);
-    let value = w.required_text(obj, "value", base, "the option value", "empty_option_value");
-    let label = w.required_text(obj, "label", base, "the option label", "empty_option_label");
-    let description = w.optional_text(
-        obj,
-        "description",
-        base,
-        "the option description",
-        "blank_description",
-    );
-    let preview = w.optional_text(obj, "preview", base, "the option preview", "blank_preview");
-    if kind == QuestionType::Preview && !obj.contains_key("preview") {
-        w.push(
-            "missing_preview",
-            join(base, "preview"),
-            "every option of a preview question needs `preview` text",
-        );
-    }
-    if w.problems.len() != before {
-        return None;
-    }
-    Some(QuestionOption {
-        value: value?,
-        label: label?,
-        description,
-        preview,
-    })
+/// The bracketed indices of a path (`questions[2].options[10].value` → `[2, 10]`).
+fn document_order(path: &str) -> Vec<usize> {
+    path.split('[')
+        .skip(1)
+        .filter_map(|part| part.split(']').next()?.parse().ok())
+        .collect()
 }
 
 #[cfg(test)]
@@ -497,6 +356,7 @@ mod tests {
     //! One test per input rule of the contract ("Input rules"), plus the problem codes pi-ask
     //! adds (unknown fields, wrong types, malformed JSON).
     use super::*;
+    use crate::contract::QuestionType;
     use serde_json::json;
 
     fn problems(v: serde_json::Value) -> Vec<(String, String)> {
