@@ -217,7 +217,7 @@ fn every_line_of_a_long_preview_is_reachable() {
     s.send("\r");
     s.wait_all(&["View the full preview of which option?", "← Back"]);
     s.send("\r");
-    let screen = s.wait_all(&["Preview of Alpha · lines 1-21 of 60", "q/Esc/Enter back"]);
+    let screen = s.wait_all(&["lines 1-21 of 60 · Preview of Alpha", "q/Esc/Enter back"]);
     assert!(screen.contains("│ line 21 of the long preview"), "{screen}");
     s.send("\x1b[F"); // End
     let screen = s.wait_all(&["lines 40-60 of 60", "q/Esc/Enter back"]);
@@ -771,7 +771,7 @@ fn ctrl_c_in_the_preview_pager_dismisses() {
     s.send("\r");
     s.wait_all(&["View the full preview of which option?", "← Back"]);
     s.send("\r");
-    s.wait_all(&["Preview of JSON lines · lines 1-", "q/Esc/Enter back"]);
+    s.wait_all(&["· Preview of JSON lines", "q/Esc/Enter back"]);
     s.send(CTRL_C);
     let (code, result) = s.finish();
     assert_eq!(code, 1);

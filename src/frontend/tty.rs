@@ -66,6 +66,7 @@ pub fn ask(payload: &Payload, state: &mut AnswerState, opts: &AskOptions) -> Out
         highlight: vec![None; payload.questions.len()],
         last_row: Cell::new(None),
         completer: AtCompleter::new(opts.cwd.clone()),
+        filters: vec![None; payload.questions.len()],
     };
     let outcome = flow.run();
     let _ = flow.term.clear_screen();
@@ -91,6 +92,9 @@ enum Action {
     NoteOption,
     Back,
     Next,
+    FullText,
+    Filter,
+    ClearFilter,
 }
 
 /// A review-menu row after the questions.
@@ -126,6 +130,8 @@ struct Flow<'a> {
     last_row: Cell<Option<usize>>,
     /// `@` completion in every editor, rooted at `--cwd`; one file index per flow.
     completer: AtCompleter,
+    /// Each question's option filter ("Filter options…"), `None` when all options show.
+    filters: Vec<Option<String>>,
 }
 
 /// A dialoguer theme that draws rows from a callback: dialoguer is given row numbers as
@@ -134,6 +140,13 @@ struct RowTheme<'r> {
     help: String,
     render: &'r dyn Fn(usize, Option<bool>, bool) -> String,
     last_active: Cell<Option<usize>>,
+    /// The terminal and its size (rows, columns) when the screen was laid out.
+    term: &'r Term,
+    size: (u16, u16),
+    /// Set when a render finds the window resized; with `restart`, that render fails (at
+    /// the highlighted row, after noting it) so the caller lays the screen out again.
+    resized: Cell<bool>,
+    restart: bool,
 }
 
 impl RowTheme<'_> {
@@ -147,6 +160,12 @@ impl RowTheme<'_> {
         let row = text.parse().unwrap_or(0);
         if active {
             self.last_active.set(Some(row));
+        }
+        if !self.resized.get() && self.term.size() != self.size {
+            self.resized.set(true);
+        }
+        if active && self.restart && self.resized.get() {
+            return Err(fmt::Error);
         }
         f.write_str(&(self.render)(row, checked, active))
     }
@@ -263,6 +282,55 @@ fn quote(text: &str) -> String {
     format!("\u{201c}{}\u{201d}", one_line(text))
 }
 
+/// The error a `Select` ends with when the window was resized while it was up: the screen
+/// is laid out again at the new size (see [`RowTheme`]).
+#[derive(Debug)]
+struct Resized;
+
+impl fmt::Display for Resized {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the terminal was resized")
+    }
+}
+
+impl std::error::Error for Resized {}
+
+fn is_resized(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|i| i.is::<Resized>())
+}
+
+/// Whether `option` matches the filter `needle` (already lowercased): its label, value or
+/// description contains it, ignoring case.
+fn matches_filter(option: &crate::contract::QuestionOption, needle: &str) -> bool {
+    let has = |t: &str| {
+        if t.is_ascii() && needle.is_ascii() {
+            t.to_ascii_lowercase().contains(needle)
+        } else {
+            t.to_lowercase().contains(needle)
+        }
+    };
+    has(&option.label) || has(&option.value) || option.description.as_deref().is_some_and(has)
+}
+
+/// Display columns of `text` (ASCII counted by bytes).
+fn width_of(text: &str) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else {
+        measure_text_width(text)
+    }
+}
+
+/// Runs a screen `f` again (laid out at the new size) each time it ends with [`Resized`].
+fn again<T>(mut f: impl FnMut() -> io::Result<T>) -> io::Result<T> {
+    loop {
+        match f() {
+            Err(e) if is_resized(&e) => continue,
+            other => return other,
+        }
+    }
+}
+
 fn to_io(e: dialoguer::Error) -> io::Error {
     match e {
         dialoguer::Error::IO(e) => e,
@@ -299,27 +367,39 @@ impl Flow<'_> {
         (self.term.size().0 as usize).max(5)
     }
 
-    /// Clears the screen and draws the title and, for a question, its progress marker and
-    /// prompt. Returns the number of lines drawn.
-    fn header(&self, q: Option<usize>) -> io::Result<usize> {
-        self.term.clear_screen()?;
+    /// Whether the screen is short (under 14 rows): headers then drop the title and the
+    /// blank line and keep the prompt to one line, so the options stay on screen. The full
+    /// title and prompt are in the "Full text…" pager.
+    fn compact(&self) -> bool {
+        self.rows() < 14
+    }
+
+    /// The header lines (title, progress marker and label, prompt, blank line) at the
+    /// current size, and whether any of that text was cut to fit.
+    fn header_lines(&self, q: Option<usize>) -> (Vec<String>, bool) {
         let width = self.width();
+        let compact = self.compact();
         let mut lines = Vec::new();
+        let mut cut = false;
         if let Some(title) = &self.payload.title {
-            lines.push(fit(&one_line(title), width));
+            let title = one_line(title);
+            cut |= compact || width_of(&title) > width;
+            if !compact {
+                lines.push(fit(&title, width));
+            }
         }
         match q {
             Some(q) => {
                 let question = &self.payload.questions[q];
                 let n = self.payload.questions.len();
                 let required = if question.required { " (required)" } else { "" };
-                lines.push(fit(
-                    &format!("{}/{} {}{required}", q + 1, n, one_line(&question.label)),
-                    width,
-                ));
-                let max_prompt = (self.rows() / 4).max(1);
+                let marker = format!("{}/{} {}{required}", q + 1, n, one_line(&question.label));
+                cut |= width_of(&marker) > width;
+                lines.push(fit(&marker, width));
+                let max_prompt = if compact { 1 } else { (self.rows() / 4).max(1) };
                 let mut prompt = wrap(&for_terminal(&question.prompt), width);
                 if prompt.len() > max_prompt {
+                    cut = true;
                     prompt.truncate(max_prompt);
                     let last = prompt.pop().unwrap_or_default();
                     prompt.push(fit(&format!("{last}…"), width));
@@ -328,7 +408,17 @@ impl Flow<'_> {
             }
             None => lines.push("Review your answers".to_string()),
         }
-        lines.push(String::new());
+        if !compact {
+            lines.push(String::new());
+        }
+        (lines, cut)
+    }
+
+    /// Clears the screen and draws the title and, for a question, its progress marker and
+    /// prompt (see [`Flow::header_lines`]). Returns the number of lines drawn.
+    fn header(&self, q: Option<usize>) -> io::Result<usize> {
+        self.term.clear_screen()?;
+        let (lines, _) = self.header_lines(q);
         for line in &lines {
             self.term.write_line(line)?;
         }
@@ -348,6 +438,10 @@ impl Flow<'_> {
             help: fit(help, self.width().saturating_sub(PAGE_INFO)),
             render,
             last_active: Cell::new(None),
+            term: &self.term,
+            size: self.term.size(),
+            resized: Cell::new(false),
+            restart: true,
         };
         let picked = Select::with_theme(&theme)
             .with_prompt("-")
@@ -358,11 +452,24 @@ impl Flow<'_> {
             .interact_on_opt(&self.term)
             .map_err(to_io);
         self.last_row.set(theme.last_active.get());
-        picked
+        match picked {
+            Err(_) if theme.resized.get() => Err(io::Error::other(Resized)),
+            other => other,
+        }
     }
 
     /// Asks a yes/no question as a two-row menu; Esc means no.
     fn confirm(&self, q: Option<usize>, question: &str, yes: &str, no: &str) -> io::Result<bool> {
+        again(|| self.confirm_once(q, question, yes, no))
+    }
+
+    fn confirm_once(
+        &self,
+        q: Option<usize>,
+        question: &str,
+        yes: &str,
+        no: &str,
+    ) -> io::Result<bool> {
         let header = self.header(q)?;
         self.term
             .write_line(&fit(&one_line(question), self.width()))?;
@@ -416,7 +523,8 @@ impl Flow<'_> {
 
     /// Lines the preview of the highlighted option may take under it.
     fn preview_height(&self, header: usize) -> usize {
-        (self.rows().saturating_sub(header + 4) / 2).max(3)
+        let free = self.rows().saturating_sub(header + 4);
+        (free / 2).max(3).min(free.saturating_sub(1)).max(1)
     }
 
     /// One question screen; returns where to go next.
@@ -424,9 +532,28 @@ impl Flow<'_> {
         let payload = self.payload;
         let question = &payload.questions[q];
         let n = question.options.len();
-        let actions = self.actions(q);
-        let header = self.header(Some(q))?;
+        let mut actions = self.actions(q);
+        let (_, head_cut) = self.header_lines(Some(q));
+        let mut header = self.header(Some(q))?;
         let width = self.width();
+        // The filter ("Filter options…"): the options shown, by their original index.
+        let filter = self.filters[q].clone();
+        let shown: Option<Vec<usize>> = filter.as_ref().map(|f| {
+            let needle = f.to_lowercase();
+            (0..n)
+                .filter(|&i| matches_filter(&question.options[i], &needle))
+                .collect()
+        });
+        let m = shown.as_ref().map_or(n, Vec::len);
+        let orig = |row: usize| shown.as_ref().map_or(row, |v| v[row]);
+        if let Some(f) = &filter {
+            let line = match m {
+                0 => format!("Filter {}: no option matches", quote(f)),
+                _ => format!("Filter {}: {m} of {n} options", quote(f)),
+            };
+            self.term.write_line(&fit(&line, width))?;
+            header += 1;
+        }
         let is_multi = question.kind == QuestionType::Multi;
         let is_preview = question.kind == QuestionType::Preview;
         let preview_w = width.saturating_sub(n.to_string().len() + 10);
@@ -451,26 +578,47 @@ impl Flow<'_> {
         // any option has them; the action rows add one separator line.
         let has_desc = question.options.iter().any(|o| o.description.is_some());
         let has_note = (0..n).any(|i| self.state.option_note(q, i).is_some());
+        let num_w = n.to_string().len();
+        // "Full text…" when the header or any option's label or description is cut.
+        let cut = head_cut
+            || question.options.iter().any(|o| {
+                width_of(&one_line(&o.label)) + num_w + 8 > width
+                    || o.description
+                        .as_deref()
+                        .is_some_and(|d| width_of(&one_line(d)) + num_w + 8 > width)
+            });
+        if cut {
+            let at = actions.len() - 1;
+            actions.insert(at, Action::FullText);
+        }
         let per_item = 1 + usize::from(has_desc) + usize::from(has_note);
         let avail = self
             .rows()
             .saturating_sub(header + 3 + if is_preview { preview_h + 1 } else { 0 });
-        let rows = n + actions.len();
-        // Everything (options, separator, action rows) fits: no paging.
-        let max_length = if n * per_item + actions.len() < avail {
+        // Everything (options, separator, action rows) fits: no paging; otherwise options
+        // can be filtered.
+        let fits = n * per_item + actions.len() < avail;
+        if !fits || filter.is_some() {
+            actions.push(Action::Filter);
+        }
+        if filter.is_some() {
+            actions.push(Action::ClearFilter);
+        }
+        let rows = m + actions.len();
+        let max_length = if m * per_item + actions.len() < avail {
             rows
         } else {
             (avail / per_item).max(1)
         };
 
         let state = &*self.state;
-        let num_w = n.to_string().len();
         let term = &self.term;
         let render = |row: usize, checked: Option<bool>, active: bool| -> String {
             // The width now, so rows stay one line each after the window is narrowed.
             let width = term_width(term).min(width.max(10));
             let cursor = if active { "›" } else { " " };
-            if row < n {
+            if row < m {
+                let row = orig(row);
                 let option = &question.options[row];
                 let mark = match checked {
                     Some(true) => "[x]",
@@ -518,7 +666,7 @@ impl Flow<'_> {
                 }
                 return lines.join("\n");
             }
-            let action = actions[row - n];
+            let action = actions[row - m];
             let label = match action {
                 Action::TypeOwn => match state.custom_text(q) {
                     Some(t) => format!("Type your own… (now {})", quote(t)),
@@ -533,9 +681,15 @@ impl Flow<'_> {
                 Action::Back => "← Back".to_string(),
                 Action::Next if last => "Next: review →".to_string(),
                 Action::Next => "Next →".to_string(),
+                Action::FullText => "Full text…".to_string(),
+                Action::Filter => match &filter {
+                    Some(f) => format!("Filter options… (now {})", quote(f)),
+                    None => "Filter options…".to_string(),
+                },
+                Action::ClearFilter => "Clear the filter".to_string(),
             };
             let line = fit(&format!("{cursor}     {label}"), width);
-            if row == n {
+            if row == m {
                 format!(
                     "{}\n{line}",
                     fit(&format!("      {}", "─".repeat(24)), width)
@@ -547,9 +701,13 @@ impl Flow<'_> {
 
         let default = self.highlight[q].unwrap_or_else(|| {
             if state.custom_text(q).is_some() && !is_multi {
-                n
+                m
             } else {
-                state.selected(q).first().copied().unwrap_or(0)
+                let first = state.selected(q).first().copied().unwrap_or(0);
+                match &shown {
+                    Some(v) => v.binary_search(&first).unwrap_or(0),
+                    None => first,
+                }
             }
         });
         let chosen = if is_multi {
@@ -559,6 +717,11 @@ impl Flow<'_> {
                 help: fit(help, width.saturating_sub(PAGE_INFO)),
                 render: &render,
                 last_active: Cell::new(None),
+                term: &self.term,
+                size: self.term.size(),
+                resized: Cell::new(false),
+                // dialoguer's MultiSelect keeps the ticks: lay out again in place.
+                restart: false,
             };
             let picked = MultiSelect::with_theme(&theme)
                 .with_prompt("-")
@@ -566,7 +729,7 @@ impl Flow<'_> {
                 .items_checked((0..rows).map(|i| {
                     (
                         i.to_string(),
-                        i < n && state.is_selected(q, i).unwrap_or(false),
+                        i < m && state.is_selected(q, orig(i)).unwrap_or(false),
                     )
                 }))
                 .max_length(max_length)
@@ -575,14 +738,28 @@ impl Flow<'_> {
             match picked {
                 None => None,
                 Some(ticked) => {
-                    let options: Vec<usize> = ticked.into_iter().filter(|&i| i < n).collect();
+                    let mut options: Vec<usize> =
+                        ticked.into_iter().filter(|&i| i < m).map(orig).collect();
+                    if let Some(v) = &shown {
+                        // Options hidden by the filter keep their ticks.
+                        options.extend(
+                            state
+                                .selected(q)
+                                .into_iter()
+                                .filter(|o| v.binary_search(o).is_err()),
+                        );
+                    }
                     let row = theme.last_active.get().unwrap_or(0);
                     drop(theme);
                     self.state
                         .set_selection(q, &options)
                         .map_err(io::Error::other)?;
                     // Enter on an option row confirms the question.
-                    Some(if row < n { rows - 1 } else { row })
+                    Some(if row < m {
+                        m + actions.iter().position(|&a| a == Action::Next).unwrap_or(0)
+                    } else {
+                        row
+                    })
                 }
             }
         } else {
@@ -591,7 +768,14 @@ impl Flow<'_> {
             } else {
                 "↑↓ move · Enter choose · ←→ page · Esc cancel · Ctrl+C dismiss"
             };
-            self.select(help, rows, default, max_length, &render)?
+            match self.select(help, rows, default, max_length, &render) {
+                Err(e) if is_resized(&e) => {
+                    // Lay the screen out again at the new size, on the same row.
+                    self.highlight[q] = self.last_row.get().or(Some(default));
+                    return Ok(Step::Question(q));
+                }
+                other => other?,
+            }
         };
         let Some(row) = chosen else {
             // Esc: come back to the row the cursor was on if the person does not cancel.
@@ -612,11 +796,11 @@ impl Flow<'_> {
         } else {
             Step::Question(q + 1)
         };
-        if row < n {
-            self.state.select(q, row).map_err(io::Error::other)?;
+        if row < m {
+            self.state.select(q, orig(row)).map_err(io::Error::other)?;
             return Ok(next);
         }
-        match actions[row - n] {
+        match actions[row - m] {
             // Leaving the question: it re-opens on its answer, not on this row.
             Action::Next => {
                 self.highlight[q] = None;
@@ -652,6 +836,31 @@ impl Flow<'_> {
                 .note_question(q)
                 .map(|s| s.unwrap_or(Step::Question(q))),
             Action::NoteOption => self.note_option(q).map(|s| s.unwrap_or(Step::Question(q))),
+            Action::Filter => {
+                let initial = self.filters[q].clone().unwrap_or_default();
+                let what = "Filter options by label, value or description (empty Enter: all)";
+                match self.edit(Some(q), what, &initial)? {
+                    Edit::Saved(text) | Edit::Closed(text) => {
+                        let text = text.trim();
+                        self.filters[q] = (!text.is_empty()).then(|| text.to_string());
+                        self.highlight[q] = None;
+                        Ok(Step::Question(q))
+                    }
+                    Edit::Interrupted => Ok(Step::Done(Outcome::Dismissed)),
+                }
+            }
+            Action::ClearFilter => {
+                self.filters[q] = None;
+                self.highlight[q] = None;
+                Ok(Step::Question(q))
+            }
+            Action::FullText => {
+                if let Some(option) = self.pick_option(q, "Full text of which option?")? {
+                    let text = self.full_text(q, option);
+                    self.pager(&format!("Full text of option {}", option + 1), &text)?;
+                }
+                Ok(Step::Question(q))
+            }
             Action::ViewPreview => {
                 if let Some(option) =
                     self.pick_option(q, "View the full preview of which option?")?
@@ -666,6 +875,33 @@ impl Flow<'_> {
                 Ok(Step::Question(q))
             }
         }
+    }
+
+    /// Everything about a question and one of its options, uncut, for the "Full text…"
+    /// pager: title, label, prompt, then the option's label, description and note.
+    fn full_text(&self, q: usize, option: usize) -> String {
+        let question = &self.payload.questions[q];
+        let o = &question.options[option];
+        let mut text = String::new();
+        if let Some(title) = &self.payload.title {
+            text.push_str(&format!("{title}\n\n"));
+        }
+        text.push_str(&format!(
+            "{}/{} {}\n{}\n\n{}. {}\n",
+            q + 1,
+            self.payload.questions.len(),
+            question.label,
+            question.prompt,
+            option + 1,
+            o.label
+        ));
+        if let Some(d) = &o.description {
+            text.push_str(&format!("{d}\n"));
+        }
+        if let Some(note) = self.state.option_note(q, option) {
+            text.push_str(&format!("note: {note}\n"));
+        }
+        text
     }
 
     /// Opens the editor for the question note. `Some(Done)` when dismissed.
@@ -700,6 +936,10 @@ impl Flow<'_> {
 
     /// A menu of the question's options (with their notes) and "← Back"; `None` for back/Esc.
     fn pick_option(&self, q: usize, what: &str) -> io::Result<Option<usize>> {
+        again(|| self.pick_option_once(q, what))
+    }
+
+    fn pick_option_once(&self, q: usize, what: &str) -> io::Result<Option<usize>> {
         let question = &self.payload.questions[q];
         let n = question.options.len();
         let header = self.header(Some(q))?;
@@ -766,7 +1006,7 @@ impl Flow<'_> {
             self.term.clear_screen()?;
             let end = (top + height).min(lines.len());
             self.term.write_line(&fit(
-                &format!("{title} · lines {}-{} of {}", top + 1, end, lines.len()),
+                &format!("lines {}-{} of {} · {title}", top + 1, end, lines.len()),
                 width,
             ))?;
             for line in &lines[top..end] {
@@ -909,7 +1149,10 @@ impl Flow<'_> {
             }
         };
         let help = "↑↓ move · Enter open a question or choose · Esc cancel";
-        let picked = self.select(help, nq + REVIEW_ACTIONS.len(), nq, max_length, &render)?;
+        let picked = match self.select(help, nq + REVIEW_ACTIONS.len(), nq, max_length, &render) {
+            Err(e) if is_resized(&e) => return Ok(Step::Review),
+            other => other?,
+        };
         let Some(row) = picked else {
             return Ok(if self.cancel(None)? {
                 Step::Done(Outcome::Dismissed)
@@ -972,6 +1215,10 @@ impl Flow<'_> {
 
     /// A menu of the questions and "← Back"; `None` for back/Esc.
     fn pick_question(&self, what: &str) -> io::Result<Option<usize>> {
+        again(|| self.pick_question_once(what))
+    }
+
+    fn pick_question_once(&self, what: &str) -> io::Result<Option<usize>> {
         let nq = self.payload.questions.len();
         let header = self.header(None)?;
         let width = self.width();

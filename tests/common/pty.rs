@@ -45,6 +45,9 @@ use std::time::{Duration, Instant};
 /// How long any wait lasts before the test fails.
 pub const TIMEOUT: Duration = Duration::from_secs(15);
 
+/// Lines of the main screen's scrollback the vt100 parser keeps (see [`Session::scrollback`]).
+const SCROLLBACK: usize = 10_000;
+
 /// Terminal size and extra settings for [`Session::spawn_with`].
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -160,7 +163,7 @@ impl Session {
         let screen = Arc::new(Mutex::new(vt100::Parser::new(
             std::num::NonZeroU16::new(opts.rows.max(1)).unwrap(),
             std::num::NonZeroU16::new(opts.cols.max(1)).unwrap(),
-            0,
+            SCROLLBACK,
         )));
         let reader = {
             let mut read = master.try_clone().expect("dup master");
@@ -242,6 +245,47 @@ impl Session {
     /// The screen's text now (rows joined by newlines, trailing spaces trimmed).
     pub fn screen(&self) -> String {
         self.screen.lock().unwrap().screen().contents()
+    }
+
+    /// The lines that scrolled off the top of the main (not alternate) screen, oldest first,
+    /// trailing spaces trimmed. A flow drawn on the alternate screen leaves none.
+    pub fn scrollback(&self) -> Vec<String> {
+        let mut p = self.screen.lock().unwrap();
+        let screen = p.screen_mut();
+        screen.set_scrollback(usize::MAX);
+        let len = screen.scrollback();
+        let (rows, cols) = screen.size();
+        let mut lines = Vec::new();
+        // Each view offset shows `rows` lines starting `offset` lines back.
+        let mut offset = len;
+        while offset > 0 {
+            screen.set_scrollback(offset);
+            let take = offset.min(usize::from(rows.get()));
+            for row in screen.rows(0, cols.get()).take(take) {
+                lines.push(row.trim_end().to_string());
+            }
+            offset -= take;
+        }
+        screen.set_scrollback(0);
+        lines
+    }
+
+    /// Resizes the window to `rows` x `cols` (the program gets SIGWINCH) and the screen the
+    /// harness parses with it.
+    pub fn set_window_size(&mut self, rows: u16, cols: u16) {
+        let ws = libc::winsize {
+            ws_row: rows,
+            ws_col: cols,
+            ws_xpixel: 0,
+            ws_ypixel: 0,
+        };
+        self.screen.lock().unwrap().screen_mut().set_size(
+            std::num::NonZeroU16::new(rows.max(1)).unwrap(),
+            std::num::NonZeroU16::new(cols.max(1)).unwrap(),
+        );
+        // SAFETY: TIOCSWINSZ on the pty master we own, with a valid winsize.
+        let rc = unsafe { libc::ioctl(self.master.as_raw_fd(), libc::TIOCSWINSZ, &ws) };
+        assert_eq!(rc, 0, "TIOCSWINSZ: {}", std::io::Error::last_os_error());
     }
 
     /// Whether the terminal's cursor is visible now.

@@ -1,0 +1,393 @@
+//! The terminal front end on small windows and with long text (tests/common/pty.rs): long
+//! labels, prompts and descriptions, CJK text, long option lists (paging and filtering),
+//! long previews, and resizing. Every test asserts the exact result and that the screen and
+//! the scrollback hold no repeated frames or ghost lines.
+
+mod common;
+
+use common::pty::{Options, Session};
+use serde_json::{json, Value};
+
+const DOWN: &str = "\x1b[B";
+const UP: &str = "\x1b[A";
+/// rustyline: delete from the cursor to the start of the line.
+const CTRL_U: &str = "\x15";
+
+fn size(rows: u16, cols: u16) -> Options {
+    Options {
+        rows,
+        cols,
+        ..Default::default()
+    }
+}
+
+/// No non-empty line appears twice on the screen (a repeated frame or a ghost line would).
+fn assert_no_repeats(screen: &str) {
+    let lines: Vec<&str> = screen.lines().filter(|l| !l.trim().is_empty()).collect();
+    for (i, a) in lines.iter().enumerate() {
+        assert!(
+            !lines[i + 1..].contains(a),
+            "line {a:?} appears twice:\n{screen}"
+        );
+    }
+}
+
+/// The flow ended cleanly: exit code, terminal restored, nothing left in the scrollback or
+/// on the main screen.
+fn finish(s: &mut Session) -> (i32, Value) {
+    let (code, result) = s.finish();
+    assert!(s.cursor_visible(), "cursor hidden at exit");
+    assert!(!s.alternate_screen(), "still on the alternate screen");
+    assert_eq!(s.scrollback(), Vec::<String>::new(), "scrollback");
+    assert_eq!(s.screen().trim(), "", "main screen");
+    (code, result.expect("a result"))
+}
+
+const LABEL_80: &str =
+    "Choose the storage engine for the event log of the new billing service, please!!";
+
+/// The 400-character description of option 2: forty numbered ten-character words.
+fn description_400() -> String {
+    (1..=40)
+        .map(|i| format!("word{i:03}.. "))
+        .collect::<String>()[..400]
+        .to_string()
+}
+
+/// A payload with an 80-character label, a long prompt and title, 60 options (a CJK label,
+/// a 400-character description, an 80-character option label), then a preview question
+/// whose first option has a 60-line preview.
+fn long_payload() -> String {
+    let mut options = vec![
+        json!({"value": "cjk", "label": "日本語のラベル：とても長いオプションのラベルです", "description": "漢字の説明"}),
+        json!({"value": "long", "label": "Long description", "description": description_400()}),
+        json!({"value": "wide", "label": LABEL_80}),
+    ];
+    for i in 4..=60 {
+        options.push(json!({"value": format!("o{i}"), "label": format!("Option {i}"), "description": format!("Description {i}")}));
+    }
+    let preview: Vec<String> = (1..=60).map(|i| format!("preview line {i}")).collect();
+    json!({
+        "title": "Project setup for the new service, with a title long enough to be cut",
+        "questions": [
+            {"id": "engine", "label": LABEL_80,
+             "prompt": "Which storage engine should the event log use? It must keep every event for seven years and replay them in order.",
+             "options": options},
+            {"id": "layout", "label": "Layout", "prompt": "Pick a layout", "type": "preview",
+             "options": [
+                {"value": "a", "label": "Alpha", "preview": preview.join("\n")},
+                {"value": "b", "label": "Beta", "preview": "short"}
+             ]}
+        ]
+    })
+    .to_string()
+}
+
+/// Presses `key` until `target` is on the screen (waiting for each render); at most 100 times.
+fn move_to(s: &mut Session, key: &str, target: &str) -> String {
+    for _ in 0..100 {
+        let before = s.screen();
+        if before.contains(target) {
+            return before;
+        }
+        s.send(key);
+        s.wait_until(
+            &format!("a render after moving towards {target:?}"),
+            |now| now != before,
+        );
+    }
+    panic!("{target:?} not reached:\n{}", s.screen());
+}
+
+/// The editor is reading keys: its empty prompt line is drawn.
+fn wait_editor(s: &mut Session) {
+    s.wait_until("the editor's prompt", |screen| {
+        screen.lines().any(|l| l.starts_with(">"))
+    });
+}
+
+/// Reads a pager from its first line to its last, paging with Space; returns every text
+/// line (without the "│ " margin), in order.
+fn read_pager(s: &mut Session, title: &str) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    loop {
+        let screen = s.wait_until(&format!("the pager of {title}"), |screen| {
+            screen.starts_with("lines ") && screen.contains("↑↓ scroll")
+        });
+        // "lines A-B of T · title" (the title may be cut)
+        let head = screen
+            .lines()
+            .find(|l| l.starts_with("lines "))
+            .expect("pager header");
+        let figures = head["lines ".len()..].split(" · ").next().unwrap();
+        let (range, total) = figures.split_once(" of ").expect("lines A-B of T");
+        let (a, b) = range.split_once('-').unwrap();
+        let (a, b): (usize, usize) = (a.parse().unwrap(), b.parse().unwrap());
+        let total: usize = total
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect::<String>()
+            .parse()
+            .unwrap();
+        let body: Vec<String> = screen
+            .lines()
+            .filter(|l| l.starts_with('│'))
+            .map(|l| {
+                l.trim_start_matches('│')
+                    .trim_start_matches(' ')
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(body.len(), b - a + 1, "{screen}");
+        for (i, line) in body.into_iter().enumerate() {
+            if a + i > lines.len() {
+                lines.push(line);
+            }
+        }
+        if b == total {
+            return lines;
+        }
+        s.send(" ");
+        let from = format!("lines {a}-");
+        s.wait_until("the next page", |now| !now.starts_with(&from));
+    }
+}
+
+/// Text with all whitespace removed (pager lines are cut at any column, and the screen
+/// drops trailing spaces).
+fn squeeze(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// The long-text flow at one window size: every piece of text reachable, a choice made
+/// after filtering, a 60-line preview read to its end, exact result, no repeated lines.
+fn long_text_flow(rows: u16, cols: u16) {
+    let mut s = Session::spawn_with(&long_payload(), &[], size(rows, cols));
+    let pages = if rows == 8 { 66 } else { 22 };
+    let first = s.wait_all(&["1/2 Choose the sto", &format!("[Page 1/{pages}]")]);
+    let lines: Vec<&str> = first.lines().collect();
+    // The question stays answerable: marker, prompt, help and the first option all show.
+    assert!(
+        lines[0].starts_with("1/2 Choose the sto") && lines[0].ends_with('…'),
+        "{first}"
+    );
+    assert!(
+        lines[1].starts_with("Which storage engi") && lines[1].ends_with('…'),
+        "{first}"
+    );
+    assert!(lines[2].starts_with("↑↓"), "{first}");
+    assert!(lines[3].starts_with("› ( )  1. 日本語の"), "{first}");
+    assert!(lines[3].ends_with('…'), "{first}");
+    assert!(lines[4].starts_with("          漢字の説"), "{first}");
+    assert_no_repeats(&first);
+
+    // Full text of option 2: the title, the whole label and prompt, 400-character description.
+    let screen = move_to(&mut s, UP, "›     Full text…");
+    assert_no_repeats(&screen);
+    s.send("\r");
+    s.wait_for("Full text of which");
+    move_to(&mut s, DOWN, "›  2. Long descrip");
+    s.send("\r");
+    let text = squeeze(&read_pager(&mut s, "Full text of option 2").concat());
+    for part in [
+        "Project setup for the new service, with a title long enough to be cut",
+        LABEL_80,
+        "Which storage engine should the event log use? It must keep every event for seven years and replay them in order.",
+        "2. Long description",
+        &description_400(),
+    ] {
+        assert!(text.contains(&squeeze(part)), "{part:?} not in the pager: {text}");
+    }
+    s.send("q");
+    s.wait_for("›     Full text…");
+
+    // Filter the 60 options, choose the one match: its original position is the answer.
+    move_to(&mut s, DOWN, "›     Filter opt");
+    s.send("\r");
+    s.wait_for("Filter options by");
+    wait_editor(&mut s);
+    s.send("OPTION 42");
+    s.wait_for("> OPTION 42");
+    s.send("\r");
+    let screen = s.wait_all(&["Filter “OPTION 42”", "› ( ) 42. Option 42"]);
+    if cols >= 40 {
+        assert!(
+            screen.contains("Filter “OPTION 42”: 1 of 60 options"),
+            "{screen}"
+        );
+    }
+    assert!(!screen.contains(" 1. "), "{screen}");
+    assert_no_repeats(&screen);
+    s.send("\r");
+
+    // The 60-line preview: every line reachable in the pager.
+    let screen = s.wait_all(&["2/2 Layout", "› ( ) 1. Alpha"]);
+    assert!(screen.contains("│ "), "{screen}");
+    assert_no_repeats(&screen);
+    move_to(&mut s, DOWN, "›     View full");
+    s.send("\r");
+    s.wait_for("View the full prev");
+    s.send("\r");
+    let preview = read_pager(&mut s, "Preview of Alpha");
+    let want: Vec<String> = (1..=60).map(|i| format!("preview line {i}")).collect();
+    assert_eq!(squeeze(&preview.concat()), squeeze(&want.concat()));
+    s.send("q");
+    s.wait_for("› ( ) 1. Alpha");
+    s.send("\r");
+
+    let screen = s.wait_for("› Submit");
+    assert_no_repeats(&screen);
+    s.send("\r");
+    let (code, result) = finish(&mut s);
+    assert_eq!(code, 0);
+    assert_eq!(
+        result["details"]["answers"],
+        json!({
+            "engine": {"values": ["o42"], "labels": ["Option 42"], "indices": [42]},
+            "layout": {"values": ["a"], "labels": ["Alpha"], "indices": [1]}
+        })
+    );
+}
+
+#[test]
+fn long_text_everything_reachable_at_20x8() {
+    long_text_flow(8, 20);
+}
+
+#[test]
+fn long_text_everything_reachable_at_40x12() {
+    long_text_flow(12, 40);
+}
+
+/// 60 options, two with "日本", two with an accented "é" (one upper case).
+fn filter_payload() -> String {
+    let options: Vec<Value> = (1..=60)
+        .map(|i| {
+            let label = match i {
+                10 | 20 => format!("日本 {i}"),
+                30 => "Café".to_string(),
+                31 => "CAFÉ bar".to_string(),
+                _ => format!("Option {i}"),
+            };
+            json!({"value": format!("o{i}"), "label": label})
+        })
+        .collect();
+    json!({"questions": [{"id": "m", "prompt": "Pick some", "type": "multi", "options": options}]})
+        .to_string()
+}
+
+/// Opens "Filter options…" (the last row: Up from the first row) and saves `text` as the
+/// filter.
+fn set_filter(s: &mut Session, text: &str) {
+    move_to(s, UP, "›     Filter opt");
+    s.send("\r");
+    s.wait_for("Filter options by");
+    wait_editor(s);
+    s.send(CTRL_U);
+    s.send(text);
+    s.wait_until("the filter text", |screen| {
+        screen
+            .lines()
+            .any(|l| l.trim_end() == format!("> {text}").trim_end())
+    });
+    s.send("\r");
+}
+
+#[test]
+fn filtering_keeps_original_positions_and_ticks() {
+    let mut s = Session::spawn_with(&filter_payload(), &[], size(12, 40));
+    s.wait_all(&["1/1 Q1", "› [ ]  1. Option 1"]);
+    s.send(" ");
+    s.wait_for("› [x]  1. Option 1");
+
+    // Non-ASCII filter text.
+    set_filter(&mut s, "日本");
+    let screen = s.wait_all(&["Filter “日本”: 2 of 60 options", "› [ ] 10. 日本 10"]);
+    assert!(screen.contains("  [ ] 20. 日本 20"), "{screen}");
+    assert!(!screen.contains("Option"), "{screen}");
+    assert_no_repeats(&screen);
+    s.send(" ");
+    s.wait_for("› [x] 10. 日本 10");
+
+    // Clearing the filter keeps the ticks.
+    move_to(&mut s, UP, "›     Clear the filter");
+    s.send("\r");
+    let screen = s.wait_for("› [x]  1. Option 1");
+    assert!(!screen.contains("Filter “"), "{screen}");
+
+    // Case-insensitive, accented: "É" finds "Café" and "CAFÉ bar".
+    set_filter(&mut s, "É");
+    let screen = s.wait_all(&["Filter “É”: 2 of 60 options", "› [ ] 30. Café"]);
+    assert!(screen.contains("  [ ] 31. CAFÉ bar"), "{screen}");
+    s.send(DOWN);
+    s.wait_for("› [ ] 31. CAFÉ bar");
+    s.send(" ");
+    s.wait_for("› [x] 31. CAFÉ bar");
+
+    // No match: only the action rows; an empty filter shows every option again.
+    set_filter(&mut s, "zzz");
+    let screen = s.wait_for("Filter “zzz”: no option matches");
+    assert!(
+        !screen.contains("[ ]") && !screen.contains("[x]"),
+        "{screen}"
+    );
+    assert_no_repeats(&screen);
+    set_filter(&mut s, "");
+    let screen = s.wait_for("› [x]  1. Option 1");
+    assert!(!screen.contains("Filter “"), "{screen}");
+
+    move_to(&mut s, UP, "›     Next: review →");
+    s.send("\r");
+    let screen = s.wait_for("› Submit");
+    assert!(screen.contains("Option 1, 日本 10, CAFÉ bar"), "{screen}");
+    s.send("\r");
+    let (code, result) = finish(&mut s);
+    assert_eq!(code, 0);
+    assert_eq!(
+        result["details"]["answers"],
+        json!({"m": {"values": ["o1", "o10", "o31"], "labels": ["Option 1", "日本 10", "CAFÉ bar"], "indices": [1, 10, 31]}})
+    );
+}
+
+#[test]
+fn resizing_redraws_at_the_next_key() {
+    let mut s = Session::spawn_with(&long_payload(), &[], size(12, 40));
+    s.wait_all(&["[Page 1/22]", "› ( )  1. 日本語の"]);
+
+    // Narrower and shorter: the next key lays the screen out for 20x8.
+    s.set_window_size(8, 20);
+    s.send(DOWN);
+    let screen = s.wait_for("[Page 2/66]");
+    let lines: Vec<&str> = screen.lines().collect();
+    assert_eq!(lines[0], "1/2 Choose the sto…", "{screen}");
+    assert_eq!(lines[1], "Which storage engi…", "{screen}");
+    assert!(lines[3].starts_with("› ( )  2. Long des"), "{screen}");
+    assert_eq!(lines.len(), 5, "{screen}");
+    assert_no_repeats(&screen);
+
+    // Wider and taller: whole labels come back.
+    s.set_window_size(30, 100);
+    s.send(DOWN);
+    let screen = s.wait_for(&format!("› ( )  3. {LABEL_80}"));
+    assert!(
+        screen.starts_with(
+            "Project setup for the new service, with a title long enough to be cut\n1/2 "
+        ),
+        "{screen}"
+    );
+    assert_no_repeats(&screen);
+    s.send("\r");
+    s.wait_all(&["2/2 Layout", "› ( ) 1. Alpha"]);
+    s.send("\r");
+    s.wait_for("› Submit");
+    s.send("\r");
+    let (code, result) = finish(&mut s);
+    assert_eq!(code, 0);
+    assert_eq!(
+        result["details"]["answers"],
+        json!({
+            "engine": {"values": ["wide"], "labels": [LABEL_80], "indices": [3]},
+            "layout": {"values": ["a"], "labels": ["Alpha"], "indices": [1]}
+        })
+    );
+}
