@@ -71,6 +71,8 @@ pub struct Config {
     /// Only these figures (`ttfp`, `keys`, `scripted`, `complete`, `memory`, `size`); all
     /// when empty.
     pub only: Vec<String>,
+    /// Other builds of pi-ask measured next to it in figure 1 (to try a build setting).
+    pub extra: Vec<PathBuf>,
 }
 
 /// Median, min and max of samples in milliseconds (or any unit).
@@ -427,9 +429,9 @@ fn exit_code(status: i32) -> i32 {
 }
 
 /// Runs `cmd` to the end without a terminal (stdout and stderr to /dev/null); returns the
-/// wall time in ms, the exit code and the peak resident memory in MB.
-/// (The peak memory is only right for a program run under [`Work::with_maxrss`]: a program
-/// started straight from the harness is reported with the harness's own peak.)
+/// wall time in ms, the exit code and the CPU time (user + system, all threads) in ms.
+/// (Peak memory comes from running the program under [`Work::with_maxrss`]: one started
+/// straight from the harness would be reported with the harness's own peak.)
 fn run_plain(mut cmd: Command) -> io::Result<(f64, i32, f64)> {
     cmd.stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -447,11 +449,7 @@ fn run_plain(mut cmd: Command) -> io::Result<(f64, i32, f64)> {
     if rc != pid {
         return Err(io::Error::last_os_error());
     }
-    Ok((
-        ms_since(t0, t),
-        exit_code(status),
-        usage.ru_maxrss as f64 / 1024.0,
-    ))
+    Ok((ms_since(t0, t), exit_code(status), cpu_ms(&usage)))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -641,6 +639,24 @@ fn ttfp_tools(cfg: &Config, work: &Work) -> io::Result<Vec<Tool>> {
         stdin: None,
         missing: None,
     });
+    for extra in &cfg.extra {
+        let (bin, payload, result) = (
+            extra.clone(),
+            cfg.repo.join(FOUR_QUESTIONS),
+            work.path("ttfp-result.json"),
+        );
+        tools.push(Tool {
+            name: format!("pi-ask, other build: `{}`", extra.display()),
+            how: "as pi-ask".into(),
+            cmd: Box::new(move || {
+                let mut c = Command::new(&bin);
+                c.arg(&payload).arg("--output").arg(&result);
+                c
+            }),
+            stdin: None,
+            missing: None,
+        });
+    }
     if cfg.quick {
         return Ok(tools);
     }
@@ -1090,6 +1106,7 @@ fn figure_scripted(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result
         }),
     ));
     let mut times = vec![Vec::new(); jobs.len()];
+    let mut cpu = vec![Vec::new(); jobs.len()];
     let mut rss = vec![Vec::new(); jobs.len()];
     let mut notes: Vec<Option<String>> = vec![None; jobs.len()];
     for round in 0..=warmup + n {
@@ -1109,9 +1126,10 @@ fn figure_scripted(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result
             };
             match result {
                 Ok((_, 0, mb)) if memory_round => rss[i].push(mb),
-                Ok((ms, 0, _)) => {
+                Ok((ms, 0, cpu_ms)) => {
                     if round >= warmup {
                         times[i].push(ms);
+                        cpu[i].push(cpu_ms);
                     }
                 }
                 Ok((_, code, _)) => {
@@ -1133,7 +1151,7 @@ fn figure_scripted(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result
             how,
             stats: Stats::of(&times[i]),
             extra: Stats::of(&rss[i]),
-            cpu: None,
+            cpu: Stats::of(&cpu[i]),
             note: notes[i].take(),
         })
         .collect())
@@ -1280,6 +1298,7 @@ fn figure_complete(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result
         which("fdfind").or_else(|| which("fd"))
     };
     let mut fd_ms = Vec::new();
+    let mut fd_cpu = Vec::new();
     let mut fd_note = fd
         .is_none()
         .then(|| "`fd` not installed (benches/run --setup)".to_string());
@@ -1293,7 +1312,10 @@ fn figure_complete(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result
             let mut c = Command::new(fd);
             c.args(["--type", "f"]).current_dir(&tree);
             match run_plain(c) {
-                Ok((ms, 0, _)) if round >= warmup => fd_ms.push(ms),
+                Ok((ms, 0, cpu)) if round >= warmup => {
+                    fd_ms.push(ms);
+                    fd_cpu.push(cpu);
+                }
                 Ok((_, 0, _)) => {}
                 Ok((_, code, _)) => fd_note = Some(format!("failed: exit code {code}")),
                 Err(e) => fd_note = Some(format!("failed: {e}")),
@@ -1322,18 +1344,20 @@ fn figure_complete(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result
         cpu: None,
         note: note.clone(),
     };
+    let mut fd_row = row(
+        "fd --type f",
+        format!(
+            "`{}`, the whole tree to /dev/null",
+            fd.as_deref()
+                .map_or("fd".into(), |p| p.display().to_string())
+        ),
+        &fd_ms,
+        &fd_note,
+    );
+    fd_row.cpu = Stats::of(&fd_cpu);
     Ok(CompleteFigure {
         files,
-        fd: row(
-            "fd --type f",
-            format!(
-                "`{}`, the whole tree to /dev/null",
-                fd.as_deref()
-                    .map_or("fd".into(), |p| p.display().to_string())
-            ),
-            &fd_ms,
-            &fd_note,
-        ),
+        fd: fd_row,
         first: row(
             "pi-ask",
             "first list: `@file….r` and Tab written at once (walk + match)".into(),
@@ -1704,20 +1728,23 @@ pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
              within 1.5x of the trivial binary; the large payload under 50 ms."
         )?;
         writeln!(md)?;
-        writeln!(md, "| tool | payload | ms | vs. trivial | peak RSS MB |")?;
-        writeln!(md, "|---|---|---|---|---|")?;
-        let trivial = rows
-            .iter()
-            .find(|r| r.tool.starts_with("trivial"))
-            .and_then(|r| r.stats);
+        writeln!(
+            md,
+            "| tool | payload | ms | vs. trivial | CPU ms | CPU vs. trivial | peak RSS MB |"
+        )?;
+        writeln!(md, "|---|---|---|---|---|---|---|")?;
+        let trivial = rows.iter().find(|r| r.tool.starts_with("trivial"));
+        let (trivial, trivial_cpu) = (trivial.and_then(|r| r.stats), trivial.and_then(|r| r.cpu));
         for r in rows {
             writeln!(
                 md,
-                "| {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} |",
                 r.tool,
                 r.how,
                 r.note.clone().unwrap_or_else(|| cell(r.stats, 2)),
                 fmt_ratio(ratio(r.stats, trivial)),
+                cell(r.cpu, 2),
+                fmt_ratio(ratio(r.cpu, trivial_cpu)),
                 cell(r.extra, 1)
             )?;
         }
@@ -1753,15 +1780,16 @@ pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
             c.files
         )?;
         writeln!(md)?;
-        writeln!(md, "| tool | what | ms |")?;
-        writeln!(md, "|---|---|---|")?;
+        writeln!(md, "| tool | what | ms | CPU ms (all threads) |")?;
+        writeln!(md, "|---|---|---|---|")?;
         for r in [&c.fd, &c.first, &c.later] {
             writeln!(
                 md,
-                "| {} | {} | {} |",
+                "| {} | {} | {} | {} |",
                 r.tool,
                 r.how,
-                r.note.clone().unwrap_or_else(|| cell(r.stats, 2))
+                r.note.clone().unwrap_or_else(|| cell(r.stats, 2)),
+                cell(r.cpu, 2)
             )?;
         }
         let first = ratio(c.first.stats, c.fd.stats);
@@ -1884,8 +1912,9 @@ pub fn run(cfg: &Config, log: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
-const USAGE: &str = "usage: bench [--quick] [--runs N] [--warmup N] [--pi-ask PATH] [--out FILE] [--only FIGURE,...]
+const USAGE: &str = "usage: bench [--quick] [--runs N] [--warmup N] [--pi-ask PATH] [--out FILE] [--only FIGURE,...] [--also PATH]...
   figures: ttfp, keys, scripted, complete, memory, size
+  --also PATH: measure another pi-ask build next to it in figure 1
   default: 15 runs after 3 warm-up runs, writing docs/benchmarks.md";
 
 /// Parses the command line of the harness.
@@ -1903,6 +1932,7 @@ pub fn parse_args(args: &[String]) -> Result<Config, String> {
         out: repo.join("docs/benchmarks.md"),
         repo,
         only: Vec::new(),
+        extra: Vec::new(),
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -1918,6 +1948,7 @@ pub fn parse_args(args: &[String]) -> Result<Config, String> {
             "--pi-ask" => cfg.pi_ask = value()?.into(),
             "--out" => cfg.out = value()?.into(),
             "--only" => cfg.only = value()?.split(',').map(str::to_string).collect(),
+            "--also" => cfg.extra.push(value()?.into()),
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown argument {other}\n{USAGE}")),
         }
