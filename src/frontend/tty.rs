@@ -10,6 +10,13 @@
 //! - Under the options come action rows (dialoguer has no custom keys): "Type your own…"
 //!   (non-preview questions), "Note on this question…", "Note on an option…", "← Back",
 //!   "Next →". In a `MultiSelect`, Enter on an action row runs it (the ticks are kept).
+//!   "Full text…" (when some text on the screen was cut) opens a pager with the uncut title,
+//!   label, prompt and one option's text; "Filter options…" / "Clear the filter" (when the
+//!   options do not fit on one page) show only the options matching a filter text, keeping
+//!   their original positions (the result's `indices`).
+//! - Short windows (under 14 rows) get a compact header so the options stay on screen; a
+//!   resized window is laid out again at the next key (a `Select` ends with [`Resized`] and
+//!   its screen is drawn anew on the same row).
 //! - Free-form answers and notes use [`crate::editor`]: Enter saves (and, for an answer,
 //!   moves on), Esc saves the draft and returns to the question, Ctrl+C dismisses the flow.
 //! - The review menu lists every question with its answer and notes, re-opens any of them,
@@ -35,7 +42,7 @@ use crate::editor::{self, Edit};
 use crate::result::codes;
 use crate::sanitize::{for_terminal, one_line};
 use crate::terminal;
-use console::{measure_text_width, truncate_str, Key, Term};
+use console::{measure_text_width, Key, Term};
 use dialoguer::theme::Theme;
 use dialoguer::{MultiSelect, Select};
 use std::cell::Cell;
@@ -92,8 +99,11 @@ enum Action {
     NoteOption,
     Back,
     Next,
+    /// "Full text…": the uncut title, label, prompt and one option's text in the pager.
     FullText,
+    /// "Filter options…": edit the question's filter text.
     Filter,
+    /// "Clear the filter": show every option again.
     ClearFilter,
 }
 
@@ -206,9 +216,28 @@ fn term_width(term: &Term) -> usize {
     (term.size().1 as usize).saturating_sub(1).max(10)
 }
 
-/// `text` cut to `width` display columns (with "…"), so no line wraps.
+/// `text` cut to `width` display columns (with "…"), so no line wraps. Combining marks
+/// stay with their letter.
 fn fit(text: &str, width: usize) -> String {
-    truncate_str(text, width, "…").into_owned()
+    if width_of(text) <= width {
+        return text.to_string();
+    }
+    let budget = width.saturating_sub(1);
+    if text.is_ascii() {
+        return format!("{}…", &text[..budget]);
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = measure_text_width(c.encode_utf8(&mut [0; 4]));
+        if used + w > budget {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push('…');
+    out
 }
 
 /// `text` (already safe to draw) wrapped to `width` display columns, line breaks kept.
@@ -1273,6 +1302,41 @@ mod tests {
             vec!["abc", "def", "gh", "ij"]
         );
         assert_eq!(wrap_head("a", 3, 0), Vec::<String>::new());
+    }
+
+    #[test]
+    fn combining_marks_and_emoji_are_measured_by_display_width() {
+        // "é" as e + U+0301 takes one column; the mark stays with its letter.
+        let decomposed = "e\u{301}e\u{301}e\u{301}e\u{301}";
+        assert_eq!(width_of(decomposed), 4);
+        assert_eq!(
+            wrap(decomposed, 2),
+            vec!["e\u{301}e\u{301}", "e\u{301}e\u{301}"]
+        );
+        assert_eq!(
+            fit(&format!("{decomposed}x"), 4),
+            "e\u{301}e\u{301}e\u{301}…"
+        );
+        // Emoji take two columns.
+        assert_eq!(width_of("🎉🎉🎉"), 6);
+        assert_eq!(fit("🎉🎉🎉", 5), "🎉🎉…");
+        assert_eq!(wrap("🎉🎉🎉", 5), vec!["🎉🎉", "🎉"]);
+    }
+
+    #[test]
+    fn filter_matches_label_value_or_description_ignoring_case() {
+        let option = |label: &str, description: Option<&str>| crate::contract::QuestionOption {
+            value: "v1".to_string(),
+            label: label.to_string(),
+            description: description.map(str::to_string),
+            preview: None,
+        };
+        assert!(matches_filter(&option("CAFÉ bar", None), "é"));
+        assert!(matches_filter(&option("Café", None), "café"));
+        assert!(matches_filter(&option("日本 10", None), "日本"));
+        assert!(matches_filter(&option("x", Some("Fast ENGINE")), "engine"));
+        assert!(matches_filter(&option("x", None), "v1"));
+        assert!(!matches_filter(&option("Option 4", Some("d")), "option 42"));
     }
 
     #[test]
