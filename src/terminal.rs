@@ -222,6 +222,25 @@ pub fn claim_result() {
     }
 }
 
+/// Keeps SIGWINCH (a window resize) from interrupting this thread's blocking reads.
+///
+/// console turns an interrupted key read into SIGINT plus an `Interrupted` error, which is
+/// indistinguishable from Ctrl+C; rustyline leaves a SIGWINCH handler installed after an
+/// editor closes, so without this a resize after any editor dismissed the flow. Blocking
+/// SIGWINCH on the thread that reads keys leaves it to the other threads (the signal watch
+/// is always running in the terminal front end), where handlers such as rustyline's still
+/// run; the front end re-reads the size at the next key. Call it on the reading thread after
+/// [`SignalWatch::start`].
+pub fn keep_resizes_from_interrupting_reads() {
+    // SAFETY: plain libc calls on a local, zero-initialised signal set.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGWINCH);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+    }
+}
+
 /// The name of a watched signal: `SIGTERM`, `SIGHUP`, `SIGQUIT` or `SIGINT`.
 pub fn signal_name(signal: i32) -> &'static str {
     match signal {

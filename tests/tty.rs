@@ -830,3 +830,34 @@ fn sigint_from_outside_dismisses() {
     s.signal(libc::SIGINT);
     assert_dismissed(&mut s);
 }
+
+/// Regression: rustyline leaves a SIGWINCH handler behind, and console turned the
+/// interrupted key read into a dismissal, so resizing after any editor lost every answer.
+#[test]
+fn resizing_after_an_editor_keeps_the_flow_and_its_answers() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    press(&mut s, DOWN, 3, "›     Type your own…");
+    s.send("\r");
+    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.send("kept");
+    s.wait_for("> kept");
+    s.send(ESC);
+    s.wait_all(&["Type your own… (now “kept”)", "Next →"]);
+    s.set_window_size(24, 90);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    s.set_window_size(30, 100);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    press(&mut s, DOWN, 3, "›     Next →");
+    s.send("\r");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.send("\r");
+    s.wait_all(&["Review your answers", "Cancel"]);
+    let details = submit(&mut s);
+    assert_eq!(
+        details,
+        prefs_submitted(json!({
+            "style": {"values": ["kept"], "labels": ["kept"], "indices": [], "customText": "kept"}
+        }))
+    );
+}

@@ -66,6 +66,7 @@ pub fn ask(payload: &Payload, state: &mut AnswerState, opts: &AskOptions) -> Out
     };
     let _screen = terminal::RestoreGuard::new(true);
     terminal::quiet_input();
+    terminal::keep_resizes_from_interrupting_reads();
     let mut flow = Flow {
         payload,
         state,
