@@ -151,7 +151,8 @@ pub fn validate(args: &ValidateArgs) -> ExitCode {
         s.push('\n');
         s
     } else {
-        validate_text(&report, args)
+        // Payload text may carry escape sequences: shown escaped, never run (src/sanitize.rs).
+        crate::sanitize::for_terminal(&validate_text(&report, args)).into_owned()
     };
     match print(&text) {
         Err(code) => code,

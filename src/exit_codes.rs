@@ -13,7 +13,7 @@ pub enum ExitCode {
     Invalid = 2,
     /// 3: no terminal and no answers file: the "Needs user input" result was printed.
     NoUi = 3,
-    /// 4: the result could not be written (`--output` not writable, stdout closed).
+    /// 4: the result could not be written (`--output` not writable, stdout a closed pipe).
     OutputFailed = 4,
     /// 5: internal error (a bug); a cancelled result with `error.code` `internal` was printed.
     Internal = 5,
@@ -33,5 +33,5 @@ Exit codes:
   1  cancelled (Esc, Ctrl+C, a signal, a scripted cancel, the terminal went away)
   2  invalid payload, invalid answers file, or usage error
   3  no terminal and no answers: a \"Needs user input\" result was printed
-  4  the result could not be written (--output path, closed stdout)
+  4  the result could not be written (--output path, stdout a closed pipe)
   5  internal error (a cancelled result with error.code \"internal\" was printed)";

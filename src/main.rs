@@ -5,6 +5,10 @@ use pi_ask::cli::{Cli, Command};
 use pi_ask::exit_codes::ExitCode;
 
 fn main() {
+    // An empty PI_ASK_ANSWERS means "not set", as callers expect of an environment switch.
+    if std::env::var_os("PI_ASK_ANSWERS").is_some_and(|v| v.is_empty()) {
+        std::env::remove_var("PI_ASK_ANSWERS");
+    }
     let cli = Cli::parse();
     let output = cli.output.clone();
     let code = match std::panic::catch_unwind(|| match &cli.command {

@@ -3,6 +3,7 @@
 
 use crate::contract::ToolResult;
 use std::io::{self, Write};
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 /// The result as pretty JSON with a trailing newline.
@@ -12,13 +13,14 @@ pub fn to_json(result: &ToolResult) -> String {
     s
 }
 
-/// Writes `result` to `path`, or to stdout when `path` is `None`.
+/// Writes `result` to `path`, or to stdout when `path` is `None` or `-`.
 ///
 /// Errors: the folder does not exist or is not writable, the rename fails, or stdout is
-/// closed (broken pipe). The message names the path.
+/// closed (broken pipe). The message names the path. (A stdout closed before pi-ask
+/// started is `/dev/null` by the time it runs: Rust's runtime reopens it there.)
 pub fn write_result(result: &ToolResult, path: Option<&Path>) -> Result<(), String> {
     let json = to_json(result);
-    match path {
+    match path.filter(|p| *p != Path::new("-")) {
         None => {
             let mut out = io::stdout().lock();
             out.write_all(json.as_bytes())
@@ -39,7 +41,23 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .prefix(".pi-ask-result-")
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
+    // A temp file is created 0600; give the result the mode of the file it replaces, or
+    // the usual 0666 less the umask for a new one.
+    let mode = match std::fs::metadata(path) {
+        Ok(m) => m.permissions().mode() & 0o7777,
+        Err(_) => 0o666 & !current_umask(),
+    };
+    tmp.as_file()
+        .set_permissions(std::fs::Permissions::from_mode(mode))?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// The process umask (read by setting it and setting it back).
+fn current_umask() -> u32 {
+    // SAFETY: umask always succeeds; the old mask is restored at once.
+    let mask = unsafe { libc::umask(0o022) };
+    unsafe { libc::umask(mask) };
+    mask as u32
 }

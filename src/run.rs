@@ -49,6 +49,17 @@ pub fn read_payload(path: &Path, limit: u64) -> Result<String, Problem> {
             format!("the payload from {name} is larger than {limit} bytes (--max-payload-bytes)"),
         ));
     }
+    // A UTF-8 byte-order mark (some Windows editors write one) is not part of the JSON.
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(Problem::new(
+            "malformed_json",
+            "",
+            format!("the payload from {name} is empty: expected a JSON object like {{\"questions\": [...]}}"),
+        ));
+    }
     String::from_utf8(bytes).map_err(|e| {
         Problem::new(
             "malformed_json",
@@ -90,7 +101,10 @@ pub fn run(cli: &Cli) -> ExitCode {
     {
         Ok(p) => p,
         Err(err) => {
-            eprint!("pi-ask: {err}");
+            eprint!(
+                "pi-ask: {}",
+                crate::sanitize::for_terminal(&err.to_string())
+            );
             return finish(&result::invalid_payload(err), cli, ExitCode::Invalid);
         }
     };

@@ -124,7 +124,12 @@ pub fn restore() {
     match saved.as_ref() {
         Some(s) => {
             // SAFETY: the fd is open (owned by `s.tty`) and `termios` came from tcgetattr.
-            unsafe { libc::tcsetattr(s.tty.as_raw_fd(), libc::TCSANOW, &s.termios) };
+            // Typed-ahead input (the rest of a paste, keys pressed while exiting) is
+            // discarded, so it never lands in the shell after pi-ask ends.
+            unsafe {
+                libc::tcflush(s.tty.as_raw_fd(), libc::TCIFLUSH);
+                libc::tcsetattr(s.tty.as_raw_fd(), libc::TCSANOW, &s.termios);
+            }
             let _ = (&s.tty).write_all(out.as_bytes());
             let _ = (&s.tty).flush();
         }
@@ -312,6 +317,12 @@ impl SignalWatch {
                     {
                         // The normal path is writing the result.
                         return;
+                    }
+                    if PLAIN.load(Ordering::SeqCst) {
+                        // End the half-typed prompt line, as a shell does on Ctrl+C.
+                        if let Ok(mut tty) = open_tty() {
+                            let _ = tty.write_all(b"\n");
+                        }
                     }
                     restore();
                     let code = finish(signal);

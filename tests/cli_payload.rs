@@ -265,10 +265,10 @@ fn every_problem_is_reported_at_once() {
     assert_eq!(
         codes,
         vec![
-            json!(["unknown_field", "extra"]),
             json!(["empty_question_id", "questions[0].id"]),
             json!(["empty_prompt", "questions[0].prompt"]),
             json!(["no_options", "questions[0].options"]),
+            json!(["unknown_field", "extra"]),
         ]
     );
 }
@@ -399,4 +399,111 @@ fn an_empty_stdin_payload_is_malformed_json() {
         run.details()["error"]["problems"][0]["code"],
         "malformed_json"
     );
+}
+
+/// Regressions from a break-it pass: input edges and output edges of the main command.
+mod edges {
+    use super::*;
+
+    #[test]
+    fn a_utf8_byte_order_mark_is_ignored() {
+        let text = format!(
+            "\u{feff}{}",
+            one_question(&format!(r#""options": [{OPTION}]"#))
+        );
+        let run = run_payload(&text);
+        assert_eq!(run.code, 3, "{}", run.stderr);
+        assert_eq!(run.details()["error"]["code"], "no_ui");
+    }
+
+    #[test]
+    fn an_empty_payload_says_it_is_empty() {
+        let dir = Dir::new();
+        let p = dir.file("payload.json", " \n");
+        let run = run_cmd(pi_ask().arg(&p).arg("--no-input"));
+        assert_eq!(run.code, 2);
+        let problem = &run.details()["error"]["problems"][0];
+        assert_eq!(problem["code"], "malformed_json");
+        assert_eq!(
+            problem["message"],
+            format!(
+                "the payload from {} is empty: expected a JSON object like {{\"questions\": [...]}}",
+                p.display()
+            )
+        );
+    }
+
+    #[test]
+    fn escape_sequences_in_field_names_are_escaped_on_stderr() {
+        let run = run_payload(r#"{"bogus\u001b[2J": 1, "questions": []}"#);
+        assert_eq!(run.code, 2);
+        assert!(!run.stderr.contains('\u{1b}'), "{:?}", run.stderr);
+        assert!(run.stderr.contains("bogus\\e[2J"), "{:?}", run.stderr);
+        // The result JSON keeps the name as given.
+        assert_eq!(
+            run.details()["error"]["problems"][0]["path"],
+            "[\"bogus\\u001b[2J\"]"
+        );
+    }
+
+    #[test]
+    fn validate_shows_payload_text_escaped() {
+        let dir = Dir::new();
+        let p = dir.file(
+            "payload.json",
+            r#"{"questions": [{"id": "q", "prompt": "P\u001b]0;pwned\u0007", "options": [{"value": "v\u001b[31m", "label": "A\u001b]52;c;aGk=\u0007 \u202e"}]}]}"#,
+        );
+        let run = run_cmd(pi_ask().arg("validate").arg(&p));
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(!run.stdout.contains('\u{1b}'), "{:?}", run.stdout);
+        assert!(!run.stdout.contains('\u{202e}'), "{:?}", run.stdout);
+        assert!(
+            run.stdout
+                .contains(r"1) A\e]52;c;aGk=\x07 \u{202e} [v\e[31m]"),
+            "{}",
+            run.stdout
+        );
+    }
+
+    #[test]
+    fn output_dash_means_stdout() {
+        let run = run_cmd(
+            pi_ask()
+                .arg(example("database.json"))
+                .args(["--no-input", "-o", "-"]),
+        );
+        assert_eq!(run.code, 3);
+        assert_eq!(run.details()["error"]["code"], "no_ui");
+    }
+
+    #[test]
+    fn an_empty_pi_ask_answers_is_unset() {
+        let run = run_cmd(
+            pi_ask()
+                .arg(example("database.json"))
+                .arg("--no-input")
+                .env("PI_ASK_ANSWERS", ""),
+        );
+        assert_eq!(run.code, 3, "{}", run.stderr);
+    }
+
+    #[test]
+    fn a_new_output_file_follows_the_umask() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = Dir::new();
+        let out = dir.path().join("result.json");
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "umask 022; {} {} --no-input -o {}",
+                env!("CARGO_BIN_EXE_pi-ask"),
+                example("database.json").display(),
+                out.display()
+            ))
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(3));
+        let mode = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o644);
+    }
 }

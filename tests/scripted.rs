@@ -285,3 +285,18 @@ fn the_documented_answers_examples_apply() {
     let listed = std::fs::read_dir(example("answers")).unwrap().count();
     assert_eq!(listed, 4, "every file in examples/answers/ is checked here");
 }
+
+/// Regression: a hand-written `values` naming an option equal to the custom text kept only
+/// the custom text (the replay rule for recorded results was applied to it).
+#[test]
+fn a_hand_written_option_equal_to_the_custom_text_stays_selected() {
+    submitted(
+        json!({"fw": {"values": ["react"], "customText": "react"}}),
+        json!({"fw": {"values": ["react", "react"], "labels": ["React", "react"], "indices": [1], "customText": "react"}}),
+    );
+    // A recorded answer (with `indices`) still replays its custom text once.
+    submitted(
+        json!({"fw": {"values": ["react", "react"], "labels": ["React", "react"], "indices": [1], "customText": "react"}}),
+        json!({"fw": {"values": ["react", "react"], "labels": ["React", "react"], "indices": [1], "customText": "react"}}),
+    );
+}

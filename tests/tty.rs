@@ -861,3 +861,30 @@ fn resizing_after_an_editor_keeps_the_flow_and_its_answers() {
         }))
     );
 }
+
+/// Regression: dialoguer's paging panics below 3 rows; the flow now waits for room and
+/// keeps its answers.
+#[test]
+fn a_two_row_window_waits_for_room_instead_of_failing() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    s.set_window_size(2, 60);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    s.send(DOWN);
+    s.wait_for("Window too small");
+    s.set_window_size(30, 100);
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    s.send(DOWN);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    s.send("\r");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.send("\r");
+    s.wait_all(&["Review your answers", "Cancel"]);
+    let details = submit(&mut s);
+    assert_eq!(
+        details,
+        prefs_submitted(json!({
+            "style": {"values": ["minimal"], "labels": ["Minimal"], "indices": [1]}
+        }))
+    );
+}

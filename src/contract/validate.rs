@@ -9,7 +9,7 @@ use super::{Payload, Problem};
 use serde_json::{Map, Value};
 use std::fmt;
 
-/// Why a payload was refused: every problem found, in document order.
+/// Why a payload was refused: every problem found, ordered by where they are (see `finish`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PayloadError {
     /// The payload's `title` when it was a string, so an error result can still carry it.
@@ -275,8 +275,18 @@ impl Walker {
     }
 }
 
+/// The path of `key` inside `base`: `base.key`, or `base["key"]` when the key is not a
+/// plain name (empty, or with dots, brackets, spaces or other characters).
 fn join(base: &str, key: &str) -> String {
-    if base.is_empty() {
+    let plain = key
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !plain {
+        let quoted = serde_json::to_string(key).unwrap_or_default();
+        format!("{base}[{quoted}]")
+    } else if base.is_empty() {
         key.to_string()
     } else {
         format!("{base}.{key}")
@@ -343,12 +353,35 @@ pub(super) fn finish(raw: RawPayload, mut problems: Vec<Problem>) -> Result<Payl
     }
 }
 
-/// The bracketed indices of a path (`questions[2].options[10].value` → `[2, 10]`).
+/// A sort key in document order: per path segment the field's rank in the contract's
+/// field order (unknown names after the known ones), then its array indices, so
+/// `title` < `questions[0].id` < `questions[0].options[1].value` < `questions[1]`.
 fn document_order(path: &str) -> Vec<usize> {
-    path.split('[')
-        .skip(1)
-        .filter_map(|part| part.split(']').next()?.parse().ok())
-        .collect()
+    const ORDER: &[&str] = &[
+        "title",
+        "questions",
+        "id",
+        "label",
+        "prompt",
+        "type",
+        "required",
+        "options",
+        "value",
+        "description",
+        "preview",
+    ];
+    let mut key = Vec::new();
+    for segment in path.split('.').filter(|s| !s.is_empty()) {
+        let (name, rest) = segment.split_once('[').unwrap_or((segment, ""));
+        if !name.is_empty() {
+            key.push(ORDER.iter().position(|k| *k == name).unwrap_or(ORDER.len()));
+        }
+        key.extend(
+            rest.split('[')
+                .filter_map(|part| part.split(']').next()?.parse::<usize>().ok()),
+        );
+    }
+    key
 }
 
 #[cfg(test)]

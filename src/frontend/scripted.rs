@@ -378,9 +378,15 @@ impl Checker<'_> {
                 match obj.get("values") {
                     None => {}
                     Some(Value::Array(items)) => {
-                        // A recorded result lists the custom text after the options: skip it.
+                        // A recorded result lists the custom text after the options: skip
+                        // it there. A hand-written `values` naming an option that happens to
+                        // equal the custom text keeps that option.
                         let echoed = match (items.last(), &e.custom_text) {
-                            (Some(Value::String(last)), Some(text)) => last == text,
+                            (Some(Value::String(last)), Some(text)) => {
+                                last == text
+                                    && (obj.contains_key("indices")
+                                        || !question.options.iter().any(|o| o.value == *last))
+                            }
                             _ => false,
                         };
                         let n = items.len() - usize::from(echoed);

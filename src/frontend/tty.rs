@@ -88,6 +88,9 @@ pub fn ask(payload: &Payload, state: &mut AnswerState, opts: &AskOptions) -> Out
     }
 }
 
+/// The fewest rows a dialoguer prompt can be drawn in (its paging needs 3).
+const MIN_ROWS: u16 = 3;
+
 /// Columns kept free after a help line for dialoguer's " [Page 12/345] ".
 const PAGE_INFO: usize = 16;
 
@@ -368,6 +371,25 @@ fn to_io(e: dialoguer::Error) -> io::Error {
 }
 
 impl Flow<'_> {
+    /// Runs a dialoguer prompt once the window has the 3 rows dialoguer needs (it panics
+    /// below that): until then a one-line notice waits for a key. A panic inside the prompt
+    /// (the window shrank while it was up) becomes [`Resized`], so the screen is laid out
+    /// again instead of the flow ending.
+    fn with_room<T>(&self, prompt: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+        while self.term.size().0 < MIN_ROWS {
+            let _ = self.term.clear_screen();
+            let _ = self.term.write_str(&fit(
+                "Window too small: enlarge it, then press a key",
+                self.width(),
+            ));
+            self.term.read_key()?;
+        }
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(prompt)) {
+            Ok(result) => result,
+            Err(_) => Err(io::Error::other(Resized)),
+        }
+    }
+
     fn run(&mut self) -> io::Result<Outcome> {
         let mut step = Step::Question(0);
         let mut from_review = false;
@@ -473,14 +495,16 @@ impl Flow<'_> {
             resized: Cell::new(false),
             restart: true,
         };
-        let picked = Select::with_theme(&theme)
-            .with_prompt("-")
-            .report(false)
-            .items((0..rows).map(|i| i.to_string()))
-            .default(default.min(rows.saturating_sub(1)))
-            .max_length(max_length.max(1))
-            .interact_on_opt(&self.term)
-            .map_err(to_io);
+        let picked = self.with_room(|| {
+            Select::with_theme(&theme)
+                .with_prompt("-")
+                .report(false)
+                .items((0..rows).map(|i| i.to_string()))
+                .default(default.min(rows.saturating_sub(1)))
+                .max_length(max_length.max(1))
+                .interact_on_opt(&self.term)
+                .map_err(to_io)
+        });
         self.last_row.set(theme.last_active.get());
         match picked {
             Err(_) if theme.resized.get() => Err(io::Error::other(Resized)),
@@ -753,18 +777,25 @@ impl Flow<'_> {
                 // dialoguer's MultiSelect keeps the ticks: lay out again in place.
                 restart: false,
             };
-            let picked = MultiSelect::with_theme(&theme)
-                .with_prompt("-")
-                .report(false)
-                .items_checked((0..rows).map(|i| {
-                    (
-                        i.to_string(),
-                        i < m && state.is_selected(q, orig(i)).unwrap_or(false),
-                    )
-                }))
-                .max_length(max_length)
-                .interact_on_opt(&self.term)
-                .map_err(to_io)?;
+            let picked = self.with_room(|| {
+                MultiSelect::with_theme(&theme)
+                    .with_prompt("-")
+                    .report(false)
+                    .items_checked((0..rows).map(|i| {
+                        (
+                            i.to_string(),
+                            i < m && state.is_selected(q, orig(i)).unwrap_or(false),
+                        )
+                    }))
+                    .max_length(max_length)
+                    .interact_on_opt(&self.term)
+                    .map_err(to_io)
+            });
+            let picked = match picked {
+                // Too small for a moment: show the question again (its ticks as saved).
+                Err(e) if is_resized(&e) => return Ok(Step::Question(q)),
+                other => other?,
+            };
             match picked {
                 None => None,
                 Some(ticked) => {
