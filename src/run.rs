@@ -8,68 +8,23 @@ use crate::exit_codes::ExitCode;
 use crate::frontend::{self, AskOptions, Outcome};
 use crate::output::write_result;
 use crate::result;
-use std::fs::File;
-use std::io::{self, IsTerminal, Read};
+use std::io::{self, IsTerminal};
 use std::path::Path;
 
 /// Reads at most `limit` bytes of payload from `path` (`-` for stdin).
 ///
-/// Errors: a `payload_too_large` or `unreadable_payload` problem (path: the document).
+/// Errors: a `payload_too_large`, `unreadable_payload` or `malformed_json` (empty, not
+/// UTF-8) problem (path: the document).
 pub fn read_payload(path: &Path, limit: u64) -> Result<String, Problem> {
-    let name = if path == Path::new("-") {
-        "stdin".to_string()
-    } else {
-        path.display().to_string()
-    };
-    let unreadable = |e: io::Error| {
-        Problem::new(
-            "unreadable_payload",
-            "",
-            format!("cannot read the payload from {name}: {e}"),
-        )
-    };
-    let mut size_hint = 0;
-    let reader: Box<dyn Read> = if path == Path::new("-") {
-        Box::new(io::stdin().lock())
-    } else {
-        let file = File::open(path).map_err(unreadable)?;
-        size_hint = file.metadata().map_or(0, |m| m.len().min(limit));
-        Box::new(file)
-    };
-    // One allocation for a regular file (its size, plus one byte to see the end).
-    let mut bytes = Vec::with_capacity(usize::try_from(size_hint).unwrap_or(0).saturating_add(1));
-    reader
-        .take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(unreadable)?;
-    if bytes.len() as u64 > limit {
-        return Err(Problem::new(
-            "payload_too_large",
-            "",
-            format!("the payload from {name} is larger than {limit} bytes (--max-payload-bytes)"),
-        ));
-    }
-    // A UTF-8 byte-order mark (some Windows editors write one) is not part of the JSON.
-    if bytes.starts_with(b"\xEF\xBB\xBF") {
-        bytes.drain(..3);
-    }
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(Problem::new(
-            "malformed_json",
-            "",
-            format!("the payload from {name} is empty: expected a JSON object like {{\"questions\": [...]}}"),
-        ));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        Problem::new(
-            "malformed_json",
-            "",
-            format!(
-                "the payload from {name} is not UTF-8 (invalid byte at offset {})",
-                e.utf8_error().valid_up_to()
-            ),
-        )
-    })
+    crate::json_input::read_limited(
+        path,
+        limit,
+        "the payload from",
+        &crate::json_input::ReadCodes {
+            unreadable: "unreadable_payload",
+            too_large: "payload_too_large",
+        },
+    )
 }
 
 /// Whether a controlling terminal can be opened for reading and writing.

@@ -123,10 +123,11 @@ fn a_recorded_custom_text_equal_to_an_option_value_replays() {
         r#"{"answers": {"fw": {"values": ["react"], "customText": "react", "note": "n"}}}"#,
     );
     let run = answer(&payload, &first);
-    // The echo rule: the last value equal to customText is the custom text itself.
+    // Hand-written: `values` names the option `react`, which stays selected next to the
+    // custom text (the echo rule applies to recorded answers, which carry `indices`).
     assert_eq!(
         run.details()["answers"],
-        serde_json::json!({"fw": {"values": ["react"], "labels": ["react"], "indices": [], "customText": "react", "note": "n"}})
+        serde_json::json!({"fw": {"values": ["react", "react"], "labels": ["React", "react"], "indices": [1], "customText": "react", "note": "n"}})
     );
     let both = dir.file(
         "b.json",

@@ -6,6 +6,7 @@
 
 use super::rules::{self, Field, RawOption, RawPayload, RawQuestion};
 use super::{Payload, Problem};
+use crate::json_input::{closest, join_path as join, kind_of};
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -128,13 +129,7 @@ impl Level {
 
 /// The known field closest to `field`, if any is close enough to be a likely typo.
 fn nearest<'a>(field: &str, known: &[&'a str]) -> Option<&'a str> {
-    let lower = field.to_lowercase();
-    known
-        .iter()
-        .map(|k| (k, strsim::jaro_winkler(&lower, &k.to_lowercase())))
-        .filter(|(_, score)| *score >= 0.8)
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(k, _)| *k)
+    closest(field, known.iter().copied(), 0.8)
 }
 
 /// Reads the structure of a payload value: reports unknown fields and wrong JSON types, and
@@ -275,40 +270,11 @@ impl Walker {
     }
 }
 
-/// The path of `key` inside `base`: `base.key`, or `base["key"]` when the key is not a
-/// plain name (empty, or with dots, brackets, spaces or other characters).
-fn join(base: &str, key: &str) -> String {
-    let plain = key
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if !plain {
-        let quoted = serde_json::to_string(key).unwrap_or_default();
-        format!("{base}[{quoted}]")
-    } else if base.is_empty() {
-        key.to_string()
-    } else {
-        format!("{base}.{key}")
-    }
-}
-
 fn join_ticked(keys: &[&str]) -> String {
     keys.iter()
         .map(|k| format!("`{k}`"))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// Validates and normalizes an already-parsed payload value. See [`parse_payload`].

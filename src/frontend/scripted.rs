@@ -16,11 +16,11 @@
 use crate::answers::{AnswerError, AnswerState};
 use crate::contract::{malformed_json, Payload, Problem, Question, QuestionType, ToolResult};
 use crate::exit_codes::ExitCode;
+use crate::json_input::{closest, join_path as join, kind_of};
 use crate::result;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::{self, Read};
+
 use std::path::Path;
 
 /// Problem codes of an answers file (`details.error.problems[].code` with `error.code`
@@ -156,42 +156,8 @@ struct Checker<'p> {
     problems: Vec<Problem>,
 }
 
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// `base.key`, or `base["key"]` when the key is not a plain identifier.
-fn join(base: &str, key: &str) -> String {
-    let plain = !key.is_empty()
-        && key
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    match (base.is_empty(), plain) {
-        (true, true) => key.to_string(),
-        (false, true) => format!("{base}.{key}"),
-        (_, false) => format!("{base}[{}]", quoted(key)),
-    }
-}
-
 fn quoted(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_else(|_| format!("{text:?}"))
-}
-
-/// The candidate closest to `word`, when it is close enough to be a likely typo.
-fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let lower = word.to_lowercase();
-    candidates
-        .map(|k| (k, strsim::jaro_winkler(&lower, &k.to_lowercase())))
-        .filter(|(_, score)| *score >= 0.75)
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(k, _)| k)
 }
 
 /// Up to 20 quoted names, then "and N more".
@@ -227,7 +193,7 @@ impl Checker<'_> {
             }
             let hint = entry_alias(key)
                 .filter(|a| known.contains(a))
-                .or_else(|| closest(key, known.iter().copied()))
+                .or_else(|| closest(key, known.iter().copied(), 0.75))
                 .map(|k| format!("did you mean `{k}`?"))
                 .unwrap_or_else(|| {
                     let list: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
@@ -321,7 +287,7 @@ impl Checker<'_> {
 
     fn unknown_question(&mut self, id: &str, path: &str) {
         let ids = self.payload.questions.iter().map(|q| q.id.as_str());
-        let hint = closest(id, ids.clone())
+        let hint = closest(id, ids.clone(), 0.75)
             .map(|c| format!("did you mean {}? ", quoted(c)))
             .unwrap_or_default();
         self.push(
@@ -604,7 +570,7 @@ impl Checker<'_> {
                     return None;
                 }
                 let values = question.options.iter().map(|o| o.value.as_str());
-                let hint = closest(s, values.clone())
+                let hint = closest(s, values.clone(), 0.75)
                     .map(|c| format!("did you mean {}? ", quoted(c)))
                     .unwrap_or_default();
                 self.push(
@@ -684,48 +650,18 @@ impl<'q> OptionIndex<'q> {
 
 /// Reads at most `limit` bytes of the answers file at `path` (`-` for stdin).
 ///
-/// Errors: an `unreadable_answers`, `answers_too_large` or `malformed_json` (not UTF-8) problem.
+/// Errors: an `unreadable_answers`, `answers_too_large` or `malformed_json` (empty, not
+/// UTF-8) problem.
 pub fn read_answers(path: &Path, limit: u64) -> Result<String, Problem> {
-    let stdin = path == Path::new("-");
-    let name = if stdin {
-        "stdin".to_string()
-    } else {
-        path.display().to_string()
-    };
-    let unreadable = |e: io::Error| {
-        Problem::new(
-            pc::UNREADABLE_ANSWERS,
-            "",
-            format!("cannot read the answers file {name}: {e}"),
-        )
-    };
-    let reader: Box<dyn Read> = if stdin {
-        Box::new(io::stdin().lock())
-    } else {
-        Box::new(File::open(path).map_err(unreadable)?)
-    };
-    let mut bytes = Vec::new();
-    reader
-        .take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(unreadable)?;
-    if bytes.len() as u64 > limit {
-        return Err(Problem::new(
-            pc::ANSWERS_TOO_LARGE,
-            "",
-            format!("the answers file {name} is larger than {limit} bytes (--max-payload-bytes)"),
-        ));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        Problem::new(
-            pc::MALFORMED_JSON,
-            "",
-            format!(
-                "the answers file {name} is not UTF-8 (invalid byte at offset {})",
-                e.utf8_error().valid_up_to()
-            ),
-        )
-    })
+    crate::json_input::read_limited(
+        path,
+        limit,
+        "the answers file",
+        &crate::json_input::ReadCodes {
+            unreadable: pc::UNREADABLE_ANSWERS,
+            too_large: pc::ANSWERS_TOO_LARGE,
+        },
+    )
 }
 
 /// The result for an answers file that could not be used: `invalid_answers`, exit 2.
