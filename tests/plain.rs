@@ -399,12 +399,14 @@ fn sigterm_aborts_without_escape_sequences() {
     let mut run = Run::start(&single(), Some("dumb"), &[]);
     run.expect("1/1> ");
     run.session.signal(Signal::SIGTERM).unwrap();
-    let (code, result, _) = run.finish();
+    let (code, result, screen) = run.finish();
     assert_eq!(code, 1);
     assert_eq!(
         result["details"]["error"],
         json!({"code": "aborted", "message": "received SIGTERM"})
     );
+    // The half-typed prompt line is ended, so the shell prompt starts on its own line.
+    assert!(screen.ends_with("1/1> \r\n"), "{screen:?}");
     assert_eq!(result["details"]["answers"], json!({}));
 }
 
