@@ -27,7 +27,7 @@
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -136,34 +136,21 @@ struct Pty {
     tail: Vec<u8>,
 }
 
-/// Opens a pty pair with the harness's window size: (master, slave).
+/// Opens a pty pair with the harness's window size: (master, slave). The master is
+/// close-on-exec, so the child does not inherit it.
 fn open_pty() -> io::Result<(OwnedFd, File)> {
-    let mut master = -1;
-    let mut slave = -1;
-    let ws = libc::winsize {
+    let ws = nix::pty::Winsize {
         ws_row: ROWS,
         ws_col: COLS,
         ws_xpixel: 0,
         ws_ypixel: 0,
     };
-    // SAFETY: openpty fills two fds; the name and termios pointers may be null.
-    let rc = unsafe {
-        libc::openpty(
-            &mut master,
-            &mut slave,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            &ws,
-        )
-    };
-    if rc != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: openpty returned two fresh fds we now own.
-    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), File::from_raw_fd(slave)) };
-    // SAFETY: fcntl on an fd we own.
-    unsafe { libc::fcntl(master.as_raw_fd(), libc::F_SETFD, libc::FD_CLOEXEC) };
-    Ok((master, slave))
+    let pty = nix::pty::openpty(Some(&ws), None)?;
+    nix::fcntl::fcntl(
+        &pty.master,
+        nix::fcntl::FcntlArg::F_SETFD(nix::fcntl::FdFlag::FD_CLOEXEC),
+    )?;
+    Ok((pty.master, File::from(pty.slave)))
 }
 
 impl Pty {

@@ -35,7 +35,7 @@
 
 use std::fs::File;
 use std::io::{Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -395,31 +395,20 @@ impl Drop for Session {
     }
 }
 
-/// Opens a pty pair with the given window size: (master, slave).
+/// Opens a pty pair with the given window size: (master, slave). The master is
+/// close-on-exec, so the child does not inherit it.
 fn open_pty(rows: u16, cols: u16) -> (OwnedFd, File) {
-    let mut master = -1;
-    let mut slave = -1;
-    let ws = libc::winsize {
+    let ws = nix::pty::Winsize {
         ws_row: rows,
         ws_col: cols,
         ws_xpixel: 0,
         ws_ypixel: 0,
     };
-    // SAFETY: openpty fills two fds; the name and termios pointers may be null.
-    let rc = unsafe {
-        libc::openpty(
-            &mut master,
-            &mut slave,
-            std::ptr::null_mut(),
-            std::ptr::null(),
-            &ws,
-        )
-    };
-    assert_eq!(rc, 0, "openpty failed: {}", std::io::Error::last_os_error());
-    // SAFETY: openpty returned two fresh fds we now own.
-    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), File::from_raw_fd(slave)) };
-    // Close-on-exec for the master so the child does not inherit it.
-    // SAFETY: fcntl on an fd we own.
-    unsafe { libc::fcntl(master.as_raw_fd(), libc::F_SETFD, libc::FD_CLOEXEC) };
-    (master, slave)
+    let pty = nix::pty::openpty(Some(&ws), None).expect("openpty");
+    nix::fcntl::fcntl(
+        &pty.master,
+        nix::fcntl::FcntlArg::F_SETFD(nix::fcntl::FdFlag::FD_CLOEXEC),
+    )
+    .expect("close-on-exec");
+    (pty.master, File::from(pty.slave))
 }
