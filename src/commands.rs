@@ -1,7 +1,7 @@
 //! The subcommands: `pi-ask validate` and `pi-ask schema` (README, docs/answers.md).
 
 use crate::cli::{SchemaArgs, ValidateArgs};
-use crate::contract::{parse_payload, ErrorInfo, Payload, PayloadError, Problem, QuestionType};
+use crate::contract::{parse_payload, ErrorInfo, Payload, PayloadError, QuestionType};
 use crate::exit_codes::ExitCode;
 use crate::frontend::scripted::{parse_answers, read_answers};
 use crate::result::codes;
@@ -23,19 +23,6 @@ pub struct ValidateReport {
     pub error: Option<ErrorInfo>,
 }
 
-fn error_info(code: &str, what: &str, problems: Vec<Problem>) -> ErrorInfo {
-    let n = problems.len();
-    ErrorInfo {
-        code: code.to_string(),
-        message: format!(
-            "invalid {what}: {n} problem{}; fix {} and call again",
-            if n == 1 { "" } else { "s" },
-            if n == 1 { "it" } else { "them" }
-        ),
-        problems,
-    }
-}
-
 /// Checks the payload and, when given, the answers file against it.
 pub fn validate_report(args: &ValidateArgs) -> ValidateReport {
     let payload = crate::run::read_payload(&args.payload, args.max_payload_bytes)
@@ -50,7 +37,7 @@ pub fn validate_report(args: &ValidateArgs) -> ValidateReport {
             return ValidateReport {
                 valid: false,
                 payload: None,
-                error: Some(error_info(
+                error: Some(ErrorInfo::for_input(
                     codes::INVALID_PAYLOAD,
                     "ask_user payload",
                     err.problems,
@@ -63,7 +50,7 @@ pub fn validate_report(args: &ValidateArgs) -> ValidateReport {
             .map_err(|p| vec![p])
             .and_then(|text| parse_answers(&text, &payload))
             .err()
-            .map(|problems| error_info(codes::INVALID_ANSWERS, "answers file", problems))
+            .map(|problems| ErrorInfo::for_input(codes::INVALID_ANSWERS, "answers file", problems))
     });
     ValidateReport {
         valid: error.is_none(),
@@ -76,22 +63,13 @@ pub fn validate_report(args: &ValidateArgs) -> ValidateReport {
 pub fn validate_text(report: &ValidateReport, args: &ValidateArgs) -> String {
     let mut out = String::new();
     if let Some(err) = &report.error {
-        let _ = writeln!(
-            out,
-            "{}{}",
-            err.message[..1].to_uppercase(),
-            &err.message[1..]
-        );
-        for p in &err.problems {
-            let at = if !p.path.is_empty() {
-                p.path.as_str()
-            } else if err.code == codes::INVALID_ANSWERS {
-                "answers file"
-            } else {
-                "payload"
-            };
-            let _ = writeln!(out, "  {at}: {} [{}]", p.message, p.code);
-        }
+        let document = if err.code == codes::INVALID_ANSWERS {
+            "answers file"
+        } else {
+            "payload"
+        };
+        out.push_str(&err.describe("  ", document));
+        out.push('\n');
         return out;
     }
     let Some(payload) = &report.payload else {

@@ -212,32 +212,21 @@ pub fn invalid_input(
     payload: Option<&Payload>,
     problems: Vec<Problem>,
 ) -> ToolResult {
-    let n = problems.len();
-    let message = format!(
-        "invalid {what}: {n} problem{}; fix {} and call again",
-        if n == 1 { "" } else { "s" },
-        if n == 1 { "it" } else { "them" }
-    );
-    let mut text = format!("{}{}.\n", message[..1].to_uppercase(), &message[1..]);
-    for p in &problems {
-        let path = match p.path.as_str() {
-            "" if code == codes::INVALID_ANSWERS => "answers file",
-            other => crate::contract::display_path(other),
-        };
-        let _ = writeln!(text, "- {path}: {} [{}]", p.message, p.code);
-    }
+    let error = ErrorInfo::for_input(code, what, problems);
+    let document = if code == codes::INVALID_ANSWERS {
+        "answers file"
+    } else {
+        "payload"
+    };
+    let text = error.describe("- ", document);
     ToolResult {
-        content: vec![ContentItem::text(text.trim_end())],
+        content: vec![ContentItem::text(text)],
         details: Details {
             title,
             cancelled: true,
             questions: payload.map(summaries).unwrap_or_default(),
             answers: IndexMap::new(),
-            error: Some(ErrorInfo {
-                code: code.to_string(),
-                message,
-                problems,
-            }),
+            error: Some(error),
         },
     }
 }

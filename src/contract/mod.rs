@@ -203,6 +203,42 @@ pub struct ErrorInfo {
     pub problems: Vec<Problem>,
 }
 
+impl ErrorInfo {
+    /// The error for unusable input (`code` is `invalid_payload` or `invalid_answers`; `what`
+    /// names the input, e.g. "ask_user payload"): "invalid {what}: N problems; fix them and
+    /// call again", with every problem.
+    pub fn for_input(code: &str, what: &str, problems: Vec<Problem>) -> Self {
+        let n = problems.len();
+        ErrorInfo {
+            code: code.to_string(),
+            message: format!(
+                "invalid {what}: {n} problem{}; fix {} and call again",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "it" } else { "them" }
+            ),
+            problems,
+        }
+    }
+
+    /// For people: the message as a sentence, then one line per problem,
+    /// `{bullet}{path}: {message} [{code}]`. A problem of the whole document is at `document`
+    /// ("payload", "answers file").
+    pub fn describe(&self, bullet: &str, document: &str) -> String {
+        let mut text = String::new();
+        let mut chars = self.message.chars();
+        if let Some(first) = chars.next() {
+            text.extend(first.to_uppercase());
+            text.push_str(chars.as_str());
+        }
+        text.push('.');
+        for p in &self.problems {
+            let path = if p.path.is_empty() { document } else { &p.path };
+            text.push_str(&format!("\n{bullet}{path}: {} [{}]", p.message, p.code));
+        }
+        text
+    }
+}
+
 /// One input problem: a stable snake_case code, the JSON path where it is, and a sentence.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Problem {

@@ -20,17 +20,14 @@ pub struct PayloadError {
 }
 
 impl fmt::Display for PayloadError {
+    /// The same sentence and problem lines as the result's `content` (`ErrorInfo::describe`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let n = self.problems.len();
-        writeln!(
-            f,
-            "invalid payload: {n} problem{}",
-            if n == 1 { "" } else { "s" }
-        )?;
-        for p in &self.problems {
-            writeln!(f, "  {}: {} [{}]", display_path(&p.path), p.message, p.code)?;
-        }
-        Ok(())
+        let error = super::ErrorInfo::for_input(
+            crate::result::codes::INVALID_PAYLOAD,
+            "ask_user payload",
+            self.problems.clone(),
+        );
+        writeln!(f, "{}", error.describe("  ", "payload"))
     }
 }
 
