@@ -280,6 +280,27 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     out
 }
 
+/// `text` (already safe to draw) wrapped to `width` display columns between words, like
+/// prose; a word longer than a line is broken. For prompts; previews keep [`wrap`], which
+/// keeps every character (code, aligned columns) as it is.
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let options = textwrap::Options::new(width.max(1)).break_words(true);
+    text.split('\n')
+        .flat_map(|line| {
+            let line = line.replace('\t', "    ");
+            let wrapped: Vec<String> = textwrap::wrap(&line, &options)
+                .into_iter()
+                .map(|l| l.into_owned())
+                .collect();
+            if wrapped.is_empty() {
+                vec![String::new()]
+            } else {
+                wrapped
+            }
+        })
+        .collect()
+}
+
 /// The first `max` lines of [`wrap`]`(text, width)`, wrapping no more than needed.
 fn wrap_head(text: &str, width: usize, max: usize) -> Vec<String> {
     let mut out = Vec::new();
@@ -449,7 +470,7 @@ impl Flow<'_> {
                 cut |= width_of(&marker) > width;
                 lines.push(fit(&marker, width));
                 let max_prompt = if compact { 1 } else { (self.rows() / 4).max(1) };
-                let mut prompt = wrap(&for_terminal(&question.prompt), width);
+                let mut prompt = wrap_words(&for_terminal(&question.prompt), width);
                 if prompt.len() > max_prompt {
                     cut = true;
                     prompt.truncate(max_prompt);
@@ -1321,6 +1342,20 @@ mod tests {
         assert_eq!(wrap("a\n\nb", 4), vec!["a", "", "b"]);
         assert_eq!(wrap("abcd", 4), vec!["abcd"]);
         assert_eq!(wrap("é日本", 3), vec!["é日", "本"]);
+    }
+
+    #[test]
+    fn prompts_wrap_between_words() {
+        assert_eq!(
+            wrap_words("Which frontend frameworks have you used?", 20),
+            vec!["Which frontend", "frameworks have you", "used?"]
+        );
+        assert_eq!(wrap_words("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
+        assert_eq!(wrap_words("a\n\nb", 4), vec!["a", "", "b"]);
+        assert_eq!(
+            wrap_words("日本語の 質問です", 6),
+            vec!["日本語", "の", "質問で", "す"]
+        );
     }
 
     #[test]
