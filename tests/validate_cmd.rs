@@ -49,7 +49,7 @@ fn an_invalid_payload_lists_every_problem() {
     assert_eq!(run.code, 2);
     assert_eq!(
         run.stdout,
-        "Invalid ask_user payload: 2 problems; fix them and call again\n  \
+        "Invalid ask_user payload: 2 problems; fix them and call again.\n  \
          questions[0].prompt: the question prompt must not be empty or only whitespace [empty_prompt]\n  \
          questions[0].options[1].value: option value \"a\" is already used by questions[0].options[0]; values must be unique within a question [duplicate_option_value]\n"
     );
