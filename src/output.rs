@@ -7,10 +7,24 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 /// The result as pretty JSON with a trailing newline.
+///
+/// Characters a terminal would act on (C1 controls, bidirectional overrides and isolates,
+/// line separators; see `sanitize`) are written as `\uXXXX` escapes, so the result printed
+/// straight to a terminal cannot reorder or hide text. The strings are unchanged: any JSON
+/// parser reads the same values back (serde_json already escapes C0 controls).
 pub fn to_json(result: &ToolResult) -> String {
-    let mut s = serde_json::to_string_pretty(result).expect("results always serialize");
-    s.push('\n');
-    s
+    let s = serde_json::to_string_pretty(result).expect("results always serialize");
+    let mut out = String::with_capacity(s.len() + 1);
+    for c in s.chars() {
+        if c != '\n' && c != '\t' && crate::sanitize::is_unsafe(c) {
+            // Outside strings pretty JSON has only ASCII, so every such char is in a string.
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\n');
+    out
 }
 
 /// Writes `result` to `path`, or to stdout when `path` is `None` or `-`.
@@ -37,9 +51,16 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
+    // tempfile names its random file in errors; name the folder the person gave instead.
     let mut tmp = tempfile::Builder::new()
         .prefix(".pi-ask-result-")
-        .tempfile_in(dir)?;
+        .tempfile_in(dir)
+        .map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("folder {}: {}", dir.display(), io::Error::from(e.kind())),
+            )
+        })?;
     tmp.write_all(bytes)?;
     // A temp file is created 0600; give the result the mode of the file it replaces, or
     // the usual 0666 less the umask for a new one.

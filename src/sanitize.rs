@@ -8,8 +8,8 @@
 
 use std::borrow::Cow;
 
-/// Whether `c` must not reach the terminal as-is.
-fn is_unsafe(c: char) -> bool {
+/// Whether `c` must not reach the terminal as-is (newline and tab are safe).
+pub fn is_unsafe(c: char) -> bool {
     match c {
         '\n' | '\t' => false,
         '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => true,

@@ -507,3 +507,21 @@ mod edges {
         assert_eq!(mode, 0o644);
     }
 }
+
+/// Bidirectional overrides in payload strings reach stdout as `\u202e` escapes, so a result
+/// printed to a terminal cannot reorder text; the parsed value is unchanged.
+#[test]
+fn terminal_acting_characters_are_escaped_in_the_result_json() {
+    let run = run_payload(&format!(
+        r#"{{"title": "x\u202ey\u0085z", "questions": [{{"id": "q", "prompt": "p", "options": [{OPTION}]}}]}}"#
+    ));
+    assert_eq!(run.code, 3);
+    assert!(!run.stdout.contains('\u{202e}'), "{}", run.stdout);
+    assert!(!run.stdout.contains('\u{85}'), "{}", run.stdout);
+    assert!(
+        run.stdout.contains(r#""title": "x\u202ey\u0085z""#),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(run.details()["title"], "x\u{202e}y\u{85}z");
+}

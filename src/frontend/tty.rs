@@ -845,11 +845,7 @@ impl Flow<'_> {
                 }
             }
         } else {
-            let help = if is_preview {
-                "↑↓ move · Enter choose · ←→ page · Esc cancel"
-            } else {
-                "↑↓ move · Enter choose · ←→ page · Esc cancel · Ctrl+C dismiss"
-            };
+            let help = "↑↓ move · Enter choose · ←→ page · Esc cancel · Ctrl+C dismiss";
             match self.select(help, rows, default, max_length, &render) {
                 Err(e) if is_resized(&e) => {
                     // Lay the screen out again at the new size, on the same row.
