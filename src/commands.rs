@@ -1,10 +1,9 @@
 //! The subcommands: `pi-ask validate` and `pi-ask schema` (README, docs/answers.md).
 
 use crate::cli::{SchemaArgs, ValidateArgs};
-use crate::contract::{parse_payload, ErrorInfo, Payload, PayloadError, QuestionType};
+use crate::contract::{parse_payload, ErrorCode, ErrorInfo, Payload, PayloadError, QuestionType};
 use crate::exit_codes::ExitCode;
 use crate::frontend::scripted::{parse_answers, read_answers};
-use crate::result::codes;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -38,7 +37,7 @@ pub fn validate_report(args: &ValidateArgs) -> ValidateReport {
                 valid: false,
                 payload: None,
                 error: Some(ErrorInfo::for_input(
-                    codes::INVALID_PAYLOAD,
+                    ErrorCode::InvalidPayload,
                     "ask_user payload",
                     err.problems,
                 )),
@@ -50,7 +49,9 @@ pub fn validate_report(args: &ValidateArgs) -> ValidateReport {
             .map_err(|p| vec![p])
             .and_then(|text| parse_answers(&text, &payload))
             .err()
-            .map(|problems| ErrorInfo::for_input(codes::INVALID_ANSWERS, "answers file", problems))
+            .map(|problems| {
+                ErrorInfo::for_input(ErrorCode::InvalidAnswers, "answers file", problems)
+            })
     });
     ValidateReport {
         valid: error.is_none(),
@@ -63,7 +64,7 @@ pub fn validate_report(args: &ValidateArgs) -> ValidateReport {
 pub fn validate_text(report: &ValidateReport, args: &ValidateArgs) -> String {
     let mut out = String::new();
     if let Some(err) = &report.error {
-        let document = if err.code == codes::INVALID_ANSWERS {
+        let document = if err.code == ErrorCode::InvalidAnswers {
             "answers file"
         } else {
             "payload"

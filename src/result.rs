@@ -3,26 +3,11 @@
 
 use crate::answers::AnswerState;
 use crate::contract::{
-    ContentItem, Details, ErrorInfo, Payload, PayloadError, Problem, QuestionSummary, ToolResult,
+    ContentItem, Details, ErrorCode, ErrorInfo, Payload, PayloadError, Problem, QuestionSummary,
+    ToolResult,
 };
 use indexmap::IndexMap;
 use std::fmt::Write;
-
-/// Error codes in `details.error.code`; a public interface (docs/exit-codes.md).
-pub mod codes {
-    /// The payload broke an input rule or was not JSON.
-    pub const INVALID_PAYLOAD: &str = "invalid_payload";
-    /// The `--answers` file could not be applied.
-    pub const INVALID_ANSWERS: &str = "invalid_answers";
-    /// No terminal could be opened and no answers file was given.
-    pub const NO_UI: &str = "no_ui";
-    /// The flow was ended from outside (SIGTERM, SIGHUP, SIGQUIT, the caller's abort).
-    pub const ABORTED: &str = "aborted";
-    /// The terminal went away while asking (EOF or I/O error on the tty).
-    pub const TERMINAL_LOST: &str = "terminal_lost";
-    /// A bug in pi-ask: a panic or an unexpected internal error.
-    pub const INTERNAL: &str = "internal";
-}
 
 fn summaries(payload: &Payload) -> Vec<QuestionSummary> {
     payload
@@ -118,8 +103,8 @@ pub fn dismissed(payload: &Payload) -> ToolResult {
 }
 
 /// The result when the flow was ended from outside or the terminal failed: no answers, and
-/// `details.error` with `code` (one of [`codes`]) and `message`.
-pub fn aborted(payload: &Payload, code: &str, message: &str) -> ToolResult {
+/// `details.error` with `code` and `message`.
+pub fn aborted(payload: &Payload, code: ErrorCode, message: &str) -> ToolResult {
     let text = format!(
         "The questionnaire{} was ended before the user submitted it ({message}); no answers \
          were given. Do not assume any answer.",
@@ -129,7 +114,7 @@ pub fn aborted(payload: &Payload, code: &str, message: &str) -> ToolResult {
         payload,
         text,
         Some(ErrorInfo {
-            code: code.to_string(),
+            code,
             message: message.to_string(),
             problems: Vec::new(),
         }),
@@ -195,7 +180,7 @@ pub fn needs_user_input(payload: &Payload, why: &str) -> ToolResult {
         payload,
         text.trim_end().to_string(),
         Some(ErrorInfo {
-            code: codes::NO_UI.to_string(),
+            code: ErrorCode::NoUi,
             message: format!("{why}; no answers were collected"),
             problems: Vec::new(),
         }),
@@ -204,16 +189,16 @@ pub fn needs_user_input(payload: &Payload, why: &str) -> ToolResult {
 
 /// The result for input that could not be used: `cancelled: true`, no questions, and
 /// `details.error` = `{code, message, problems}` with every problem listed in `content` too.
-/// `code` is [`codes::INVALID_PAYLOAD`] or [`codes::INVALID_ANSWERS`].
+/// `code` is [`ErrorCode::InvalidPayload`] or [`ErrorCode::InvalidAnswers`].
 pub fn invalid_input(
-    code: &str,
+    code: ErrorCode,
     what: &str,
     title: Option<String>,
     payload: Option<&Payload>,
     problems: Vec<Problem>,
 ) -> ToolResult {
     let error = ErrorInfo::for_input(code, what, problems);
-    let document = if code == codes::INVALID_ANSWERS {
+    let document = if code == ErrorCode::InvalidAnswers {
         "answers file"
     } else {
         "payload"
@@ -234,7 +219,7 @@ pub fn invalid_input(
 /// [`invalid_input`] for a refused payload.
 pub fn invalid_payload(err: PayloadError) -> ToolResult {
     invalid_input(
-        codes::INVALID_PAYLOAD,
+        ErrorCode::InvalidPayload,
         "ask_user payload",
         err.title,
         None,
@@ -256,7 +241,7 @@ pub fn internal(payload: Option<&Payload>, message: &str) -> ToolResult {
             questions: payload.map(summaries).unwrap_or_default(),
             answers: IndexMap::new(),
             error: Some(ErrorInfo {
-                code: codes::INTERNAL.to_string(),
+                code: ErrorCode::Internal,
                 message: message.to_string(),
                 problems: Vec::new(),
             }),
@@ -331,18 +316,18 @@ mod tests {
         assert!(text.starts_with("Needs user input: no interactive terminal is available"));
         assert!(text.contains("1. Style (id: style; choose one, required): Style?\n   1) Minimal [min]: Short.\n   2) Rich [rich]\n"));
         assert!(text.contains("2. Frontend (id: fw; choose any): Frameworks?"));
-        assert_eq!(r.details.error.as_ref().unwrap().code, "no_ui");
+        assert_eq!(r.details.error.as_ref().unwrap().code, ErrorCode::NoUi);
         assert!(r.details.answers.is_empty());
         assert_eq!(r.details.questions.len(), 2);
     }
 
     #[test]
     fn aborted_carries_the_code() {
-        let r = aborted(&payload(), codes::ABORTED, "received SIGTERM");
+        let r = aborted(&payload(), ErrorCode::Aborted, "received SIGTERM");
         let e = r.details.error.unwrap();
         assert_eq!(
-            (e.code.as_str(), e.message.as_str()),
-            ("aborted", "received SIGTERM")
+            (e.code, e.message.as_str()),
+            (ErrorCode::Aborted, "received SIGTERM")
         );
         assert!(r.details.cancelled);
     }

@@ -125,7 +125,7 @@ pub fn outcome_result(
     match outcome {
         Outcome::Submitted => (result::submitted(payload, state), ExitCode::Submitted),
         Outcome::Dismissed => (result::dismissed(payload), ExitCode::Cancelled),
-        Outcome::Aborted { code, message } if code == result::codes::INTERNAL => (
+        Outcome::Aborted { code, message } if code == crate::contract::ErrorCode::Internal => (
             result::internal(Some(payload), &message),
             ExitCode::Internal,
         ),
@@ -163,7 +163,7 @@ fn watch_signals(payload: &Payload, cli: &Cli) -> Option<crate::terminal::Signal
             Outcome::Dismissed
         } else {
             Outcome::Aborted {
-                code: result::codes::ABORTED,
+                code: crate::contract::ErrorCode::Aborted,
                 message: format!("received {}", crate::terminal::signal_name(signal)),
             }
         };

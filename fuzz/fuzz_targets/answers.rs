@@ -37,7 +37,7 @@ fuzz_target!(|data: &[u8]| {
         Err(problems) => {
             assert!(!problems.is_empty());
             output::to_json(&result::invalid_input(
-                result::codes::INVALID_ANSWERS,
+                pi_ask::contract::ErrorCode::InvalidAnswers,
                 "answers file",
                 payload.title.clone(),
                 Some(payload),

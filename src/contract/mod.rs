@@ -4,9 +4,12 @@
 //! [`parse_payload`] turns payload text into a normalized, validated [`Payload`]; the result
 //! types serialize to the JSON the contract's "Output" section gives.
 
+mod codes;
 mod fast;
 mod rules;
 mod validate;
+
+pub use codes::ErrorCode;
 
 pub use validate::{
     display_path, malformed_json, parse_payload, parse_payload_value, PayloadError,
@@ -195,7 +198,7 @@ pub struct Answer {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ErrorInfo {
     /// Stable snake_case code, e.g. `invalid_payload`, `no_ui`, `aborted` (see docs/exit-codes.md).
-    pub code: String,
+    pub code: ErrorCode,
     /// One sentence a model or person can act on.
     pub message: String,
     /// Every problem found, for `invalid_payload` and `invalid_answers`.
@@ -207,10 +210,10 @@ impl ErrorInfo {
     /// The error for unusable input (`code` is `invalid_payload` or `invalid_answers`; `what`
     /// names the input, e.g. "ask_user payload"): "invalid {what}: N problems; fix them and
     /// call again", with every problem.
-    pub fn for_input(code: &str, what: &str, problems: Vec<Problem>) -> Self {
+    pub fn for_input(code: ErrorCode, what: &str, problems: Vec<Problem>) -> Self {
         let n = problems.len();
         ErrorInfo {
-            code: code.to_string(),
+            code,
             message: format!(
                 "invalid {what}: {n} problem{}; fix {} and call again",
                 if n == 1 { "" } else { "s" },

@@ -23,7 +23,7 @@ impl fmt::Display for PayloadError {
     /// The same sentence and problem lines as the result's `content` (`ErrorInfo::describe`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let error = super::ErrorInfo::for_input(
-            crate::result::codes::INVALID_PAYLOAD,
+            super::ErrorCode::InvalidPayload,
             "ask_user payload",
             self.problems.clone(),
         );

@@ -21,8 +21,8 @@ pub enum Outcome {
     Dismissed,
     /// Ended from outside or by a terminal failure: exit 1 with `details.error`.
     Aborted {
-        /// One of [`crate::result::codes`], e.g. `aborted` or `terminal_lost`.
-        code: &'static str,
+        /// Why, e.g. `aborted` or `terminal_lost`.
+        code: crate::contract::ErrorCode,
         /// What happened, e.g. "received SIGTERM".
         message: String,
     },

@@ -16,7 +16,6 @@
 use super::{AskOptions, Outcome};
 use crate::answers::AnswerState;
 use crate::contract::{Payload, Question, QuestionType};
-use crate::result::codes;
 use crate::sanitize::{for_terminal, one_line};
 use std::fmt::Write as _;
 use std::fs::OpenOptions;
@@ -293,7 +292,7 @@ pub fn ask(payload: &Payload, state: &mut AnswerState, _opts: &AskOptions) -> Ou
 
 fn lost(message: &str) -> Outcome {
     Outcome::Aborted {
-        code: codes::TERMINAL_LOST,
+        code: crate::contract::ErrorCode::TerminalLost,
         message: message.to_string(),
     }
 }
@@ -943,7 +942,7 @@ mod tests {
         assert_eq!(
             outcome,
             Outcome::Aborted {
-                code: codes::TERMINAL_LOST,
+                code: crate::contract::ErrorCode::TerminalLost,
                 message: "end of input on the terminal (Ctrl+D or hang-up)".into()
             }
         );

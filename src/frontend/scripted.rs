@@ -667,7 +667,7 @@ pub fn read_answers(path: &Path, limit: u64) -> Result<String, Problem> {
 /// The result for an answers file that could not be used: `invalid_answers`, exit 2.
 pub fn invalid_answers(payload: &Payload, problems: Vec<Problem>) -> (ToolResult, ExitCode) {
     let res = result::invalid_input(
-        result::codes::INVALID_ANSWERS,
+        crate::contract::ErrorCode::InvalidAnswers,
         "answers file",
         payload.title.clone(),
         Some(payload),

@@ -39,7 +39,6 @@ use crate::answers::AnswerState;
 use crate::complete::AtCompleter;
 use crate::contract::{Payload, Question, QuestionType};
 use crate::editor::{self, Edit};
-use crate::result::codes;
 use crate::sanitize::{for_terminal, one_line};
 use crate::terminal;
 use console::{measure_text_width, Key, Term};
@@ -59,7 +58,7 @@ pub fn ask(payload: &Payload, state: &mut AnswerState, opts: &AskOptions) -> Out
         Ok(t) => t,
         Err(e) => {
             return Outcome::Aborted {
-                code: codes::TERMINAL_LOST,
+                code: crate::contract::ErrorCode::TerminalLost,
                 message: format!("cannot open the terminal: {e}"),
             }
         }
@@ -82,7 +81,7 @@ pub fn ask(payload: &Payload, state: &mut AnswerState, opts: &AskOptions) -> Out
         Ok(outcome) => outcome,
         Err(e) if e.kind() == io::ErrorKind::Interrupted => Outcome::Dismissed,
         Err(e) => Outcome::Aborted {
-            code: codes::TERMINAL_LOST,
+            code: crate::contract::ErrorCode::TerminalLost,
             message: format!("the terminal failed: {e}"),
         },
     }
