@@ -13,7 +13,7 @@
 //!   a deselected option's note comes back when it is selected again;
 //! - a question note may exist without an answer; a question with neither is omitted.
 
-use crate::contract::{Answer, Payload, QuestionType};
+use crate::contract::{Answer, Payload, QuestionOption, QuestionType};
 use indexmap::IndexMap;
 use std::fmt;
 
@@ -59,6 +59,19 @@ struct QuestionState {
     custom_text: Option<String>,
     note: Option<String>,
     option_notes: Vec<Option<String>>,
+}
+
+/// What a summary of one question shows ([`AnswerState::summary`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summary<'a> {
+    /// The selected options with their 0-based positions, in option order.
+    pub options: Vec<(usize, &'a QuestionOption)>,
+    /// The custom text, shown after the options.
+    pub custom_text: Option<&'a str>,
+    /// The question note.
+    pub note: Option<&'a str>,
+    /// Notes of selected options, in option order.
+    pub option_notes: Vec<(&'a QuestionOption, &'a str)>,
 }
 
 /// What a person has answered so far, question by question (indices are 0-based here; the
@@ -129,7 +142,7 @@ impl AnswerState {
         self.check_option(q, option)?;
         let kind = self.kinds[q];
         let st = self.question_mut(q)?;
-        if kind != QuestionType::Multi {
+        if !kind.takes_several() {
             st.selected.iter_mut().for_each(|s| *s = false);
             st.custom_text = None;
         }
@@ -160,25 +173,34 @@ impl AnswerState {
     /// Single-select and preview questions take at most one; a non-empty selection there
     /// clears the custom text.
     pub fn set_selection(&mut self, q: usize, options: &[usize]) -> Result<(), AnswerError> {
-        for &o in options {
-            self.check_option(q, o)?;
-        }
+        let wanted = self.check_selection(q, options)?;
         let kind = self.kinds[q];
-        let mut wanted = options.to_vec();
-        wanted.sort_unstable();
-        wanted.dedup();
-        if kind != QuestionType::Multi && wanted.len() > 1 {
-            return Err(AnswerError::TooManyOptions { question: q });
-        }
         let st = self.question_mut(q)?;
         st.selected.iter_mut().for_each(|s| *s = false);
         for o in wanted {
             st.selected[o] = true;
         }
-        if kind != QuestionType::Multi && st.selected.contains(&true) {
+        if !kind.takes_several() && st.selected.contains(&true) {
             st.custom_text = None;
         }
         Ok(())
+    }
+
+    /// `options` as a selection of question `q`: ascending, without duplicates.
+    ///
+    /// Errors: an unknown question or option; more than one option where the question takes
+    /// one ([`QuestionType::takes_several`]).
+    fn check_selection(&self, q: usize, options: &[usize]) -> Result<Vec<usize>, AnswerError> {
+        for &o in options {
+            self.check_option(q, o)?;
+        }
+        let mut wanted = options.to_vec();
+        wanted.sort_unstable();
+        wanted.dedup();
+        if !self.kinds[q].takes_several() && wanted.len() > 1 {
+            return Err(AnswerError::TooManyOptions { question: q });
+        }
+        Ok(wanted)
     }
 
     /// Whether an option is selected.
@@ -207,7 +229,7 @@ impl AnswerState {
         }
         let st = self.question_mut(q)?;
         st.custom_text = non_empty(text);
-        if kind == QuestionType::Single && st.custom_text.is_some() {
+        if !kind.takes_several() && st.custom_text.is_some() {
             st.selected.iter_mut().for_each(|s| *s = false);
         }
         Ok(())
@@ -254,43 +276,89 @@ impl AnswerState {
             .is_some_and(|st| st.custom_text.is_some() || st.selected.contains(&true))
     }
 
-    /// Forgets everything about one question: selection, custom text and notes.
-    pub fn clear(&mut self, q: usize) -> Result<(), AnswerError> {
-        let st = self.question_mut(q)?;
-        let n = st.selected.len();
-        *st = QuestionState {
-            selected: vec![false; n],
-            option_notes: vec![None; n],
-            ..QuestionState::default()
-        };
+    /// Sets a whole answer at once, all or nothing: the selection when `options` is given
+    /// (replacing it, as [`AnswerState::set_selection`]), then the custom text when given
+    /// (as [`AnswerState::set_custom_text`]; empty clears it).
+    ///
+    /// Errors: as those two; on error nothing changed.
+    pub fn set_answer(
+        &mut self,
+        q: usize,
+        options: Option<&[usize]>,
+        custom_text: Option<&str>,
+    ) -> Result<(), AnswerError> {
+        let kind = *self.kinds.get(q).ok_or(AnswerError::NoSuchQuestion(q))?;
+        if let Some(options) = options {
+            self.check_selection(q, options)?;
+        }
+        if custom_text.is_some() && !kind.allows_custom_text() {
+            return Err(AnswerError::CustomTextNotAllowed { question: q });
+        }
+        if let Some(options) = options {
+            self.set_selection(q, options)?;
+        }
+        if let Some(text) = custom_text {
+            self.set_custom_text(q, text)?;
+        }
         Ok(())
+    }
+
+    /// Clears the answer of one question (selection and custom text); its notes stay, so a
+    /// note-only answer remains and option notes come back with their options.
+    pub fn clear_answer(&mut self, q: usize) -> Result<(), AnswerError> {
+        let st = self.question_mut(q)?;
+        st.selected.iter_mut().for_each(|s| *s = false);
+        st.custom_text = None;
+        Ok(())
+    }
+
+    /// What a summary of question `q` shows: the selected options in option order, the
+    /// custom text (after them), the question note, and the notes of selected options only.
+    /// Front ends and the result's `content` word it each in their way; what is in it is
+    /// decided here. Empty for an unknown question.
+    pub fn summary<'a>(&'a self, payload: &'a Payload, q: usize) -> Summary<'a> {
+        let (Some(st), Some(question)) = (self.questions.get(q), payload.questions.get(q)) else {
+            return Summary::default();
+        };
+        let mut summary = Summary {
+            custom_text: st.custom_text.as_deref(),
+            note: st.note.as_deref(),
+            ..Summary::default()
+        };
+        for (i, option) in question.options.iter().enumerate() {
+            if st.selected[i] {
+                summary.options.push((i, option));
+                if let Some(n) = &st.option_notes[i] {
+                    summary.option_notes.push((option, n.as_str()));
+                }
+            }
+        }
+        summary
     }
 
     /// The contract answer for one question, or `None` when it has neither an answer nor a
     /// note (contract: unanswered questions are omitted).
     pub fn answer(&self, payload: &Payload, q: usize) -> Option<Answer> {
-        let st = self.questions.get(q)?;
-        let question = payload.questions.get(q)?;
+        let summary = self.summary(payload, q);
         let mut answer = Answer::default();
-        let mut option_notes = IndexMap::new();
-        for (i, option) in question.options.iter().enumerate() {
-            if !st.selected[i] {
-                continue;
-            }
+        for &(i, option) in &summary.options {
             answer.values.push(option.value.clone());
             answer.labels.push(option.label.clone());
             answer.indices.push(i + 1);
-            if let Some(n) = &st.option_notes[i] {
-                option_notes.insert(option.value.clone(), n.clone());
-            }
         }
-        if let Some(text) = &st.custom_text {
-            answer.values.push(text.clone());
-            answer.labels.push(text.clone());
-            answer.custom_text = Some(text.clone());
+        if let Some(text) = summary.custom_text {
+            answer.values.push(text.to_string());
+            answer.labels.push(text.to_string());
+            answer.custom_text = Some(text.to_string());
         }
-        answer.note = st.note.clone();
-        answer.option_notes = (!option_notes.is_empty()).then_some(option_notes);
+        answer.note = summary.note.map(str::to_string);
+        answer.option_notes = (!summary.option_notes.is_empty()).then(|| {
+            summary
+                .option_notes
+                .iter()
+                .map(|(o, n)| (o.value.clone(), n.to_string()))
+                .collect()
+        });
         (!answer.values.is_empty() || answer.note.is_some()).then_some(answer)
     }
 

@@ -1,7 +1,7 @@
 //! The subcommands: `pi-ask validate` and `pi-ask schema` (README, docs/answers.md).
 
 use crate::cli::{SchemaArgs, ValidateArgs};
-use crate::contract::{parse_payload, ErrorCode, ErrorInfo, Payload, PayloadError, QuestionType};
+use crate::contract::{parse_payload, ErrorCode, ErrorInfo, Payload, PayloadError};
 use crate::exit_codes::ExitCode;
 use crate::frontend::scripted::{parse_answers, read_answers};
 use serde::Serialize;
@@ -38,7 +38,6 @@ pub fn validate_report(args: &ValidateArgs) -> ValidateReport {
                 payload: None,
                 error: Some(ErrorInfo::for_input(
                     ErrorCode::InvalidPayload,
-                    "ask_user payload",
                     err.problems,
                 )),
             }
@@ -49,9 +48,7 @@ pub fn validate_report(args: &ValidateArgs) -> ValidateReport {
             .map_err(|p| vec![p])
             .and_then(|text| parse_answers(&text, &payload))
             .err()
-            .map(|problems| {
-                ErrorInfo::for_input(ErrorCode::InvalidAnswers, "answers file", problems)
-            })
+            .map(|problems| ErrorInfo::for_input(ErrorCode::InvalidAnswers, problems))
     });
     ValidateReport {
         valid: error.is_none(),
@@ -64,12 +61,7 @@ pub fn validate_report(args: &ValidateArgs) -> ValidateReport {
 pub fn validate_text(report: &ValidateReport, args: &ValidateArgs) -> String {
     let mut out = String::new();
     if let Some(err) = &report.error {
-        let document = if err.code == ErrorCode::InvalidAnswers {
-            "answers file"
-        } else {
-            "payload"
-        };
-        out.push_str(&err.describe("  ", document));
+        out.push_str(&err.describe("  "));
         out.push('\n');
         return out;
     }
@@ -87,24 +79,7 @@ pub fn validate_text(report: &ValidateReport, args: &ValidateArgs) -> String {
         "Valid payload{title}: {n} question{}.",
         if n == 1 { "" } else { "s" }
     );
-    for (q, question) in payload.questions.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "{}. {} (id: {}; {}{}): {}",
-            q + 1,
-            question.label,
-            question.id,
-            question.kind.as_str(),
-            if question.required { ", required" } else { "" },
-            question.prompt
-        );
-        for (i, option) in question.options.iter().enumerate() {
-            let _ = writeln!(out, "   {}) {} [{}]", i + 1, option.label, option.value);
-        }
-        if question.kind != QuestionType::Preview {
-            let _ = writeln!(out, "   (and custom text)");
-        }
-    }
+    out.push_str(&crate::result::listing(payload));
     if let Some(path) = &args.answers {
         let _ = writeln!(out, "Answers file {}: valid.", path.display());
     }

@@ -12,6 +12,7 @@ pub mod complete;
 pub mod contract;
 pub mod editor;
 pub mod exit_codes;
+pub mod flow;
 pub mod frontend;
 pub mod json_input;
 pub mod output;

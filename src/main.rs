@@ -23,9 +23,10 @@ fn main() {
                 .map(|s| s.to_string())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".to_string());
-            let res = pi_ask::result::internal(None, &format!("panic: {what}"));
+            let ending = pi_ask::result::Ending::Internal(format!("panic: {what}"));
+            let (res, code) = pi_ask::result::conclude(&ending, None);
             match pi_ask::output::write_result(&res, output.as_deref()) {
-                Ok(()) => ExitCode::Internal,
+                Ok(()) => code,
                 Err(msg) => {
                     eprintln!("pi-ask: {msg}");
                     ExitCode::OutputFailed

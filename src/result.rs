@@ -1,20 +1,84 @@
-//! Building the tool result (`{content, details}`) for every way a run can end, and the
+//! The result (`{content, details}`) and the exit code for every way a run can end, and the
 //! transcript-friendly `content` text the calling model reads (contract "Output").
+//!
+//! One function, [`conclude`], turns an [`Ending`] into both; nothing else builds a result.
 
 use crate::answers::AnswerState;
 use crate::contract::{
     ContentItem, Details, ErrorCode, ErrorInfo, Payload, PayloadError, Problem, QuestionSummary,
-    ToolResult,
+    QuestionType, ToolResult,
 };
+use crate::exit_codes::ExitCode;
 use indexmap::IndexMap;
 use std::fmt::Write;
 
-fn summaries(payload: &Payload) -> Vec<QuestionSummary> {
-    payload
-        .questions
-        .iter()
-        .map(QuestionSummary::from)
-        .collect()
+/// How a run ended: the flow's own endings (submitted, dismissed) and the ones from outside
+/// it. [`conclude`] turns it into the result and the exit code (docs/exit-codes.md).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ending {
+    /// The person submitted (or the answers file answered): these answers, exit 0.
+    Submitted(AnswerState),
+    /// The person dismissed the flow (Esc, Ctrl+C, SIGINT, a scripted cancel): exit 1.
+    Dismissed,
+    /// Ended from outside (SIGTERM, SIGHUP, SIGQUIT); the reason, e.g. "received SIGTERM":
+    /// `aborted`, exit 1.
+    Aborted(String),
+    /// The terminal went away or failed while asking; what happened: `terminal_lost`, exit 1.
+    TerminalLost(String),
+    /// No terminal and no answers file; why, e.g. "no interactive terminal is available":
+    /// the "Needs user input" result, `no_ui`, exit 3.
+    NoUi(String),
+    /// The payload could not be used: `invalid_payload`, exit 2.
+    InvalidPayload(PayloadError),
+    /// The answers file could not be used (nothing was applied): `invalid_answers`, exit 2.
+    InvalidAnswers(Vec<Problem>),
+    /// A bug: a panic or a broken invariant (such as an answer the rules refused after the
+    /// input was checked); what happened: `internal`, exit 5.
+    Internal(String),
+}
+
+/// The result and the exit code of `ending`. `payload` is `None` only when none could be read
+/// (a refused payload, a panic before it was parsed); `details.questions` is then empty.
+pub fn conclude(ending: &Ending, payload: Option<&Payload>) -> (ToolResult, ExitCode) {
+    match (ending, payload) {
+        (Ending::Submitted(state), Some(p)) => (submitted(p, state), ExitCode::Submitted),
+        (Ending::Submitted(_), None) => (
+            internal(None, "answers were submitted without a payload"),
+            ExitCode::Internal,
+        ),
+        (Ending::Dismissed, p) => (dismissed(p), ExitCode::Cancelled),
+        (Ending::Aborted(why), p) => (aborted(p, ErrorCode::Aborted, why), ExitCode::Cancelled),
+        (Ending::TerminalLost(why), p) => (
+            aborted(p, ErrorCode::TerminalLost, why),
+            ExitCode::Cancelled,
+        ),
+        (Ending::NoUi(why), p) => (needs_user_input(p, why), ExitCode::NoUi),
+        (Ending::InvalidPayload(err), _) => (
+            invalid_input(
+                ErrorCode::InvalidPayload,
+                err.title.clone(),
+                None,
+                err.problems.clone(),
+            ),
+            ExitCode::Invalid,
+        ),
+        (Ending::InvalidAnswers(problems), p) => (
+            invalid_input(
+                ErrorCode::InvalidAnswers,
+                p.and_then(|p| p.title.clone()),
+                p,
+                problems.clone(),
+            ),
+            ExitCode::Invalid,
+        ),
+        (Ending::Internal(why), p) => (internal(p, why), ExitCode::Internal),
+    }
+}
+
+fn summaries(payload: Option<&Payload>) -> Vec<QuestionSummary> {
+    payload.map_or_else(Vec::new, |p| {
+        p.questions.iter().map(QuestionSummary::from).collect()
+    })
 }
 
 /// JSON-quoted text, so multi-line or odd text stays on one transcript line.
@@ -31,46 +95,36 @@ fn title_phrase(title: Option<&str>) -> String {
 
 /// The result of a submitted flow: `cancelled: false`, the answers, and a transcript line per
 /// question (answered, noted, or skipped).
-pub fn submitted(payload: &Payload, state: &AnswerState) -> ToolResult {
-    let answers = state.answers(payload);
+fn submitted(payload: &Payload, state: &AnswerState) -> ToolResult {
     let mut text = format!(
         "User submitted the questionnaire{}:\n",
         title_phrase(payload.title.as_deref())
     );
+    let mut skipped = 0;
     for (q, question) in payload.questions.iter().enumerate() {
+        let summary = state.summary(payload, q);
         let head = format!("- {} ({})", question.label, question.id);
-        match answers.get(&question.id) {
-            Some(answer) if !answer.values.is_empty() => {
-                let mut parts: Vec<String> = state
-                    .selected(q)
-                    .into_iter()
-                    .map(|i| {
-                        let o = &question.options[i];
-                        format!("{} [{}]", o.label, o.value)
-                    })
-                    .collect();
-                if let Some(custom) = &answer.custom_text {
-                    parts.push(format!("custom text {}", quoted(custom)));
-                }
-                let _ = writeln!(text, "{head}: {}", parts.join(", "));
+        if state.is_answered(q) {
+            let mut parts: Vec<String> = summary
+                .options
+                .iter()
+                .map(|(_, o)| format!("{} [{}]", o.label, o.value))
+                .collect();
+            if let Some(custom) = summary.custom_text {
+                parts.push(format!("custom text {}", quoted(custom)));
             }
-            _ => {
-                let _ = writeln!(text, "{head}: skipped (no answer given)");
-            }
+            let _ = writeln!(text, "{head}: {}", parts.join(", "));
+        } else {
+            skipped += 1;
+            let _ = writeln!(text, "{head}: skipped (no answer given)");
         }
-        if let Some(answer) = answers.get(&question.id) {
-            if let Some(note) = &answer.note {
-                let _ = writeln!(text, "  note: {}", quoted(note));
-            }
-            for (value, note) in answer.option_notes.iter().flatten() {
-                let _ = writeln!(text, "  note on [{value}]: {}", quoted(note));
-            }
+        if let Some(note) = summary.note {
+            let _ = writeln!(text, "  note: {}", quoted(note));
+        }
+        for (option, note) in &summary.option_notes {
+            let _ = writeln!(text, "  note on [{}]: {}", option.value, quoted(note));
         }
     }
-    let skipped = payload.questions.len()
-        - (0..payload.questions.len())
-            .filter(|&q| state.is_answered(q))
-            .count();
     if skipped > 0 {
         let _ = writeln!(
             text,
@@ -84,8 +138,8 @@ pub fn submitted(payload: &Payload, state: &AnswerState) -> ToolResult {
         details: Details {
             title: payload.title.clone(),
             cancelled: false,
-            questions: summaries(payload),
-            answers,
+            questions: summaries(Some(payload)),
+            answers: state.answers(payload),
             error: None,
         },
     }
@@ -93,39 +147,31 @@ pub fn submitted(payload: &Payload, state: &AnswerState) -> ToolResult {
 
 /// The result when the person dismissed the flow (Esc, Ctrl+C, a scripted `cancelled`): no
 /// answers, no error.
-pub fn dismissed(payload: &Payload) -> ToolResult {
+fn dismissed(payload: Option<&Payload>) -> ToolResult {
     let text = format!(
         "User dismissed the questionnaire{} without submitting; no answers were given. \
          Do not assume any answer: continue without these choices or ask again in plain text.",
-        title_phrase(payload.title.as_deref())
+        title_phrase(payload.and_then(|p| p.title.as_deref()))
     );
     cancelled(payload, text, None)
 }
 
 /// The result when the flow was ended from outside or the terminal failed: no answers, and
 /// `details.error` with `code` and `message`.
-pub fn aborted(payload: &Payload, code: ErrorCode, message: &str) -> ToolResult {
+fn aborted(payload: Option<&Payload>, code: ErrorCode, message: &str) -> ToolResult {
     let text = format!(
         "The questionnaire{} was ended before the user submitted it ({message}); no answers \
          were given. Do not assume any answer.",
-        title_phrase(payload.title.as_deref())
+        title_phrase(payload.and_then(|p| p.title.as_deref()))
     );
-    cancelled(
-        payload,
-        text,
-        Some(ErrorInfo {
-            code,
-            message: message.to_string(),
-            problems: Vec::new(),
-        }),
-    )
+    cancelled(payload, text, Some(ErrorInfo::new(code, message)))
 }
 
-fn cancelled(payload: &Payload, text: String, error: Option<ErrorInfo>) -> ToolResult {
+fn cancelled(payload: Option<&Payload>, text: String, error: Option<ErrorInfo>) -> ToolResult {
     ToolResult {
         content: vec![ContentItem::text(text)],
         details: Details {
-            title: payload.title.clone(),
+            title: payload.and_then(|p| p.title.clone()),
             cancelled: true,
             questions: summaries(payload),
             answers: IndexMap::new(),
@@ -134,28 +180,20 @@ fn cancelled(payload: &Payload, text: String, error: Option<ErrorInfo>) -> ToolR
     }
 }
 
-/// The contract's non-interactive result (contract "Non-interactive mode"): `content` starts
-/// with "Needs user input" and lists every question with its options so the caller can ask
-/// in plain text; `details.answers` is empty and `details.error.code` is `no_ui`.
-pub fn needs_user_input(payload: &Payload, why: &str) -> ToolResult {
-    let mut text = format!(
-        "Needs user input: {why}, so the questionnaire{} could not be shown. Ask the user \
-         these questions in plain text and continue with their answers:\n",
-        title_phrase(payload.title.as_deref())
-    );
+/// Every question with its id, how to answer it, its options (`N) label [value]: description`,
+/// previews as `| ` lines) and whether custom text is taken: the "Needs user input" result
+/// lists the questions this way, and so does `pi-ask validate`.
+pub fn listing(payload: &Payload) -> String {
+    let mut text = String::new();
     for (q, question) in payload.questions.iter().enumerate() {
-        let kind = match question.kind {
-            crate::contract::QuestionType::Single => "choose one",
-            crate::contract::QuestionType::Multi => "choose any",
-            crate::contract::QuestionType::Preview => "choose one; previews below",
-        };
         let required = if question.required { ", required" } else { "" };
         let _ = writeln!(
             text,
-            "\n{}. {} (id: {}; {kind}{required}): {}",
+            "{}. {} (id: {}; {}{required}): {}",
             q + 1,
             question.label,
             question.id,
+            question.kind.instruction(),
             question.prompt
         );
         for (i, option) in question.options.iter().enumerate() {
@@ -164,7 +202,7 @@ pub fn needs_user_input(payload: &Payload, why: &str) -> ToolResult {
                 let _ = write!(text, ": {d}");
             }
             text.push('\n');
-            if question.kind == crate::contract::QuestionType::Preview {
+            if question.kind == QuestionType::Preview {
                 if let Some(p) = &option.preview {
                     for line in p.lines() {
                         let _ = writeln!(text, "      | {line}");
@@ -176,77 +214,70 @@ pub fn needs_user_input(payload: &Payload, why: &str) -> ToolResult {
             text.push_str("   or the user's own answer in their words\n");
         }
     }
+    text
+}
+
+/// The contract's non-interactive result (contract "Non-interactive mode"): `content` starts
+/// with "Needs user input" and lists every question with its options ([`listing`]) so the
+/// caller can ask in plain text; `details.answers` is empty and `details.error.code` is
+/// `no_ui`.
+fn needs_user_input(payload: Option<&Payload>, why: &str) -> ToolResult {
+    let mut text = format!(
+        "Needs user input: {why}, so the questionnaire{} could not be shown. Ask the user \
+         these questions in plain text and continue with their answers:\n",
+        title_phrase(payload.and_then(|p| p.title.as_deref()))
+    );
+    if let Some(p) = payload {
+        for block in listing(p).split_inclusive('\n') {
+            if block.starts_with(|c: char| c.is_ascii_digit()) {
+                text.push('\n');
+            }
+            text.push_str(block);
+        }
+    }
     cancelled(
         payload,
         text.trim_end().to_string(),
-        Some(ErrorInfo {
-            code: ErrorCode::NoUi,
-            message: format!("{why}; no answers were collected"),
-            problems: Vec::new(),
-        }),
+        Some(ErrorInfo::new(
+            ErrorCode::NoUi,
+            &format!("{why}; no answers were collected"),
+        )),
     )
 }
 
-/// The result for input that could not be used: `cancelled: true`, no questions, and
+/// The result for input that could not be used: `cancelled: true`, no answers, and
 /// `details.error` = `{code, message, problems}` with every problem listed in `content` too.
 /// `code` is [`ErrorCode::InvalidPayload`] or [`ErrorCode::InvalidAnswers`].
-pub fn invalid_input(
+fn invalid_input(
     code: ErrorCode,
-    what: &str,
     title: Option<String>,
     payload: Option<&Payload>,
     problems: Vec<Problem>,
 ) -> ToolResult {
-    let error = ErrorInfo::for_input(code, what, problems);
-    let document = if code == ErrorCode::InvalidAnswers {
-        "answers file"
-    } else {
-        "payload"
-    };
-    let text = error.describe("- ", document);
+    let error = ErrorInfo::for_input(code, problems);
     ToolResult {
-        content: vec![ContentItem::text(text)],
+        content: vec![ContentItem::text(error.describe("- "))],
         details: Details {
             title,
             cancelled: true,
-            questions: payload.map(summaries).unwrap_or_default(),
+            questions: summaries(payload),
             answers: IndexMap::new(),
             error: Some(error),
         },
     }
 }
 
-/// [`invalid_input`] for a refused payload.
-pub fn invalid_payload(err: PayloadError) -> ToolResult {
-    invalid_input(
-        ErrorCode::InvalidPayload,
-        "ask_user payload",
-        err.title,
-        None,
-        err.problems,
-    )
-}
-
 /// A result for an internal failure (`details.error.code` = `internal`), never with answers.
-pub fn internal(payload: Option<&Payload>, message: &str) -> ToolResult {
+fn internal(payload: Option<&Payload>, message: &str) -> ToolResult {
     let text = format!(
         "pi-ask failed with an internal error ({message}); no answers were collected. \
          Ask the user in plain text."
     );
-    ToolResult {
-        content: vec![ContentItem::text(text)],
-        details: Details {
-            title: payload.and_then(|p| p.title.clone()),
-            cancelled: true,
-            questions: payload.map(summaries).unwrap_or_default(),
-            answers: IndexMap::new(),
-            error: Some(ErrorInfo {
-                code: ErrorCode::Internal,
-                message: message.to_string(),
-                problems: Vec::new(),
-            }),
-        },
-    }
+    cancelled(
+        payload,
+        text,
+        Some(ErrorInfo::new(ErrorCode::Internal, message)),
+    )
 }
 
 #[cfg(test)]
@@ -298,7 +329,7 @@ mod tests {
 
     #[test]
     fn dismissed_says_dismissed_and_has_no_answers() {
-        let r = dismissed(&payload());
+        let r = dismissed(Some(&payload()));
         assert!(r.content[0]
             .text
             .starts_with("User dismissed the questionnaire \"Prefs\""));
@@ -311,7 +342,7 @@ mod tests {
 
     #[test]
     fn needs_user_input_lists_questions_and_options() {
-        let r = needs_user_input(&payload(), "no interactive terminal is available");
+        let r = needs_user_input(Some(&payload()), "no interactive terminal is available");
         let text = &r.content[0].text;
         assert!(text.starts_with("Needs user input: no interactive terminal is available"));
         assert!(text.contains("1. Style (id: style; choose one, required): Style?\n   1) Minimal [min]: Short.\n   2) Rich [rich]\n"));
@@ -323,7 +354,7 @@ mod tests {
 
     #[test]
     fn aborted_carries_the_code() {
-        let r = aborted(&payload(), ErrorCode::Aborted, "received SIGTERM");
+        let r = aborted(Some(&payload()), ErrorCode::Aborted, "received SIGTERM");
         let e = r.details.error.unwrap();
         assert_eq!(
             (e.code, e.message.as_str()),

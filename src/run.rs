@@ -1,13 +1,14 @@
-//! One run of the main command: read and validate the payload, pick a front end, build the
-//! result, write it, and map the outcome to an exit code.
+//! One run of the main command: read and check the payload, pick a front end, let it drive
+//! the flow to an [`Ending`], turn that into the result and the exit code
+//! ([`result::conclude`]), and write the result.
 
-use crate::answers::AnswerState;
 use crate::cli::Cli;
 use crate::contract::{parse_payload, Payload, PayloadError, Problem};
 use crate::exit_codes::ExitCode;
-use crate::frontend::{self, AskOptions, Outcome};
+use crate::flow::Flow;
+use crate::frontend::{self, AskOptions};
 use crate::output::write_result;
-use crate::result;
+use crate::result::{self, Ending};
 use std::io::{self, IsTerminal};
 use std::path::Path;
 
@@ -47,52 +48,63 @@ pub fn run(cli: &Cli) -> ExitCode {
             return ExitCode::Invalid;
         }
     };
-    let payload = match read_payload(&payload_path, cli.max_payload_bytes)
+    let payload = read_payload(&payload_path, cli.max_payload_bytes)
         .map_err(|p| PayloadError {
             title: None,
             problems: vec![p],
         })
-        .and_then(|text| parse_payload(&text))
-    {
-        Ok(p) => p,
-        Err(err) => {
-            eprint!(
-                "pi-ask: {}",
-                crate::sanitize::for_terminal(&err.to_string())
-            );
-            return finish(&result::invalid_payload(err), cli, ExitCode::Invalid);
-        }
+        .and_then(|text| parse_payload(&text));
+    let (ending, payload) = match payload {
+        Ok(payload) => (ask(&payload, cli), Some(payload)),
+        Err(err) => (Ending::InvalidPayload(err), None),
     };
-    let (res, code) = ask(&payload, cli);
+    report(&ending, cli);
+    let (res, code) = result::conclude(&ending, payload.as_ref());
     let code = finish(&res, cli, code);
     // The process exits right after this: skip freeing a payload and result that can be
     // megabytes of small allocations (a fifth of a 1,000-question run; docs/benchmarks.md).
-    std::mem::forget((payload, res));
+    std::mem::forget((payload, res, ending));
     code
 }
 
-/// Picks the front end and asks; returns the result and its exit code.
-fn ask(payload: &Payload, cli: &Cli) -> (crate::contract::ToolResult, ExitCode) {
-    let mut state = AnswerState::new(payload);
+/// Tells the person on stderr why input was refused (the result says it to the caller).
+fn report(ending: &Ending, cli: &Cli) {
+    let error = match ending {
+        Ending::InvalidPayload(err) => err.to_string(),
+        Ending::InvalidAnswers(problems) => {
+            let n = problems.len();
+            let mut text = format!(
+                "invalid answers file {}: {n} problem{}\n",
+                cli.answers.as_deref().unwrap_or(Path::new("-")).display(),
+                if n == 1 { "" } else { "s" }
+            );
+            for p in problems {
+                let at = if p.path.is_empty() {
+                    "answers file"
+                } else {
+                    &p.path
+                };
+                text.push_str(&format!("  {at}: {} [{}]\n", p.message, p.code));
+            }
+            text
+        }
+        _ => return,
+    };
+    // Payload text may carry escape sequences: shown escaped, never run (src/sanitize.rs).
+    eprint!("pi-ask: {}", crate::sanitize::for_terminal(&error));
+}
+
+/// Picks the front end and asks; returns how the flow ended.
+fn ask(payload: &Payload, cli: &Cli) -> Ending {
+    let flow = Flow::new(payload);
     if let Some(answers) = &cli.answers {
-        return frontend::scripted::answer_from_file(
-            payload,
-            &mut state,
-            answers,
-            cli.max_payload_bytes,
-        );
+        return frontend::scripted::answer_from_file(flow, answers, cli.max_payload_bytes);
     }
     if cli.no_input {
-        return (
-            result::needs_user_input(payload, "pi-ask was run with --no-input"),
-            ExitCode::NoUi,
-        );
+        return Ending::NoUi("pi-ask was run with --no-input".to_string());
     }
     if !terminal_available() {
-        return (
-            result::needs_user_input(payload, "no interactive terminal is available"),
-            ExitCode::NoUi,
-        );
+        return Ending::NoUi("no interactive terminal is available".to_string());
     }
     let opts = AskOptions {
         cwd: cli
@@ -108,31 +120,10 @@ fn ask(payload: &Payload, cli: &Cli) -> (crate::contract::ToolResult, ExitCode) 
     // SIGTERM/SIGHUP/SIGQUIT (and SIGINT the front end does not handle) end the flow with a
     // cancelled result; see src/terminal.rs.
     let _signals = watch_signals(payload, cli);
-    let outcome = if plain {
-        frontend::plain::ask(payload, &mut state, &opts)
+    if plain {
+        frontend::plain::ask(flow, &opts)
     } else {
-        frontend::tty::ask(payload, &mut state, &opts)
-    };
-    outcome_result(payload, &state, outcome)
-}
-
-/// The result and exit code for a front end's outcome.
-pub fn outcome_result(
-    payload: &Payload,
-    state: &AnswerState,
-    outcome: Outcome,
-) -> (crate::contract::ToolResult, ExitCode) {
-    match outcome {
-        Outcome::Submitted => (result::submitted(payload, state), ExitCode::Submitted),
-        Outcome::Dismissed => (result::dismissed(payload), ExitCode::Cancelled),
-        Outcome::Aborted { code, message } if code == crate::contract::ErrorCode::Internal => (
-            result::internal(Some(payload), &message),
-            ExitCode::Internal,
-        ),
-        Outcome::Aborted { code, message } => (
-            result::aborted(payload, code, &message),
-            ExitCode::Cancelled,
-        ),
+        frontend::tty::ask(flow, &opts)
     }
 }
 
@@ -159,16 +150,12 @@ fn watch_signals(payload: &Payload, cli: &Cli) -> Option<crate::terminal::Signal
     };
     let output = cli.output.clone();
     crate::terminal::SignalWatch::start(move |signal| {
-        let outcome = if signal == libc::SIGINT {
-            Outcome::Dismissed
+        let ending = if signal == libc::SIGINT {
+            Ending::Dismissed
         } else {
-            Outcome::Aborted {
-                code: crate::contract::ErrorCode::Aborted,
-                message: format!("received {}", crate::terminal::signal_name(signal)),
-            }
+            Ending::Aborted(format!("received {}", crate::terminal::signal_name(signal)))
         };
-        let state = AnswerState::new(&skeleton);
-        let (res, code) = outcome_result(&skeleton, &state, outcome);
+        let (res, code) = result::conclude(&ending, Some(&skeleton));
         match write_result(&res, output.as_deref()) {
             Ok(()) => code.code(),
             Err(msg) => {

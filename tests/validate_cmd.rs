@@ -12,10 +12,10 @@ fn a_valid_payload_prints_the_normalized_questions() {
     assert_eq!(
         run.stdout,
         "Valid payload: 1 question.\n\
-         1. Q1 (id: database; single): Which database should the project use?\n   \
-         1) PostgreSQL [postgres]\n   \
-         2) SQLite [sqlite]\n   \
-         (and custom text)\n"
+         1. Q1 (id: database; choose one): Which database should the project use?\n   \
+         1) PostgreSQL [postgres]: Full relational database with production tooling.\n   \
+         2) SQLite [sqlite]: Embedded database with minimal setup.\n   \
+         or the user's own answer in their words\n"
     );
 }
 

@@ -1,15 +1,17 @@
 //! Fuzz target: answers-file parsing and checking (`pi_ask::frontend::scripted::parse_answers`)
 //! against fixed payloads. The first byte picks the payload, the rest is the answers file.
 //! Properties: nothing panics; checked answers always apply to the payload's answer state; the
-//! submitted result, replayed as an answers file, gives the same answers again.
+//! submitted result, replayed as an answers file, gives the same answers again. Answers are
+//! applied by the scripted front end driving the flow, as in the real program.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pi_ask::answers::AnswerState;
 use pi_ask::contract::{parse_payload, Payload, QuestionType};
-use pi_ask::frontend::scripted::parse_answers;
-use pi_ask::{output, result};
+use pi_ask::flow::Flow;
+use pi_ask::frontend::scripted::{self, parse_answers};
+use pi_ask::output;
+use pi_ask::result::{self, Ending};
 use std::sync::OnceLock;
 
 const PAYLOADS: &[&str] = &[
@@ -36,13 +38,7 @@ fuzz_target!(|data: &[u8]| {
         Ok(a) => a,
         Err(problems) => {
             assert!(!problems.is_empty());
-            output::to_json(&result::invalid_input(
-                pi_ask::contract::ErrorCode::InvalidAnswers,
-                "answers file",
-                payload.title.clone(),
-                Some(payload),
-                problems,
-            ));
+            output::to_json(&result::conclude(&Ending::InvalidAnswers(problems), Some(payload)).0);
             return;
         }
     };
@@ -59,21 +55,22 @@ fuzz_target!(|data: &[u8]| {
             assert!(e.custom_text.is_none());
         }
     }
-    let mut state = AnswerState::new(payload);
-    answers.apply(&mut state).expect("checked answers apply");
-    if answers.cancelled {
-        output::to_json(&result::dismissed(payload));
-        return;
-    }
+    let ending = scripted::drive(Flow::new(payload), &answers);
+    let state = match &ending {
+        Ending::Dismissed if answers.cancelled => return,
+        Ending::Submitted(state) if !answers.cancelled => state,
+        other => panic!("checked answers ended as {other:?}"),
+    };
     // Replaying the submitted result gives the same answers.
-    let recorded = output::to_json(&result::submitted(payload, &state));
+    let recorded = output::to_json(&result::conclude(&ending, Some(payload)).0);
     let replay = parse_answers(&recorded, payload)
         .unwrap_or_else(|p| panic!("a submitted result does not replay: {p:?}\n{recorded}"));
-    let mut again = AnswerState::new(payload);
-    replay.apply(&mut again).expect("replayed answers apply");
-    assert_eq!(
-        again.answers(payload),
-        state.answers(payload),
-        "replay differs\n{recorded}"
-    );
+    match scripted::drive(Flow::new(payload), &replay) {
+        Ending::Submitted(again) => assert_eq!(
+            again.answers(payload),
+            state.answers(payload),
+            "replay differs\n{recorded}"
+        ),
+        other => panic!("a replayed result ended as {other:?}\n{recorded}"),
+    }
 });

@@ -7,7 +7,8 @@
 use libfuzzer_sys::fuzz_target;
 use pi_ask::answers::AnswerState;
 use pi_ask::contract::{parse_payload, QuestionType};
-use pi_ask::{output, result};
+use pi_ask::result::{self, Ending};
+use pi_ask::output;
 use std::collections::HashSet;
 
 fuzz_target!(|data: &[u8]| {
@@ -34,15 +35,18 @@ fuzz_target!(|data: &[u8]| {
                     }
                 }
             }
-            let state = AnswerState::new(&payload);
-            output::to_json(&result::submitted(&payload, &state));
-            output::to_json(&result::dismissed(&payload));
-            output::to_json(&result::needs_user_input(&payload, "fuzz"));
+            for ending in [
+                Ending::Submitted(AnswerState::new(&payload)),
+                Ending::Dismissed,
+                Ending::NoUi("fuzz".to_string()),
+            ] {
+                output::to_json(&result::conclude(&ending, Some(&payload)).0);
+            }
         }
         Err(err) => {
             assert!(!err.problems.is_empty());
             let _ = err.to_string();
-            output::to_json(&result::invalid_payload(err));
+            output::to_json(&result::conclude(&Ending::InvalidPayload(err), None).0);
         }
     }
 });

@@ -1,4 +1,4 @@
-//! Fuzz target: the plain front end's whole flow (`pi_ask::frontend::plain::run`) over typed
+//! Fuzz target: the plain front end's whole flow (`pi_ask::frontend::plain::run` driving a `Flow`) over typed
 //! lines, on fixed payloads (one with hostile text). The first byte picks the payload, the
 //! rest is what the person types. Properties: nothing panics, the flow always ends (every
 //! input ends in EOF at worst), and no control character other than newline and tab reaches
@@ -7,10 +7,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pi_ask::answers::AnswerState;
 use pi_ask::contract::{parse_payload, Payload};
+use pi_ask::flow::Flow;
 use pi_ask::frontend::plain;
-use pi_ask::output;
+use pi_ask::{output, result};
 use std::sync::OnceLock;
 
 const PAYLOADS: &[&str] = &[
@@ -29,9 +29,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let payload = &payloads()[pick as usize % PAYLOADS.len()];
-    let mut state = AnswerState::new(payload);
     let mut screen = Vec::new();
-    let outcome = plain::run(payload, &mut state, typed, &mut screen);
+    let ending = plain::run(Flow::new(payload), typed, &mut screen);
     let screen = String::from_utf8(screen).expect("the screen is UTF-8");
     if let Some(c) = screen.chars().find(|&c| {
         c != '\n'
@@ -40,6 +39,6 @@ fuzz_target!(|data: &[u8]| {
     }) {
         panic!("control character {c:?} reached the terminal:\n{screen}");
     }
-    let (res, _) = pi_ask::run::outcome_result(payload, &state, outcome);
+    let (res, _) = result::conclude(&ending, Some(payload));
     output::to_json(&res);
 });

@@ -47,6 +47,22 @@ impl QuestionType {
         }
     }
 
+    /// Whether the question takes several options (multi-select); single-select and preview
+    /// questions take one (contract "Output rules").
+    pub fn takes_several(self) -> bool {
+        self == QuestionType::Multi
+    }
+
+    /// How to answer, in words for people and the calling model: `choose one`, `choose any`,
+    /// `choose one, previews below` (docs/plain-mode.md; also the "Needs user input" listing).
+    pub fn instruction(self) -> &'static str {
+        match self {
+            QuestionType::Single => "choose one",
+            QuestionType::Multi => "choose any",
+            QuestionType::Preview => "choose one, previews below",
+        }
+    }
+
     /// Whether the question gets the internal "Type your own" row (contract "Input rules":
     /// non-preview questions get it).
     pub fn allows_custom_text(self) -> bool {
@@ -83,7 +99,7 @@ pub struct Question {
 }
 
 /// One option of a question.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct QuestionOption {
     /// Stable machine value, unique within its question.
     pub value: String,
@@ -207,15 +223,25 @@ pub struct ErrorInfo {
 }
 
 impl ErrorInfo {
-    /// The error for unusable input (`code` is `invalid_payload` or `invalid_answers`; `what`
-    /// names the input, e.g. "ask_user payload"): "invalid {what}: N problems; fix them and
-    /// call again", with every problem.
-    pub fn for_input(code: ErrorCode, what: &str, problems: Vec<Problem>) -> Self {
+    /// An error without problems: `code` and a `message` sentence.
+    pub fn new(code: ErrorCode, message: &str) -> Self {
+        ErrorInfo {
+            code,
+            message: message.to_string(),
+            problems: Vec::new(),
+        }
+    }
+
+    /// The error for unusable input (`code` is `invalid_payload` or `invalid_answers`):
+    /// "invalid ask_user payload: N problems; fix them and call again" (or "invalid answers
+    /// file: ..."), with every problem.
+    pub fn for_input(code: ErrorCode, problems: Vec<Problem>) -> Self {
         let n = problems.len();
         ErrorInfo {
             code,
             message: format!(
-                "invalid {what}: {n} problem{}; fix {} and call again",
+                "invalid {}: {n} problem{}; fix {} and call again",
+                Self::input_name(code),
                 if n == 1 { "" } else { "s" },
                 if n == 1 { "it" } else { "them" }
             ),
@@ -223,10 +249,22 @@ impl ErrorInfo {
         }
     }
 
+    /// What the input of an input error is called in its message.
+    fn input_name(code: ErrorCode) -> &'static str {
+        match code {
+            ErrorCode::InvalidAnswers => "answers file",
+            _ => "ask_user payload",
+        }
+    }
+
     /// For people: the message as a sentence, then one line per problem,
-    /// `{bullet}{path}: {message} [{code}]`. A problem of the whole document is at `document`
-    /// ("payload", "answers file").
-    pub fn describe(&self, bullet: &str, document: &str) -> String {
+    /// `{bullet}{path}: {message} [{code}]`. A problem of the whole document is at "payload"
+    /// or "answers file".
+    pub fn describe(&self, bullet: &str) -> String {
+        let document = match self.code {
+            ErrorCode::InvalidAnswers => "answers file",
+            _ => "payload",
+        };
         let mut text = String::new();
         let mut chars = self.message.chars();
         if let Some(first) = chars.next() {

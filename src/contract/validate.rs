@@ -22,12 +22,9 @@ pub struct PayloadError {
 impl fmt::Display for PayloadError {
     /// The same sentence and problem lines as the result's `content` (`ErrorInfo::describe`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let error = super::ErrorInfo::for_input(
-            super::ErrorCode::InvalidPayload,
-            "ask_user payload",
-            self.problems.clone(),
-        );
-        writeln!(f, "{}", error.describe("  ", "payload"))
+        let error =
+            super::ErrorInfo::for_input(super::ErrorCode::InvalidPayload, self.problems.clone());
+        writeln!(f, "{}", error.describe("  "))
     }
 }
 

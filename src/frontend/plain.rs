@@ -6,17 +6,19 @@
 //! `2/3 Frontend`, prompt, numbered options with descriptions, full previews on preview
 //! questions), then one line is read and turned into an [`Entry`] by the pure [`parse_entry`];
 //! the review step reads a [`ReviewEntry`] with [`parse_review_entry`]. Every answer rule is
-//! applied by [`AnswerState`]; payload and typed text pass through [`crate::sanitize`] before
+//! applied by the [`Flow`]; payload and typed text pass through [`crate::sanitize`] before
 //! they are printed.
 //!
 //! Lines are read from and written to the controlling terminal (`/dev/tty`), never stdin or
 //! stdout. End of input on the terminal (Ctrl+D, a hang-up) ends the flow with a cancelled
 //! result (`terminal_lost`).
 
-use super::{AskOptions, Outcome};
-use crate::answers::AnswerState;
-use crate::contract::{Payload, Question, QuestionType};
-use crate::sanitize::{for_terminal, one_line};
+use super::layout::indented;
+use super::AskOptions;
+use crate::contract::{Question, QuestionType};
+use crate::flow::{Command, Flow, FlowError, Screen};
+use crate::result::Ending;
+use crate::sanitize::one_line;
 use std::fmt::Write as _;
 use std::fs::OpenOptions;
 use std::io::{self, BufRead, BufReader, Write};
@@ -163,7 +165,8 @@ fn parse_note(line: &str, question: &Question) -> Option<Entry> {
 /// case-insensitive match) → that option; the words `help`, `back`, `review`, `cancel`;
 /// anything else → [`Entry::Invalid`] with a one-line reason. Custom text on a preview
 /// question, several numbers plus text on a single-select question, and numbers out of range
-/// are invalid here; how many options a question takes is left to [`AnswerState`].
+/// are invalid here; how many options a question takes is left to the answer rules
+/// ([`crate::answers::AnswerState`]).
 pub fn parse_entry(line: &str, question: &Question) -> Entry {
     let line = line.trim();
     let count = question.options.len();
@@ -275,32 +278,27 @@ pub fn is_yes(line: &str) -> bool {
 
 /// Asks every question with numbered lines on the controlling terminal (`/dev/tty`).
 ///
-/// Returns [`Outcome::Submitted`] after the review's submit, [`Outcome::Dismissed`] on
-/// `cancel`, and [`Outcome::Aborted`] with `terminal_lost` when the terminal cannot be opened,
-/// fails, or reaches end of input (Ctrl+D).
-pub fn ask(payload: &Payload, state: &mut AnswerState, _opts: &AskOptions) -> Outcome {
+/// Ends as the flow ends (submitted, dismissed by `cancel`), or with
+/// [`Ending::TerminalLost`] when the terminal cannot be opened, fails, or reaches end of input
+/// (Ctrl+D).
+pub fn ask(flow: Flow<'_>, _opts: &AskOptions) -> Ending {
     let tty = match OpenOptions::new().read(true).write(true).open("/dev/tty") {
         Ok(f) => f,
-        Err(e) => return lost(&format!("cannot open the terminal: {e}")),
+        Err(e) => return Ending::TerminalLost(format!("cannot open the terminal: {e}")),
     };
     let writer = match tty.try_clone() {
         Ok(f) => f,
-        Err(e) => return lost(&format!("cannot open the terminal: {e}")),
+        Err(e) => return Ending::TerminalLost(format!("cannot open the terminal: {e}")),
     };
-    run(payload, state, BufReader::new(tty), writer)
-}
-
-fn lost(message: &str) -> Outcome {
-    Outcome::Aborted {
-        code: crate::contract::ErrorCode::TerminalLost,
-        message: message.to_string(),
-    }
+    run(flow, BufReader::new(tty), writer)
 }
 
 /// Why the loop stopped reading.
 enum Stop {
     Eof,
     Io(io::Error),
+    /// The flow refused a command the front end only sends when it applies: a bug.
+    Internal(String),
 }
 
 impl From<io::Error> for Stop {
@@ -309,49 +307,38 @@ impl From<io::Error> for Stop {
     }
 }
 
-/// Where the flow is.
-#[derive(Clone, Copy)]
-enum Step {
-    Question(usize),
-    Review,
-}
-
-/// The plain flow over any line source and sink: the testable core of [`ask`]. `input` gives
-/// typed lines, `out` receives everything shown (flushed before each read).
-pub fn run<R: BufRead, W: Write>(
-    payload: &Payload,
-    state: &mut AnswerState,
-    input: R,
-    out: W,
-) -> Outcome {
-    let mut flow = Flow {
-        payload,
-        state,
-        input,
-        out,
-    };
-    match flow.run() {
-        Ok(outcome) => outcome,
+/// The plain front end over any line source and sink: the testable core of [`ask`]. `input`
+/// gives typed lines, `out` receives everything shown (flushed before each read).
+pub fn run<R: BufRead, W: Write>(flow: Flow<'_>, input: R, out: W) -> Ending {
+    let mut plain = Plain { flow, input, out };
+    match plain.run() {
+        Ok(()) => plain.flow.into_ending().unwrap_or_else(|| {
+            Ending::Internal("the plain front end stopped before the flow ended".to_string())
+        }),
         Err(Stop::Eof) => {
-            let _ = writeln!(flow.out, "\nEnd of input: the questionnaire was cancelled.");
-            let _ = flow.out.flush();
-            lost("end of input on the terminal (Ctrl+D or hang-up)")
+            let _ = writeln!(
+                plain.out,
+                "\nEnd of input: the questionnaire was cancelled."
+            );
+            let _ = plain.out.flush();
+            Ending::TerminalLost("end of input on the terminal (Ctrl+D or hang-up)".to_string())
         }
-        Err(Stop::Io(e)) => lost(&format!("the terminal failed: {e}")),
+        Err(Stop::Io(e)) => Ending::TerminalLost(format!("the terminal failed: {e}")),
+        Err(Stop::Internal(why)) => Ending::Internal(why),
     }
 }
 
-struct Flow<'a, R, W> {
-    payload: &'a Payload,
-    state: &'a mut AnswerState,
+struct Plain<'p, R, W> {
+    flow: Flow<'p>,
     input: R,
     out: W,
 }
 
-impl<R: BufRead, W: Write> Flow<'_, R, W> {
-    fn run(&mut self) -> Result<Outcome, Stop> {
-        let n = self.payload.questions.len();
-        if let Some(title) = self.payload.title.as_deref() {
+impl<R: BufRead, W: Write> Plain<'_, R, W> {
+    fn run(&mut self) -> Result<(), Stop> {
+        let payload = self.flow.payload();
+        let n = payload.questions.len();
+        if let Some(title) = payload.title.as_deref() {
             let title = one_line(title);
             writeln!(self.out, "{title}")?;
             writeln!(
@@ -365,42 +352,26 @@ impl<R: BufRead, W: Write> Flow<'_, R, W> {
             "{n} question{}. Answer each with one line; ? for help.",
             if n == 1 { "" } else { "s" }
         )?;
-        let mut step = Step::Question(0);
-        // After a question was re-opened from the review, answering it returns there.
-        let mut back_to_review = false;
-        loop {
-            step = match step {
-                Step::Question(q) => match self.question(q)? {
-                    Move::Next if back_to_review || q + 1 == n => Step::Review,
-                    Move::Next => Step::Question(q + 1),
-                    Move::Back => Step::Question(q - 1),
-                    Move::Review => Step::Review,
-                    Move::Cancel => return Ok(self.cancelled()?),
-                },
-                Step::Review => match self.review()? {
-                    ReviewMove::Open(q) => {
-                        back_to_review = true;
-                        Step::Question(q)
-                    }
-                    ReviewMove::Back => {
-                        back_to_review = false;
-                        Step::Question(n - 1)
-                    }
-                    ReviewMove::Submit => {
-                        writeln!(self.out, "Submitted.")?;
-                        self.out.flush()?;
-                        return Ok(Outcome::Submitted);
-                    }
-                    ReviewMove::Cancel => return Ok(self.cancelled()?),
-                },
-            };
+        while !self.flow.is_over() {
+            match self.flow.screen() {
+                Screen::Question(q) => self.question(q)?,
+                Screen::Review => self.review()?,
+                Screen::ConfirmSubmit | Screen::ConfirmCancel { .. } => self.confirm()?,
+            }
         }
+        match self.flow.ending() {
+            Some(Ending::Submitted(_)) => writeln!(self.out, "Submitted.")?,
+            _ => writeln!(self.out, "Cancelled: no answers were given.")?,
+        }
+        self.out.flush()?;
+        Ok(())
     }
 
-    fn cancelled(&mut self) -> io::Result<Outcome> {
-        writeln!(self.out, "Cancelled: no answers were given.")?;
-        self.out.flush()?;
-        Ok(Outcome::Dismissed)
+    /// Applies a command the front end only sends where it applies; a refusal is a bug.
+    fn apply(&mut self, command: Command) -> Result<(), Stop> {
+        self.flow
+            .apply(command)
+            .map_err(|e| Stop::Internal(format!("the flow refused a command: {e}")))
     }
 
     /// Prints `prompt`, reads one line; EOF is [`Stop::Eof`]. Invalid UTF-8 is replaced.
@@ -415,64 +386,60 @@ impl<R: BufRead, W: Write> Flow<'_, R, W> {
     }
 
     /// Shows question `q` and reads lines until one moves the flow.
-    fn question(&mut self, q: usize) -> Result<Move, Stop> {
-        let question = &self.payload.questions[q];
+    fn question(&mut self, q: usize) -> Result<(), Stop> {
+        let payload = self.flow.payload();
+        let question = &payload.questions[q];
         self.show_question(q)?;
-        let prompt = format!("{}/{}> ", q + 1, self.payload.questions.len());
-        loop {
+        let prompt = format!("{}/{}> ", q + 1, payload.questions.len());
+        while self.flow.screen() == Screen::Question(q) && !self.flow.is_over() {
             let line = self.read_line(&prompt)?;
-            let entry = parse_entry(&line, question);
-            match entry {
-                Entry::Keep => return Ok(Move::Next),
+            match parse_entry(&line, question) {
+                Entry::Keep => self.apply(Command::Next)?,
                 Entry::Help => self.out.write_all(question_help(question).as_bytes())?,
-                Entry::Back if q == 0 => writeln!(self.out, "This is the first question.")?,
-                Entry::Back => return Ok(Move::Back),
-                Entry::Review => return Ok(Move::Review),
-                Entry::Cancel => return Ok(Move::Cancel),
-                Entry::Clear => {
-                    let mut next = self.state.clone();
-                    let done = next.set_selection(q, &[]).and_then(|_| {
-                        match question.kind.allows_custom_text() {
-                            true => next.set_custom_text(q, ""),
-                            false => Ok(()),
-                        }
-                    });
-                    match done {
-                        Ok(()) => {
-                            *self.state = next;
-                            writeln!(self.out, "Cleared.")?;
-                        }
-                        Err(e) => writeln!(self.out, "Not saved: {e}.")?,
+                Entry::Back => match self.flow.apply(Command::Back) {
+                    Err(FlowError::FirstQuestion) => {
+                        writeln!(self.out, "This is the first question.")?
                     }
-                }
+                    other => other.map_err(|e| Stop::Internal(e.to_string()))?,
+                },
+                Entry::Review => self.apply(Command::Review)?,
+                Entry::Cancel => self.apply(Command::Dismiss)?,
+                Entry::Clear => match self.flow.apply(Command::ClearAnswer) {
+                    Ok(()) => writeln!(self.out, "Cleared.")?,
+                    Err(e) => writeln!(self.out, "Not saved: {e}.")?,
+                },
                 Entry::Answer { options, custom } => {
-                    let mut next = self.state.clone();
-                    let done = options
-                        .map_or(Ok(()), |o| next.set_selection(q, &o))
-                        .and_then(|_| custom.map_or(Ok(()), |t| next.set_custom_text(q, &t)));
-                    match done {
+                    let command = Command::Answer {
+                        options,
+                        custom_text: custom,
+                    };
+                    match self.flow.apply(command) {
                         Ok(()) => {
-                            *self.state = next;
                             let now = self.describe(q, "no answer");
                             writeln!(self.out, "Saved: {now}")?;
-                            return Ok(Move::Next);
                         }
                         Err(e) => writeln!(self.out, "Not saved: {e}.")?,
                     }
                 }
                 Entry::Note { option, text } => {
-                    let done = match option {
-                        None => self.state.set_note(q, &text),
-                        Some(o) => self.state.set_option_note(q, o, &text),
-                    };
-                    let whose = match option {
-                        None => "Question note".to_string(),
-                        Some(o) => format!(
-                            "Note on {}",
-                            one_line(&question.options[o].label).into_owned()
+                    let (command, whose) = match option {
+                        None => (
+                            Command::SetNote {
+                                question: q,
+                                text: text.clone(),
+                            },
+                            "Question note".to_string(),
+                        ),
+                        Some(o) => (
+                            Command::SetOptionNote {
+                                question: q,
+                                option: o,
+                                text: text.clone(),
+                            },
+                            format!("Note on {}", one_line(&question.options[o].label)),
                         ),
                     };
-                    match done {
+                    match self.flow.apply(command) {
                         Ok(()) if text.is_empty() => writeln!(self.out, "{whose} cleared.")?,
                         Ok(()) => writeln!(self.out, "{whose} saved.")?,
                         Err(e) => writeln!(self.out, "Not saved: {e}.")?,
@@ -481,18 +448,16 @@ impl<R: BufRead, W: Write> Flow<'_, R, W> {
                 Entry::Invalid(why) => writeln!(self.out, "Not understood: {why}")?,
             }
         }
+        Ok(())
     }
 
     /// Prints the block of question `q`: marker, prompt, options, current answer, hint.
     fn show_question(&mut self, q: usize) -> io::Result<()> {
-        let question = &self.payload.questions[q];
-        let n = self.payload.questions.len();
+        let question = &self.flow.payload().questions[q];
+        let n = self.flow.payload().questions.len();
+        let answers = self.flow.answers();
         let mut s = String::new();
-        let mut tags = vec![match question.kind {
-            QuestionType::Single => "choose one",
-            QuestionType::Multi => "choose any",
-            QuestionType::Preview => "choose one, previews below",
-        }];
+        let mut tags = vec![question.kind.instruction()];
         if question.required {
             tags.push("required");
         }
@@ -504,7 +469,7 @@ impl<R: BufRead, W: Write> Flow<'_, R, W> {
             tags.join(", ")
         );
         s.push_str(&indented(&question.prompt, ""));
-        let selected = self.state.selected(q);
+        let selected = answers.selected(q);
         for (i, option) in question.options.iter().enumerate() {
             let mark = if selected.contains(&i) { '*' } else { ' ' };
             let _ = writeln!(s, " {mark}{:>2}) {}", i + 1, one_line(&option.label));
@@ -516,7 +481,7 @@ impl<R: BufRead, W: Write> Flow<'_, R, W> {
                     s.push_str(&indented(p, "      | "));
                 }
             }
-            if let Some(note) = self.state.option_note(q, i) {
+            if let Some(note) = answers.option_note(q, i) {
                 let _ = writeln!(s, "      note: {}", one_line(note));
             }
         }
@@ -526,7 +491,7 @@ impl<R: BufRead, W: Write> Flow<'_, R, W> {
                 "   {CUSTOM_MARKER}  Type your own: start the line with \"{CUSTOM_MARKER}\""
             );
         }
-        if self.state.is_answered(q) || self.state.note(q).is_some() {
+        if answers.is_answered(q) || answers.note(q).is_some() {
             let _ = writeln!(s, "Current answer: {}", self.describe(q, "none"));
         }
         let hint = match question.kind {
@@ -543,19 +508,17 @@ impl<R: BufRead, W: Write> Flow<'_, R, W> {
         self.out.write_all(s.as_bytes())
     }
 
-    /// One line describing the answer to `q` as it would be submitted, with its notes;
-    /// `none` when there is nothing.
+    /// One line describing the answer to `q` as it would be submitted, with its notes
+    /// ([`AnswerState::summary`](crate::answers::AnswerState::summary)); `none` when there is
+    /// nothing.
     fn describe(&self, q: usize, none: &str) -> String {
-        let question = &self.payload.questions[q];
-        let Some(answer) = self.state.answer(self.payload, q) else {
-            return none.to_string();
-        };
-        let mut parts: Vec<String> = answer
-            .indices
+        let summary = self.flow.answers().summary(self.flow.payload(), q);
+        let mut parts: Vec<String> = summary
+            .options
             .iter()
-            .map(|&i| one_line(&question.options[i - 1].label).into_owned())
+            .map(|(_, o)| one_line(&o.label).into_owned())
             .collect();
-        if let Some(text) = &answer.custom_text {
+        if let Some(text) = summary.custom_text {
             parts.push(format!("your own: \"{}\"", one_line(text)));
         }
         let mut s = if parts.is_empty() {
@@ -563,26 +526,28 @@ impl<R: BufRead, W: Write> Flow<'_, R, W> {
         } else {
             parts.join(", ")
         };
-        if let Some(note) = &answer.note {
+        if let Some(note) = summary.note {
             let _ = write!(s, "; note: \"{}\"", one_line(note));
         }
-        for (value, note) in answer.option_notes.iter().flatten() {
-            let label = question
-                .options
-                .iter()
-                .find(|o| &o.value == value)
-                .map_or(value.as_str(), |o| o.label.as_str());
-            let _ = write!(s, "; note on {}: \"{}\"", one_line(label), one_line(note));
+        for (option, note) in &summary.option_notes {
+            let _ = write!(
+                s,
+                "; note on {}: \"{}\"",
+                one_line(&option.label),
+                one_line(note)
+            );
         }
         s
     }
 
     /// Shows the review and reads lines until one moves the flow.
-    fn review(&mut self) -> Result<ReviewMove, Stop> {
-        let n = self.payload.questions.len();
+    fn review(&mut self) -> Result<(), Stop> {
+        let payload = self.flow.payload();
+        let n = payload.questions.len();
         let mut s = String::from("\nReview\n");
-        for (q, question) in self.payload.questions.iter().enumerate() {
-            let flag = if question.required && !self.state.is_answered(q) {
+        let missing = self.flow.unanswered_required();
+        for (q, question) in payload.questions.iter().enumerate() {
+            let flag = if missing.contains(&q) {
                 " [required, not answered]"
             } else {
                 ""
@@ -599,67 +564,52 @@ impl<R: BufRead, W: Write> Flow<'_, R, W> {
             "Press Enter or type submit to submit, cancel to cancel, or a question number to change it.\n",
         );
         self.out.write_all(s.as_bytes())?;
-        loop {
+        while self.flow.screen() == Screen::Review && !self.flow.is_over() {
             let line = self.read_line("review> ")?;
             match parse_review_entry(&line, n) {
                 ReviewEntry::Submit => {
-                    let missing: Vec<String> = self
-                        .payload
-                        .questions
-                        .iter()
-                        .enumerate()
-                        .filter(|(q, question)| question.required && !self.state.is_answered(*q))
-                        .map(|(_, question)| one_line(&question.label).into_owned())
-                        .collect();
-                    if missing.is_empty() {
-                        return Ok(ReviewMove::Submit);
+                    self.apply(Command::Submit)?;
+                    if self.flow.screen() == Screen::ConfirmSubmit {
+                        self.confirm()?;
+                        if self.flow.screen() == Screen::Review {
+                            writeln!(self.out, "Not submitted.")?;
+                        }
                     }
-                    let ask = format!(
-                        "{} required question{} not answered ({}). Submit anyway? [y/N] ",
-                        missing.len(),
-                        if missing.len() == 1 { " is" } else { "s are" },
-                        missing.join(", ")
-                    );
-                    if is_yes(&self.read_line(&ask)?) {
-                        return Ok(ReviewMove::Submit);
-                    }
-                    writeln!(self.out, "Not submitted.")?;
                 }
-                ReviewEntry::Cancel => return Ok(ReviewMove::Cancel),
-                ReviewEntry::Open(q) => return Ok(ReviewMove::Open(q)),
-                ReviewEntry::Back => return Ok(ReviewMove::Back),
+                ReviewEntry::Cancel => self.apply(Command::Dismiss)?,
+                ReviewEntry::Open(q) => self.apply(Command::Open(q))?,
+                ReviewEntry::Back => self.apply(Command::Back)?,
                 ReviewEntry::Help => self.out.write_all(REVIEW_HELP.as_bytes())?,
                 ReviewEntry::Invalid(why) => writeln!(self.out, "Not understood: {why}")?,
             }
         }
+        Ok(())
     }
-}
 
-enum Move {
-    Next,
-    Back,
-    Review,
-    Cancel,
-}
-
-enum ReviewMove {
-    Open(usize),
-    Back,
-    Submit,
-    Cancel,
-}
-
-/// `text` made safe for the terminal, every line prefixed with `prefix`, ending in a newline.
-fn indented(text: &str, prefix: &str) -> String {
-    let safe = for_terminal(text);
-    let mut s = String::with_capacity(safe.len() + prefix.len() * 4);
-    for line in safe.lines() {
-        let _ = writeln!(s, "{prefix}{line}");
+    /// A confirmation as a `[y/N]` line: the required-question warning, or a cancel that
+    /// would lose answers.
+    fn confirm(&mut self) -> Result<(), Stop> {
+        let ask = match self.flow.screen() {
+            Screen::ConfirmSubmit => {
+                let payload = self.flow.payload();
+                let missing: Vec<String> = self
+                    .flow
+                    .unanswered_required()
+                    .into_iter()
+                    .map(|q| one_line(&payload.questions[q].label).into_owned())
+                    .collect();
+                format!(
+                    "{} required question{} not answered ({}). Submit anyway? [y/N] ",
+                    missing.len(),
+                    if missing.len() == 1 { " is" } else { "s are" },
+                    missing.join(", ")
+                )
+            }
+            _ => "Cancel and discard your answers? [y/N] ".to_string(),
+        };
+        let yes = is_yes(&self.read_line(&ask)?);
+        self.apply(if yes { Command::Confirm } else { Command::Deny })
     }
-    if s.is_empty() {
-        s.push('\n');
-    }
-    s
 }
 
 /// The help for a question prompt, for its kind.
@@ -705,7 +655,7 @@ At the review:
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contract::parse_payload;
+    use crate::contract::{parse_payload, Payload};
     use serde_json::json;
 
     fn payload() -> Payload {
@@ -898,12 +848,11 @@ mod tests {
     }
 
     /// Runs the flow over `lines`; returns the outcome, the result JSON and the screen.
-    fn session(lines: &str) -> (Outcome, serde_json::Value, String) {
+    fn session(lines: &str) -> (Ending, serde_json::Value, String) {
         let p = payload();
-        let mut state = AnswerState::new(&p);
         let mut out = Vec::new();
-        let outcome = run(&p, &mut state, lines.as_bytes(), &mut out);
-        let (res, _) = crate::run::outcome_result(&p, &state, outcome.clone());
+        let outcome = run(Flow::new(&p), lines.as_bytes(), &mut out);
+        let (res, _) = crate::result::conclude(&outcome, Some(&p));
         let screen = String::from_utf8(out).unwrap();
         assert!(!screen.contains('\x1b'), "escape byte on screen:\n{screen}");
         (outcome, serde_json::to_value(res.details).unwrap(), screen)
@@ -913,7 +862,7 @@ mod tests {
     fn a_whole_flow() {
         let (outcome, details, screen) =
             session("9\n2 > x\n> Solid\nnote: small\nnote 1: SSO\n1 3 > Export\n\n\n");
-        assert_eq!(outcome, Outcome::Submitted);
+        assert!(matches!(outcome, Ending::Submitted(_)), "{outcome:?}");
         assert_eq!(
             details["answers"],
             json!({
@@ -941,10 +890,7 @@ mod tests {
         let (outcome, details, screen) = session("1\n");
         assert_eq!(
             outcome,
-            Outcome::Aborted {
-                code: crate::contract::ErrorCode::TerminalLost,
-                message: "end of input on the terminal (Ctrl+D or hang-up)".into()
-            }
+            Ending::TerminalLost("end of input on the terminal (Ctrl+D or hang-up)".into())
         );
         assert_eq!(details["cancelled"], json!(true));
         assert_eq!(details["answers"], json!({}));
@@ -955,7 +901,7 @@ mod tests {
     fn required_unanswered_asks_before_submit() {
         // Skip everything, refuse once, then accept.
         let (outcome, details, screen) = session("\n\n\n\nn\n\ny\n");
-        assert_eq!(outcome, Outcome::Submitted);
+        assert!(matches!(outcome, Ending::Submitted(_)), "{outcome:?}");
         assert_eq!(details["answers"], json!({}));
         assert!(screen.contains("  1. Frontend [required, not answered]: not answered\n"));
         assert_eq!(
@@ -972,7 +918,7 @@ mod tests {
         // Answer 1, back from 2 to 1, change it, then answer 2 and 3; at the review re-open 1,
         // change it again: it returns to the review; then submit.
         let (outcome, details, screen) = session("1\n<\n2\n2\n1\n1\n2\n\n");
-        assert_eq!(outcome, Outcome::Submitted);
+        assert!(matches!(outcome, Ending::Submitted(_)), "{outcome:?}");
         assert_eq!(
             details["answers"],
             json!({
@@ -988,10 +934,10 @@ mod tests {
     #[test]
     fn cancel_dismisses() {
         let (outcome, details, _) = session("1\ncancel\n");
-        assert_eq!(outcome, Outcome::Dismissed);
+        assert_eq!(outcome, Ending::Dismissed);
         assert_eq!(details["answers"], json!({}));
         let (outcome, _, _) = session("\n\n\ncancel\n");
-        assert_eq!(outcome, Outcome::Dismissed);
+        assert_eq!(outcome, Ending::Dismissed);
     }
 
     #[test]

@@ -13,11 +13,10 @@
 //!   `"#2"`), an array of those, or `{values?, customText?, note?, optionNotes?}`;
 //! - a recorded result `{content, details}`, or its `details`, so a result replays exactly.
 
-use crate::answers::{AnswerError, AnswerState};
-use crate::contract::{malformed_json, Payload, Problem, Question, QuestionType, ToolResult};
-use crate::exit_codes::ExitCode;
+use crate::contract::{malformed_json, Payload, Problem, Question, QuestionType};
+use crate::flow::{Command, Flow, Screen};
 use crate::json_input::{closest, join_path as join, kind_of};
-use crate::result;
+use crate::result::Ending;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -76,31 +75,6 @@ pub struct ScriptedEntry {
     pub note: Option<String>,
     /// Notes of selected options: (option index, note).
     pub option_notes: Vec<(usize, String)>,
-}
-
-impl ScriptedAnswers {
-    /// Applies every entry to `state` with the answer-state calls a person's key presses would
-    /// make (select, save custom text, save notes). On an error `state` is left untouched.
-    ///
-    /// Errors: only when the answers were checked against another payload.
-    pub fn apply(&self, state: &mut AnswerState) -> Result<(), AnswerError> {
-        let mut next = state.clone();
-        for e in &self.entries {
-            next.clear(e.question)?;
-            next.set_selection(e.question, &e.options)?;
-            if let Some(text) = &e.custom_text {
-                next.set_custom_text(e.question, text)?;
-            }
-            if let Some(note) = &e.note {
-                next.set_note(e.question, note)?;
-            }
-            for (option, note) in &e.option_notes {
-                next.set_option_note(e.question, *option, note)?;
-            }
-        }
-        *state = next;
-        Ok(())
-    }
 }
 
 /// Top-level fields of an answers document (the `details` of a result has the same ones).
@@ -664,64 +638,62 @@ pub fn read_answers(path: &Path, limit: u64) -> Result<String, Problem> {
     )
 }
 
-/// The result for an answers file that could not be used: `invalid_answers`, exit 2.
-pub fn invalid_answers(payload: &Payload, problems: Vec<Problem>) -> (ToolResult, ExitCode) {
-    let res = result::invalid_input(
-        crate::contract::ErrorCode::InvalidAnswers,
-        "answers file",
-        payload.title.clone(),
-        Some(payload),
-        problems,
-    );
-    (res, ExitCode::Invalid)
-}
-
-/// Answers `payload` from the file at `path` (at most `limit` bytes; `-` for stdin) and
-/// returns the result and exit code: the submitted result (exit 0), the dismissed one for a
-/// scripted `cancelled: true` (exit 1), or `invalid_answers` with every problem (exit 2, also
-/// printed on stderr). `state` gets the answers only when the whole file is valid.
-pub fn answer_from_file(
-    payload: &Payload,
-    state: &mut AnswerState,
-    path: &Path,
-    limit: u64,
-) -> (ToolResult, ExitCode) {
+/// Answers the flow from the file at `path` (at most `limit` bytes; `-` for stdin), as a
+/// person would: each entry opens its question and sets its answer and notes, then the flow
+/// is submitted (confirming the required-question warning), or dismissed for a scripted
+/// `cancelled: true`. A file with any problem is applied not at all:
+/// [`Ending::InvalidAnswers`] with every problem.
+pub fn answer_from_file(flow: Flow<'_>, path: &Path, limit: u64) -> Ending {
+    let payload = flow.payload();
     let parsed = read_answers(path, limit)
         .map_err(|p| vec![p])
         .and_then(|text: String| parse_answers(&text, payload));
-    let scripted = match parsed {
-        Ok(s) => s,
-        Err(problems) => {
-            let n = problems.len();
-            eprintln!(
-                "pi-ask: invalid answers file {}: {n} problem{}",
-                path.display(),
-                if n == 1 { "" } else { "s" }
-            );
-            for p in &problems {
-                let at = if p.path.is_empty() {
-                    "answers file"
-                } else {
-                    &p.path
-                };
-                eprintln!("  {at}: {} [{}]", p.message, p.code);
+    match parsed {
+        Ok(file) => drive(flow, &file),
+        Err(problems) => Ending::InvalidAnswers(problems),
+    }
+}
+
+/// Drives `flow` with the commands of a checked answers file.
+pub fn drive(mut flow: Flow<'_>, file: &ScriptedAnswers) -> Ending {
+    let mut commands = Vec::new();
+    if file.cancelled {
+        commands.push(Command::Dismiss);
+    } else {
+        for e in &file.entries {
+            commands.push(Command::Open(e.question));
+            commands.push(Command::Answer {
+                options: Some(e.options.clone()),
+                custom_text: e.custom_text.clone(),
+            });
+            if let Some(note) = &e.note {
+                commands.push(Command::SetNote {
+                    question: e.question,
+                    text: note.clone(),
+                });
             }
-            return invalid_answers(payload, problems);
+            for (option, note) in &e.option_notes {
+                commands.push(Command::SetOptionNote {
+                    question: e.question,
+                    option: *option,
+                    text: note.clone(),
+                });
+            }
         }
-    };
-    if scripted.cancelled {
-        return (result::dismissed(payload), ExitCode::Cancelled);
+        commands.push(Command::Submit);
     }
-    if let Err(e) = scripted.apply(state) {
-        return (
-            result::internal(
-                Some(payload),
-                &format!("applying checked answers failed: {e}"),
-            ),
-            ExitCode::Internal,
-        );
+    for command in commands {
+        if let Err(e) = flow.apply(command) {
+            return Ending::Internal(format!("applying checked answers failed: {e}"));
+        }
     }
-    (result::submitted(payload, state), ExitCode::Submitted)
+    // The required-question warning: an answers file submits anyway.
+    if flow.screen() == Screen::ConfirmSubmit {
+        let _ = flow.apply(Command::Confirm);
+    }
+    flow.into_ending().unwrap_or_else(|| {
+        Ending::Internal("the answers file did not end the questionnaire".to_string())
+    })
 }
 
 #[cfg(test)]
@@ -819,9 +791,8 @@ mod tests {
     }
 
     #[test]
-    fn apply_is_all_or_nothing() {
+    fn an_entry_the_flow_refuses_is_internal_and_nothing_is_submitted() {
         let p = payload();
-        let mut state = AnswerState::new(&p);
         let s = ScriptedAnswers {
             cancelled: false,
             entries: vec![
@@ -836,7 +807,9 @@ mod tests {
                 },
             ],
         };
-        assert!(s.apply(&mut state).is_err());
-        assert_eq!(state, AnswerState::new(&p));
+        assert_eq!(
+            drive(Flow::new(&p), &s),
+            Ending::Internal("applying checked answers failed: there is no question 8".into())
+        );
     }
 }
