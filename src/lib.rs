@@ -5,6 +5,8 @@
 //! in [`frontend`] drives an [`answers::AnswerState`] → [`result`] builds `{content, details}`
 //! → [`output::write_result`].
 
+#![forbid(unsafe_code)]
+
 pub mod answers;
 pub mod cli;
 pub mod commands;

@@ -1,5 +1,7 @@
 //! `pi-ask`: parse the command line, run, exit with the documented code (docs/exit-codes.md).
 
+#![forbid(unsafe_code)]
+
 use clap::Parser;
 use pi_ask::cli::{Cli, Command};
 use pi_ask::exit_codes::ExitCode;

@@ -75,10 +75,10 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
-/// The process umask (read by setting it and setting it back).
+/// The process umask (read by setting it and setting it back; umask cannot fail).
 fn current_umask() -> u32 {
-    // SAFETY: umask always succeeds; the old mask is restored at once.
-    let mask = unsafe { libc::umask(0o022) };
-    unsafe { libc::umask(mask) };
-    mask as u32
+    use nix::sys::stat::{umask, Mode};
+    let mask = umask(Mode::from_bits_truncate(0o022));
+    umask(mask);
+    mask.bits() as u32
 }

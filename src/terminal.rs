@@ -30,10 +30,12 @@
 //! // `_screen` drops here (or during a panic): the terminal is back as it was.
 //! ```
 
+use nix::sys::signal::{SigSet, Signal};
+use nix::sys::termios::{self, FlushArg, LocalFlags, SetArg, Termios};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
-use std::os::fd::AsRawFd;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -52,7 +54,7 @@ const SIGINT_GRACE: Duration = Duration::from_millis(400);
 /// The terminal modes saved before the flow, restored by [`restore`].
 struct Saved {
     tty: File,
-    termios: libc::termios,
+    termios: Termios,
 }
 
 static SAVED: Mutex<Option<Saved>> = Mutex::new(None);
@@ -96,14 +98,8 @@ pub fn save_modes() {
         return;
     }
     let Ok(tty) = open_tty() else { return };
-    let mut termios = std::mem::MaybeUninit::<libc::termios>::uninit();
-    // SAFETY: tcgetattr writes a termios for a valid, open fd; checked before use.
-    if unsafe { libc::tcgetattr(tty.as_raw_fd(), termios.as_mut_ptr()) } == 0 {
-        *saved = Some(Saved {
-            tty,
-            // SAFETY: initialized by the successful tcgetattr above.
-            termios: unsafe { termios.assume_init() },
-        });
+    if let Ok(termios) = termios::tcgetattr(&tty) {
+        *saved = Some(Saved { tty, termios });
     }
 }
 
@@ -123,13 +119,10 @@ pub fn restore() {
     }
     match saved.as_ref() {
         Some(s) => {
-            // SAFETY: the fd is open (owned by `s.tty`) and `termios` came from tcgetattr.
             // Typed-ahead input (the rest of a paste, keys pressed while exiting) is
             // discarded, so it never lands in the shell after pi-ask ends.
-            unsafe {
-                libc::tcflush(s.tty.as_raw_fd(), libc::TCIFLUSH);
-                libc::tcsetattr(s.tty.as_raw_fd(), libc::TCSANOW, &s.termios);
-            }
+            let _ = termios::tcflush(&s.tty, FlushArg::TCIFLUSH);
+            let _ = termios::tcsetattr(&s.tty, SetArg::TCSANOW, &s.termios);
             let _ = (&s.tty).write_all(out.as_bytes());
             let _ = (&s.tty).flush();
         }
@@ -146,16 +139,13 @@ pub fn restore() {
 /// after [`save_modes`] (as [`RestoreGuard::new`] does), so the saved modes keep echo on.
 pub fn quiet_input() {
     let Ok(tty) = open_tty() else { return };
-    let mut termios = std::mem::MaybeUninit::<libc::termios>::uninit();
-    // SAFETY: tcgetattr writes a termios for a valid, open fd; checked before use.
-    if unsafe { libc::tcgetattr(tty.as_raw_fd(), termios.as_mut_ptr()) } != 0 {
+    let Ok(mut modes) = termios::tcgetattr(&tty) else {
         return;
-    }
-    // SAFETY: initialized by the successful tcgetattr above.
-    let mut termios = unsafe { termios.assume_init() };
-    termios.c_lflag &= !(libc::ECHO | libc::ECHONL);
-    // SAFETY: valid fd and a termios from tcgetattr.
-    unsafe { libc::tcsetattr(tty.as_raw_fd(), libc::TCSANOW, &termios) };
+    };
+    modes
+        .local_flags
+        .remove(LocalFlags::ECHO | LocalFlags::ECHONL);
+    let _ = termios::tcsetattr(&tty, SetArg::TCSANOW, &modes);
 }
 
 /// Owns the screen while a front end asks; restores the terminal when dropped (see
@@ -199,10 +189,79 @@ const SIGNALLED: u8 = 3;
 
 static STATE: AtomicU8 = AtomicU8::new(IDLE);
 
-/// The first terminating signal (SIGTERM, SIGHUP, SIGQUIT) received, or 0. Set inside the
-/// signal handler itself, before an interrupted read returns to the front end, so the normal
-/// finish path can see that the watcher thread is about to end the flow.
-static PENDING: AtomicI32 = AtomicI32::new(0);
+/// The terminating signals; [`RECEIVED`] and [`LATER`] are indexed by position in it.
+const TERMINATING: [i32; 3] = [SIGTERM, SIGHUP, SIGQUIT];
+
+/// Whether each of [`TERMINATING`] has arrived. Set inside the signal handler itself, before
+/// an interrupted read returns to the front end, so the normal finish path can see that the
+/// watcher thread is about to end the flow (see [`terminating_received`]).
+static RECEIVED: [AtomicBool; 3] = [
+    AtomicBool::new(false),
+    AtomicBool::new(false),
+    AtomicBool::new(false),
+];
+
+/// For each pair of [`TERMINATING`] signals (indexed by [`pair`]), the number of the one of
+/// the two that arrived last, or 0. Set inside the handler too, before [`RECEIVED`].
+///
+/// The handlers are signal-hook's safe flag actions, which can only store a fixed value (no
+/// compare-and-swap), so "the first one stays" cannot be a single atomic: a later signal
+/// would overwrite it. One "last of the two" value per pair gives the order in which the
+/// received signals arrived, and so the first one ([`first_terminating`]).
+static LATER: [AtomicUsize; 3] = [
+    AtomicUsize::new(0),
+    AtomicUsize::new(0),
+    AtomicUsize::new(0),
+];
+
+/// The index in [`LATER`] of the pair of signals `i` and `j` (`i != j`, both below 3).
+fn pair(i: usize, j: usize) -> usize {
+    i + j - 1
+}
+
+/// Registers the handler actions of every [`TERMINATING`] signal: its [`LATER`] entries, then
+/// its [`RECEIVED`] flag (signal-hook runs one signal's actions in registration order, and all
+/// of them before the handler returns). Registering twice only repeats the same stores.
+fn register_terminating() -> io::Result<()> {
+    for (i, &signal) in TERMINATING.iter().enumerate() {
+        for j in (0..TERMINATING.len()).filter(|&j| j != i) {
+            signal_hook::flag::register_usize(signal, &LATER[pair(i, j)], signal as usize)?;
+        }
+        signal_hook::flag::register(signal, &RECEIVED[i])?;
+    }
+    Ok(())
+}
+
+/// Whether a terminating signal (SIGTERM, SIGHUP, SIGQUIT) has arrived.
+fn terminating_received() -> bool {
+    RECEIVED.iter().any(|r| r.load(Ordering::SeqCst))
+}
+
+/// The first terminating signal received, or `None`.
+fn first_terminating() -> Option<i32> {
+    let received = RECEIVED.each_ref().map(|r| r.load(Ordering::SeqCst));
+    let later = LATER.each_ref().map(|l| l.load(Ordering::SeqCst));
+    first_of(received, later)
+}
+
+/// The first of the received [`TERMINATING`] signals: the one that is not the later of any
+/// pair it forms with another received signal. This is exact when each signal arrived once
+/// before it is asked; a signal that comes again counts from its last arrival, since the stores
+/// of its handler run again. When no signal qualifies (a handler is halfway through its stores
+/// while this reads) the first received in the order of [`TERMINATING`] is taken.
+fn first_of(received: [bool; 3], later: [usize; 3]) -> Option<i32> {
+    let arrived = |i: &usize| received[*i];
+    let count = TERMINATING.len();
+    (0..count)
+        .filter(arrived)
+        .find(|&i| {
+            (0..count)
+                .filter(|j| *j != i && arrived(j))
+                .all(|j| later[pair(i, j)] == TERMINATING[j] as usize)
+        })
+        .or_else(|| (0..count).find(arrived))
+        .map(|i| TERMINATING[i])
+}
 
 /// Claims the right to write the result, for the normal finish path (src/run.rs). Returns
 /// normally when this caller may write it; when a signal already claimed it, it never
@@ -213,7 +272,7 @@ pub fn claim_result() {
         // A terminating signal interrupts the front end's read (console even turns the
         // interrupted read into a dismissal); the watcher thread will write the `aborted`
         // result, so step aside.
-        if now == SIGNALLED || (now == ARMED && PENDING.load(Ordering::SeqCst) != 0) {
+        if now == SIGNALLED || (now == ARMED && terminating_received()) {
             loop {
                 std::thread::park();
             }
@@ -237,22 +296,18 @@ pub fn claim_result() {
 /// run; the front end re-reads the size at the next key. Call it on the reading thread after
 /// [`SignalWatch::start`].
 pub fn keep_resizes_from_interrupting_reads() {
-    // SAFETY: plain libc calls on a local, zero-initialised signal set.
-    unsafe {
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        libc::sigaddset(&mut set, libc::SIGWINCH);
-        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
-    }
+    let mut set = SigSet::empty();
+    set.add(Signal::SIGWINCH);
+    let _ = set.thread_block();
 }
 
 /// The name of a watched signal: `SIGTERM`, `SIGHUP`, `SIGQUIT` or `SIGINT`.
 pub fn signal_name(signal: i32) -> &'static str {
     match signal {
-        libc::SIGTERM => "SIGTERM",
-        libc::SIGHUP => "SIGHUP",
-        libc::SIGQUIT => "SIGQUIT",
-        libc::SIGINT => "SIGINT",
+        SIGTERM => "SIGTERM",
+        SIGHUP => "SIGHUP",
+        SIGQUIT => "SIGQUIT",
+        SIGINT => "SIGINT",
         _ => "a signal",
     }
 }
@@ -273,7 +328,7 @@ pub struct SignalWatch {
 }
 
 impl SignalWatch {
-    /// Starts watching. `finish` gets the signal number (`libc::SIGTERM`, ...; see
+    /// Starts watching. `finish` gets the signal number (`SIGTERM`, ...; see
     /// [`signal_name`]) and returns the process exit code after writing the result.
     ///
     /// Errors: the signal handlers or the thread could not be set up.
@@ -281,16 +336,8 @@ impl SignalWatch {
     where
         F: FnOnce(i32) -> i32 + Send + 'static,
     {
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
         save_modes();
-        for signal in [SIGTERM, SIGHUP, SIGQUIT] {
-            // SAFETY: the action only does an atomic compare-exchange (async-signal-safe).
-            unsafe {
-                signal_hook::low_level::register(signal, move || {
-                    let _ = PENDING.compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst);
-                })?;
-            }
-        }
+        register_terminating()?;
         let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT])?;
         let _ = STATE.compare_exchange(IDLE, ARMED, Ordering::SeqCst, Ordering::SeqCst);
         std::thread::Builder::new()
@@ -300,17 +347,14 @@ impl SignalWatch {
                 if let Some(signal) = signals.forever().next() {
                     // A terminating signal wins over a SIGINT delivered with it (console
                     // raises SIGINT when a signal interrupts its key read).
-                    let signal = match PENDING.load(Ordering::SeqCst) {
-                        0 => signal,
-                        pending => pending,
-                    };
+                    let first = first_terminating();
+                    let signal = first.unwrap_or(signal);
                     if signal == SIGINT && finished_within(SIGINT_GRACE) {
                         return;
                     }
-                    let signal = match PENDING.load(Ordering::SeqCst) {
-                        0 => signal,
-                        pending => pending,
-                    };
+                    // Once seen, the first terminating signal is kept (a later read could
+                    // differ only if one came again); otherwise one may have come meanwhile.
+                    let signal = first.or_else(first_terminating).unwrap_or(signal);
                     if STATE
                         .compare_exchange(ARMED, SIGNALLED, Ordering::SeqCst, Ordering::SeqCst)
                         .is_err()
@@ -340,7 +384,7 @@ fn finished_within(grace: Duration) -> bool {
         if STATE.load(Ordering::SeqCst) == FINISHED {
             return true;
         }
-        if PENDING.load(Ordering::SeqCst) != 0 {
+        if terminating_received() {
             return false;
         }
         std::thread::sleep(Duration::from_millis(5));
@@ -360,10 +404,80 @@ mod tests {
 
     #[test]
     fn signal_names() {
-        assert_eq!(signal_name(libc::SIGTERM), "SIGTERM");
-        assert_eq!(signal_name(libc::SIGHUP), "SIGHUP");
-        assert_eq!(signal_name(libc::SIGQUIT), "SIGQUIT");
-        assert_eq!(signal_name(libc::SIGINT), "SIGINT");
-        assert_eq!(signal_name(libc::SIGUSR1), "a signal");
+        assert_eq!(signal_name(SIGTERM), "SIGTERM");
+        assert_eq!(signal_name(SIGHUP), "SIGHUP");
+        assert_eq!(signal_name(SIGQUIT), "SIGQUIT");
+        assert_eq!(signal_name(SIGINT), "SIGINT");
+        assert_eq!(signal_name(signal_hook::consts::SIGUSR1), "a signal");
+    }
+
+    /// The handler stores of `arrivals` (indices into `TERMINATING`), in order, as the
+    /// `(received, later)` values `first_of` reads.
+    fn after(arrivals: &[usize]) -> ([bool; 3], [usize; 3]) {
+        let (mut received, mut later) = ([false; 3], [0; 3]);
+        for &i in arrivals {
+            for j in (0..3).filter(|&j| j != i) {
+                later[pair(i, j)] = TERMINATING[i] as usize;
+            }
+            received[i] = true;
+        }
+        (received, later)
+    }
+
+    #[test]
+    fn pairs_are_distinct_and_symmetric() {
+        let mut seen = Vec::new();
+        for i in 0..3 {
+            for j in (0..3).filter(|&j| j != i) {
+                assert_eq!(pair(i, j), pair(j, i));
+                seen.push(pair(i, j));
+            }
+        }
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen, [0, 1, 2]);
+    }
+
+    #[test]
+    fn the_first_terminating_signal_wins() {
+        assert_eq!(first_of([false; 3], [0; 3]), None);
+        let orders: [&[usize]; 12] = [
+            &[0],
+            &[1],
+            &[2],
+            &[0, 1],
+            &[1, 0],
+            &[2, 0],
+            &[0, 1, 2],
+            &[0, 2, 1],
+            &[1, 0, 2],
+            &[1, 2, 0],
+            &[2, 0, 1],
+            &[2, 1, 0],
+        ];
+        for order in orders {
+            let (received, later) = after(order);
+            assert_eq!(
+                first_of(received, later),
+                Some(TERMINATING[order[0]]),
+                "{order:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_repeated_signal_counts_from_its_last_arrival() {
+        let (received, later) = after(&[0, 1, 0]);
+        assert_eq!(first_of(received, later), Some(SIGHUP));
+    }
+
+    #[test]
+    fn a_handler_halfway_through_falls_back_to_the_fixed_order() {
+        // SIGHUP, SIGQUIT, SIGTERM arrived; SIGHUP comes again and its handler has stored
+        // only its pair with SIGTERM when the watcher reads: each signal is the later of one
+        // pair, so none qualifies.
+        let (received, mut later) = after(&[1, 2, 0]);
+        later[pair(1, 0)] = SIGHUP as usize;
+        assert_eq!(first_of(received, later), Some(SIGTERM));
     }
 }
