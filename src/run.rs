@@ -150,7 +150,7 @@ fn watch_signals(payload: &Payload, cli: &Cli) -> Option<crate::terminal::Signal
     };
     let output = cli.output.clone();
     crate::terminal::SignalWatch::start(move |signal| {
-        let ending = if signal == libc::SIGINT {
+        let ending = if signal == signal_hook::consts::SIGINT {
             Ending::Dismissed
         } else {
             Ending::Aborted(format!("received {}", crate::terminal::signal_name(signal)))

@@ -35,7 +35,7 @@ use nix::sys::termios::{self, FlushArg, LocalFlags, SetArg, Termios};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -189,78 +189,32 @@ const SIGNALLED: u8 = 3;
 
 static STATE: AtomicU8 = AtomicU8::new(IDLE);
 
-/// The terminating signals; [`RECEIVED`] and [`LATER`] are indexed by position in it.
+/// The terminating signals, in the order that decides between signals the watcher finds
+/// already received together; [`RECEIVED`] is indexed by position in it.
 const TERMINATING: [i32; 3] = [SIGTERM, SIGHUP, SIGQUIT];
 
-/// Whether each of [`TERMINATING`] has arrived. Set inside the signal handler itself, before
-/// an interrupted read returns to the front end, so the normal finish path can see that the
-/// watcher thread is about to end the flow (see [`terminating_received`]).
+/// Whether each of [`TERMINATING`] has arrived. Set inside the signal handler itself
+/// (signal-hook's safe flag action), before an interrupted read returns to the front end, so
+/// the normal finish path can see that the watcher thread is about to end the flow.
 static RECEIVED: [AtomicBool; 3] = [
     AtomicBool::new(false),
     AtomicBool::new(false),
     AtomicBool::new(false),
 ];
 
-/// For each pair of [`TERMINATING`] signals (indexed by [`pair`]), the number of the one of
-/// the two that arrived last, or 0. Set inside the handler too, before [`RECEIVED`].
-///
-/// The handlers are signal-hook's safe flag actions, which can only store a fixed value (no
-/// compare-and-swap), so "the first one stays" cannot be a single atomic: a later signal
-/// would overwrite it. One "last of the two" value per pair gives the order in which the
-/// received signals arrived, and so the first one ([`first_terminating`]).
-static LATER: [AtomicUsize; 3] = [
-    AtomicUsize::new(0),
-    AtomicUsize::new(0),
-    AtomicUsize::new(0),
-];
-
-/// The index in [`LATER`] of the pair of signals `i` and `j` (`i != j`, both below 3).
-fn pair(i: usize, j: usize) -> usize {
-    i + j - 1
-}
-
-/// Registers the handler actions of every [`TERMINATING`] signal: its [`LATER`] entries, then
-/// its [`RECEIVED`] flag (signal-hook runs one signal's actions in registration order, and all
-/// of them before the handler returns). Registering twice only repeats the same stores.
-fn register_terminating() -> io::Result<()> {
-    for (i, &signal) in TERMINATING.iter().enumerate() {
-        for j in (0..TERMINATING.len()).filter(|&j| j != i) {
-            signal_hook::flag::register_usize(signal, &LATER[pair(i, j)], signal as usize)?;
-        }
-        signal_hook::flag::register(signal, &RECEIVED[i])?;
-    }
-    Ok(())
-}
-
 /// Whether a terminating signal (SIGTERM, SIGHUP, SIGQUIT) has arrived.
 fn terminating_received() -> bool {
     RECEIVED.iter().any(|r| r.load(Ordering::SeqCst))
 }
 
-/// The first terminating signal received, or `None`.
+/// The terminating signal that ends the flow: the watcher wakes on the first one, so this is
+/// it unless several arrived within the same instant, when [`TERMINATING`]'s order decides.
 fn first_terminating() -> Option<i32> {
-    let received = RECEIVED.each_ref().map(|r| r.load(Ordering::SeqCst));
-    let later = LATER.each_ref().map(|l| l.load(Ordering::SeqCst));
-    first_of(received, later)
-}
-
-/// The first of the received [`TERMINATING`] signals: the one that is not the later of any
-/// pair it forms with another received signal. This is exact when each signal arrived once
-/// before it is asked; a signal that comes again counts from its last arrival, since the stores
-/// of its handler run again. When no signal qualifies (a handler is halfway through its stores
-/// while this reads) the first received in the order of [`TERMINATING`] is taken.
-fn first_of(received: [bool; 3], later: [usize; 3]) -> Option<i32> {
-    let arrived = |i: &usize| received[*i];
-    let count = TERMINATING.len();
-    (0..count)
-        .filter(arrived)
-        .find(|&i| {
-            (0..count)
-                .filter(|j| *j != i && arrived(j))
-                .all(|j| later[pair(i, j)] == TERMINATING[j] as usize)
-        })
-        .or_else(|| (0..count).find(arrived))
-        .map(|i| TERMINATING[i])
+    TERMINATING
+        .iter()
+        .zip(&RECEIVED)
+        .find(|(_, r)| r.load(Ordering::SeqCst))
+        .map(|(&s, _)| s)
 }
 
 /// Claims the right to write the result, for the normal finish path (src/run.rs). Returns
@@ -337,7 +291,9 @@ impl SignalWatch {
         F: FnOnce(i32) -> i32 + Send + 'static,
     {
         save_modes();
-        register_terminating()?;
+        for (signal, flag) in TERMINATING.iter().zip(&RECEIVED) {
+            signal_hook::flag::register(*signal, flag)?;
+        }
         let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT])?;
         let _ = STATE.compare_exchange(IDLE, ARMED, Ordering::SeqCst, Ordering::SeqCst);
         std::thread::Builder::new()
@@ -409,75 +365,5 @@ mod tests {
         assert_eq!(signal_name(SIGQUIT), "SIGQUIT");
         assert_eq!(signal_name(SIGINT), "SIGINT");
         assert_eq!(signal_name(signal_hook::consts::SIGUSR1), "a signal");
-    }
-
-    /// The handler stores of `arrivals` (indices into `TERMINATING`), in order, as the
-    /// `(received, later)` values `first_of` reads.
-    fn after(arrivals: &[usize]) -> ([bool; 3], [usize; 3]) {
-        let (mut received, mut later) = ([false; 3], [0; 3]);
-        for &i in arrivals {
-            for j in (0..3).filter(|&j| j != i) {
-                later[pair(i, j)] = TERMINATING[i] as usize;
-            }
-            received[i] = true;
-        }
-        (received, later)
-    }
-
-    #[test]
-    fn pairs_are_distinct_and_symmetric() {
-        let mut seen = Vec::new();
-        for i in 0..3 {
-            for j in (0..3).filter(|&j| j != i) {
-                assert_eq!(pair(i, j), pair(j, i));
-                seen.push(pair(i, j));
-            }
-        }
-        seen.sort_unstable();
-        seen.dedup();
-        assert_eq!(seen, [0, 1, 2]);
-    }
-
-    #[test]
-    fn the_first_terminating_signal_wins() {
-        assert_eq!(first_of([false; 3], [0; 3]), None);
-        let orders: [&[usize]; 12] = [
-            &[0],
-            &[1],
-            &[2],
-            &[0, 1],
-            &[1, 0],
-            &[2, 0],
-            &[0, 1, 2],
-            &[0, 2, 1],
-            &[1, 0, 2],
-            &[1, 2, 0],
-            &[2, 0, 1],
-            &[2, 1, 0],
-        ];
-        for order in orders {
-            let (received, later) = after(order);
-            assert_eq!(
-                first_of(received, later),
-                Some(TERMINATING[order[0]]),
-                "{order:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn a_repeated_signal_counts_from_its_last_arrival() {
-        let (received, later) = after(&[0, 1, 0]);
-        assert_eq!(first_of(received, later), Some(SIGHUP));
-    }
-
-    #[test]
-    fn a_handler_halfway_through_falls_back_to_the_fixed_order() {
-        // SIGHUP, SIGQUIT, SIGTERM arrived; SIGHUP comes again and its handler has stored
-        // only its pair with SIGTERM when the watcher reads: each signal is the later of one
-        // pair, so none qualifies.
-        let (received, mut later) = after(&[1, 2, 0]);
-        later[pair(1, 0)] = SIGHUP as usize;
-        assert_eq!(first_of(received, later), Some(SIGTERM));
     }
 }
