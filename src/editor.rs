@@ -14,7 +14,7 @@
 //! spills into later prompts. Wide (CJK, emoji) text is measured by rustyline.
 //!
 //! `@` file-path completion ([`crate::complete::AtCompleter`]) plugs in as a rustyline [`Helper`]:
-//! `edit_line(prompt, initial, Some(my_helper))`; [`edit_line_plain`] is the no-helper form.
+//! `edit_line(prompt, initial, Some(my_helper))`.
 
 use rustyline::config::{Behavior, CompletionType, Config};
 use rustyline::error::ReadlineError;
@@ -81,11 +81,6 @@ pub fn edit_line<H: Helper>(prompt: &str, initial: &str, helper: Option<H>) -> i
         Err(ReadlineError::Eof) => Ok(Edit::Closed(String::new())),
         Err(e) => Err(to_io(e)),
     }
-}
-
-/// [`edit_line`] without a helper (no completion).
-pub fn edit_line_plain(prompt: &str, initial: &str) -> io::Result<Edit> {
-    edit_line::<()>(prompt, initial, None)
 }
 
 fn to_io(e: ReadlineError) -> io::Error {

@@ -1,9 +1,11 @@
 //! pi-ask: asks a person an AI coding agent's clarifying questions in the terminal and prints
 //! the answers as JSON in the `ask_user` result contract (docs/contract.md).
 //!
-//! Data path: payload text → [`contract::parse_payload`] (normalize + validate) → a front end
-//! in [`frontend`] drives an [`answers::AnswerState`] → [`result`] builds `{content, details}`
-//! → [`output::write_result`].
+//! Data path (docs/architecture.md): payload text → [`contract::parse_payload`] (normalize +
+//! validate) → a front end in [`frontend`] turns input into commands on a [`flow::Flow`],
+//! which keeps the answers in an [`answers::AnswerState`] → the flow's (or the run's)
+//! [`result::Ending`] → [`result::conclude`] builds `{content, details}` and the exit code →
+//! [`output::write_result`].
 
 #![forbid(unsafe_code)]
 
@@ -12,7 +14,7 @@ pub mod cli;
 pub mod commands;
 pub mod complete;
 pub mod contract;
-pub mod editor;
+mod editor;
 pub mod exit_codes;
 pub mod flow;
 pub mod frontend;
@@ -20,6 +22,6 @@ pub mod json_input;
 pub mod output;
 pub mod result;
 pub mod run;
-pub mod sanitize;
+mod sanitize;
 pub mod schema;
-pub mod terminal;
+mod terminal;

@@ -17,10 +17,10 @@
 //! [`FIRST_WAIT`] for the walk, then lists what has been indexed so far, and the hint after the
 //! cursor shows `indexing… N files` until the walk is done.
 
-pub mod dir;
-pub mod fuzzy;
-pub mod index;
-pub mod token;
+mod dir;
+mod fuzzy;
+mod index;
+mod token;
 
 use std::borrow::Cow;
 use std::path::PathBuf;

@@ -6,7 +6,7 @@
 //! `2/3 Frontend`, prompt, numbered options with descriptions, full previews on preview
 //! questions), then one line is read and turned into an [`Entry`] by the pure [`parse_entry`];
 //! the review step reads a [`ReviewEntry`] with [`parse_review_entry`]. Every answer rule is
-//! applied by the [`Flow`]; payload and typed text pass through [`crate::sanitize`] before
+//! applied by the [`Flow`]; payload and typed text pass through `crate::sanitize` before
 //! they are printed.
 //!
 //! Lines are read from and written to the controlling terminal (`/dev/tty`), never stdin or
