@@ -9,7 +9,7 @@ mod fast;
 mod rules;
 mod validate;
 
-pub use codes::ErrorCode;
+pub use codes::{ErrorCode, ProblemCode};
 
 pub use validate::{
     display_path, malformed_json, parse_payload, parse_payload_value, PayloadError,
