@@ -13,7 +13,6 @@ pub mod contract;
 pub mod editor;
 pub mod exit_codes;
 pub mod frontend;
-pub mod json_input;
 pub mod output;
 pub mod result;
 pub mod run;

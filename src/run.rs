@@ -3,29 +3,12 @@
 
 use crate::answers::AnswerState;
 use crate::cli::Cli;
-use crate::contract::{parse_payload, Payload, PayloadError, Problem};
+use crate::contract::{parse_payload, read_payload, Payload, PayloadError};
 use crate::exit_codes::ExitCode;
 use crate::frontend::{self, AskOptions, Outcome};
 use crate::output::write_result;
 use crate::result;
 use std::io::{self, IsTerminal};
-use std::path::Path;
-
-/// Reads at most `limit` bytes of payload from `path` (`-` for stdin).
-///
-/// Errors: a `payload_too_large`, `unreadable_payload` or `malformed_json` (empty, not
-/// UTF-8) problem (path: the document).
-pub fn read_payload(path: &Path, limit: u64) -> Result<String, Problem> {
-    crate::json_input::read_limited(
-        path,
-        limit,
-        "the payload from",
-        &crate::json_input::ReadCodes {
-            unreadable: "unreadable_payload",
-            too_large: "payload_too_large",
-        },
-    )
-}
 
 /// Whether a controlling terminal can be opened for reading and writing.
 pub fn terminal_available() -> bool {

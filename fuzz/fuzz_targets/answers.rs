@@ -1,4 +1,4 @@
-//! Fuzz target: answers-file parsing and checking (`pi_ask::frontend::scripted::parse_answers`)
+//! Fuzz target: answers-file parsing and checking (`pi_ask::contract::parse_answers`)
 //! against fixed payloads. The first byte picks the payload, the rest is the answers file.
 //! Properties: nothing panics; checked answers always apply to the payload's answer state; the
 //! submitted result, replayed as an answers file, gives the same answers again.
@@ -7,8 +7,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use pi_ask::answers::AnswerState;
-use pi_ask::contract::{parse_payload, Payload, QuestionType};
-use pi_ask::frontend::scripted::parse_answers;
+use pi_ask::contract::{parse_answers, parse_payload, Payload, QuestionType};
+use pi_ask::frontend::scripted::apply;
 use pi_ask::{output, result};
 use std::sync::OnceLock;
 
@@ -60,7 +60,7 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let mut state = AnswerState::new(payload);
-    answers.apply(&mut state).expect("checked answers apply");
+    apply(&answers, &mut state).expect("checked answers apply");
     if answers.cancelled {
         output::to_json(&result::dismissed(payload));
         return;
@@ -70,7 +70,7 @@ fuzz_target!(|data: &[u8]| {
     let replay = parse_answers(&recorded, payload)
         .unwrap_or_else(|p| panic!("a submitted result does not replay: {p:?}\n{recorded}"));
     let mut again = AnswerState::new(payload);
-    replay.apply(&mut again).expect("replayed answers apply");
+    apply(&replay, &mut again).expect("replayed answers apply");
     assert_eq!(
         again.answers(payload),
         state.answers(payload),
