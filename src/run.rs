@@ -108,7 +108,10 @@ pub fn outcome_result(
     match outcome {
         Outcome::Submitted => (result::submitted(payload, state), ExitCode::Submitted),
         Outcome::Dismissed => (result::dismissed(payload), ExitCode::Cancelled),
-        Outcome::Aborted { code, message } if code == crate::contract::ErrorCode::Internal => (
+        Outcome::Aborted {
+            code: crate::contract::ErrorCode::Internal,
+            message,
+        } => (
             result::internal(Some(payload), &message),
             ExitCode::Internal,
         ),
