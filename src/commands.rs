@@ -1,9 +1,11 @@
 //! The subcommands: `pi-ask validate` and `pi-ask schema` (README, docs/answers.md).
 
 use crate::cli::{SchemaArgs, ValidateArgs};
-use crate::contract::{parse_payload, ErrorCode, ErrorInfo, Payload, PayloadError};
+use crate::contract::{
+    parse_answers, parse_payload, read_answers, read_payload, ErrorCode, ErrorInfo, Payload,
+    PayloadError,
+};
 use crate::exit_codes::ExitCode;
-use crate::frontend::scripted::{parse_answers, read_answers};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -24,7 +26,7 @@ pub struct ValidateReport {
 
 /// Checks the payload and, when given, the answers file against it.
 pub fn validate_report(args: &ValidateArgs) -> ValidateReport {
-    let payload = crate::run::read_payload(&args.payload, args.max_payload_bytes)
+    let payload = read_payload(&args.payload, args.max_payload_bytes)
         .map_err(|p| PayloadError {
             title: None,
             problems: vec![p],

@@ -18,7 +18,6 @@ mod editor;
 pub mod exit_codes;
 pub mod flow;
 pub mod frontend;
-pub mod json_input;
 pub mod output;
 pub mod result;
 pub mod run;

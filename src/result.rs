@@ -5,8 +5,8 @@
 
 use crate::answers::AnswerState;
 use crate::contract::{
-    ContentItem, Details, ErrorCode, ErrorInfo, Payload, PayloadError, Problem, QuestionSummary,
-    QuestionType, ToolResult,
+    quoted, ContentItem, Details, ErrorCode, ErrorInfo, Payload, PayloadError, Problem,
+    QuestionSummary, QuestionType, ToolResult,
 };
 use crate::exit_codes::ExitCode;
 use indexmap::IndexMap;
@@ -79,11 +79,6 @@ fn summaries(payload: Option<&Payload>) -> Vec<QuestionSummary> {
     payload.map_or_else(Vec::new, |p| {
         p.questions.iter().map(QuestionSummary::from).collect()
     })
-}
-
-/// JSON-quoted text, so multi-line or odd text stays on one transcript line.
-fn quoted(text: &str) -> String {
-    serde_json::to_string(text).unwrap_or_else(|_| format!("{text:?}"))
 }
 
 fn title_phrase(title: Option<&str>) -> String {

@@ -3,7 +3,7 @@
 //! ([`result::conclude`]), and write the result.
 
 use crate::cli::Cli;
-use crate::contract::{parse_payload, Payload, PayloadError, Problem};
+use crate::contract::{parse_payload, read_payload, ErrorCode, ErrorInfo, Payload, PayloadError};
 use crate::exit_codes::ExitCode;
 use crate::flow::Flow;
 use crate::frontend::{self, AskOptions};
@@ -11,22 +11,6 @@ use crate::output::write_result;
 use crate::result::{self, Ending};
 use std::io::{self, IsTerminal};
 use std::path::Path;
-
-/// Reads at most `limit` bytes of payload from `path` (`-` for stdin).
-///
-/// Errors: a `payload_too_large`, `unreadable_payload` or `malformed_json` (empty, not
-/// UTF-8) problem (path: the document).
-pub fn read_payload(path: &Path, limit: u64) -> Result<String, Problem> {
-    crate::json_input::read_limited(
-        path,
-        limit,
-        "the payload from",
-        &crate::json_input::ReadCodes {
-            unreadable: "unreadable_payload",
-            too_large: "payload_too_large",
-        },
-    )
-}
 
 /// Whether a controlling terminal can be opened for reading and writing.
 pub fn terminal_available() -> bool {
@@ -73,20 +57,13 @@ fn report(ending: &Ending, cli: &Cli) {
         Ending::InvalidPayload(err) => err.to_string(),
         Ending::InvalidAnswers(problems) => {
             let n = problems.len();
-            let mut text = format!(
-                "invalid answers file {}: {n} problem{}\n",
+            let error = ErrorInfo::for_input(ErrorCode::InvalidAnswers, problems.clone());
+            format!(
+                "invalid answers file {}: {n} problem{}{}\n",
                 cli.answers.as_deref().unwrap_or(Path::new("-")).display(),
-                if n == 1 { "" } else { "s" }
-            );
-            for p in problems {
-                let at = if p.path.is_empty() {
-                    "answers file"
-                } else {
-                    &p.path
-                };
-                text.push_str(&format!("  {at}: {} [{}]\n", p.message, p.code));
-            }
-            text
+                if n == 1 { "" } else { "s" },
+                error.problem_lines("  ")
+            )
         }
         _ => return,
     };

@@ -288,7 +288,7 @@ mod tests {
 
     #[test]
     fn answers_schema_matches_the_answers_parser_fields() {
-        use crate::frontend::scripted as sc;
+        use crate::contract::answers_fields as sc;
         let s = schema(Which::Answers);
         assert_eq!(
             properties(&s, Some("AnswersDocument")),

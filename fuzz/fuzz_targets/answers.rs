@@ -1,4 +1,4 @@
-//! Fuzz target: answers-file parsing and checking (`pi_ask::frontend::scripted::parse_answers`)
+//! Fuzz target: answers-file parsing and checking (`pi_ask::contract::parse_answers`)
 //! against fixed payloads. The first byte picks the payload, the rest is the answers file.
 //! Properties: nothing panics; checked answers always apply to the payload's answer state; the
 //! submitted result, replayed as an answers file, gives the same answers again. Answers are
@@ -7,9 +7,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pi_ask::contract::{parse_payload, Payload, QuestionType};
+use pi_ask::contract::{parse_answers, parse_payload, Payload, QuestionType};
 use pi_ask::flow::Flow;
-use pi_ask::frontend::scripted::{self, parse_answers};
+use pi_ask::frontend::scripted;
 use pi_ask::output;
 use pi_ask::result::{self, Ending};
 use std::sync::OnceLock;

@@ -3,22 +3,38 @@
 //! Field names and shapes follow `docs/contract.md` (sections "Input" and "Output") exactly.
 //! [`parse_payload`] turns payload text into a normalized, validated [`Payload`]; the result
 //! types serialize to the JSON the contract's "Output" section gives.
+//!
+//! Both inputs are read here: the payload ([`read_payload`], [`parse_payload`]; `validate.rs`
+//! and `rules.rs`) and the `--answers` file ([`read_answers`], [`parse_answers`];
+//! `answers_file.rs`), with one JSON walker toolkit (`json.rs`: bounded reading, paths, the
+//! unknown-field and typo rule) and one [`Problem`] type whose codes are [`ProblemCode`].
 
+mod answers_file;
 mod codes;
 mod fast;
+mod json;
 mod rules;
 mod validate;
 
-pub use codes::ErrorCode;
-
-pub use validate::{
-    display_path, malformed_json, parse_payload, parse_payload_value, PayloadError,
+pub use answers_file::{
+    parse_answers, parse_answers_value, read_answers, AnswerEntry, AnswersFile,
 };
+pub use codes::{ErrorCode, ProblemCode};
+pub use json::malformed_json;
+pub(crate) use json::quoted;
+pub use validate::{display_path, parse_payload, parse_payload_value, read_payload, PayloadError};
 
 /// The field names the validator knows, for the schema drift tests in `crate::schema`.
 #[cfg(test)]
 pub(crate) mod validate_fields {
     pub(crate) use super::validate::{OPTION_FIELDS, PAYLOAD_FIELDS, QUESTION_FIELDS};
+}
+
+/// The field names the answers-file checker knows, for the schema drift tests in
+/// `crate::schema`.
+#[cfg(test)]
+pub(crate) mod answers_fields {
+    pub(crate) use super::answers_file::{DOCUMENT_FIELDS, ENTRY_FIELDS, RESULT_FIELDS};
 }
 
 use indexmap::IndexMap;
@@ -257,14 +273,8 @@ impl ErrorInfo {
         }
     }
 
-    /// For people: the message as a sentence, then one line per problem,
-    /// `{bullet}{path}: {message} [{code}]`. A problem of the whole document is at "payload"
-    /// or "answers file".
+    /// For people: the message as a sentence, then [`ErrorInfo::problem_lines`].
     pub fn describe(&self, bullet: &str) -> String {
-        let document = match self.code {
-            ErrorCode::InvalidAnswers => "answers file",
-            _ => "payload",
-        };
         let mut text = String::new();
         let mut chars = self.message.chars();
         if let Some(first) = chars.next() {
@@ -272,6 +282,18 @@ impl ErrorInfo {
             text.push_str(chars.as_str());
         }
         text.push('.');
+        text.push_str(&self.problem_lines(bullet));
+        text
+    }
+
+    /// One line per problem, each starting with a newline: `\n{bullet}{path}: {message}
+    /// [{code}]`. A problem of the whole document is at "payload" or "answers file".
+    pub fn problem_lines(&self, bullet: &str) -> String {
+        let document = match self.code {
+            ErrorCode::InvalidAnswers => "answers file",
+            _ => "payload",
+        };
+        let mut text = String::new();
         for p in &self.problems {
             let path = if p.path.is_empty() { document } else { &p.path };
             text.push_str(&format!("\n{bullet}{path}: {} [{}]", p.message, p.code));
@@ -283,8 +305,8 @@ impl ErrorInfo {
 /// One input problem: a stable snake_case code, the JSON path where it is, and a sentence.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Problem {
-    /// Stable snake_case code, e.g. `duplicate_option_value`.
-    pub code: String,
+    /// Stable snake_case code, e.g. `duplicate_option_value` (see docs/exit-codes.md).
+    pub code: ProblemCode,
     /// JSON path such as `questions[1].options[0].value`; empty for the document itself.
     pub path: String,
     /// What is wrong and how to fix it.
@@ -293,9 +315,9 @@ pub struct Problem {
 
 impl Problem {
     /// A problem with the given code, path and message.
-    pub fn new(code: &str, path: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn new(code: ProblemCode, path: impl Into<String>, message: impl Into<String>) -> Self {
         Problem {
-            code: code.to_string(),
+            code,
             path: path.into(),
             message: message.into(),
         }

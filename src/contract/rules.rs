@@ -6,7 +6,7 @@
 //! reported as malformed. [`normalize`] checks every rule, records every problem, fills in the
 //! defaults and returns the [`Payload`] when there is no problem.
 
-use super::{Payload, Problem, Question, QuestionOption, QuestionType};
+use super::{Payload, Problem, ProblemCode, Question, QuestionOption, QuestionType};
 use std::collections::HashMap;
 
 /// One field as read from the payload.
@@ -78,13 +78,13 @@ pub(super) fn normalize(raw: RawPayload, problems: &mut Vec<Problem>) -> Option<
     let mut questions = Vec::new();
     match raw.questions {
         Field::Missing => problems.push(Problem::new(
-            "missing_field",
+            ProblemCode::MissingField,
             "questions",
             "`questions` is missing: give an array with at least one question",
         )),
         Field::Invalid => {}
         Field::Given(items) if items.is_empty() => problems.push(Problem::new(
-            "no_questions",
+            ProblemCode::NoQuestions,
             "questions",
             "at least one question is required",
         )),
@@ -92,7 +92,7 @@ pub(super) fn normalize(raw: RawPayload, problems: &mut Vec<Problem>) -> Option<
             let mut ids = Unique::new(
                 "question id",
                 "ids must be unique",
-                "duplicate_question_id",
+                ProblemCode::DuplicateQuestionId,
                 items.len(),
             );
             for (i, q) in items.iter().enumerate() {
@@ -118,12 +118,12 @@ pub(super) fn normalize(raw: RawPayload, problems: &mut Vec<Problem>) -> Option<
 struct Unique<'a> {
     what: &'static str,
     rule: &'static str,
-    code: &'static str,
+    code: ProblemCode,
     first: HashMap<&'a str, usize>,
 }
 
 impl<'a> Unique<'a> {
-    fn new(what: &'static str, rule: &'static str, code: &'static str, capacity: usize) -> Self {
+    fn new(what: &'static str, rule: &'static str, code: ProblemCode, capacity: usize) -> Self {
         Unique {
             what,
             rule,
@@ -167,13 +167,13 @@ fn required_text(
     path: impl FnOnce() -> String,
     what: &str,
     key: &str,
-    empty_code: &str,
+    empty_code: ProblemCode,
     problems: &mut Vec<Problem>,
 ) -> Option<String> {
     match field {
         Field::Missing => {
             problems.push(Problem::new(
-                "missing_field",
+                ProblemCode::MissingField,
                 path(),
                 format!("{what} is missing: add a non-empty `{key}` string"),
             ));
@@ -199,7 +199,7 @@ fn optional_text(
     path: impl FnOnce() -> String,
     what: &str,
     key: &str,
-    blank_code: &str,
+    blank_code: ProblemCode,
     problems: &mut Vec<Problem>,
 ) -> Result<Option<String>, ()> {
     match field {
@@ -229,7 +229,7 @@ fn question(q: RawQuestion, index: usize, problems: &mut Vec<Problem>) -> Option
         at("id"),
         "the question id",
         "id",
-        "empty_question_id",
+        ProblemCode::EmptyQuestionId,
         problems,
     );
     let label = optional_text(
@@ -237,7 +237,7 @@ fn question(q: RawQuestion, index: usize, problems: &mut Vec<Problem>) -> Option
         at("label"),
         "the question label",
         "label",
-        "blank_label",
+        ProblemCode::BlankLabel,
         problems,
     );
     let prompt = required_text(
@@ -245,7 +245,7 @@ fn question(q: RawQuestion, index: usize, problems: &mut Vec<Problem>) -> Option
         at("prompt"),
         "the question prompt",
         "prompt",
-        "empty_prompt",
+        ProblemCode::EmptyPrompt,
         problems,
     );
     let kind = match &q.kind {
@@ -256,7 +256,7 @@ fn question(q: RawQuestion, index: usize, problems: &mut Vec<Problem>) -> Option
             "preview" => QuestionType::Preview,
             other => {
                 problems.push(Problem::new(
-                    "invalid_type",
+                    ProblemCode::InvalidType,
                     format!("{base}.type"),
                     format!("type {other:?} is not one of \"single\", \"multi\", \"preview\""),
                 ));
@@ -270,13 +270,13 @@ fn question(q: RawQuestion, index: usize, problems: &mut Vec<Problem>) -> Option
     let mut options = Vec::new();
     match q.options {
         Field::Missing => problems.push(Problem::new(
-            "missing_field",
+            ProblemCode::MissingField,
             options_path,
             "`options` is missing: give an array with at least one option",
         )),
         Field::Invalid => {}
         Field::Given(items) if items.is_empty() => problems.push(Problem::new(
-            "no_options",
+            ProblemCode::NoOptions,
             options_path,
             "a question needs at least one option",
         )),
@@ -284,7 +284,7 @@ fn question(q: RawQuestion, index: usize, problems: &mut Vec<Problem>) -> Option
             let mut values = Unique::new(
                 "option value",
                 "values must be unique within a question",
-                "duplicate_option_value",
+                ProblemCode::DuplicateOptionValue,
                 items.len(),
             );
             let first_path = format!("{options_path}[{{}}]");
@@ -332,7 +332,7 @@ fn option(
         at("value"),
         "the option value",
         "value",
-        "empty_option_value",
+        ProblemCode::EmptyOptionValue,
         problems,
     );
     let label = required_text(
@@ -340,7 +340,7 @@ fn option(
         at("label"),
         "the option label",
         "label",
-        "empty_option_label",
+        ProblemCode::EmptyOptionLabel,
         problems,
     );
     let description = optional_text(
@@ -348,7 +348,7 @@ fn option(
         at("description"),
         "the option description",
         "description",
-        "blank_description",
+        ProblemCode::BlankDescription,
         problems,
     );
     let preview = optional_text(
@@ -356,12 +356,12 @@ fn option(
         at("preview"),
         "the option preview",
         "preview",
-        "blank_preview",
+        ProblemCode::BlankPreview,
         problems,
     );
     if kind == QuestionType::Preview && !has_preview {
         problems.push(Problem::new(
-            "missing_preview",
+            ProblemCode::MissingPreview,
             at("preview")(),
             "every option of a preview question needs `preview` text",
         ));

@@ -4,11 +4,12 @@
 //! reported at once with a stable code and its JSON path, and unknown fields are reported (with
 //! the nearest known field) instead of being dropped.
 
+use super::json::{self, join_path as join, kind_of, malformed_json, Alias, ReadCodes, Shape};
 use super::rules::{self, Field, RawOption, RawPayload, RawQuestion};
-use super::{Payload, Problem};
-use crate::json_input::{closest, join_path as join, kind_of};
+use super::{Payload, Problem, ProblemCode};
 use serde_json::{Map, Value};
 use std::fmt;
+use std::path::Path;
 
 /// Why a payload was refused: every problem found, ordered by where they are (see `finish`).
 #[derive(Debug, Clone, PartialEq)]
@@ -39,6 +40,22 @@ pub fn display_path(path: &str) -> &str {
     }
 }
 
+/// Reads at most `limit` bytes of payload from `path` (`-` for stdin).
+///
+/// Errors: a `payload_too_large`, `unreadable_payload` or `malformed_json` (empty, not
+/// UTF-8) problem (path: the document).
+pub fn read_payload(path: &Path, limit: u64) -> Result<String, Problem> {
+    json::read_limited(
+        path,
+        limit,
+        "the payload from",
+        &ReadCodes {
+            unreadable: ProblemCode::UnreadablePayload,
+            too_large: ProblemCode::PayloadTooLarge,
+        },
+    )
+}
+
 /// Parses payload text (JSON) into a normalized [`Payload`].
 ///
 /// Errors: malformed JSON gives one `malformed_json` problem with line and column; otherwise
@@ -59,72 +76,48 @@ pub fn parse_payload(text: &str) -> Result<Payload, PayloadError> {
     parse_payload_value(&value)
 }
 
-/// The `malformed_json` problem for a serde_json syntax error, with its line and column.
-pub fn malformed_json(e: &serde_json::Error) -> Problem {
-    let what = e.to_string();
-    // serde_json appends " at line L column C"; keep only the reason.
-    let reason = what
-        .rsplit_once(" at line ")
-        .map(|(r, _)| r.to_string())
-        .unwrap_or(what);
-    Problem::new(
-        "malformed_json",
-        "",
-        format!(
-            "not valid JSON at line {}, column {}: {reason}",
-            e.line(),
-            e.column()
-        ),
-    )
-}
-
 pub(crate) const PAYLOAD_FIELDS: &[&str] = &["title", "questions"];
 pub(crate) const QUESTION_FIELDS: &[&str] =
     &["id", "label", "prompt", "type", "required", "options"];
 pub(crate) const OPTION_FIELDS: &[&str] = &["value", "label", "description", "preview"];
 
-/// Fields other ask tools use, mapped to what this contract calls them.
-fn alias_hint(level: Level, field: &str) -> Option<&'static str> {
-    let hint = match (level, field) {
-        (Level::Question, "question" | "text" | "message" | "prompt_text") => {
-            "did you mean `prompt`?"
-        }
-        (Level::Question, "header" | "title" | "name") => "did you mean `label`?",
-        (Level::Question, "multiSelect" | "multi_select" | "multiple" | "allowMultiple") => {
-            "use `type: \"multi\"` instead"
-        }
-        (Level::Question, "choices" | "answers" | "items") => "did you mean `options`?",
-        (Level::Option, "title" | "name" | "text") => "did you mean `label`?",
-        (Level::Option, "id" | "key") => "did you mean `value`?",
-        (Level::Option, "desc" | "detail" | "details" | "hint") => "did you mean `description`?",
-        (Level::Payload, "question" | "prompts" | "items") => "did you mean `questions`?",
-        (Level::Payload, "header" | "label" | "name") => "did you mean `title`?",
-        _ => return None,
-    };
-    Some(hint)
-}
+/// The payload object.
+const PAYLOAD: Shape = Shape {
+    known: PAYLOAD_FIELDS,
+    noun: "the payload",
+    aliases: |field| match field {
+        "question" | "prompts" | "items" => Some(Alias::Field("questions")),
+        "header" | "label" | "name" => Some(Alias::Field("title")),
+        _ => None,
+    },
+};
 
-#[derive(Clone, Copy, PartialEq)]
-enum Level {
-    Payload,
-    Question,
-    Option,
-}
-
-impl Level {
-    fn noun(self) -> &'static str {
-        match self {
-            Level::Payload => "the payload",
-            Level::Question => "a question",
-            Level::Option => "an option",
+/// A question object.
+const QUESTION: Shape = Shape {
+    known: QUESTION_FIELDS,
+    noun: "a question",
+    aliases: |field| match field {
+        "question" | "text" | "message" | "prompt_text" => Some(Alias::Field("prompt")),
+        "header" | "title" | "name" => Some(Alias::Field("label")),
+        "multiSelect" | "multi_select" | "multiple" | "allowMultiple" => {
+            Some(Alias::Advice("use `type: \"multi\"` instead"))
         }
-    }
-}
+        "choices" | "answers" | "items" => Some(Alias::Field("options")),
+        _ => None,
+    },
+};
 
-/// The known field closest to `field`, if any is close enough to be a likely typo.
-fn nearest<'a>(field: &str, known: &[&'a str]) -> Option<&'a str> {
-    closest(field, known.iter().copied(), 0.8)
-}
+/// An option object.
+const OPTION: Shape = Shape {
+    known: OPTION_FIELDS,
+    noun: "an option",
+    aliases: |field| match field {
+        "title" | "name" | "text" => Some(Alias::Field("label")),
+        "id" | "key" => Some(Alias::Field("value")),
+        "desc" | "detail" | "details" | "hint" => Some(Alias::Field("description")),
+        _ => None,
+    },
+};
 
 /// Reads the structure of a payload value: reports unknown fields and wrong JSON types, and
 /// hands every field over to the input rules (`rules.rs`) as given, missing or invalid.
@@ -133,30 +126,12 @@ struct Walker {
 }
 
 impl Walker {
-    fn push(&mut self, code: &str, path: impl Into<String>, message: impl Into<String>) {
+    fn push(&mut self, code: ProblemCode, path: impl Into<String>, message: impl Into<String>) {
         self.problems.push(Problem::new(code, path, message));
     }
 
-    fn unknown_fields(&mut self, obj: &Map<String, Value>, level: Level, base: &str) {
-        let known = match level {
-            Level::Payload => PAYLOAD_FIELDS,
-            Level::Question => QUESTION_FIELDS,
-            Level::Option => OPTION_FIELDS,
-        };
-        for key in obj.keys() {
-            if known.contains(&key.as_str()) {
-                continue;
-            }
-            let hint = alias_hint(level, key)
-                .map(str::to_string)
-                .or_else(|| nearest(key, known).map(|k| format!("did you mean `{k}`?")))
-                .unwrap_or_else(|| format!("known fields: {}", join_ticked(known)));
-            self.push(
-                "unknown_field",
-                join(base, key),
-                format!("`{key}` is not a field of {}; {hint}", level.noun()),
-            );
-        }
+    fn unknown_fields(&mut self, obj: &Map<String, Value>, shape: &Shape, base: &str) {
+        json::unknown_fields(obj, shape, base, &mut self.problems);
     }
 
     /// A field of the expected JSON type, read by `read`; `Invalid` (reported) otherwise.
@@ -175,7 +150,7 @@ impl Walker {
             Some(t) => Field::Given(t),
             None => {
                 self.push(
-                    "wrong_type",
+                    ProblemCode::WrongType,
                     join(base, key),
                     format!("`{key}` must be {expected}, not {}", kind_of(v)),
                 );
@@ -221,7 +196,7 @@ impl Walker {
         let obj = v.as_object();
         if obj.is_none() {
             self.push(
-                "wrong_type",
+                ProblemCode::WrongType,
                 path,
                 format!("{what} must be an object, not {}", kind_of(v)),
             );
@@ -231,7 +206,7 @@ impl Walker {
 
     fn question(&mut self, v: &Value, base: String) -> Option<RawQuestion> {
         let obj = self.object(v, &base, "a question")?;
-        self.unknown_fields(obj, Level::Question, &base);
+        self.unknown_fields(obj, &QUESTION, &base);
         Some(RawQuestion {
             id: self.string(obj, "id", &base),
             label: self.string(obj, "label", &base),
@@ -254,7 +229,7 @@ impl Walker {
             &base,
             "an option (like {\"value\": \"...\", \"label\": \"...\"})",
         )?;
-        self.unknown_fields(obj, Level::Option, &base);
+        self.unknown_fields(obj, &OPTION, &base);
         Some(RawOption {
             value: self.string(obj, "value", &base),
             label: self.string(obj, "label", &base),
@@ -262,13 +237,6 @@ impl Walker {
             preview: self.string(obj, "preview", &base),
         })
     }
-}
-
-fn join_ticked(keys: &[&str]) -> String {
-    keys.iter()
-        .map(|k| format!("`{k}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Validates and normalizes an already-parsed payload value. See [`parse_payload`].
@@ -280,7 +248,7 @@ pub fn parse_payload_value(value: &Value) -> Result<Payload, PayloadError> {
         return Err(PayloadError {
             title: None,
             problems: vec![Problem::new(
-                "wrong_type",
+                ProblemCode::WrongType,
                 "",
                 format!(
                     "the payload must be a JSON object like {{\"questions\": [...]}}, not {}",
@@ -289,7 +257,7 @@ pub fn parse_payload_value(value: &Value) -> Result<Payload, PayloadError> {
             )],
         });
     };
-    w.unknown_fields(obj, Level::Payload, "");
+    w.unknown_fields(obj, &PAYLOAD, "");
     let raw = RawPayload {
         title: w.string(obj, "title", ""),
         questions: w.array(obj, "questions", "", Walker::question),
@@ -352,7 +320,7 @@ mod tests {
     use crate::contract::QuestionType;
     use serde_json::json;
 
-    fn problems(v: serde_json::Value) -> Vec<(String, String)> {
+    fn problems(v: serde_json::Value) -> Vec<(ProblemCode, String)> {
         parse_payload_value(&v)
             .unwrap_err()
             .problems
@@ -370,28 +338,31 @@ mod tests {
         base
     }
 
-    fn pair(code: &str, path: &str) -> Vec<(String, String)> {
-        vec![(code.to_string(), path.to_string())]
+    fn pair(code: ProblemCode, path: &str) -> Vec<(ProblemCode, String)> {
+        vec![(code, path.to_string())]
     }
 
     #[test]
     fn at_least_one_question_is_required() {
         assert_eq!(
             problems(json!({"questions": []})),
-            pair("no_questions", "questions")
+            pair(ProblemCode::NoQuestions, "questions")
         );
-        assert_eq!(problems(json!({})), pair("missing_field", "questions"));
+        assert_eq!(
+            problems(json!({})),
+            pair(ProblemCode::MissingField, "questions")
+        );
     }
 
     #[test]
     fn id_and_prompt_must_be_non_empty_after_trimming() {
         assert_eq!(
             problems(json!({"questions": [q(json!({"id": "  "}))]})),
-            pair("empty_question_id", "questions[0].id")
+            pair(ProblemCode::EmptyQuestionId, "questions[0].id")
         );
         assert_eq!(
             problems(json!({"questions": [q(json!({"prompt": "\t"}))]})),
-            pair("empty_prompt", "questions[0].prompt")
+            pair(ProblemCode::EmptyPrompt, "questions[0].prompt")
         );
     }
 
@@ -399,7 +370,7 @@ mod tests {
     fn every_question_needs_an_option() {
         assert_eq!(
             problems(json!({"questions": [q(json!({"options": []}))]})),
-            pair("no_options", "questions[0].options")
+            pair(ProblemCode::NoOptions, "questions[0].options")
         );
     }
 
@@ -407,7 +378,7 @@ mod tests {
     fn question_ids_are_unique() {
         assert_eq!(
             problems(json!({"questions": [q(json!({})), q(json!({}))]})),
-            pair("duplicate_question_id", "questions[1].id")
+            pair(ProblemCode::DuplicateQuestionId, "questions[1].id")
         );
     }
 
@@ -416,7 +387,10 @@ mod tests {
         let opts = json!([{"value": "a", "label": "A"}, {"value": "b", "label": "B"}, {"value": "a", "label": "C"}]);
         assert_eq!(
             problems(json!({"questions": [q(json!({"options": opts}))]})),
-            pair("duplicate_option_value", "questions[0].options[2].value")
+            pair(
+                ProblemCode::DuplicateOptionValue,
+                "questions[0].options[2].value"
+            )
         );
         // The same value in two questions is fine.
         assert!(
@@ -429,18 +403,18 @@ mod tests {
     fn optional_fields_must_not_be_blank() {
         assert_eq!(
             problems(json!({"questions": [q(json!({"label": " "}))]})),
-            pair("blank_label", "questions[0].label")
+            pair(ProblemCode::BlankLabel, "questions[0].label")
         );
         let opts = json!([{"value": "a", "label": "A", "description": "", "preview": "  "}]);
         assert_eq!(
             problems(json!({"questions": [q(json!({"options": opts}))]})),
             vec![
                 (
-                    "blank_description".to_string(),
+                    ProblemCode::BlankDescription,
                     "questions[0].options[0].description".to_string()
                 ),
                 (
-                    "blank_preview".to_string(),
+                    ProblemCode::BlankPreview,
                     "questions[0].options[0].preview".to_string()
                 ),
             ]
@@ -476,7 +450,10 @@ mod tests {
             json!([{"value": "a", "label": "A", "preview": "x"}, {"value": "b", "label": "B"}]);
         assert_eq!(
             problems(json!({"questions": [q(json!({"type": "preview", "options": opts}))]})),
-            pair("missing_preview", "questions[0].options[1].preview")
+            pair(
+                ProblemCode::MissingPreview,
+                "questions[0].options[1].preview"
+            )
         );
     }
 
@@ -484,7 +461,7 @@ mod tests {
     fn unknown_type_is_named() {
         assert_eq!(
             problems(json!({"questions": [q(json!({"type": "checkbox"}))]})),
-            pair("invalid_type", "questions[0].type")
+            pair(ProblemCode::InvalidType, "questions[0].type")
         );
     }
 
@@ -521,15 +498,15 @@ mod tests {
             problems(json!({"questions": [q(json!({"options": opts}))]})),
             vec![
                 (
-                    "missing_field".to_string(),
+                    ProblemCode::MissingField,
                     "questions[0].options[0].value".to_string()
                 ),
                 (
-                    "empty_option_label".to_string(),
+                    ProblemCode::EmptyOptionLabel,
                     "questions[0].options[1].label".to_string()
                 ),
                 (
-                    "empty_option_value".to_string(),
+                    ProblemCode::EmptyOptionValue,
                     "questions[0].options[2].value".to_string()
                 ),
             ]
@@ -538,18 +515,15 @@ mod tests {
 
     #[test]
     fn wrong_types_are_reported_with_their_path() {
-        assert_eq!(problems(json!([1])), pair("wrong_type", ""));
+        assert_eq!(problems(json!([1])), pair(ProblemCode::WrongType, ""));
         assert_eq!(
             problems(
                 json!({"title": 3, "questions": [q(json!({"required": "yes", "options": "a"}))]})
             ),
             vec![
-                ("wrong_type".to_string(), "title".to_string()),
-                (
-                    "wrong_type".to_string(),
-                    "questions[0].required".to_string()
-                ),
-                ("wrong_type".to_string(), "questions[0].options".to_string()),
+                (ProblemCode::WrongType, "title".to_string()),
+                (ProblemCode::WrongType, "questions[0].required".to_string()),
+                (ProblemCode::WrongType, "questions[0].options".to_string()),
             ]
         );
     }
@@ -567,7 +541,7 @@ mod tests {
     fn malformed_json_gives_line_and_column() {
         let err = parse_payload("{\n  \"questions\": [,]\n}").unwrap_err();
         assert_eq!(err.problems.len(), 1);
-        assert_eq!(err.problems[0].code, "malformed_json");
+        assert_eq!(err.problems[0].code, ProblemCode::MalformedJson);
         assert!(
             err.problems[0]
                 .message

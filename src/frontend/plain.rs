@@ -207,7 +207,7 @@ pub fn parse_entry(line: &str, question: &Question) -> Entry {
                 if !custom_allowed {
                     return no_custom();
                 }
-                if question.kind != QuestionType::Multi {
+                if !question.kind.takes_several() {
                     return Entry::Invalid(
                         "this question takes one answer: a number, or \"> your own answer\", not both"
                             .to_string(),

@@ -1,661 +1,37 @@
 //! The scripted front end: answers from a file (`--answers FILE` or `PI_ASK_ANSWERS`), no
 //! terminal at all (docs/answers.md).
 //!
-//! The file is parsed and checked whole against the payload by [`parse_answers`] (pure: no
-//! filesystem, so fuzz targets can call it on bytes); only when it has no problem at all is it
-//! applied to the [`AnswerState`] by [`ScriptedAnswers::apply`], through the same calls the
-//! interactive front ends make, so every output rule of the contract holds and nothing is ever
-//! half-applied.
-//!
-//! Accepted shapes (docs/answers.md):
-//! - `{"answers": {"<question id>": ENTRY, ...}}`, optionally with `"cancelled": true` (a
-//!   scripted dismissal); ENTRY is an option value (string), a 1-based position (integer or
-//!   `"#2"`), an array of those, or `{values?, customText?, note?, optionNotes?}`;
-//! - a recorded result `{content, details}`, or its `details`, so a result replays exactly.
+//! The file is read, parsed and checked whole against the payload by the contract
+//! ([`crate::contract::parse_answers`]); only when it has no problem at all does it drive the
+//! [`Flow`], with the commands a person's keys would give (open the question, answer it, write
+//! its notes, submit), so every flow and answer rule holds and nothing is ever half-applied.
 
-use crate::contract::{malformed_json, Payload, Problem, Question, QuestionType};
+use crate::contract::{parse_answers, read_answers, AnswersFile};
 use crate::flow::{Command, Flow, Screen};
-use crate::json_input::{closest, join_path as join, kind_of};
 use crate::result::Ending;
-use serde_json::{Map, Value};
-use std::collections::HashMap;
-
 use std::path::Path;
 
-/// Problem codes of an answers file (`details.error.problems[].code` with `error.code`
-/// `invalid_answers`); a public interface listed in docs/answers.md.
-pub mod problem_codes {
-    /// The file is not JSON (or not UTF-8); the message gives line and column.
-    pub const MALFORMED_JSON: &str = "malformed_json";
-    /// The file could not be read (missing, a folder, no permission).
-    pub const UNREADABLE_ANSWERS: &str = "unreadable_answers";
-    /// The file is larger than `--max-payload-bytes`.
-    pub const ANSWERS_TOO_LARGE: &str = "answers_too_large";
-    /// A field has the wrong JSON type.
-    pub const WRONG_TYPE: &str = "wrong_type";
-    /// A field this format does not know (the message names the nearest known one).
-    pub const UNKNOWN_FIELD: &str = "unknown_field";
-    /// Neither `answers` nor `cancelled` is given.
-    pub const MISSING_FIELD: &str = "missing_field";
-    /// An answer for a question id the payload does not have.
-    pub const UNKNOWN_QUESTION: &str = "unknown_question";
-    /// An option value or position the question does not have.
-    pub const UNKNOWN_OPTION: &str = "unknown_option";
-    /// More than one option, or an option and custom text, on a single-select or preview question.
-    pub const TOO_MANY_VALUES: &str = "too_many_values";
-    /// Custom text on a preview question.
-    pub const CUSTOM_TEXT_NOT_ALLOWED: &str = "custom_text_not_allowed";
-    /// An option note for an option that is not selected.
-    pub const OPTION_NOTE_NOT_SELECTED: &str = "option_note_not_selected";
-    /// Custom text, a note or an option note that is empty or only whitespace.
-    pub const BLANK_TEXT: &str = "blank_text";
-}
-
-use problem_codes as pc;
-
-/// A checked answers file, ready to apply to an [`AnswerState`] of the same payload.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct ScriptedAnswers {
-    /// The file scripts a dismissal (`"cancelled": true`): the result is the dismissed one.
-    pub cancelled: bool,
-    /// One entry per answered question, in file order.
-    pub entries: Vec<ScriptedEntry>,
-}
-
-/// The scripted answer of one question. Indices are 0-based.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct ScriptedEntry {
-    /// Question index in the payload.
-    pub question: usize,
-    /// Selected options, ascending, no duplicates (at most one unless the question is multi).
-    pub options: Vec<usize>,
-    /// Free-form answer (never on a preview question; never with an option on single-select).
-    pub custom_text: Option<String>,
-    /// Question-level note.
-    pub note: Option<String>,
-    /// Notes of selected options: (option index, note).
-    pub option_notes: Vec<(usize, String)>,
-}
-
-/// Top-level fields of an answers document (the `details` of a result has the same ones).
-pub(crate) const DOCUMENT_FIELDS: &[&str] =
-    &["answers", "cancelled", "title", "questions", "error"];
-/// Top-level fields of a whole recorded result.
-pub(crate) const RESULT_FIELDS: &[&str] = &["content", "details"];
-/// Fields of an answer object.
-pub(crate) const ENTRY_FIELDS: &[&str] = &[
-    "values",
-    "customText",
-    "note",
-    "optionNotes",
-    "labels",
-    "indices",
-];
-
-/// Parses and checks an answers file against `payload` without touching anything.
-///
-/// Errors: every problem found, in document order, each with a code from [`problem_codes`]
-/// and a path such as `answers.style` or `answers.frameworks.values[1]`.
-pub fn parse_answers(text: &str, payload: &Payload) -> Result<ScriptedAnswers, Vec<Problem>> {
-    let value: Value = serde_json::from_str(text).map_err(|e| vec![malformed_json(&e)])?;
-    parse_answers_value(&value, payload)
-}
-
-/// [`parse_answers`] on an already-parsed JSON value.
-pub fn parse_answers_value(
-    value: &Value,
-    payload: &Payload,
-) -> Result<ScriptedAnswers, Vec<Problem>> {
-    let mut c = Checker {
-        payload,
-        ids: payload
-            .questions
-            .iter()
-            .enumerate()
-            .map(|(i, q)| (q.id.as_str(), i))
-            .collect(),
-        problems: Vec::new(),
-    };
-    let answers = c.document(value);
-    if c.problems.is_empty() {
-        Ok(answers)
-    } else {
-        Err(c.problems)
-    }
-}
-
-struct Checker<'p> {
-    payload: &'p Payload,
-    ids: HashMap<&'p str, usize>,
-    problems: Vec<Problem>,
-}
-
-fn quoted(text: &str) -> String {
-    serde_json::to_string(text).unwrap_or_else(|_| format!("{text:?}"))
-}
-
-/// Up to 20 quoted names, then "and N more".
-fn listing<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
-    let n = names.len();
-    let mut shown: Vec<String> = names.take(20).map(quoted).collect();
-    if n > 20 {
-        shown.push(format!("and {} more", n - 20));
-    }
-    shown.join(", ")
-}
-
-/// Names other tools use for answer-object fields, mapped to this format's.
-fn entry_alias(field: &str) -> Option<&'static str> {
-    Some(match field {
-        "custom_text" | "custom" | "text" | "other" | "freeText" | "free_text" => "customText",
-        "option_notes" | "optionNote" | "option_note" => "optionNotes",
-        "value" | "selected" | "options" | "choices" | "choice" => "values",
-        "notes" | "comment" | "questionNote" => "note",
-        _ => return None,
-    })
-}
-
-impl Checker<'_> {
-    fn push(&mut self, code: &str, path: impl Into<String>, message: impl Into<String>) {
-        self.problems.push(Problem::new(code, path, message));
-    }
-
-    fn unknown_fields(&mut self, obj: &Map<String, Value>, known: &[&str], base: &str, what: &str) {
-        for key in obj.keys() {
-            if known.contains(&key.as_str()) {
-                continue;
-            }
-            let hint = entry_alias(key)
-                .filter(|a| known.contains(a))
-                .or_else(|| closest(key, known.iter().copied(), 0.75))
-                .map(|k| format!("did you mean `{k}`?"))
-                .unwrap_or_else(|| {
-                    let list: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
-                    format!("known fields: {}", list.join(", "))
-                });
-            self.push(
-                pc::UNKNOWN_FIELD,
-                join(base, key),
-                format!("`{key}` is not a field of {what}; {hint}"),
-            );
-        }
-    }
-
-    fn document(&mut self, value: &Value) -> ScriptedAnswers {
-        let mut out = ScriptedAnswers::default();
-        let Some(obj) = value.as_object() else {
-            self.push(
-                pc::WRONG_TYPE,
-                "",
-                format!(
-                    "the answers file must be a JSON object like {{\"answers\": {{\"<question id>\": \"<option value>\"}}}}, not {}",
-                    kind_of(value)
-                ),
-            );
-            return out;
-        };
-        // A whole recorded result: read its `details`.
-        let (doc, base) = match obj.get("details") {
-            None => (obj, ""),
-            Some(details) => {
-                self.unknown_fields(obj, RESULT_FIELDS, "", "a recorded result");
-                match details.as_object() {
-                    Some(d) => (d, "details"),
-                    None => {
-                        self.push(
-                            pc::WRONG_TYPE,
-                            "details",
-                            format!("`details` must be an object, not {}", kind_of(details)),
-                        );
-                        return out;
-                    }
-                }
-            }
-        };
-        self.unknown_fields(doc, DOCUMENT_FIELDS, base, "an answers file");
-        let cancelled = match doc.get("cancelled") {
-            None => None,
-            Some(Value::Bool(b)) => Some(*b),
-            Some(other) => {
-                self.push(
-                    pc::WRONG_TYPE,
-                    join(base, "cancelled"),
-                    format!("`cancelled` must be true or false, not {}", kind_of(other)),
-                );
-                None
-            }
-        };
-        out.cancelled = cancelled == Some(true);
-        let answers_path = join(base, "answers");
-        match doc.get("answers") {
-            None if cancelled.is_none() => self.push(
-                pc::MISSING_FIELD,
-                answers_path,
-                "`answers` is missing: give {\"answers\": {\"<question id>\": ...}}, or {\"cancelled\": true} to script a dismissal",
-            ),
-            None => {}
-            Some(Value::Object(map)) => {
-                for (id, entry) in map {
-                    let path = join(&answers_path, id);
-                    match self.ids.get(id.as_str()).copied() {
-                        Some(q) => {
-                            if let Some(e) = self.entry(q, entry, &path) {
-                                out.entries.push(e);
-                            }
-                        }
-                        None => self.unknown_question(id, &path),
-                    }
-                }
-            }
-            Some(other) => self.push(
-                pc::WRONG_TYPE,
-                answers_path,
-                format!(
-                    "`answers` must be an object keyed by question id, not {}",
-                    kind_of(other)
-                ),
-            ),
-        }
-        out
-    }
-
-    fn unknown_question(&mut self, id: &str, path: &str) {
-        let ids = self.payload.questions.iter().map(|q| q.id.as_str());
-        let hint = closest(id, ids.clone(), 0.75)
-            .map(|c| format!("did you mean {}? ", quoted(c)))
-            .unwrap_or_default();
-        self.push(
-            pc::UNKNOWN_QUESTION,
-            path,
-            format!(
-                "the payload has no question with id {}; {hint}question ids: {}",
-                quoted(id),
-                listing(ids)
-            ),
-        );
-    }
-
-    /// One question's entry; `None` when it has problems (all recorded).
-    fn entry(&mut self, q: usize, value: &Value, path: &str) -> Option<ScriptedEntry> {
-        let question = &self.payload.questions[q];
-        let before = self.problems.len();
-        let mut e = ScriptedEntry {
-            question: q,
-            ..ScriptedEntry::default()
-        };
-        let lookups = match value {
-            Value::Array(items) => items.len(),
-            Value::Object(obj) => {
-                obj.get("values")
-                    .and_then(Value::as_array)
-                    .map_or(0, Vec::len)
-                    + obj
-                        .get("optionNotes")
-                        .and_then(Value::as_object)
-                        .map_or(0, Map::len)
-            }
-            _ => 1,
-        };
-        let index = OptionIndex::new(question, lookups);
-        let mut values_path = path.to_string();
-        match value {
-            Value::String(_) | Value::Number(_) => {
-                e.options
-                    .extend(self.option_ref(question, &index, value, &|| path.to_string()));
-            }
-            Value::Array(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    e.options.extend(
-                        self.option_ref(question, &index, item, &|| format!("{path}[{i}]")),
-                    );
-                }
-            }
-            Value::Object(obj) => {
-                self.unknown_fields(obj, ENTRY_FIELDS, path, "an answer");
-                e.custom_text = self.text(obj, "customText", path);
-                e.note = self.text(obj, "note", path);
-                values_path = join(path, "values");
-                match obj.get("values") {
-                    None => {}
-                    Some(Value::Array(items)) => {
-                        // A recorded result lists the custom text after the options: skip
-                        // it there. A hand-written `values` naming an option that happens to
-                        // equal the custom text keeps that option.
-                        let echoed = match (items.last(), &e.custom_text) {
-                            (Some(Value::String(last)), Some(text)) => {
-                                last == text
-                                    && (obj.contains_key("indices")
-                                        || !question.options.iter().any(|o| o.value == *last))
-                            }
-                            _ => false,
-                        };
-                        let n = items.len() - usize::from(echoed);
-                        for (i, item) in items[..n].iter().enumerate() {
-                            e.options
-                                .extend(self.option_ref(question, &index, item, &|| {
-                                    format!("{values_path}[{i}]")
-                                }));
-                        }
-                    }
-                    Some(other) => self.push(
-                        pc::WRONG_TYPE,
-                        values_path.clone(),
-                        format!(
-                            "`values` must be an array of option values or positions, not {}",
-                            kind_of(other)
-                        ),
-                    ),
-                }
-                for key in ["labels", "indices"] {
-                    if let Some(v) = obj.get(key).filter(|v| !v.is_array()) {
-                        self.push(
-                            pc::WRONG_TYPE,
-                            join(path, key),
-                            format!(
-                                "`{key}` must be an array (it is ignored: `values` decides), not {}",
-                                kind_of(v)
-                            ),
-                        );
-                    }
-                }
-                e.options.sort_unstable();
-                e.options.dedup();
-                if let Some(notes) = obj.get("optionNotes") {
-                    e.option_notes = self.option_notes(question, &index, &e.options, notes, path);
-                }
-            }
-            other => {
-                self.push(
-                    pc::WRONG_TYPE,
-                    path,
-                    format!(
-                        "an answer must be an option value (string), a 1-based position (number), an array of them, or an object {{values, customText, note, optionNotes}}, not {}",
-                        kind_of(other)
-                    ),
-                );
-                return None;
-            }
-        }
-        e.options.sort_unstable();
-        e.options.dedup();
-        if question.kind != QuestionType::Multi {
-            let chosen = e.options.len() + usize::from(e.custom_text.is_some());
-            if chosen > 1 {
-                let what = if e.custom_text.is_some() && question.kind.allows_custom_text() {
-                    "one option or custom text, not both"
-                } else {
-                    "only one option"
-                };
-                let values: Vec<String> = e
-                    .options
-                    .iter()
-                    .map(|&o| quoted(&question.options[o].value))
-                    .collect();
-                self.push(
-                    pc::TOO_MANY_VALUES,
-                    values_path,
-                    format!(
-                        "question {} is {} and takes {what}; got {}{}",
-                        quoted(&question.id),
-                        match question.kind {
-                            QuestionType::Preview => "a preview question",
-                            _ => "single-select",
-                        },
-                        values.join(", "),
-                        match &e.custom_text {
-                            Some(t) if !values.is_empty() =>
-                                format!(" and custom text {}", quoted(t)),
-                            Some(t) => format!("custom text {}", quoted(t)),
-                            None => String::new(),
-                        }
-                    ),
-                );
-            }
-        }
-        if !question.kind.allows_custom_text() && e.custom_text.is_some() {
-            self.push(
-                pc::CUSTOM_TEXT_NOT_ALLOWED,
-                join(path, "customText"),
-                format!(
-                    "question {} is a preview question: choose one of its options; it takes no custom text",
-                    quoted(&question.id)
-                ),
-            );
-        }
-        (self.problems.len() == before).then_some(e)
-    }
-
-    /// An optional non-blank string field of an answer object.
-    fn text(&mut self, obj: &Map<String, Value>, key: &str, base: &str) -> Option<String> {
-        match obj.get(key)? {
-            Value::String(s) if s.trim().is_empty() => {
-                self.push(
-                    pc::BLANK_TEXT,
-                    join(base, key),
-                    format!(
-                        "`{key}` must not be empty or only whitespace: give text or leave it out"
-                    ),
-                );
-                None
-            }
-            Value::String(s) => Some(s.clone()),
-            other => {
-                self.push(
-                    pc::WRONG_TYPE,
-                    join(base, key),
-                    format!("`{key}` must be a string, not {}", kind_of(other)),
-                );
-                None
-            }
-        }
-    }
-
-    fn option_notes(
-        &mut self,
-        question: &Question,
-        index: &OptionIndex,
-        selected: &[usize],
-        notes: &Value,
-        base: &str,
-    ) -> Vec<(usize, String)> {
-        let path = join(base, "optionNotes");
-        let Some(map) = notes.as_object() else {
-            self.push(
-                pc::WRONG_TYPE,
-                path,
-                format!(
-                    "`optionNotes` must be an object of option value to note text, not {}",
-                    kind_of(notes)
-                ),
-            );
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        for (key, note) in map {
-            let npath = join(&path, key);
-            let Some(option) =
-                self.option_ref(question, index, &Value::String(key.clone()), &|| {
-                    npath.clone()
-                })
-            else {
-                continue;
-            };
-            let text = match note {
-                Value::String(s) if s.trim().is_empty() => {
-                    self.push(
-                        pc::BLANK_TEXT,
-                        npath,
-                        "an option note must not be empty or only whitespace: give text or leave it out",
-                    );
-                    continue;
-                }
-                Value::String(s) => s.clone(),
-                other => {
-                    self.push(
-                        pc::WRONG_TYPE,
-                        npath,
-                        format!("an option note must be a string, not {}", kind_of(other)),
-                    );
-                    continue;
-                }
-            };
-            if selected.binary_search(&option).is_err() {
-                self.push(
-                    pc::OPTION_NOTE_NOT_SELECTED,
-                    npath,
-                    format!(
-                        "option {} of question {} has a note but is not selected; select it in `values` or drop the note (only notes of selected options are kept)",
-                        quoted(&question.options[option].value),
-                        quoted(&question.id)
-                    ),
-                );
-                continue;
-            }
-            out.push((option, text));
-        }
-        out
-    }
-
-    /// Resolves an option reference (value, integer position, or `"#N"`) to a 0-based index.
-    fn option_ref(
-        &mut self,
-        question: &Question,
-        index: &OptionIndex,
-        value: &Value,
-        path: &dyn Fn() -> String,
-    ) -> Option<usize> {
-        let n = question.options.len();
-        let out_of_range = |what: String| {
-            format!(
-                "question {} has no option {what}: positions run from 1 to {n}",
-                quoted(&question.id)
-            )
-        };
-        match value {
-            Value::String(s) => {
-                if let Some(i) = index.get(question, s) {
-                    return Some(i);
-                }
-                if let Some(pos) = s.strip_prefix('#').and_then(|d| d.parse::<usize>().ok()) {
-                    if (1..=n).contains(&pos) {
-                        return Some(pos - 1);
-                    }
-                    self.push(pc::UNKNOWN_OPTION, path(), out_of_range(format!("#{pos}")));
-                    return None;
-                }
-                let values = question.options.iter().map(|o| o.value.as_str());
-                let hint = closest(s, values.clone(), 0.75)
-                    .map(|c| format!("did you mean {}? ", quoted(c)))
-                    .unwrap_or_default();
-                self.push(
-                    pc::UNKNOWN_OPTION,
-                    path(),
-                    format!(
-                        "question {} has no option with value {}; {hint}valid values: {} (or a position 1..{n})",
-                        quoted(&question.id),
-                        quoted(s),
-                        listing(values)
-                    ),
-                );
-                None
-            }
-            Value::Number(num) => {
-                match (num.as_u64(), num.as_i64()) {
-                    (Some(pos), _) if pos >= 1 && pos <= n as u64 => Some(pos as usize - 1),
-                    (Some(pos), _) => {
-                        self.push(pc::UNKNOWN_OPTION, path(), out_of_range(pos.to_string()));
-                        None
-                    }
-                    (None, Some(neg)) => {
-                        self.push(pc::UNKNOWN_OPTION, path(), out_of_range(neg.to_string()));
-                        None
-                    }
-                    _ => {
-                        self.push(
-                        pc::WRONG_TYPE,
-                        path(),
-                        format!("an option position must be a whole number from 1 to {n}, not {num}"),
-                    );
-                        None
-                    }
-                }
-            }
-            other => {
-                self.push(
-                    pc::WRONG_TYPE,
-                    path(),
-                    format!(
-                        "an option must be named by its value (string) or 1-based position (number), not {}",
-                        kind_of(other)
-                    ),
-                );
-                None
-            }
-        }
-    }
-}
-
-/// Option value → index for one question: a linear scan for a few lookups or options, a map
-/// when many values are looked up among many options (so a long `values` list stays linear).
-struct OptionIndex<'q> {
-    map: Option<HashMap<&'q str, usize>>,
-}
-
-impl<'q> OptionIndex<'q> {
-    fn new(question: &'q Question, lookups: usize) -> Self {
-        let map = (question.options.len() > 16 && lookups > 8).then(|| {
-            question
-                .options
-                .iter()
-                .enumerate()
-                .map(|(i, o)| (o.value.as_str(), i))
-                .collect()
-        });
-        OptionIndex { map }
-    }
-
-    fn get(&self, question: &Question, value: &str) -> Option<usize> {
-        match &self.map {
-            Some(m) => m.get(value).copied(),
-            None => question.options.iter().position(|o| o.value == value),
-        }
-    }
-}
-
-/// Reads at most `limit` bytes of the answers file at `path` (`-` for stdin).
-///
-/// Errors: an `unreadable_answers`, `answers_too_large` or `malformed_json` (empty, not
-/// UTF-8) problem.
-pub fn read_answers(path: &Path, limit: u64) -> Result<String, Problem> {
-    crate::json_input::read_limited(
-        path,
-        limit,
-        "the answers file",
-        &crate::json_input::ReadCodes {
-            unreadable: pc::UNREADABLE_ANSWERS,
-            too_large: pc::ANSWERS_TOO_LARGE,
-        },
-    )
-}
-
-/// Answers the flow from the file at `path` (at most `limit` bytes; `-` for stdin), as a
-/// person would: each entry opens its question and sets its answer and notes, then the flow
-/// is submitted (confirming the required-question warning), or dismissed for a scripted
-/// `cancelled: true`. A file with any problem is applied not at all:
-/// [`Ending::InvalidAnswers`] with every problem.
+/// Answers the flow from the file at `path` (at most `limit` bytes; `-` for stdin): see
+/// [`drive`]. A file with any problem is applied not at all: [`Ending::InvalidAnswers`] with
+/// every problem.
 pub fn answer_from_file(flow: Flow<'_>, path: &Path, limit: u64) -> Ending {
     let payload = flow.payload();
     let parsed = read_answers(path, limit)
         .map_err(|p| vec![p])
-        .and_then(|text: String| parse_answers(&text, payload));
+        .and_then(|text| parse_answers(&text, payload));
     match parsed {
         Ok(file) => drive(flow, &file),
         Err(problems) => Ending::InvalidAnswers(problems),
     }
 }
 
-/// Drives `flow` with the commands of a checked answers file.
-pub fn drive(mut flow: Flow<'_>, file: &ScriptedAnswers) -> Ending {
+/// Drives `flow` with a checked answers file: each entry opens its question and sets its
+/// answer and notes, then the flow is submitted (an answers file confirms the
+/// required-question warning), or dismissed for a scripted `cancelled: true`.
+///
+/// Ends [`Ending::Internal`] when the flow refuses a command: only when the file was checked
+/// against another payload.
+pub fn drive(mut flow: Flow<'_>, file: &AnswersFile) -> Ending {
     let mut commands = Vec::new();
     if file.cancelled {
         commands.push(Command::Dismiss);
@@ -687,7 +63,6 @@ pub fn drive(mut flow: Flow<'_>, file: &ScriptedAnswers) -> Ending {
             return Ending::Internal(format!("applying checked answers failed: {e}"));
         }
     }
-    // The required-question warning: an answers file submits anyway.
     if flow.screen() == Screen::ConfirmSubmit {
         let _ = flow.apply(Command::Confirm);
     }
@@ -699,116 +74,71 @@ pub fn drive(mut flow: Flow<'_>, file: &ScriptedAnswers) -> Ending {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contract::parse_payload;
+    use crate::contract::{parse_payload, AnswerEntry, Payload};
+    use serde_json::json;
 
     fn payload() -> Payload {
         parse_payload(
-            r##"{"questions": [
-              {"id": "style", "prompt": "Style?", "options": [
-                {"value": "minimal", "label": "Minimal"}, {"value": "rich", "label": "Rich"},
-                {"value": "#9", "label": "Literal hash"}]},
+            &json!({"questions": [
+              {"id": "style", "prompt": "Style?", "required": true, "options": [
+                {"value": "minimal", "label": "Minimal"}, {"value": "rich", "label": "Rich"}]},
               {"id": "fw", "prompt": "Frameworks?", "type": "multi", "options": [
-                {"value": "react", "label": "React"}, {"value": "vue", "label": "Vue"},
-                {"value": "svelte", "label": "Svelte"}]},
-              {"id": "fmt", "prompt": "Format?", "type": "preview", "options": [
-                {"value": "json", "label": "JSON", "preview": "{}"},
-                {"value": "text", "label": "Text", "preview": "t"}]}
-            ]}"##,
+                {"value": "react", "label": "React"}, {"value": "vue", "label": "Vue"}]}
+            ]})
+            .to_string(),
         )
         .unwrap()
     }
 
-    fn codes(text: &str) -> Vec<(String, String)> {
-        parse_answers(text, &payload())
-            .unwrap_err()
-            .into_iter()
-            .map(|p| (p.code, p.path))
-            .collect()
+    fn answers(ending: &Ending, p: &Payload) -> serde_json::Value {
+        match ending {
+            Ending::Submitted(state) => serde_json::to_value(state.answers(p)).unwrap(),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
-    fn shapes_resolve_to_option_indices() {
-        let s = parse_answers(
-            r##"{"answers": {"style": "#2", "fw": ["svelte", 1, "#2", "react"], "fmt": 1}}"##,
-            &payload(),
+    fn entries_are_applied_in_file_order_and_submitted_despite_required_ones() {
+        let p = payload();
+        let file = parse_answers(
+            r#"{"answers": {"fw": {"values": ["vue", "react"], "customText": "Solid",
+                "note": "n", "optionNotes": {"vue": "v3"}}}}"#,
+            &p,
         )
         .unwrap();
-        assert!(!s.cancelled);
         assert_eq!(
-            s.entries
-                .iter()
-                .map(|e| e.options.clone())
-                .collect::<Vec<_>>(),
-            vec![vec![1], vec![0, 1, 2], vec![0]]
+            answers(&drive(Flow::new(&p), &file), &p),
+            json!({"fw": {"values": ["react", "vue", "Solid"], "labels": ["React", "Vue", "Solid"],
+                "indices": [1, 2], "customText": "Solid", "note": "n", "optionNotes": {"vue": "v3"}}})
         );
     }
 
     #[test]
-    fn an_option_value_wins_over_a_position() {
-        let s = parse_answers(r##"{"answers": {"style": "#9"}}"##, &payload()).unwrap();
-        assert_eq!(s.entries[0].options, vec![2]);
-    }
-
-    #[test]
-    fn recorded_custom_text_echo_is_not_an_option() {
-        let s = parse_answers(
-            r#"{"answers": {"fw": {"values": ["vue", "Qwik"], "labels": ["Vue", "Qwik"], "indices": [2], "customText": "Qwik"}}}"#,
-            &payload(),
-        )
-        .unwrap();
-        assert_eq!(s.entries[0].options, vec![1]);
-        assert_eq!(s.entries[0].custom_text.as_deref(), Some("Qwik"));
-    }
-
-    #[test]
-    fn every_problem_is_reported_with_its_path() {
-        assert_eq!(
-            codes(
-                r#"{"answers": {"styl": "x", "fw": {"values": ["react", "reactt"], "optionNotes": {"vue": "n"}},
-                    "fmt": {"values": ["json"], "customText": "mine"}}, "extra": 1}"#
-            ),
-            vec![
-                ("unknown_field".to_string(), "extra".to_string()),
-                ("unknown_question".to_string(), "answers.styl".to_string()),
-                (
-                    "unknown_option".to_string(),
-                    "answers.fw.values[1]".to_string()
-                ),
-                (
-                    "option_note_not_selected".to_string(),
-                    "answers.fw.optionNotes.vue".to_string()
-                ),
-                (
-                    "too_many_values".to_string(),
-                    "answers.fmt.values".to_string()
-                ),
-                (
-                    "custom_text_not_allowed".to_string(),
-                    "answers.fmt.customText".to_string()
-                ),
-            ]
-        );
+    fn a_scripted_cancel_dismisses() {
+        let p = payload();
+        let file = parse_answers(r#"{"cancelled": true}"#, &p).unwrap();
+        assert_eq!(drive(Flow::new(&p), &file), Ending::Dismissed);
     }
 
     #[test]
     fn an_entry_the_flow_refuses_is_internal_and_nothing_is_submitted() {
         let p = payload();
-        let s = ScriptedAnswers {
+        let file = AnswersFile {
             cancelled: false,
             entries: vec![
-                ScriptedEntry {
+                AnswerEntry {
                     question: 0,
                     options: vec![0],
-                    ..ScriptedEntry::default()
+                    ..AnswerEntry::default()
                 },
-                ScriptedEntry {
+                AnswerEntry {
                     question: 7,
-                    ..ScriptedEntry::default()
+                    ..AnswerEntry::default()
                 },
             ],
         };
         assert_eq!(
-            drive(Flow::new(&p), &s),
+            drive(Flow::new(&p), &file),
             Ending::Internal("applying checked answers failed: there is no question 8".into())
         );
     }

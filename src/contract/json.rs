@@ -1,0 +1,304 @@
+//! What reading a JSON input (the payload or an answers file) needs on both sides: bounded
+//! reading of the file, JSON paths and type names, quoting, and the one rule for unknown
+//! fields and typo suggestions. The payload walker (`validate.rs`) and the answers-file
+//! checker (`answers_file.rs`) both use it, so both word their problems alike.
+
+use super::{Problem, ProblemCode};
+use serde_json::{Map, Value};
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+/// Problem codes for the ways reading an input can fail.
+pub(super) struct ReadCodes {
+    /// The file or stdin could not be read.
+    pub unreadable: ProblemCode,
+    /// More than the byte limit.
+    pub too_large: ProblemCode,
+}
+
+/// Reads at most `limit` bytes from `path` (`-` for stdin) as UTF-8 text, without a UTF-8
+/// byte-order mark. `what` starts the input's name in messages ("the payload from", "the
+/// answers file"); the path (or `stdin`) follows it.
+///
+/// Errors (path: the document): `codes.unreadable`, `codes.too_large` (refused before
+/// parsing), or `malformed_json` when the input is empty or not UTF-8.
+pub(super) fn read_limited(
+    path: &Path,
+    limit: u64,
+    what: &str,
+    codes: &ReadCodes,
+) -> Result<String, Problem> {
+    let stdin = path == Path::new("-");
+    let name = if stdin {
+        format!("{what} stdin")
+    } else {
+        format!("{what} {}", path.display())
+    };
+    let unreadable =
+        |e: io::Error| Problem::new(codes.unreadable, "", format!("cannot read {name}: {e}"));
+    let mut size_hint = 0;
+    let reader: Box<dyn Read> = if stdin {
+        Box::new(io::stdin().lock())
+    } else {
+        let file = File::open(path).map_err(unreadable)?;
+        size_hint = file.metadata().map_or(0, |m| m.len().min(limit));
+        Box::new(file)
+    };
+    // One allocation for a regular file (its size, plus one byte to see the end).
+    let mut bytes = Vec::with_capacity(usize::try_from(size_hint).unwrap_or(0).saturating_add(1));
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() as u64 > limit {
+        return Err(Problem::new(
+            codes.too_large,
+            "",
+            format!("{name} is larger than {limit} bytes (--max-payload-bytes)"),
+        ));
+    }
+    // A UTF-8 byte-order mark (some Windows editors write one) is not part of the JSON.
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(Problem::new(
+            ProblemCode::MalformedJson,
+            "",
+            format!("{name} is empty: expected a JSON object"),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        Problem::new(
+            ProblemCode::MalformedJson,
+            "",
+            format!(
+                "{name} is not UTF-8 (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
+
+/// The `malformed_json` problem for a serde_json syntax error, with its line and column.
+pub fn malformed_json(e: &serde_json::Error) -> Problem {
+    let what = e.to_string();
+    // serde_json appends " at line L column C"; keep only the reason.
+    let reason = what
+        .rsplit_once(" at line ")
+        .map(|(r, _)| r.to_string())
+        .unwrap_or(what);
+    Problem::new(
+        ProblemCode::MalformedJson,
+        "",
+        format!(
+            "not valid JSON at line {}, column {}: {reason}",
+            e.line(),
+            e.column()
+        ),
+    )
+}
+
+/// The path of `key` inside `base`: `base.key`, or `base["key"]` when the key is not a plain
+/// name (empty, or with dots, brackets, spaces or other characters).
+pub(super) fn join_path(base: &str, key: &str) -> String {
+    let plain = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    match (base.is_empty(), plain) {
+        (true, true) => key.to_string(),
+        (false, true) => format!("{base}.{key}"),
+        (_, false) => format!("{base}[{}]", serde_json::to_string(key).unwrap_or_default()),
+    }
+}
+
+/// "a string", "an array", ...: the JSON type of `v` for messages.
+pub(super) fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// JSON-quoted text, so odd or multi-line text stays on one line of a message.
+pub(crate) fn quoted(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_else(|_| format!("{text:?}"))
+}
+
+/// Up to 20 quoted names, then "and N more".
+pub(super) fn listing<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> String {
+    let n = names.len();
+    let mut shown: Vec<String> = names.take(20).map(quoted).collect();
+    if n > 20 {
+        shown.push(format!("and {} more", n - 20));
+    }
+    shown.join(", ")
+}
+
+/// How alike a name must be to a known one (Jaro-Winkler similarity, ignoring case, 0..1) to
+/// be suggested as what was meant: one threshold for field names, question ids and option
+/// values alike.
+const TYPO_SIMILARITY: f64 = 0.8;
+
+/// The candidate closest to `word` when it is alike enough to be a likely typo.
+fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let lower = word.to_lowercase();
+    candidates
+        .map(|k| (k, strsim::jaro_winkler(&lower, &k.to_lowercase())))
+        .filter(|(_, score)| *score >= TYPO_SIMILARITY)
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(k, _)| k)
+}
+
+/// `did you mean "x"? ` when a candidate is close to `word` (a likely typo of a question id
+/// or an option value), else nothing; it goes before the list of valid names.
+pub(super) fn did_you_mean<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> String {
+    closest(word, candidates)
+        .map(|c| format!("did you mean {}? ", quoted(c)))
+        .unwrap_or_default()
+}
+
+/// A name other tools use for a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Alias {
+    /// What this format calls it: suggested when the object has that field.
+    Field(&'static str),
+    /// Advice said instead of a field name (e.g. `multiSelect` is a value of `type`).
+    Advice(&'static str),
+}
+
+/// One kind of object in an input, for the unknown-field rule.
+pub(super) struct Shape {
+    /// The fields it has.
+    pub known: &'static [&'static str],
+    /// Its name in messages: "a question", "an answers file".
+    pub noun: &'static str,
+    /// Names other tools use for its fields.
+    pub aliases: fn(&str) -> Option<Alias>,
+}
+
+/// The unknown-field rule: one `unknown_field` problem per key of `obj` (at `base`) that
+/// `shape` does not know, "`{key}` is not a field of {noun}; " and then the alias's field or
+/// advice, else the known field alike enough to be a typo ("did you mean `x`?"), else the list
+/// of known fields.
+pub(super) fn unknown_fields(
+    obj: &Map<String, Value>,
+    shape: &Shape,
+    base: &str,
+    problems: &mut Vec<Problem>,
+) {
+    let known = shape.known;
+    for key in obj.keys() {
+        if known.contains(&key.as_str()) {
+            continue;
+        }
+        let hint = match (shape.aliases)(key) {
+            Some(Alias::Advice(advice)) => advice.to_string(),
+            alias => {
+                let meant = match alias {
+                    Some(Alias::Field(field)) if known.contains(&field) => Some(field),
+                    _ => closest(key, known.iter().copied()),
+                };
+                match meant {
+                    Some(field) => format!("did you mean `{field}`?"),
+                    None => {
+                        let list: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+                        format!("known fields: {}", list.join(", "))
+                    }
+                }
+            }
+        };
+        problems.push(Problem::new(
+            ProblemCode::UnknownField,
+            join_path(base, key),
+            format!("`{key}` is not a field of {}; {hint}", shape.noun),
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const SHAPE: Shape = Shape {
+        known: &["values", "note"],
+        noun: "an answer",
+        aliases: |field| match field {
+            "value" => Some(Alias::Field("values")),
+            "title" => Some(Alias::Field("label")),
+            "multiple" => Some(Alias::Advice("use `type: \"multi\"` instead")),
+            _ => None,
+        },
+    };
+
+    fn messages(obj: serde_json::Value) -> Vec<(String, String)> {
+        let mut problems = Vec::new();
+        unknown_fields(obj.as_object().unwrap(), &SHAPE, "answers.q", &mut problems);
+        problems
+            .into_iter()
+            .inspect(|p| assert_eq!(p.code, ProblemCode::UnknownField))
+            .map(|p| (p.path, p.message))
+            .collect()
+    }
+
+    #[test]
+    fn unknown_fields_name_an_alias_a_typo_or_the_known_fields() {
+        let got = messages(json!({
+            "values": [], "value": 1, "multiple": true, "Notes": "", "title": "", "a b": 0
+        }));
+        // In the object's order (serde_json keeps it).
+        let want = [
+            (
+                "answers.q.value",
+                "`value` is not a field of an answer; did you mean `values`?",
+            ),
+            (
+                "answers.q.multiple",
+                "`multiple` is not a field of an answer; use `type: \"multi\"` instead",
+            ),
+            (
+                "answers.q.Notes",
+                "`Notes` is not a field of an answer; did you mean `note`?",
+            ),
+            // An alias for a field this object does not have is no hint.
+            (
+                "answers.q.title",
+                "`title` is not a field of an answer; known fields: `values`, `note`",
+            ),
+            (
+                "answers.q[\"a b\"]",
+                "`a b` is not a field of an answer; known fields: `values`, `note`",
+            ),
+        ];
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(p, m)| (p.to_string(), m.to_string()))
+            .collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn did_you_mean_suggests_only_a_close_name() {
+        let ids = ["style", "frameworks"];
+        assert_eq!(
+            did_you_mean("Styel", ids.into_iter()),
+            "did you mean \"style\"? "
+        );
+        assert_eq!(did_you_mean("colour", ids.into_iter()), "");
+    }
+
+    #[test]
+    fn listing_stops_at_twenty_names() {
+        let names: Vec<String> = (1..=22).map(|i| format!("v{i}")).collect();
+        let text = listing(names.iter().map(String::as_str));
+        assert!(text.starts_with("\"v1\", \"v2\""), "{text}");
+        assert!(text.ends_with("\"v20\", and 2 more"), "{text}");
+    }
+}
