@@ -22,11 +22,10 @@
 //!
 //! A front end uses it like this (src/run.rs starts the watch for every interactive front end):
 //!
-//! ```no_run
-//! # fn flow(_: &console::Term) {}
-//! let term = pi_ask::terminal::open_term().expect("a terminal");
-//! let _screen = pi_ask::terminal::RestoreGuard::new(true); // alternate screen on
-//! flow(&term); // dialoguer prompts on `term`, rustyline editors via pi_ask::editor
+//! ```ignore
+//! let term = crate::terminal::open_term()?;
+//! let _screen = crate::terminal::RestoreGuard::new(true); // alternate screen on
+//! flow(&term); // dialoguer prompts on `term`, rustyline editors via crate::editor
 //! // `_screen` drops here (or during a panic): the terminal is back as it was.
 //! ```
 
