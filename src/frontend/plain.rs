@@ -13,7 +13,7 @@
 //! stdout. End of input on the terminal (Ctrl+D, a hang-up) ends the flow with a cancelled
 //! result (`terminal_lost`).
 
-use super::layout::indented;
+use super::layout::{answer_parts, indented};
 use super::AskOptions;
 use crate::contract::{Question, QuestionType};
 use crate::flow::{Command, Flow, FlowError, Screen};
@@ -513,14 +513,7 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
     /// nothing.
     fn describe(&self, q: usize, none: &str) -> String {
         let summary = self.flow.answers().summary(self.flow.payload(), q);
-        let mut parts: Vec<String> = summary
-            .options
-            .iter()
-            .map(|(_, o)| one_line(&o.label).into_owned())
-            .collect();
-        if let Some(text) = summary.custom_text {
-            parts.push(format!("your own: \"{}\"", one_line(text)));
-        }
+        let parts = answer_parts(&summary, |text| format!("your own: \"{}\"", one_line(text)));
         let mut s = if parts.is_empty() {
             none.to_string()
         } else {

@@ -127,7 +127,26 @@ struct RowTheme<'r> {
     restart: bool,
 }
 
-impl RowTheme<'_> {
+impl<'r> RowTheme<'r> {
+    /// A theme for a prompt drawn now on `term`, with `help` cut to fit beside dialoguer's
+    /// page counter. `restart`: a resize ends the prompt (see [`Resized`]).
+    fn new(
+        term: &'r Term,
+        help: &str,
+        render: &'r dyn Fn(usize, Option<bool>, bool) -> String,
+        restart: bool,
+    ) -> Self {
+        RowTheme {
+            help: fit(help, term_width(term).saturating_sub(PAGE_INFO)),
+            render,
+            last_active: Cell::new(None),
+            term,
+            size: term.size(),
+            resized: Cell::new(false),
+            restart,
+        }
+    }
+
     fn item(
         &self,
         f: &mut dyn fmt::Write,
@@ -352,15 +371,7 @@ impl Tty<'_> {
         max_length: usize,
         render: &dyn Fn(usize, Option<bool>, bool) -> String,
     ) -> io::Result<Option<usize>> {
-        let theme = RowTheme {
-            help: fit(help, self.width().saturating_sub(PAGE_INFO)),
-            render,
-            last_active: Cell::new(None),
-            term: &self.term,
-            size: self.term.size(),
-            resized: Cell::new(false),
-            restart: true,
-        };
+        let theme = RowTheme::new(&self.term, help, render, true);
         let picked = self.with_room(|| {
             Select::with_theme(&theme)
                 .with_prompt("-")

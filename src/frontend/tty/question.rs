@@ -1,14 +1,13 @@
 //! The question screen: the options, the action rows under them, and what the rows open
 //! (the custom-text and note editors, the option picker, the filter, the pagers).
 
-use super::{again, is_resized, term_width, to_io, RowTheme, Tty, PAGE_INFO};
+use super::{again, is_resized, term_width, to_io, RowTheme, Tty};
 use crate::contract::{QuestionOption, QuestionType};
 use crate::editor::Edit;
 use crate::flow::Command;
 use crate::frontend::layout::{fit, quote, width_of, wrap_head, wrapped_len};
 use crate::sanitize::{for_terminal, one_line};
 use dialoguer::MultiSelect;
-use std::cell::Cell;
 use std::io;
 
 /// An action row under a question's options.
@@ -252,16 +251,8 @@ impl Tty<'_> {
         let chosen = if is_multi {
             let help =
                 "↑↓ move · Space toggle · Enter confirm or run the row · ←→ page · Esc cancel";
-            let theme = RowTheme {
-                help: fit(help, width.saturating_sub(PAGE_INFO)),
-                render: &render,
-                last_active: Cell::new(None),
-                term: &self.term,
-                size: self.term.size(),
-                resized: Cell::new(false),
-                // dialoguer's MultiSelect keeps the ticks: lay out again in place.
-                restart: false,
-            };
+            // dialoguer's MultiSelect keeps the ticks: lay out again in place.
+            let theme = RowTheme::new(&self.term, help, &render, false);
             let picked = self.with_room(|| {
                 MultiSelect::with_theme(&theme)
                     .with_prompt("-")

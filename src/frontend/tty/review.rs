@@ -4,7 +4,7 @@
 
 use super::{again, is_resized, term_width, Tty};
 use crate::flow::Command;
-use crate::frontend::layout::{fit, quote};
+use crate::frontend::layout::{answer_parts, fit, quote};
 use crate::sanitize::one_line;
 use std::io;
 
@@ -31,14 +31,7 @@ impl Tty<'_> {
     fn summary(&self, q: usize) -> (String, Vec<String>) {
         let question = &self.flow.payload().questions[q];
         let summary = self.flow.answers().summary(self.flow.payload(), q);
-        let mut parts: Vec<String> = summary
-            .options
-            .iter()
-            .map(|(_, o)| one_line(&o.label).into_owned())
-            .collect();
-        if let Some(t) = summary.custom_text {
-            parts.push(quote(t));
-        }
+        let parts = answer_parts(&summary, quote);
         let line = match (parts.is_empty(), question.required) {
             (false, _) => parts.join(", "),
             (true, true) => "no answer (required)".to_string(),
