@@ -134,7 +134,8 @@ impl Session {
 
     /// Spawns any prepared `cmd` in a pty the way [`Session::spawn_with`] spawns pi-ask (its
     /// own session with the pty as controlling terminal, `TERM=xterm-256color`, `NO_COLOR=1`,
-    /// no `PI_ASK_ANSWERS`, stderr in `dir/stderr.txt`, working directory `opts.cwd` or `dir`).
+    /// no `PI_ASK_ANSWERS`, stderr in `dir/stderr.txt` unless [`Options::stderr_to_pty`],
+    /// working directory `opts.cwd` or `dir`).
     /// [`Session::finish`] reads the result from `output`. Used to run pi itself
     /// (tests/pi_extension.rs) and pi-ask behind a shell redirection (tests/plain.rs).
     pub fn spawn_command(
@@ -507,10 +508,12 @@ impl Drop for Session {
     }
 }
 
-/// Opens a pty pair with the given window size: (master, slave). Both are close-on-exec at
-/// once: the child gets the slave as its stdin/stdout only, and processes other tests of this
-/// binary spawn meanwhile get neither (a stray copy of the slave would hold the output open
-/// past the child's exit, and [`Session::wait_eof`] would wait for that process too).
+/// Opens a pty pair with the given window size: (master, slave). Both are made close-on-exec
+/// right away: the child gets the slave only as its stdio, and processes that other tests of
+/// this binary spawn meanwhile get neither (a stray copy of the slave would hold the output
+/// open past the child's exit, and [`Session::wait_eof`] would wait for that process too).
+/// openpty has no close-on-exec flag, so a spawn in the instants between the two calls can
+/// still inherit them.
 fn open_pty(rows: u16, cols: u16) -> (OwnedFd, File) {
     let ws = nix::pty::Winsize {
         ws_row: rows,
