@@ -2,9 +2,7 @@
 //! `{code: "invalid_answers", message, problems: [{code, path, message}]}`, nothing applied
 //! (no answers), every problem listed in `content` and on stderr.
 
-mod scripted_support;
-
-use scripted_support::{answer, pi_ask, run_cmd, Dir, Run};
+use crate::scripted_support::{answer, pi_ask, run_cmd, Dir, Run};
 use serde_json::{json, Value};
 
 fn payload() -> Value {

@@ -3,8 +3,7 @@
 //! cannot rot. It checks the report is well formed, never the timings (the machines are
 //! noisy; the harness reports, it does not gate).
 
-#[path = "../benches/harness/bench.rs"]
-mod bench;
+use crate::bench;
 
 /// A figure cell `median (min–max)` holding numbers.
 fn is_cell(text: &str) -> bool {

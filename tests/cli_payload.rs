@@ -2,9 +2,7 @@
 //! `invalid_payload`, exact code, path and message), the no-terminal result (exit 3), and
 //! `--output` (atomic write; exit 4 when it cannot be written).
 
-mod scripted_support;
-
-use scripted_support::{example, pi_ask, run_cmd, Dir, Run};
+use crate::scripted_support::{example, pi_ask, run_cmd, Dir, Run};
 use serde_json::{json, Value};
 use std::time::Duration;
 

@@ -2,12 +2,10 @@
 //! builds a real temporary tree, runs pi-ask with `--cwd` on it, types into the free-form
 //! answer editor with Tab completions, and asserts the screen and the exact result JSON.
 
-mod common;
-
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::Path;
 
-use common::pty::{Options, Session};
+use crate::common::pty::{Options, Session};
 use serde_json::{json, Value};
 
 const PAYLOAD: &str = r#"{"questions":[{"id":"file","prompt":"Which file?","options":[{"value":"none","label":"None"}]}]}"#;

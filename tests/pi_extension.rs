@@ -11,9 +11,7 @@
 //!   `ask_user`, the binary's questionnaire takes over the terminal, keys answer it (or Ctrl+C,
 //!   SIGINT or pi's abort end it), pi's TUI comes back and the next turn sees the result.
 
-mod common;
-
-use common::pty::{Options, Session};
+use crate::common::pty::{Options, Session};
 use serde_json::{json, Value};
 use std::fs::File;
 use std::path::{Path, PathBuf};

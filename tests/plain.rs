@@ -3,21 +3,19 @@
 //! terminal, and reads the result from `--output FILE` (the pty is the child's stdout too).
 //! Every wait has a timeout, so a hang fails the test instead of blocking CI.
 //!
-//! These tests use expectrl directly rather than tests/common/pty.rs: plain mode is a stream
-//! of lines, and the tests check the stream itself (every byte, for ESC; "the same prompt
-//! again" after a bad line), which a parsed screen cannot show.
+//! These tests use the pty harness (tests/common/pty.rs) on the stream, not the screen: plain
+//! mode is a stream of lines, and the tests check the stream itself (every byte, for ESC;
+//! "the same prompt again" after a bad line), which a parsed screen cannot show. The pty is
+//! 80x24 with echo on, and stderr goes to it too, as in a shell.
 
-use expectrl::{Eof, Session, Signal, WaitStatus};
+use crate::common::pty::{Options, Session};
 use serde_json::{json, Value};
 use std::process::Command;
-use std::time::Duration;
 
 /// One pi-ask run in a pty, with everything it has drawn so far.
 struct Run {
     session: Session,
-    screen: Vec<u8>,
     output: std::path::PathBuf,
-    _dir: tempfile::TempDir,
 }
 
 impl Run {
@@ -46,76 +44,52 @@ impl Run {
             direct.arg(&payload_path);
             direct
         };
-        cmd.arg("--output")
-            .arg(&output)
-            .args(args)
-            .env_remove("NO_COLOR")
-            .env_remove("PI_ASK_ANSWERS")
-            .env("CLICOLOR_FORCE", "1");
-        match term {
-            Some(t) => cmd.env("TERM", t),
-            None => cmd.env_remove("TERM"),
+        cmd.arg("--output").arg(&output).args(args);
+        let mut opts = Options {
+            rows: 24,
+            cols: 80,
+            env: vec![("CLICOLOR_FORCE".into(), "1".into())],
+            env_remove: vec!["NO_COLOR".into()],
+            stderr_to_pty: true,
+            ..Options::default()
         };
-        let mut session = Session::spawn(cmd).expect("spawn pi-ask in a pty");
-        // A terminal echoes what is typed; expectrl turns that off, so turn it back on.
-        session
-            .set_echo(true, Some(Duration::from_secs(5)))
-            .expect("echo on");
-        session.set_expect_timeout(Some(Duration::from_secs(15)));
-        Run {
-            session,
-            screen: Vec::new(),
-            output,
-            _dir: dir,
-        }
+        match term {
+            Some(t) => opts.env.push(("TERM".into(), t.into())),
+            None => opts.env_remove.push("TERM".into()),
+        };
+        let session = Session::spawn_command(cmd, dir, output.clone(), opts);
+        Run { session, output }
     }
 
     fn screen(&self) -> String {
-        String::from_utf8_lossy(&self.screen).into_owned()
+        self.session.output_text()
     }
 
     /// Waits until `text` has been drawn (15 s at most).
     fn expect(&mut self, text: &str) {
-        match self.session.expect(text) {
-            Ok(found) => self.screen.extend_from_slice(found.as_bytes()),
-            Err(e) => panic!(
-                "waiting for {text:?}: {e}\nscreen so far:\n{}",
-                self.screen()
-            ),
-        }
+        self.session.expect(text);
     }
 
     /// Waits for `prompt`, then types `line` and Enter.
     fn answer(&mut self, prompt: &str, line: &str) {
         self.expect(prompt);
-        self.session.send(format!("{line}\r")).unwrap();
+        self.session.send(&format!("{line}\r"));
     }
 
     /// Waits for the end; returns the exit code, the result and the whole screen, after
     /// checking that no ESC byte was written.
     fn finish(mut self) -> (i32, Value, String) {
-        self.expect_eof();
-        let code = match self.session.wait().unwrap() {
-            WaitStatus::Exited(_, code) => code,
-            other => panic!("pi-ask did not exit normally: {other:?}"),
-        };
+        let status = self.session.wait_eof();
+        let code = status
+            .code()
+            .unwrap_or_else(|| panic!("pi-ask did not exit normally: {status:?}"));
         let screen = self.screen();
         assert!(
-            !self.screen.contains(&0x1b),
+            !self.session.output().contains(&0x1b),
             "an escape byte reached the terminal:\n{screen}"
         );
         let text = std::fs::read_to_string(&self.output).expect("the result file");
         (code, serde_json::from_str(&text).unwrap(), screen)
-    }
-
-    fn expect_eof(&mut self) {
-        match self.session.expect(Eof) {
-            Ok(found) => self.screen.extend_from_slice(found.as_bytes()),
-            Err(e) => panic!(
-                "waiting for the end: {e}\nscreen so far:\n{}",
-                self.screen()
-            ),
-        }
     }
 }
 
@@ -271,14 +245,14 @@ fn bad_entry_and_help_keep_the_same_prompt() {
     let mut run = Run::start(&single(), Some("dumb"), &[]);
     run.answer("1/1> ", "9");
     run.expect("Not understood: there is no option 9: choose a number from 1 to 2\r\n1/1> ");
-    run.session.send("mysql\r").unwrap();
+    run.session.send("mysql\r");
     run.expect("Not understood: not an option: type a number from 1 to 2, or \"> your own answer\" (? for help)\r\n1/1> ");
-    run.session.send("?\r").unwrap();
+    run.session.send("?\r");
     run.expect(
         "How to answer (type one line, then Enter):\r\n  2              choose option 2\r\n",
     );
     run.expect("  ?              this help\r\n1/1> ");
-    run.session.send("PostgreSQL\r").unwrap();
+    run.session.send("PostgreSQL\r");
     run.answer("review> ", "?");
     run.expect("At the review:\r\n");
     run.answer("review> ", "7");
@@ -321,7 +295,7 @@ fn eof_on_the_terminal_cancels() {
     let mut run = Run::start(&three(), Some("dumb"), &[]);
     run.answer("1/3> ", "1");
     run.expect("2/3> ");
-    run.session.send("\x04").unwrap(); // Ctrl+D at the start of a line: end of input
+    run.session.send("\x04"); // Ctrl+D at the start of a line: end of input
     let (code, result, screen) = run.finish();
     assert_eq!(code, 1);
     assert_eq!(
@@ -398,7 +372,7 @@ fn hostile_payload_text_is_shown_not_run() {
 fn sigterm_aborts_without_escape_sequences() {
     let mut run = Run::start(&single(), Some("dumb"), &[]);
     run.expect("1/1> ");
-    run.session.signal(Signal::SIGTERM).unwrap();
+    run.session.signal(libc::SIGTERM);
     let (code, result, screen) = run.finish();
     assert_eq!(code, 1);
     assert_eq!(
@@ -415,7 +389,7 @@ fn ctrl_c_dismisses_without_escape_sequences() {
     let mut run = Run::start(&single(), Some("dumb"), &[]);
     run.answer("1/1> ", "1");
     run.expect("review> ");
-    run.session.send("\x03").unwrap(); // Ctrl+C: the terminal sends SIGINT
+    run.session.send("\x03"); // Ctrl+C: the terminal sends SIGINT
     let (code, result, _) = run.finish();
     assert_eq!(code, 1);
     assert_eq!(result["details"]["cancelled"], json!(true));

@@ -6,9 +6,7 @@
 //! gives exactly the recorded result, and that the recorded result, and its `details` alone,
 //! given as `--answers`, give identical `details` (and exit code).
 
-mod scripted_support;
-
-use scripted_support::{answer, example, root, Dir, Run};
+use crate::scripted_support::{answer, example, root, Dir, Run};
 use serde_json::Value;
 use std::path::PathBuf;
 

@@ -1,11 +1,8 @@
 //! Replay of results produced by a person's key presses in a real terminal (the pty harness
 //! in tests/common/): the recorded result, fed back as `--answers`, gives identical details.
 
-mod common;
-mod scripted_support;
-
-use common::pty::Session;
-use scripted_support::{answer, example, Dir};
+use crate::common::pty::Session;
+use crate::scripted_support::{answer, example, Dir};
 use serde_json::{json, Value};
 
 const PREFS: &str = include_str!("../examples/implementation-preferences.json");

@@ -1,9 +1,7 @@
 //! The JSON Schemas from `pi-ask schema` accept the examples, the recorded results and the
 //! answers files, and refuse what the contract refuses.
 
-mod scripted_support;
-
-use scripted_support::{pi_ask, root, run, run_cmd, Dir};
+use crate::scripted_support::{pi_ask, root, run, run_cmd, Dir};
 use serde_json::{json, Value};
 use std::path::Path;
 

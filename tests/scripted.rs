@@ -2,9 +2,7 @@
 //! exact JSON expected. The scripted front end drives the same `AnswerState` as the
 //! interactive ones, so these are the rules a person's choices produce too.
 
-mod scripted_support;
-
-use scripted_support::{answer_json, pi_ask, run_cmd, Dir};
+use crate::scripted_support::{answer_json, pi_ask, run_cmd, Dir};
 use serde_json::{json, Value};
 
 fn payload() -> Value {
@@ -263,7 +261,7 @@ fn an_invalid_payload_wins_over_the_answers_file() {
 
 #[test]
 fn the_documented_answers_examples_apply() {
-    use scripted_support::{answer, example};
+    use crate::scripted_support::{answer, example};
     let cases = [
         (
             "implementation-preferences.json",

@@ -1,9 +1,7 @@
 //! The terminal front end driven in a pty (tests/common/pty.rs): each test asserts the exact
 //! result JSON and exit code. Screens and keys: docs/interactive.md.
 
-mod common;
-
-use common::pty::Session;
+use crate::common::pty::Session;
 use serde_json::{json, Value};
 
 const PREFS: &str = include_str!("../examples/implementation-preferences.json");
@@ -200,7 +198,7 @@ fn every_line_of_a_long_preview_is_reachable() {
     let mut s = Session::spawn_with(
         &payload.to_string(),
         &[],
-        common::pty::Options {
+        crate::common::pty::Options {
             rows: 24,
             cols: 80,
             ..Default::default()
@@ -656,7 +654,7 @@ fn wide_text_is_cut_to_the_width_and_leaves_no_ghost_lines() {
     let mut s = Session::spawn_with(
         &payload.to_string(),
         &[],
-        common::pty::Options {
+        crate::common::pty::Options {
             rows: 24,
             cols: 40,
             ..Default::default()
@@ -696,7 +694,7 @@ fn stdout_carries_only_the_result_json() {
     let mut s = Session::spawn_with(
         PREFS,
         &[],
-        common::pty::Options {
+        crate::common::pty::Options {
             stdout_to_file: true,
             ..Default::default()
         },

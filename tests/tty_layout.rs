@@ -3,9 +3,7 @@
 //! long previews, and resizing. Every test asserts the exact result and that the screen and
 //! the scrollback hold no repeated frames or ghost lines.
 
-mod common;
-
-use common::pty::{Options, Session};
+use crate::common::pty::{Options, Session};
 use serde_json::{json, Value};
 
 const DOWN: &str = "\x1b[B";

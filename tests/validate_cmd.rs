@@ -1,8 +1,6 @@
 //! `pi-ask validate` and `pi-ask schema`.
 
-mod scripted_support;
-
-use scripted_support::{example, pi_ask, run_cmd, Dir};
+use crate::scripted_support::{example, pi_ask, run_cmd, Dir};
 use serde_json::json;
 
 #[test]

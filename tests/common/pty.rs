@@ -21,6 +21,14 @@
 //! The harness answers the terminal's cursor-position query (`ESC [ 6 n`, sent by rustyline)
 //! from the vt100 screen, like a real terminal does.
 //!
+//! A program that writes a stream of lines rather than a screen (plain mode, tests/plain.rs)
+//! is tested on the bytes themselves: [`Session::output`] holds every byte written to the
+//! terminal (escape sequences included), [`Session::expect`] waits for text in that stream
+//! after the previous match (so the same prompt twice takes two `expect`s), and
+//! [`Session::wait_eof`] waits for the end of the output and returns the exit status. The
+//! pty starts in the kernel's default mode (canonical, echo on), so typed lines are echoed
+//! as a terminal does; [`Options::stderr_to_pty`] puts stderr on the terminal too.
+//!
 //! Example:
 //!
 //! ```ignore
@@ -63,6 +71,11 @@ pub struct Options {
     /// Send stdout to a file (`stdout.txt` in [`Session::dir`]) instead of the pty and read the
     /// result from there (no `--output`): proves stdout carries only the result JSON.
     pub stdout_to_file: bool,
+    /// Environment variables to remove, after the defaults and `env` (e.g. `TERM`, `NO_COLOR`).
+    pub env_remove: Vec<String>,
+    /// Send stderr to the pty, as a shell does, instead of `stderr.txt` in [`Session::dir`]
+    /// (then [`Session::stderr`] is empty and stderr is part of [`Session::output`]).
+    pub stderr_to_pty: bool,
 }
 
 impl Default for Options {
@@ -73,6 +86,8 @@ impl Default for Options {
             env: Vec::new(),
             cwd: None,
             stdout_to_file: false,
+            env_remove: Vec::new(),
+            stderr_to_pty: false,
         }
     }
 }
@@ -82,6 +97,10 @@ pub struct Session {
     child: Child,
     master: File,
     screen: Arc<Mutex<vt100::Parser>>,
+    /// Every byte read from the pty, in order (see [`Session::output`]).
+    raw: Arc<Mutex<Vec<u8>>>,
+    /// How far [`Session::expect`] has matched in `raw`.
+    expected_to: usize,
     dir: tempfile::TempDir,
     output: PathBuf,
     reader: Option<std::thread::JoinHandle<()>>,
@@ -115,9 +134,10 @@ impl Session {
 
     /// Spawns any prepared `cmd` in a pty the way [`Session::spawn_with`] spawns pi-ask (its
     /// own session with the pty as controlling terminal, `TERM=xterm-256color`, `NO_COLOR=1`,
-    /// no `PI_ASK_ANSWERS`, stderr in `dir/stderr.txt`, working directory `opts.cwd` or `dir`).
+    /// no `PI_ASK_ANSWERS`, stderr in `dir/stderr.txt` unless [`Options::stderr_to_pty`],
+    /// working directory `opts.cwd` or `dir`).
     /// [`Session::finish`] reads the result from `output`. Used to run pi itself
-    /// (tests/pi_extension.rs).
+    /// (tests/pi_extension.rs) and pi-ask behind a shell redirection (tests/plain.rs).
     pub fn spawn_command(
         mut cmd: Command,
         dir: tempfile::TempDir,
@@ -138,9 +158,16 @@ impl Session {
             } else {
                 Stdio::from(slave.try_clone().expect("dup slave"))
             })
-            .stderr(Stdio::from(stderr));
+            .stderr(if opts.stderr_to_pty {
+                Stdio::from(slave.try_clone().expect("dup slave"))
+            } else {
+                Stdio::from(stderr)
+            });
         for (k, v) in &opts.env {
             cmd.env(k, v);
+        }
+        for k in &opts.env_remove {
+            cmd.env_remove(k);
         }
         // SAFETY: only async-signal-safe calls between fork and exec.
         unsafe {
@@ -165,18 +192,22 @@ impl Session {
             std::num::NonZeroU16::new(opts.cols.max(1)).unwrap(),
             SCROLLBACK,
         )));
+        let raw = Arc::new(Mutex::new(Vec::new()));
         let reader = {
             let mut read = master.try_clone().expect("dup master");
             let mut answer = master.try_clone().expect("dup master");
             let screen = Arc::clone(&screen);
+            let raw = Arc::clone(&raw);
             std::thread::spawn(move || {
                 let mut buf = [0u8; 8192];
                 let mut tail: Vec<u8> = Vec::new();
                 loop {
+                    // EOF, or EIO on Linux: every copy of the slave is closed.
                     let n = match read.read(&mut buf) {
                         Ok(0) | Err(_) => break,
                         Ok(n) => n,
                     };
+                    raw.lock().unwrap().extend_from_slice(&buf[..n]);
                     // Feed the screen, answering cursor-position queries in order.
                     let mut data = std::mem::take(&mut tail);
                     data.extend_from_slice(&buf[..n]);
@@ -212,6 +243,8 @@ impl Session {
             child,
             master,
             screen,
+            raw,
+            expected_to: 0,
             dir,
             output,
             reader: Some(reader),
@@ -349,6 +382,86 @@ impl Session {
         }
     }
 
+    /// Everything the program has written to the terminal so far, byte for byte (escape
+    /// sequences included: the stream before the screen parses it).
+    pub fn output(&self) -> Vec<u8> {
+        self.raw.lock().unwrap().clone()
+    }
+
+    /// [`Session::output`] as text (invalid UTF-8 replaced), for messages.
+    pub fn output_text(&self) -> String {
+        String::from_utf8_lossy(&self.raw.lock().unwrap()).into_owned()
+    }
+
+    /// Waits until `text` is in the output after the end of the previous `expect`'s match
+    /// and moves past it, as expect(1) does: a prompt drawn again after an error needs a
+    /// second `expect`. For programs that write a stream of lines (plain mode). Panics
+    /// (showing the output) after [`TIMEOUT`] or when the output ends first.
+    pub fn expect(&mut self, text: &str) {
+        let needle = text.as_bytes();
+        let start = Instant::now();
+        loop {
+            // Read before searching: an end seen here means the search saw every byte.
+            let ended = self.reader.as_ref().map_or(true, |r| r.is_finished());
+            let found = {
+                let raw = self.raw.lock().unwrap();
+                raw[self.expected_to..]
+                    .windows(needle.len().max(1))
+                    .position(|w| w == needle)
+                    .map(|at| self.expected_to + at + needle.len())
+            };
+            if let Some(end) = found {
+                self.expected_to = end;
+                return;
+            }
+            if ended || start.elapsed() > TIMEOUT {
+                let _ = self.child.kill();
+                let why = if ended {
+                    "the output ended"
+                } else {
+                    "timed out"
+                };
+                panic!(
+                    "{why} waiting for {text:?}; output so far:\n{}\n--- stderr:\n{}",
+                    self.output_text(),
+                    self.stderr()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Waits for the end of the output (the pty's slave closed: the program, and anything it
+    /// started on the terminal, exited), then for the program's exit; returns its status.
+    /// Kills it and panics after [`TIMEOUT`].
+    pub fn wait_eof(&mut self) -> std::process::ExitStatus {
+        let start = Instant::now();
+        if let Some(reader) = self.reader.take() {
+            while !reader.is_finished() {
+                if start.elapsed() > TIMEOUT {
+                    let _ = self.child.kill();
+                    panic!(
+                        "timed out waiting for the end of the output; output so far:\n{}\n--- stderr:\n{}",
+                        self.output_text(),
+                        self.stderr()
+                    );
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            reader.join().expect("the pty reader");
+        }
+        loop {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status;
+            }
+            if start.elapsed() > TIMEOUT {
+                let _ = self.child.kill();
+                panic!("the program closed the terminal but did not exit");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
     /// What the program wrote on stderr so far.
     pub fn stderr(&self) -> String {
         std::fs::read_to_string(self.dir.path().join("stderr.txt")).unwrap_or_default()
@@ -395,8 +508,12 @@ impl Drop for Session {
     }
 }
 
-/// Opens a pty pair with the given window size: (master, slave). The master is
-/// close-on-exec, so the child does not inherit it.
+/// Opens a pty pair with the given window size: (master, slave). Both are made close-on-exec
+/// right away: the child gets the slave only as its stdio, and processes that other tests of
+/// this binary spawn meanwhile get neither (a stray copy of the slave would hold the output
+/// open past the child's exit, and [`Session::wait_eof`] would wait for that process too).
+/// openpty has no close-on-exec flag, so a spawn in the instants between the two calls can
+/// still inherit them.
 fn open_pty(rows: u16, cols: u16) -> (OwnedFd, File) {
     let ws = nix::pty::Winsize {
         ws_row: rows,
@@ -405,10 +522,12 @@ fn open_pty(rows: u16, cols: u16) -> (OwnedFd, File) {
         ws_ypixel: 0,
     };
     let pty = nix::pty::openpty(Some(&ws), None).expect("openpty");
-    nix::fcntl::fcntl(
-        &pty.master,
-        nix::fcntl::FcntlArg::F_SETFD(nix::fcntl::FdFlag::FD_CLOEXEC),
-    )
-    .expect("close-on-exec");
+    for fd in [&pty.master, &pty.slave] {
+        nix::fcntl::fcntl(
+            fd,
+            nix::fcntl::FcntlArg::F_SETFD(nix::fcntl::FdFlag::FD_CLOEXEC),
+        )
+        .expect("close-on-exec");
+    }
     (pty.master, File::from(pty.slave))
 }

@@ -1,0 +1,28 @@
+//! The integration tests: one test binary (`[[test]] name = "main"` in Cargo.toml, with
+//! `autotests = false`), one module per area, so `cargo test` links one binary instead of
+//! one per file. A new file in tests/ is compiled only once it is declared here.
+//!
+//! Every module runs the real `pi-ask` binary (`CARGO_BIN_EXE_pi-ask`). Shared helpers:
+//! `common::pty` (the pty harness) and `scripted_support` (runs without a terminal).
+
+mod common;
+mod scripted_support;
+
+/// The benchmark harness, run in its quick mode by `bench_harness`.
+#[path = "../benches/harness/bench.rs"]
+mod bench;
+
+mod answers_errors;
+mod bench_harness;
+mod cli_payload;
+mod complete;
+mod limits;
+mod pi_extension;
+mod plain;
+mod replay;
+mod replay_pty;
+mod schema;
+mod scripted;
+mod tty;
+mod tty_layout;
+mod validate_cmd;
