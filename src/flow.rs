@@ -18,7 +18,8 @@
 //! - Submit at the review asks first ([`Screen::ConfirmSubmit`]) when a `required` question is
 //!   unanswered; `required` never blocks (contract "Input rules");
 //! - Cancel (Esc) asks first ([`Screen::ConfirmCancel`]) when an answer or a note would be
-//!   lost, otherwise the flow is dismissed; Dismiss (Ctrl+C) ends it at once, everywhere.
+//!   lost, otherwise the flow is dismissed; Dismiss (a typed or scripted cancel) ends it
+//!   without asking; Interrupt (Ctrl+C) ends it at once, everywhere.
 
 use crate::answers::{AnswerError, AnswerState};
 use crate::contract::Payload;
@@ -118,8 +119,10 @@ pub enum Command {
     Confirm,
     /// No at a confirmation.
     Deny,
-    /// Ctrl+C: dismiss the flow at once, whatever is on screen.
+    /// Dismiss the flow without asking (plain mode's `cancel`, a scripted cancel).
     Dismiss,
+    /// Ctrl+C: dismiss the flow at once, whatever is on screen (exit 130).
+    Interrupt,
 }
 
 /// A command the flow refused; nothing changed.
@@ -161,6 +164,7 @@ impl From<AnswerError> for FlowError {
 enum End {
     Submitted,
     Dismissed,
+    Interrupted,
 }
 
 /// The questionnaire's state: the current screen, the answers, and the ending once reached.
@@ -201,7 +205,7 @@ impl<'p> Flow<'p> {
         self.screen
     }
 
-    /// Whether the flow has ended (submitted or dismissed).
+    /// Whether the flow has ended (submitted, dismissed or interrupted).
     pub fn is_over(&self) -> bool {
         self.end.is_some()
     }
@@ -211,6 +215,7 @@ impl<'p> Flow<'p> {
         self.end.map(|end| match end {
             End::Submitted => Ending::Submitted(self.answers.clone()),
             End::Dismissed => Ending::Dismissed,
+            End::Interrupted => Ending::Interrupted,
         })
     }
 
@@ -219,6 +224,7 @@ impl<'p> Flow<'p> {
         match self.end? {
             End::Submitted => Some(Ending::Submitted(self.answers)),
             End::Dismissed => Some(Ending::Dismissed),
+            End::Interrupted => Some(Ending::Interrupted),
         }
     }
 
@@ -260,6 +266,7 @@ impl<'p> Flow<'p> {
         let not_here = || FlowError::NotHere(here);
         match command {
             Command::Dismiss => self.end = Some(End::Dismissed),
+            Command::Interrupt => self.end = Some(End::Interrupted),
             Command::SetNote { question, text } => {
                 self.at_question_or_review()?;
                 self.answers.set_note(question, &text)?;
@@ -673,6 +680,22 @@ mod tests {
         assert_eq!(f.screen(), Screen::Review);
         run(&mut f, vec![Command::Cancel, Command::Confirm]);
         assert_eq!(f.ending(), Some(Ending::Dismissed));
+    }
+
+    #[test]
+    fn interrupt_ends_at_once_everywhere() {
+        let p = payload();
+        for prefix in [
+            vec![],
+            vec![Command::Review],
+            vec![Command::Choose(0), Command::Cancel],
+            vec![Command::Review, Command::Submit],
+        ] {
+            let mut f = Flow::new(&p);
+            run(&mut f, prefix);
+            run(&mut f, vec![Command::Interrupt]);
+            assert_eq!(f.ending(), Some(Ending::Interrupted));
+        }
     }
 
     #[test]

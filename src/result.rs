@@ -18,11 +18,16 @@ use std::fmt::Write;
 pub enum Ending {
     /// The person submitted (or the answers file answered): these answers, exit 0.
     Submitted(AnswerState),
-    /// The person dismissed the flow (Esc, Ctrl+C, SIGINT, a scripted cancel): exit 1.
+    /// The person dismissed the flow (Esc and confirm, Cancel, a scripted cancel): exit 1.
     Dismissed,
-    /// Ended from outside (SIGTERM, SIGHUP, SIGQUIT); the reason, e.g. "received SIGTERM":
-    /// `aborted`, exit 1.
-    Aborted(String),
+    /// Ctrl+C or SIGINT: the dismissed result, exit 130 (128 + SIGINT, as shells report it).
+    Interrupted,
+    /// Ended from outside by this signal (SIGTERM, SIGHUP, SIGQUIT): `aborted` with the
+    /// message "received SIGTERM", exit 128 + the signal number.
+    Aborted {
+        /// The signal number (`signal_hook::consts::SIGTERM`, ...).
+        signal: i32,
+    },
     /// The terminal went away or failed while asking; what happened: `terminal_lost`, exit 1.
     TerminalLost(String),
     /// No terminal and no answers file; why, e.g. "no interactive terminal is available":
@@ -47,7 +52,15 @@ pub fn conclude(ending: &Ending, payload: Option<&Payload>) -> (ToolResult, Exit
             ExitCode::Internal,
         ),
         (Ending::Dismissed, p) => (dismissed(p), ExitCode::Cancelled),
-        (Ending::Aborted(why), p) => (aborted(p, ErrorCode::Aborted, why), ExitCode::Cancelled),
+        (Ending::Interrupted, p) => (dismissed(p), ExitCode::Interrupted),
+        (Ending::Aborted { signal }, p) => (
+            aborted(
+                p,
+                ErrorCode::Aborted,
+                &format!("received {}", crate::terminal::signal_name(*signal)),
+            ),
+            ExitCode::for_signal(*signal),
+        ),
         (Ending::TerminalLost(why), p) => (
             aborted(p, ErrorCode::TerminalLost, why),
             ExitCode::Cancelled,

@@ -105,7 +105,8 @@ fn ask(payload: &Payload, cli: &Cli) -> Ending {
 }
 
 /// Starts the signal watch for an interactive front end: on a signal it writes the
-/// `aborted` (SIGTERM, SIGHUP, SIGQUIT) or dismissed (SIGINT) result and exits 1. `None` when
+/// `aborted` (SIGTERM, SIGHUP, SIGQUIT) or dismissed (SIGINT) result and exits 128 + the
+/// signal number. `None` when
 /// the handlers cannot be installed (the flow still runs, without signal handling).
 fn watch_signals(payload: &Payload, cli: &Cli) -> Option<crate::terminal::SignalWatch> {
     // Cancelled results use only the title and question summaries: keep the closure small
@@ -128,9 +129,9 @@ fn watch_signals(payload: &Payload, cli: &Cli) -> Option<crate::terminal::Signal
     let output = cli.output.clone();
     crate::terminal::SignalWatch::start(move |signal| {
         let ending = if signal == signal_hook::consts::SIGINT {
-            Ending::Dismissed
+            Ending::Interrupted
         } else {
-            Ending::Aborted(format!("received {}", crate::terminal::signal_name(signal)))
+            Ending::Aborted { signal }
         };
         let (res, code) = result::conclude(&ending, Some(&skeleton));
         match write_result(&res, output.as_deref()) {

@@ -374,7 +374,7 @@ fn sigterm_aborts_without_escape_sequences() {
     run.expect("1/1> ");
     run.session.signal(libc::SIGTERM);
     let (code, result, screen) = run.finish();
-    assert_eq!(code, 1);
+    assert_eq!(code, 143);
     assert_eq!(
         result["details"]["error"],
         json!({"code": "aborted", "message": "received SIGTERM"})
@@ -391,7 +391,7 @@ fn ctrl_c_dismisses_without_escape_sequences() {
     run.expect("review> ");
     run.session.send("\x03"); // Ctrl+C: the terminal sends SIGINT
     let (code, result, _) = run.finish();
-    assert_eq!(code, 1);
+    assert_eq!(code, 130);
     assert_eq!(result["details"]["cancelled"], json!(true));
     assert_eq!(result["details"]["answers"], json!({}));
     assert!(result["details"].get("error").is_none(), "{result}");

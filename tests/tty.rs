@@ -34,10 +34,11 @@ fn prefs_submitted(answers: Value) -> Value {
     })
 }
 
-/// Asserts a dismissed result (Esc, Cancel, Ctrl+C): exit 1, no answers, no error.
-fn assert_dismissed(s: &mut Session) {
+/// Asserts a dismissed result (Esc, Cancel: exit 1; Ctrl+C, SIGINT: exit 130), no answers, no
+/// error.
+fn assert_dismissed(s: &mut Session, exit: i32) {
     let (code, result) = s.finish();
-    assert_eq!(code, 1);
+    assert_eq!(code, exit);
     let result = result.expect("a result");
     assert_eq!(
         result["details"],
@@ -329,7 +330,7 @@ fn esc_without_answers_cancels_at_once() {
     let mut s = Session::spawn(PREFS, &[]);
     s.wait_all(&["1/2 Style", "Next →"]);
     s.send(ESC);
-    assert_dismissed(&mut s);
+    assert_dismissed(&mut s, 1);
 }
 
 #[test]
@@ -353,7 +354,7 @@ fn esc_with_answers_asks_before_cancelling() {
     ]);
     press(&mut s, DOWN, 1, "› Yes, discard the answers and cancel");
     s.send("\r");
-    assert_dismissed(&mut s);
+    assert_dismissed(&mut s, 1);
 }
 
 #[test]
@@ -368,7 +369,7 @@ fn ctrl_c_in_an_editor_dismisses_without_saving() {
     s.send("never saved");
     s.wait_for("> never saved");
     s.send(CTRL_C);
-    assert_dismissed(&mut s);
+    assert_dismissed(&mut s, 130);
 }
 
 #[test]
@@ -378,7 +379,7 @@ fn ctrl_c_at_a_question_dismisses() {
     s.send("\r");
     s.wait_all(&["› [ ] 1. React", "Next: review →"]);
     s.send(CTRL_C);
-    assert_dismissed(&mut s);
+    assert_dismissed(&mut s, 130);
 }
 
 #[test]
@@ -600,7 +601,7 @@ fn required_question_unanswered_asks_before_submitting() {
 
 fn assert_aborted_by_sigterm(s: &mut Session) {
     let (code, result) = s.finish();
-    assert_eq!(code, 1);
+    assert_eq!(code, 143);
     let result = result.expect("a result");
     assert_eq!(
         result["details"],
@@ -723,14 +724,17 @@ fn stdout_carries_only_the_result_json() {
 
 #[test]
 fn sighup_and_sigquit_abort_with_their_names() {
-    for (signal, name) in [(libc::SIGHUP, "SIGHUP"), (libc::SIGQUIT, "SIGQUIT")] {
+    for (signal, name, exit) in [
+        (libc::SIGHUP, "SIGHUP", 129),
+        (libc::SIGQUIT, "SIGQUIT", 131),
+    ] {
         let mut s = Session::spawn(PREFS, &[]);
         s.wait_all(&["1/2 Style", "Next →"]);
         s.send("\r");
         s.wait_all(&["2/2 Frontend", "Next: review →"]);
         s.signal(signal);
         let (code, result) = s.finish();
-        assert_eq!(code, 1, "{name}");
+        assert_eq!(code, exit, "{name}");
         assert_eq!(
             result.expect("a result")["details"]["error"],
             json!({"code": "aborted", "message": format!("received {name}")})
@@ -758,7 +762,7 @@ fn not_cancelling_returns_to_the_same_row() {
     let screen = s.wait_all(&["› ( ) 3. Rich", "Next →"]);
     assert!(screen.contains("  (•) 1. Minimal"), "{screen}");
     s.send(CTRL_C);
-    assert_dismissed(&mut s);
+    assert_dismissed(&mut s, 130);
 }
 
 #[test]
@@ -772,7 +776,7 @@ fn ctrl_c_in_the_preview_pager_dismisses() {
     s.wait_all(&["· Preview of JSON lines", "q/Esc/Enter back"]);
     s.send(CTRL_C);
     let (code, result) = s.finish();
-    assert_eq!(code, 1);
+    assert_eq!(code, 130);
     let details = &result.expect("a result")["details"];
     assert_eq!(details["cancelled"], json!(true));
     assert_eq!(details["answers"], json!({}));
@@ -826,7 +830,7 @@ fn sigint_from_outside_dismisses() {
     s.send("\r");
     s.wait_all(&["2/2 Frontend", "Next: review →"]);
     s.signal(libc::SIGINT);
-    assert_dismissed(&mut s);
+    assert_dismissed(&mut s, 130);
 }
 
 /// Regression: rustyline leaves a SIGWINCH handler behind, and console turned the

@@ -31,8 +31,12 @@ import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-age
 import { Text } from "@mariozechner/pi-tui";
 import { type Static, Type } from "typebox";
 
-/** The oldest binary this extension works with (`--output`, `--cwd`, `--no-input`, exit codes). */
-export const MIN_BINARY_VERSION = "0.1.0";
+/**
+ * The oldest binary this extension works with (`--output`, `--cwd`, `--no-input`, and the exit
+ * codes of 0.2.0: 130 for Ctrl+C/SIGINT, 128 + the signal for SIGTERM/SIGHUP/SIGQUIT, each
+ * with a result written, which is what counts here).
+ */
+export const MIN_BINARY_VERSION = "0.2.0";
 
 /** How long `pi-ask --version` may take before the binary is considered broken. */
 const VERSION_TIMEOUT_MS = 10_000;

@@ -16,7 +16,7 @@ const theme = {
 	bold: (text) => `*${text}*`,
 };
 
-function executable(dir, name, body = "#!/bin/sh\necho 'pi-ask 0.1.0'\n") {
+function executable(dir, name, body = "#!/bin/sh\necho 'pi-ask 0.2.0'\n") {
 	fs.mkdirSync(dir, { recursive: true });
 	const file = path.join(dir, name);
 	fs.writeFileSync(file, body, { mode: 0o755 });
@@ -71,7 +71,7 @@ test("findBinary: a clear error when nothing is found or PI_ASK_BIN is wrong", (
 
 test("checkBinaryVersion: accepts the minimum and newer, refuses older and non-pi-ask programs", async () => {
 	const work = tempDir();
-	assert.equal(await ext.checkBinaryVersion(executable(work, "a", "#!/bin/sh\necho 'pi-ask 0.1.0'\n")), "0.1.0");
+	assert.equal(await ext.checkBinaryVersion(executable(work, "a", "#!/bin/sh\necho 'pi-ask 0.2.0'\n")), "0.2.0");
 	assert.equal(await ext.checkBinaryVersion(executable(work, "b", "#!/bin/sh\necho 'pi-ask 0.10.2'\n")), "0.10.2");
 	const old = executable(work, "c", "#!/bin/sh\necho 'pi-ask 0.0.9'\n");
 	await assert.rejects(ext.checkBinaryVersion(old), {

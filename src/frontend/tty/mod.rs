@@ -87,7 +87,7 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
         Err(e) if e.get_ref().is_some_and(|i| i.is::<FlowError>()) => {
             Ending::Internal(format!("the flow refused a command: {e}"))
         }
-        Err(e) if e.kind() == io::ErrorKind::Interrupted => Ending::Dismissed,
+        Err(e) if e.kind() == io::ErrorKind::Interrupted => Ending::Interrupted,
         Err(e) => Ending::TerminalLost(format!("the terminal failed: {e}")),
     }
 }
@@ -292,7 +292,7 @@ impl Tty<'_> {
     fn apply_edit(&mut self, edit: Edit, save: impl FnOnce(String) -> Command) -> io::Result<()> {
         match edit {
             Edit::Saved(text) | Edit::Closed(text) => self.apply(save(text)),
-            Edit::Interrupted => self.apply(Command::Dismiss),
+            Edit::Interrupted => self.apply(Command::Interrupt),
         }
     }
 

@@ -336,7 +336,7 @@ impl Tty<'_> {
                 match self.edit(Some(q), "Your own answer", &initial)? {
                     Edit::Saved(text) => self.apply(Command::SaveCustomText(text)),
                     Edit::Closed(draft) => self.apply(Command::DraftCustomText(draft)),
-                    Edit::Interrupted => self.apply(Command::Dismiss),
+                    Edit::Interrupted => self.apply(Command::Interrupt),
                 }
             }
             Action::NoteQuestion => self.note_question(q),
@@ -351,7 +351,7 @@ impl Tty<'_> {
                         self.highlight[q] = None;
                         Ok(())
                     }
-                    Edit::Interrupted => self.apply(Command::Dismiss),
+                    Edit::Interrupted => self.apply(Command::Interrupt),
                 }
             }
             Action::ClearFilter => {
