@@ -309,6 +309,26 @@ mod tests {
     }
 
     #[test]
+    fn listing_prints_windows_line_endings_of_a_preview_as_lines() {
+        let p = parse_payload(
+            &json!({"questions": [{"id": "l", "prompt": "Layout?", "type": "preview",
+                "options": [{"value": "a", "label": "A", "preview": "+--+\r\n|a |\r\n+--+\r\n"}]}]})
+            .to_string(),
+        )
+        .unwrap();
+        assert_eq!(
+            listing(&p),
+            "1. Q1 (id: l; choose one, previews below): Layout?\n   \
+             1) A [a]\n      | +--+\n      | |a |\n      | +--+\n"
+        );
+        // the payload itself keeps its line endings
+        assert_eq!(
+            p.questions[0].options[0].preview.as_deref(),
+            Some("+--+\r\n|a |\r\n+--+\r\n")
+        );
+    }
+
+    #[test]
     fn submitted_content_has_one_line_per_question_and_marks_skips() {
         let p = payload();
         let mut st = AnswerState::new(&p);

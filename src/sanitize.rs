@@ -3,8 +3,9 @@
 //! Text from a payload was written by a model that may have read hostile content. Before it
 //! reaches the terminal, C0/C1 control characters (except newline and tab), escape-initiated
 //! sequences (CSI, OSC including OSC 52 and OSC 8, DCS, APC, ...) and bidirectional overrides
-//! and isolates are replaced by visible escapes: `\e`, `\x07`, `\u{202e}`. The result JSON
-//! always keeps the original strings; only what is drawn is changed.
+//! and isolates are replaced by visible escapes: `\e`, `\x07`, `\u{202e}`. A Windows line
+//! ending (`\r\n`) is a line break like `\n`; a `\r` anywhere else stays visible (`\x0d`).
+//! The result JSON always keeps the original strings; only what is drawn is changed.
 
 use std::borrow::Cow;
 
@@ -26,13 +27,20 @@ pub fn is_unsafe(c: char) -> bool {
 /// `text` with every unsafe character shown as a visible escape; borrowed when nothing changes.
 ///
 /// ESC becomes `\e`, other C0/C1 controls `\xNN`, and Unicode format characters `\u{NNNN}`,
-/// so `"\x1b]52;c;Zm9v\x07"` is drawn as `\e]52;c;Zm9v\x07` and never interpreted.
+/// so `"\x1b]52;c;Zm9v\x07"` is drawn as `\e]52;c;Zm9v\x07` and never interpreted. The `\r`
+/// of a `\r\n` is dropped, so Windows line endings are line breaks wherever text is drawn
+/// (every front end, wrap and pager takes its text from here); a lone `\r` is `\x0d`.
 pub fn for_terminal(text: &str) -> Cow<'_, str> {
     if !text.chars().any(is_unsafe) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\r' && chars.peek() == Some(&'\n') {
+            // CRLF: the `\n` that follows is the line break.
+            continue;
+        }
         if !is_unsafe(c) {
             out.push(c);
         } else if c == '\u{1b}' {
@@ -71,7 +79,20 @@ mod tests {
         assert_eq!(for_terminal("\x1b[2J"), "\\e[2J");
         assert_eq!(for_terminal("\u{9b}31m"), "\\x9b31m");
         assert_eq!(for_terminal("x\u{202e}y\u{2066}"), "x\\u{202e}y\\u{2066}");
-        assert_eq!(for_terminal("a\r\nb\tc"), "a\\x0d\nb\tc");
+    }
+
+    #[test]
+    fn windows_line_endings_are_line_breaks_and_a_lone_cr_stays_visible() {
+        assert_eq!(for_terminal("a\r\nb\tc"), "a\nb\tc");
+        assert_eq!(for_terminal("one\r\ntwo\r\n"), "one\ntwo\n");
+        assert_eq!(for_terminal("a\rb"), "a\\x0db");
+        assert_eq!(for_terminal("a\r"), "a\\x0d");
+        assert_eq!(for_terminal("a\r\r\nb"), "a\\x0d\nb");
+        assert_eq!(for_terminal("a\n\rb"), "a\n\\x0db");
+        assert_eq!(for_terminal("\r\n\x1b[2J\r\n"), "\n\\e[2J\n");
+        // one-line places fold the break like any other
+        assert_eq!(one_line("a\r\nb"), "a\u{21b5} b");
+        assert_eq!(one_line("a\rb"), "a\\x0db");
     }
 
     #[test]

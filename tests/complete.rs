@@ -14,6 +14,8 @@ const DOWN: &str = "\x1b[B";
 const TAB: &str = "\t";
 /// Ctrl+E: end of line (no escape sequence to split).
 const END: &str = "\x05";
+/// Ctrl+B: one character back.
+const CTRL_B: &str = "\x02";
 
 fn write(root: &Path, rel: &str) {
     let path = root.join(rel);
@@ -123,6 +125,35 @@ fn paths_with_spaces_are_quoted_like_pi() {
         custom_answer(
             "@\"my folder/notes.txt\" and @\"empty dir/new.txt\" or @\"my folder/notes.txt\""
         )
+    );
+}
+
+#[test]
+fn an_unquoted_fragment_gets_the_quoted_common_prefix_and_one_space() {
+    let tree = tempfile::tempdir().unwrap();
+    let root = tree.path();
+    write(root, "dir with space/a.txt");
+    write(root, "dir with space/b.txt");
+    let mut s = open_editor(root);
+    s.send("see @dir");
+    s.wait_for("> see @dir");
+    // every match is inside the folder: their shared part, quoted
+    s.send(TAB);
+    s.wait_for("> see @\"dir with space/");
+    s.send("a");
+    s.wait_for("> see @\"dir with space/a");
+    s.send(TAB);
+    s.wait_for("> see @\"dir with space/a.txt\" ");
+    // in the middle of a line, the space already there is the path's space
+    s.send("and @b.t tail");
+    s.wait_for("a.txt\" and @b.t tail");
+    s.send(&CTRL_B.repeat(" tail".len()));
+    s.send(TAB);
+    s.wait_for("and @\"dir with space/b.txt\" tail");
+    s.send(END);
+    assert_eq!(
+        save_and_submit(&mut s),
+        custom_answer("see @\"dir with space/a.txt\" and @\"dir with space/b.txt\" tail")
     );
 }
 

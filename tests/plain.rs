@@ -206,6 +206,36 @@ fn preview_question_prints_previews_and_takes_no_custom_text() {
 }
 
 #[test]
+fn windows_line_endings_are_line_breaks_and_a_lone_cr_is_shown() {
+    let payload = json!({"questions": [{"id": "layout", "prompt": "Pick a layout\r\nfor the app",
+        "type": "preview", "options": [
+            {"value": "side", "label": "Sidebar", "description": "Left\r\nrail",
+             "preview": "+--+\r\n|S |\r\n+--+\r\n"},
+            {"value": "top", "label": "Top bar", "preview": "top\rbar"}]}]});
+    let mut run = Run::start(&payload, Some("dumb"), &[]);
+    // every `\r\n` below is the terminal's own line ending (the pty's `\n` -> `\r\n`)
+    run.expect(
+        "1/1 Q1 (choose one, previews below)\r\nPick a layout\r\nfor the app\r\n   1) Sidebar\r\n      Left\r\n      rail\r\n      | +--+\r\n      | |S |\r\n      | +--+\r\n   2) Top bar\r\n      | top\\x0dbar\r\n",
+    );
+    run.answer("1/1> ", "1");
+    run.answer("review> ", "");
+    let (code, result, screen) = run.finish();
+    assert_eq!(code, 0);
+    assert_eq!(screen.matches("\\x0d").count(), 1, "{screen}");
+    assert!(!screen.contains("\r\r"), "{screen}");
+    // the result keeps the payload's text byte for byte
+    assert_eq!(
+        result["details"],
+        json!({"cancelled": false, "questions": questions(&payload),
+               "answers": {"layout": {"values": ["side"], "labels": ["Sidebar"], "indices": [1]}}})
+    );
+    assert_eq!(
+        result["details"]["questions"][0]["prompt"],
+        "Pick a layout\r\nfor the app"
+    );
+}
+
+#[test]
 fn back_notes_and_review_reopen() {
     let mut run = Run::start(&three(), Some("dumb"), &[]);
     run.expect("Project setup\r\n=============\r\n");

@@ -404,3 +404,80 @@ fn resizing_redraws_at_the_next_key() {
         })
     );
 }
+
+/// The lines of `screen` from the one starting with `first`, `n` of them.
+fn lines_from(screen: &str, first: &str, n: usize) -> Vec<String> {
+    let lines: Vec<&str> = screen.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with(first))
+        .unwrap_or_else(|| panic!("no line starts with {first:?}:\n{screen}"));
+    lines[at..(at + n).min(lines.len())]
+        .iter()
+        .map(|l| l.trim_end().to_string())
+        .collect()
+}
+
+#[test]
+fn windows_line_endings_are_line_breaks_and_a_lone_cr_is_shown() {
+    let payload = json!({"questions": [{"id": "layout", "label": "Layout",
+        "prompt": "Pick a layout\r\nfor the app", "type": "preview",
+        "options": [
+            {"value": "a", "label": "Alpha", "description": "Left\r\nrail",
+             "preview": "+--+\r\n|A |\r\n+--+"},
+            {"value": "b", "label": "Beta", "preview": "top\rbar"}]}]});
+    let mut s = Session::spawn_with(&payload.to_string(), &[], size(24, 60));
+    let screen = s.wait_all(&["› ( ) 1. Alpha", "Next: review →"]);
+    assert_eq!(
+        lines_from(&screen, "Pick a layout", 2),
+        ["Pick a layout", "for the app"],
+        "{screen}"
+    );
+    // the description is one row, its line break folded; the preview is three lines
+    assert_eq!(
+        lines_from(&screen, "› ( ) 1. Alpha", 6),
+        [
+            "› ( ) 1. Alpha",
+            "         Left↵ rail",
+            "         │ +--+",
+            "         │ |A |",
+            "         │ +--+",
+            "  ( ) 2. Beta",
+        ],
+        "{screen}"
+    );
+    assert!(!screen.contains("\\x0d"), "{screen}");
+    // a lone carriage return stays visible
+    s.send(DOWN);
+    let screen = s.wait_for("› ( ) 2. Beta");
+    assert_eq!(
+        lines_from(&screen, "› ( ) 2. Beta", 2),
+        ["› ( ) 2. Beta", "         │ top\\x0dbar"],
+        "{screen}"
+    );
+    // the pager shows the same lines
+    s.send(DOWN);
+    s.wait_for("›     View full preview…");
+    s.send("\r");
+    s.wait_all(&["View the full preview of which option?", "← Back"]);
+    s.send("\r");
+    assert_eq!(
+        read_pager(&mut s, "Preview of Alpha"),
+        ["+--+", "|A |", "+--+"]
+    );
+    s.send("q");
+    s.wait_all(&["› ( ) 1. Alpha", "Next: review →"]);
+    s.send("\r");
+    s.wait_for("› Submit");
+    s.send("\r");
+    let (code, result) = finish(&mut s);
+    assert_eq!(code, 0);
+    // the result keeps the payload's text byte for byte
+    assert_eq!(
+        result["details"],
+        json!({"cancelled": false,
+               "questions": [{"id": "layout", "label": "Layout",
+                              "prompt": "Pick a layout\r\nfor the app", "type": "preview"}],
+               "answers": {"layout": {"values": ["a"], "labels": ["Alpha"], "indices": [1]}}})
+    );
+}

@@ -9,8 +9,11 @@
 //! - an explicit path (`@src/`, `@../x`, `@~/`, `@/etc/`) lists one folder level like a shell
 //!   (a relative one that matches nothing falls back to fuzzy matching of the whole fragment);
 //! - the inserted text is pi's reference form: `@path`, `@path/` for a folder, `@"path"` when
-//!   the path has a space or the person typed `@"`; a space follows a file reference, and the
-//!   cursor stays inside the quotes after a quoted folder.
+//!   the path has a space or the person typed `@"`; one space follows a file reference (a
+//!   space already after the cursor is that space), and the cursor stays inside the quotes
+//!   after a quoted folder;
+//! - with several candidates, Tab inserts their common prefix only when its path extends the
+//!   path typed, quoted when it has a space (`@dir` -> `@"dir with space/`).
 //!
 //! The index is walked once per session, in the background, from the first `@` typed or the
 //! first Tab after one, whichever comes first; nothing happens before. Tab waits at most
@@ -268,29 +271,51 @@ impl Completer for AtCompleter {
     }
 
     /// Inserts a candidate, or the common prefix of all candidates (rustyline's first step in
-    /// list mode) only when it extends what was typed: the common prefix of fuzzy matches
-    /// (`@pkg0` for `@mod17`) would otherwise replace the typed fragment.
+    /// list mode) when it extends what was typed; see [`insertion`].
     fn update(&self, line: &mut LineBuffer, start: usize, elected: &str, cl: &mut Changeset) {
-        let typed = line.as_str().get(start..line.pos()).unwrap_or("");
         let offered = self.offered.lock().unwrap_or_else(|e| e.into_inner());
-        if !elected.starts_with(typed) && !offered.iter().any(|r| r == elected) {
-            return;
-        }
+        let inserted = insertion(line.as_str(), line.pos(), start, elected, &offered);
         drop(offered);
-        let (text, pos) = apply(line.as_str(), line.pos(), start, elected);
-        line.update(&text, pos, cl);
+        if let Some((text, pos)) = inserted {
+            line.update(&text, pos, cl);
+        }
     }
+}
+
+/// The line and cursor after Tab elects `elected` (one of the `offered` replacements, or
+/// their common prefix) for the reference from `start` to `pos`; `None` leaves the line as
+/// it is. A common prefix is inserted only when its path extends the path typed, quotes
+/// aside ([`token::extends`]): `@dir` becomes `@"dir with space/` when every match is in that
+/// folder, but the common prefix of fuzzy matches (`@pkg0` for `@mod17`) would replace the
+/// typed fragment, so it is not inserted.
+pub fn insertion(
+    line: &str,
+    pos: usize,
+    start: usize,
+    elected: &str,
+    offered: &[String],
+) -> Option<(String, usize)> {
+    let typed = line.get(start..pos)?;
+    if !token::extends(typed, elected) && !offered.iter().any(|r| r == elected) {
+        return None;
+    }
+    Some(apply(line, pos, start, elected))
 }
 
 /// The line and cursor after inserting `elected` for the reference from `start` to `pos`, as
 /// pi does: a closing `"` right after the cursor of a quoted reference is replaced too, and
-/// after a quoted folder (`@"my folder/"`) the cursor stays before the closing quote.
+/// after a quoted folder (`@"my folder/"`) the cursor stays before the closing quote. A file
+/// reference ends with one space: a space already after the cursor (or after the replaced
+/// quote) is that space, so completing in the middle of a line never doubles it.
 pub fn apply(line: &str, pos: usize, start: usize, elected: &str) -> (String, usize) {
     let mut end = pos;
     if line[start..pos].starts_with("@\"")
         && elected.trim_end_matches(' ').ends_with('"')
-        && line[pos..].starts_with('"')
+        && line[end..].starts_with('"')
     {
+        end += 1;
+    }
+    if token::ends_with_separator(elected) && line[end..].starts_with(' ') {
         end += 1;
     }
     let text = format!("{}{}{}", &line[..start], elected, &line[end..]);

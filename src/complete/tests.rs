@@ -220,10 +220,118 @@ fn applying_quoted_candidates_like_pi() {
         apply(line, 12, 0, "@\"my folder/notes.txt\" "),
         ("@\"my folder/notes.txt\" ".to_string(), 23)
     );
-    // plain references keep the rest of the line
+    // plain references keep the rest of the line, with one space after the path
     assert_eq!(
         apply("see @ma and", 7, 4, "@src/main.rs "),
-        ("see @src/main.rs  and".to_string(), 17)
+        ("see @src/main.rs and".to_string(), 17)
+    );
+}
+
+/// What rustyline's first Tab in list mode leaves: the line and cursor when it inserts the
+/// only candidate or the candidates' common prefix (when longer than what was typed), through
+/// [`insertion`] as `AtCompleter::update` does; `None` when the line stays as it is.
+fn tab(c: &AtCompleter, line: &str, pos: usize) -> Option<(String, usize)> {
+    let (start, pairs) = c.complete_at(line, pos)?;
+    let offered: Vec<String> = pairs.iter().map(|p| p.replacement.clone()).collect();
+    let lcp = rustyline::completion::longest_common_prefix(&pairs)?;
+    if lcp.len() > pos - start || pairs.len() == 1 {
+        insertion(line, pos, start, lcp, &offered)
+    } else {
+        None
+    }
+}
+
+#[test]
+fn an_unquoted_fragment_takes_the_quoted_common_prefix() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "dir with space/a.txt", "");
+    write(root, "dir with space/b.txt", "");
+    let c = completer(root);
+    assert_eq!(
+        complete(&c, "@dir"),
+        vec![
+            (
+                "dir with space/".to_string(),
+                "@\"dir with space/\"".to_string()
+            ),
+            (
+                "dir with space/a.txt".to_string(),
+                "@\"dir with space/a.txt\" ".to_string()
+            ),
+            (
+                "dir with space/b.txt".to_string(),
+                "@\"dir with space/b.txt\" ".to_string()
+            ),
+        ]
+    );
+    // the shared prefix, quoted because it has a space, left open for the next Tab
+    assert_eq!(
+        tab(&c, "@dir", 4),
+        Some(("@\"dir with space/".to_string(), 17))
+    );
+    // which lists the folder: nothing longer to insert, so the line stays
+    assert_eq!(tab(&c, "@\"dir with space/", 17), None);
+    assert_eq!(
+        tab(&c, "@\"dir with space/a", 18),
+        Some(("@\"dir with space/a.txt\" ".to_string(), 24))
+    );
+    // the same in the middle of a line: one space after the finished path
+    assert_eq!(
+        tab(&c, "see @dir and more", 8),
+        Some(("see @\"dir with space/ and more".to_string(), 21))
+    );
+    assert_eq!(
+        tab(&c, "see @\"dir with space/a and more", 22),
+        Some(("see @\"dir with space/a.txt\" and more".to_string(), 28))
+    );
+    // a fragment the common prefix does not keep is left as typed
+    assert_eq!(insertion("@zzz", 4, 0, "@\"dir with space/", &[]), None);
+}
+
+#[test]
+fn completing_in_the_middle_of_a_line_leaves_one_space() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "src/main.rs", "");
+    write(root, "my folder/notes.txt", "");
+    let c = completer(root);
+    // a space after the cursor is the path's space
+    assert_eq!(
+        tab(&c, "see @src/ma and", 11),
+        Some(("see @src/main.rs and".to_string(), 17))
+    );
+    // none after it: one is added
+    assert_eq!(
+        tab(&c, "see @src/ma,and", 11),
+        Some(("see @src/main.rs ,and".to_string(), 17))
+    );
+    assert_eq!(
+        tab(&c, "see @src/ma", 11),
+        Some(("see @src/main.rs ".to_string(), 17))
+    );
+    assert_eq!(
+        tab(&c, "@src/ma\nnext", 7),
+        Some(("@src/main.rs \nnext".to_string(), 13))
+    );
+    // a quoted reference replaces its closing quote, then keeps the one space after it
+    assert_eq!(
+        tab(&c, "@\"my folder/no\" rest", 14),
+        Some(("@\"my folder/notes.txt\" rest".to_string(), 23))
+    );
+    assert_eq!(
+        tab(&c, "@\"my folder/no\"rest", 14),
+        Some(("@\"my folder/notes.txt\" rest".to_string(), 23))
+    );
+    // a folder takes no space, so Tab goes on into it; the space after stays
+    assert_eq!(
+        tab(&c, "see @sr and", 7),
+        Some(("see @src/ and".to_string(), 9))
+    );
+    // a space is part of a quoted prefix, never taken for the separator
+    assert_eq!(
+        apply("see @dir and", 8, 4, "@\"dir "),
+        ("see @\"dir  and".to_string(), 10)
     );
 }
 

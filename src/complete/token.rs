@@ -70,6 +70,37 @@ pub fn reference(path: &str, is_dir: bool, quoted: bool) -> String {
     }
 }
 
+/// The path of a reference, typed or inserted: the text after the `@` and an opening `"`.
+fn path_of(reference: &str) -> Option<&str> {
+    let rest = reference.strip_prefix('@')?;
+    Some(rest.strip_prefix('"').unwrap_or(rest))
+}
+
+/// Whether inserting `elected` in place of the reference typed so far (`typed`, from its `@`
+/// to the cursor) keeps what was typed: the path of `elected` starts with the typed path.
+/// Quotes may be added (`@dir` -> `@"dir with space/`), never dropped (`@"dir` stays quoted).
+pub fn extends(typed: &str, elected: &str) -> bool {
+    match (path_of(typed), path_of(elected)) {
+        (Some(t), Some(e)) => {
+            (elected.starts_with("@\"") || !typed.starts_with("@\"")) && e.starts_with(t)
+        }
+        _ => elected.starts_with(typed),
+    }
+}
+
+/// Whether `reference` is a whole file reference with its separating space (`@a.txt `,
+/// `@"a b.txt" `), not a folder (`@src/`) or a prefix ending inside quotes (`@"dir `), where
+/// the space is part of the path.
+pub fn ends_with_separator(reference: &str) -> bool {
+    let Some(body) = reference.strip_suffix(' ') else {
+        return false;
+    };
+    match body.strip_prefix("@\"") {
+        Some(quoted) => quoted.ends_with('"'),
+        None => true,
+    }
+}
+
 /// Whether the name of any path component starts with `.` (a hidden file or folder).
 pub fn has_hidden_component(rel: &str) -> bool {
     rel.split('/')
@@ -139,6 +170,29 @@ mod tests {
         assert_eq!(reference("plain.txt", false, true), "@\"plain.txt\" ");
         // only a space forces quotes, as in pi
         assert_eq!(reference("tab\there", false, false), "@tab\there ");
+    }
+
+    #[test]
+    fn a_prefix_extends_the_typed_path_quotes_aside() {
+        assert!(extends("@dir", "@\"dir with space/"));
+        assert!(extends("@dir", "@dir/"));
+        assert!(extends("@\"dir", "@\"dir with space/"));
+        assert!(extends("@", "@\"a b/\""));
+        // a quote typed is never dropped
+        assert!(!extends("@\"dir", "@dir/"));
+        // fuzzy matches' common prefix does not keep the typed fragment
+        assert!(!extends("@mod17", "@pkg0"));
+        assert!(!extends("@dir", "@\"di"));
+    }
+
+    #[test]
+    fn only_a_whole_file_reference_ends_with_its_separator() {
+        assert!(ends_with_separator("@src/main.rs "));
+        assert!(ends_with_separator("@\"a b.txt\" "));
+        assert!(!ends_with_separator("@src/"));
+        assert!(!ends_with_separator("@\"my folder/\""));
+        assert!(!ends_with_separator("@\"dir "));
+        assert!(!ends_with_separator("@\" "));
     }
 
     #[test]

@@ -228,6 +228,20 @@ mod tests {
     }
 
     #[test]
+    fn windows_line_endings_wrap_and_indent_as_line_breaks() {
+        // Callers pass text through `for_terminal`, which makes `\r\n` a line break.
+        let text = for_terminal("one\r\ntwo\r\nthree\rx\r\n");
+        assert_eq!(wrap(&text, 20), vec!["one", "two", "three\\x0dx", ""]);
+        assert_eq!(wrap_head(&text, 20, 2), vec!["one", "two"]);
+        assert_eq!(wrapped_len(&text, 20, 100), 4);
+        assert_eq!(wrap_words(&for_terminal("a b\r\nc"), 20), vec!["a b", "c"]);
+        assert_eq!(
+            indented("one\r\ntwo\rx\r\n", "  | "),
+            "  | one\n  | two\\x0dx\n"
+        );
+    }
+
+    #[test]
     fn fit_cuts_by_display_width() {
         assert_eq!(fit("日本語です", 5), "日本…");
         assert_eq!(measure_text_width(&fit("日本語です", 5)), 5);
