@@ -34,6 +34,14 @@ pub struct Cli {
     #[arg(long, value_name = "DIR")]
     pub cwd: Option<PathBuf>,
 
+    /// Text the peek key (Ctrl+]) shows while answering: the agent's message that asked.
+    #[arg(long, value_name = "FILE")]
+    pub context: Option<PathBuf>,
+
+    /// Do not ring the terminal bell when the first question appears (env PI_ASK_BELL=0).
+    #[arg(long)]
+    pub no_bell: bool,
+
     /// Ask with numbered lines and line input only, no cursor movement or colour.
     #[arg(long)]
     pub plain: bool,

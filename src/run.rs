@@ -89,6 +89,8 @@ fn ask(payload: &Payload, cli: &Cli) -> Ending {
             .clone()
             .or_else(|| std::env::current_dir().ok())
             .unwrap_or_else(|| ".".into()),
+        context: cli.context.as_deref().and_then(read_context),
+        bell: !cli.no_bell && std::env::var("PI_ASK_BELL").map_or(true, |v| v.trim() != "0"),
     };
     let term = std::env::var("TERM").ok();
     let plain = frontend::wants_plain(cli.plain, term.as_deref());
@@ -101,6 +103,21 @@ fn ask(payload: &Payload, cli: &Cli) -> Ending {
         frontend::plain::ask(flow, &opts)
     } else {
         frontend::tty::ask(flow, &opts)
+    }
+}
+
+/// The text of `--context FILE` for the peek key; a file that cannot be read is reported on
+/// stderr and the questionnaire goes on without it (the questions matter more).
+fn read_context(path: &Path) -> Option<String> {
+    match std::fs::read(path) {
+        Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
+        Err(e) => {
+            eprintln!(
+                "pi-ask: cannot read --context {}: {e}; going on without it",
+                crate::sanitize::for_terminal(&path.display().to_string())
+            );
+            None
+        }
     }
 }
 

@@ -11,8 +11,8 @@
 //!   before the flow started are put back (raw mode off), bracketed paste is switched off, the
 //!   cursor is made visible and, when the guard switched to the alternate screen, the
 //!   person's original screen comes back, so no drawn line is left behind.
-//! - [`quiet_input`]: echo off for the flow, so keys typed while a screen is drawn (between
-//!   two raw-mode key reads) are not printed over it; [`restore`] turns it back on.
+//! - [`suspend_job`]: Ctrl+Z: the terminal given back and the process group stopped, as a
+//!   shell job; [`discard_typeahead`]: keys typed before the first prompt never answer it.
 //! - [`SignalWatch`]: while asking, SIGTERM, SIGHUP and SIGQUIT end the flow with a cancelled
 //!   result whose `details.error.code` is `aborted` (exit 1), and SIGINT outside the
 //!   front end's own Ctrl+C handling dismisses it like Ctrl+C (exit 1). A watcher thread
@@ -30,7 +30,7 @@
 //! ```
 
 use nix::sys::signal::{SigSet, Signal};
-use nix::sys::termios::{self, FlushArg, LocalFlags, SetArg, Termios};
+use nix::sys::termios::{self, FlushArg, SetArg, Termios};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
@@ -133,18 +133,30 @@ pub fn restore() {
     }
 }
 
-/// Turns echo off on `/dev/tty` (line mode stays on) until [`restore`], so keys typed while
-/// a screen is being drawn, between two raw-mode key reads, are not printed over it. Call it
-/// after [`save_modes`] (as [`RestoreGuard::new`] does), so the saved modes keep echo on.
-pub fn quiet_input() {
-    let Ok(tty) = open_tty() else { return };
-    let Ok(mut modes) = termios::tcgetattr(&tty) else {
-        return;
-    };
-    modes
-        .local_flags
-        .remove(LocalFlags::ECHO | LocalFlags::ECHONL);
-    let _ = termios::tcsetattr(&tty, SetArg::TCSANOW, &modes);
+/// Ctrl+Z in raw mode: gives the terminal back as a shell job stops (the saved modes, cursor
+/// visible, the person's screen), stops the whole process group with SIGTSTP (as pi and
+/// shells do: stopping only pi-ask would leave a parent waiting in the foreground), and, once
+/// continued (`fg`), switches back to the alternate screen. The caller puts its own modes
+/// back (raw mode) and redraws everything.
+pub fn suspend_job() {
+    let alternate = ALT_SCREEN.load(Ordering::SeqCst);
+    restore();
+    let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(0), nix::sys::signal::SIGTSTP);
+    if alternate {
+        if let Ok(mut tty) = open_tty() {
+            if tty.write_all(ENTER_ALT_SCREEN.as_bytes()).is_ok() {
+                ALT_SCREEN.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+}
+
+/// Discards what was typed on `/dev/tty` and not read yet: keys typed before the first screen
+/// never answer a question (issue 11 "Type-ahead never answers").
+pub fn discard_typeahead() {
+    if let Ok(tty) = open_tty() {
+        let _ = termios::tcflush(&tty, FlushArg::TCIFLUSH);
+    }
 }
 
 /// Owns the screen while a front end asks; restores the terminal when dropped (see

@@ -484,8 +484,8 @@ fn option_note_dropped_on_deselect_and_restored_on_reselect() {
     s.send("\r");
     let screen = s.wait_all(&["note: used it at work", "Next: review →"]);
     assert!(screen.contains("[x] 1. React"), "{screen}");
-    // A multi-select question re-opens with the cursor on its first row.
-    press(&mut s, UP, 1, "›     Next: review →");
+    // The question re-opens on the row it was left: "Note on an option…".
+    press(&mut s, DOWN, 2, "›     Next: review →");
     s.send("\r");
     let screen = s.wait_all(&["Review your answers", "Cancel"]);
     assert!(
@@ -864,20 +864,18 @@ fn resizing_after_an_editor_keeps_the_flow_and_its_answers() {
     );
 }
 
-/// Regression: dialoguer's paging panics below 3 rows; the flow now waits for room and
-/// keeps its answers.
+/// Regression: dialoguer's paging panicked below 3 rows; the flow waits for room (keys do
+/// nothing meanwhile), comes back as soon as the window is larger, and keeps its answers.
 #[test]
 fn a_two_row_window_waits_for_room_instead_of_failing() {
     let mut s = Session::spawn(PREFS, &[]);
     s.wait_all(&["1/2 Style", "Next →"]);
     s.set_window_size(2, 60);
-    std::thread::sleep(std::time::Duration::from_millis(200));
-    s.send(DOWN);
     s.wait_for("Window too small");
-    s.set_window_size(30, 100);
-    std::thread::sleep(std::time::Duration::from_millis(200));
     s.send(DOWN);
-    s.wait_all(&["1/2 Style", "Next →"]);
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    s.set_window_size(30, 100);
+    s.wait_all(&["› ( ) 1. Minimal", "Next →"]);
     s.send("\r");
     s.wait_all(&["2/2 Frontend", "Next: review →"]);
     s.send("\r");

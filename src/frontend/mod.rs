@@ -10,7 +10,7 @@
 mod layout;
 pub mod plain;
 pub mod scripted;
-pub(crate) mod tty;
+pub mod tty;
 
 use std::path::PathBuf;
 
@@ -19,6 +19,11 @@ use std::path::PathBuf;
 pub struct AskOptions {
     /// Project root for `@` file-path completion (`--cwd`, default the current directory).
     pub cwd: PathBuf,
+    /// What the peek key (Ctrl+]) shows: the agent's message that asked (`--context FILE`).
+    pub context: Option<String>,
+    /// Ring the terminal bell once when the first screen appears (off with `--no-bell` or
+    /// `PI_ASK_BELL=0`).
+    pub bell: bool,
 }
 
 /// Which interactive front end suits the terminal: `plain` when asked for, or when `TERM` is

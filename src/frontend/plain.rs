@@ -281,15 +281,21 @@ pub fn is_yes(line: &str) -> bool {
 /// Ends as the flow ends (submitted, dismissed by `cancel`), or with
 /// [`Ending::TerminalLost`] when the terminal cannot be opened, fails, or reaches end of input
 /// (Ctrl+D).
-pub fn ask(flow: Flow<'_>, _opts: &AskOptions) -> Ending {
+pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
     let tty = match OpenOptions::new().read(true).write(true).open("/dev/tty") {
         Ok(f) => f,
         Err(e) => return Ending::TerminalLost(format!("cannot open the terminal: {e}")),
     };
-    let writer = match tty.try_clone() {
+    let mut writer = match tty.try_clone() {
         Ok(f) => f,
         Err(e) => return Ending::TerminalLost(format!("cannot open the terminal: {e}")),
     };
+    // Lines typed before the first prompt never answer it; the bell tells someone in another
+    // window that the agent waits.
+    crate::terminal::discard_typeahead();
+    if opts.bell {
+        let _ = writer.write_all(b"\x07");
+    }
     run(flow, BufReader::new(tty), writer)
 }
 

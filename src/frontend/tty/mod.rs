@@ -1,85 +1,96 @@
-//! The full terminal front end: dialoguer prompts and rustyline editors on `/dev/tty`
+//! The full terminal front end: its own key reader and frames on `/dev/tty`, rustyline editors
 //! (docs/interactive.md describes the screens and keys).
 //!
 //! The flow walks the questions in order, one screen each, then shows the review menu:
 //!
-//! - `single` and `preview` questions are a dialoguer `Select`, `multi` questions a
-//!   `MultiSelect` (Space toggles, Enter confirms). Preview questions show the highlighted
-//!   option's preview under it, sized to the terminal, and a "View full preview…" row opens a
-//!   pager where every line is reachable.
-//! - Under the options come action rows (dialoguer has no custom keys): "Type your own…"
-//!   (non-preview questions), "Note on this question…", "Note on an option…", "← Back",
-//!   "Next →". In a `MultiSelect`, Enter on an action row runs it (the ticks are kept).
-//!   "Full text…" (when some text on the screen was cut) opens a pager with the uncut title,
-//!   label, prompt and one option's text; "Filter options…" / "Clear the filter" (when the
-//!   options do not fit on one page) show only the options matching a filter text, keeping
-//!   their original positions (the result's `indices`).
-//! - Short windows (under 14 rows) get a compact header so the options stay on screen; a
-//!   resized window is laid out again at the next key (a `Select` ends with [`Resized`] and
-//!   its screen is drawn anew on the same row).
-//! - Free-form answers and notes use [`crate::editor`]: Enter saves (and, for an answer,
-//!   moves on), Esc saves the draft and returns to the question, Ctrl+C dismisses the flow.
-//! - The review menu lists every question with its answer and notes, re-opens any of them,
-//!   edits notes, and submits (asking to confirm when `required` questions are unanswered;
-//!   never refusing) or cancels.
-//! - Esc at a question or in the review cancels the flow (asking to confirm when answers would
-//!   be lost); Ctrl+C anywhere dismisses it at once.
+//! - A question screen lists the options (`( )`/`(•)` on single and preview questions, `[ ]`/
+//!   `[x]` on multi), then action rows: "Type your own…" (when the question takes custom
+//!   text), "View full preview…" (preview questions), "Note on this question…", "Note on an
+//!   option…", "← Back", "Next →", and when needed "Full text…", "Filter options…", "Clear
+//!   the filter". Nothing depends on knowing a key: every key has a row.
+//! - The contract's keyboard (seed 000 "Keyboard behavior"): ↑ ↓ (j k) move, PageUp /
+//!   PageDown page, Home / End jump to the first / last option, `1`..`9` choose (single,
+//!   preview) or tick (multi) the option shown with that number on this page, Space ticks
+//!   (multi) or chooses, `a` ticks all / none, Enter confirms or runs the row, `n` edits the
+//!   highlighted option's note, `N` the question's, Tab / → the next question, Shift+Tab / ←
+//!   the previous one, Esc (q) cancels (asking first when answers would be lost), Ctrl+C
+//!   dismisses at once, Ctrl+Z suspends like a shell job, Ctrl+] peeks at what the
+//!   questionnaire hides (`--context`, or the screen underneath).
+//! - Editors ([`crate::editor`]): Enter saves, Esc keeps the draft, Ctrl+C dismisses; in an
+//!   empty editor ↑ ↓ move the highlight and Tab / Shift+Tab / ← / → change the question
+//!   (seed 000 "Editing flow"). The question stays on screen above the editor.
+//! - The review lists every question with its answer and notes, re-opens any of them (Enter,
+//!   or its number), edits notes, and submits (asking first when `required` questions are
+//!   unanswered; never refusing) or cancels.
 //!
-//! Every payload string is drawn through [`crate::sanitize`], and every drawn line is cut to
-//! the terminal width by display width, so wide text leaves no ghost lines. Items are handed
-//! to dialoguer as short row numbers and drawn by a [`Theme`] from the payload, so only the
-//! visible page is ever formatted (fast with 100,000 options) and dialoguer's own line
-//! arithmetic never sees wide text. The flow runs on the alternate screen, which
+//! Keys come from [`crate::keys`]: one key at a time, escape sequences waited for (split
+//! sequences over ssh never become Esc), the terminal in raw mode from the first screen to
+//! the end, type-ahead from before the first screen discarded. Screens are [`screen::Frame`]s:
+//! drawn in one write, a key rewrites only the lines that changed. A resize lays the screen
+//! out again at once.
+//!
+//! Every payload string is drawn through `crate::sanitize`, and every line is cut to the
+//! width by display width, so wide text leaves no ghost lines; only the visible page is ever
+//! formatted (fast with 100,000 options). The flow runs on the alternate screen, which
 //! [`crate::terminal::RestoreGuard`] leaves on every exit.
 //!
-//! Where to go next and every answer rule live in the [`Flow`]: this module turns choices
-//! into [`Command`]s and draws [`Flow::screen`]. The files: this one (the loop, dialoguer
-//! plumbing, headers, confirmations, editors), `question.rs`, `review.rs`, `pager.rs`; pure
-//! text layout is in `super::layout`.
+//! Where to go next and every answer rule live in the [`Flow`]: this module turns keys into
+//! [`Command`]s and draws [`Flow::screen`]. The files: this one (the loop, events, headers,
+//! confirmations, editors), `backend.rs` (the terminal itself, or a fake one for tests and
+//! fuzzing), `screen.rs` (frames), `menu.rs` (highlight and pages), `question.rs`,
+//! `review.rs`, `pager.rs`; pure text layout is in `super::layout`.
 
+mod backend;
+mod menu;
 mod pager;
 mod question;
 mod review;
+mod screen;
 
-use super::layout::{fit, width_of, wrap_words};
+pub use backend::{Backend, FakeBackend, TtyBackend};
+
+use super::layout::{fit, width_of, wrap, wrap_words};
 use super::AskOptions;
 use crate::complete::AtCompleter;
-use crate::editor::{self, Edit};
+use crate::editor::Edit;
 use crate::flow::{Command, Flow, FlowError, Place, Screen};
+use crate::keys::{Event, Key};
 use crate::result::Ending;
 use crate::sanitize::{for_terminal, one_line};
-use crate::terminal;
-use console::Term;
-use dialoguer::theme::Theme;
-use dialoguer::Select;
-use std::cell::Cell;
-use std::fmt;
+use menu::Menu;
+use screen::{Cursor, Frame};
 use std::io;
 
 /// Asks every question on the terminal, then shows the review; returns how the flow ended.
 ///
-/// Ends as the flow ends (Submit in the review; Esc and confirm, Cancel, Ctrl+C), with
-/// [`Ending::TerminalLost`] when the terminal fails, or [`Ending::Internal`] when the flow
-/// refuses a command this front end sent (a bug). The terminal is restored before it returns.
+/// Ends as the flow ends (Submit in the review; Esc and confirm, Cancel; Ctrl+C), with
+/// [`Ending::TerminalLost`] when the terminal cannot be opened or fails, or
+/// [`Ending::Internal`] when the flow refuses a command this front end sent (a bug). The
+/// terminal is restored before it returns.
 pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
-    let term = match terminal::open_term() {
-        Ok(t) => t,
+    let backend = match TtyBackend::open() {
+        Ok(b) => b,
         Err(e) => return Ending::TerminalLost(format!("cannot open the terminal: {e}")),
     };
-    let _screen = terminal::RestoreGuard::new(true);
-    terminal::quiet_input();
-    terminal::keep_resizes_from_interrupting_reads();
+    drive(flow, backend, opts)
+}
+
+/// Runs the flow on `backend` (the terminal, or a [`FakeBackend`] in tests and fuzzing) and
+/// returns how it ended; see [`ask`].
+pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Ending {
     let n = flow.payload().questions.len();
     let mut tty = Tty {
         flow,
-        term,
+        io: backend,
+        screen: screen::Screen::default(),
         highlight: vec![None; n],
-        last_row: Cell::new(None),
-        completer: AtCompleter::new(opts.cwd.clone()),
         filters: vec![None; n],
+        completer: AtCompleter::new(opts.cwd.clone()),
+        context: opts.context.clone(),
+        bell: opts.bell,
     };
     let ran = tty.run();
-    let _ = tty.term.clear_screen();
+    tty.io.finish();
     match ran {
         Ok(()) => tty.flow.into_ending().unwrap_or_else(|| {
             Ending::Internal("the terminal front end stopped before the flow ended".into())
@@ -87,175 +98,44 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
         Err(e) if e.get_ref().is_some_and(|i| i.is::<FlowError>()) => {
             Ending::Internal(format!("the flow refused a command: {e}"))
         }
-        Err(e) if e.kind() == io::ErrorKind::Interrupted => Ending::Interrupted,
         Err(e) => Ending::TerminalLost(format!("the terminal failed: {e}")),
     }
 }
 
-/// The fewest rows a dialoguer prompt can be drawn in (its paging needs 3).
-const MIN_ROWS: u16 = 3;
+/// The fewest rows a screen is drawn in; below it a notice waits for a larger window.
+const MIN_ROWS: usize = 3;
 
-/// Columns kept free after a help line for dialoguer's " [Page 12/345] ".
+/// Columns kept free after a help line for " [Page 12/345] ".
 const PAGE_INFO: usize = 16;
 
+/// What a screen gets from [`Tty::input`].
+enum Input {
+    /// A key for the screen to handle.
+    Key(Key),
+    /// The window changed size, or the screen must be laid out again: return and come back.
+    Relayout,
+    /// The flow ended (Ctrl+C): return.
+    Ended,
+}
+
 /// The terminal front end's state: the flow, and what only the screen needs.
-struct Tty<'p> {
+struct Tty<'p, B> {
     flow: Flow<'p>,
-    term: Term,
+    io: B,
+    screen: screen::Screen,
     /// The row to highlight when a question is shown again.
     highlight: Vec<Option<usize>>,
-    /// The row the cursor was on when the last `Select` ended (also on Esc).
-    last_row: Cell<Option<usize>>,
-    /// `@` completion in every editor, rooted at `--cwd`; one file index per flow.
-    completer: AtCompleter,
     /// Each question's option filter ("Filter options…"), `None` when all options show.
     filters: Vec<Option<String>>,
+    /// `@` completion in every editor, rooted at `--cwd`; one file index per flow.
+    completer: AtCompleter,
+    /// The text the peek key shows (`--context FILE`).
+    context: Option<String>,
+    /// Ring the bell when the first screen appears (`--no-bell`, `PI_ASK_BELL=0` turn it off).
+    bell: bool,
 }
 
-/// A dialoguer theme that draws rows from a callback: dialoguer is given row numbers as
-/// item texts, the callback turns a row number into its (possibly multi-line) text.
-struct RowTheme<'r> {
-    help: String,
-    render: &'r dyn Fn(usize, Option<bool>, bool) -> String,
-    last_active: Cell<Option<usize>>,
-    /// The terminal and its size (rows, columns) when the screen was laid out.
-    term: &'r Term,
-    size: (u16, u16),
-    /// Set when a render finds the window resized; with `restart`, that render fails (at
-    /// the highlighted row, after noting it) so the caller lays the screen out again.
-    resized: Cell<bool>,
-    restart: bool,
-}
-
-impl<'r> RowTheme<'r> {
-    /// A theme for a prompt drawn now on `term`, with `help` cut to fit beside dialoguer's
-    /// page counter. `restart`: a resize ends the prompt (see [`Resized`]).
-    fn new(
-        term: &'r Term,
-        help: &str,
-        render: &'r dyn Fn(usize, Option<bool>, bool) -> String,
-        restart: bool,
-    ) -> Self {
-        RowTheme {
-            help: fit(help, term_width(term).saturating_sub(PAGE_INFO)),
-            render,
-            last_active: Cell::new(None),
-            term,
-            size: term.size(),
-            resized: Cell::new(false),
-            restart,
-        }
-    }
-
-    fn item(
-        &self,
-        f: &mut dyn fmt::Write,
-        text: &str,
-        checked: Option<bool>,
-        active: bool,
-    ) -> fmt::Result {
-        let row = text.parse().unwrap_or(0);
-        if active {
-            self.last_active.set(Some(row));
-        }
-        if !self.resized.get() && self.term.size() != self.size {
-            self.resized.set(true);
-        }
-        if active && self.restart && self.resized.get() {
-            return Err(fmt::Error);
-        }
-        f.write_str(&(self.render)(row, checked, active))
-    }
-}
-
-impl Theme for RowTheme<'_> {
-    fn format_select_prompt(&self, f: &mut dyn fmt::Write, _: &str) -> fmt::Result {
-        f.write_str(&self.help)
-    }
-
-    fn format_multi_select_prompt(&self, f: &mut dyn fmt::Write, _: &str) -> fmt::Result {
-        f.write_str(&self.help)
-    }
-
-    fn format_select_prompt_item(
-        &self,
-        f: &mut dyn fmt::Write,
-        text: &str,
-        active: bool,
-    ) -> fmt::Result {
-        self.item(f, text, None, active)
-    }
-
-    fn format_multi_select_prompt_item(
-        &self,
-        f: &mut dyn fmt::Write,
-        text: &str,
-        checked: bool,
-        active: bool,
-    ) -> fmt::Result {
-        self.item(f, text, Some(checked), active)
-    }
-}
-
-/// Columns a drawn line may use: the terminal width less one (a line that fills the last
-/// column makes some terminals wrap), at least 10.
-fn term_width(term: &Term) -> usize {
-    (term.size().1 as usize).saturating_sub(1).max(10)
-}
-
-/// The error a `Select` ends with when the window was resized while it was up: the screen
-/// is laid out again at the new size (see [`RowTheme`]).
-#[derive(Debug)]
-struct Resized;
-
-impl fmt::Display for Resized {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the terminal was resized")
-    }
-}
-
-impl std::error::Error for Resized {}
-
-fn is_resized(e: &io::Error) -> bool {
-    e.get_ref().is_some_and(|i| i.is::<Resized>())
-}
-
-/// Runs a screen `f` again (laid out at the new size) each time it ends with [`Resized`].
-fn again<T>(mut f: impl FnMut() -> io::Result<T>) -> io::Result<T> {
-    loop {
-        match f() {
-            Err(e) if is_resized(&e) => continue,
-            other => return other,
-        }
-    }
-}
-
-fn to_io(e: dialoguer::Error) -> io::Error {
-    match e {
-        dialoguer::Error::IO(e) => e,
-    }
-}
-
-impl Tty<'_> {
-    /// Runs a dialoguer prompt once the window has the 3 rows dialoguer needs (it panics
-    /// below that): until then a one-line notice waits for a key. A panic inside the prompt
-    /// (the window shrank while it was up) becomes [`Resized`], so the screen is laid out
-    /// again instead of the flow ending.
-    fn with_room<T>(&self, prompt: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
-        while self.term.size().0 < MIN_ROWS {
-            let _ = self.term.clear_screen();
-            let _ = self.term.write_str(&fit(
-                "Window too small: enlarge it, then press a key",
-                self.width(),
-            ));
-            self.term.read_key()?;
-        }
-        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(prompt)) {
-            Ok(result) => result,
-            Err(_) => Err(io::Error::other(Resized)),
-        }
-    }
-
+impl<B: Backend> Tty<'_, B> {
     /// Shows the flow's screens until it ends.
     fn run(&mut self) -> io::Result<()> {
         while !self.flow.is_over() {
@@ -268,13 +148,17 @@ impl Tty<'_> {
                         Place::Question(q) => Some(q),
                         Place::Review => None,
                     };
-                    let yes = self.confirm(
+                    match self.confirm(
                         q,
                         "Cancel and discard your answers?",
                         "Yes, discard the answers and cancel",
                         "No, keep answering",
-                    )?;
-                    self.apply(if yes { Command::Confirm } else { Command::Deny })?;
+                    )? {
+                        Some(yes) => {
+                            self.apply(if yes { Command::Confirm } else { Command::Deny })?
+                        }
+                        None => continue,
+                    }
                 }
             }
         }
@@ -282,26 +166,92 @@ impl Tty<'_> {
     }
 
     /// Applies a command; the flow refusing one this front end sent is a bug, reported as
-    /// an [`io::Error`] wrapping the [`FlowError`] ([`ask`] turns it into `internal`).
+    /// an [`io::Error`] wrapping the [`FlowError`] ([`drive`] turns it into `internal`).
     fn apply(&mut self, command: Command) -> io::Result<()> {
         self.flow.apply(command).map_err(io::Error::other)
     }
 
-    /// Applies what an editor for `save` returned: the text saved (Enter) or the draft kept
-    /// (Esc) through `save`, or a dismissal (Ctrl+C).
-    fn apply_edit(&mut self, edit: Edit, save: impl FnOnce(String) -> Command) -> io::Result<()> {
-        match edit {
-            Edit::Saved(text) | Edit::Closed(text) => self.apply(save(text)),
-            Edit::Interrupted => self.apply(Command::Interrupt),
+    /// Draws `frame` (or the too-small notice) and waits for the next key. Handles what every
+    /// screen shares: Ctrl+C (the flow is interrupted: [`Input::Ended`]), Ctrl+Z (suspend,
+    /// then the same frame again), Ctrl+] (peek until the next key), a resize
+    /// ([`Input::Relayout`]), and the bell on the first screen.
+    fn input(&mut self, frame: Frame) -> io::Result<Input> {
+        loop {
+            let (rows, _) = self.io.size();
+            let shown = if rows < MIN_ROWS {
+                Frame::new(vec![fit("Window too small: enlarge it", self.width())])
+            } else {
+                frame.clone()
+            };
+            let bytes = self.screen.diff(&shown);
+            if !bytes.is_empty() {
+                self.io.write(&bytes)?;
+            }
+            self.screen.remember(shown);
+            if std::mem::take(&mut self.bell) {
+                self.io.write("\x07")?;
+            }
+            match self.io.event(None)? {
+                Event::Resize => {
+                    self.screen.invalidate();
+                    return Ok(Input::Relayout);
+                }
+                Event::Timeout => continue,
+                Event::Key(Key::Ctrl('c')) => {
+                    self.apply(Command::Interrupt)?;
+                    return Ok(Input::Ended);
+                }
+                Event::Key(Key::Ctrl('z')) => {
+                    self.io.suspend()?;
+                    self.screen.invalidate();
+                    return Ok(Input::Relayout);
+                }
+                Event::Key(Key::Ctrl(']')) => {
+                    if self.peek()? {
+                        self.apply(Command::Interrupt)?;
+                        return Ok(Input::Ended);
+                    }
+                    return Ok(Input::Relayout);
+                }
+                Event::Key(_) if rows < MIN_ROWS => continue,
+                Event::Key(key) => return Ok(Input::Key(key)),
+            }
         }
     }
 
+    /// Shows, until the next key, what the questionnaire hides: the `--context` text when
+    /// given, otherwise the screen underneath (the main screen). The key is not acted on;
+    /// returns whether it was Ctrl+C (which still dismisses: the caller interrupts the flow).
+    fn peek(&mut self) -> io::Result<bool> {
+        match self.context.clone() {
+            Some(text) => {
+                let width = self.width();
+                let height = self.rows().saturating_sub(1).max(1);
+                let mut lines = vec![fit(
+                    "Context (the agent's message) · any key returns",
+                    width,
+                )];
+                lines.extend(wrap(&for_terminal(&text), width).into_iter().take(height));
+                let bytes = self.screen.diff(&Frame::new(lines.clone()));
+                self.io.write(&bytes)?;
+                self.screen.remember(Frame::new(lines));
+            }
+            None => self.io.show_main_screen(true)?,
+        }
+        let event = self.io.event(None)?;
+        if self.context.is_none() {
+            self.io.show_main_screen(false)?;
+        }
+        self.screen.invalidate();
+        Ok(event == Event::Key(Key::Ctrl('c')))
+    }
+
     fn width(&self) -> usize {
-        term_width(&self.term)
+        term_width(self.io.size().1)
     }
 
     fn rows(&self) -> usize {
-        (self.term.size().0 as usize).max(5)
+        self.io.size().0.max(5)
     }
 
     /// Whether the screen is short (under 14 rows): headers then drop the title and the
@@ -311,8 +261,8 @@ impl Tty<'_> {
         self.rows() < 14
     }
 
-    /// The header lines (title, progress marker and label, prompt, blank line) at the
-    /// current size, and whether any of that text was cut to fit.
+    /// The header lines (title, progress marker and label, prompt, context, blank line) at
+    /// the current size, and whether any of that text was cut to fit.
     fn header_lines(&self, q: Option<usize>) -> (Vec<String>, bool) {
         let width = self.width();
         let compact = self.compact();
@@ -351,81 +301,160 @@ impl Tty<'_> {
         (lines, cut)
     }
 
-    /// Clears the screen and draws the title and, for a question, its progress marker and
-    /// prompt (see [`Flow::header_lines`]). Returns the number of lines drawn.
-    fn header(&self, q: Option<usize>) -> io::Result<usize> {
-        self.term.clear_screen()?;
-        let (lines, _) = self.header_lines(q);
-        for line in &lines {
-            self.term.write_line(line)?;
-        }
-        Ok(lines.len())
-    }
-
-    /// A `Select` over `rows` rows drawn by `render`; `None` on Esc or `q`.
-    fn select(
-        &self,
+    /// A small menu under a header: `items` rows drawn by `render(row, active)`, a help line;
+    /// returns the row chosen with Enter (or its number), `None` for Esc / q / back, or when
+    /// the flow ended (Ctrl+C) or the window changed (the caller shows its screen again).
+    fn pick(
+        &mut self,
+        q: Option<usize>,
+        what: Option<&str>,
         help: &str,
-        rows: usize,
+        items: usize,
         default: usize,
-        max_length: usize,
-        render: &dyn Fn(usize, Option<bool>, bool) -> String,
+        render: &dyn Fn(&Self, usize, bool) -> Vec<String>,
     ) -> io::Result<Option<usize>> {
-        let theme = RowTheme::new(&self.term, help, render, true);
-        let picked = self.with_room(|| {
-            Select::with_theme(&theme)
-                .with_prompt("-")
-                .report(false)
-                .items((0..rows).map(|i| i.to_string()))
-                .default(default.min(rows.saturating_sub(1)))
-                .max_length(max_length.max(1))
-                .interact_on_opt(&self.term)
-                .map_err(to_io)
-        });
-        self.last_row.set(theme.last_active.get());
-        match picked {
-            Err(_) if theme.resized.get() => Err(io::Error::other(Resized)),
-            other => other,
+        loop {
+            let (mut lines, _) = self.header_lines(q);
+            let width = self.width();
+            if let Some(what) = what {
+                lines.push(fit(&one_line(what), width));
+            }
+            let per_page = self
+                .rows()
+                .saturating_sub(lines.len() + 2)
+                .min(self.io.size().0.saturating_sub(2))
+                .max(1);
+            let mut menu = Menu::new(items, per_page, default);
+            loop {
+                let mut frame = lines.clone();
+                frame.push(help_line(help, &menu, width));
+                for row in menu.visible() {
+                    frame.extend(render(self, row, row == menu.active));
+                }
+                match self.input(Frame::new(frame))? {
+                    Input::Ended => return Ok(None),
+                    Input::Relayout => break,
+                    Input::Key(key) => match key {
+                        Key::Up | Key::Char('k') => menu.up(),
+                        Key::Down | Key::Char('j') => menu.down(),
+                        Key::PageUp => menu.page_up(),
+                        Key::PageDown => menu.page_down(),
+                        Key::Home => menu.go(0),
+                        Key::End => menu.go(items.saturating_sub(1)),
+                        Key::Enter | Key::Char(' ') => return Ok(Some(menu.active)),
+                        Key::Char(d @ '1'..='9') => {
+                            let row = d as usize - '1' as usize;
+                            if menu.visible().contains(&row) {
+                                return Ok(Some(row));
+                            }
+                        }
+                        Key::Esc | Key::Char('q') | Key::Left | Key::BackTab => return Ok(None),
+                        _ => {}
+                    },
+                }
+            }
         }
     }
 
-    /// Asks a yes/no question as a two-row menu; Esc means no.
-    fn confirm(&self, q: Option<usize>, question: &str, yes: &str, no: &str) -> io::Result<bool> {
-        again(|| self.confirm_once(q, question, yes, no))
-    }
-
-    fn confirm_once(
-        &self,
+    /// Asks a yes/no question as a two-row menu ("no" first and highlighted); Esc means no.
+    /// `None` when the flow ended meanwhile (Ctrl+C).
+    fn confirm(
+        &mut self,
         q: Option<usize>,
         question: &str,
         yes: &str,
         no: &str,
-    ) -> io::Result<bool> {
-        let header = self.header(q)?;
-        self.term
-            .write_line(&fit(&one_line(question), self.width()))?;
-        let width = self.width();
-        let render = |row: usize, _: Option<bool>, active: bool| {
+    ) -> io::Result<Option<bool>> {
+        let render = |t: &Self, row: usize, active: bool| {
             let label = if row == 0 { no } else { yes };
-            fit(
+            vec![fit(
                 &format!("{} {label}", if active { "›" } else { " " }),
-                width,
-            )
+                t.width(),
+            )]
         };
-        let max = self.rows().saturating_sub(header + 3);
-        Ok(self.select("↑↓ move · Enter choose · Esc back", 2, 0, max, &render)? == Some(1))
+        let picked = self.pick(
+            q,
+            Some(question),
+            "↑↓ move · Enter choose · Esc back",
+            2,
+            0,
+            &render,
+        )?;
+        if self.flow.is_over() {
+            return Ok(None);
+        }
+        Ok(Some(picked == Some(1)))
     }
 
-    /// Draws the editor screen and edits `initial`.
-    fn edit(&self, q: Option<usize>, what: &str, initial: &str) -> io::Result<Edit> {
-        self.header(q)?;
-        let width = self.width();
-        self.term.write_line(&fit(&one_line(what), width))?;
-        self.term.write_line(&fit(
-            "Enter save · empty Enter clear · Esc close (keeps the draft) · Ctrl+C dismiss",
-            width,
-        ))?;
-        self.term.show_cursor()?;
-        editor::edit_line("> ", initial, Some(self.completer.clone()))
+    /// The editor screen for `initial`: the header and, as far as the window allows, what the
+    /// question shows (`context` lines, e.g. its options, with the one a note is for marked),
+    /// then `what`, the help line and the editor line. The editor line keeps its place on a
+    /// short window (the context lines give way first). Ctrl+Z and Ctrl+] in the editor
+    /// suspend or peek, then the editor comes back with its draft.
+    fn edit(
+        &mut self,
+        q: Option<usize>,
+        context: &[String],
+        what: &str,
+        initial: &str,
+    ) -> io::Result<Edit> {
+        let mut initial = initial.to_string();
+        loop {
+            let (mut lines, _) = self.header_lines(q);
+            let width = self.width();
+            let room = self.io.size().0.saturating_sub(lines.len() + 3);
+            lines.extend(context.iter().take(room).cloned());
+            lines.push(fit(&one_line(what), width));
+            lines.push(fit(
+                "Enter save · empty Enter clear · Esc close (keeps the draft) · Ctrl+C dismiss",
+                width,
+            ));
+            let row = lines.len();
+            let mut frame = Frame::new(lines);
+            frame.cursor = Cursor::At(row, 0);
+            let bytes = self.screen.diff(&frame);
+            self.io.write(&bytes)?;
+            self.screen.remember(frame);
+            if std::mem::take(&mut self.bell) {
+                self.io.write("\x07")?;
+            }
+            let edit = self.io.edit("> ", &initial, &self.completer)?;
+            // The editor drew on the screen: the next frame is drawn whole.
+            self.screen.invalidate();
+            match edit {
+                Edit::Suspended(draft) => {
+                    self.io.suspend()?;
+                    initial = draft;
+                }
+                Edit::Peek(draft) => {
+                    if self.peek()? {
+                        return Ok(Edit::Interrupted);
+                    }
+                    initial = draft;
+                }
+                other => return Ok(other),
+            }
+        }
     }
 }
+
+/// Columns a drawn line may use: the width less one (a line that fills the last column makes
+/// some terminals wrap), at least 10.
+fn term_width(cols: usize) -> usize {
+    cols.saturating_sub(1).max(10)
+}
+
+/// The help line: `help` cut to leave room for the page counter, then the page counter.
+fn help_line(help: &str, menu: &Menu, width: usize) -> String {
+    let info = menu.page_info();
+    if info.is_empty() {
+        fit(help, width)
+    } else {
+        fit(
+            &format!("{}{info}", fit(help, width.saturating_sub(PAGE_INFO))),
+            width,
+        )
+    }
+}
+#[cfg(test)]
+mod tests;

@@ -1,17 +1,18 @@
 //! The pager: a full-screen view of a long text (a preview, an option's full text) where
 //! every line can be reached.
 
-use super::Tty;
+use super::screen::Frame;
+use super::{Backend, Input, Tty};
 use crate::frontend::layout::{fit, wrap};
+use crate::keys::Key;
 use crate::sanitize::for_terminal;
-use console::Key;
 use std::io;
 
-impl Tty<'_> {
-    /// A full-screen pager over `text`: every line reachable.
-    pub(super) fn pager(&self, title: &str, text: &str) -> io::Result<()> {
+impl<B: Backend> Tty<'_, B> {
+    /// A full-screen pager over `text`: every line reachable. ↑ ↓ (j k) scroll a line,
+    /// Space / PageDown and b / PageUp a page, Home / End (g G); q, Esc or Enter return.
+    pub(super) fn pager(&mut self, title: &str, text: &str) -> io::Result<()> {
         let mut top = 0usize;
-        self.term.hide_cursor()?;
         let text = for_terminal(text);
         let mut wrapped: Option<(usize, Vec<String>)> = None;
         loop {
@@ -24,35 +25,36 @@ impl Tty<'_> {
             let height = self.rows().saturating_sub(3).max(1);
             let max_top = lines.len().saturating_sub(height);
             top = top.min(max_top);
-            self.term.clear_screen()?;
             let end = (top + height).min(lines.len());
-            self.term.write_line(&fit(
+            let mut frame = vec![fit(
                 &format!("lines {}-{} of {} · {title}", top + 1, end, lines.len()),
                 width,
-            ))?;
-            for line in &lines[top..end] {
-                self.term.write_line(&fit(&format!("│ {line}"), width))?;
-            }
-            for _ in end - top..height {
-                self.term.write_line("")?;
-            }
-            self.term.write_str(&fit(
+            )];
+            frame.extend(
+                lines[top..end]
+                    .iter()
+                    .map(|l| fit(&format!("│ {l}"), width)),
+            );
+            frame.resize(height + 1, String::new());
+            frame.push(fit(
                 "↑↓ scroll · Space/b page · Home/End · q/Esc/Enter back",
                 width,
-            ))?;
-            self.term.flush()?;
-            match self.term.read_key()? {
-                Key::ArrowDown | Key::Char('j') => top = (top + 1).min(max_top),
-                Key::ArrowUp | Key::Char('k') => top = top.saturating_sub(1),
+            ));
+            let key = match self.input(Frame::new(frame))? {
+                Input::Key(key) => key,
+                Input::Relayout => continue,
+                Input::Ended => return Ok(()),
+            };
+            match key {
+                Key::Down | Key::Char('j') => top = (top + 1).min(max_top),
+                Key::Up | Key::Char('k') => top = top.saturating_sub(1),
                 Key::PageDown | Key::Char(' ') => top = (top + height).min(max_top),
                 Key::PageUp | Key::Char('b') => top = top.saturating_sub(height),
                 Key::Home | Key::Char('g') => top = 0,
                 Key::End | Key::Char('G') => top = max_top,
-                Key::Escape | Key::Enter | Key::Char('q') => break,
+                Key::Esc | Key::Enter | Key::Char('q') => return Ok(()),
                 _ => {}
             }
         }
-        self.term.show_cursor()?;
-        Ok(())
     }
 }

@@ -1,13 +1,15 @@
-//! The question screen: the options, the action rows under them, and what the rows open
-//! (the custom-text and note editors, the option picker, the filter, the pagers).
+//! The question screen: the options, the action rows under them, the keys that act on them,
+//! and what the rows open (the custom-text and note editors, the option picker, the filter,
+//! the pagers).
 
-use super::{again, is_resized, term_width, to_io, RowTheme, Tty};
+use super::screen::Frame;
+use super::{help_line, Backend, Input, Menu, Tty};
 use crate::contract::{QuestionOption, QuestionType};
 use crate::editor::Edit;
 use crate::flow::Command;
 use crate::frontend::layout::{fit, quote, width_of, wrap_head, wrapped_len};
+use crate::keys::Key;
 use crate::sanitize::{for_terminal, one_line};
-use dialoguer::MultiSelect;
 use std::io;
 
 /// An action row under a question's options.
@@ -40,7 +42,48 @@ fn matches_filter(option: &QuestionOption, needle: &str) -> bool {
     has(&option.label) || has(&option.value) || option.description.as_deref().is_some_and(has)
 }
 
-impl Tty<'_> {
+/// One question screen laid out at the current size: computed when the screen is shown (and
+/// after a resize or an editor), not at every key.
+struct View {
+    q: usize,
+    actions: Vec<Action>,
+    /// The options the filter shows, by original index; `None` without a filter.
+    shown: Option<Vec<usize>>,
+    /// How many options are shown.
+    m: usize,
+    /// Header lines, and the filter line when there is a filter.
+    header: Vec<String>,
+    help: &'static str,
+    per_page: usize,
+    num_w: usize,
+    preview_w: usize,
+    preview_h: usize,
+    is_multi: bool,
+    is_preview: bool,
+    last: bool,
+    filter: Option<String>,
+}
+
+impl View {
+    /// The original option index of shown row `row` (below `m`).
+    fn orig(&self, row: usize) -> usize {
+        self.shown.as_ref().map_or(row, |v| v[row])
+    }
+
+    /// The row that shows original option `option`, if shown.
+    fn row_of(&self, option: usize) -> Option<usize> {
+        match &self.shown {
+            Some(v) => v.binary_search(&option).ok(),
+            None => Some(option),
+        }
+    }
+
+    fn rows(&self) -> usize {
+        self.m + self.actions.len()
+    }
+}
+
+impl<B: Backend> Tty<'_, B> {
     fn actions(&self, q: usize) -> Vec<Action> {
         let question = &self.flow.payload().questions[q];
         let mut actions = Vec::new();
@@ -65,16 +108,14 @@ impl Tty<'_> {
         (free / 2).max(3).min(free.saturating_sub(1)).max(1)
     }
 
-    /// One question screen: one choice, applied to the flow.
-    pub(super) fn question(&mut self, q: usize) -> io::Result<()> {
+    /// Lays question `q` out at the current size.
+    fn question_view(&self, q: usize) -> View {
         let payload = self.flow.payload();
         let question = &payload.questions[q];
         let n = question.options.len();
         let mut actions = self.actions(q);
-        let (_, head_cut) = self.header_lines(Some(q));
-        let mut header = self.header(Some(q))?;
+        let (mut header, head_cut) = self.header_lines(Some(q));
         let width = self.width();
-        // The filter ("Filter options…"): the options shown, by their original index.
         let filter = self.filters[q].clone();
         let shown: Option<Vec<usize>> = filter.as_ref().map(|f| {
             let needle = f.to_lowercase();
@@ -83,21 +124,20 @@ impl Tty<'_> {
                 .collect()
         });
         let m = shown.as_ref().map_or(n, Vec::len);
-        let orig = |row: usize| shown.as_ref().map_or(row, |v| v[row]);
         if let Some(f) = &filter {
             let line = match m {
                 0 => format!("Filter {}: no option matches", quote(f)),
                 _ => format!("Filter {}: {m} of {n} options", quote(f)),
             };
-            self.term.write_line(&fit(&line, width))?;
-            header += 1;
+            header.push(fit(&line, width));
         }
         let is_multi = question.kind == QuestionType::Multi;
         let is_preview = question.kind == QuestionType::Preview;
-        let preview_w = width.saturating_sub(n.to_string().len() + 10);
+        let num_w = n.to_string().len();
+        let preview_w = width.saturating_sub(num_w + 10);
         let preview_h = if is_preview {
             // As much room as the longest preview needs, up to half the free screen.
-            let cap = self.preview_height(header);
+            let cap = self.preview_height(header.len());
             let mut longest = 0;
             for o in &question.options {
                 let text = for_terminal(o.preview.as_deref().unwrap_or(""));
@@ -110,13 +150,10 @@ impl Tty<'_> {
         } else {
             0
         };
-        let last = q + 1 == payload.questions.len();
-
         // Paging: each option takes its label line, a description line and a note line when
         // any option has them; the action rows add one separator line.
         let has_desc = question.options.iter().any(|o| o.description.is_some());
         let has_note = (0..n).any(|i| self.flow.answers().option_note(q, i).is_some());
-        let num_w = n.to_string().len();
         // "Full text…" when the header or any option's label or description is cut.
         let cut = head_cut
             || question.options.iter().any(|o| {
@@ -132,7 +169,7 @@ impl Tty<'_> {
         let per_item = 1 + usize::from(has_desc) + usize::from(has_note);
         let avail = self
             .rows()
-            .saturating_sub(header + 3 + if is_preview { preview_h + 1 } else { 0 });
+            .saturating_sub(header.len() + 3 + if is_preview { preview_h + 1 } else { 0 });
         // Everything (options, separator, action rows) fits: no paging; otherwise options
         // can be filtered.
         let fits = n * per_item + actions.len() < avail;
@@ -148,180 +185,273 @@ impl Tty<'_> {
         } else {
             (avail / per_item).max(1)
         };
+        let help = if is_multi {
+            "↑↓ move · Space/1-9 tick · a all · Enter confirm or run the row · Tab/→ next · ⇧Tab/← back · n/N note · Esc cancel · Ctrl+C dismiss"
+        } else {
+            "↑↓ move · Enter/1-9 choose · Tab/→ next · ⇧Tab/← back · n/N note · Esc cancel · Ctrl+C dismiss"
+        };
+        View {
+            q,
+            actions,
+            shown,
+            m,
+            header,
+            help,
+            per_page: max_length.min(self.io.size().0.saturating_sub(2)).max(1),
+            num_w,
+            preview_w,
+            preview_h,
+            is_multi,
+            is_preview,
+            last: q + 1 == payload.questions.len(),
+            filter,
+        }
+    }
 
+    /// The lines of option row `row` (a shown option): label, description, note, and under
+    /// the highlighted option of a preview question, its preview.
+    fn option_lines(&self, view: &View, row: usize, active: bool) -> Vec<String> {
+        let q = view.q;
+        let width = self.width();
         let state = self.flow.answers();
-        let term = &self.term;
-        let render = |row: usize, checked: Option<bool>, active: bool| -> String {
-            // The width now, so rows stay one line each after the window is narrowed.
-            let width = term_width(term).min(width.max(10));
-            let cursor = if active { "›" } else { " " };
-            if row < m {
-                let row = orig(row);
-                let option = &question.options[row];
-                let mark = match checked {
-                    Some(true) => "[x]",
-                    Some(false) => "[ ]",
-                    None if state.is_selected(q, row).unwrap_or(false) => "(•)",
-                    None => "( )",
-                };
-                let mut lines = vec![fit(
+        let option_index = view.orig(row);
+        let option = &self.flow.payload().questions[q].options[option_index];
+        let cursor = if active { "›" } else { " " };
+        let selected = state.is_selected(q, option_index).unwrap_or(false);
+        let mark = match (view.is_multi, selected) {
+            (true, true) => "[x]",
+            (true, false) => "[ ]",
+            (false, true) => "(•)",
+            (false, false) => "( )",
+        };
+        let num_w = view.num_w;
+        let mut lines = vec![fit(
+            &format!(
+                "{cursor} {mark} {:>num_w$}. {}",
+                option_index + 1,
+                one_line(&option.label)
+            ),
+            width,
+        )];
+        let indent = " ".repeat(num_w + 8);
+        if let Some(d) = &option.description {
+            lines.push(fit(&format!("{indent}{}", one_line(d)), width));
+        }
+        if let Some(note) = state.option_note(q, option_index) {
+            lines.push(fit(&format!("{indent}note: {}", one_line(note)), width));
+        }
+        if active && view.is_preview {
+            let text = for_terminal(option.preview.as_deref().unwrap_or(""));
+            // Only the lines shown are wrapped; the rest are just counted.
+            let total = wrapped_len(&text, view.preview_w, usize::MAX);
+            let shown = if total > view.preview_h {
+                view.preview_h.saturating_sub(1)
+            } else {
+                total
+            };
+            for line in wrap_head(&text, view.preview_w, shown) {
+                lines.push(fit(&format!("{indent}│ {line}"), width));
+            }
+            if total > shown {
+                lines.push(fit(
                     &format!(
-                        "{cursor} {mark} {:>num_w$}. {}",
-                        row + 1,
-                        one_line(&option.label)
+                        "{indent}│ … {} more lines: choose “View full preview…”",
+                        total - shown
                     ),
                     width,
-                )];
-                let indent = " ".repeat(num_w + 8);
-                if let Some(d) = &option.description {
-                    lines.push(fit(&format!("{indent}{}", one_line(d)), width));
-                }
-                if let Some(note) = state.option_note(q, row) {
-                    lines.push(fit(&format!("{indent}note: {}", one_line(note)), width));
-                }
-                if active && is_preview {
-                    let text = option.preview.as_deref().unwrap_or("");
-                    let text = for_terminal(text);
-                    // Only the lines shown are wrapped; the rest are just counted.
-                    let total = wrapped_len(&text, preview_w, usize::MAX);
-                    let shown = if total > preview_h {
-                        preview_h.saturating_sub(1)
-                    } else {
-                        total
-                    };
-                    for line in wrap_head(&text, preview_w, shown) {
-                        lines.push(fit(&format!("{indent}│ {line}"), width));
-                    }
-                    if total > shown {
-                        lines.push(fit(
-                            &format!(
-                                "{indent}│ … {} more lines: choose “View full preview…”",
-                                total - shown
-                            ),
-                            width,
-                        ));
-                    }
-                }
-                return lines.join("\n");
+                ));
             }
-            let action = actions[row - m];
-            let label = match action {
-                Action::TypeOwn => match state.custom_text(q) {
-                    Some(t) => format!("Type your own… (now {})", quote(t)),
-                    None => "Type your own…".to_string(),
-                },
-                Action::ViewPreview => "View full preview…".to_string(),
-                Action::NoteQuestion => match state.note(q) {
-                    Some(t) => format!("Note on this question… (now {})", quote(t)),
-                    None => "Note on this question…".to_string(),
-                },
-                Action::NoteOption => "Note on an option…".to_string(),
-                Action::Back => "← Back".to_string(),
-                Action::Next if last => "Next: review →".to_string(),
-                Action::Next => "Next →".to_string(),
-                Action::FullText => "Full text…".to_string(),
-                Action::Filter => match &filter {
-                    Some(f) => format!("Filter options… (now {})", quote(f)),
-                    None => "Filter options…".to_string(),
-                },
-                Action::ClearFilter => "Clear the filter".to_string(),
-            };
-            let line = fit(&format!("{cursor}     {label}"), width);
-            if row == m {
-                format!(
-                    "{}\n{line}",
-                    fit(&format!("      {}", "─".repeat(24)), width)
-                )
-            } else {
-                line
-            }
-        };
+        }
+        lines
+    }
 
-        let default = self.highlight[q].unwrap_or_else(|| {
-            if state.custom_text(q).is_some() && !is_multi {
-                m
+    /// The lines of action row `row` (at or after `m`), with the separator before the first.
+    fn action_lines(&self, view: &View, row: usize, active: bool) -> Vec<String> {
+        let q = view.q;
+        let width = self.width();
+        let state = self.flow.answers();
+        let cursor = if active { "›" } else { " " };
+        let label = match view.actions[row - view.m] {
+            Action::TypeOwn => match state.custom_text(q) {
+                Some(t) => format!("Type your own… (now {})", quote(t)),
+                None => "Type your own…".to_string(),
+            },
+            Action::ViewPreview => "View full preview…".to_string(),
+            Action::NoteQuestion => match state.note(q) {
+                Some(t) => format!("Note on this question… (now {})", quote(t)),
+                None => "Note on this question…".to_string(),
+            },
+            Action::NoteOption => "Note on an option…".to_string(),
+            Action::Back => "← Back".to_string(),
+            Action::Next if view.last => "Next: review →".to_string(),
+            Action::Next => "Next →".to_string(),
+            Action::FullText => "Full text…".to_string(),
+            Action::Filter => match &view.filter {
+                Some(f) => format!("Filter options… (now {})", quote(f)),
+                None => "Filter options…".to_string(),
+            },
+            Action::ClearFilter => "Clear the filter".to_string(),
+        };
+        let line = fit(&format!("{cursor}     {label}"), width);
+        if row == view.m {
+            vec![fit(&format!("      {}", "─".repeat(24)), width), line]
+        } else {
+            vec![line]
+        }
+    }
+
+    /// The whole question screen with `menu`'s page.
+    fn question_frame(&self, view: &View, menu: &Menu) -> Frame {
+        let mut lines = view.header.clone();
+        lines.push(help_line(view.help, menu, self.width()));
+        for row in menu.visible() {
+            let active = row == menu.active;
+            if row < view.m {
+                lines.extend(self.option_lines(view, row, active));
+            } else {
+                lines.extend(self.action_lines(view, row, active));
+            }
+        }
+        Frame::new(lines)
+    }
+
+    /// The row a question opens on: where it was left, else its answer.
+    fn default_row(&self, view: &View) -> usize {
+        let q = view.q;
+        let state = self.flow.answers();
+        self.highlight[q].unwrap_or_else(|| {
+            if state.custom_text(q).is_some() && !view.is_multi {
+                view.m
             } else {
                 let first = state.selected(q).first().copied().unwrap_or(0);
-                match &shown {
-                    Some(v) => v.binary_search(&first).unwrap_or(0),
-                    None => first,
-                }
+                view.row_of(first).unwrap_or(0)
             }
-        });
-        let chosen = if is_multi {
-            let help =
-                "↑↓ move · Space toggle · Enter confirm or run the row · ←→ page · Esc cancel";
-            // dialoguer's MultiSelect keeps the ticks: lay out again in place.
-            let theme = RowTheme::new(&self.term, help, &render, false);
-            let picked = self.with_room(|| {
-                MultiSelect::with_theme(&theme)
-                    .with_prompt("-")
-                    .report(false)
-                    .items_checked((0..rows).map(|i| {
-                        (
-                            i.to_string(),
-                            i < m && state.is_selected(q, orig(i)).unwrap_or(false),
-                        )
-                    }))
-                    .max_length(max_length)
-                    .interact_on_opt(&self.term)
-                    .map_err(to_io)
-            });
-            let picked = match picked {
-                // Too small for a moment: show the question again (its ticks as saved).
-                Err(e) if is_resized(&e) => return Ok(()),
-                other => other?,
-            };
-            match picked {
-                None => None,
-                Some(ticked) => {
-                    let mut options: Vec<usize> =
-                        ticked.into_iter().filter(|&i| i < m).map(orig).collect();
-                    if let Some(v) = &shown {
-                        // Options hidden by the filter keep their ticks.
-                        options.extend(
-                            state
-                                .selected(q)
-                                .into_iter()
-                                .filter(|o| v.binary_search(o).is_err()),
-                        );
-                    }
-                    let row = theme.last_active.get().unwrap_or(0);
-                    drop(theme);
-                    self.apply(Command::SetSelection(options))?;
-                    // Enter on an option row confirms the question.
-                    Some(if row < m {
-                        m + actions.iter().position(|&a| a == Action::Next).unwrap_or(0)
-                    } else {
-                        row
-                    })
-                }
-            }
-        } else {
-            let help = "↑↓ move · Enter choose · ←→ page · Esc cancel · Ctrl+C dismiss";
-            match self.select(help, rows, default, max_length, &render) {
-                Err(e) if is_resized(&e) => {
-                    // Lay the screen out again at the new size, on the same row.
-                    self.highlight[q] = self.last_row.get().or(Some(default));
+        })
+    }
+
+    /// One visit of question `q`: keys until one leaves the screen (or a resize lays it out
+    /// again).
+    pub(super) fn question(&mut self, q: usize) -> io::Result<()> {
+        let view = self.question_view(q);
+        let mut menu = Menu::new(view.rows(), view.per_page, self.default_row(&view));
+        loop {
+            let frame = self.question_frame(&view, &menu);
+            let key = match self.input(frame)? {
+                Input::Key(key) => key,
+                Input::Relayout => {
+                    self.highlight[q] = Some(menu.active);
                     return Ok(());
                 }
-                other => other?,
-            }
-        };
-        let Some(row) = chosen else {
-            // Esc: come back to the row the cursor was on if the person does not cancel.
-            self.highlight[q] = if is_multi {
-                None
-            } else {
-                self.last_row.get().or(Some(default))
+                Input::Ended => return Ok(()),
             };
-            return self.apply(Command::Cancel);
-        };
-        self.highlight[q] = Some(row);
-        if row < m {
-            return self.apply(Command::Choose(orig(row)));
+            if self.question_key(&view, &mut menu, key)? {
+                return Ok(());
+            }
         }
-        match actions[row - m] {
+    }
+
+    /// Acts on one key at a question; `true` when the screen is left (or must be laid out
+    /// again).
+    fn question_key(&mut self, view: &View, menu: &mut Menu, key: Key) -> io::Result<bool> {
+        let q = view.q;
+        let active = menu.active;
+        match key {
+            Key::Up | Key::Char('k') => menu.up(),
+            Key::Down | Key::Char('j') => menu.down(),
+            Key::PageUp => menu.page_up(),
+            Key::PageDown => menu.page_down(),
+            Key::Home if view.m > 0 => menu.go(0),
+            Key::End if view.m > 0 => menu.go(view.m - 1),
+            Key::Tab | Key::Right => {
+                self.highlight[q] = None;
+                self.apply(Command::Next)?;
+                return Ok(true);
+            }
+            Key::BackTab | Key::Left if q > 0 => {
+                self.highlight[q] = None;
+                self.apply(Command::Back)?;
+                return Ok(true);
+            }
+            Key::Esc | Key::Char('q') => {
+                // Back on this row if the person does not cancel.
+                self.highlight[q] = Some(active);
+                self.apply(Command::Cancel)?;
+                return Ok(true);
+            }
+            Key::Char(d @ '1'..='9') => {
+                let option = d as usize - '1' as usize;
+                let Some(row) = view.row_of(option) else {
+                    return Ok(false);
+                };
+                if row >= view.m || !menu.visible().contains(&row) {
+                    return Ok(false);
+                }
+                menu.go(row);
+                return self.choose_row(view, row, false);
+            }
+            Key::Char(' ') if active < view.m => return self.choose_row(view, active, false),
+            Key::Char('a') if view.is_multi => {
+                let state = self.flow.answers();
+                let shown: Vec<usize> = (0..view.m).map(|r| view.orig(r)).collect();
+                let all = shown
+                    .iter()
+                    .all(|&o| state.is_selected(q, o).unwrap_or(false));
+                let mut selection: Vec<usize> = state
+                    .selected(q)
+                    .into_iter()
+                    .filter(|o| view.row_of(*o).is_none())
+                    .collect();
+                if !all {
+                    selection.extend(shown);
+                }
+                self.apply(Command::SetSelection(selection))?;
+            }
+            Key::Char('n') if view.m > 0 => {
+                let option = view.orig(if active < view.m { active } else { 0 });
+                self.highlight[q] = Some(active);
+                self.edit_option_note(q, option)?;
+                return Ok(true);
+            }
+            Key::Char('N') => {
+                self.highlight[q] = Some(active);
+                self.note_question(q)?;
+                return Ok(true);
+            }
+            Key::Enter => return self.choose_row(view, active, true),
+            Key::Char(' ') if !view.is_multi => return self.choose_row(view, active, true),
+            _ => {}
+        }
+        Ok(false)
+    }
+
+    /// Enter (`enter`), Space or a digit on `row`: chooses an option (single, preview: and
+    /// moves on), ticks it (multi, Space or digit), confirms the ticks (multi, Enter), or runs
+    /// an action row (Enter). `true` when the screen is left.
+    fn choose_row(&mut self, view: &View, row: usize, enter: bool) -> io::Result<bool> {
+        let q = view.q;
+        if row < view.m {
+            let option = view.orig(row);
+            if view.is_multi && !enter {
+                self.apply(Command::Toggle(option))?;
+                return Ok(false);
+            }
+            self.highlight[q] = Some(row);
+            if view.is_multi {
+                self.apply(Command::Next)?;
+            } else {
+                self.apply(Command::Choose(option))?;
+            }
+            return Ok(true);
+        }
+        self.highlight[q] = Some(row);
+        self.run_action(view, view.actions[row - view.m])?;
+        Ok(true)
+    }
+
+    /// Runs an action row of question `view.q`.
+    fn run_action(&mut self, view: &View, action: Action) -> io::Result<()> {
+        let q = view.q;
+        match action {
             // Leaving the question: it re-opens on its answer, not on this row.
             Action::Next => {
                 self.highlight[q] = None;
@@ -333,25 +463,36 @@ impl Tty<'_> {
             }
             Action::TypeOwn => {
                 let initial = self.flow.answers().custom_text(q).unwrap_or("").to_string();
-                match self.edit(Some(q), "Your own answer", &initial)? {
-                    Edit::Saved(text) => self.apply(Command::SaveCustomText(text)),
-                    Edit::Closed(draft) => self.apply(Command::DraftCustomText(draft)),
-                    Edit::Interrupted => self.apply(Command::Interrupt),
-                }
+                let context = self.editor_context(view, None);
+                let edit = self.edit(Some(q), &context, "Your own answer", &initial)?;
+                let row = self.highlight[q].unwrap_or(view.m);
+                self.after_edit(
+                    q,
+                    row,
+                    edit,
+                    Command::SaveCustomText,
+                    Command::DraftCustomText,
+                )
             }
             Action::NoteQuestion => self.note_question(q),
-            Action::NoteOption => self.note_option(q),
+            Action::NoteOption => {
+                if let Some(option) = self.pick_option(q, "Note on which option?")? {
+                    self.edit_option_note(q, option)?;
+                }
+                Ok(())
+            }
             Action::Filter => {
                 let initial = self.filters[q].clone().unwrap_or_default();
                 let what = "Filter options by label, value or description (empty Enter: all)";
-                match self.edit(Some(q), what, &initial)? {
+                match self.edit(Some(q), &[], what, &initial)? {
+                    Edit::Interrupted => self.apply(Command::Interrupt),
                     Edit::Saved(text) | Edit::Closed(text) => {
                         let text = text.trim();
                         self.filters[q] = (!text.is_empty()).then(|| text.to_string());
                         self.highlight[q] = None;
                         Ok(())
                     }
-                    Edit::Interrupted => self.apply(Command::Interrupt),
+                    _ => Ok(()),
                 }
             }
             Action::ClearFilter => {
@@ -370,12 +511,71 @@ impl Tty<'_> {
                 if let Some(option) =
                     self.pick_option(q, "View the full preview of which option?")?
                 {
-                    let o = &question.options[option];
+                    let o = &self.flow.payload().questions[q].options[option];
                     self.pager(
                         &format!("Preview of {}", one_line(&o.label)),
                         o.preview.as_deref().unwrap_or(""),
                     )?;
-                    self.highlight[q] = Some(option);
+                    self.highlight[q] = view.row_of(option);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// What stays on screen above an editor of question `view.q`: its options as they are
+    /// drawn, from the page of the highlighted row, with option `marked` (a note's option)
+    /// highlighted.
+    fn editor_context(&self, view: &View, marked: Option<usize>) -> Vec<String> {
+        let active = marked
+            .and_then(|o| view.row_of(o))
+            .unwrap_or_else(|| self.highlight[view.q].unwrap_or(0));
+        let start = (active / view.per_page) * view.per_page;
+        let mut lines = Vec::new();
+        for row in start.min(view.m)..view.m {
+            let mut option =
+                self.option_lines(view, row, Some(row) == marked.and_then(|o| view.row_of(o)));
+            option.truncate(1);
+            lines.extend(option);
+            if lines.len() > 200 {
+                break;
+            }
+        }
+        lines
+    }
+
+    /// Applies an editor's outcome for question `q` opened from `row`: Enter through `save`,
+    /// Esc through `draft`, Ctrl+C dismisses; an empty editor left with ↑ ↓ keeps the empty
+    /// draft and moves the highlight, with Tab / Shift+Tab / ← / → it moves between questions
+    /// (seed 000 "Editing flow").
+    fn after_edit(
+        &mut self,
+        q: usize,
+        row: usize,
+        edit: Edit,
+        save: impl FnOnce(String) -> Command,
+        draft: impl FnOnce(String) -> Command,
+    ) -> io::Result<()> {
+        match edit {
+            Edit::Saved(text) => self.apply(save(text)),
+            Edit::Closed(text) | Edit::Suspended(text) | Edit::Peek(text) => {
+                self.apply(draft(text))
+            }
+            Edit::Interrupted => self.apply(Command::Interrupt),
+            Edit::Navigate(key) => {
+                self.apply(draft(String::new()))?;
+                match key {
+                    Key::Up => self.highlight[q] = Some(row.saturating_sub(1)),
+                    Key::Down => self.highlight[q] = Some(row + 1),
+                    Key::Tab | Key::Right => {
+                        self.highlight[q] = None;
+                        self.apply(Command::Next)?;
+                    }
+                    Key::BackTab | Key::Left if q > 0 => {
+                        self.highlight[q] = None;
+                        self.apply(Command::Back)?;
+                    }
+                    _ => {}
                 }
                 Ok(())
             }
@@ -412,15 +612,17 @@ impl Tty<'_> {
     /// Opens the editor for question `q`'s note; Enter and Esc both save it.
     pub(super) fn note_question(&mut self, q: usize) -> io::Result<()> {
         let initial = self.flow.answers().note(q).unwrap_or("").to_string();
-        let edit = self.edit(Some(q), "Note on this question", &initial)?;
-        self.apply_edit(edit, |text| Command::SetNote { question: q, text })
+        let view = self.question_view(q);
+        let context = self.editor_context(&view, None);
+        let edit = self.edit(Some(q), &context, "Note on this question", &initial)?;
+        let row = self.highlight[q].unwrap_or(0);
+        let note = |text| Command::SetNote { question: q, text };
+        self.after_edit(q, row, edit, note, note)
     }
 
-    /// Picks an option of question `q`, then opens the editor for its note.
-    pub(super) fn note_option(&mut self, q: usize) -> io::Result<()> {
-        let Some(option) = self.pick_option(q, "Note on which option?")? else {
-            return Ok(());
-        };
+    /// Opens the editor for the note of option `option` of question `q`; Enter and Esc both
+    /// save it.
+    pub(super) fn edit_option_note(&mut self, q: usize, option: usize) -> io::Result<()> {
         let label = one_line(&self.flow.payload().questions[q].options[option].label).into_owned();
         let initial = self
             .flow
@@ -428,49 +630,56 @@ impl Tty<'_> {
             .option_note(q, option)
             .unwrap_or("")
             .to_string();
-        let edit = self.edit(Some(q), &format!("Note on option {label}"), &initial)?;
-        self.apply_edit(edit, |text| Command::SetOptionNote {
+        let view = self.question_view(q);
+        let context = self.editor_context(&view, Some(option));
+        let edit = self.edit(
+            Some(q),
+            &context,
+            &format!("Note on option {label}"),
+            &initial,
+        )?;
+        let row = view.row_of(option).unwrap_or(0);
+        let note = |text| Command::SetOptionNote {
             question: q,
             option,
             text,
-        })
+        };
+        self.after_edit(q, row, edit, note, note)
     }
 
     /// A menu of the question's options (with their notes) and "← Back"; `None` for back/Esc.
-    fn pick_option(&self, q: usize, what: &str) -> io::Result<Option<usize>> {
-        again(|| self.pick_option_once(q, what))
-    }
-
-    fn pick_option_once(&self, q: usize, what: &str) -> io::Result<Option<usize>> {
-        let question = &self.flow.payload().questions[q];
-        let n = question.options.len();
-        let header = self.header(Some(q))?;
-        let width = self.width();
-        self.term.write_line(&fit(what, width))?;
-        let state = self.flow.answers();
+    pub(super) fn pick_option(&mut self, q: usize, what: &str) -> io::Result<Option<usize>> {
+        let n = self.flow.payload().questions[q].options.len();
         let num_w = n.to_string().len();
-        let render = |row: usize, _: Option<bool>, active: bool| {
+        let render = |t: &Self, row: usize, active: bool| {
             let cursor = if active { "›" } else { " " };
             if row == n {
-                return fit(&format!("{cursor} ← Back"), width);
+                return vec![fit(&format!("{cursor} ← Back"), t.width())];
             }
+            let question = &t.flow.payload().questions[q];
             let mut text = format!(
                 "{cursor} {:>num_w$}. {}",
                 row + 1,
                 one_line(&question.options[row].label)
             );
-            if let Some(note) = state.option_note(q, row) {
+            if let Some(note) = t.flow.answers().option_note(q, row) {
                 text.push_str(&format!("  (note {})", quote(note)));
             }
-            fit(&text, width)
+            vec![fit(&text, t.width())]
         };
-        let default = state.selected(q).first().copied().unwrap_or(0);
-        let max = self.rows().saturating_sub(header + 4);
-        let picked = self.select(
+        let default = self
+            .flow
+            .answers()
+            .selected(q)
+            .first()
+            .copied()
+            .unwrap_or(0);
+        let picked = self.pick(
+            Some(q),
+            Some(what),
             "↑↓ move · Enter choose · Esc back",
             n + 1,
             default,
-            max,
             &render,
         )?;
         Ok(picked.filter(|&row| row < n))

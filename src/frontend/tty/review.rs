@@ -2,9 +2,11 @@
 //! cancel. Which questions are unanswered and `required`, and what submit and cancel do,
 //! is the flow's ([`crate::flow`]).
 
-use super::{again, is_resized, term_width, Tty};
+use super::screen::Frame;
+use super::{help_line, Backend, Input, Menu, Tty};
 use crate::flow::Command;
 use crate::frontend::layout::{answer_parts, fit, quote};
+use crate::keys::Key;
 use crate::sanitize::one_line;
 use std::io;
 
@@ -24,7 +26,7 @@ const REVIEW_ACTIONS: [ReviewAction; 4] = [
     ReviewAction::Cancel,
 ];
 
-impl Tty<'_> {
+impl<B: Backend> Tty<'_, B> {
     /// A question's answer and its note lines for the review
     /// ([`AnswerState::summary`](crate::answers::AnswerState::summary)): selected labels and the
     /// quoted custom text, or "no answer" ("(required)" when it is); notes under it.
@@ -51,10 +53,10 @@ impl Tty<'_> {
         (line, notes)
     }
 
-    /// The review menu: one choice, applied to the flow.
+    /// The review menu: keys until one leaves it, applied to the flow.
     pub(super) fn review(&mut self) -> io::Result<()> {
         let nq = self.flow.payload().questions.len();
-        let header = self.header(None)?;
+        let (header, _) = self.header_lines(None);
         let width = self.width();
         let missing = self.flow.unanswered_required();
         let summaries: Vec<(String, Vec<String>)> = (0..nq)
@@ -85,10 +87,10 @@ impl Tty<'_> {
             })
             .collect();
         let per_item = 1 + summaries.iter().map(|(_, n)| n.len()).max().unwrap_or(0);
-        let max_length = (self.rows().saturating_sub(header + 4) / per_item).max(1);
-        let term = &self.term;
-        let render = |row: usize, _: Option<bool>, active: bool| -> String {
-            let width = term_width(term).min(width.max(10));
+        let per_page = (self.rows().saturating_sub(header.len() + 4) / per_item)
+            .max(1)
+            .min(self.io.size().0.saturating_sub(2).max(1));
+        let render = |row: usize, active: bool| -> Vec<String> {
             let cursor = if active { "›" } else { " " };
             if row < nq {
                 let (line, notes) = &summaries[row];
@@ -96,7 +98,7 @@ impl Tty<'_> {
                 for note in notes {
                     lines.push(fit(&format!("        {note}"), width));
                 }
-                return lines.join("\n");
+                return lines;
             }
             let label = match REVIEW_ACTIONS[row - nq] {
                 ReviewAction::Submit if missing.is_empty() => "Submit".to_string(),
@@ -111,18 +113,38 @@ impl Tty<'_> {
             };
             let line = fit(&format!("{cursor} {label}"), width);
             if row == nq {
-                format!("{}\n{line}", fit(&format!("  {}", "─".repeat(24)), width))
+                vec![fit(&format!("  {}", "─".repeat(24)), width), line]
             } else {
-                line
+                vec![line]
             }
         };
-        let help = "↑↓ move · Enter open a question or choose · Esc cancel";
-        let picked = match self.select(help, nq + REVIEW_ACTIONS.len(), nq, max_length, &render) {
-            Err(e) if is_resized(&e) => return Ok(()),
-            other => other?,
-        };
-        let Some(row) = picked else {
-            return self.apply(Command::Cancel);
+        let help = "↑↓ move · Enter open a question or choose · 1-9 open question · ⇧Tab/← back · Esc cancel · Ctrl+C dismiss";
+        let mut menu = Menu::new(nq + REVIEW_ACTIONS.len(), per_page, nq);
+        let row = loop {
+            let mut lines = header.clone();
+            lines.push(help_line(help, &menu, width));
+            for row in menu.visible() {
+                lines.extend(render(row, row == menu.active));
+            }
+            let key = match self.input(Frame::new(lines))? {
+                Input::Key(key) => key,
+                Input::Relayout | Input::Ended => return Ok(()),
+            };
+            match key {
+                Key::Up | Key::Char('k') => menu.up(),
+                Key::Down | Key::Char('j') => menu.down(),
+                Key::PageUp => menu.page_up(),
+                Key::PageDown => menu.page_down(),
+                Key::Home => menu.go(0),
+                Key::End => menu.go(nq - 1),
+                Key::Char(d @ '1'..='9') if (d as usize - '1' as usize) < nq => {
+                    return self.apply(Command::Open(d as usize - '1' as usize));
+                }
+                Key::BackTab | Key::Left => return self.apply(Command::Back),
+                Key::Esc | Key::Char('q') => return self.apply(Command::Cancel),
+                Key::Enter | Key::Char(' ') => break menu.active,
+                _ => {}
+            }
         };
         if row < nq {
             return self.apply(Command::Open(row));
@@ -136,7 +158,10 @@ impl Tty<'_> {
             },
             ReviewAction::NoteOption => {
                 match self.pick_question("Note on an option of which question?")? {
-                    Some(q) => self.note_option(q),
+                    Some(q) => match self.pick_option(q, "Note on which option?")? {
+                        Some(option) => self.edit_option_note(q, option),
+                        None => Ok(()),
+                    },
                     None => Ok(()),
                 }
             }
@@ -163,40 +188,42 @@ impl Tty<'_> {
             "Yes, submit anyway",
             "No, back to the review",
         )?;
-        self.apply(if yes { Command::Confirm } else { Command::Deny })
+        match yes {
+            Some(yes) => self.apply(if yes { Command::Confirm } else { Command::Deny }),
+            None => Ok(()),
+        }
     }
 
-    /// A menu of the questions and "← Back"; `None` for back/Esc.
-    fn pick_question(&self, what: &str) -> io::Result<Option<usize>> {
-        again(|| self.pick_question_once(what))
-    }
-
-    fn pick_question_once(&self, what: &str) -> io::Result<Option<usize>> {
+    /// A menu of the questions (with their notes) and "← Back"; `None` for back/Esc.
+    fn pick_question(&mut self, what: &str) -> io::Result<Option<usize>> {
         let nq = self.flow.payload().questions.len();
-        let header = self.header(None)?;
-        let width = self.width();
-        self.term.write_line(&fit(what, width))?;
-        let render = |row: usize, _: Option<bool>, active: bool| {
+        let render = |t: &Self, row: usize, active: bool| {
             let cursor = if active { "›" } else { " " };
             if row == nq {
-                return fit(&format!("{cursor} ← Back"), width);
+                return vec![fit(&format!("{cursor} ← Back"), t.width())];
             }
-            let question = &self.flow.payload().questions[row];
-            let note = match self.flow.answers().note(row) {
+            let question = &t.flow.payload().questions[row];
+            let note = match t.flow.answers().note(row) {
                 Some(n) => format!("  (note {})", quote(n)),
                 None => String::new(),
             };
-            fit(
+            vec![fit(
                 &format!(
                     "{cursor} {}/{nq} {}{note}",
                     row + 1,
                     one_line(&question.label)
                 ),
-                width,
-            )
+                t.width(),
+            )]
         };
-        let max = self.rows().saturating_sub(header + 4);
-        let picked = self.select("↑↓ move · Enter choose · Esc back", nq + 1, 0, max, &render)?;
+        let picked = self.pick(
+            None,
+            Some(what),
+            "↑↓ move · Enter choose · Esc back",
+            nq + 1,
+            0,
+            &render,
+        )?;
         Ok(picked.filter(|&row| row < nq))
     }
 }
