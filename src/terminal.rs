@@ -4,8 +4,8 @@
 //! Everything a person sees is drawn on `/dev/tty`, never on stdout (stdout carries only the
 //! result JSON). The pieces, all small:
 //!
-//! - [`open_term`]: a `console::Term` that reads keys from and draws on `/dev/tty`, for
-//!   dialoguer prompts and for drawing text.
+//! - [`open_term`]: a `console::Term` on `/dev/tty`, for the window size (keys are read by
+//!   `crate::keys`, frames written by the terminal front end).
 //! - [`RestoreGuard`]: while alive it owns the screen; on drop (every exit, panics included,
 //!   since release builds keep unwinding) it calls [`restore`]: the terminal modes saved
 //!   before the flow started are put back (raw mode off), bracketed paste is switched off, the
@@ -25,7 +25,7 @@
 //! ```ignore
 //! let term = crate::terminal::open_term()?;
 //! let _screen = crate::terminal::RestoreGuard::new(true); // alternate screen on
-//! flow(&term); // dialoguer prompts on `term`, rustyline editors via crate::editor
+//! flow(&term); // frames on `term`, rustyline editors via crate::editor
 //! // `_screen` drops here (or during a panic): the terminal is back as it was.
 //! ```
 
