@@ -335,7 +335,7 @@ impl Checker<'_> {
         if !question.kind.takes_several() {
             let chosen = e.options.len() + usize::from(e.custom_text.is_some());
             if chosen > 1 {
-                let what = if e.custom_text.is_some() && question.kind.allows_custom_text() {
+                let what = if e.custom_text.is_some() && question.allows_custom_text() {
                     "one option or custom text, not both"
                 } else {
                     "only one option"
@@ -366,12 +366,17 @@ impl Checker<'_> {
                 );
             }
         }
-        if !question.kind.allows_custom_text() && e.custom_text.is_some() {
+        if !question.allows_custom_text() && e.custom_text.is_some() {
+            let why = if question.kind == QuestionType::Preview {
+                "is a preview question"
+            } else {
+                "takes only its options (the caller allows no answer in the person's own words)"
+            };
             self.push(
                 ProblemCode::CustomTextNotAllowed,
                 join(path, "customText"),
                 format!(
-                    "question {} is a preview question: choose one of its options; it takes no custom text",
+                    "question {} {why}: choose one of its options; it takes no custom text",
                     quoted(&question.id)
                 ),
             );

@@ -44,14 +44,16 @@ impl Tty<'_> {
     fn actions(&self, q: usize) -> Vec<Action> {
         let question = &self.flow.payload().questions[q];
         let mut actions = Vec::new();
-        if question.kind.allows_custom_text() {
+        if question.allows_custom_text() {
             actions.push(Action::TypeOwn);
         }
         if question.kind == QuestionType::Preview {
             actions.push(Action::ViewPreview);
         }
         actions.push(Action::NoteQuestion);
-        actions.push(Action::NoteOption);
+        if !question.is_text_only() {
+            actions.push(Action::NoteOption);
+        }
         if q > 0 {
             actions.push(Action::Back);
         }
@@ -69,6 +71,12 @@ impl Tty<'_> {
     pub(super) fn question(&mut self, q: usize) -> io::Result<()> {
         let payload = self.flow.payload();
         let question = &payload.questions[q];
+        // A text-only question (no options, docs/dialects.md): the editor opens as the
+        // question is entered; after Esc or an empty Enter the action rows show.
+        if question.is_text_only() && question.allows_custom_text() && self.highlight[q].is_none() {
+            self.highlight[q] = Some(0);
+            return self.type_own(q);
+        }
         let n = question.options.len();
         let mut actions = self.actions(q);
         let (_, head_cut) = self.header_lines(Some(q));
@@ -125,7 +133,7 @@ impl Tty<'_> {
                         .as_deref()
                         .is_some_and(|d| width_of(&one_line(d)) + num_w + 8 > width)
             });
-        if cut {
+        if cut && n > 0 {
             let at = actions.len() - 1;
             actions.insert(at, Action::FullText);
         }
@@ -331,14 +339,7 @@ impl Tty<'_> {
                 self.highlight[q] = None;
                 self.apply(Command::Back)
             }
-            Action::TypeOwn => {
-                let initial = self.flow.answers().custom_text(q).unwrap_or("").to_string();
-                match self.edit(Some(q), "Your own answer", &initial)? {
-                    Edit::Saved(text) => self.apply(Command::SaveCustomText(text)),
-                    Edit::Closed(draft) => self.apply(Command::DraftCustomText(draft)),
-                    Edit::Interrupted => self.apply(Command::Dismiss),
-                }
-            }
+            Action::TypeOwn => self.type_own(q),
             Action::NoteQuestion => self.note_question(q),
             Action::NoteOption => self.note_option(q),
             Action::Filter => {
@@ -382,6 +383,17 @@ impl Tty<'_> {
         }
     }
 
+    /// "Type your own…": the editor for question `q`'s custom text; Enter saves it, Esc keeps
+    /// the draft.
+    fn type_own(&mut self, q: usize) -> io::Result<()> {
+        let initial = self.flow.answers().custom_text(q).unwrap_or("").to_string();
+        match self.edit(Some(q), "Your own answer", &initial)? {
+            Edit::Saved(text) => self.apply(Command::SaveCustomText(text)),
+            Edit::Closed(draft) => self.apply(Command::DraftCustomText(draft)),
+            Edit::Interrupted => self.apply(Command::Dismiss),
+        }
+    }
+
     /// Everything about a question and one of its options, uncut, for the "Full text…"
     /// pager: title, label, prompt, then the option's label, description and note.
     fn full_text(&self, q: usize, option: usize) -> String {
@@ -396,7 +408,10 @@ impl Tty<'_> {
             q + 1,
             self.flow.payload().questions.len(),
             question.label,
-            question.prompt,
+            match &question.context {
+                Some(context) => format!("{}\n\n{context}", question.prompt),
+                None => question.prompt.clone(),
+            },
             option + 1,
             o.label
         ));
