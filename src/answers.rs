@@ -531,6 +531,45 @@ mod tests {
     }
 
     #[test]
+    fn questions_whose_caller_turned_free_text_off_take_no_custom_text() {
+        let p = crate::contract::parse_payload_as(
+            r#"{"question": "Which?", "options": ["a", "b"], "allowFreeform": false}"#,
+            crate::contract::InputFormat::Auto,
+            false,
+        )
+        .payload
+        .unwrap();
+        let mut st = AnswerState::new(&p);
+        assert_eq!(
+            st.set_custom_text(0, "x"),
+            Err(AnswerError::CustomTextNotAllowed { question: 0 })
+        );
+        assert_eq!(
+            st.set_answer(0, Some(&[1]), Some("x")),
+            Err(AnswerError::CustomTextNotAllowed { question: 0 })
+        );
+        assert_eq!(st.selected(0), Vec::<usize>::new(), "all or nothing");
+    }
+
+    #[test]
+    fn a_question_without_options_is_answered_in_words() {
+        let p = crate::contract::parse_payload_as(
+            r#"{"question": "Name?"}"#,
+            crate::contract::InputFormat::Auto,
+            false,
+        )
+        .payload
+        .unwrap();
+        let mut st = AnswerState::new(&p);
+        assert!(st.select(0, 0).is_err());
+        st.set_custom_text(0, " Atlas ").unwrap();
+        assert_eq!(
+            answer_json(&st, &p, 0),
+            json!({"values": ["Atlas"], "labels": ["Atlas"], "indices": [], "customText": "Atlas"})
+        );
+    }
+
+    #[test]
     fn question_note_may_exist_without_an_answer() {
         let p = payload();
         let mut st = AnswerState::new(&p);

@@ -722,6 +722,46 @@ mod tests {
         }
     }
 
+    fn dialect(text: &str) -> Payload {
+        crate::contract::parse_payload_as(text, crate::contract::InputFormat::Auto, false)
+            .payload
+            .unwrap()
+    }
+
+    #[test]
+    fn on_a_text_only_question_the_line_is_the_answer() {
+        let p = dialect(r#"{"question": "Name?"}"#);
+        let q = &p.questions[0];
+        assert_eq!(parse_entry(" Atlas 2 ", q), answer(None, Some("Atlas 2")));
+        assert_eq!(parse_entry("1", q), answer(None, Some("1")));
+        assert_eq!(parse_entry("> cancel", q), answer(None, Some("cancel")));
+        assert_eq!(parse_entry("cancel", q), Entry::Cancel);
+        assert_eq!(parse_entry("", q), Entry::Keep);
+        assert_eq!(
+            parse_entry("note: later", q),
+            Entry::Note {
+                option: None,
+                text: "later".into()
+            }
+        );
+    }
+
+    #[test]
+    fn custom_text_is_refused_where_the_caller_turned_it_off() {
+        let p = dialect(r#"{"question": "Which?", "options": ["a", "b"], "allowFreeform": false}"#);
+        let q = &p.questions[0];
+        let refused = Entry::Invalid(
+            "this question takes only its options, no answer of your own: choose a number from 1 to 2"
+                .into(),
+        );
+        assert_eq!(parse_entry("> mine", q), refused);
+        assert_eq!(
+            parse_entry("mine", q),
+            Entry::Invalid("not an option: type a number from 1 to 2 (? for help)".into())
+        );
+        assert!(!question_help(q).contains("> text"));
+    }
+
     #[test]
     fn numbers_select_options() {
         let p = payload();

@@ -10,10 +10,14 @@
 //! the contract's, and an `unknown_format` problem names the closest format.
 //!
 //! mickyyy68/pi-ask's and Claude Code's own limits (`limits.rs`) are warnings, refusals only
-//! under `--strict`.
+//! under `--strict`. A result written in another format (`result::formats`) is read back as an
+//! answers file by `replay.rs`.
 
 mod formats;
 mod limits;
+mod replay;
+
+pub(super) use replay::replay;
 
 #[cfg(test)]
 pub(crate) use formats::{
