@@ -94,7 +94,11 @@ pub(in super::super) fn replay(value: &Value, payload: &Payload) -> Option<Repla
 /// The format of a recorded result's `details`, if another format's.
 fn kind_of_result(details: &Value, payload: &Payload) -> Option<Kind> {
     let obj = match details {
-        Value::Array(_) => return Some(Kind::Yishan),
+        // An array of yishan objects (one per question); any other array is no result.
+        Value::Array(items) => {
+            let yishan = |i: &Value| i.get("response").is_some() || i.get("question").is_some();
+            return (!items.is_empty() && items.iter().all(yishan)).then_some(Kind::Yishan);
+        }
         Value::Object(obj) => obj,
         _ => return None,
     };
@@ -544,6 +548,8 @@ mod tests {
             Some(Kind::Mickyyy68)
         );
         assert_eq!(kind(json!([{"response": null}])), Some(Kind::Yishan));
+        assert_eq!(kind(json!(["minimal"])), None);
+        assert_eq!(kind(json!([])), None);
         assert_eq!(
             kind(json!({"question": "q", "response": "x"})),
             Some(Kind::Yishan)
