@@ -7,13 +7,14 @@
 //!   the custom text; at most one option is selected;
 //! - multi-select: options keep their original order, custom text is appended last; saving or
 //!   clearing custom text never touches the selected options;
-//! - preview questions take no custom text;
+//! - preview questions take no custom text, nor questions whose caller turned free text off
+//!   ([`Question::allows_custom_text`]);
 //! - `indices` are 1-based rendered option positions (custom text has none);
 //! - option notes are kept for every option, but only notes of selected options are output, so
 //!   a deselected option's note comes back when it is selected again;
 //! - a question note may exist without an answer; a question with neither is omitted.
 
-use crate::contract::{Answer, Payload, QuestionOption, QuestionType};
+use crate::contract::{Answer, Payload, Question, QuestionOption, QuestionType};
 use indexmap::IndexMap;
 use std::fmt;
 
@@ -26,7 +27,8 @@ pub enum AnswerError {
     NoSuchOption { question: usize, option: usize },
     /// More than one option for a single-select or preview question.
     TooManyOptions { question: usize },
-    /// Custom text on a preview question (contract: only non-preview questions get it).
+    /// Custom text on a question that takes none ([`Question::allows_custom_text`]: a preview
+    /// question, or free text turned off by the caller).
     CustomTextNotAllowed { question: usize },
 }
 
@@ -43,7 +45,7 @@ impl fmt::Display for AnswerError {
             AnswerError::CustomTextNotAllowed { question } => {
                 write!(
                     f,
-                    "question {} is a preview question and takes no custom text",
+                    "question {} takes no custom text: choose one of its options",
                     question + 1
                 )
             }
@@ -79,6 +81,8 @@ pub struct Summary<'a> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnswerState {
     kinds: Vec<QuestionType>,
+    /// Per question: whether it takes custom text ([`Question::allows_custom_text`]).
+    custom: Vec<bool>,
     questions: Vec<QuestionState>,
 }
 
@@ -93,6 +97,11 @@ impl AnswerState {
     pub fn new(payload: &Payload) -> Self {
         AnswerState {
             kinds: payload.questions.iter().map(|q| q.kind).collect(),
+            custom: payload
+                .questions
+                .iter()
+                .map(Question::allows_custom_text)
+                .collect(),
             questions: payload
                 .questions
                 .iter()
@@ -224,7 +233,7 @@ impl AnswerState {
     /// non-empty save clears the selected option; on multi-select the selection is untouched.
     pub fn set_custom_text(&mut self, q: usize, text: &str) -> Result<(), AnswerError> {
         let kind = *self.kinds.get(q).ok_or(AnswerError::NoSuchQuestion(q))?;
-        if !kind.allows_custom_text() {
+        if !self.custom[q] {
             return Err(AnswerError::CustomTextNotAllowed { question: q });
         }
         let st = self.question_mut(q)?;
@@ -287,11 +296,13 @@ impl AnswerState {
         options: Option<&[usize]>,
         custom_text: Option<&str>,
     ) -> Result<(), AnswerError> {
-        let kind = *self.kinds.get(q).ok_or(AnswerError::NoSuchQuestion(q))?;
+        if q >= self.kinds.len() {
+            return Err(AnswerError::NoSuchQuestion(q));
+        }
         if let Some(options) = options {
             self.check_selection(q, options)?;
         }
-        if custom_text.is_some() && !kind.allows_custom_text() {
+        if custom_text.is_some() && !self.custom[q] {
             return Err(AnswerError::CustomTextNotAllowed { question: q });
         }
         if let Some(options) = options {
@@ -516,6 +527,45 @@ mod tests {
         assert_eq!(
             answer_json(&st, &p, 2),
             json!({"values": ["p2"], "labels": ["P2"], "indices": [2]})
+        );
+    }
+
+    #[test]
+    fn questions_whose_caller_turned_free_text_off_take_no_custom_text() {
+        let p = crate::contract::parse_payload_as(
+            r#"{"question": "Which?", "options": ["a", "b"], "allowFreeform": false}"#,
+            crate::contract::InputFormat::Auto,
+            false,
+        )
+        .payload
+        .unwrap();
+        let mut st = AnswerState::new(&p);
+        assert_eq!(
+            st.set_custom_text(0, "x"),
+            Err(AnswerError::CustomTextNotAllowed { question: 0 })
+        );
+        assert_eq!(
+            st.set_answer(0, Some(&[1]), Some("x")),
+            Err(AnswerError::CustomTextNotAllowed { question: 0 })
+        );
+        assert_eq!(st.selected(0), Vec::<usize>::new(), "all or nothing");
+    }
+
+    #[test]
+    fn a_question_without_options_is_answered_in_words() {
+        let p = crate::contract::parse_payload_as(
+            r#"{"question": "Name?"}"#,
+            crate::contract::InputFormat::Auto,
+            false,
+        )
+        .payload
+        .unwrap();
+        let mut st = AnswerState::new(&p);
+        assert!(st.select(0, 0).is_err());
+        st.set_custom_text(0, " Atlas ").unwrap();
+        assert_eq!(
+            answer_json(&st, &p, 0),
+            json!({"values": ["Atlas"], "labels": ["Atlas"], "indices": [], "customText": "Atlas"})
         );
     }
 

@@ -54,6 +54,18 @@ pub struct Cli {
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES, env = "PI_ASK_MAX_PAYLOAD_BYTES")]
     pub max_payload_bytes: u64,
 
+    /// The payload's format (docs/dialects.md): detected by default.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t)]
+    pub input_format: crate::contract::InputFormat,
+
+    /// Write the result in this system's shape (docs/dialects.md).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t)]
+    pub result_format: crate::result::formats::ResultFormat,
+
+    /// Refuse payloads that break their format's own limits (mickyyy68/pi-ask, Claude Code).
+    #[arg(long)]
+    pub strict: bool,
+
     /// A subcommand instead of asking: `validate` or `schema`.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -69,7 +81,7 @@ pub enum Command {
     Schema(SchemaArgs),
 }
 
-/// `pi-ask validate PAYLOAD [--answers FILE] [--json]`.
+/// `pi-ask validate PAYLOAD [--answers FILE] [--json] [--input-format FORMAT] [--strict]`.
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
     /// The payload: a JSON file, or `-` for stdin.
@@ -80,19 +92,31 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "FILE")]
     pub answers: Option<PathBuf>,
 
-    /// Print a JSON report `{valid, payload?, error?}` instead of text.
+    /// Print a JSON report `{valid, format?, payload?, warnings?, error?}` instead of text.
     #[arg(long)]
     pub json: bool,
+
+    /// The payload's format (docs/dialects.md): detected by default.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t)]
+    pub input_format: crate::contract::InputFormat,
+
+    /// Refuse payloads that break their format's own limits instead of warning.
+    #[arg(long)]
+    pub strict: bool,
 
     /// Refuse payloads (and answers files) larger than this many bytes, before parsing.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES, env = "PI_ASK_MAX_PAYLOAD_BYTES")]
     pub max_payload_bytes: u64,
 }
 
-/// `pi-ask schema input|output|answers`.
+/// `pi-ask schema input|output|answers [--format FORMAT]`.
 #[derive(Debug, Args)]
 pub struct SchemaArgs {
     /// Which schema to print.
     #[arg(value_enum, value_name = "WHICH")]
     pub which: crate::schema::Which,
+
+    /// The format of the payload or result (docs/dialects.md); `answers` has one schema.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value = "contract")]
+    pub format: crate::contract::Dialect,
 }

@@ -2,8 +2,8 @@
 
 use crate::cli::{SchemaArgs, ValidateArgs};
 use crate::contract::{
-    parse_answers, parse_payload, read_answers, read_payload, ErrorCode, ErrorInfo, Payload,
-    PayloadError,
+    parse_answers, parse_payload_as, read_answers, read_payload, Dialect, ErrorCode, ErrorInfo,
+    Payload, PayloadError, Problem,
 };
 use crate::exit_codes::ExitCode;
 use serde::Serialize;
@@ -15,9 +15,18 @@ use std::io::{self, Write};
 pub struct ValidateReport {
     /// Whether the payload (and the answers file, when given) can be used.
     pub valid: bool,
-    /// The normalized payload (labels, types and `required` filled in), when it is valid.
+    /// The payload's format when it is not the contract's own (detected, or as given with
+    /// `--input-format`; docs/dialects.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<Dialect>,
+    /// The normalized contract payload (labels, types and `required` filled in), when it is
+    /// valid.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub payload: Option<Payload>,
+    /// The format's own limits the payload breaks (mickyyy68/pi-ask, Claude Code): pi-ask asks
+    /// anyway; `--strict` refuses them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Problem>,
     /// When not valid: `{code: "invalid_payload" | "invalid_answers", message, problems}`, the
     /// same as `details.error` of the main command.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -26,18 +35,29 @@ pub struct ValidateReport {
 
 /// Checks the payload and, when given, the answers file against it.
 pub fn validate_report(args: &ValidateArgs) -> ValidateReport {
-    let payload = read_payload(&args.payload, args.max_payload_bytes)
-        .map_err(|p| PayloadError {
-            title: None,
-            problems: vec![p],
-        })
-        .and_then(|text| parse_payload(&text));
+    let (payload, format, warnings) = match read_payload(&args.payload, args.max_payload_bytes) {
+        Ok(text) => {
+            let reading = parse_payload_as(&text, args.input_format, args.strict);
+            (reading.payload, reading.format, reading.warnings)
+        }
+        Err(p) => (
+            Err(PayloadError {
+                title: None,
+                problems: vec![p],
+            }),
+            Dialect::Contract,
+            Vec::new(),
+        ),
+    };
+    let format = (format != Dialect::Contract).then_some(format);
     let payload = match payload {
         Ok(p) => p,
         Err(err) => {
             return ValidateReport {
                 valid: false,
+                format,
                 payload: None,
+                warnings,
                 error: Some(ErrorInfo::for_input(
                     ErrorCode::InvalidPayload,
                     err.problems,
@@ -54,17 +74,43 @@ pub fn validate_report(args: &ValidateArgs) -> ValidateReport {
     });
     ValidateReport {
         valid: error.is_none(),
+        format,
         payload: Some(payload),
+        warnings,
         error,
     }
 }
 
+/// "Read as the mickyyy68 format (mickyyy68/pi-ask)": the first line of a text report on a
+/// payload in another format.
+fn format_line(format: Option<Dialect>) -> String {
+    format.map_or_else(String::new, |f| {
+        format!(
+            "Read as the {} format ({}), normalized to the contract's questions.\n",
+            f.as_str(),
+            f.title()
+        )
+    })
+}
+
+/// The warning lines of a text report: the format's own limits the payload breaks.
+fn warning_lines(report: &ValidateReport) -> String {
+    if report.warnings.is_empty() {
+        return String::new();
+    }
+    let who = report.format.map_or("its format", Dialect::title);
+    let lines = ErrorInfo::for_input(ErrorCode::InvalidPayload, report.warnings.clone())
+        .problem_lines("  ");
+    format!("Warnings: limits of {who} (pi-ask asks anyway; --strict refuses):{lines}\n")
+}
+
 /// The text report: the normalized questions, or every problem.
 pub fn validate_text(report: &ValidateReport, args: &ValidateArgs) -> String {
-    let mut out = String::new();
+    let mut out = format_line(report.format);
     if let Some(err) = &report.error {
         out.push_str(&err.describe("  "));
         out.push('\n');
+        out.push_str(&warning_lines(report));
         return out;
     }
     let Some(payload) = &report.payload else {
@@ -82,6 +128,7 @@ pub fn validate_text(report: &ValidateReport, args: &ValidateArgs) -> String {
         if n == 1 { "" } else { "s" }
     );
     out.push_str(&crate::result::listing(payload));
+    out.push_str(&warning_lines(report));
     if let Some(path) = &args.answers {
         let _ = writeln!(out, "Answers file {}: valid.", path.display());
     }
@@ -117,9 +164,16 @@ pub fn validate(args: &ValidateArgs) -> ExitCode {
     }
 }
 
-/// `pi-ask schema`: prints the JSON Schema on stdout; exit 0, or 4 when stdout is closed.
+/// `pi-ask schema`: prints the JSON Schema on stdout (of `--format`'s payload or result);
+/// exit 0, 2 for a format without that schema, or 4 when stdout is closed.
 pub fn schema(args: &SchemaArgs) -> ExitCode {
-    let schema = crate::schema::schema(args.which);
+    let schema = match crate::schema::schema_for(args.which, args.format) {
+        Ok(schema) => schema,
+        Err(why) => {
+            eprintln!("pi-ask: {why}");
+            return ExitCode::Invalid;
+        }
+    };
     let mut s = serde_json::to_string_pretty(&schema).expect("schemas always serialize");
     s.push('\n');
     match print(&s) {

@@ -13,6 +13,7 @@ fn main() {
     }
     let cli = Cli::parse();
     let output = cli.output.clone();
+    let format = cli.result_format;
     let code = match std::panic::catch_unwind(|| match &cli.command {
         Some(Command::Validate(args)) => pi_ask::commands::validate(args),
         Some(Command::Schema(args)) => pi_ask::commands::schema(args),
@@ -27,7 +28,7 @@ fn main() {
                 .unwrap_or_else(|| "unknown panic".to_string());
             let ending = pi_ask::result::Ending::Internal(format!("panic: {what}"));
             let (res, code) = pi_ask::result::conclude(&ending, None);
-            match pi_ask::output::write_result(&res, output.as_deref()) {
+            match pi_ask::run::write_formatted(&res, format, None, output.as_deref()) {
                 Ok(()) => code,
                 Err(msg) => {
                     eprintln!("pi-ask: {msg}");

@@ -1,18 +1,19 @@
 //! Writing the result JSON: to stdout, or to `--output FILE` atomically (a temp file in the
 //! same folder, then rename), so a reader never sees half a result.
 
-use crate::contract::ToolResult;
+use serde::Serialize;
 use std::io::{self, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-/// The result as pretty JSON with a trailing newline.
+/// The result as pretty JSON with a trailing newline: a `ToolResult`, or a result in another
+/// format (`result::formats::render`).
 ///
 /// Characters a terminal would act on (C1 controls, bidirectional overrides and isolates,
 /// line separators; see `sanitize`) are written as `\uXXXX` escapes, so the result printed
 /// straight to a terminal cannot reorder or hide text. The strings are unchanged: any JSON
 /// parser reads the same values back (serde_json already escapes C0 controls).
-pub fn to_json(result: &ToolResult) -> String {
+pub fn to_json<T: Serialize + ?Sized>(result: &T) -> String {
     let s = serde_json::to_string_pretty(result).expect("results always serialize");
     let mut out = String::with_capacity(s.len() + 1);
     for c in s.chars() {
@@ -32,7 +33,7 @@ pub fn to_json(result: &ToolResult) -> String {
 /// Errors: the folder does not exist or is not writable, the rename fails, or stdout is
 /// closed (broken pipe). The message names the path. (A stdout closed before pi-ask
 /// started is `/dev/null` by the time it runs: Rust's runtime reopens it there.)
-pub fn write_result(result: &ToolResult, path: Option<&Path>) -> Result<(), String> {
+pub fn write_result<T: Serialize + ?Sized>(result: &T, path: Option<&Path>) -> Result<(), String> {
     let json = to_json(result);
     match path.filter(|p| *p != Path::new("-")) {
         None => {

@@ -2,6 +2,9 @@
 //! transcript-friendly `content` text the calling model reads (contract "Output").
 //!
 //! One function, [`conclude`], turns an [`Ending`] into both; nothing else builds a result.
+//! [`formats::render`] then writes it in another system's shape (`--result-format`).
+
+pub mod formats;
 
 use crate::answers::AnswerState;
 use crate::contract::{
@@ -189,8 +192,8 @@ fn cancelled(payload: Option<&Payload>, text: String, error: Option<ErrorInfo>) 
 }
 
 /// Every question with its id, how to answer it, its options (`N) label [value]: description`,
-/// previews as `| ` lines) and whether custom text is taken: the "Needs user input" result
-/// lists the questions this way, and so does `pi-ask validate`.
+/// previews as `| ` lines), its context (docs/dialects.md) and whether custom text is taken:
+/// the "Needs user input" result lists the questions this way, and so does `pi-ask validate`.
 pub fn listing(payload: &Payload) -> String {
     let mut text = String::new();
     for (q, question) in payload.questions.iter().enumerate() {
@@ -201,9 +204,12 @@ pub fn listing(payload: &Payload) -> String {
             q + 1,
             question.label,
             question.id,
-            question.kind.instruction(),
+            question.instruction(),
             question.prompt
         );
+        if let Some(context) = &question.context {
+            let _ = writeln!(text, "   context: {context}");
+        }
         for (i, option) in question.options.iter().enumerate() {
             let _ = write!(text, "   {}) {} [{}]", i + 1, option.label, option.value);
             if let Some(d) = &option.description {
@@ -218,7 +224,9 @@ pub fn listing(payload: &Payload) -> String {
                 }
             }
         }
-        if question.kind.allows_custom_text() {
+        if question.is_text_only() {
+            text.push_str("   the user's answer in their own words\n");
+        } else if question.allows_custom_text() {
             text.push_str("   or the user's own answer in their words\n");
         }
     }

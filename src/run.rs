@@ -1,13 +1,17 @@
 //! One run of the main command: read and check the payload, pick a front end, let it drive
 //! the flow to an [`Ending`], turn that into the result and the exit code
-//! ([`result::conclude`]), and write the result.
+//! ([`result::conclude`]), and write the result in the caller's format
+//! ([`write_formatted`]).
 
 use crate::cli::Cli;
-use crate::contract::{parse_payload, read_payload, ErrorCode, ErrorInfo, Payload, PayloadError};
+use crate::contract::{
+    parse_payload_as, read_payload, ErrorCode, ErrorInfo, Payload, PayloadError, ToolResult,
+};
 use crate::exit_codes::ExitCode;
 use crate::flow::Flow;
 use crate::frontend::{self, AskOptions};
 use crate::output::write_result;
+use crate::result::formats::{self, ResultFormat};
 use crate::result::{self, Ending};
 use std::io::{self, IsTerminal};
 use std::path::Path;
@@ -37,14 +41,14 @@ pub fn run(cli: &Cli) -> ExitCode {
             title: None,
             problems: vec![p],
         })
-        .and_then(|text| parse_payload(&text));
+        .and_then(|text| parse_payload_as(&text, cli.input_format, cli.strict).payload);
     let (ending, payload) = match payload {
         Ok(payload) => (ask(&payload, cli), Some(payload)),
         Err(err) => (Ending::InvalidPayload(err), None),
     };
     report(&ending, cli);
     let (res, code) = result::conclude(&ending, payload.as_ref());
-    let code = finish(&res, cli, code);
+    let code = finish(&res, payload.as_ref(), cli, code);
     // The process exits right after this: skip freeing a payload and result that can be
     // megabytes of small allocations (a fifth of a 1,000-question run; docs/benchmarks.md).
     std::mem::forget((payload, res, ending));
@@ -127,7 +131,10 @@ fn read_context(path: &Path) -> Option<String> {
 /// the handlers cannot be installed (the flow still runs, without signal handling).
 fn watch_signals(payload: &Payload, cli: &Cli) -> Option<crate::terminal::SignalWatch> {
     // Cancelled results use only the title and question summaries: keep the closure small
-    // (no options), so start-up stays fast with huge option lists.
+    // (no options), so start-up stays fast with huge option lists. The yishan and Claude
+    // Code results list the options too.
+    let format = cli.result_format;
+    let with_options = matches!(format, ResultFormat::Yishan | ResultFormat::ClaudeCode);
     let skeleton = Payload {
         title: payload.title.clone(),
         questions: payload
@@ -139,7 +146,13 @@ fn watch_signals(payload: &Payload, cli: &Cli) -> Option<crate::terminal::Signal
                 prompt: q.prompt.clone(),
                 kind: q.kind,
                 required: q.required,
-                options: Vec::new(),
+                allow_freeform: q.allow_freeform,
+                context: q.context.clone(),
+                options: if with_options {
+                    q.options.clone()
+                } else {
+                    Vec::new()
+                },
             })
             .collect(),
     };
@@ -151,7 +164,7 @@ fn watch_signals(payload: &Payload, cli: &Cli) -> Option<crate::terminal::Signal
             Ending::Aborted { signal }
         };
         let (res, code) = result::conclude(&ending, Some(&skeleton));
-        match write_result(&res, output.as_deref()) {
+        match write_formatted(&res, format, Some(&skeleton), output.as_deref()) {
             Ok(()) => code.code(),
             Err(msg) => {
                 eprintln!("pi-ask: {msg}");
@@ -162,10 +175,28 @@ fn watch_signals(payload: &Payload, cli: &Cli) -> Option<crate::terminal::Signal
     .ok()
 }
 
-fn finish(res: &crate::contract::ToolResult, cli: &Cli, code: ExitCode) -> ExitCode {
+/// Writes `res` in the caller's result format (`--result-format`, docs/dialects.md): the
+/// contract's result as it is, another format as [`formats::render`] gives it. `payload`
+/// gives what another format lists besides the answers (options, context). The signal watch
+/// and a panic write their results through it too.
+///
+/// Errors: as [`write_result`].
+pub fn write_formatted(
+    res: &ToolResult,
+    format: ResultFormat,
+    payload: Option<&Payload>,
+    path: Option<&Path>,
+) -> Result<(), String> {
+    match format {
+        ResultFormat::Contract => write_result(res, path),
+        other => write_result(&formats::render(res, other, payload), path),
+    }
+}
+
+fn finish(res: &ToolResult, payload: Option<&Payload>, cli: &Cli, code: ExitCode) -> ExitCode {
     // Exactly one writer: a signal may already be writing its own result (src/terminal.rs).
     crate::terminal::claim_result();
-    match write_result(res, cli.output.as_deref()) {
+    match write_formatted(res, cli.result_format, payload, cli.output.as_deref()) {
         Ok(()) => code,
         Err(msg) => {
             eprintln!("pi-ask: {msg}");

@@ -7,11 +7,23 @@
 //! - output: [`ToolResult`], the result pi-ask prints.
 //! - answers: [`AnswersFile`], the `--answers` file (docs/answers.md).
 //!
+//! The other formats (docs/dialects.md; `pi-ask schema input|output --format FORMAT`) have
+//! their own input schemas (`schema/formats.rs`) and output schemas (the types of
+//! `crate::result::formats`); the answers file accepts each format's result.
+//!
 //! A schema cannot say everything the checks do (unique ids and values, "a single-select
 //! question takes one option", option values known to the payload); `pi-ask validate` and the
 //! run itself check those.
 
-use crate::contract::{ContentItem, ErrorInfo, QuestionSummary, QuestionType, ToolResult};
+mod formats;
+
+pub use formats::{
+    PiPayload, PiQuestion, QuestionsOption, QuestionsPayload, QuestionsQuestion, YishanInputOption,
+    YishanOptionObject, YishanPayload,
+};
+
+use crate::contract::{ContentItem, Dialect, ErrorInfo, QuestionSummary, QuestionType, ToolResult};
+use crate::result::formats::{ClaudeCodeDetails, Enveloped, MickyyyDetails, YishanResult};
 use indexmap::IndexMap;
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema};
@@ -97,6 +109,27 @@ pub enum AnswersFile {
     Result(RecordedResult),
     /// Answers by question id (or the `details` of a recorded result).
     Document(AnswersDocument),
+    /// A result in another format, or its `details` (docs/dialects.md).
+    OtherFormat(OtherResult),
+}
+
+/// A recorded result in another format (`--result-format`), or its `details`: replayed to
+/// the same answers.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum OtherResult {
+    /// mickyyy68/pi-ask.
+    Mickyyy68(Enveloped<MickyyyDetails>),
+    /// mickyyy68/pi-ask's `details`.
+    Mickyyy68Details(MickyyyDetails),
+    /// @yishan-io/pi-ask.
+    Yishan(Enveloped<YishanResult>),
+    /// @yishan-io/pi-ask's `details`: one question's, or an array.
+    YishanDetails(YishanResult),
+    /// Claude Code AskUserQuestion.
+    ClaudeCode(Enveloped<ClaudeCodeDetails>),
+    /// Claude Code's `details`.
+    ClaudeCodeDetails(ClaudeCodeDetails),
 }
 
 /// A recorded result `{content, details}` used as an answers file.
@@ -193,10 +226,19 @@ fn generate<T: JsonSchema>() -> Schema {
     schema
 }
 
+/// The keyword that marks a field whose `null` is meant (yishan's `question`, `context`,
+/// `response`): [`drop_null`] keeps it there and removes the keyword.
+pub(crate) const KEEP_NULL: &str = "x-pi-ask-null";
+
 /// Removes the `null` that schemars allows for `Option` fields: pi-ask never writes `null`
-/// (absent fields are left out) and its parsers refuse it.
+/// (absent fields are left out) and its parsers refuse it; except where [`KEEP_NULL`] marks
+/// a `null` the format writes.
 fn drop_null(value: &mut Value) {
     match value {
+        Value::Object(obj) if obj.contains_key(KEEP_NULL) => {
+            obj.remove(KEEP_NULL);
+            obj.values_mut().for_each(drop_null);
+        }
         Value::Object(obj) => {
             if obj.get("default") == Some(&Value::Null) {
                 obj.remove("default");
@@ -229,13 +271,52 @@ fn drop_null(value: &mut Value) {
     }
 }
 
-/// The JSON Schema for `which`.
+/// The JSON Schema for `which`, in the contract's own format.
 pub fn schema(which: Which) -> Schema {
     match which {
         Which::Input => generate::<InputPayload>(),
         Which::Output => generate::<ToolResult>(),
         Which::Answers => generate::<AnswersFile>(),
     }
+}
+
+/// The JSON Schema for `which` in `format` (docs/dialects.md). The answers file has one
+/// schema for every format.
+///
+/// Errors: pi's example questionnaire has no result format of its own.
+pub fn schema_for(which: Which, format: Dialect) -> Result<Schema, String> {
+    let titled = |mut schema: Schema, title: &str| {
+        schema.insert("title".to_string(), Value::String(title.to_string()));
+        schema
+    };
+    Ok(match (which, format) {
+        (_, Dialect::Contract) | (Which::Answers, _) => schema(which),
+        (Which::Input, Dialect::Mickyyy68) => generate::<QuestionsPayload>(),
+        (Which::Input, Dialect::ClaudeCode) => titled(
+            generate::<QuestionsPayload>(),
+            "Claude Code AskUserQuestion payload",
+        ),
+        (Which::Input, Dialect::Yishan) => generate::<YishanPayload>(),
+        (Which::Input, Dialect::PiQuestionnaire) => generate::<PiPayload>(),
+        (Which::Output, Dialect::Mickyyy68) => titled(
+            generate::<Enveloped<MickyyyDetails>>(),
+            "pi-ask result (mickyyy68/pi-ask format)",
+        ),
+        (Which::Output, Dialect::Yishan) => titled(
+            generate::<Enveloped<YishanResult>>(),
+            "pi-ask result (@yishan-io/pi-ask format)",
+        ),
+        (Which::Output, Dialect::ClaudeCode) => titled(
+            generate::<Enveloped<ClaudeCodeDetails>>(),
+            "pi-ask result (Claude Code AskUserQuestion format)",
+        ),
+        (Which::Output, Dialect::PiQuestionnaire) => {
+            return Err(
+                "pi's example questionnaire has no result format of its own: its callers read the contract's result (`--format contract`)"
+                    .to_string(),
+            )
+        }
+    })
 }
 
 #[cfg(test)]
@@ -283,6 +364,56 @@ mod tests {
         assert_eq!(
             s.as_value()["$defs"]["InputQuestion"]["required"],
             serde_json::json!(["id", "prompt", "options"])
+        );
+    }
+
+    #[test]
+    fn other_input_schemas_match_their_readers_fields() {
+        use crate::contract::dialect_fields as f;
+        use crate::contract::validate_fields as c;
+        for format in [Dialect::Mickyyy68, Dialect::ClaudeCode] {
+            let s = schema_for(Which::Input, format).unwrap();
+            assert_eq!(properties(&s, None), sorted(f::QUESTIONS_DOCUMENT_FIELDS));
+            assert_eq!(
+                properties(&s, Some("QuestionsQuestion")),
+                sorted(f::QUESTIONS_QUESTION_FIELDS)
+            );
+            assert_eq!(
+                properties(&s, Some("QuestionsOption")),
+                sorted(f::QUESTIONS_OPTION_FIELDS)
+            );
+        }
+        let s = schema_for(Which::Input, Dialect::Yishan).unwrap();
+        assert_eq!(properties(&s, None), sorted(f::YISHAN_FIELDS));
+        assert_eq!(
+            properties(&s, Some("YishanOptionObject")),
+            sorted(f::YISHAN_OPTION_FIELDS)
+        );
+        let s = schema_for(Which::Input, Dialect::PiQuestionnaire).unwrap();
+        assert_eq!(properties(&s, None), sorted(c::PAYLOAD_FIELDS));
+        assert_eq!(
+            properties(&s, Some("PiQuestion")),
+            sorted(f::PI_QUESTION_FIELDS)
+        );
+        assert_eq!(
+            properties(&s, Some("InputOption")),
+            sorted(c::OPTION_FIELDS)
+        );
+    }
+
+    #[test]
+    fn every_format_has_an_output_schema_but_pi_questionnaire() {
+        for &format in Dialect::ALL {
+            let got = schema_for(Which::Output, format);
+            assert_eq!(got.is_err(), format == Dialect::PiQuestionnaire, "{format}");
+            if let Ok(s) = got {
+                assert_eq!(properties(&s, None), vec!["content", "details"], "{format}");
+                assert!(!s.as_value().to_string().contains(KEEP_NULL), "{format}");
+            }
+        }
+        assert_eq!(
+            schema_for(Which::Answers, Dialect::Yishan).unwrap(),
+            schema(Which::Answers)
         );
     }
 

@@ -1,12 +1,15 @@
 //! Fuzz target: payload parsing and validation (`pi_ask::contract::parse_payload`), then every
 //! result built from it. Properties: nothing panics; an accepted payload holds every contract
-//! input rule; a refused one has at least one problem; every result serializes.
+//! input rule; a refused one has at least one problem; every result serializes. The same
+//! text read in any format (`parse_payload_as`, docs/dialects.md) never panics, and its
+//! results render in every result format.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use pi_ask::answers::AnswerState;
-use pi_ask::contract::{parse_payload, QuestionType};
+use pi_ask::contract::{parse_payload, parse_payload_as, InputFormat, QuestionType};
+use pi_ask::result::formats::{render, ResultFormat};
 use pi_ask::result::{self, Ending};
 use pi_ask::output;
 use std::collections::HashSet;
@@ -15,6 +18,18 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    for strict in [false, true] {
+        let reading = parse_payload_as(text, InputFormat::Auto, strict);
+        let payload = reading.payload.as_ref().ok();
+        let ending = match &reading.payload {
+            Ok(p) => Ending::Submitted(AnswerState::new(p)),
+            Err(e) => Ending::InvalidPayload(e.clone()),
+        };
+        let res = result::conclude(&ending, payload).0;
+        for format in [ResultFormat::Mickyyy68, ResultFormat::Yishan, ResultFormat::ClaudeCode] {
+            output::to_json(&render(&res, format, payload));
+        }
+    }
     match parse_payload(text) {
         Ok(payload) => {
             assert!(!payload.questions.is_empty());

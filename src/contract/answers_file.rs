@@ -6,8 +6,10 @@
 //! Accepted shapes (docs/answers.md):
 //! - `{"answers": {"<question id>": ENTRY, ...}}`, optionally with `"cancelled": true` (a
 //!   scripted dismissal); ENTRY is an option value (string), a 1-based position (integer or
-//!   `"#2"`), an array of those, or `{values?, customText?, note?, optionNotes?}`;
-//! - a recorded result `{content, details}`, or its `details`, so a result replays exactly.
+//!   `"#2"`), an array of those, or `{values?, customText?, note?, optionNotes?}`; for a
+//!   question without options (docs/dialects.md) a string is the answer in words;
+//! - a recorded result `{content, details}`, or its `details`, so a result replays exactly;
+//! - a recorded result in another format (`--result-format`), read by `dialects/replay.rs`.
 //!
 //! Problems use the payload's vocabulary and helpers (`json.rs`): the same codes, paths, and
 //! unknown-field and typo rule.
@@ -69,8 +71,27 @@ pub fn parse_answers(text: &str, payload: &Payload) -> Result<AnswersFile, Vec<P
     parse_answers_value(&value, payload)
 }
 
-/// [`parse_answers`] on an already-parsed JSON value.
+/// [`parse_answers`] on an already-parsed JSON value. A recorded result in another format
+/// (docs/dialects.md) is read as the answers it stands for; problems are reported at its own
+/// paths.
 pub fn parse_answers_value(value: &Value, payload: &Payload) -> Result<AnswersFile, Vec<Problem>> {
+    let Some(replay) = super::dialects::replay(value, payload) else {
+        return check(value, payload);
+    };
+    let mut problems = replay.problems.clone();
+    match check(&replay.document, payload) {
+        Ok(file) if problems.is_empty() => return Ok(file),
+        Ok(_) => {}
+        Err(found) => problems.extend(found.into_iter().map(|mut p| {
+            p.path = replay.file_path(&p.path);
+            p
+        })),
+    }
+    Err(problems)
+}
+
+/// Checks an answers document (or a contract result) against `payload`.
+fn check(value: &Value, payload: &Payload) -> Result<AnswersFile, Vec<Problem>> {
     let mut c = Checker {
         payload,
         ids: payload
@@ -253,6 +274,18 @@ impl Checker<'_> {
         let index = OptionIndex::new(question, lookups);
         let mut values_path = path.to_string();
         match value {
+            // A question without options is answered in words: the string is the text.
+            Value::String(text) if question.is_text_only() => {
+                if text.trim().is_empty() {
+                    self.push(
+                        ProblemCode::BlankText,
+                        path,
+                        "an answer in words must not be empty or only whitespace: give text or leave the question out",
+                    );
+                    return None;
+                }
+                e.custom_text = Some(text.clone());
+            }
             Value::String(_) | Value::Number(_) => {
                 e.options
                     .extend(self.option_ref(question, &index, value, &|| path.to_string()));
@@ -335,7 +368,7 @@ impl Checker<'_> {
         if !question.kind.takes_several() {
             let chosen = e.options.len() + usize::from(e.custom_text.is_some());
             if chosen > 1 {
-                let what = if e.custom_text.is_some() && question.kind.allows_custom_text() {
+                let what = if e.custom_text.is_some() && question.allows_custom_text() {
                     "one option or custom text, not both"
                 } else {
                     "only one option"
@@ -366,12 +399,17 @@ impl Checker<'_> {
                 );
             }
         }
-        if !question.kind.allows_custom_text() && e.custom_text.is_some() {
+        if !question.allows_custom_text() && e.custom_text.is_some() {
+            let why = if question.kind == QuestionType::Preview {
+                "is a preview question"
+            } else {
+                "takes only its options (the caller allows no answer in the person's own words)"
+            };
             self.push(
                 ProblemCode::CustomTextNotAllowed,
                 join(path, "customText"),
                 format!(
-                    "question {} is a preview question: choose one of its options; it takes no custom text",
+                    "question {} {why}: choose one of its options; it takes no custom text",
                     quoted(&question.id)
                 ),
             );
@@ -664,6 +702,51 @@ mod tests {
         .unwrap();
         assert_eq!(s.entries[0].options, vec![1]);
         assert_eq!(s.entries[0].custom_text.as_deref(), Some("Qwik"));
+    }
+
+    fn dialect_payload() -> Payload {
+        crate::contract::parse_payload_as(
+            r#"{"questions": [
+              {"id": "scope", "prompt": "Scope?", "allowOther": false, "options": [
+                {"value": "min", "label": "Minimal"}, {"value": "all", "label": "All"}]},
+              {"id": "name", "prompt": "Name?", "options": []}
+            ]}"#,
+            crate::contract::InputFormat::Auto,
+            false,
+        )
+        .payload
+        .unwrap()
+    }
+
+    #[test]
+    fn custom_text_is_refused_where_the_caller_turned_free_text_off() {
+        let problems = parse_answers(
+            r#"{"answers": {"scope": {"customText": "mine"}}}"#,
+            &dialect_payload(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            (problems[0].code, problems[0].path.as_str(), problems[0].message.as_str()),
+            (
+                ProblemCode::CustomTextNotAllowed,
+                "answers.scope.customText",
+                "question \"scope\" takes only its options (the caller allows no answer in the person's own words): choose one of its options; it takes no custom text"
+            )
+        );
+    }
+
+    #[test]
+    fn a_string_answers_a_question_without_options_in_words() {
+        let file = parse_answers(r#"{"answers": {"name": "Atlas"}}"#, &dialect_payload()).unwrap();
+        assert_eq!(file.entries[0].custom_text.as_deref(), Some("Atlas"));
+        assert_eq!(
+            codes(r#"{"answers": {"style": "  "}}"#),
+            vec![(ProblemCode::UnknownOption, "answers.style".to_string())],
+            "a question with options still takes option values"
+        );
+        let problems =
+            parse_answers(r#"{"answers": {"name": " "}}"#, &dialect_payload()).unwrap_err();
+        assert_eq!(problems[0].code, ProblemCode::BlankText);
     }
 
     #[test]

@@ -104,13 +104,35 @@ pub enum ProblemCode {
     BlankPreview,
     /// An option of a preview question has no preview.
     MissingPreview,
+    /// A question's `context` (@yishan-io/pi-ask, seed 003) is given but blank.
+    BlankContext,
+    /// The payload fits no known format (docs/dialects.md): it was read as the contract's and
+    /// this problem names the closest other format.
+    UnknownFormat,
+    /// mickyyy68/pi-ask and Claude Code ask 1 to 4 questions (seed 002); a refusal only under
+    /// `--strict`, else a `validate` warning.
+    TooManyQuestions,
+    /// Fewer than 2 options where mickyyy68/pi-ask or Claude Code wants 2 (seed 002);
+    /// `--strict` only.
+    TooFewOptions,
+    /// More than 5 options (mickyyy68/pi-ask) or 4 (Claude Code); `--strict` only.
+    TooManyOptions,
+    /// A `header` longer than 16 characters (mickyyy68/pi-ask) or 12 (Claude Code);
+    /// `--strict` only.
+    HeaderTooLong,
+    /// An option label longer than 60 characters (mickyyy68/pi-ask, seed 002); `--strict` only.
+    LabelTooLong,
+    /// An option label the format reserves for its own rows (`Write my own answer…`,
+    /// `Continue →`; Claude Code's `Other`); `--strict` only.
+    ReservedLabel,
     /// An answer for a question id the payload does not have.
     UnknownQuestion,
     /// An option value or position the question does not have.
     UnknownOption,
     /// More than one option, or an option and custom text, on a single-select or preview question.
     TooManyValues,
-    /// Custom text on a preview question.
+    /// Custom text on a question that takes none: a preview question, or one whose caller
+    /// turned free text off (`allowFreeform: false`, `allowOther: false`).
     CustomTextNotAllowed,
     /// An option note for an option that is not selected.
     OptionNoteNotSelected,
@@ -119,8 +141,8 @@ pub enum ProblemCode {
 }
 
 impl ProblemCode {
-    /// Every code: reading an input, the ones both inputs share, the payload's input rules,
-    /// then the answers file's checks.
+    /// Every code: reading an input, the ones both inputs share, the payload's input rules
+    /// (the other formats' own limits last), then the answers file's checks.
     pub const ALL: &'static [ProblemCode] = &[
         ProblemCode::MalformedJson,
         ProblemCode::PayloadTooLarge,
@@ -143,6 +165,14 @@ impl ProblemCode {
         ProblemCode::BlankDescription,
         ProblemCode::BlankPreview,
         ProblemCode::MissingPreview,
+        ProblemCode::BlankContext,
+        ProblemCode::UnknownFormat,
+        ProblemCode::TooManyQuestions,
+        ProblemCode::TooFewOptions,
+        ProblemCode::TooManyOptions,
+        ProblemCode::HeaderTooLong,
+        ProblemCode::LabelTooLong,
+        ProblemCode::ReservedLabel,
         ProblemCode::UnknownQuestion,
         ProblemCode::UnknownOption,
         ProblemCode::TooManyValues,
@@ -175,6 +205,14 @@ impl ProblemCode {
             ProblemCode::BlankDescription => "blank_description",
             ProblemCode::BlankPreview => "blank_preview",
             ProblemCode::MissingPreview => "missing_preview",
+            ProblemCode::BlankContext => "blank_context",
+            ProblemCode::UnknownFormat => "unknown_format",
+            ProblemCode::TooManyQuestions => "too_many_questions",
+            ProblemCode::TooFewOptions => "too_few_options",
+            ProblemCode::TooManyOptions => "too_many_options",
+            ProblemCode::HeaderTooLong => "header_too_long",
+            ProblemCode::LabelTooLong => "label_too_long",
+            ProblemCode::ReservedLabel => "reserved_label",
             ProblemCode::UnknownQuestion => "unknown_question",
             ProblemCode::UnknownOption => "unknown_option",
             ProblemCode::TooManyValues => "too_many_values",

@@ -90,6 +90,8 @@ pub(super) fn read(text: &str) -> Option<RawPayload> {
                         prompt: Field::from_option(q.prompt),
                         kind: Field::from_option(q.kind),
                         required: Field::from_option(q.required),
+                        freeform: Field::Missing,
+                        context: Field::Missing,
                         options: Field::from_option(q.options.map(|os| {
                             os.into_iter()
                                 .map(|MapOnly(o)| {
@@ -98,6 +100,7 @@ pub(super) fn read(text: &str) -> Option<RawPayload> {
                                         label: Field::from_option(o.label),
                                         description: Field::from_option(o.description),
                                         preview: Field::from_option(o.preview),
+                                        bare: false,
                                     })
                                 })
                                 .collect()
@@ -116,7 +119,9 @@ mod tests {
 
     /// The fast path's answer for `text`, when it can read it.
     fn parse(text: &str) -> Option<Result<Payload, Vec<Problem>>> {
-        read(text).map(|raw| super::super::validate::finish(raw, Vec::new()))
+        read(text).map(|raw| {
+            super::super::validate::finish(raw, &super::super::rules::CONTRACT, Vec::new())
+        })
     }
 
     /// The walker's answer for `text`.

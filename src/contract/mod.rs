@@ -8,9 +8,14 @@
 //! and `rules.rs`) and the `--answers` file ([`read_answers`], [`parse_answers`];
 //! `answers_file.rs`), with one JSON walker toolkit (`json.rs`: bounded reading, paths, the
 //! unknown-field and typo rule) and one [`Problem`] type whose codes are [`ProblemCode`].
+//!
+//! Payloads in other systems' formats (mickyyy68/pi-ask, Claude Code, @yishan-io/pi-ask, pi's
+//! example questionnaire; docs/dialects.md) are read by [`parse_payload_as`] into the same
+//! normalized [`Payload`], through the same walker and input rules (`dialects/`).
 
 mod answers_file;
 mod codes;
+mod dialects;
 mod fast;
 mod json;
 mod rules;
@@ -20,6 +25,9 @@ pub use answers_file::{
     parse_answers, parse_answers_value, read_answers, AnswerEntry, AnswersFile,
 };
 pub use codes::{ErrorCode, ProblemCode};
+pub use dialects::{
+    claude_code_keys, parse_payload_as, parse_value_as, Dialect, InputFormat, Reading,
+};
 pub use json::malformed_json;
 pub(crate) use json::quoted;
 pub use validate::{display_path, parse_payload, parse_payload_value, read_payload, PayloadError};
@@ -28,6 +36,16 @@ pub use validate::{display_path, parse_payload, parse_payload_value, read_payloa
 #[cfg(test)]
 pub(crate) mod validate_fields {
     pub(crate) use super::validate::{OPTION_FIELDS, PAYLOAD_FIELDS, QUESTION_FIELDS};
+}
+
+/// The field names the other formats' readers know, for the schema drift tests in
+/// `crate::schema`.
+#[cfg(test)]
+pub(crate) mod dialect_fields {
+    pub(crate) use super::dialects::{
+        PI_QUESTION_FIELDS, QUESTIONS_DOCUMENT_FIELDS, QUESTIONS_OPTION_FIELDS,
+        QUESTIONS_QUESTION_FIELDS, YISHAN_FIELDS, YISHAN_OPTION_FIELDS,
+    };
 }
 
 /// The field names the answers-file checker knows, for the schema drift tests in
@@ -78,12 +96,6 @@ impl QuestionType {
             QuestionType::Preview => "choose one, previews below",
         }
     }
-
-    /// Whether the question gets the internal "Type your own" row (contract "Input rules":
-    /// non-preview questions get it).
-    pub fn allows_custom_text(self) -> bool {
-        self != QuestionType::Preview
-    }
 }
 
 /// A validated, normalized payload: every input rule holds and every default is filled in.
@@ -110,8 +122,51 @@ pub struct Question {
     pub kind: QuestionType,
     /// Metadata only: never blocks submission. `false` unless given.
     pub required: bool,
-    /// At least one option; values unique within the question.
+    /// Whether the caller allows an answer in the person's own words: `false` only from
+    /// @yishan-io/pi-ask's `allowFreeform: false` or pi's questionnaire `allowOther: false`
+    /// (docs/dialects.md); always `true` in the contract's own format. Serialized only when
+    /// `false`. Whether a question takes custom text is [`Question::allows_custom_text`].
+    #[serde(rename = "allowFreeform", skip_serializing_if = "is_true")]
+    pub allow_freeform: bool,
+    /// Text shown with the question (@yishan-io/pi-ask's `context`, seed 003); `None` in the
+    /// contract's own format.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
+    /// The options, values unique within the question. At least one in the contract's own
+    /// format; another format may give none when custom text is allowed: a text-only question
+    /// ([`Question::is_text_only`]).
     pub options: Vec<QuestionOption>,
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+impl Question {
+    /// Whether the question takes custom text, the "Type your own" answer: the one rule every
+    /// front end, the answer state, the answers file and the question listing ask. Preview
+    /// questions never do (contract "Input rules": non-preview questions get Type your own),
+    /// nor a question whose caller turned free text off ([`Question::allow_freeform`]).
+    pub fn allows_custom_text(&self) -> bool {
+        self.kind != QuestionType::Preview && self.allow_freeform
+    }
+
+    /// Whether the question has no options, so its only answer is custom text (a yishan
+    /// question without `options`, docs/dialects.md): the terminal opens the editor at once,
+    /// plain mode takes the typed line as the answer.
+    pub fn is_text_only(&self) -> bool {
+        self.options.is_empty()
+    }
+
+    /// How to answer, in words: [`QuestionType::instruction`], or `answer in your own words`
+    /// for a text-only question.
+    pub fn instruction(&self) -> &'static str {
+        if self.is_text_only() {
+            "answer in your own words"
+        } else {
+            self.kind.instruction()
+        }
+    }
 }
 
 /// One option of a question.

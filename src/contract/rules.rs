@@ -5,9 +5,87 @@
 //! types). Each hands over a [`RawPayload`]: every field as given, missing, or already
 //! reported as malformed. [`normalize`] checks every rule, records every problem, fills in the
 //! defaults and returns the [`Payload`] when there is no problem.
+//!
+//! The other payload formats (docs/dialects.md; readers in `dialects`) are read by the same
+//! walker into the same raw fields and checked by these same rules: a [`Spelling`] says how a
+//! format names each field (for paths and messages) and which defaults it has (ids `q1`, `q2`,
+//! values from labels, no options for a text-only question).
 
+use super::json::join_path;
 use super::{Payload, Problem, ProblemCode, Question, QuestionOption, QuestionType};
 use std::collections::HashMap;
+
+/// A field's key in a format and what it is called in messages: `("prompt", "the question
+/// prompt")`.
+pub(super) type Name = (&'static str, &'static str);
+
+/// How a payload format spells the contract's fields, and which defaults it has. The
+/// contract's own spelling is [`CONTRACT`]; the other formats' are in `dialects`.
+#[derive(Debug)]
+pub(super) struct Spelling {
+    /// The questions array; `None` when the document is itself the one question (yishan).
+    pub questions: Option<&'static str>,
+    /// The question id; `None` when the format has none (yishan: always `q1`).
+    pub id: Option<Name>,
+    /// Ids default to `q1`, `q2`, ... by position when absent (seed 002: mickyyy68/pi-ask).
+    pub id_default: bool,
+    /// The question label (the contract's `label`, mickyyy68's `header`).
+    pub label: Option<Name>,
+    /// The question text.
+    pub prompt: Name,
+    /// The key of the question type, for an unknown type's path.
+    pub kind: &'static str,
+    /// The key of the free-text switch (`allowFreeform`, `allowOther`), for messages.
+    pub freeform: Option<&'static str>,
+    /// The context text shown with the question (yishan).
+    pub context: Option<Name>,
+    /// The options array.
+    pub options: &'static str,
+    /// Absent options are `[]` (yishan) instead of a missing field.
+    pub options_default: bool,
+    /// A question may have no options when it takes custom text (a text-only question); the
+    /// contract's own format keeps its at-least-one-option rule.
+    pub text_only: bool,
+    /// The option value; `None` when the format has none (its label is the value).
+    pub value: Option<Name>,
+    /// Values default to the trimmed label when absent (seed 002).
+    pub value_default: bool,
+    /// The option label.
+    pub option_label: Name,
+    /// Field names in document order, for sorting problems (`validate::document_order`).
+    pub order: &'static [&'static str],
+}
+
+/// The contract's own spelling (docs/contract.md "Input").
+pub(super) const CONTRACT: Spelling = Spelling {
+    questions: Some("questions"),
+    id: Some(("id", "the question id")),
+    id_default: false,
+    label: Some(("label", "the question label")),
+    prompt: ("prompt", "the question prompt"),
+    kind: "type",
+    freeform: None,
+    context: None,
+    options: "options",
+    options_default: false,
+    text_only: false,
+    value: Some(("value", "the option value")),
+    value_default: false,
+    option_label: ("label", "the option label"),
+    order: &[
+        "title",
+        "questions",
+        "id",
+        "label",
+        "prompt",
+        "type",
+        "required",
+        "options",
+        "value",
+        "description",
+        "preview",
+    ],
+};
 
 /// One field as read from the payload.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,6 +128,11 @@ pub(super) struct RawQuestion {
     pub prompt: Field<String>,
     pub kind: Field<String>,
     pub required: Field<bool>,
+    /// The caller's free-text switch (`allowFreeform`, `allowOther`); `Missing` in the
+    /// contract's own format.
+    pub freeform: Field<bool>,
+    /// Text shown with the question; `Missing` in the contract's own format.
+    pub context: Field<String>,
     /// `None` entries were not objects (already reported).
     pub options: Field<Vec<Option<RawOption>>>,
 }
@@ -61,6 +144,8 @@ pub(super) struct RawOption {
     pub label: Field<String>,
     pub description: Field<String>,
     pub preview: Field<String>,
+    /// The option was a bare string (yishan's `options: string[]`): its label is the item.
+    pub bare: bool,
 }
 
 fn blank(s: &str) -> bool {
@@ -70,48 +155,79 @@ fn blank(s: &str) -> bool {
 /// Checks every input rule on `raw`, appending one problem per broken rule to `problems`.
 /// Returns the normalized payload (label `Qn`, type `single`, required `false` filled in)
 /// only when `problems` is empty afterwards, so problems the reader found also refuse it.
-pub(super) fn normalize(raw: RawPayload, problems: &mut Vec<Problem>) -> Option<Payload> {
+pub(super) fn normalize(
+    raw: RawPayload,
+    spelling: &Spelling,
+    problems: &mut Vec<Problem>,
+) -> Option<Payload> {
     let title = match raw.title {
         Field::Given(t) => Some(t),
         _ => None,
     };
+    let key = spelling.questions.unwrap_or("questions");
     let mut questions = Vec::new();
     match raw.questions {
         Field::Missing => problems.push(Problem::new(
             ProblemCode::MissingField,
-            "questions",
-            "`questions` is missing: give an array with at least one question",
+            key,
+            format!("`{key}` is missing: give an array with at least one question"),
         )),
         Field::Invalid => {}
         Field::Given(items) if items.is_empty() => problems.push(Problem::new(
             ProblemCode::NoQuestions,
-            "questions",
+            key,
             "at least one question is required",
         )),
-        Field::Given(items) => {
+        Field::Given(mut items) => {
+            // Ids q1, q2, ... where the format has them by default (seed 002).
+            let mut generated = vec![false; items.len()];
+            if spelling.id_default {
+                for (i, q) in items.iter_mut().enumerate() {
+                    if let Some(q) = q.as_mut().filter(|q| q.id == Field::Missing) {
+                        q.id = Field::Given(format!("q{}", i + 1));
+                        generated[i] = true;
+                    }
+                }
+            }
             let mut ids = Unique::new(
                 "question id",
                 "ids must be unique",
                 ProblemCode::DuplicateQuestionId,
                 items.len(),
             );
+            let first_path = question_base(spelling, "{}");
             for (i, q) in items.iter().enumerate() {
                 if let Some(id) = q.as_ref().and_then(|q| q.id.given()) {
-                    let path = || format!("questions[{i}].id");
-                    ids.check(id, path, "questions[{}]", i, problems);
+                    let path = || {
+                        let base = question_base(spelling, &i.to_string());
+                        match spelling.id {
+                            Some((id_key, _)) if !generated[i] => join_path(&base, id_key),
+                            _ => base,
+                        }
+                    };
+                    ids.check(id, path, &first_path, i, problems);
                 }
             }
             drop(ids);
             questions.reserve_exact(items.len());
             for (i, item) in items.into_iter().enumerate() {
                 let Some(q) = item else { continue };
-                if let Some(q) = question(q, i, problems) {
+                if let Some(q) = question(q, i, spelling, problems) {
                     questions.push(q);
                 }
             }
         }
     }
     problems.is_empty().then_some(Payload { title, questions })
+}
+
+/// The path of question `index` (a number, or `{}` for a template): `questions[0]`, or the
+/// document itself when it is the one question.
+fn question_base(spelling: &Spelling, index: &str) -> String {
+    match spelling.questions {
+        Some(key) => format!("{key}[{index}]"),
+        None => String::new(),
+    }
 }
 
 /// Finds repeated values; reports each repeat at its own path, naming the first use.
@@ -217,37 +333,59 @@ fn optional_text(
     }
 }
 
-fn question(q: RawQuestion, index: usize, problems: &mut Vec<Problem>) -> Option<Question> {
+fn question(
+    q: RawQuestion,
+    index: usize,
+    spelling: &Spelling,
+    problems: &mut Vec<Problem>,
+) -> Option<Question> {
     let before = problems.len();
-    let base = format!("questions[{index}]");
+    let base = question_base(spelling, &index.to_string());
     let at = |key: &'static str| {
         let base = &base;
-        move || format!("{base}.{key}")
+        move || join_path(base, key)
     };
+    // Formats without an id field always have a generated one (normalize).
+    let (id_key, id_what) = spelling.id.unwrap_or(("id", "the question id"));
     let id = required_text(
         q.id,
-        at("id"),
-        "the question id",
-        "id",
+        at(id_key),
+        id_what,
+        id_key,
         ProblemCode::EmptyQuestionId,
         problems,
     );
-    let label = optional_text(
-        q.label,
-        at("label"),
-        "the question label",
-        "label",
-        ProblemCode::BlankLabel,
-        problems,
-    );
+    let label = match spelling.label {
+        Some((key, what)) => optional_text(
+            q.label,
+            at(key),
+            what,
+            key,
+            ProblemCode::BlankLabel,
+            problems,
+        ),
+        None => Ok(None),
+    };
+    let (prompt_key, prompt_what) = spelling.prompt;
     let prompt = required_text(
         q.prompt,
-        at("prompt"),
-        "the question prompt",
-        "prompt",
+        at(prompt_key),
+        prompt_what,
+        prompt_key,
         ProblemCode::EmptyPrompt,
         problems,
     );
+    let context = match spelling.context {
+        Some((key, what)) => optional_text(
+            q.context,
+            at(key),
+            what,
+            key,
+            ProblemCode::BlankContext,
+            problems,
+        ),
+        None => Ok(None),
+    };
     let kind = match &q.kind {
         Field::Missing | Field::Invalid => QuestionType::Single,
         Field::Given(s) => match s.as_str() {
@@ -257,7 +395,7 @@ fn question(q: RawQuestion, index: usize, problems: &mut Vec<Problem>) -> Option
             other => {
                 problems.push(Problem::new(
                     ProblemCode::InvalidType,
-                    format!("{base}.type"),
+                    at(spelling.kind)(),
                     format!("type {other:?} is not one of \"single\", \"multi\", \"preview\""),
                 ));
                 QuestionType::Single
@@ -265,40 +403,89 @@ fn question(q: RawQuestion, index: usize, problems: &mut Vec<Problem>) -> Option
         },
     };
     let required = q.required.given().copied().unwrap_or(false);
+    let allow_freeform = q.freeform.given().copied().unwrap_or(true);
+    // A question without options is a text-only question where the format allows it and the
+    // question takes custom text.
+    let text_only_ok = spelling.text_only && allow_freeform && kind != QuestionType::Preview;
 
-    let options_path = format!("{base}.options");
+    let options_key = spelling.options;
+    let options_path = at(options_key)();
     let mut options = Vec::new();
-    match q.options {
+    let items = match q.options {
+        Field::Missing if spelling.options_default => Field::Given(Vec::new()),
+        other => other,
+    };
+    match items {
         Field::Missing => problems.push(Problem::new(
             ProblemCode::MissingField,
             options_path,
-            "`options` is missing: give an array with at least one option",
+            format!("`{options_key}` is missing: give an array with at least one option"),
         )),
         Field::Invalid => {}
-        Field::Given(items) if items.is_empty() => problems.push(Problem::new(
-            ProblemCode::NoOptions,
-            options_path,
-            "a question needs at least one option",
-        )),
-        Field::Given(items) => {
+        Field::Given(items) if items.is_empty() && !text_only_ok => {
+            let message = match spelling.freeform {
+                Some(key) if spelling.text_only && !allow_freeform => format!(
+                    "a question with `{key}: false` needs at least one option: give options, or allow free text"
+                ),
+                _ => "a question needs at least one option".to_string(),
+            };
+            problems.push(Problem::new(ProblemCode::NoOptions, options_path, message));
+        }
+        Field::Given(mut items) => {
+            // Values default to the trimmed label (seed 002); a label the rules refuse
+            // leaves the value out (the label's problem is reported).
+            let mut generated = vec![false; items.len()];
+            if spelling.value_default {
+                for (j, o) in items.iter_mut().enumerate() {
+                    let Some(o) = o.as_mut().filter(|o| o.value == Field::Missing) else {
+                        continue;
+                    };
+                    o.value = match o.label.given().map(|l| l.trim()) {
+                        Some(l) if !l.is_empty() => Field::Given(l.to_string()),
+                        _ => Field::Invalid,
+                    };
+                    generated[j] = true;
+                }
+            }
             let mut values = Unique::new(
-                "option value",
-                "values must be unique within a question",
+                if spelling.value.is_some() {
+                    "option value"
+                } else {
+                    "option"
+                },
+                if spelling.value.is_some() {
+                    "values must be unique within a question"
+                } else {
+                    "options must be unique within a question"
+                },
                 ProblemCode::DuplicateOptionValue,
                 items.len(),
             );
             let first_path = format!("{options_path}[{{}}]");
             for (j, o) in items.iter().enumerate() {
-                if let Some(v) = o.as_ref().and_then(|o| o.value.given()) {
-                    let path = || format!("{options_path}[{j}].value");
-                    values.check(v, path, &first_path, j, problems);
+                if let Some(o) = o.as_ref() {
+                    if let Some(v) = o.value.given() {
+                        let path = || {
+                            let option = format!("{options_path}[{j}]");
+                            let key = match spelling.value {
+                                Some((key, _)) if !generated[j] => key,
+                                _ => spelling.option_label.0,
+                            };
+                            if o.bare {
+                                option
+                            } else {
+                                join_path(&option, key)
+                            }
+                        };
+                        values.check(v, path, &first_path, j, problems);
+                    }
                 }
             }
             drop(values);
             options.reserve_exact(items.len());
             for (j, item) in items.into_iter().enumerate() {
                 let Some(o) = item else { continue };
-                if let Some(o) = option(o, kind, &options_path, j, problems) {
+                if let Some(o) = option(o, kind, spelling, &options_path, j, problems) {
                     options.push(o);
                 }
             }
@@ -313,6 +500,8 @@ fn question(q: RawQuestion, index: usize, problems: &mut Vec<Problem>) -> Option
         prompt: prompt?,
         kind,
         required,
+        allow_freeform,
+        context: context.ok()?,
         options,
     })
 }
@@ -320,26 +509,41 @@ fn question(q: RawQuestion, index: usize, problems: &mut Vec<Problem>) -> Option
 fn option(
     o: RawOption,
     kind: QuestionType,
+    spelling: &Spelling,
     options_path: &str,
     index: usize,
     problems: &mut Vec<Problem>,
 ) -> Option<QuestionOption> {
     let before = problems.len();
-    let at = |key: &'static str| move || format!("{options_path}[{index}].{key}");
+    let base = format!("{options_path}[{index}]");
+    let at = |key: &'static str| {
+        let base = &base;
+        move || join_path(base, key)
+    };
     let has_preview = !matches!(o.preview, Field::Missing);
+    // Formats without a value field: the label is the value (filled in by `question`).
+    let (value_key, value_what) = spelling.value.unwrap_or(spelling.option_label);
     let value = required_text(
         o.value,
-        at("value"),
-        "the option value",
-        "value",
+        at(value_key),
+        value_what,
+        value_key,
         ProblemCode::EmptyOptionValue,
         problems,
     );
+    let (label_key, label_what) = spelling.option_label;
+    let label_path = || {
+        if o.bare {
+            base.clone()
+        } else {
+            join_path(&base, label_key)
+        }
+    };
     let label = required_text(
         o.label,
-        at("label"),
-        "the option label",
-        "label",
+        label_path,
+        label_what,
+        label_key,
         ProblemCode::EmptyOptionLabel,
         problems,
     );

@@ -5,7 +5,7 @@
 //! the nearest known field) instead of being dropped.
 
 use super::json::{self, join_path as join, kind_of, malformed_json, Alias, ReadCodes, Shape};
-use super::rules::{self, Field, RawOption, RawPayload, RawQuestion};
+use super::rules::{self, Field, RawOption, RawPayload, RawQuestion, Spelling};
 use super::{Payload, Problem, ProblemCode};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -62,12 +62,8 @@ pub fn read_payload(path: &Path, limit: u64) -> Result<String, Problem> {
 /// every violated input rule gives one problem (codes listed in `docs/contract-notes.md`).
 pub fn parse_payload(text: &str) -> Result<Payload, PayloadError> {
     // Well-formed payloads take the typed fast path (fast.rs); the walker reads the rest.
-    if let Some(raw) = super::fast::read(text) {
-        let title = match &raw.title {
-            Field::Given(t) => Some(t.clone()),
-            _ => None,
-        };
-        return finish(raw, Vec::new()).map_err(|problems| PayloadError { title, problems });
+    if let Some(parsed) = parse_fast(text) {
+        return parsed;
     }
     let value: Value = serde_json::from_str(text).map_err(|e| PayloadError {
         title: None,
@@ -76,13 +72,27 @@ pub fn parse_payload(text: &str) -> Result<Payload, PayloadError> {
     parse_payload_value(&value)
 }
 
+/// The typed fast path (fast.rs): `None` when `text` is not a well-formed contract payload
+/// (the walker must read it).
+pub(super) fn parse_fast(text: &str) -> Option<Result<Payload, PayloadError>> {
+    let raw = super::fast::read(text)?;
+    let title = match &raw.title {
+        Field::Given(t) => Some(t.clone()),
+        _ => None,
+    };
+    Some(
+        finish(raw, &rules::CONTRACT, Vec::new())
+            .map_err(|problems| PayloadError { title, problems }),
+    )
+}
+
 pub(crate) const PAYLOAD_FIELDS: &[&str] = &["title", "questions"];
 pub(crate) const QUESTION_FIELDS: &[&str] =
     &["id", "label", "prompt", "type", "required", "options"];
 pub(crate) const OPTION_FIELDS: &[&str] = &["value", "label", "description", "preview"];
 
 /// The payload object.
-const PAYLOAD: Shape = Shape {
+pub(super) const PAYLOAD: Shape = Shape {
     known: PAYLOAD_FIELDS,
     noun: "the payload",
     aliases: |field| match field {
@@ -93,7 +103,7 @@ const PAYLOAD: Shape = Shape {
 };
 
 /// A question object.
-const QUESTION: Shape = Shape {
+pub(super) const QUESTION: Shape = Shape {
     known: QUESTION_FIELDS,
     noun: "a question",
     aliases: |field| match field {
@@ -108,7 +118,7 @@ const QUESTION: Shape = Shape {
 };
 
 /// An option object.
-const OPTION: Shape = Shape {
+pub(super) const OPTION: Shape = Shape {
     known: OPTION_FIELDS,
     noun: "an option",
     aliases: |field| match field {
@@ -119,13 +129,63 @@ const OPTION: Shape = Shape {
     },
 };
 
+/// How a format gives the question type.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum KindField {
+    /// The contract's `type`: `"single"`, `"multi"` or `"preview"`.
+    Type,
+    /// A boolean that makes the question multi-select (`multiSelect`, `allowMultiple`).
+    Multi(&'static str),
+}
+
+/// A payload format as the walker reads it: its objects (for the unknown-field rule), the
+/// fields only some formats have, and its [`Spelling`] (for the input rules). The contract's
+/// own is [`CONTRACT`]; the others are in `dialects`.
+pub(super) struct Format {
+    /// Field names and defaults, for the input rules.
+    pub spelling: Spelling,
+    /// The top-level object (for a format whose document is the one question, that question).
+    pub document: Shape,
+    /// A question object.
+    pub question: Shape,
+    /// An option object.
+    pub option: Shape,
+    /// The questionnaire title.
+    pub title: Option<&'static str>,
+    /// How the question type is given.
+    pub kind: KindField,
+    /// The `required` flag.
+    pub required: Option<&'static str>,
+    /// Options may have `preview` text.
+    pub preview: bool,
+    /// Options may be bare strings (yishan's `options: string[]`).
+    pub bare_options: bool,
+    /// An option as an example for messages.
+    pub option_example: &'static str,
+}
+
+/// The contract's own format (docs/contract.md "Input").
+pub(super) const CONTRACT: Format = Format {
+    spelling: rules::CONTRACT,
+    document: PAYLOAD,
+    question: QUESTION,
+    option: OPTION,
+    title: Some("title"),
+    kind: KindField::Type,
+    required: Some("required"),
+    preview: true,
+    bare_options: false,
+    option_example: "{\"value\": \"...\", \"label\": \"...\"}",
+};
+
 /// Reads the structure of a payload value: reports unknown fields and wrong JSON types, and
 /// hands every field over to the input rules (`rules.rs`) as given, missing or invalid.
-struct Walker {
+struct Walker<'f> {
+    format: &'f Format,
     problems: Vec<Problem>,
 }
 
-impl Walker {
+impl Walker<'_> {
     fn push(&mut self, code: ProblemCode, path: impl Into<String>, message: impl Into<String>) {
         self.problems.push(Problem::new(code, path, message));
     }
@@ -163,6 +223,20 @@ impl Walker {
         self.field(obj, key, base, "a string", |_, v| {
             v.as_str().map(str::to_string)
         })
+    }
+
+    fn boolean(&mut self, obj: &Map<String, Value>, key: &str, base: &str) -> Field<bool> {
+        self.field(obj, key, base, "true or false", |_, v| v.as_bool())
+    }
+
+    /// The string field `key` when the format has it, else `Missing`.
+    fn string_if(
+        &mut self,
+        obj: &Map<String, Value>,
+        key: Option<&str>,
+        base: &str,
+    ) -> Field<String> {
+        key.map_or(Field::Missing, |k| self.string(obj, k, base))
     }
 
     /// An array whose items are read by `item` (`None` for an item that is not an object,
@@ -206,103 +280,148 @@ impl Walker {
 
     fn question(&mut self, v: &Value, base: String) -> Option<RawQuestion> {
         let obj = self.object(v, &base, "a question")?;
-        self.unknown_fields(obj, &QUESTION, &base);
-        Some(RawQuestion {
-            id: self.string(obj, "id", &base),
-            label: self.string(obj, "label", &base),
-            prompt: self.string(obj, "prompt", &base),
-            kind: self.field(
-                obj,
-                "type",
-                &base,
-                "the string \"single\", \"multi\" or \"preview\"",
-                |_, v| v.as_str().map(str::to_string),
-            ),
-            required: self.field(obj, "required", &base, "true or false", |_, v| v.as_bool()),
-            options: self.array(obj, "options", &base, Walker::option),
-        })
+        let shape = &self.format.question;
+        self.unknown_fields(obj, shape, &base);
+        Some(self.question_fields(obj, &base))
+    }
+
+    /// The fields of a question object (already checked for unknown fields).
+    fn question_fields(&mut self, obj: &Map<String, Value>, base: &str) -> RawQuestion {
+        let f = self.format;
+        let s = &f.spelling;
+        RawQuestion {
+            id: self.string_if(obj, s.id.map(|n| n.0), base),
+            label: self.string_if(obj, s.label.map(|n| n.0), base),
+            prompt: self.string(obj, s.prompt.0, base),
+            kind: match f.kind {
+                KindField::Type => self.field(
+                    obj,
+                    s.kind,
+                    base,
+                    "the string \"single\", \"multi\" or \"preview\"",
+                    |_, v| v.as_str().map(str::to_string),
+                ),
+                KindField::Multi(key) => match self.boolean(obj, key, base) {
+                    Field::Given(multi) => {
+                        Field::Given(if multi { "multi" } else { "single" }.to_string())
+                    }
+                    Field::Missing => Field::Missing,
+                    Field::Invalid => Field::Invalid,
+                },
+            },
+            required: f
+                .required
+                .map_or(Field::Missing, |k| self.boolean(obj, k, base)),
+            freeform: s
+                .freeform
+                .map_or(Field::Missing, |k| self.boolean(obj, k, base)),
+            context: self.string_if(obj, s.context.map(|n| n.0), base),
+            options: self.array(obj, s.options, base, Walker::option),
+        }
     }
 
     fn option(&mut self, v: &Value, base: String) -> Option<RawOption> {
-        let obj = self.object(
-            v,
-            &base,
-            "an option (like {\"value\": \"...\", \"label\": \"...\"})",
-        )?;
-        self.unknown_fields(obj, &OPTION, &base);
+        let f = self.format;
+        if let (true, Some(label)) = (f.bare_options, v.as_str()) {
+            return Some(RawOption {
+                value: Field::Missing,
+                label: Field::Given(label.to_string()),
+                description: Field::Missing,
+                preview: Field::Missing,
+                bare: true,
+            });
+        }
+        let what = format!(
+            "an option (like {}{})",
+            f.option_example,
+            if f.bare_options { " or a string" } else { "" }
+        );
+        let obj = self.object(v, &base, &what)?;
+        self.unknown_fields(obj, &f.option, &base);
+        let s = &f.spelling;
         Some(RawOption {
-            value: self.string(obj, "value", &base),
-            label: self.string(obj, "label", &base),
+            value: self.string_if(obj, s.value.map(|n| n.0), &base),
+            label: self.string(obj, s.option_label.0, &base),
             description: self.string(obj, "description", &base),
-            preview: self.string(obj, "preview", &base),
+            preview: self.string_if(obj, f.preview.then_some("preview"), &base),
+            bare: false,
         })
     }
 }
 
 /// Validates and normalizes an already-parsed payload value. See [`parse_payload`].
 pub fn parse_payload_value(value: &Value) -> Result<Payload, PayloadError> {
+    parse_value_as(value, &CONTRACT)
+}
+
+/// Validates and normalizes a payload value read as `format`: its structure by the walker,
+/// then the input rules (`rules.rs`) with the format's spelling.
+pub(super) fn parse_value_as(value: &Value, format: &Format) -> Result<Payload, PayloadError> {
     let mut w = Walker {
+        format,
         problems: Vec::new(),
     };
     let Some(obj) = value.as_object() else {
+        let like = match format.spelling.questions {
+            Some(key) => format!("{{\"{key}\": [...]}}"),
+            None => format!("{{\"{}\": \"...\"}}", format.spelling.prompt.0),
+        };
         return Err(PayloadError {
             title: None,
             problems: vec![Problem::new(
                 ProblemCode::WrongType,
                 "",
                 format!(
-                    "the payload must be a JSON object like {{\"questions\": [...]}}, not {}",
+                    "the payload must be a JSON object like {like}, not {}",
                     kind_of(value)
                 ),
             )],
         });
     };
-    w.unknown_fields(obj, &PAYLOAD, "");
-    let raw = RawPayload {
-        title: w.string(obj, "title", ""),
-        questions: w.array(obj, "questions", "", Walker::question),
+    w.unknown_fields(obj, &format.document, "");
+    let title = w.string_if(obj, format.title, "");
+    let questions = match format.spelling.questions {
+        Some(key) => w.array(obj, key, "", Walker::question),
+        None => Field::Given(vec![Some(w.question_fields(obj, ""))]),
     };
+    let raw = RawPayload { title, questions };
     let title = match &raw.title {
         Field::Given(t) => Some(t.clone()),
         _ => None,
     };
-    finish(raw, w.problems).map_err(|problems| PayloadError { title, problems })
+    finish(raw, &format.spelling, w.problems).map_err(|problems| PayloadError { title, problems })
 }
 
 /// Runs the input rules after the reader's own `problems`, and puts all problems in
 /// document order (payload fields, then each question, its fields before its options).
-pub(super) fn finish(raw: RawPayload, mut problems: Vec<Problem>) -> Result<Payload, Vec<Problem>> {
-    match rules::normalize(raw, &mut problems) {
+pub(super) fn finish(
+    raw: RawPayload,
+    spelling: &Spelling,
+    mut problems: Vec<Problem>,
+) -> Result<Payload, Vec<Problem>> {
+    match rules::normalize(raw, spelling, &mut problems) {
         Some(payload) => Ok(payload),
         None => {
-            problems.sort_by_cached_key(|p| document_order(&p.path));
+            sort_problems(&mut problems, spelling);
             Err(problems)
         }
     }
 }
 
+/// Puts problems in document order for a format's field order (see [`document_order`]).
+pub(super) fn sort_problems(problems: &mut [Problem], spelling: &Spelling) {
+    problems.sort_by_cached_key(|p| document_order(&p.path, spelling.order));
+}
+
 /// A sort key in document order: per path segment the field's rank in the contract's
-/// field order (unknown names after the known ones), then its array indices, so
+/// field order (`order`; unknown names after the known ones), then its array indices, so
 /// `title` < `questions[0].id` < `questions[0].options[1].value` < `questions[1]`.
-fn document_order(path: &str) -> Vec<usize> {
-    const ORDER: &[&str] = &[
-        "title",
-        "questions",
-        "id",
-        "label",
-        "prompt",
-        "type",
-        "required",
-        "options",
-        "value",
-        "description",
-        "preview",
-    ];
+fn document_order(path: &str, order: &[&str]) -> Vec<usize> {
     let mut key = Vec::new();
     for segment in path.split('.').filter(|s| !s.is_empty()) {
         let (name, rest) = segment.split_once('[').unwrap_or((segment, ""));
         if !name.is_empty() {
-            key.push(ORDER.iter().position(|k| *k == name).unwrap_or(ORDER.len()));
+            key.push(order.iter().position(|k| *k == name).unwrap_or(order.len()));
         }
         key.extend(
             rest.split('[')

@@ -163,19 +163,27 @@ fn parse_note(line: &str, question: &Question) -> Option<Entry> {
 /// note; `> text` → custom text; `-` → clear; numbers (`2`, `1,3`, `1 3`, on multi also
 /// followed by `> text`) → options; an option's exact value or label (or a unique
 /// case-insensitive match) → that option; the words `help`, `back`, `review`, `cancel`;
-/// anything else → [`Entry::Invalid`] with a one-line reason. Custom text on a preview
-/// question, several numbers plus text on a single-select question, and numbers out of range
-/// are invalid here; how many options a question takes is left to the answer rules
+/// anything else → [`Entry::Invalid`] with a one-line reason. On a text-only question (no
+/// options) any other line is the answer. Custom text on a question that takes none
+/// ([`Question::allows_custom_text`]), several numbers plus text on a single-select question,
+/// and numbers out of range are invalid here; how many options a question takes is left to the answer rules
 /// ([`crate::answers::AnswerState`]).
 pub fn parse_entry(line: &str, question: &Question) -> Entry {
     let line = line.trim();
     let count = question.options.len();
-    let custom_allowed = question.kind.allows_custom_text();
+    let custom_allowed = question.allows_custom_text();
     let no_custom = || {
-        Entry::Invalid(format!(
-            "this preview question takes no answer of your own: choose {}",
-            range(count)
-        ))
+        Entry::Invalid(if question.kind == QuestionType::Preview {
+            format!(
+                "this preview question takes no answer of your own: choose {}",
+                range(count)
+            )
+        } else {
+            format!(
+                "this question takes only its options, no answer of your own: choose {}",
+                range(count)
+            )
+        })
     };
     match line {
         "" => return Entry::Keep,
@@ -194,6 +202,20 @@ pub fn parse_entry(line: &str, question: &Question) -> Entry {
         return Entry::Answer {
             options: None,
             custom: Some(text.trim().to_string()),
+        };
+    }
+    if question.is_text_only() {
+        // A text-only question (docs/dialects.md): the line is the answer, unless it is one
+        // of the command words.
+        return match line.to_lowercase().as_str() {
+            "help" => Entry::Help,
+            "back" => Entry::Back,
+            "review" => Entry::Review,
+            "cancel" => Entry::Cancel,
+            _ => Entry::Answer {
+                options: None,
+                custom: Some(line.to_string()),
+            },
         };
     }
     let (numbers, custom) = match line.split_once(CUSTOM_MARKER) {
@@ -463,7 +485,7 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
         let n = self.flow.payload().questions.len();
         let answers = self.flow.answers();
         let mut s = String::new();
-        let mut tags = vec![question.kind.instruction()];
+        let mut tags = vec![question.instruction()];
         if question.required {
             tags.push("required");
         }
@@ -475,6 +497,9 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             tags.join(", ")
         );
         s.push_str(&indented(&question.prompt, ""));
+        if let Some(context) = &question.context {
+            s.push_str(&indented(context, "  "));
+        }
         let selected = answers.selected(q);
         for (i, option) in question.options.iter().enumerate() {
             let mark = if selected.contains(&i) { '*' } else { ' ' };
@@ -491,7 +516,7 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
                 let _ = writeln!(s, "      note: {}", one_line(note));
             }
         }
-        if question.kind.allows_custom_text() {
+        if question.allows_custom_text() && !question.is_text_only() {
             let _ = writeln!(
                 s,
                 "   {CUSTOM_MARKER}  Type your own: start the line with \"{CUSTOM_MARKER}\""
@@ -501,11 +526,15 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             let _ = writeln!(s, "Current answer: {}", self.describe(q, "none"));
         }
         let hint = match question.kind {
-            QuestionType::Single => "Type a number or \"> your own answer\"",
-            QuestionType::Multi => {
+            _ if question.is_text_only() => "Type your answer",
+            QuestionType::Single if question.allows_custom_text() => {
+                "Type a number or \"> your own answer\""
+            }
+            QuestionType::Multi if question.allows_custom_text() => {
                 "Type numbers (1,3 or 1 3), optionally then \"> your own answer\""
             }
-            QuestionType::Preview => "Type a number",
+            QuestionType::Multi => "Type numbers (1,3 or 1 3)",
+            QuestionType::Single | QuestionType::Preview => "Type a number",
         };
         let _ = writeln!(
             s,
@@ -615,14 +644,23 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
 fn question_help(question: &Question) -> String {
     let mut s = String::from("How to answer (type one line, then Enter):\n");
     match question.kind {
-        QuestionType::Multi => s.push_str(
-            "  1,3 or 1 3     choose options 1 and 3 (replaces the options chosen before)\n\
-             \x20 1,3 > text     choose options 1 and 3 and add your own answer\n",
+        _ if question.is_text_only() => s.push_str(
+            "  text           your answer (help, back, review, cancel: start with \">\")\n",
         ),
+        QuestionType::Multi => {
+            s.push_str(
+                "  1,3 or 1 3     choose options 1 and 3 (replaces the options chosen before)\n",
+            );
+            if question.allows_custom_text() {
+                s.push_str("  1,3 > text     choose options 1 and 3 and add your own answer\n");
+            }
+        }
         _ => s.push_str("  2              choose option 2\n"),
     }
-    s.push_str("  name           choose the option with this value or label\n");
-    if question.kind.allows_custom_text() {
+    if !question.is_text_only() {
+        s.push_str("  name           choose the option with this value or label\n");
+    }
+    if question.allows_custom_text() {
         s.push_str(
             "  > text         your own answer (\"Type your own\")\n\
              \x20 >              clear your own answer\n",
@@ -688,6 +726,46 @@ mod tests {
             options,
             custom: custom.map(str::to_string),
         }
+    }
+
+    fn dialect(text: &str) -> Payload {
+        crate::contract::parse_payload_as(text, crate::contract::InputFormat::Auto, false)
+            .payload
+            .unwrap()
+    }
+
+    #[test]
+    fn on_a_text_only_question_the_line_is_the_answer() {
+        let p = dialect(r#"{"question": "Name?"}"#);
+        let q = &p.questions[0];
+        assert_eq!(parse_entry(" Atlas 2 ", q), answer(None, Some("Atlas 2")));
+        assert_eq!(parse_entry("1", q), answer(None, Some("1")));
+        assert_eq!(parse_entry("> cancel", q), answer(None, Some("cancel")));
+        assert_eq!(parse_entry("cancel", q), Entry::Cancel);
+        assert_eq!(parse_entry("", q), Entry::Keep);
+        assert_eq!(
+            parse_entry("note: later", q),
+            Entry::Note {
+                option: None,
+                text: "later".into()
+            }
+        );
+    }
+
+    #[test]
+    fn custom_text_is_refused_where_the_caller_turned_it_off() {
+        let p = dialect(r#"{"question": "Which?", "options": ["a", "b"], "allowFreeform": false}"#);
+        let q = &p.questions[0];
+        let refused = Entry::Invalid(
+            "this question takes only its options, no answer of your own: choose a number from 1 to 2"
+                .into(),
+        );
+        assert_eq!(parse_entry("> mine", q), refused);
+        assert_eq!(
+            parse_entry("mine", q),
+            Entry::Invalid("not an option: type a number from 1 to 2 (? for help)".into())
+        );
+        assert!(!question_help(q).contains("> text"));
     }
 
     #[test]

@@ -284,14 +284,18 @@ impl<B: Backend> Tty<'_, B> {
                 cut |= width_of(&marker) > width;
                 lines.push(fit(&marker, width));
                 let max_prompt = if compact { 1 } else { (self.rows() / 4).max(1) };
-                let mut prompt = wrap_words(&for_terminal(&question.prompt), width);
-                if prompt.len() > max_prompt {
-                    cut = true;
-                    prompt.truncate(max_prompt);
-                    let last = prompt.pop().unwrap_or_default();
-                    prompt.push(fit(&format!("{last}…"), width));
+                // The prompt, then the context (docs/dialects.md) when the question has one.
+                let texts = std::iter::once(&question.prompt).chain(&question.context);
+                for text in texts {
+                    let mut prompt = wrap_words(&for_terminal(text), width);
+                    if prompt.len() > max_prompt {
+                        cut = true;
+                        prompt.truncate(max_prompt);
+                        let last = prompt.pop().unwrap_or_default();
+                        prompt.push(fit(&format!("{last}…"), width));
+                    }
+                    lines.extend(prompt);
                 }
-                lines.extend(prompt);
             }
             None => lines.push("Review your answers".to_string()),
         }

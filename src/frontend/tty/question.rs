@@ -87,14 +87,16 @@ impl<B: Backend> Tty<'_, B> {
     fn actions(&self, q: usize) -> Vec<Action> {
         let question = &self.flow.payload().questions[q];
         let mut actions = Vec::new();
-        if question.kind.allows_custom_text() {
+        if question.allows_custom_text() {
             actions.push(Action::TypeOwn);
         }
         if question.kind == QuestionType::Preview {
             actions.push(Action::ViewPreview);
         }
         actions.push(Action::NoteQuestion);
-        actions.push(Action::NoteOption);
+        if !question.is_text_only() {
+            actions.push(Action::NoteOption);
+        }
         if q > 0 {
             actions.push(Action::Back);
         }
@@ -162,7 +164,7 @@ impl<B: Backend> Tty<'_, B> {
                         .as_deref()
                         .is_some_and(|d| width_of(&one_line(d)) + num_w + 8 > width)
             });
-        if cut {
+        if cut && n > 0 {
             let at = actions.len() - 1;
             actions.insert(at, Action::FullText);
         }
@@ -332,6 +334,13 @@ impl<B: Backend> Tty<'_, B> {
     /// One visit of question `q`: keys until one leaves the screen (or a resize lays it out
     /// again).
     pub(super) fn question(&mut self, q: usize) -> io::Result<()> {
+        // A text-only question (no options, docs/dialects.md): the editor opens as the
+        // question is entered; after Esc or an empty Enter the action rows show.
+        let question = &self.flow.payload().questions[q];
+        if question.is_text_only() && question.allows_custom_text() && self.highlight[q].is_none() {
+            self.highlight[q] = Some(0);
+            return self.type_own(q);
+        }
         let view = self.question_view(q);
         let mut menu = Menu::new(view.rows(), view.per_page, self.default_row(&view));
         loop {
@@ -461,19 +470,7 @@ impl<B: Backend> Tty<'_, B> {
                 self.highlight[q] = None;
                 self.apply(Command::Back)
             }
-            Action::TypeOwn => {
-                let initial = self.flow.answers().custom_text(q).unwrap_or("").to_string();
-                let context = self.editor_context(view, None);
-                let edit = self.edit(Some(q), &context, "Your own answer", &initial)?;
-                let row = self.highlight[q].unwrap_or(view.m);
-                self.after_edit(
-                    q,
-                    row,
-                    edit,
-                    Command::SaveCustomText,
-                    Command::DraftCustomText,
-                )
-            }
+            Action::TypeOwn => self.type_own(q),
             Action::NoteQuestion => self.note_question(q),
             Action::NoteOption => {
                 if let Some(option) = self.pick_option(q, "Note on which option?")? {
@@ -582,6 +579,23 @@ impl<B: Backend> Tty<'_, B> {
         }
     }
 
+    /// Opens the editor for question `q`'s custom text: Enter saves it (and goes on when
+    /// there is text), Esc keeps the draft; the question stays on screen above it.
+    fn type_own(&mut self, q: usize) -> io::Result<()> {
+        let initial = self.flow.answers().custom_text(q).unwrap_or("").to_string();
+        let view = self.question_view(q);
+        let context = self.editor_context(&view, None);
+        let edit = self.edit(Some(q), &context, "Your own answer", &initial)?;
+        let row = self.highlight[q].unwrap_or(view.m);
+        self.after_edit(
+            q,
+            row,
+            edit,
+            Command::SaveCustomText,
+            Command::DraftCustomText,
+        )
+    }
+
     /// Everything about a question and one of its options, uncut, for the "Full text…"
     /// pager: title, label, prompt, then the option's label, description and note.
     fn full_text(&self, q: usize, option: usize) -> String {
@@ -596,7 +610,10 @@ impl<B: Backend> Tty<'_, B> {
             q + 1,
             self.flow.payload().questions.len(),
             question.label,
-            question.prompt,
+            match &question.context {
+                Some(context) => format!("{}\n\n{context}", question.prompt),
+                None => question.prompt.clone(),
+            },
             option + 1,
             o.label
         ));

@@ -1,0 +1,646 @@
+//! Results in the caller's shape (`--result-format`, docs/dialects.md): the contract's result,
+//! built once by [`super::conclude`], turned into the result another system's caller expects.
+//! A separate step after `conclude`, so every rule and ending stays in one place.
+//!
+//! Every format keeps the envelope `{content, details}` of a pi tool result: `content` is the
+//! same transcript text as the contract's, `details` is the format's own shape:
+//! - mickyyy68/pi-ask (seed 002 "Result contract"): [`MickyyyDetails`];
+//! - @yishan-io/pi-ask (seed 003 "Result details"): [`YishanDetails`], one object per
+//!   question, an array when there are several;
+//! - Claude Code AskUserQuestion: [`ClaudeCodeDetails`], answers keyed by question text.
+//!
+//! Notes and option notes go where a format has a place (Claude Code's `annotations` take the
+//! question note); everything else goes into an added `notes` object keyed by question id, so
+//! nothing is lost and a recorded result replays (`contract::answers_file`).
+
+use crate::contract::{
+    claude_code_keys, Details, ErrorCode, ErrorInfo, Payload, Problem, ProblemCode, QuestionType,
+    ToolResult,
+};
+use crate::contract::{Answer, ContentItem};
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The shape a result is written in (`--result-format`, docs/dialects.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ResultFormat {
+    /// The contract's `{content, details}` (docs/contract.md "Output").
+    #[default]
+    Contract,
+    /// mickyyy68/pi-ask's `details` (seed 002).
+    Mickyyy68,
+    /// @yishan-io/pi-ask's `details` (seed 003).
+    Yishan,
+    /// Claude Code AskUserQuestion's output.
+    ClaudeCode,
+}
+
+/// A result in another format: the contract's `content` and the format's `details`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Enveloped<D> {
+    /// The same transcript text as the contract's result.
+    #[schemars(length(min = 1, max = 1))]
+    pub content: Vec<ContentItem>,
+    /// The format's own details.
+    pub details: D,
+}
+
+/// The notes of one question where a format has no place for them: the question note and
+/// the notes of selected options by option value (`notes` keyed by question id).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
+pub struct QuestionNotes {
+    /// The question note.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Notes of selected options, by option value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub option_notes: Option<IndexMap<String, String>>,
+}
+
+/// mickyyy68/pi-ask's result details (seed 002 "Result contract"), plus `notes`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MickyyyDetails {
+    /// One entry per answered question, in question order (an answer is an option or custom
+    /// text; skipped questions are left out).
+    pub answers: Vec<MickyyyAnswer>,
+    /// True when no answers were submitted.
+    pub cancelled: bool,
+    /// Why there are no answers, when it was not the person's own dismissal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<MickyyyError>,
+    /// Question and option notes by question id (mickyyy68/pi-ask has no notes).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub notes: IndexMap<String, QuestionNotes>,
+}
+
+/// One answered question of a mickyyy68/pi-ask result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
+pub struct MickyyyAnswer {
+    /// The question id.
+    pub question_id: String,
+    /// The question text (the contract's prompt).
+    pub question: String,
+    /// The selected options in option order, then the custom text.
+    pub selections: Vec<Selection>,
+}
+
+/// One selection: an option, or the custom text as both value and label (`custom: true`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Selection {
+    /// The option value, or the custom text.
+    pub value: String,
+    /// The option label, or the custom text.
+    pub label: String,
+    /// Whether this is the person's own text.
+    pub custom: bool,
+}
+
+/// A mickyyy68/pi-ask error: the seed's code where one matches, the contract's message and
+/// problems.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MickyyyError {
+    /// The seed's code.
+    pub code: MickyyyErrorCode,
+    /// The contract's `details.error.message`.
+    pub message: String,
+    /// The contract's problems, for invalid input.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<Problem>,
+}
+
+/// mickyyy68/pi-ask's error codes (seed 002 "Result contract"), and `invalid_payload` for
+/// input it has no code for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum MickyyyErrorCode {
+    NoUi,
+    Aborted,
+    NoQuestions,
+    TooManyQuestions,
+    TooFewOptions,
+    TooManyOptions,
+    EmptyQuestion,
+    EmptyQuestionId,
+    EmptyHeader,
+    HeaderTooLong,
+    EmptyOptionLabel,
+    LabelTooLong,
+    EmptyOptionValue,
+    DuplicateQuestionId,
+    DuplicateOptionValue,
+    ReservedLabel,
+    InvalidPayload,
+}
+
+impl MickyyyErrorCode {
+    /// The seed's code for a contract error: the first problem's when the seed has one
+    /// (`empty_prompt` is its `empty_question`, a blank header its `empty_header`), else
+    /// `invalid_payload`; `no_ui`; `aborted` for every other ending from outside
+    /// (`aborted`, `terminal_lost`, `internal`).
+    pub fn of(error: &ErrorInfo) -> Self {
+        use MickyyyErrorCode as M;
+        match error.code {
+            ErrorCode::NoUi => M::NoUi,
+            ErrorCode::Aborted | ErrorCode::TerminalLost | ErrorCode::Internal => M::Aborted,
+            ErrorCode::InvalidAnswers => M::InvalidPayload,
+            ErrorCode::InvalidPayload => match error.problems.first().map(|p| p.code) {
+                Some(ProblemCode::NoQuestions) => M::NoQuestions,
+                Some(ProblemCode::TooManyQuestions) => M::TooManyQuestions,
+                Some(ProblemCode::TooFewOptions | ProblemCode::NoOptions) => M::TooFewOptions,
+                Some(ProblemCode::TooManyOptions) => M::TooManyOptions,
+                Some(ProblemCode::EmptyPrompt) => M::EmptyQuestion,
+                Some(ProblemCode::EmptyQuestionId) => M::EmptyQuestionId,
+                Some(ProblemCode::BlankLabel) => M::EmptyHeader,
+                Some(ProblemCode::HeaderTooLong) => M::HeaderTooLong,
+                Some(ProblemCode::EmptyOptionLabel) => M::EmptyOptionLabel,
+                Some(ProblemCode::LabelTooLong) => M::LabelTooLong,
+                Some(ProblemCode::EmptyOptionValue) => M::EmptyOptionValue,
+                Some(ProblemCode::DuplicateQuestionId) => M::DuplicateQuestionId,
+                Some(ProblemCode::DuplicateOptionValue) => M::DuplicateOptionValue,
+                Some(ProblemCode::ReservedLabel) => M::ReservedLabel,
+                _ => M::InvalidPayload,
+            },
+        }
+    }
+}
+
+/// @yishan-io/pi-ask's result details for one question (seed 003 "Result details"), plus
+/// `error` and `notes`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
+pub struct YishanDetails {
+    /// The question text; `null` when the payload could not be read.
+    #[schemars(required, extend("x-pi-ask-null" = true))]
+    pub question: Option<String>,
+    /// The context shown with the question, or `null`.
+    #[schemars(required, extend("x-pi-ask-null" = true))]
+    pub context: Option<String>,
+    /// The options as shown.
+    pub options: Vec<YishanOption>,
+    /// The chosen option's title or the text typed; a list (options in order, text last) for
+    /// a multi-select question; `null` when not answered.
+    #[schemars(required, extend("x-pi-ask-null" = true))]
+    pub response: Option<YishanResponse>,
+    /// True when no answers were submitted.
+    pub cancelled: bool,
+    /// Why no terminal could ask (`no_ui`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unavailable_reason: Option<String>,
+    /// The contract's error for any other ending from outside or invalid input.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorInfo>,
+    /// This question's notes, keyed by its id.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub notes: IndexMap<String, QuestionNotes>,
+}
+
+/// A yishan option: its title (the label) and description.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct YishanOption {
+    /// The label.
+    pub title: String,
+    /// The description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// A yishan response: one title or text, or a list for a multi-select question.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum YishanResponse {
+    /// A single-select answer: the option's title, or the text typed.
+    One(String),
+    /// A multi-select answer: titles in option order, then the text typed.
+    Many(Vec<String>),
+}
+
+/// yishan's `details`: one object, or an array when there are several questions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum YishanResult {
+    /// One question.
+    One(Box<YishanDetails>),
+    /// Several questions, in order.
+    Many(Vec<YishanDetails>),
+}
+
+/// Claude Code AskUserQuestion's output: the questions, answers keyed by question text, and
+/// `annotations` with the question notes; plus `notes`, `cancelled` and `error`, which it
+/// does not have.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClaudeCodeDetails {
+    /// The questions as asked.
+    pub questions: Vec<ClaudeCodeQuestion>,
+    /// The answer of each answered question, keyed by its text (a text asked twice is keyed
+    /// `text [id]` the second time): the option label, the text typed, or several joined
+    /// with `", "`.
+    pub answers: IndexMap<String, String>,
+    /// Question notes, keyed like `answers`.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub annotations: IndexMap<String, Annotation>,
+    /// Option notes by question id.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub notes: IndexMap<String, QuestionNotes>,
+    /// True when no answers were submitted.
+    pub cancelled: bool,
+    /// Why there are no answers, when it was not the person's own dismissal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorInfo>,
+}
+
+/// One question of a Claude Code result.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaudeCodeQuestion {
+    /// The question text.
+    pub question: String,
+    /// The short header (the label).
+    pub header: String,
+    /// The options.
+    pub options: Vec<ClaudeCodeOption>,
+    /// Whether several options could be chosen.
+    pub multi_select: bool,
+}
+
+/// One option of a Claude Code question.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClaudeCodeOption {
+    /// The label.
+    pub label: String,
+    /// The description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// A Claude Code annotation: the question note.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Annotation {
+    /// The question note.
+    pub notes: String,
+}
+
+/// `result` in `format`; `payload` gives what the contract's result does not carry (options,
+/// context). The contract's own format is `result` itself.
+pub fn render(result: &ToolResult, format: ResultFormat, payload: Option<&Payload>) -> Value {
+    let content = result.content.clone();
+    let value = match format {
+        ResultFormat::Contract => serde_json::to_value(result),
+        ResultFormat::Mickyyy68 => serde_json::to_value(Enveloped {
+            content,
+            details: mickyyy68(&result.details),
+        }),
+        ResultFormat::Yishan => serde_json::to_value(Enveloped {
+            content,
+            details: yishan(&result.details, payload),
+        }),
+        ResultFormat::ClaudeCode => serde_json::to_value(Enveloped {
+            content,
+            details: claude_code(&result.details, payload),
+        }),
+    };
+    value.expect("results always serialize")
+}
+
+/// The notes of an answer that a format has no place for; `None` when there are none.
+fn notes_of(answer: &Answer, question_note: bool) -> Option<QuestionNotes> {
+    let notes = QuestionNotes {
+        note: answer.note.clone().filter(|_| question_note),
+        option_notes: answer.option_notes.clone(),
+    };
+    (notes != QuestionNotes::default()).then_some(notes)
+}
+
+/// The selections of an answer: options in option order, then the custom text.
+fn selections(answer: &Answer) -> Vec<Selection> {
+    let n = answer.indices.len();
+    let mut out: Vec<Selection> = answer.values[..n]
+        .iter()
+        .zip(&answer.labels[..n])
+        .map(|(value, label)| Selection {
+            value: value.clone(),
+            label: label.clone(),
+            custom: false,
+        })
+        .collect();
+    if let Some(text) = &answer.custom_text {
+        out.push(Selection {
+            value: text.clone(),
+            label: text.clone(),
+            custom: true,
+        });
+    }
+    out
+}
+
+fn mickyyy68(details: &Details) -> MickyyyDetails {
+    let mut out = MickyyyDetails {
+        answers: Vec::new(),
+        cancelled: details.cancelled,
+        error: details.error.as_ref().map(|e| MickyyyError {
+            code: MickyyyErrorCode::of(e),
+            message: e.message.clone(),
+            problems: e.problems.clone(),
+        }),
+        notes: IndexMap::new(),
+    };
+    for q in &details.questions {
+        let Some(answer) = details.answers.get(&q.id) else {
+            continue;
+        };
+        let selections = selections(answer);
+        if !selections.is_empty() {
+            out.answers.push(MickyyyAnswer {
+                question_id: q.id.clone(),
+                question: q.prompt.clone(),
+                selections,
+            });
+        }
+        if let Some(notes) = notes_of(answer, true) {
+            out.notes.insert(q.id.clone(), notes);
+        }
+    }
+    out
+}
+
+fn yishan(details: &Details, payload: Option<&Payload>) -> YishanResult {
+    let (unavailable_reason, error) = match &details.error {
+        Some(e) if e.code == ErrorCode::NoUi => (Some(e.message.clone()), None),
+        other => (None, other.clone()),
+    };
+    let one = |q: usize| -> YishanDetails {
+        let summary = &details.questions[q];
+        let question = payload.and_then(|p| p.questions.get(q));
+        let answer = details.answers.get(&summary.id);
+        let labels = answer.map_or(&[][..], |a| &a.labels[..]);
+        let response = match labels {
+            [] => None,
+            [one] if summary.kind != QuestionType::Multi => Some(YishanResponse::One(one.clone())),
+            many => Some(YishanResponse::Many(many.to_vec())),
+        };
+        let mut notes = IndexMap::new();
+        if let Some(n) = answer.and_then(|a| notes_of(a, true)) {
+            notes.insert(summary.id.clone(), n);
+        }
+        YishanDetails {
+            question: Some(summary.prompt.clone()),
+            context: question.and_then(|q| q.context.clone()),
+            options: question.map_or_else(Vec::new, |q| {
+                q.options
+                    .iter()
+                    .map(|o| YishanOption {
+                        title: o.label.clone(),
+                        description: o.description.clone(),
+                    })
+                    .collect()
+            }),
+            response,
+            cancelled: details.cancelled,
+            unavailable_reason: unavailable_reason.clone(),
+            error: error.clone(),
+            notes,
+        }
+    };
+    match details.questions.len() {
+        // No payload could be read: one object saying why.
+        0 => YishanResult::One(Box::new(YishanDetails {
+            question: None,
+            context: None,
+            options: Vec::new(),
+            response: None,
+            cancelled: details.cancelled,
+            unavailable_reason: unavailable_reason.clone(),
+            error: error.clone(),
+            notes: IndexMap::new(),
+        })),
+        1 => YishanResult::One(Box::new(one(0))),
+        n => YishanResult::Many((0..n).map(one).collect()),
+    }
+}
+
+fn claude_code(details: &Details, payload: Option<&Payload>) -> ClaudeCodeDetails {
+    let keys = claude_code_keys(details.questions.iter().map(|q| (&*q.id, &*q.prompt)));
+    let mut out = ClaudeCodeDetails {
+        questions: Vec::new(),
+        answers: IndexMap::new(),
+        annotations: IndexMap::new(),
+        notes: IndexMap::new(),
+        cancelled: details.cancelled,
+        error: details.error.clone(),
+    };
+    for (q, (summary, key)) in details.questions.iter().zip(keys).enumerate() {
+        let question = payload.and_then(|p| p.questions.get(q));
+        out.questions.push(ClaudeCodeQuestion {
+            question: summary.prompt.clone(),
+            header: summary.label.clone(),
+            options: question.map_or_else(Vec::new, |q| {
+                q.options
+                    .iter()
+                    .map(|o| ClaudeCodeOption {
+                        label: o.label.clone(),
+                        description: o.description.clone(),
+                    })
+                    .collect()
+            }),
+            multi_select: summary.kind == QuestionType::Multi,
+        });
+        let Some(answer) = details.answers.get(&summary.id) else {
+            continue;
+        };
+        if !answer.labels.is_empty() {
+            out.answers.insert(key.clone(), answer.labels.join(", "));
+        }
+        if let Some(note) = &answer.note {
+            out.annotations.insert(
+                key,
+                Annotation {
+                    notes: note.clone(),
+                },
+            );
+        }
+        if let Some(notes) = notes_of(answer, false) {
+            out.notes.insert(summary.id.clone(), notes);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    //! Each format's result for each ending, as whole JSON values.
+    use super::*;
+    use crate::answers::AnswerState;
+    use crate::contract::parse_payload_as;
+    use crate::contract::InputFormat;
+    use crate::result::{conclude, Ending};
+    use serde_json::json;
+
+    fn payload() -> Payload {
+        parse_payload_as(
+            &json!({"title": "Setup", "questions": [
+                {"id": "db", "label": "Database", "prompt": "Which database?", "options": [
+                    {"value": "pg", "label": "PostgreSQL", "description": "Relational."},
+                    {"value": "lite", "label": "SQLite"}]},
+                {"id": "fw", "prompt": "Which frameworks?", "type": "multi", "options": [
+                    {"value": "react", "label": "React"}, {"value": "vue", "label": "Vue"}]},
+                {"id": "name", "prompt": "Name?", "allowOther": true, "options": []}
+            ]})
+            .to_string(),
+            InputFormat::Auto,
+            false,
+        )
+        .payload
+        .unwrap()
+    }
+
+    fn answered(p: &Payload) -> ToolResult {
+        let mut st = AnswerState::new(p);
+        st.select(0, 1).unwrap();
+        st.set_note(0, "for now").unwrap();
+        st.set_selection(1, &[0, 1]).unwrap();
+        st.set_custom_text(1, "Solid").unwrap();
+        st.set_option_note(1, 1, "v3").unwrap();
+        st.set_custom_text(2, "Atlas").unwrap();
+        conclude(&Ending::Submitted(st), Some(p)).0
+    }
+
+    #[test]
+    fn the_contract_format_is_the_result_itself() {
+        let p = payload();
+        let r = answered(&p);
+        assert_eq!(
+            render(&r, ResultFormat::Contract, Some(&p)),
+            serde_json::to_value(&r).unwrap()
+        );
+    }
+
+    #[test]
+    fn mickyyy68_answers_are_selections_and_notes_go_to_notes() {
+        let p = payload();
+        let r = answered(&p);
+        let v = render(&r, ResultFormat::Mickyyy68, Some(&p));
+        assert_eq!(v["content"], serde_json::to_value(&r.content).unwrap());
+        assert_eq!(
+            v["details"],
+            json!({
+                "answers": [
+                    {"questionId": "db", "question": "Which database?",
+                     "selections": [{"value": "lite", "label": "SQLite", "custom": false}]},
+                    {"questionId": "fw", "question": "Which frameworks?", "selections": [
+                        {"value": "react", "label": "React", "custom": false},
+                        {"value": "vue", "label": "Vue", "custom": false},
+                        {"value": "Solid", "label": "Solid", "custom": true}]},
+                    {"questionId": "name", "question": "Name?",
+                     "selections": [{"value": "Atlas", "label": "Atlas", "custom": true}]}
+                ],
+                "cancelled": false,
+                "notes": {"db": {"note": "for now"}, "fw": {"optionNotes": {"vue": "v3"}}}
+            })
+        );
+    }
+
+    #[test]
+    fn yishan_gives_one_object_per_question() {
+        let p = payload();
+        let v = render(&answered(&p), ResultFormat::Yishan, Some(&p));
+        assert_eq!(
+            v["details"],
+            json!([
+                {"question": "Which database?", "context": null,
+                 "options": [{"title": "PostgreSQL", "description": "Relational."}, {"title": "SQLite"}],
+                 "response": "SQLite", "cancelled": false, "notes": {"db": {"note": "for now"}}},
+                {"question": "Which frameworks?", "context": null,
+                 "options": [{"title": "React"}, {"title": "Vue"}],
+                 "response": ["React", "Vue", "Solid"], "cancelled": false,
+                 "notes": {"fw": {"optionNotes": {"vue": "v3"}}}},
+                {"question": "Name?", "context": null, "options": [], "response": "Atlas",
+                 "cancelled": false}
+            ])
+        );
+    }
+
+    #[test]
+    fn claude_code_keys_answers_by_question_text() {
+        let p = payload();
+        let v = render(&answered(&p), ResultFormat::ClaudeCode, Some(&p));
+        assert_eq!(
+            v["details"],
+            json!({
+                "questions": [
+                    {"question": "Which database?", "header": "Database", "options": [
+                        {"label": "PostgreSQL", "description": "Relational."}, {"label": "SQLite"}],
+                     "multiSelect": false},
+                    {"question": "Which frameworks?", "header": "Q2",
+                     "options": [{"label": "React"}, {"label": "Vue"}], "multiSelect": true},
+                    {"question": "Name?", "header": "Q3", "options": [], "multiSelect": false}
+                ],
+                "answers": {"Which database?": "SQLite", "Which frameworks?": "React, Vue, Solid",
+                            "Name?": "Atlas"},
+                "annotations": {"Which database?": {"notes": "for now"}},
+                "notes": {"fw": {"optionNotes": {"vue": "v3"}}},
+                "cancelled": false
+            })
+        );
+    }
+
+    #[test]
+    fn endings_without_answers_in_each_format() {
+        let p = payload();
+        let no_ui = conclude(&Ending::NoUi("no terminal".into()), Some(&p)).0;
+        let v = render(&no_ui, ResultFormat::Mickyyy68, Some(&p));
+        assert_eq!(
+            v["details"],
+            json!({"answers": [], "cancelled": true,
+                   "error": {"code": "no_ui", "message": "no terminal; no answers were collected"}})
+        );
+        let v = render(&no_ui, ResultFormat::Yishan, Some(&p));
+        assert_eq!(
+            v["details"][0]["unavailableReason"],
+            "no terminal; no answers were collected"
+        );
+        assert_eq!(v["details"][0]["response"], Value::Null);
+        let lost = conclude(&Ending::TerminalLost("EOF".into()), Some(&p)).0;
+        let v = render(&lost, ResultFormat::Mickyyy68, Some(&p));
+        assert_eq!(
+            v["details"]["error"],
+            json!({"code": "aborted", "message": "EOF"})
+        );
+        let v = render(&lost, ResultFormat::ClaudeCode, Some(&p));
+        assert_eq!(v["details"]["answers"], json!({}));
+        assert_eq!(v["details"]["cancelled"], true);
+        assert_eq!(v["details"]["error"]["code"], "terminal_lost");
+    }
+
+    #[test]
+    fn an_invalid_payload_uses_the_seeds_code_of_its_first_problem() {
+        let err = parse_payload_as(
+            r#"{"questions": [{"question": " ", "options": [{"label": "A"}]}]}"#,
+            InputFormat::Auto,
+            false,
+        )
+        .payload
+        .unwrap_err();
+        let r = conclude(&Ending::InvalidPayload(err), None).0;
+        let v = render(&r, ResultFormat::Mickyyy68, None);
+        assert_eq!(v["details"]["error"]["code"], "empty_question");
+        let v = render(&r, ResultFormat::Yishan, None);
+        assert_eq!(v["details"]["question"], Value::Null);
+        assert_eq!(v["details"]["error"]["code"], "invalid_payload");
+    }
+}
