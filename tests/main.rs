@@ -25,5 +25,6 @@ mod replay_pty;
 mod schema;
 mod scripted;
 mod tty;
+mod tty_keys;
 mod tty_layout;
 mod validate_cmd;

@@ -29,6 +29,16 @@
 //! pty starts in the kernel's default mode (canonical, echo on), so typed lines are echoed
 //! as a terminal does; [`Options::stderr_to_pty`] puts stderr on the terminal too.
 //!
+//! Keys whose bytes arrive apart (a slow link, ssh) are sent with [`Session::send_split`]:
+//! one byte at a time with a gap between them.
+//!
+//! [`Session::spawn_shell`] starts an interactive `bash` in the pty instead (job control on,
+//! prompt `shell$ `, `pi-ask` on its `PATH`, the payload in its working directory as
+//! `payload.json`): the test types the command line, e.g.
+//! `pi-ask payload.json --output result.json`, and can suspend and resume it as a person
+//! would (Ctrl+Z, `fg`). [`Session::finish`] then waits for the shell to exit (send `exit`)
+//! and reads `result.json`.
+//!
 //! Example:
 //!
 //! ```ignore
@@ -52,6 +62,9 @@ use std::time::{Duration, Instant};
 
 /// How long any wait lasts before the test fails.
 pub const TIMEOUT: Duration = Duration::from_secs(15);
+
+/// The prompt of [`Session::spawn_shell`]'s shell.
+pub const SHELL_PROMPT: &str = "shell$ ";
 
 /// Lines of the main screen's scrollback the vt100 parser keeps (see [`Session::scrollback`]).
 const SCROLLBACK: usize = 10_000;
@@ -251,6 +264,38 @@ impl Session {
         }
     }
 
+    /// Spawns an interactive shell (`bash --noprofile --norc -i`) in a pty of `opts`' size,
+    /// in a temporary folder that holds `payload` as `payload.json`, with the prompt
+    /// [`SHELL_PROMPT`], the folder of the `pi-ask` under test first on `PATH`, and its
+    /// history kept in the folder. [`Session::finish`] reads the result from `result.json`
+    /// there, so type `pi-ask payload.json --output result.json`. Job control is on (the pty
+    /// is the shell's controlling terminal), so Ctrl+Z and `fg` work as in a terminal.
+    pub fn spawn_shell(payload: &str, mut opts: Options) -> Session {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("payload.json"), payload).expect("write payload");
+        let output = dir.path().join("result.json");
+        let bin = Path::new(env!("CARGO_BIN_EXE_pi-ask"))
+            .parent()
+            .expect("the binary's folder");
+        let path = match std::env::var_os("PATH") {
+            Some(p) => format!("{}:{}", bin.display(), p.to_string_lossy()),
+            None => bin.display().to_string(),
+        };
+        let history = dir.path().join(".bash_history");
+        opts.env.splice(
+            0..0,
+            [
+                ("PATH".to_string(), path),
+                ("PS1".to_string(), SHELL_PROMPT.to_string()),
+                ("HISTFILE".to_string(), history.display().to_string()),
+            ],
+        );
+        opts.stderr_to_pty = true;
+        let mut cmd = Command::new("bash");
+        cmd.args(["--noprofile", "--norc", "-i"]);
+        Session::spawn_command(cmd, dir, output, opts)
+    }
+
     /// The child's process id.
     pub fn pid(&self) -> i32 {
         self.child.id() as i32
@@ -267,6 +312,28 @@ impl Session {
             .write_all(keys.as_bytes())
             .expect("write to pty");
         self.master.flush().expect("flush pty");
+    }
+
+    /// Sends `keys` one byte at a time, `gap` apart (as a slow link or ssh delivers an
+    /// escape sequence). Returns the longest time two bytes may really have been apart (from
+    /// before one write to after the next, so a thread preempted around a write counts), for a
+    /// test to tell a stalled machine from a bug.
+    pub fn send_split(&mut self, keys: &str, gap: Duration) -> Duration {
+        let mut longest = Duration::ZERO;
+        let mut previous: Option<Instant> = None;
+        for byte in keys.as_bytes() {
+            if previous.is_some() {
+                std::thread::sleep(gap);
+            }
+            let before = Instant::now();
+            self.master.write_all(&[*byte]).expect("write to pty");
+            self.master.flush().expect("flush pty");
+            if let Some(previous) = previous {
+                longest = longest.max(previous.elapsed());
+            }
+            previous = Some(before);
+        }
+        longest
     }
 
     /// Sends a signal (e.g. `libc::SIGTERM`) to the program.

@@ -1,0 +1,964 @@
+//! The terminal front end's keyboard on a real terminal (issue 11, "Must hold when done"): the
+//! real binary in a pty (tests/common/pty.rs) reading its own keys. Every escape sequence the
+//! key reader supports, split at each byte with a 3 ms gap, moves and never cancels; SS3
+//! arrows, paging, digits, notes, moving between questions, type-ahead, Ctrl+Z / `fg` from a
+//! shell, the empty-editor keys, the bell, peeking and resizing. Each test asserts the exact
+//! result JSON and exit code. The fake-terminal unit tests of the same keys are in
+//! src/frontend/tty/tests.rs and src/keys/tests.rs; screens and keys: docs/interactive.md.
+
+use crate::common::pty::{Options, Session, SHELL_PROMPT};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+const PREFS: &str = include_str!("../examples/implementation-preferences.json");
+
+const DOWN: &str = "\x1b[B";
+const UP: &str = "\x1b[A";
+const RIGHT: &str = "\x1b[C";
+const LEFT: &str = "\x1b[D";
+const TAB: &str = "\t";
+const SHIFT_TAB: &str = "\x1b[Z";
+const CTRL_Z: &str = "\x1a";
+const PEEK: &str = "\x1d";
+/// The gap between the bytes of a split sequence.
+const GAP: Duration = Duration::from_millis(3);
+/// pi-ask's default escape delay: a gap this long really is an Esc.
+const ESCAPE_DELAY: Duration = Duration::from_millis(25);
+/// The editor's prompt line is drawn under its help line (rustyline is reading keys).
+const EDITOR_READY: &str = "Ctrl+C dismiss\n>";
+
+/// `details.questions` of examples/implementation-preferences.json.
+fn prefs_questions() -> Value {
+    json!([
+        {"id": "style", "label": "Style", "prompt": "How should I frame the next prompt?", "type": "single"},
+        {"id": "frameworks", "label": "Frontend", "prompt": "Which frontend frameworks have you used?", "type": "multi"}
+    ])
+}
+
+/// The whole result of an implementation-preferences flow.
+fn prefs_result(cancelled: bool, answers: Value, text: &str) -> Value {
+    json!({
+        "content": [{"type": "text", "text": text}],
+        "details": {
+            "title": "Implementation preferences",
+            "cancelled": cancelled,
+            "questions": prefs_questions(),
+            "answers": answers
+        }
+    })
+}
+
+/// The result of a submitted implementation-preferences flow: `answers`, and the lines of the
+/// text after its first line.
+fn prefs_submitted(answers: Value, lines: &[&str]) -> Value {
+    let text = format!(
+        "User submitted the questionnaire \"Implementation preferences\":\n{}",
+        lines.join("\n")
+    );
+    prefs_result(false, answers, &text)
+}
+
+const STYLE_SKIPPED: &str = "- Style (style): skipped (no answer given)";
+const FRONTEND_SKIPPED: &str = "- Frontend (frameworks): skipped (no answer given)";
+const ONE_SKIPPED: &str = "1 question was skipped: do not assume an answer for it.";
+const TWO_SKIPPED: &str = "2 questions were skipped: do not assume an answer for them.";
+
+/// The result of a dismissed implementation-preferences flow (Esc, Ctrl+C).
+fn prefs_dismissed() -> Value {
+    prefs_result(
+        true,
+        json!({}),
+        "User dismissed the questionnaire \"Implementation preferences\" without submitting; no \
+         answers were given. Do not assume any answer: continue without these choices or ask \
+         again in plain text.",
+    )
+}
+
+/// The 60-option list: question 1 picks one of "Option 1".."Option 60", question 2 a size.
+fn long_list() -> String {
+    let options: Vec<Value> = (1..=60)
+        .map(|i| json!({"value": format!("o{i}"), "label": format!("Option {i}")}))
+        .collect();
+    json!({
+        "title": "Long list",
+        "questions": [
+            {"id": "pick", "label": "Pick", "prompt": "Pick one of sixty", "type": "single", "options": options},
+            {"id": "size", "label": "Size", "prompt": "Which size?", "type": "single", "options": [
+                {"value": "s", "label": "Small"},
+                {"value": "m", "label": "Medium"},
+                {"value": "l", "label": "Large"}
+            ]}
+        ]
+    })
+    .to_string()
+}
+
+/// The whole result of a submitted long-list flow.
+fn long_submitted(answers: Value, text: &str) -> Value {
+    json!({
+        "content": [{"type": "text", "text": text}],
+        "details": {
+            "title": "Long list",
+            "cancelled": false,
+            "questions": [
+                {"id": "pick", "label": "Pick", "prompt": "Pick one of sixty", "type": "single"},
+                {"id": "size", "label": "Size", "prompt": "Which size?", "type": "single"}
+            ],
+            "answers": answers
+        }
+    })
+}
+
+/// Waits for the program's exit; asserts its code, the exact result and that the terminal is
+/// restored (cursor visible, main screen).
+fn assert_finished(s: &mut Session, code: i32, expected: Value) {
+    let (got, result) = s.finish();
+    assert_eq!(got, code, "exit code; stderr: {}", s.stderr());
+    assert_eq!(result.expect("a result"), expected);
+    assert!(s.cursor_visible(), "cursor hidden at exit");
+    assert!(!s.alternate_screen(), "still on the alternate screen");
+}
+
+/// The highlighted line of `screen` (the one starting with `›`).
+fn highlighted(screen: &str) -> Option<&str> {
+    screen.lines().find(|l| l.starts_with('›'))
+}
+
+/// Waits until the highlighted line is exactly `line`; returns the screen.
+fn wait_highlight(s: &mut Session, line: &str) -> String {
+    s.wait_until(&format!("the highlight on {line:?}"), |screen| {
+        highlighted(screen) == Some(line)
+    })
+}
+
+/// A split sequence's bytes may have been further apart than the escape delay (a busy
+/// machine preempted the test): its ESC really was an Esc, so the run proves nothing.
+#[derive(Debug)]
+struct Stalled(Duration);
+
+/// Runs `scenario` (which spawns its own session) again when it stalled, at most 5 times.
+fn retrying_stalls(scenario: impl Fn() -> Result<(), Stalled>) {
+    let mut stalls = Vec::new();
+    for _ in 0..5 {
+        match scenario() {
+            Ok(()) => return,
+            Err(Stalled(gap)) => stalls.push(gap),
+        }
+    }
+    panic!("the machine stalled in every run (longest gaps {stalls:?}, escape delay 25 ms)");
+}
+
+/// Sends `key` split at each byte, [`GAP`] apart (see [`Stalled`]).
+fn send_split(s: &mut Session, key: &str) -> Result<(), Stalled> {
+    let longest = s.send_split(key, GAP);
+    if longest >= ESCAPE_DELAY {
+        return Err(Stalled(longest));
+    }
+    Ok(())
+}
+
+/// Sends `key` split at each byte, then waits until the highlight is exactly `line`.
+fn split_moves(s: &mut Session, key: &str, line: &str) -> Result<String, Stalled> {
+    send_split(s, key)?;
+    Ok(wait_highlight(s, line))
+}
+
+/// The highlighted row of the long list's question 1 on option `i`.
+fn option_row(i: usize) -> String {
+    format!("› ( ) {i:>2}. Option {i}")
+}
+
+#[test]
+fn every_split_sequence_moves_and_never_cancels() {
+    retrying_stalls(|| {
+        let mut s = Session::spawn(&long_list(), &[]);
+        s.wait_all(&["1/2 Pick", "[Page 1/3]", &option_row(1)]);
+        // Arrows, CSI and SS3.
+        split_moves(&mut s, "\x1b[B", &option_row(2))?;
+        split_moves(&mut s, "\x1bOB", &option_row(3))?;
+        split_moves(&mut s, "\x1b[A", &option_row(2))?;
+        split_moves(&mut s, "\x1bOA", &option_row(1))?;
+        // Every form of End, then of Home.
+        for (end, home) in [
+            ("\x1b[F", "\x1b[H"),
+            ("\x1b[4~", "\x1b[1~"),
+            ("\x1b[8~", "\x1b[7~"),
+            ("\x1bOF", "\x1bOH"),
+        ] {
+            let screen = split_moves(&mut s, end, &option_row(60))?;
+            assert!(screen.contains("[Page 3/3]"), "{end:?}: {screen}");
+            let screen = split_moves(&mut s, home, &option_row(1))?;
+            assert!(screen.contains("[Page 1/3]"), "{home:?}: {screen}");
+        }
+        // PageDown, PageUp.
+        let screen = split_moves(&mut s, "\x1b[6~", &option_row(24))?;
+        assert!(screen.contains("[Page 2/3]"), "{screen}");
+        let screen = split_moves(&mut s, "\x1b[5~", &option_row(1))?;
+        assert!(screen.contains("[Page 1/3]"), "{screen}");
+        // Between the questions: Tab (kitty, modifyOtherKeys), Shift+Tab, → and ← (CSI, SS3).
+        for (next, back) in [
+            ("\x1b[9u", "\x1b[Z"),
+            ("\x1b[27;1;9~", "\x1b[D"),
+            ("\x1b[C", "\x1bOD"),
+            ("\x1bOC", "\x1b[Z"),
+        ] {
+            send_split(&mut s, next)?;
+            s.wait_all(&["2/2 Size", "› ( ) 1. Small"]);
+            send_split(&mut s, back)?;
+            s.wait_all(&["1/2 Pick", &option_row(1)]);
+        }
+        // Enter (kitty, modifyOtherKeys) chooses the highlighted option.
+        split_moves(&mut s, "\x1b[B", &option_row(2))?;
+        send_split(&mut s, "\x1b[13u")?;
+        s.wait_all(&["2/2 Size", "› ( ) 1. Small"]);
+        split_moves(&mut s, "\x1bOB", "› ( ) 2. Medium")?;
+        send_split(&mut s, "\x1b[27;1;13~")?;
+        s.wait_all(&["Review your answers", "› Submit"]);
+        send_split(&mut s, "\x1b[13u")?;
+        assert_finished(
+            &mut s,
+            0,
+            long_submitted(
+                json!({
+                    "pick": {"values": ["o2"], "labels": ["Option 2"], "indices": [2]},
+                    "size": {"values": ["m"], "labels": ["Medium"], "indices": [2]}
+                }),
+                "User submitted the questionnaire \"Long list\":\n- Pick (pick): Option 2 [o2]\n\
+                 - Size (size): Medium [m]",
+            ),
+        );
+        Ok(())
+    });
+}
+
+#[test]
+fn split_kitty_and_modify_other_keys_esc_cancel_leaving_nothing_behind() {
+    retrying_stalls(|| {
+        let mut s = Session::spawn(PREFS, &[]);
+        s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+        // An answer, so that Esc asks first: the rest of the sequence read as keys would
+        // show (a `2` would say yes).
+        s.send(" ");
+        s.wait_all(&["2/2 Frontend", "› [ ] 1. React"]);
+        send_split(&mut s, "\x1b[27u")?;
+        s.wait_all(&["Cancel and discard your answers?", "› No, keep answering"]);
+        s.send("\r");
+        s.wait_all(&["2/2 Frontend", "› [ ] 1. React"]);
+        // The modifyOtherKeys form.
+        send_split(&mut s, "\x1b[27;1;27~")?;
+        s.wait_for("› No, keep answering");
+        s.send(DOWN);
+        s.wait_for("› Yes, discard the answers and cancel");
+        s.send("\r");
+        assert_finished(&mut s, 1, prefs_dismissed());
+        Ok(())
+    });
+}
+
+#[test]
+fn split_kitty_and_modify_other_keys_ctrl_c_dismiss() {
+    for ctrl_c in ["\x1b[99;5u", "\x1b[27;5;99~"] {
+        retrying_stalls(|| {
+            let mut s = Session::spawn(PREFS, &[]);
+            s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+            s.send(" ");
+            s.wait_all(&["2/2 Frontend", "› [ ] 1. React"]);
+            send_split(&mut s, ctrl_c)?;
+            assert_finished(&mut s, 130, prefs_dismissed());
+            Ok(())
+        });
+    }
+}
+
+#[test]
+fn split_arrows_in_an_editor_edit_the_text_or_leave_it_empty() {
+    retrying_stalls(|| {
+        let mut s = Session::spawn(PREFS, &[]);
+        s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+        for _ in 0..3 {
+            s.send(DOWN);
+        }
+        wait_highlight(&mut s, "›     Type your own…");
+        s.send("\r");
+        s.wait_all(&["Your own answer", EDITOR_READY]);
+        s.send("ab");
+        s.wait_for("> ab");
+        // With text: the arrows move the cursor (a typed character shows where).
+        send_split(&mut s, "\x1b[D")?;
+        s.send("X");
+        s.wait_for("> aXb");
+        send_split(&mut s, "\x1bOD")?;
+        s.send("Y");
+        s.wait_for("> aYXb");
+        // Ctrl+E Ctrl+U: the editor empty again, where ↓ leaves it.
+        s.send("\x05\x15");
+        s.wait_gone("> aYXb");
+        send_split(&mut s, "\x1b[B")?;
+        wait_highlight(&mut s, "›     Note on this question…");
+        s.send(UP);
+        wait_highlight(&mut s, "›     Type your own…");
+        s.send("\r");
+        s.wait_all(&["Your own answer", EDITOR_READY]);
+        send_split(&mut s, "\x1bOB")?;
+        wait_highlight(&mut s, "›     Note on this question…");
+        s.send(TAB);
+        s.wait_all(&["2/2 Frontend", "Next: review →"]);
+        s.send(TAB);
+        s.wait_for("› Submit");
+        s.send("\r");
+        assert_finished(
+            &mut s,
+            0,
+            prefs_submitted(json!({}), &[STYLE_SKIPPED, FRONTEND_SKIPPED, TWO_SKIPPED]),
+        );
+        Ok(())
+    });
+}
+
+#[test]
+fn ss3_arrows_page_down_home_and_end_in_a_long_list() {
+    let mut s = Session::spawn(&long_list(), &[]);
+    s.wait_all(&["1/2 Pick", "[Page 1/3]", &option_row(1)]);
+    s.send("\x1bOB");
+    wait_highlight(&mut s, &option_row(2));
+    s.send("\x1bOB");
+    wait_highlight(&mut s, &option_row(3));
+    s.send("\x1bOA");
+    wait_highlight(&mut s, &option_row(2));
+    // PageDown: the next page, the highlight a page further.
+    s.send("\x1b[6~");
+    let screen = wait_highlight(&mut s, &option_row(25));
+    let help = screen.lines().nth(4).unwrap();
+    assert!(help.trim_end().ends_with("[Page 2/3]"), "{screen}");
+    assert!(screen.contains("  ( ) 24. Option 24"), "{screen}");
+    assert!(!screen.contains("Option 23"), "{screen}");
+    s.send("\x1b[6~");
+    let screen = wait_highlight(&mut s, &option_row(48));
+    assert!(screen.contains("[Page 3/3]"), "{screen}");
+    // End: the last option (not the action rows); Home: the first.
+    s.send("\x1b[F");
+    wait_highlight(&mut s, &option_row(60));
+    s.send("\x1b[H");
+    let screen = wait_highlight(&mut s, &option_row(1));
+    assert!(screen.contains("[Page 1/3]"), "{screen}");
+    s.send("\x1b[4~");
+    wait_highlight(&mut s, &option_row(60));
+    s.send("\r");
+    s.wait_all(&["2/2 Size", "› ( ) 1. Small"]);
+    s.send(TAB);
+    s.wait_for("› Submit");
+    s.send("\r");
+    assert_finished(
+        &mut s,
+        0,
+        long_submitted(
+            json!({"pick": {"values": ["o60"], "labels": ["Option 60"], "indices": [60]}}),
+            "User submitted the questionnaire \"Long list\":\n- Pick (pick): Option 60 [o60]\n- \
+             Size (size): skipped (no answer given)\n1 question was skipped: do not assume an \
+             answer for it.",
+        ),
+    );
+}
+
+#[test]
+fn digits_choose_tick_and_reopen_and_a_ticks_all_or_none() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+    // Single: 2 chooses option 2 and goes on.
+    s.send("2");
+    s.wait_all(&["2/2 Frontend", "› [ ] 1. React", "Next: review →"]);
+    // Multi: a ticks all, then none.
+    s.send("a");
+    s.wait_all(&["› [x] 1. React", "  [x] 2. Vue", "  [x] 3. Svelte"]);
+    s.send("a");
+    s.wait_all(&["› [ ] 1. React", "  [ ] 2. Vue", "  [ ] 3. Svelte"]);
+    // Digits tick and untick, and never submit.
+    s.send("1");
+    s.wait_all(&["› [x] 1. React", "  [ ] 3. Svelte"]);
+    s.send("3");
+    s.wait_all(&["  [x] 1. React", "› [x] 3. Svelte"]);
+    s.send("1");
+    let screen = s.wait_all(&["› [ ] 1. React", "  [x] 3. Svelte"]);
+    assert!(screen.contains("2/2 Frontend"), "{screen}");
+    // Enter confirms.
+    s.send("\r");
+    let screen = s.wait_all(&["Review your answers", "› Submit"]);
+    assert!(screen.contains("  ✓ 1/2 Style: Balanced"), "{screen}");
+    assert!(screen.contains("  ✓ 2/2 Frontend: Svelte"), "{screen}");
+    // On the review, 1 re-opens question 1 (on its answer); 3 chooses Rich and comes back.
+    s.send("1");
+    s.wait_all(&["1/2 Style", "› (•) 2. Balanced"]);
+    s.send("3");
+    let screen = s.wait_all(&["Review your answers", "› Submit"]);
+    assert!(screen.contains("  ✓ 1/2 Style: Rich"), "{screen}");
+    s.send("\r");
+    assert_finished(
+        &mut s,
+        0,
+        prefs_submitted(
+            json!({
+                "style": {"values": ["rich"], "labels": ["Rich"], "indices": [3]},
+                "frameworks": {"values": ["svelte"], "labels": ["Svelte"], "indices": [3]}
+            }),
+            &[
+                "- Style (style): Rich [rich]",
+                "- Frontend (frameworks): Svelte [svelte]",
+            ],
+        ),
+    );
+}
+
+#[test]
+fn n_writes_the_highlighted_options_note_and_shift_n_the_questions() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+    s.send(DOWN);
+    wait_highlight(&mut s, "› ( ) 2. Balanced");
+    s.send("n");
+    // The question stays above the editor, the note's option marked.
+    let screen = s.wait_all(&["Note on option Balanced", EDITOR_READY]);
+    assert!(screen.contains("› ( ) 2. Balanced"), "{screen}");
+    s.send("why balanced");
+    s.wait_for("> why balanced");
+    s.send("\r");
+    let screen = s.wait_all(&["› ( ) 2. Balanced", "Next →"]);
+    assert!(screen.contains("note: why balanced"), "{screen}");
+    s.send("N");
+    s.wait_all(&["Note on this question\n", EDITOR_READY]);
+    s.send("keep it short");
+    s.wait_for("> keep it short");
+    s.send("\r");
+    let screen = s.wait_all(&["Note on this question… (now “keep it short”)", "Next →"]);
+    assert_eq!(highlighted(&screen), Some("› ( ) 2. Balanced"), "{screen}");
+    s.send("\r");
+    s.wait_all(&["2/2 Frontend", "› [ ] 1. React"]);
+    // A question note without an answer.
+    s.send("N");
+    s.wait_all(&["Note on this question\n", EDITOR_READY]);
+    s.send("none of these");
+    s.wait_for("> none of these");
+    s.send("\r");
+    s.wait_all(&[
+        "Note on this question… (now “none of these”)",
+        "Next: review →",
+    ]);
+    s.send(TAB);
+    s.wait_for("› Submit");
+    s.send("\r");
+    assert_finished(
+        &mut s,
+        0,
+        prefs_submitted(
+            json!({
+                "style": {
+                    "values": ["balanced"], "labels": ["Balanced"], "indices": [2],
+                    "note": "keep it short",
+                    "optionNotes": {"balanced": "why balanced"}
+                },
+                "frameworks": {"values": [], "labels": [], "indices": [], "note": "none of these"}
+            }),
+            &[
+                "- Style (style): Balanced [balanced]",
+                "  note: \"keep it short\"",
+                "  note on [balanced]: \"why balanced\"",
+                FRONTEND_SKIPPED,
+                "  note: \"none of these\"",
+                ONE_SKIPPED,
+            ],
+        ),
+    );
+}
+
+#[test]
+fn tab_shift_tab_and_arrows_move_between_questions_keeping_ticks() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+    s.send(TAB);
+    s.wait_all(&["2/2 Frontend", "› [ ] 1. React"]);
+    s.send(" ");
+    s.wait_for("› [x] 1. React");
+    s.send(SHIFT_TAB);
+    s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+    s.send(RIGHT);
+    s.wait_all(&["2/2 Frontend", "› [x] 1. React"]);
+    s.send(LEFT);
+    let screen = s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+    assert!(!screen.contains("(•)"), "nothing chosen: {screen}");
+    s.send(TAB);
+    s.wait_all(&["2/2 Frontend", "› [x] 1. React"]);
+    s.send(TAB);
+    let screen = s.wait_all(&["Review your answers", "› Submit"]);
+    assert!(screen.contains("  · 1/2 Style: no answer"), "{screen}");
+    assert!(screen.contains("  ✓ 2/2 Frontend: React"), "{screen}");
+    // ← on the review: back to the last question, its ticks kept.
+    s.send(LEFT);
+    s.wait_all(&["2/2 Frontend", "› [x] 1. React"]);
+    s.send(RIGHT);
+    s.wait_for("› Submit");
+    s.send("\r");
+    assert_finished(
+        &mut s,
+        0,
+        prefs_submitted(
+            json!({"frameworks": {"values": ["react"], "labels": ["React"], "indices": [1]}}),
+            &[
+                STYLE_SKIPPED,
+                "- Frontend (frameworks): React [react]",
+                ONE_SKIPPED,
+            ],
+        ),
+    );
+}
+
+#[test]
+fn keys_typed_before_the_first_screen_never_answer() {
+    // The keys must reach the terminal before pi-ask takes it over: their echo (the terminal
+    // is still in its cooked mode then, which echoes ESC as `^[`) proves it. A run where the
+    // test was too slow to type before the program started is retried.
+    for _ in 0..5 {
+        let mut s = Session::spawn(PREFS, &[]);
+        s.send(&format!("looks good\r{DOWN}"));
+        // The first frame written (a late arrival may have answered already: no screen to
+        // wait for then).
+        s.expect("Next →");
+        if !s.output_text().contains("looks good\r\n^[[B") {
+            continue;
+        }
+        let screen = s.wait_all(&["1/2 Style", "Next →"]);
+        assert_eq!(highlighted(&screen), Some("› ( ) 1. Minimal"), "{screen}");
+        assert!(!screen.contains("(•)"), "{screen}");
+        assert!(!screen.contains("looks good"), "{screen}");
+        s.send(TAB);
+        s.wait_all(&["2/2 Frontend", "› [ ] 1. React"]);
+        s.send(TAB);
+        let screen = s.wait_all(&["Review your answers", "› Submit"]);
+        assert!(screen.contains("  · 1/2 Style: no answer"), "{screen}");
+        s.send("\r");
+        assert_finished(
+            &mut s,
+            0,
+            prefs_submitted(json!({}), &[STYLE_SKIPPED, FRONTEND_SKIPPED, TWO_SKIPPED]),
+        );
+        return;
+    }
+    panic!("the keys never reached the terminal before pi-ask started");
+}
+
+/// Starts pi-ask in the shell of `s` on the implementation preferences and waits for its
+/// first screen.
+fn start_in_shell(s: &mut Session) -> String {
+    s.wait_for(SHELL_PROMPT.trim_end());
+    s.send("pi-ask payload.json --output result.json\r");
+    s.wait_all(&["1/2 Style", "› ( ) 1. Minimal", "Next →"])
+}
+
+/// Waits until the shell shows its prompt again after Ctrl+Z stopped pi-ask: the job's
+/// `Stopped` line and the prompt on the main screen, exactly (the questionnaire left nothing
+/// there), the cursor visible.
+fn wait_stopped(s: &mut Session) {
+    let screen = s.wait_until("the shell's prompt after Stopped", |screen| {
+        screen.contains("Stopped") && screen.trim_end().ends_with(SHELL_PROMPT.trim_end())
+    });
+    assert!(!s.alternate_screen(), "still on the alternate screen");
+    assert!(
+        s.cursor_visible(),
+        "the cursor is hidden at the shell's prompt"
+    );
+    assert_eq!(
+        screen.trim_end(),
+        "shell$ pi-ask payload.json --output result.json\n\
+         \n\
+         [1]+  Stopped                 pi-ask payload.json --output result.json\n\
+         shell$"
+    );
+}
+
+/// Ends the shell of `s` after pi-ask exited with `code`; asserts the exact result.
+fn exit_shell(s: &mut Session, code: i32, expected: Value) {
+    s.wait_until("the shell's prompt", |screen| {
+        screen.trim_end().ends_with(SHELL_PROMPT.trim_end())
+    });
+    s.send("echo \"pi-ask exited with $?\"\r");
+    s.wait_for(&format!("pi-ask exited with {code}\n"));
+    s.send("exit\r");
+    assert_finished(s, 0, expected);
+}
+
+#[test]
+fn ctrl_z_and_fg_from_a_shell_keep_the_flow_and_its_answers() {
+    let mut s = Session::spawn_shell(PREFS, Options::default());
+    start_in_shell(&mut s);
+    s.send("2");
+    s.wait_all(&["2/2 Frontend", "› [ ] 1. React"]);
+    s.send(" ");
+    let before = s.wait_all(&["2/2 Frontend", "› [x] 1. React", "Next: review →"]);
+    s.send(CTRL_Z);
+    wait_stopped(&mut s);
+    s.send("fg\r");
+    // The questionnaire whole again, on the alternate screen, no shell text on it.
+    s.wait_until("the questionnaire as it was", |screen| screen == before);
+    assert!(s.alternate_screen(), "not on the alternate screen");
+    assert!(!s.cursor_visible(), "the cursor shows at a menu");
+    s.send("\r");
+    s.wait_all(&["Review your answers", "› Submit"]);
+    s.send("\r");
+    exit_shell(
+        &mut s,
+        0,
+        prefs_submitted(
+            json!({
+                "style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]},
+                "frameworks": {"values": ["react"], "labels": ["React"], "indices": [1]}
+            }),
+            &[
+                "- Style (style): Balanced [balanced]",
+                "- Frontend (frameworks): React [react]",
+            ],
+        ),
+    );
+}
+
+#[test]
+fn ctrl_z_in_an_editor_keeps_the_draft() {
+    let mut s = Session::spawn_shell(PREFS, Options::default());
+    start_in_shell(&mut s);
+    s.send("N");
+    s.wait_all(&["Note on this question\n", EDITOR_READY]);
+    s.send("half a thought");
+    s.wait_for("> half a thought");
+    s.send(CTRL_Z);
+    wait_stopped(&mut s);
+    s.send("fg\r");
+    let screen = s.wait_all(&["1/2 Style", "Note on this question\n", "> half a thought"]);
+    assert!(s.alternate_screen(), "not on the alternate screen");
+    assert!(!screen.contains("Stopped"), "{screen}");
+    assert!(!screen.contains(SHELL_PROMPT.trim_end()), "{screen}");
+    s.send(" more");
+    s.wait_for("> half a thought more");
+    s.send("\r");
+    s.wait_all(&[
+        "Note on this question… (now “half a thought more”)",
+        "Next →",
+    ]);
+    s.send(TAB);
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.send(TAB);
+    s.wait_for("› Submit");
+    s.send("\r");
+    exit_shell(
+        &mut s,
+        0,
+        prefs_submitted(
+            json!({"style": {"values": [], "labels": [], "indices": [], "note": "half a thought more"}}),
+            &[
+                STYLE_SKIPPED,
+                "  note: \"half a thought more\"",
+                FRONTEND_SKIPPED,
+                TWO_SKIPPED,
+            ],
+        ),
+    );
+}
+
+#[test]
+fn an_empty_editor_lets_down_tab_and_left_navigate() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+    for _ in 0..3 {
+        s.send(DOWN);
+    }
+    wait_highlight(&mut s, "›     Type your own…");
+    s.send("\r");
+    s.wait_all(&["Your own answer", EDITOR_READY]);
+    // ↓ in the empty editor: closed, the highlight on the next row.
+    s.send(DOWN);
+    let screen = wait_highlight(&mut s, "›     Note on this question…");
+    assert!(!screen.contains("Your own answer"), "{screen}");
+    s.send(UP);
+    wait_highlight(&mut s, "›     Type your own…");
+    s.send("\r");
+    s.wait_all(&["Your own answer", EDITOR_READY]);
+    // Tab: the next question.
+    s.send(TAB);
+    s.wait_all(&["2/2 Frontend", "› [ ] 1. React"]);
+    for _ in 0..3 {
+        s.send(DOWN);
+    }
+    wait_highlight(&mut s, "›     Type your own…");
+    s.send("\r");
+    s.wait_all(&["Your own answer", EDITOR_READY]);
+    // ←: the previous question.
+    s.send(LEFT);
+    s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+    s.send("1");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.send(TAB);
+    s.wait_for("› Submit");
+    s.send("\r");
+    assert_finished(
+        &mut s,
+        0,
+        prefs_submitted(
+            json!({"style": {"values": ["minimal"], "labels": ["Minimal"], "indices": [1]}}),
+            &[
+                "- Style (style): Minimal [minimal]",
+                FRONTEND_SKIPPED,
+                ONE_SKIPPED,
+            ],
+        ),
+    );
+}
+
+#[test]
+fn an_editor_with_text_keeps_tab_and_the_arrows() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+    for _ in 0..3 {
+        s.send(DOWN);
+    }
+    wait_highlight(&mut s, "›     Type your own…");
+    s.send("\r");
+    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.send("ab");
+    s.wait_for("> ab");
+    // Each key is followed by a character: it lands in the editor only if the editor stayed.
+    s.send(LEFT);
+    s.send("X");
+    s.wait_for("> aXb");
+    s.send(RIGHT);
+    s.send("c");
+    s.wait_for("> aXbc");
+    s.send(TAB);
+    s.send("d");
+    s.wait_for("> aXbcd");
+    s.send(SHIFT_TAB);
+    s.send("e");
+    s.wait_for("> aXbcde");
+    s.send(DOWN);
+    s.send(UP);
+    s.send("f");
+    let screen = s.wait_for("> aXbcdef");
+    assert!(screen.contains("Your own answer"), "{screen}");
+    s.send("\r");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.send(TAB);
+    s.wait_for("› Submit");
+    s.send("\r");
+    assert_finished(
+        &mut s,
+        0,
+        prefs_submitted(
+            json!({"style": {"values": ["aXbcdef"], "labels": ["aXbcdef"], "indices": [], "customText": "aXbcdef"}}),
+            &[
+                "- Style (style): custom text \"aXbcdef\"",
+                FRONTEND_SKIPPED,
+                ONE_SKIPPED,
+            ],
+        ),
+    );
+}
+
+/// How many BEL bytes (0x07) `bytes` holds.
+fn bells(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == 0x07).count()
+}
+
+/// Answers Minimal, skips Frontend and submits; asserts the result (from `--output`, or from
+/// stdout when the session sends stdout to a file).
+fn minimal_and_submit(s: &mut Session) {
+    s.send("1");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.send(TAB);
+    s.wait_for("› Submit");
+    s.send("\r");
+    assert_finished(
+        s,
+        0,
+        prefs_submitted(
+            json!({"style": {"values": ["minimal"], "labels": ["Minimal"], "indices": [1]}}),
+            &[
+                "- Style (style): Minimal [minimal]",
+                FRONTEND_SKIPPED,
+                ONE_SKIPPED,
+            ],
+        ),
+    );
+}
+
+#[test]
+fn the_bell_rings_once_on_the_terminal_and_never_on_stdout() {
+    let mut s = Session::spawn_with(
+        PREFS,
+        &[],
+        Options {
+            stdout_to_file: true,
+            ..Options::default()
+        },
+    );
+    s.wait_all(&["1/2 Style", "Next →"]);
+    s.expect("\x07");
+    assert_eq!(bells(&s.output()), 1, "{:?}", s.output_text());
+    minimal_and_submit(&mut s);
+    assert_eq!(bells(&s.output()), 1, "{:?}", s.output_text());
+    let stdout = std::fs::read(s.dir().join("stdout.txt")).expect("stdout");
+    assert_eq!(bells(&stdout), 0, "{:?}", String::from_utf8_lossy(&stdout));
+}
+
+#[test]
+fn no_bell_with_the_flag_or_pi_ask_bell_0() {
+    let quiet = |args: &[&str], env: &[(&str, &str)]| {
+        let opts = Options {
+            env: env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            ..Options::default()
+        };
+        let mut s = Session::spawn_with(PREFS, args, opts);
+        s.wait_all(&["1/2 Style", "Next →"]);
+        minimal_and_submit(&mut s);
+        assert_eq!(bells(&s.output()), 0, "{:?}", s.output_text());
+    };
+    quiet(&["--no-bell"], &[]);
+    quiet(&[], &[("PI_ASK_BELL", "0")]);
+}
+
+#[test]
+fn peek_shows_the_context_until_the_next_key_which_does_nothing_else() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let context = dir.path().join("context.txt");
+    std::fs::write(
+        &context,
+        "I will refactor the parser.\nWhich style should the next prompt have?\n",
+    )
+    .expect("write the context");
+    let peeked = "Context (the agent's message) · any key returns\n\
+                  I will refactor the parser.\n\
+                  Which style should the next prompt have?";
+    let mut s = Session::spawn(PREFS, &["--context", context.to_str().unwrap()]);
+    let before = s.wait_all(&["1/2 Style", "› ( ) 1. Minimal", "Next →"]);
+    s.send(PEEK);
+    let screen = s.wait_for("Context (the agent's message)");
+    assert_eq!(screen.trim_end(), peeked);
+    // Enter only ends the peek: nothing is chosen.
+    s.send("\r");
+    s.wait_until("the question as it was", |screen| screen == before);
+    // From an editor: the key that ends the peek is not typed, the draft is kept.
+    s.send("N");
+    s.wait_all(&["Note on this question\n", EDITOR_READY]);
+    s.send("draft");
+    s.wait_for("> draft");
+    s.send(PEEK);
+    let screen = s.wait_for("Context (the agent's message)");
+    assert_eq!(screen.trim_end(), peeked);
+    s.send("z");
+    s.wait_all(&["Note on this question\n", EDITOR_READY]);
+    s.send("!");
+    s.wait_for("> draft!");
+    s.send("\r");
+    s.wait_all(&["Note on this question… (now “draft!”)", "Next →"]);
+    s.send(DOWN);
+    wait_highlight(&mut s, "› ( ) 2. Balanced");
+    s.send("\r");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.send(TAB);
+    s.wait_for("› Submit");
+    s.send("\r");
+    assert_finished(
+        &mut s,
+        0,
+        prefs_submitted(
+            json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2], "note": "draft!"}}),
+            &[
+                "- Style (style): Balanced [balanced]",
+                "  note: \"draft!\"",
+                FRONTEND_SKIPPED,
+                ONE_SKIPPED,
+            ],
+        ),
+    );
+}
+
+#[test]
+fn peek_without_context_shows_the_screen_underneath() {
+    let mut s = Session::spawn_shell(PREFS, Options::default());
+    s.wait_for(SHELL_PROMPT.trim_end());
+    s.send("echo the shell was here\r");
+    s.wait_for("the shell was here\n");
+    let before = start_in_shell(&mut s);
+    s.send(PEEK);
+    let screen = s.wait_for("the shell was here\n");
+    assert!(!s.alternate_screen(), "still on the alternate screen");
+    assert_eq!(
+        screen.trim_end(),
+        "shell$ echo the shell was here\n\
+         the shell was here\n\
+         shell$ pi-ask payload.json --output result.json"
+    );
+    // Enter only ends the peek: the questionnaire is back as it was, nothing chosen.
+    s.send("\r");
+    s.wait_until("the question as it was", |screen| screen == before);
+    assert!(s.alternate_screen(), "not on the alternate screen");
+    s.send("3");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.send(TAB);
+    s.wait_for("› Submit");
+    s.send("\r");
+    exit_shell(
+        &mut s,
+        0,
+        prefs_submitted(
+            json!({"style": {"values": ["rich"], "labels": ["Rich"], "indices": [3]}}),
+            &[
+                "- Style (style): Rich [rich]",
+                FRONTEND_SKIPPED,
+                ONE_SKIPPED,
+            ],
+        ),
+    );
+}
+
+#[test]
+fn a_resize_lays_the_screen_out_at_once() {
+    let mut s = Session::spawn(PREFS, &[]);
+    let wide = s.wait_all(&["Implementation preferences", "1/2 Style", "Next →"]);
+    // Short and narrow: the compact header (no title), cut lines; no key sent.
+    s.set_window_size(10, 40);
+    let narrow = s.wait_until("the screen laid out at 10x40", |screen| {
+        screen.starts_with("1/2 Style\n")
+    });
+    assert_eq!(
+        narrow,
+        "1/2 Style\n\
+         How should I frame the next prompt?\n\
+         ↑↓ move · Enter/1-9 ch… [Page 1/5] \n\
+         › ( ) 1. Minimal\n\
+         \x20        A short, direct question with…\n\
+         \x20 ( ) 2. Balanced\n\
+         \x20        A standard prompt with a bit …"
+    );
+    s.set_window_size(30, 100);
+    s.wait_until("the screen laid out at 30x100", |screen| screen == wide);
+    // At the review too, and the next key is not lost.
+    s.send("1");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.send(TAB);
+    let review = s.wait_all(&["Review your answers", "› Submit"]);
+    s.set_window_size(12, 40);
+    s.wait_until("the review laid out at 12x40", |screen| {
+        screen != review && screen.contains("› Submit")
+    });
+    s.send("\r");
+    assert_finished(
+        &mut s,
+        0,
+        prefs_submitted(
+            json!({"style": {"values": ["minimal"], "labels": ["Minimal"], "indices": [1]}}),
+            &[
+                "- Style (style): Minimal [minimal]",
+                FRONTEND_SKIPPED,
+                ONE_SKIPPED,
+            ],
+        ),
+    );
+}
