@@ -1,0 +1,82 @@
+//! Fuzz target: the terminal front end's whole input path without a terminal. Random bytes with
+//! random gaps go through the key reader (`pi_ask::keys`, a scripted source on a manual clock,
+//! so gaps cost no time) and the keys, with random resizes, drive the real front end
+//! (`pi_ask::frontend::tty::drive`) on a fake terminal (`FakeBackend`: editors type the keys
+//! that follow). Properties: nothing panics; the flow always ends in a valid result (a lost
+//! terminal when the input runs out), never an internal error, whatever the keys; every result
+//! serializes. (That the real terminal's modes are put back is checked by the pty tests.)
+//!
+//! Input: byte 0 picks the payload, byte 1 the window size; then pairs (gap, byte): a gap byte
+//! of 255 is a resize (the next byte picks the new size), otherwise a gap of `gap % 40` ms
+//! before `byte` (the escape delay is 25 ms, so both sides of it are hit).
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use pi_ask::contract::{parse_payload, Payload};
+use pi_ask::flow::Flow;
+use pi_ask::frontend::tty::{drive, FakeBackend};
+use pi_ask::frontend::AskOptions;
+use pi_ask::keys::{Event, Input, KeyReader, ManualClock, ScriptedSource};
+use pi_ask::output;
+use pi_ask::result::{self, Ending};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+const PAYLOADS: &[&str] = &[
+    include_str!("../../examples/implementation-preferences.json"),
+    include_str!("../../examples/config-preview.json"),
+    include_str!("../../examples/database.json"),
+    include_str!("../seeds/payload/hostile.json"),
+];
+
+fn payloads() -> &'static [Payload] {
+    static P: OnceLock<Vec<Payload>> = OnceLock::new();
+    P.get_or_init(|| PAYLOADS.iter().map(|t| parse_payload(t).unwrap()).collect())
+}
+
+/// A window size from one byte: 2..=41 rows, 10..=137 columns.
+fn size(b: u8) -> (usize, usize) {
+    (2 + usize::from(b % 40), 10 + usize::from(b / 2))
+}
+
+fuzz_target!(|data: &[u8]| {
+    let [pick, first_size, rest @ ..] = data else {
+        return;
+    };
+    let payload = &payloads()[usize::from(*pick) % PAYLOADS.len()];
+    let clock = ManualClock::new();
+    let mut source = ScriptedSource::new(&clock);
+    let mut sizes = Vec::new();
+    let mut pairs = rest.chunks_exact(2);
+    for pair in &mut pairs {
+        if pair[0] == 255 {
+            source.push(Duration::from_millis(1), Input::Resize);
+            sizes.push(size(pair[1]));
+        } else {
+            source.push_bytes(Duration::from_millis(u64::from(pair[0] % 40)), &[pair[1]]);
+        }
+    }
+    let mut reader = KeyReader::new(source, clock, Duration::from_millis(25));
+    let mut events = Vec::new();
+    // The reader ends with UnexpectedEof once the script is read (pending keys come first).
+    while let Ok(event) = reader.next(None) {
+        if event != Event::Timeout {
+            events.push(event);
+        }
+    }
+    let (rows, cols) = size(*first_size);
+    let mut backend = FakeBackend::new(rows, cols, events);
+    backend.sizes = sizes.into();
+    let opts = AskOptions {
+        cwd: ".".into(),
+        context: Some("the agent's message".into()),
+        bell: true,
+    };
+    let ending = drive(Flow::new(payload), &mut backend, &opts);
+    if let Ending::Internal(why) = &ending {
+        panic!("the front end sent a command the flow refused: {why}");
+    }
+    let (res, _) = result::conclude(&ending, Some(payload));
+    output::to_json(&res);
+});
