@@ -195,9 +195,10 @@ pub enum Event {
 /// [`Clock`].
 ///
 /// It reads one byte at a time and stops at the byte that completes a key, so the bytes after
-/// it stay in the terminal (for a rustyline editor that takes over, say). Only after a broken
-/// sequence (see [`Decoder`]) does it hold decoded keys it has not returned yet;
-/// [`KeyReader::is_idle`] tells.
+/// it stay in the terminal (for a rustyline editor that takes over, say). Only when one byte
+/// completes several keys (a broken sequence, ESC ESC: see [`Decoder`]) does it hold decoded
+/// keys it has not returned yet, and while an ESC waits it holds that; [`KeyReader::is_idle`]
+/// tells.
 #[derive(Debug)]
 pub struct KeyReader<S, C = SystemClock> {
     source: S,
