@@ -1,8 +1,10 @@
 //! The pi extension (`examples/pi-extension/`) against the real pi (npm
-//! `@mariozechner/pi-coding-agent`, pinned in the extension's lockfile) with pi-ai's faux model:
-//! no network, no real model. Needs Node >= 20.6 and npm; `npm ci` runs here when the
-//! extension's `node_modules` is missing or older than its lockfile (`.ci/run` does it up
-//! front).
+//! `@earendil-works/pi-coding-agent`, pinned in the extension's lockfile) with pi-ai's faux
+//! model: no network, no real model. pi 1.6 needs Node >= 22.19: `scripts/node22 --install`
+//! finds one (`PI_ASK_NODE`, `node` on PATH) or installs the npm registry's `node-linux-<arch>`
+//! package into `target/node22/` (not in git), as `.ci/run` does; every node, npm and pi
+//! process here runs with that Node first on PATH. `npm ci` runs here when the extension's
+//! `node_modules` is missing or older than its lockfile (`.ci/run` does it up front).
 //!
 //! - `node_tests`: the extension's node tests (`examples/pi-extension/test/*.test.mjs`): print,
 //!   json and RPC mode, scripted answers, errors, `pi install`, unit tests of the helpers; run
@@ -65,42 +67,62 @@ fn run_bounded(mut cmd: Command, timeout: Duration) -> (bool, String) {
     }
 }
 
-/// Checks node and installs the extension's npm dependencies once per test binary.
-fn setup() {
-    static SETUP: OnceLock<Result<(), String>> = OnceLock::new();
+/// A Node >= 22.19 (pi 1.6 needs it), found or installed by `scripts/node22 --install`, and
+/// the `PATH` with its directory first (so npm and anything pi starts use it too).
+struct Node {
+    bin: PathBuf,
+    path_env: std::ffi::OsString,
+}
+
+/// Finds (or installs) Node 22 and installs the extension's npm dependencies, once per test
+/// binary.
+fn setup() -> &'static Node {
+    static SETUP: OnceLock<Result<Node, String>> = OnceLock::new();
     let result = SETUP.get_or_init(|| {
-        let version = Command::new("node")
-            .arg("--version")
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/node22");
+        let found = Command::new("bash")
+            .arg(&script)
+            .arg("--install")
+            .stdin(Stdio::null())
             .output()
-            .map_err(|e| {
-                format!("node is needed for the pi extension tests (Node >= 20.6): {e}")
-            })?;
-        let version = String::from_utf8_lossy(&version.stdout).trim().to_string();
-        let parts: Vec<u32> = version
-            .trim_start_matches('v')
-            .split('.')
-            .map(|n| n.parse().unwrap_or(0))
-            .collect();
-        if parts.len() < 2 || (parts[0], parts[1]) < (20, 6) {
+            .map_err(|e| format!("cannot run {}: {e}", script.display()))?;
+        if !found.status.success() {
             return Err(format!(
-                "the pi extension tests need Node >= 20.6, found {version}"
+                "the pi extension tests need Node >= 22.19 (pi 1.6): {}",
+                String::from_utf8_lossy(&found.stderr).trim()
             ));
         }
+        let bin = PathBuf::from(String::from_utf8_lossy(&found.stdout).trim());
+        let mut dirs = vec![bin.parent().unwrap().to_path_buf()];
+        dirs.extend(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        ));
+        let path_env = std::env::join_paths(dirs).map_err(|e| e.to_string())?;
         let dir = ext_dir();
         if npm_install_needed(&dir) {
             let mut npm = Command::new("npm");
             npm.args(["ci", "--no-audit", "--no-fund"])
-                .current_dir(&dir);
+                .current_dir(&dir)
+                .env("PATH", &path_env);
             let (ok, out) = run_bounded(npm, NPM_TIMEOUT);
             if !ok {
                 return Err(format!("npm ci in {} failed:\n{out}", dir.display()));
             }
         }
-        Ok(())
+        Ok(Node { bin, path_env })
     });
-    if let Err(e) = result {
-        panic!("{e}");
+    match result {
+        Ok(node) => node,
+        Err(e) => panic!("{e}"),
     }
+}
+
+/// A `node` command with Node 22 (see [`setup`]).
+fn node_command() -> Command {
+    let node = setup();
+    let mut cmd = Command::new(&node.bin);
+    cmd.env("PATH", &node.path_env);
+    cmd
 }
 
 /// Whether `node_modules` is missing or older than the committed lockfile (npm writes
@@ -129,10 +151,9 @@ fn node_test_files() -> Vec<PathBuf> {
 
 #[test]
 fn node_tests() {
-    setup();
     let files = node_test_files();
     assert!(files.len() >= 2, "no node test files found: {files:?}");
-    let mut node = Command::new("node");
+    let mut node = node_command();
     node.args(["--test", "--test-concurrency=1", "--test-reporter=tap"])
         .args(&files)
         .current_dir(ext_dir())
@@ -185,7 +206,6 @@ impl PiTui {
         last_args: &[&str],
         project: Option<&Path>,
     ) -> PiTui {
-        setup();
         let dir = tempfile::tempdir().expect("temp dir");
         let payload_file = dir.path().join("payload.json");
         std::fs::write(&payload_file, payload).unwrap();
@@ -193,8 +213,8 @@ impl PiTui {
         std::fs::create_dir_all(&home).unwrap();
         let sessions = dir.path().join("sessions");
         let ext = ext_dir();
-        let mut cmd = Command::new("node");
-        cmd.arg(ext.join("node_modules/@mariozechner/pi-coding-agent/dist/cli.js"))
+        let mut cmd = node_command();
+        cmd.arg(ext.join("node_modules/@earendil-works/pi-coding-agent/dist/cli.js"))
             .arg("--offline")
             .arg("--session-dir")
             .arg(&sessions)

@@ -5,9 +5,9 @@
  * "Input"); the binary asks the person in the terminal and returns `{content, details}`
  * (contract "Output"), which this tool hands back to pi unchanged.
  *
- * How the binary is run depends on pi's mode:
+ * How the binary is run depends on pi's mode (`ctx.mode`):
  * - `PI_ASK_ANSWERS` set: the binary answers from that file (scripted, reproducible; any mode);
- * - interactive TUI: pi's TUI is stopped, the binary gets the terminal, the TUI comes back;
+ * - interactive TUI (`tui`): pi's TUI is stopped, the binary gets the terminal, the TUI comes back;
  * - print mode (`pi -p`) with a terminal: the binary asks on the terminal directly;
  * - print mode without a terminal: the binary's "Needs user input" result (no terminal);
  * - RPC or json mode: `--no-input`, the "Needs user input" result (the client owns any terminal).
@@ -26,9 +26,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { StringEnum } from "@mariozechner/pi-ai";
-import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { Text } from "@mariozechner/pi-tui";
+import { StringEnum } from "@earendil-works/pi-ai";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { Text } from "@earendil-works/pi-tui";
 import { type Static, Type } from "typebox";
 
 /**
@@ -226,12 +226,6 @@ export async function checkBinaryVersion(bin: string): Promise<string> {
 // Choosing how to run it.
 // ---------------------------------------------------------------------------------------------
 
-/** Whether pi runs in json mode (`--mode json`); the extension API does not say. */
-function isJsonMode(argv: string[] = process.argv): boolean {
-	const i = argv.indexOf("--mode");
-	return i >= 0 && argv[i + 1] === "json";
-}
-
 /** Whether a controlling terminal can be opened, the same test the binary makes. */
 export function terminalAvailable(): boolean {
 	try {
@@ -404,7 +398,7 @@ export async function askWithBinary(
 	bin: string,
 	params: AskUserParams,
 	signal: AbortSignal | undefined,
-	ctx: Pick<ExtensionContext, "hasUI" | "cwd" | "ui">,
+	ctx: Pick<ExtensionContext, "mode" | "cwd" | "ui">,
 ): Promise<AskUserResult & { mode: RunMode }> {
 	if (signal?.aborted) {
 		return { ...abortedResult(params, "the pi turn was cancelled before the questionnaire opened"), mode: "headless" };
@@ -430,9 +424,8 @@ export async function askWithBinary(
 		let run: { mode: RunMode; outcome: RunOutcome };
 		if (process.env.PI_ASK_ANSWERS) {
 			run = await headless("scripted", false);
-		} else if (ctx.hasUI) {
+		} else if (ctx.mode === "tui") {
 			let tuiRun: Promise<RunOutcome> | undefined;
-			// Interactive mode calls the factory; RPC mode returns undefined without calling it.
 			await ctx.ui.custom<void>((tui, _theme, _keybindings, done) => {
 				const releaseSigint = ignoreTerminalSignals();
 				tui.stop();
@@ -449,11 +442,9 @@ export async function askWithBinary(
 				});
 				return { render: () => [], invalidate: () => {} };
 			});
-			// RPC mode: the client owns the terminal, if there is one.
+			// The factory is always called in the TUI; should it not be, ask nothing.
 			run = tuiRun ? { mode: "tui", outcome: await tuiRun } : await headless("headless", true);
-		} else if (isJsonMode()) {
-			run = await headless("headless", true);
-		} else if (terminalAvailable()) {
+		} else if (ctx.mode === "print" && terminalAvailable()) {
 			// Print mode on a terminal: the binary asks there; pi only waits.
 			const releaseSigint = ignoreTerminalSignals();
 			try {
@@ -461,9 +452,12 @@ export async function askWithBinary(
 			} finally {
 				releaseSigint();
 			}
-		} else {
+		} else if (ctx.mode === "print") {
 			// Print mode without a terminal: the binary reports that itself.
 			run = await headless("headless", false);
+		} else {
+			// RPC and json mode: the client owns the terminal, if there is one.
+			run = await headless("headless", true);
 		}
 
 		const { outcome } = run;

@@ -170,7 +170,7 @@ test("renderResult: dismissed, Needs user input, aborted, and tool errors", () =
 	assert.equal(ext.resultText({ content: [{ type: "text", text: "PI_ASK_BIN is wrong" }] }, false, theme), "PI_ASK_BIN is wrong");
 });
 
-const headlessCtx = (cwd) => ({ hasUI: false, cwd, ui: {} });
+const headlessCtx = (cwd) => ({ mode: "json", cwd, ui: {} });
 
 test("abort: a binary that does not write its own aborted result is killed; the tool returns one", async () => {
 	const work = tempDir();
