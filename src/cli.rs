@@ -42,6 +42,15 @@ pub struct Cli {
     #[arg(long)]
     pub no_input: bool,
 
+    /// Like --no-input, with WHY (in the caller's terms, e.g. "pi is running in json mode") as
+    /// the reason the "Needs user input" result gives.
+    #[arg(long, value_name = "WHY")]
+    pub no_input_reason: Option<String>,
+
+    /// Text to show with the peek key: the agent's message that asked (a file).
+    #[arg(long, value_name = "FILE")]
+    pub context: Option<PathBuf>,
+
     /// Refuse payloads (and answers files) larger than this many bytes, before parsing.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES, env = "PI_ASK_MAX_PAYLOAD_BYTES")]
     pub max_payload_bytes: u64,

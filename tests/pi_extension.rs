@@ -542,3 +542,151 @@ fn tui_at_completion_lists_the_files_of_pis_working_directory() {
     pi.assert_model_saw_the_content();
     pi.quit();
 }
+
+/// The normal (not alternate) screen of a 30x100 terminal after `raw`, scrollback first, as
+/// a terminal shows it once the alternate screen is left: what stays in the person's
+/// scrollback. Trailing blank lines dropped.
+fn main_screen_lines(raw: &[u8]) -> Vec<String> {
+    let n = |v: u16| std::num::NonZeroU16::new(v).unwrap();
+    let mut parser = vt100::Parser::new(n(30), n(100), usize::MAX);
+    parser.process(raw);
+    parser.process(b"\x1b[?1049l");
+    let screen = parser.screen_mut();
+    screen.set_scrollback(usize::MAX);
+    let back = screen.scrollback();
+    let mut lines = Vec::new();
+    let mut offset = back;
+    while offset > 0 {
+        screen.set_scrollback(offset);
+        let take = offset.min(30);
+        lines.extend(
+            screen
+                .rows(0, 100)
+                .take(take)
+                .map(|r| r.trim_end().to_string()),
+        );
+        offset -= take;
+    }
+    screen.set_scrollback(0);
+    lines.extend(screen.rows(0, 100).map(|r| r.trim_end().to_string()));
+    while lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    lines
+}
+
+/// The pid of the child of `parent` whose command name is `name` (from /proc), waiting up to
+/// a few seconds for it to appear.
+fn child_named(parent: i32, name: &str) -> i32 {
+    let start = Instant::now();
+    loop {
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                continue;
+            };
+            // "pid (comm) state ppid ...": comm may hold spaces, so split at the last ')'.
+            let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+                continue;
+            };
+            let ppid = stat[close + 1..].split_whitespace().nth(1);
+            if &stat[open + 1..close] == name && ppid == Some(&parent.to_string()) {
+                return pid;
+            }
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no child {name} of {parent}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn tui_no_pi_frame_is_left_in_the_scrollback() {
+    // pi 1.6 runs fullscreen (the alternate screen): a plain tui.stop() would print its frame
+    // onto the normal screen, a copy of its bottom bar ("faux-1") per ask_user call.
+    let mut pi = PiTui::start(PREFS, &[]);
+    let s = &mut pi.session;
+    s.wait_for("1/2 Style");
+    s.send("\x03");
+    s.wait_for("END OF TURN");
+    assert!(s.alternate_screen(), "pi is fullscreen again");
+    let normal = main_screen_lines(&s.output());
+    assert!(normal.iter().all(|l| l.is_empty()), "{normal:#?}");
+    pi.quit();
+}
+
+#[test]
+fn tui_regular_mode_hands_the_terminal_over_too() {
+    let mut pi = PiTui::start_with(PREFS, &[], &["--tui-mode", "regular", "go"]);
+    let s = &mut pi.session;
+    s.wait_for("1/2 Style");
+    s.send("\r");
+    s.wait_for("2/2 Frontend");
+    s.send("\r");
+    s.wait_for("Review your answers");
+    s.send("\r");
+    let screen = s.wait_for("END OF TURN");
+    assert!(!s.alternate_screen(), "{screen}");
+    assert!(screen.contains("✓ Style: Minimal"), "{screen}");
+    pi.assert_model_saw_the_content();
+    pi.quit();
+}
+
+/// Kills the binary with SIGKILL while its first question is up: no result, no restore of
+/// its own. Returns the screen once pi's next turn has ended.
+fn kill_the_binary(pi: &mut PiTui) -> String {
+    let s = &mut pi.session;
+    s.wait_for("1/2 Style");
+    assert!(s.alternate_screen());
+    let child = child_named(s.pid(), "pi-ask");
+    // SAFETY: kill with a pid read from /proc (pi's child) and SIGKILL.
+    assert_eq!(unsafe { libc::kill(child, libc::SIGKILL) }, 0);
+    let screen = s.wait_for("END OF TURN");
+    assert!(screen.contains("MODEL SAW ERROR:"), "{screen}");
+    assert!(
+        screen.contains("pi-ask was killed by SIGKILL without writing a result"),
+        "{screen}"
+    );
+    assert!(!screen.contains("1/2 Style"), "{screen}");
+    assert_eq!(pi.tool_result()["isError"], json!(true));
+    screen
+}
+
+/// pi quits on Ctrl+D; the terminal is left as a shell needs it: the normal screen, the
+/// cursor shown.
+fn quit_and_check_the_terminal(mut pi: PiTui) {
+    pi.session.send("\x04");
+    let (code, _) = pi.session.finish();
+    assert_eq!(code, 0, "{}", pi.session.screen());
+    assert!(!pi.session.alternate_screen(), "{}", pi.session.screen());
+    assert!(pi.session.cursor_visible());
+}
+
+#[test]
+fn tui_sigkill_of_the_binary_gives_pi_back_its_screen() {
+    // Regular mode: pi draws on the normal screen, so the binary's alternate screen must be
+    // left for it (and the cursor shown) before pi starts again.
+    let mut pi = PiTui::start_with(PREFS, &[], &["--tui-mode", "regular", "go"]);
+    kill_the_binary(&mut pi);
+    assert!(!pi.session.alternate_screen(), "{}", pi.session.screen());
+    quit_and_check_the_terminal(pi);
+    // Fullscreen (the default): pi's own alternate screen, redrawn whole.
+    let mut pi = PiTui::start(PREFS, &[]);
+    kill_the_binary(&mut pi);
+    assert!(pi.session.alternate_screen());
+    quit_and_check_the_terminal(pi);
+}
+
+#[test]
+fn print_mode_sigkill_of_the_binary_restores_the_terminal() {
+    let mut pi = PiTui::start_with(PREFS, &[], &["-p", "go"]);
+    let screen = kill_the_binary(&mut pi);
+    assert!(!pi.session.alternate_screen(), "{screen}");
+    assert!(pi.session.cursor_visible());
+    let (code, _) = pi.session.finish();
+    assert_eq!(code, 0);
+}

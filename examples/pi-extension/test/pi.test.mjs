@@ -84,11 +84,14 @@ test("print mode without a terminal: the model sees the binary's Needs user inpu
 	assert.equal(toolResult.details.error.code, "no_ui");
 });
 
-test("json mode: the Needs user input result (--no-input), never the terminal", async () => {
+test("json mode: the Needs user input result, saying why in pi's terms, never the terminal", async () => {
 	const work = tempDir();
 	const payloadFile = writeJson(work, "expected-payload.json", payload);
-	const expected = await binaryResult([payloadFile, "--no-input"], { cwd: work });
+	const expected = await binaryResult([payloadFile, "--no-input-reason", "pi is running in json mode"], { cwd: work });
 	assert.equal(expected.code, 3);
+	const text = expected.result.content[0].text;
+	assert.match(text, /^Needs user input: pi is running in json mode, so the questionnaire "Project setup" could not be shown\./);
+	assert.doesNotMatch(text, /--no-input/);
 
 	const sessionDir = path.join(work, "sessions");
 	const out = await run(process.execPath, piArgs(sessionDir, "--mode", "json", "go"), {
@@ -146,10 +149,10 @@ function rpcRun(work, env) {
 test("RPC mode without answers: the Needs user input content reaches the model", async () => {
 	const work = tempDir();
 	const payloadFile = writeJson(work, "expected-payload.json", payload);
-	const expected = await binaryResult([payloadFile, "--no-input"], { cwd: work });
+	const expected = await binaryResult([payloadFile, "--no-input-reason", "pi is running in RPC mode"], { cwd: work });
 	assert.equal(expected.code, 3);
 	const text = expected.result.content[0].text;
-	assert.match(text, /^Needs user input: pi-ask was run with --no-input/);
+	assert.match(text, /^Needs user input: pi is running in RPC mode, so/);
 
 	const { events, stderr } = await rpcRun(work, piEnv(work, { PI_ASK_TEST_PAYLOAD: writeJson(work, "payload.json", payload) }));
 	const response = events.find((e) => e.type === "response" && e.id === "req-1");
@@ -251,7 +254,11 @@ function recordingBinary(dir) {
 if [ "$1" = "--version" ]; then echo "pi-ask 0.2.0"; exit 0; fi
 { echo "cwd=$(pwd)"; for a in "$@"; do echo "arg=$a"; done; echo "PI_ASK_ANSWERS=\${PI_ASK_ANSWERS:-}"; } > "${log}"
 out=""; prev=""
-for a in "$@"; do if [ "$prev" = "--output" ]; then out="$a"; fi; prev="$a"; done
+for a in "$@"; do
+  if [ "$prev" = "--output" ]; then out="$a"; fi
+  if [ "$prev" = "--context" ]; then printf 'context=%s\n' "$(cat "$a")" >> "${log}"; fi
+  prev="$a"
+done
 printf '%s' '{"content":[{"type":"text","text":"recorded"}],"details":{"cancelled":true,"questions":[],"answers":{}}}' > "$out"
 exit 3
 `,
@@ -260,38 +267,50 @@ exit 3
 	return { file, calls: () => fs.readFileSync(log, "utf8").trim().split("\n") };
 }
 
-/** The recorded call with the temporary payload and result paths replaced by placeholders. */
+/**
+ * The recorded call with the temporary payload, result and context paths replaced by
+ * placeholders, and the context file's text.
+ */
 function shape(calls) {
 	const args = calls.filter((l) => l.startsWith("arg=")).map((l) => l.slice(4));
 	args[0] = args[0].endsWith("/payload.json") ? "PAYLOAD" : args[0];
 	const o = args.indexOf("--output");
 	if (o >= 0 && args[o + 1].endsWith("/result.json")) args[o + 1] = "RESULT";
-	return { cwd: calls.find((l) => l.startsWith("cwd=")).slice(4), args, answers: calls.at(-1) };
+	const c = args.indexOf("--context");
+	if (c >= 0 && args[c + 1].endsWith("/context.md")) args[c + 1] = "CONTEXT";
+	return {
+		cwd: calls.find((l) => l.startsWith("cwd=")).slice(4),
+		args,
+		answers: calls.find((l) => l.startsWith("PI_ASK_ANSWERS=")),
+		context: calls.find((l) => l.startsWith("context="))?.slice(8),
+	};
 }
 
-test("how the binary is run: --output, --cwd pi's cwd; --no-input only in RPC and json mode", async () => {
+test("how the binary is run: --output, --cwd pi's cwd, --context the asking text; a reason for no input in RPC and json mode", async () => {
 	const work = fs.realpathSync(tempDir());
 	const fake = recordingBinary(work);
 	const env = piEnv(work, { PI_ASK_BIN: fake.file, PI_ASK_TEST_PAYLOAD: writeJson(work, "payload.json", payload) });
-	const expectedArgs = ["PAYLOAD", "--output", "RESULT", "--cwd", work];
+	// test/faux.ts says "Let me ask." with its ask_user call.
+	const expectedArgs = ["PAYLOAD", "--output", "RESULT", "--cwd", work, "--context", "CONTEXT"];
+	const call = (args, answers = "") => ({ cwd: work, args, answers: `PI_ASK_ANSWERS=${answers}`, context: "Let me ask." });
 
 	// Print mode without a terminal: the binary itself reports the missing terminal.
 	let out = await run(process.execPath, piArgs(null, "-p", "go"), { cwd: work, env });
 	assert.equal(out.stdout.trim(), modelSaw("recorded"), out.stderr);
-	assert.deepEqual(shape(fake.calls()), { cwd: work, args: expectedArgs, answers: "PI_ASK_ANSWERS=" });
+	assert.deepEqual(shape(fake.calls()), call(expectedArgs));
 
-	// json mode: never the terminal.
+	// json mode: never the terminal; the reason in pi's terms.
 	out = await run(process.execPath, piArgs(null, "--mode", "json", "go"), { cwd: work, env });
 	assert.equal(out.code, 0, out.stderr);
-	assert.deepEqual(shape(fake.calls()), { cwd: work, args: [...expectedArgs, "--no-input"], answers: "PI_ASK_ANSWERS=" });
+	assert.deepEqual(shape(fake.calls()), call([...expectedArgs, "--no-input-reason", "pi is running in json mode"]));
 
 	// RPC mode: never the terminal.
 	const rpc = await rpcRun(work, env);
 	assert.ok(rpc.events.some((e) => e.type === "tool_execution_end"), rpc.stderr);
-	assert.deepEqual(shape(fake.calls()), { cwd: work, args: [...expectedArgs, "--no-input"], answers: "PI_ASK_ANSWERS=" });
+	assert.deepEqual(shape(fake.calls()), call([...expectedArgs, "--no-input-reason", "pi is running in RPC mode"]));
 
 	// Scripted answers: the binary reads PI_ASK_ANSWERS itself, in any mode.
 	out = await run(process.execPath, piArgs(null, "--mode", "json", "go"), { cwd: work, env: { ...env, PI_ASK_ANSWERS: "answers.json" } });
 	assert.equal(out.code, 0, out.stderr);
-	assert.deepEqual(shape(fake.calls()), { cwd: work, args: expectedArgs, answers: "PI_ASK_ANSWERS=answers.json" });
+	assert.deepEqual(shape(fake.calls()), call(expectedArgs, "answers.json"));
 });

@@ -218,3 +218,66 @@ test("a binary that writes no result: a tool error with its exit code and stderr
 		message: "pi-ask exited with code 4 without writing a result: pi-ask: cannot write the result: disk full",
 	});
 });
+
+test("the version check runs beside the questionnaire, never before it; a failed check ends it and is the tool error", async () => {
+	const work = tempDir();
+	const started = path.join(work, "started");
+	const termed = path.join(work, "termed");
+	// --version answers after 300 ms, saying whether the questionnaire had started by then.
+	const stub = executable(
+		work,
+		"stub",
+		`#!/bin/sh
+if [ "$1" = "--version" ]; then sleep 0.3; if [ -e ${started} ]; then echo 'pi-ask 0.0.1'; else echo 'pi-ask 0.0.2'; fi; exit 0; fi
+trap 'touch ${termed}; exit 143' TERM
+touch ${started}
+while :; do sleep 0.05; done
+`,
+	);
+	const params = { questions: [{ id: "a", prompt: "A?", options: [{ value: "x", label: "X" }] }] };
+	await assert.rejects(ext.askWithBinary(stub, params, undefined, headlessCtx(work), { checkVersion: () => ext.checkBinaryVersion(stub) }), {
+		message: `${stub} is pi-ask 0.0.1, which is too old: this extension needs pi-ask ${ext.MIN_BINARY_VERSION} or newer.`,
+	});
+	assert.ok(fs.existsSync(termed), "the questionnaire was ended with SIGTERM");
+});
+
+test("--context: the asking assistant text is passed in a file", async () => {
+	const work = tempDir();
+	const log = path.join(work, "context.log");
+	const stub = executable(
+		work,
+		"stub",
+		`#!/bin/sh
+prev=""; out=""
+for a in "$@"; do
+  if [ "$prev" = "--context" ]; then cat "$a" > ${log}; fi
+  if [ "$prev" = "--output" ]; then out="$a"; fi
+  prev="$a"
+done
+printf '%s' '{"content":[{"type":"text","text":"t"}],"details":{"cancelled":true,"questions":[],"answers":{}}}' > "$out"
+`,
+	);
+	const result = await ext.askWithBinary(stub, { questions: [] }, undefined, headlessCtx(work), { context: "Which database?\n\nI need to know." });
+	assert.equal(result.content[0].text, "t");
+	assert.equal(fs.readFileSync(log, "utf8"), "Which database?\n\nI need to know.");
+});
+
+test("askingText: the text of the assistant message that made the tool call", () => {
+	const message = (content, role = "assistant") => ({ type: "message", message: { role, content } });
+	const branch = [
+		message([{ type: "text", text: "Earlier." }, { type: "toolCall", id: "call-0", name: "ask_user", arguments: {} }]),
+		message([{ type: "text", text: "go" }], "user"),
+		message([
+			{ type: "thinking", thinking: "hidden" },
+			{ type: "text", text: " I need two answers. " },
+			{ type: "text", text: "First: the database." },
+			{ type: "toolCall", id: "call-1", name: "ask_user", arguments: {} },
+		]),
+	];
+	const sessionManager = { getBranch: () => branch };
+	assert.equal(ext.askingText(sessionManager, "call-1"), "I need two answers.\n\nFirst: the database.");
+	assert.equal(ext.askingText(sessionManager, "call-0"), "Earlier.");
+	assert.equal(ext.askingText(sessionManager, "call-9"), undefined);
+	assert.equal(ext.askingText({ getBranch: () => [message([{ type: "toolCall", id: "c", name: "ask_user", arguments: {} }])] }, "c"), undefined);
+	assert.equal(ext.askingText(undefined, "c"), undefined);
+});
