@@ -47,6 +47,11 @@ pub struct Cli {
     #[arg(long, value_name = "WHY")]
     pub no_input_reason: Option<String>,
 
+    /// Ask through the caller's dialogs: JSON lines on stdout (requests) and stdin (answers),
+    /// no terminal; the result goes to --output (docs/dialogs.md).
+    #[arg(long, requires = "output", conflicts_with_all = ["plain", "no_input", "no_input_reason"])]
+    pub dialogs: bool,
+
     /// Text to show with the peek key: the agent's message that asked (a file).
     #[arg(long, value_name = "FILE")]
     pub context: Option<PathBuf>,

@@ -16,6 +16,7 @@ mod answers_errors;
 mod bench_harness;
 mod cli_payload;
 mod complete;
+mod dialogs;
 mod limits;
 mod pi_extension;
 mod plain;

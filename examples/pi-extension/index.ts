@@ -11,7 +11,9 @@
  *   the binary gets the terminal, the TUI comes back;
  * - print mode (`pi -p`) with a terminal: the binary asks on the terminal directly;
  * - print mode without a terminal: the binary's "Needs user input" result (no terminal);
- * - RPC or json mode: `--no-input-reason "pi is running in json mode"`: the "Needs user input"
+ * - RPC mode: `--dialogs`: the binary asks through pi's dialogs (`ctx.ui.select`, `input`,
+ *   `editor`, `confirm`), which the client shows; this file only relays the requests;
+ * - json mode: `--no-input-reason "pi is running in json mode"`: the "Needs user input"
  *   result, whose reason the model reads in pi's terms (the client owns any terminal).
  *
  * The assistant text that made the call goes to the binary with `--context FILE`. The
@@ -32,6 +34,7 @@ import * as fs from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { StringEnum } from "@earendil-works/pi-ai";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
@@ -410,6 +413,67 @@ export function askingText(sessionManager: Pick<ExtensionContext["sessionManager
 	return undefined;
 }
 
+/** The dialog methods of pi's UI that `pi-ask --dialogs` asks for (docs/dialogs.md). */
+export type DialogUI = Pick<ExtensionContext["ui"], "select" | "input" | "editor" | "confirm">;
+
+/** A dialog response line for the binary: `{value}`, `{confirmed}` or `{cancelled: true}`. */
+type DialogResponse = { value: string } | { confirmed: boolean } | { cancelled: true };
+
+/**
+ * Shows one request of `pi-ask --dialogs` (a JSON line) with pi's own dialog and returns the
+ * response. Nothing is decided here: the binary's flow says what to ask and what an answer
+ * means. A dismissed dialog (Esc, the abort signal, the timeout) is `{cancelled: true}`.
+ */
+export async function answerDialog(line: string, ui: DialogUI, signal?: AbortSignal): Promise<DialogResponse> {
+	const request = JSON.parse(line) as {
+		type?: string;
+		title?: string;
+		options?: string[];
+		placeholder?: string;
+		prefill?: string;
+		message?: string;
+		timeout?: number;
+	};
+	const title = request.title ?? "";
+	const opts = { signal, ...(typeof request.timeout === "number" ? { timeout: request.timeout } : {}) };
+	const text = (value: string | undefined): DialogResponse => (value === undefined ? { cancelled: true } : { value });
+	switch (request.type) {
+		case "select":
+			return text(await ui.select(title, request.options ?? [], opts));
+		case "input":
+			return text(await ui.input(title, request.placeholder, opts));
+		case "editor":
+			return text(await ui.editor(title, request.prefill));
+		case "confirm":
+			return { confirmed: await ui.confirm(title, request.message ?? "", opts) };
+		default:
+			return { cancelled: true };
+	}
+}
+
+/**
+ * Relays the requests the binary writes on its stdout (`--dialogs`) to pi's dialogs, one at a
+ * time, and writes each response on its stdin. A dialog that fails is answered as cancelled.
+ */
+function relayDialogs(child: ChildProcess, ui: DialogUI, signal?: AbortSignal): void {
+	const { stdout, stdin } = child;
+	if (!stdout || !stdin) return;
+	stdin.on("error", () => {}); // the binary ended (abort): nothing more to answer
+	let queue = Promise.resolve();
+	createInterface({ input: stdout }).on("line", (line) => {
+		if (!line.trim()) return;
+		queue = queue.then(async () => {
+			let response: DialogResponse;
+			try {
+				response = await answerDialog(line, ui, signal);
+			} catch {
+				response = { cancelled: true };
+			}
+			if (!stdin.destroyed) stdin.write(`${JSON.stringify(response)}\n`);
+		});
+	});
+}
+
 /** The normalized question list of `details.questions` (label fallback Q1.., type single). */
 function questionSummaries(params: AskUserParams): AskUserDetails["questions"] {
 	return (params.questions ?? []).map((q, i) => ({
@@ -458,7 +522,7 @@ async function readResult(file: string): Promise<AskUserResult | undefined> {
 }
 
 /** The ways the binary can be run, see the file comment. */
-export type RunMode = "scripted" | "tui" | "terminal" | "headless";
+export type RunMode = "scripted" | "tui" | "terminal" | "dialogs" | "headless";
 
 /** What {@link askWithBinary} may do besides asking. */
 export interface AskOptions {
@@ -475,7 +539,6 @@ export interface AskOptions {
 /** How pi's mode reads in the model's "Needs user input" text (`--no-input-reason`). */
 const NO_UI_REASON: Partial<Record<ExtensionContext["mode"], string>> = {
 	json: "pi is running in json mode",
-	rpc: "pi is running in RPC mode",
 };
 
 /**
@@ -575,8 +638,20 @@ export async function askWithBinary(
 		} else if (ctx.mode === "print") {
 			// Print mode without a terminal: the binary reports that itself.
 			run = await headless("headless");
+		} else if (ctx.mode === "rpc") {
+			// RPC mode: the client owns the screen; the binary asks through pi's dialogs.
+			const outcome = await runBinary(bin, [...baseArgs, "--dialogs"], {
+				cwd,
+				stdio: ["pipe", "pipe", "pipe"],
+				signal,
+				onSpawn: (child) => {
+					relayDialogs(child, ctx.ui, signal);
+					onSpawn(child);
+				},
+			});
+			run = { mode: "dialogs", outcome };
 		} else {
-			// RPC and json mode: the client owns the terminal, if there is one.
+			// json mode: no one to ask; the client owns the terminal, if there is one.
 			run = await headless("headless", NO_UI_REASON[ctx.mode] ?? `pi is running in ${ctx.mode} mode`);
 		}
 

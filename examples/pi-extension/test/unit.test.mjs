@@ -281,3 +281,26 @@ test("askingText: the text of the assistant message that made the tool call", ()
 	assert.equal(ext.askingText({ getBranch: () => [message([{ type: "toolCall", id: "c", name: "ask_user", arguments: {} }])] }, "c"), undefined);
 	assert.equal(ext.askingText(undefined, "c"), undefined);
 });
+
+test("answerDialog: each --dialogs request becomes pi's dialog; a dismissed one is cancelled", async () => {
+	const calls = [];
+	const ui = {
+		select: async (title, options, opts) => (calls.push(["select", title, options, opts.timeout]), options[1]),
+		input: async (title, placeholder) => (calls.push(["input", title, placeholder]), undefined),
+		editor: async (title, prefill) => (calls.push(["editor", title, prefill]), `${prefill}!`),
+		confirm: async (title, message) => (calls.push(["confirm", title, message]), true),
+	};
+	const signal = new AbortController().signal;
+	const ask = (request) => ext.answerDialog(JSON.stringify(request), ui, signal);
+	assert.deepEqual(await ask({ type: "select", title: "T", options: ["a", "b"], timeout: 5000 }), { value: "b" });
+	assert.deepEqual(await ask({ type: "input", title: "I", placeholder: "p" }), { cancelled: true });
+	assert.deepEqual(await ask({ type: "editor", title: "E", prefill: "x" }), { value: "x!" });
+	assert.deepEqual(await ask({ type: "confirm", title: "C", message: "m" }), { confirmed: true });
+	assert.deepEqual(await ask({ type: "unknown" }), { cancelled: true });
+	assert.deepEqual(calls, [
+		["select", "T", ["a", "b"], 5000],
+		["input", "I", "p"],
+		["editor", "E", "x"],
+		["confirm", "C", "m"],
+	]);
+});
