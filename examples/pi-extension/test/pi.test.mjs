@@ -113,7 +113,7 @@ const DIALOGS = ["select", "input", "editor", "confirm"];
 /**
  * Runs pi in RPC mode, sends one prompt, and collects events until the agent ends. `answer`
  * gives the response fields (`{value}`, `{confirmed}`, `{cancelled: true}`) for each dialog
- * request, as a client such as an editor would.
+ * request, as a client such as an editor would (nothing is answered when it returns nothing).
  */
 function rpcRun(work, env, answer = () => ({ cancelled: true })) {
 	return new Promise((resolve, reject) => {
@@ -142,7 +142,8 @@ function rpcRun(work, env, answer = () => ({ cancelled: true })) {
 				const event = JSON.parse(line);
 				events.push(event);
 				if (event.type === "extension_ui_request" && DIALOGS.includes(event.method)) {
-					child.stdin.write(`${JSON.stringify({ type: "extension_ui_response", id: event.id, ...answer(event) })}\n`);
+					const response = answer(event);
+					if (response) child.stdin.write(`${JSON.stringify({ type: "extension_ui_response", id: event.id, ...response })}\n`);
 				}
 				if (event.type === "agent_end") child.stdin.end();
 			}
@@ -243,6 +244,21 @@ test("RPC mode: cancelling the dialogs gives the dismissed result", async () => 
 			["confirm", "Cancel the questionnaire?"],
 		],
 	);
+});
+
+test("RPC mode: pi's abort while a dialog is open ends the binary with the aborted result", async () => {
+	const work = tempDir();
+	const abortFile = path.join(work, "abort");
+	const env = piEnv(work, { PI_ASK_TEST_PAYLOAD: writeJson(work, "payload.json", payload), PI_ASK_TEST_ABORT_FILE: abortFile });
+	// The client leaves the first dialog open; test/faux.ts then aborts the turn (ctx.abort()).
+	const { events, stderr } = await rpcRun(work, env, () => {
+		fs.writeFileSync(abortFile, "");
+		return undefined;
+	});
+	const end = events.find((e) => e.type === "tool_execution_end" && e.toolName === "ask_user");
+	assert.ok(end, `no ask_user tool_execution_end event; stderr: ${stderr}`);
+	assert.deepEqual(end.result.details.error, { code: "aborted", message: "received SIGTERM" });
+	assert.deepEqual(end.result.details.answers, {});
 });
 
 test("RPC mode with PI_ASK_ANSWERS: scripted answers, no terminal", async () => {
