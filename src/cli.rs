@@ -50,6 +50,16 @@ pub struct Cli {
     #[arg(long)]
     pub no_input: bool,
 
+    /// Like --no-input, with WHY (in the caller's terms, e.g. "pi is running in json mode") as
+    /// the reason the "Needs user input" result gives.
+    #[arg(long, value_name = "WHY")]
+    pub no_input_reason: Option<String>,
+
+    /// Ask through the caller's dialogs: JSON lines on stdout (requests) and stdin (answers),
+    /// no terminal; the result goes to --output (docs/dialogs.md).
+    #[arg(long, requires = "output", conflicts_with_all = ["plain", "no_input", "no_input_reason"])]
+    pub dialogs: bool,
+
     /// Refuse payloads (and answers files) larger than this many bytes, before parsing.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES, env = "PI_ASK_MAX_PAYLOAD_BYTES")]
     pub max_payload_bytes: u64,

@@ -81,8 +81,17 @@ fn ask(payload: &Payload, cli: &Cli) -> Ending {
     if let Some(answers) = &cli.answers {
         return frontend::scripted::answer_from_file(flow, answers, cli.max_payload_bytes);
     }
-    if cli.no_input {
-        return Ending::NoUi("pi-ask was run with --no-input".to_string());
+    if cli.dialogs {
+        // No terminal is touched: a signal's restore must write no escape sequence either.
+        crate::terminal::set_plain(true);
+        let _signals = watch_signals(payload, cli);
+        return frontend::dialogs::ask(flow);
+    }
+    if cli.no_input || cli.no_input_reason.is_some() {
+        // The caller's reason when it gave one (pi's extension: "pi is running in json mode").
+        let why = cli.no_input_reason.as_deref().map(str::trim);
+        let why = why.filter(|w| !w.is_empty());
+        return Ending::NoUi(why.unwrap_or("pi-ask was run with --no-input").to_string());
     }
     if !terminal_available() {
         return Ending::NoUi("no interactive terminal is available".to_string());

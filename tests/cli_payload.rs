@@ -319,6 +319,25 @@ fn no_input_flag_prints_needs_user_input() {
 }
 
 #[test]
+fn no_input_reason_gives_the_callers_reason() {
+    let run = run_cmd(
+        pi_ask()
+            .arg(example("database.json"))
+            .args(["--no-input-reason", "pi is running in json mode"])
+            .timeout(Duration::from_secs(10)),
+    );
+    assert_needs_user_input(&run, "pi is running in json mode");
+    // A blank reason is no reason: the --no-input wording.
+    let run = run_cmd(
+        pi_ask()
+            .arg(example("database.json"))
+            .args(["--no-input-reason", " "])
+            .timeout(Duration::from_secs(10)),
+    );
+    assert_needs_user_input(&run, "pi-ask was run with --no-input");
+}
+
+#[test]
 fn no_controlling_terminal_prints_needs_user_input() {
     // setsid: a new session with no controlling terminal, so /dev/tty cannot be opened.
     let bin = assert_cmd::cargo::cargo_bin("pi-ask");

@@ -17,6 +17,7 @@ mod bench_harness;
 mod cli_payload;
 mod complete;
 mod dialects;
+mod dialogs;
 mod limits;
 mod pi_extension;
 mod plain;

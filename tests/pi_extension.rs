@@ -1,8 +1,10 @@
 //! The pi extension (`examples/pi-extension/`) against the real pi (npm
-//! `@mariozechner/pi-coding-agent`, pinned in the extension's lockfile) with pi-ai's faux model:
-//! no network, no real model. Needs Node >= 20.6 and npm; `npm ci` runs here when the
-//! extension's `node_modules` is missing or older than its lockfile (`.ci/run` does it up
-//! front).
+//! `@earendil-works/pi-coding-agent`, pinned in the extension's lockfile) with pi-ai's faux
+//! model: no network, no real model. pi 1.6 needs Node >= 22.19: `scripts/node22 --install`
+//! finds one (`PI_ASK_NODE`, `node` on PATH) or installs the npm registry's `node-linux-<arch>`
+//! package into `target/node22/` (not in git), as `.ci/run` does; every node, npm and pi
+//! process here runs with that Node first on PATH. `npm ci` runs here when the extension's
+//! `node_modules` is missing or older than its lockfile (`.ci/run` does it up front).
 //!
 //! - `node_tests`: the extension's node tests (`examples/pi-extension/test/*.test.mjs`): print,
 //!   json and RPC mode, scripted answers, errors, `pi install`, unit tests of the helpers; run
@@ -65,42 +67,62 @@ fn run_bounded(mut cmd: Command, timeout: Duration) -> (bool, String) {
     }
 }
 
-/// Checks node and installs the extension's npm dependencies once per test binary.
-fn setup() {
-    static SETUP: OnceLock<Result<(), String>> = OnceLock::new();
+/// A Node >= 22.19 (pi 1.6 needs it), found or installed by `scripts/node22 --install`, and
+/// the `PATH` with its directory first (so npm and anything pi starts use it too).
+struct Node {
+    bin: PathBuf,
+    path_env: std::ffi::OsString,
+}
+
+/// Finds (or installs) Node 22 and installs the extension's npm dependencies, once per test
+/// binary.
+fn setup() -> &'static Node {
+    static SETUP: OnceLock<Result<Node, String>> = OnceLock::new();
     let result = SETUP.get_or_init(|| {
-        let version = Command::new("node")
-            .arg("--version")
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/node22");
+        let found = Command::new("bash")
+            .arg(&script)
+            .arg("--install")
+            .stdin(Stdio::null())
             .output()
-            .map_err(|e| {
-                format!("node is needed for the pi extension tests (Node >= 20.6): {e}")
-            })?;
-        let version = String::from_utf8_lossy(&version.stdout).trim().to_string();
-        let parts: Vec<u32> = version
-            .trim_start_matches('v')
-            .split('.')
-            .map(|n| n.parse().unwrap_or(0))
-            .collect();
-        if parts.len() < 2 || (parts[0], parts[1]) < (20, 6) {
+            .map_err(|e| format!("cannot run {}: {e}", script.display()))?;
+        if !found.status.success() {
             return Err(format!(
-                "the pi extension tests need Node >= 20.6, found {version}"
+                "the pi extension tests need Node >= 22.19 (pi 1.6): {}",
+                String::from_utf8_lossy(&found.stderr).trim()
             ));
         }
+        let bin = PathBuf::from(String::from_utf8_lossy(&found.stdout).trim());
+        let mut dirs = vec![bin.parent().unwrap().to_path_buf()];
+        dirs.extend(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        ));
+        let path_env = std::env::join_paths(dirs).map_err(|e| e.to_string())?;
         let dir = ext_dir();
         if npm_install_needed(&dir) {
             let mut npm = Command::new("npm");
             npm.args(["ci", "--no-audit", "--no-fund"])
-                .current_dir(&dir);
+                .current_dir(&dir)
+                .env("PATH", &path_env);
             let (ok, out) = run_bounded(npm, NPM_TIMEOUT);
             if !ok {
                 return Err(format!("npm ci in {} failed:\n{out}", dir.display()));
             }
         }
-        Ok(())
+        Ok(Node { bin, path_env })
     });
-    if let Err(e) = result {
-        panic!("{e}");
+    match result {
+        Ok(node) => node,
+        Err(e) => panic!("{e}"),
     }
+}
+
+/// A `node` command with Node 22 (see [`setup`]).
+fn node_command() -> Command {
+    let node = setup();
+    let mut cmd = Command::new(&node.bin);
+    cmd.env("PATH", &node.path_env);
+    cmd
 }
 
 /// Whether `node_modules` is missing or older than the committed lockfile (npm writes
@@ -129,10 +151,9 @@ fn node_test_files() -> Vec<PathBuf> {
 
 #[test]
 fn node_tests() {
-    setup();
     let files = node_test_files();
     assert!(files.len() >= 2, "no node test files found: {files:?}");
-    let mut node = Command::new("node");
+    let mut node = node_command();
     node.args(["--test", "--test-concurrency=1", "--test-reporter=tap"])
         .args(&files)
         .current_dir(ext_dir())
@@ -185,7 +206,6 @@ impl PiTui {
         last_args: &[&str],
         project: Option<&Path>,
     ) -> PiTui {
-        setup();
         let dir = tempfile::tempdir().expect("temp dir");
         let payload_file = dir.path().join("payload.json");
         std::fs::write(&payload_file, payload).unwrap();
@@ -193,8 +213,8 @@ impl PiTui {
         std::fs::create_dir_all(&home).unwrap();
         let sessions = dir.path().join("sessions");
         let ext = ext_dir();
-        let mut cmd = Command::new("node");
-        cmd.arg(ext.join("node_modules/@mariozechner/pi-coding-agent/dist/cli.js"))
+        let mut cmd = node_command();
+        cmd.arg(ext.join("node_modules/@earendil-works/pi-coding-agent/dist/cli.js"))
             .arg("--offline")
             .arg("--session-dir")
             .arg(&sessions)
@@ -521,4 +541,152 @@ fn tui_at_completion_lists_the_files_of_pis_working_directory() {
     );
     pi.assert_model_saw_the_content();
     pi.quit();
+}
+
+/// The normal (not alternate) screen of a 30x100 terminal after `raw`, scrollback first, as
+/// a terminal shows it once the alternate screen is left: what stays in the person's
+/// scrollback. Trailing blank lines dropped.
+fn main_screen_lines(raw: &[u8]) -> Vec<String> {
+    let n = |v: u16| std::num::NonZeroU16::new(v).unwrap();
+    let mut parser = vt100::Parser::new(n(30), n(100), usize::MAX);
+    parser.process(raw);
+    parser.process(b"\x1b[?1049l");
+    let screen = parser.screen_mut();
+    screen.set_scrollback(usize::MAX);
+    let back = screen.scrollback();
+    let mut lines = Vec::new();
+    let mut offset = back;
+    while offset > 0 {
+        screen.set_scrollback(offset);
+        let take = offset.min(30);
+        lines.extend(
+            screen
+                .rows(0, 100)
+                .take(take)
+                .map(|r| r.trim_end().to_string()),
+        );
+        offset -= take;
+    }
+    screen.set_scrollback(0);
+    lines.extend(screen.rows(0, 100).map(|r| r.trim_end().to_string()));
+    while lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    lines
+}
+
+/// The pid of the child of `parent` whose command name is `name` (from /proc), waiting up to
+/// a few seconds for it to appear.
+fn child_named(parent: i32, name: &str) -> i32 {
+    let start = Instant::now();
+    loop {
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                continue;
+            };
+            // "pid (comm) state ppid ...": comm may hold spaces, so split at the last ')'.
+            let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+                continue;
+            };
+            let ppid = stat[close + 1..].split_whitespace().nth(1);
+            if &stat[open + 1..close] == name && ppid == Some(&parent.to_string()) {
+                return pid;
+            }
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no child {name} of {parent}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn tui_no_pi_frame_is_left_in_the_scrollback() {
+    // pi 1.6 runs fullscreen (the alternate screen): a plain tui.stop() would print its frame
+    // onto the normal screen, a copy of its bottom bar ("faux-1") per ask_user call.
+    let mut pi = PiTui::start(PREFS, &[]);
+    let s = &mut pi.session;
+    s.wait_for("1/2 Style");
+    s.send("\x03");
+    s.wait_for("END OF TURN");
+    assert!(s.alternate_screen(), "pi is fullscreen again");
+    let normal = main_screen_lines(&s.output());
+    assert!(normal.iter().all(|l| l.is_empty()), "{normal:#?}");
+    pi.quit();
+}
+
+#[test]
+fn tui_regular_mode_hands_the_terminal_over_too() {
+    let mut pi = PiTui::start_with(PREFS, &[], &["--tui-mode", "regular", "go"]);
+    let s = &mut pi.session;
+    s.wait_for("1/2 Style");
+    s.send("\r");
+    s.wait_for("2/2 Frontend");
+    s.send("\r");
+    s.wait_for("Review your answers");
+    s.send("\r");
+    let screen = s.wait_for("END OF TURN");
+    assert!(!s.alternate_screen(), "{screen}");
+    assert!(screen.contains("✓ Style: Minimal"), "{screen}");
+    pi.assert_model_saw_the_content();
+    pi.quit();
+}
+
+/// Kills the binary with SIGKILL while its first question is up: no result, no restore of
+/// its own. Returns the screen once pi's next turn has ended.
+fn kill_the_binary(pi: &mut PiTui) -> String {
+    let s = &mut pi.session;
+    s.wait_for("1/2 Style");
+    assert!(s.alternate_screen());
+    let child = child_named(s.pid(), "pi-ask");
+    // SAFETY: kill with a pid read from /proc (pi's child) and SIGKILL.
+    assert_eq!(unsafe { libc::kill(child, libc::SIGKILL) }, 0);
+    let screen = s.wait_for("END OF TURN");
+    assert!(screen.contains("MODEL SAW ERROR:"), "{screen}");
+    assert!(
+        screen.contains("pi-ask was killed by SIGKILL without writing a result"),
+        "{screen}"
+    );
+    assert!(!screen.contains("1/2 Style"), "{screen}");
+    assert_eq!(pi.tool_result()["isError"], json!(true));
+    screen
+}
+
+/// pi quits on Ctrl+D; the terminal is left as a shell needs it: the normal screen, the
+/// cursor shown.
+fn quit_and_check_the_terminal(mut pi: PiTui) {
+    pi.session.send("\x04");
+    let (code, _) = pi.session.finish();
+    assert_eq!(code, 0, "{}", pi.session.screen());
+    assert!(!pi.session.alternate_screen(), "{}", pi.session.screen());
+    assert!(pi.session.cursor_visible());
+}
+
+#[test]
+fn tui_sigkill_of_the_binary_gives_pi_back_its_screen() {
+    // Regular mode: pi draws on the normal screen, so the binary's alternate screen must be
+    // left for it (and the cursor shown) before pi starts again.
+    let mut pi = PiTui::start_with(PREFS, &[], &["--tui-mode", "regular", "go"]);
+    kill_the_binary(&mut pi);
+    assert!(!pi.session.alternate_screen(), "{}", pi.session.screen());
+    quit_and_check_the_terminal(pi);
+    // Fullscreen (the default): pi's own alternate screen, redrawn whole.
+    let mut pi = PiTui::start(PREFS, &[]);
+    kill_the_binary(&mut pi);
+    assert!(pi.session.alternate_screen());
+    quit_and_check_the_terminal(pi);
+}
+
+#[test]
+fn print_mode_sigkill_of_the_binary_restores_the_terminal() {
+    let mut pi = PiTui::start_with(PREFS, &[], &["-p", "go"]);
+    let screen = kill_the_binary(&mut pi);
+    assert!(!pi.session.alternate_screen(), "{screen}");
+    assert!(pi.session.cursor_visible());
+    let (code, _) = pi.session.finish();
+    assert_eq!(code, 0);
 }

@@ -5,12 +5,21 @@
  * "Input"); the binary asks the person in the terminal and returns `{content, details}`
  * (contract "Output"), which this tool hands back to pi unchanged.
  *
- * How the binary is run depends on pi's mode:
+ * How the binary is run depends on pi's mode (`ctx.mode`):
  * - `PI_ASK_ANSWERS` set: the binary answers from that file (scripted, reproducible; any mode);
- * - interactive TUI: pi's TUI is stopped, the binary gets the terminal, the TUI comes back;
+ * - interactive TUI (`tui`): pi's TUI is stopped (its screen kept as it is in fullscreen mode),
+ *   the binary gets the terminal, the TUI comes back;
  * - print mode (`pi -p`) with a terminal: the binary asks on the terminal directly;
  * - print mode without a terminal: the binary's "Needs user input" result (no terminal);
- * - RPC or json mode: `--no-input`, the "Needs user input" result (the client owns any terminal).
+ * - RPC mode: `--dialogs`: the binary asks through pi's dialogs (`ctx.ui.select`, `input`,
+ *   `editor`, `confirm`), which the client shows; this file only relays the requests;
+ * - json mode: `--no-input-reason "pi is running in json mode"`: the "Needs user input"
+ *   result, whose reason the model reads in pi's terms (the client owns any terminal).
+ *
+ * The assistant text that made the call goes to the binary with `--context FILE`. The
+ * binary's version is checked beside the first questionnaire, never before it. A binary
+ * killed on the terminal (SIGKILL) or ending without a result cannot restore the terminal:
+ * this extension does (alternate screen left, cursor shown, `stty sane`) before pi gets it back.
  *
  * pi's abort (Esc, a cancelled turn) terminates the binary: the result is then the cancelled
  * result with `details.error.code` `aborted`. Tool errors only when no result exists: no
@@ -20,15 +29,16 @@
  * `target/release/pi-ask` (this file lives in `examples/pi-extension/`).
  */
 
-import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess, type StdioOptions } from "node:child_process";
 import * as fs from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import * as os from "node:os";
 import * as path from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { StringEnum } from "@mariozechner/pi-ai";
-import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { Text } from "@mariozechner/pi-tui";
+import { StringEnum } from "@earendil-works/pi-ai";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { Text } from "@earendil-works/pi-tui";
 import { type Static, Type } from "typebox";
 
 /**
@@ -201,7 +211,9 @@ export async function checkBinaryVersion(bin: string): Promise<string> {
 		(resolve) => {
 			let stdout = "";
 			let stderr = "";
-			const child = spawn(bin, ["--version"], { stdio: ["ignore", "pipe", "pipe"], timeout: VERSION_TIMEOUT_MS });
+			// Its own process group (detached): it runs beside the questionnaire, and a Ctrl+C or
+			// SIGINT meant for the questionnaire must not reach it.
+			const child = spawn(bin, ["--version"], { stdio: ["ignore", "pipe", "pipe"], timeout: VERSION_TIMEOUT_MS, detached: true });
 			child.stdout?.on("data", (d) => (stdout += d));
 			child.stderr?.on("data", (d) => (stderr += d));
 			child.on("error", (e) => resolve({ code: null, stdout, stderr: stderr + String(e) }));
@@ -225,12 +237,6 @@ export async function checkBinaryVersion(bin: string): Promise<string> {
 // ---------------------------------------------------------------------------------------------
 // Choosing how to run it.
 // ---------------------------------------------------------------------------------------------
-
-/** Whether pi runs in json mode (`--mode json`); the extension API does not say. */
-function isJsonMode(argv: string[] = process.argv): boolean {
-	const i = argv.indexOf("--mode");
-	return i >= 0 && argv[i + 1] === "json";
-}
 
 /** Whether a controlling terminal can be opened, the same test the binary makes. */
 export function terminalAvailable(): boolean {
@@ -259,7 +265,11 @@ interface RunOutcome {
  * (it then writes a cancelled result with `error.code` `aborted`), and SIGKILL after a grace
  * period.
  */
-function runBinary(bin: string, args: string[], opts: { cwd: string; stdio: StdioOptions; signal?: AbortSignal }): Promise<RunOutcome> {
+function runBinary(
+	bin: string,
+	args: string[],
+	opts: { cwd: string; stdio: StdioOptions; signal?: AbortSignal; onSpawn?: (child: ChildProcess) => void },
+): Promise<RunOutcome> {
 	return new Promise((resolve) => {
 		let child: ChildProcess;
 		let aborted = false;
@@ -290,6 +300,7 @@ function runBinary(bin: string, args: string[], opts: { cwd: string; stdio: Stdi
 		});
 		if (opts.signal?.aborted) onAbort();
 		else opts.signal?.addEventListener("abort", onAbort, { once: true });
+		opts.onSpawn?.(child);
 	});
 }
 
@@ -346,6 +357,123 @@ function holdStdin(): () => void {
 	};
 }
 
+/**
+ * What the binary's own restore writes when it ends (src/terminal.rs): attributes reset,
+ * bracketed paste off, cursor visible, the alternate screen left.
+ */
+export const TERMINAL_RESET = "\x1b[0m\x1b[?2004l\x1b[?25h\x1b[?1049l";
+
+/**
+ * Puts the terminal back after a binary that could not restore it itself (killed by a
+ * signal, e.g. SIGKILL, or ended without a result): {@link TERMINAL_RESET} on `/dev/tty`,
+ * and `stty sane` for the modes it left (raw mode, echo off), before the terminal goes back to
+ * pi. Only on that path: a binary that ends normally has restored everything already.
+ */
+function restoreTerminal(): void {
+	let fd: number | undefined;
+	try {
+		fd = fs.openSync("/dev/tty", "r+");
+		fs.writeSync(fd, TERMINAL_RESET);
+		spawnSync("stty", ["sane"], { stdio: [fd, "ignore", "ignore"], timeout: 2_000 });
+	} catch {
+		// No terminal: nothing to restore.
+	} finally {
+		if (fd !== undefined) fs.closeSync(fd);
+	}
+}
+
+/** Whether a run on the terminal ended without the binary's own restore having run. */
+function endedWithoutRestore(outcome: RunOutcome, resultFile: string): boolean {
+	return outcome.signal !== null || !fs.existsSync(resultFile);
+}
+
+/**
+ * The text of the assistant message whose tool call `toolCallId` is running, when the session
+ * has it: what the model said when it asked (the binary shows it with its peek key).
+ */
+export function askingText(sessionManager: Pick<ExtensionContext["sessionManager"], "getBranch"> | undefined, toolCallId: string): string | undefined {
+	let branch: unknown[];
+	try {
+		branch = sessionManager?.getBranch() ?? [];
+	} catch {
+		return undefined;
+	}
+	for (let i = branch.length - 1; i >= 0; i--) {
+		const entry = branch[i] as { type?: string; message?: { role?: string; content?: unknown } };
+		if (entry.type !== "message" || entry.message?.role !== "assistant" || !Array.isArray(entry.message.content)) continue;
+		const content = entry.message.content as Array<{ type?: string; id?: string; text?: unknown }>;
+		if (!content.some((c) => c.type === "toolCall" && c.id === toolCallId)) continue;
+		const text = content
+			.filter((c) => c.type === "text" && typeof c.text === "string")
+			.map((c) => (c.text as string).trim())
+			.filter(Boolean)
+			.join("\n\n");
+		return text || undefined;
+	}
+	return undefined;
+}
+
+/** The dialog methods of pi's UI that `pi-ask --dialogs` asks for (docs/dialogs.md). */
+export type DialogUI = Pick<ExtensionContext["ui"], "select" | "input" | "editor" | "confirm">;
+
+/** A dialog response line for the binary: `{value}`, `{confirmed}` or `{cancelled: true}`. */
+type DialogResponse = { value: string } | { confirmed: boolean } | { cancelled: true };
+
+/**
+ * Shows one request of `pi-ask --dialogs` (a JSON line) with pi's own dialog and returns the
+ * response. Nothing is decided here: the binary's flow says what to ask and what an answer
+ * means. A dismissed dialog (Esc, the abort signal, the timeout) is `{cancelled: true}`.
+ */
+export async function answerDialog(line: string, ui: DialogUI, signal?: AbortSignal): Promise<DialogResponse> {
+	const request = JSON.parse(line) as {
+		type?: string;
+		title?: string;
+		options?: string[];
+		placeholder?: string;
+		prefill?: string;
+		message?: string;
+		timeout?: number;
+	};
+	const title = request.title ?? "";
+	const opts = { signal, ...(typeof request.timeout === "number" ? { timeout: request.timeout } : {}) };
+	const text = (value: string | undefined): DialogResponse => (value === undefined ? { cancelled: true } : { value });
+	switch (request.type) {
+		case "select":
+			return text(await ui.select(title, request.options ?? [], opts));
+		case "input":
+			return text(await ui.input(title, request.placeholder, opts));
+		case "editor":
+			return text(await ui.editor(title, request.prefill));
+		case "confirm":
+			return { confirmed: await ui.confirm(title, request.message ?? "", opts) };
+		default:
+			return { cancelled: true };
+	}
+}
+
+/**
+ * Relays the requests the binary writes on its stdout (`--dialogs`) to pi's dialogs, one at a
+ * time, and writes each response on its stdin. A dialog that fails is answered as cancelled.
+ */
+function relayDialogs(child: ChildProcess, ui: DialogUI, signal?: AbortSignal): void {
+	const { stdout, stdin } = child;
+	if (!stdout || !stdin) return;
+	stdin.on("error", () => {}); // the binary ended (abort): nothing more to answer
+	let queue = Promise.resolve();
+	createInterface({ input: stdout }).on("line", (line) => {
+		if (!line.trim()) return;
+		queue = queue.then(async () => {
+			let response: DialogResponse;
+			try {
+				response = await answerDialog(line, ui, signal);
+			} catch {
+				response = { cancelled: true };
+			}
+			if (!stdin.destroyed) stdin.write(`${JSON.stringify(response)}\n`);
+		});
+	});
+}
+
 /** The normalized question list of `details.questions` (label fallback Q1.., type single). */
 function questionSummaries(params: AskUserParams): AskUserDetails["questions"] {
 	return (params.questions ?? []).map((q, i) => ({
@@ -394,77 +522,141 @@ async function readResult(file: string): Promise<AskUserResult | undefined> {
 }
 
 /** The ways the binary can be run, see the file comment. */
-export type RunMode = "scripted" | "tui" | "terminal" | "headless";
+export type RunMode = "scripted" | "tui" | "terminal" | "dialogs" | "headless";
+
+/** What {@link askWithBinary} may do besides asking. */
+export interface AskOptions {
+	/**
+	 * Checks that the binary is usable ({@link checkBinaryVersion}); started right after the
+	 * questionnaire is, so it never delays the first question. When it fails, the
+	 * questionnaire is ended (SIGTERM) and its error is the tool error.
+	 */
+	checkVersion?: () => Promise<unknown>;
+	/** The assistant's text that asked ({@link askingText}): passed with `--context FILE`. */
+	context?: string;
+}
+
+/** How pi's mode reads in the model's "Needs user input" text (`--no-input-reason`). */
+const NO_UI_REASON: Partial<Record<ExtensionContext["mode"], string>> = {
+	json: "pi is running in json mode",
+};
 
 /**
  * Asks the payload with the binary at `bin` and returns its result unchanged. Throws (a tool
- * error) only when the binary could not be run or wrote no result.
+ * error) only when the binary could not be run, is not usable, or wrote no result.
  */
 export async function askWithBinary(
 	bin: string,
 	params: AskUserParams,
 	signal: AbortSignal | undefined,
-	ctx: Pick<ExtensionContext, "hasUI" | "cwd" | "ui">,
+	ctx: Pick<ExtensionContext, "mode" | "cwd" | "ui">,
+	opts: AskOptions = {},
 ): Promise<AskUserResult & { mode: RunMode }> {
 	if (signal?.aborted) {
 		return { ...abortedResult(params, "the pi turn was cancelled before the questionnaire opened"), mode: "headless" };
 	}
-	const dir = await mkdtemp(path.join(os.tmpdir(), "pi-ask-"));
+	// Synchronous on purpose, up to the spawn: these take microseconds, while pi's libuv
+	// threadpool (which async fs calls queue on) can be busy with pi's own work for hundreds
+	// of milliseconds on a first call, which would delay the first question.
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-ask-"));
 	try {
 		const payloadFile = path.join(dir, "payload.json");
 		const resultFile = path.join(dir, "result.json");
-		await writeFile(payloadFile, JSON.stringify(params));
+		const contextFile = path.join(dir, "context.md");
+		fs.writeFileSync(payloadFile, JSON.stringify(params));
+		if (opts.context) fs.writeFileSync(contextFile, opts.context);
 		const cwd = ctx.cwd;
-		const baseArgs = [payloadFile, "--output", resultFile, "--cwd", cwd];
+		const baseArgs = [payloadFile, "--output", resultFile, "--cwd", cwd, ...(opts.context ? ["--context", contextFile] : [])];
+		// The version check runs beside the questionnaire (see AskOptions.checkVersion).
+		let versionCheck: Promise<void> | undefined;
+		let versionError: unknown;
+		const onSpawn = (child: ChildProcess) => {
+			versionCheck ??= opts.checkVersion?.().then(
+				() => {},
+				(e) => {
+					versionError = e;
+					child.kill("SIGTERM");
+				},
+			);
+		};
 		// Without a terminal: scripted answers (the binary reads PI_ASK_ANSWERS itself), or the
-		// "Needs user input" result; `--no-input` also where a terminal exists but is not ours.
-		const headless = async (mode: RunMode, noInput: boolean) => ({
+		// "Needs user input" result; `--no-input-reason` also where a terminal exists but is
+		// not ours, with pi's mode as the reason (the model reads it).
+		const headless = async (mode: RunMode, noInputReason?: string) => ({
 			mode,
-			outcome: await runBinary(bin, noInput ? [...baseArgs, "--no-input"] : baseArgs, {
+			outcome: await runBinary(bin, noInputReason ? [...baseArgs, "--no-input-reason", noInputReason] : baseArgs, {
 				cwd,
 				stdio: ["ignore", "ignore", "pipe"],
 				signal,
+				onSpawn,
 			}),
 		});
 
 		let run: { mode: RunMode; outcome: RunOutcome };
 		if (process.env.PI_ASK_ANSWERS) {
-			run = await headless("scripted", false);
-		} else if (ctx.hasUI) {
+			run = await headless("scripted");
+		} else if (ctx.mode === "tui") {
 			let tuiRun: Promise<RunOutcome> | undefined;
-			// Interactive mode calls the factory; RPC mode returns undefined without calling it.
 			await ctx.ui.custom<void>((tui, _theme, _keybindings, done) => {
 				const releaseSigint = ignoreTerminalSignals();
-				tui.stop();
+				// Fullscreen pi (the default since 1.x) would otherwise print its frame onto the
+				// normal screen when it leaves the alternate screen: a copy of its bottom bar in
+				// the scrollback on every call. Regular mode keeps pi's own hand-over (as pi does
+				// for its external editor).
+				tui.stop({ preserveScreen: tui.mode === "fullscreen" });
 				const releaseStdin = holdStdin();
-				tuiRun = runBinary(bin, baseArgs, { cwd, stdio: "inherit", signal }).finally(() => {
-					try {
-						tui.start();
-						releaseStdin();
-						tui.requestRender(true);
-					} finally {
-						releaseSigint();
-						done(undefined);
-					}
-				});
+				tuiRun = runBinary(bin, baseArgs, { cwd, stdio: "inherit", signal, onSpawn })
+					.then((outcome) => {
+						// A killed binary left its screen and modes behind: put them back first.
+						if (endedWithoutRestore(outcome, resultFile)) restoreTerminal();
+						return outcome;
+					})
+					.finally(() => {
+						try {
+							tui.start();
+							releaseStdin();
+							tui.requestRender(true);
+						} finally {
+							releaseSigint();
+							done(undefined);
+						}
+					});
 				return { render: () => [], invalidate: () => {} };
 			});
-			// RPC mode: the client owns the terminal, if there is one.
-			run = tuiRun ? { mode: "tui", outcome: await tuiRun } : await headless("headless", true);
-		} else if (isJsonMode()) {
-			run = await headless("headless", true);
-		} else if (terminalAvailable()) {
+			// The factory is always called in the TUI; should it not be, ask nothing.
+			run = tuiRun ? { mode: "tui", outcome: await tuiRun } : await headless("headless", "pi's terminal could not be handed over");
+		} else if (ctx.mode === "print" && terminalAvailable()) {
 			// Print mode on a terminal: the binary asks there; pi only waits.
 			const releaseSigint = ignoreTerminalSignals();
 			try {
-				run = { mode: "terminal", outcome: await runBinary(bin, baseArgs, { cwd, stdio: "inherit", signal }) };
+				const outcome = await runBinary(bin, baseArgs, { cwd, stdio: "inherit", signal, onSpawn });
+				if (endedWithoutRestore(outcome, resultFile)) restoreTerminal();
+				run = { mode: "terminal", outcome };
 			} finally {
 				releaseSigint();
 			}
-		} else {
+		} else if (ctx.mode === "print") {
 			// Print mode without a terminal: the binary reports that itself.
-			run = await headless("headless", false);
+			run = await headless("headless");
+		} else if (ctx.mode === "rpc") {
+			// RPC mode: the client owns the screen; the binary asks through pi's dialogs.
+			const outcome = await runBinary(bin, [...baseArgs, "--dialogs"], {
+				cwd,
+				stdio: ["pipe", "pipe", "pipe"],
+				signal,
+				onSpawn: (child) => {
+					relayDialogs(child, ctx.ui, signal);
+					onSpawn(child);
+				},
+			});
+			run = { mode: "dialogs", outcome };
+		} else {
+			// json mode: no one to ask; the client owns the terminal, if there is one.
+			run = await headless("headless", NO_UI_REASON[ctx.mode] ?? `pi is running in ${ctx.mode} mode`);
 		}
+
+		await versionCheck;
+		if (versionError) throw versionError;
 
 		const { outcome } = run;
 		const result = await readResult(resultFile);
@@ -575,10 +767,12 @@ export default function piAsk(pi: ExtensionAPI): void {
 		parameters: askUserParameters,
 		executionMode: "sequential",
 
-		async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+		async execute(toolCallId, params, signal, _onUpdate, ctx) {
 			const bin = findBinary();
-			await checkBinaryVersion(bin.path);
-			const { content, details } = await askWithBinary(bin.path, params, signal, ctx);
+			const { content, details } = await askWithBinary(bin.path, params, signal, ctx, {
+				checkVersion: () => checkBinaryVersion(bin.path),
+				context: askingText(ctx.sessionManager, toolCallId),
+			});
 			return { content, details };
 		},
 

@@ -5,8 +5,11 @@
 //!
 //! - `tty`: its own key reader and frames, rustyline editors, on the terminal (`/dev/tty`);
 //! - [`plain`]: numbered lines and line input, no escape sequences (TERM=dumb, `--plain`);
-//! - [`scripted`]: answers from a file (`--answers`), no terminal at all.
+//! - [`scripted`]: answers from a file (`--answers`), no terminal at all;
+//! - [`dialogs`]: a caller's dialogs, JSON lines on stdin and stdout (`--dialogs`; pi's RPC
+//!   mode).
 
+pub mod dialogs;
 mod layout;
 pub mod plain;
 pub mod scripted;

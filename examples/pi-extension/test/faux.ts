@@ -10,17 +10,10 @@
  */
 
 import * as fs from "node:fs";
-import {
-	fauxAssistantMessage,
-	fauxText,
-	fauxToolCall,
-	getApiProvider,
-	registerFauxProvider,
-	type Context,
-} from "@mariozechner/pi-ai";
-import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";
+import { createFauxCore, fauxAssistantMessage, fauxText, fauxToolCall, type TranscriptContext } from "@earendil-works/pi-ai";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 
-function lastToolResult(context: Context) {
+function lastToolResult(context: TranscriptContext) {
 	for (let i = context.messages.length - 1; i >= 0; i--) {
 		const m = context.messages[i];
 		if (m.role === "toolResult") return m;
@@ -33,7 +26,7 @@ export default function (pi: ExtensionAPI) {
 	if (!payloadFile) throw new Error("PI_ASK_TEST_PAYLOAD is not set");
 	const payload = JSON.parse(fs.readFileSync(payloadFile, "utf8"));
 
-	const faux = registerFauxProvider({ api: "faux", provider: "faux", models: [{ id: "faux-1", name: "Faux" }] });
+	const faux = createFauxCore({ api: "faux", provider: "faux", models: [{ id: "faux-1", name: "Faux" }] });
 	faux.setResponses([
 		fauxAssistantMessage([fauxText("Let me ask."), fauxToolCall("ask_user", payload, { id: "call-ask-1" })], {
 			stopReason: "toolUse",
@@ -44,13 +37,11 @@ export default function (pi: ExtensionAPI) {
 			return fauxAssistantMessage(`${result?.isError ? "MODEL SAW ERROR:" : "MODEL SAW:"}\n${text}\nEND OF TURN`);
 		},
 	]);
-	const provider = getApiProvider("faux");
-	if (!provider) throw new Error("the faux api provider did not register");
 	pi.registerProvider("faux", {
 		baseUrl: "http://localhost:0",
 		apiKey: "faux-key",
 		api: "faux",
-		streamSimple: provider.streamSimple,
+		streamSimple: faux.streamSimple,
 		models: [
 			{
 				id: "faux-1",

@@ -1,4 +1,4 @@
-// Shared helpers for the extension's tests: run the real pi (npm @mariozechner/pi-coding-agent)
+// Shared helpers for the extension's tests: run the real pi (npm @earendil-works/pi-coding-agent)
 // offline with the faux model of test/faux.ts, in a temporary HOME and agent dir, and run the
 // pi-ask binary directly for the expected results.
 
@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 export const extDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const repoRoot = path.resolve(extDir, "..", "..");
-export const piCli = path.join(extDir, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js");
+export const piCli = path.join(extDir, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "cli.js");
 export const fauxExtension = path.join(extDir, "test", "faux.ts");
 export const extension = path.join(extDir, "index.ts");
 

@@ -84,11 +84,14 @@ test("print mode without a terminal: the model sees the binary's Needs user inpu
 	assert.equal(toolResult.details.error.code, "no_ui");
 });
 
-test("json mode: the Needs user input result (--no-input), never the terminal", async () => {
+test("json mode: the Needs user input result, saying why in pi's terms, never the terminal", async () => {
 	const work = tempDir();
 	const payloadFile = writeJson(work, "expected-payload.json", payload);
-	const expected = await binaryResult([payloadFile, "--no-input"], { cwd: work });
+	const expected = await binaryResult([payloadFile, "--no-input-reason", "pi is running in json mode"], { cwd: work });
 	assert.equal(expected.code, 3);
+	const text = expected.result.content[0].text;
+	assert.match(text, /^Needs user input: pi is running in json mode, so the questionnaire "Project setup" could not be shown\./);
+	assert.doesNotMatch(text, /--no-input/);
 
 	const sessionDir = path.join(work, "sessions");
 	const out = await run(process.execPath, piArgs(sessionDir, "--mode", "json", "go"), {
@@ -104,8 +107,15 @@ test("json mode: the Needs user input result (--no-input), never the terminal", 
 	assert.deepEqual(end.result.details, expected.result.details);
 });
 
-/** Runs pi in RPC mode, sends one prompt, and collects events until the agent ends. */
-function rpcRun(work, env) {
+/** The dialog methods whose extension_ui_request waits for an extension_ui_response. */
+const DIALOGS = ["select", "input", "editor", "confirm"];
+
+/**
+ * Runs pi in RPC mode, sends one prompt, and collects events until the agent ends. `answer`
+ * gives the response fields (`{value}`, `{confirmed}`, `{cancelled: true}`) for each dialog
+ * request, as a client such as an editor would (nothing is answered when it returns nothing).
+ */
+function rpcRun(work, env, answer = () => ({ cancelled: true })) {
 	return new Promise((resolve, reject) => {
 		const child = spawn(process.execPath, piArgs(path.join(work, "sessions"), "--mode", "rpc"), {
 			cwd: work,
@@ -131,6 +141,10 @@ function rpcRun(work, env) {
 				if (!line.trim()) continue;
 				const event = JSON.parse(line);
 				events.push(event);
+				if (event.type === "extension_ui_request" && DIALOGS.includes(event.method)) {
+					const response = answer(event);
+					if (response) child.stdin.write(`${JSON.stringify({ type: "extension_ui_response", id: event.id, ...response })}\n`);
+				}
 				if (event.type === "agent_end") child.stdin.end();
 			}
 		});
@@ -143,26 +157,108 @@ function rpcRun(work, env) {
 	});
 }
 
-test("RPC mode without answers: the Needs user input content reaches the model", async () => {
-	const work = tempDir();
-	const payloadFile = writeJson(work, "expected-payload.json", payload);
-	const expected = await binaryResult([payloadFile, "--no-input"], { cwd: work });
-	assert.equal(expected.code, 3);
-	const text = expected.result.content[0].text;
-	assert.match(text, /^Needs user input: pi-ask was run with --no-input/);
+/** examples/database.json: one single-select question, PostgreSQL or SQLite. */
+const databasePayload = JSON.parse(fs.readFileSync(path.join(extDir, "..", "database.json"), "utf8"));
 
-	const { events, stderr } = await rpcRun(work, piEnv(work, { PI_ASK_TEST_PAYLOAD: writeJson(work, "payload.json", payload) }));
-	const response = events.find((e) => e.type === "response" && e.id === "req-1");
-	assert.equal(response?.success, true, stderr);
+/** The ask_user tool_execution_end event and the dialogs pi's client was asked to show. */
+function rpcToolEnd(events, stderr) {
 	const end = events.find((e) => e.type === "tool_execution_end" && e.toolName === "ask_user");
 	assert.ok(end, `no ask_user tool_execution_end event; stderr: ${stderr}`);
-	assert.equal(end.isError, false);
+	assert.equal(end.isError, false, JSON.stringify(end.result));
+	const dialogs = events.filter((e) => e.type === "extension_ui_request" && DIALOGS.includes(e.method));
+	return { end, dialogs };
+}
+
+test("RPC mode: the binary asks through pi's dialogs; picking SQLite gives SQLite [sqlite]", async () => {
+	const work = tempDir();
+	const expected = await binaryResult(
+		[writeJson(work, "expected-payload.json", databasePayload), "--answers", writeJson(work, "answers.json", { answers: { database: "sqlite" } })],
+		{ cwd: work },
+	);
+	assert.equal(expected.code, 0);
+
+	const env = piEnv(work, { PI_ASK_TEST_PAYLOAD: writeJson(work, "payload.json", databasePayload) });
+	const pick = (event, text) => ({ value: event.options.find((o) => o.includes(text)) });
+	const { events, stderr } = await rpcRun(work, env, (event) =>
+		event.title.includes("Review your answers") ? pick(event, "Submit") : pick(event, "SQLite"),
+	);
+	const response = events.find((e) => e.type === "response" && e.id === "req-1");
+	assert.equal(response?.success, true, stderr);
+	const { end, dialogs } = rpcToolEnd(events, stderr);
+	assert.match(end.result.content[0].text, /SQLite \[sqlite\]/);
 	assert.deepEqual(end.result.content, expected.result.content);
 	assert.deepEqual(end.result.details, expected.result.details);
-	const agentEnd = events.find((e) => e.type === "agent_end");
-	const last = agentEnd.messages.at(-1);
-	assert.equal(last.role, "assistant");
-	assert.deepEqual(last.content, [{ type: "text", text: modelSaw(text) }]);
+	// The question, then the review: two select dialogs, with the rows the binary chose.
+	assert.deepEqual(
+		dialogs.map((d) => [d.method, d.title, d.options]),
+		[
+			[
+				"select",
+				"1/1 Q1 (choose one)\nWhich database should the project use?",
+				[
+					"( ) 1. PostgreSQL — Full relational database with production tooling.",
+					"( ) 2. SQLite — Embedded database with minimal setup.",
+					"Type your own…",
+					"Note on this question…",
+					"Note on an option…",
+					"Next: review →",
+				],
+			],
+			[
+				"select",
+				"Review your answers",
+				["Submit", "✓ 1/1 Q1: SQLite", "Note on a question…", "Note on an option…", "Cancel"],
+			],
+		],
+	);
+	const last = events.find((e) => e.type === "agent_end").messages.at(-1);
+	assert.deepEqual(last.content, [{ type: "text", text: modelSaw(expected.result.content[0].text) }]);
+});
+
+test("RPC mode: cancelling the dialogs gives the dismissed result", async () => {
+	const work = tempDir();
+	const expected = await binaryResult(
+		[writeJson(work, "expected-payload.json", payload), "--answers", writeJson(work, "answers.json", { cancelled: true })],
+		{ cwd: work },
+	);
+	assert.equal(expected.code, 1);
+	assert.match(expected.result.content[0].text, /^User dismissed the questionnaire "Project setup"/);
+
+	// Answer the first question, then Esc at the second: the flow asks first (an answer would
+	// be lost), and yes cancels.
+	const env = piEnv(work, { PI_ASK_TEST_PAYLOAD: writeJson(work, "payload.json", payload) });
+	let selects = 0;
+	const { events, stderr } = await rpcRun(work, env, (event) => {
+		if (event.method === "confirm") return { confirmed: true };
+		selects++;
+		return selects === 1 ? { value: event.options.find((o) => o.includes("SQLite")) } : { cancelled: true };
+	});
+	const { end, dialogs } = rpcToolEnd(events, stderr);
+	assert.deepEqual(end.result.content, expected.result.content);
+	assert.deepEqual(end.result.details, expected.result.details);
+	assert.deepEqual(
+		dialogs.map((d) => [d.method, d.title]),
+		[
+			["select", "Project setup\n1/2 Database (choose one)\nWhich database should the project use?"],
+			["select", "Project setup\n2/2 Q2 (choose any)\nWhich checks should CI run?"],
+			["confirm", "Cancel the questionnaire?"],
+		],
+	);
+});
+
+test("RPC mode: pi's abort while a dialog is open ends the binary with the aborted result", async () => {
+	const work = tempDir();
+	const abortFile = path.join(work, "abort");
+	const env = piEnv(work, { PI_ASK_TEST_PAYLOAD: writeJson(work, "payload.json", payload), PI_ASK_TEST_ABORT_FILE: abortFile });
+	// The client leaves the first dialog open; test/faux.ts then aborts the turn (ctx.abort()).
+	const { events, stderr } = await rpcRun(work, env, () => {
+		fs.writeFileSync(abortFile, "");
+		return undefined;
+	});
+	const end = events.find((e) => e.type === "tool_execution_end" && e.toolName === "ask_user");
+	assert.ok(end, `no ask_user tool_execution_end event; stderr: ${stderr}`);
+	assert.deepEqual(end.result.details.error, { code: "aborted", message: "received SIGTERM" });
+	assert.deepEqual(end.result.details.answers, {});
 });
 
 test("RPC mode with PI_ASK_ANSWERS: scripted answers, no terminal", async () => {
@@ -251,7 +347,11 @@ function recordingBinary(dir) {
 if [ "$1" = "--version" ]; then echo "pi-ask 0.2.0"; exit 0; fi
 { echo "cwd=$(pwd)"; for a in "$@"; do echo "arg=$a"; done; echo "PI_ASK_ANSWERS=\${PI_ASK_ANSWERS:-}"; } > "${log}"
 out=""; prev=""
-for a in "$@"; do if [ "$prev" = "--output" ]; then out="$a"; fi; prev="$a"; done
+for a in "$@"; do
+  if [ "$prev" = "--output" ]; then out="$a"; fi
+  if [ "$prev" = "--context" ]; then printf 'context=%s\n' "$(cat "$a")" >> "${log}"; fi
+  prev="$a"
+done
 printf '%s' '{"content":[{"type":"text","text":"recorded"}],"details":{"cancelled":true,"questions":[],"answers":{}}}' > "$out"
 exit 3
 `,
@@ -260,38 +360,50 @@ exit 3
 	return { file, calls: () => fs.readFileSync(log, "utf8").trim().split("\n") };
 }
 
-/** The recorded call with the temporary payload and result paths replaced by placeholders. */
+/**
+ * The recorded call with the temporary payload, result and context paths replaced by
+ * placeholders, and the context file's text.
+ */
 function shape(calls) {
 	const args = calls.filter((l) => l.startsWith("arg=")).map((l) => l.slice(4));
 	args[0] = args[0].endsWith("/payload.json") ? "PAYLOAD" : args[0];
 	const o = args.indexOf("--output");
 	if (o >= 0 && args[o + 1].endsWith("/result.json")) args[o + 1] = "RESULT";
-	return { cwd: calls.find((l) => l.startsWith("cwd=")).slice(4), args, answers: calls.at(-1) };
+	const c = args.indexOf("--context");
+	if (c >= 0 && args[c + 1].endsWith("/context.md")) args[c + 1] = "CONTEXT";
+	return {
+		cwd: calls.find((l) => l.startsWith("cwd=")).slice(4),
+		args,
+		answers: calls.find((l) => l.startsWith("PI_ASK_ANSWERS=")),
+		context: calls.find((l) => l.startsWith("context="))?.slice(8),
+	};
 }
 
-test("how the binary is run: --output, --cwd pi's cwd; --no-input only in RPC and json mode", async () => {
+test("how the binary is run: --output, --cwd pi's cwd, --context the asking text; --dialogs in RPC mode, a reason for no input in json mode", async () => {
 	const work = fs.realpathSync(tempDir());
 	const fake = recordingBinary(work);
 	const env = piEnv(work, { PI_ASK_BIN: fake.file, PI_ASK_TEST_PAYLOAD: writeJson(work, "payload.json", payload) });
-	const expectedArgs = ["PAYLOAD", "--output", "RESULT", "--cwd", work];
+	// test/faux.ts says "Let me ask." with its ask_user call.
+	const expectedArgs = ["PAYLOAD", "--output", "RESULT", "--cwd", work, "--context", "CONTEXT"];
+	const call = (args, answers = "") => ({ cwd: work, args, answers: `PI_ASK_ANSWERS=${answers}`, context: "Let me ask." });
 
 	// Print mode without a terminal: the binary itself reports the missing terminal.
 	let out = await run(process.execPath, piArgs(null, "-p", "go"), { cwd: work, env });
 	assert.equal(out.stdout.trim(), modelSaw("recorded"), out.stderr);
-	assert.deepEqual(shape(fake.calls()), { cwd: work, args: expectedArgs, answers: "PI_ASK_ANSWERS=" });
+	assert.deepEqual(shape(fake.calls()), call(expectedArgs));
 
-	// json mode: never the terminal.
+	// json mode: never the terminal; the reason in pi's terms.
 	out = await run(process.execPath, piArgs(null, "--mode", "json", "go"), { cwd: work, env });
 	assert.equal(out.code, 0, out.stderr);
-	assert.deepEqual(shape(fake.calls()), { cwd: work, args: [...expectedArgs, "--no-input"], answers: "PI_ASK_ANSWERS=" });
+	assert.deepEqual(shape(fake.calls()), call([...expectedArgs, "--no-input-reason", "pi is running in json mode"]));
 
-	// RPC mode: never the terminal.
+	// RPC mode: never the terminal; pi's dialogs.
 	const rpc = await rpcRun(work, env);
 	assert.ok(rpc.events.some((e) => e.type === "tool_execution_end"), rpc.stderr);
-	assert.deepEqual(shape(fake.calls()), { cwd: work, args: [...expectedArgs, "--no-input"], answers: "PI_ASK_ANSWERS=" });
+	assert.deepEqual(shape(fake.calls()), call([...expectedArgs, "--dialogs"]));
 
 	// Scripted answers: the binary reads PI_ASK_ANSWERS itself, in any mode.
 	out = await run(process.execPath, piArgs(null, "--mode", "json", "go"), { cwd: work, env: { ...env, PI_ASK_ANSWERS: "answers.json" } });
 	assert.equal(out.code, 0, out.stderr);
-	assert.deepEqual(shape(fake.calls()), { cwd: work, args: expectedArgs, answers: "PI_ASK_ANSWERS=answers.json" });
+	assert.deepEqual(shape(fake.calls()), call(expectedArgs, "answers.json"));
 });

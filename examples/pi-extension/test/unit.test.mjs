@@ -170,7 +170,7 @@ test("renderResult: dismissed, Needs user input, aborted, and tool errors", () =
 	assert.equal(ext.resultText({ content: [{ type: "text", text: "PI_ASK_BIN is wrong" }] }, false, theme), "PI_ASK_BIN is wrong");
 });
 
-const headlessCtx = (cwd) => ({ hasUI: false, cwd, ui: {} });
+const headlessCtx = (cwd) => ({ mode: "json", cwd, ui: {} });
 
 test("abort: a binary that does not write its own aborted result is killed; the tool returns one", async () => {
 	const work = tempDir();
@@ -217,4 +217,90 @@ test("a binary that writes no result: a tool error with its exit code and stderr
 	await assert.rejects(ext.askWithBinary(failing, { questions: [] }, undefined, headlessCtx(work)), {
 		message: "pi-ask exited with code 4 without writing a result: pi-ask: cannot write the result: disk full",
 	});
+});
+
+test("the version check runs beside the questionnaire, never before it; a failed check ends it and is the tool error", async () => {
+	const work = tempDir();
+	const started = path.join(work, "started");
+	const termed = path.join(work, "termed");
+	// --version answers after 300 ms, saying whether the questionnaire had started by then.
+	const stub = executable(
+		work,
+		"stub",
+		`#!/bin/sh
+if [ "$1" = "--version" ]; then sleep 0.3; if [ -e ${started} ]; then echo 'pi-ask 0.0.1'; else echo 'pi-ask 0.0.2'; fi; exit 0; fi
+trap 'touch ${termed}; exit 143' TERM
+touch ${started}
+while :; do sleep 0.05; done
+`,
+	);
+	const params = { questions: [{ id: "a", prompt: "A?", options: [{ value: "x", label: "X" }] }] };
+	await assert.rejects(ext.askWithBinary(stub, params, undefined, headlessCtx(work), { checkVersion: () => ext.checkBinaryVersion(stub) }), {
+		message: `${stub} is pi-ask 0.0.1, which is too old: this extension needs pi-ask ${ext.MIN_BINARY_VERSION} or newer.`,
+	});
+	assert.ok(fs.existsSync(termed), "the questionnaire was ended with SIGTERM");
+});
+
+test("--context: the asking assistant text is passed in a file", async () => {
+	const work = tempDir();
+	const log = path.join(work, "context.log");
+	const stub = executable(
+		work,
+		"stub",
+		`#!/bin/sh
+prev=""; out=""
+for a in "$@"; do
+  if [ "$prev" = "--context" ]; then cat "$a" > ${log}; fi
+  if [ "$prev" = "--output" ]; then out="$a"; fi
+  prev="$a"
+done
+printf '%s' '{"content":[{"type":"text","text":"t"}],"details":{"cancelled":true,"questions":[],"answers":{}}}' > "$out"
+`,
+	);
+	const result = await ext.askWithBinary(stub, { questions: [] }, undefined, headlessCtx(work), { context: "Which database?\n\nI need to know." });
+	assert.equal(result.content[0].text, "t");
+	assert.equal(fs.readFileSync(log, "utf8"), "Which database?\n\nI need to know.");
+});
+
+test("askingText: the text of the assistant message that made the tool call", () => {
+	const message = (content, role = "assistant") => ({ type: "message", message: { role, content } });
+	const branch = [
+		message([{ type: "text", text: "Earlier." }, { type: "toolCall", id: "call-0", name: "ask_user", arguments: {} }]),
+		message([{ type: "text", text: "go" }], "user"),
+		message([
+			{ type: "thinking", thinking: "hidden" },
+			{ type: "text", text: " I need two answers. " },
+			{ type: "text", text: "First: the database." },
+			{ type: "toolCall", id: "call-1", name: "ask_user", arguments: {} },
+		]),
+	];
+	const sessionManager = { getBranch: () => branch };
+	assert.equal(ext.askingText(sessionManager, "call-1"), "I need two answers.\n\nFirst: the database.");
+	assert.equal(ext.askingText(sessionManager, "call-0"), "Earlier.");
+	assert.equal(ext.askingText(sessionManager, "call-9"), undefined);
+	assert.equal(ext.askingText({ getBranch: () => [message([{ type: "toolCall", id: "c", name: "ask_user", arguments: {} }])] }, "c"), undefined);
+	assert.equal(ext.askingText(undefined, "c"), undefined);
+});
+
+test("answerDialog: each --dialogs request becomes pi's dialog; a dismissed one is cancelled", async () => {
+	const calls = [];
+	const ui = {
+		select: async (title, options, opts) => (calls.push(["select", title, options, opts.timeout]), options[1]),
+		input: async (title, placeholder) => (calls.push(["input", title, placeholder]), undefined),
+		editor: async (title, prefill) => (calls.push(["editor", title, prefill]), `${prefill}!`),
+		confirm: async (title, message) => (calls.push(["confirm", title, message]), true),
+	};
+	const signal = new AbortController().signal;
+	const ask = (request) => ext.answerDialog(JSON.stringify(request), ui, signal);
+	assert.deepEqual(await ask({ type: "select", title: "T", options: ["a", "b"], timeout: 5000 }), { value: "b" });
+	assert.deepEqual(await ask({ type: "input", title: "I", placeholder: "p" }), { cancelled: true });
+	assert.deepEqual(await ask({ type: "editor", title: "E", prefill: "x" }), { value: "x!" });
+	assert.deepEqual(await ask({ type: "confirm", title: "C", message: "m" }), { confirmed: true });
+	assert.deepEqual(await ask({ type: "unknown" }), { cancelled: true });
+	assert.deepEqual(calls, [
+		["select", "T", ["a", "b"], 5000],
+		["input", "I", "p"],
+		["editor", "E", "x"],
+		["confirm", "C", "m"],
+	]);
 });

@@ -1,0 +1,818 @@
+//! The dialogs front end (`--dialogs`): the questionnaire asked through a caller's dialogs,
+//! one JSON line at a time (docs/dialogs.md). pi's extension relays each request to pi's
+//! own `ctx.ui.select` / `input` / `editor` / `confirm` in RPC mode, where an editor or other
+//! client owns the screen.
+//!
+//! Each request is one line on stdout (`{"type": "select", "title": …, "options": […]}`,
+//! `input`, `editor`, `confirm`); the caller answers each with one line on stdin
+//! (`{"value": …}`, `{"confirmed": bool}`, `{"cancelled": true}`) before the next request
+//! comes. Nothing else is written on stdout: the result goes to `--output FILE`, which
+//! `--dialogs` requires.
+//!
+//! Like the other front ends it only turns answers into [`Command`]s and shows what the
+//! [`Flow`] says is current; no rule is decided here:
+//! - a question is a `select` of its options (ticks on multi-select questions) and the rows
+//!   of the terminal front end (Type your own…, Note on this question…, Note on an option…,
+//!   ← Back, Next → or, on multi-select questions, Done →); a cancelled select is Esc at the
+//!   question ([`Command::Cancel`]: the flow's cancel confirmation as usual);
+//! - text (custom text, notes) is an `input` dialog, or an `editor` prefilled with the
+//!   current text; a cancelled one is Esc in an editor: nothing changes, back to the question;
+//! - the review is a `select` (Submit, each question to re-open, the note rows, Cancel); the
+//!   required-question warning and the cancel confirmation are `confirm` dialogs.
+//!
+//! End of input, a failed read or write, or a response that does not fit the request ends
+//! the flow with [`Ending::TerminalLost`] (the dialog client went away).
+
+use super::layout::answer_parts;
+use crate::contract::QuestionType;
+use crate::flow::{Command, Flow, Screen};
+use crate::result::Ending;
+use crate::sanitize::one_line;
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt::Write as _;
+use std::io::{self, BufRead, Write};
+
+/// One dialog the caller shows: a line on stdout.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Request {
+    /// Choose one of `options`; answered with the chosen string as `value`.
+    Select {
+        /// What is asked, possibly several lines.
+        title: String,
+        /// The rows, each one line and all different.
+        options: Vec<String>,
+    },
+    /// A line of text; answered with `value`.
+    Input {
+        /// What is asked.
+        title: String,
+        /// A hint shown in the empty field.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        placeholder: Option<String>,
+    },
+    /// Text with `prefill` to change; answered with `value`.
+    Editor {
+        /// What is asked.
+        title: String,
+        /// The current text.
+        prefill: String,
+    },
+    /// Yes or no; answered with `confirmed`.
+    Confirm {
+        /// The question.
+        title: String,
+        /// What yes means.
+        message: String,
+    },
+}
+
+/// The caller's answer to one dialog: a line on stdin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Response {
+    /// `{"value": "…"}`: the chosen option string (select) or the text (input, editor).
+    Value(String),
+    /// `{"confirmed": true|false}` (confirm).
+    Confirmed(bool),
+    /// `{"cancelled": true}`: the dialog was dismissed (Esc).
+    Cancelled,
+}
+
+impl Response {
+    /// Parses one response line. `cancelled: true` wins over the other fields; otherwise a
+    /// string `value` or a boolean `confirmed` is needed. Errors say what was wrong.
+    pub fn parse(line: &str) -> Result<Response, String> {
+        let value: Value = serde_json::from_str(line.trim())
+            .map_err(|e| format!("a response that is not JSON ({e})"))?;
+        let Some(object) = value.as_object() else {
+            return Err("a response that is not a JSON object".to_string());
+        };
+        if object.get("cancelled") == Some(&Value::Bool(true)) {
+            return Ok(Response::Cancelled);
+        }
+        if let Some(v) = object.get("value") {
+            return match v {
+                Value::String(s) => Ok(Response::Value(s.clone())),
+                _ => Err("a response whose value is not a string".to_string()),
+            };
+        }
+        match object.get("confirmed") {
+            Some(Value::Bool(b)) => Ok(Response::Confirmed(*b)),
+            _ => Err("a response with none of value, confirmed or cancelled: true".to_string()),
+        }
+    }
+}
+
+/// Asks through dialogs on stdin and stdout; see [`run`].
+pub fn ask(flow: Flow<'_>) -> Ending {
+    let stdin = io::stdin();
+    let stdout = io::stdout();
+    run(flow, stdin.lock(), stdout.lock())
+}
+
+/// Why the loop stopped before the flow ended.
+enum Stop {
+    /// End of input: the client went away.
+    Eof,
+    Io(io::Error),
+    /// A response that does not fit its request.
+    Protocol(String),
+    /// The flow refused a command the front end only sends where it applies: a bug.
+    Internal(String),
+}
+
+impl From<io::Error> for Stop {
+    fn from(e: io::Error) -> Self {
+        Stop::Io(e)
+    }
+}
+
+/// The dialogs front end over any line source and sink: the testable core of [`ask`].
+/// `input` gives response lines, `out` receives the request lines (flushed after each).
+pub fn run<R: BufRead, W: Write>(flow: Flow<'_>, input: R, out: W) -> Ending {
+    let mut d = Dialogs { flow, input, out };
+    match d.run() {
+        Ok(()) => d.flow.into_ending().unwrap_or_else(|| {
+            Ending::Internal("the dialogs front end stopped before the flow ended".to_string())
+        }),
+        Err(Stop::Eof) => Ending::TerminalLost("the dialog client closed its input".to_string()),
+        Err(Stop::Io(e)) => Ending::TerminalLost(format!("the dialog client failed: {e}")),
+        Err(Stop::Protocol(what)) => Ending::TerminalLost(format!("the dialog client sent {what}")),
+        Err(Stop::Internal(why)) => Ending::Internal(why),
+    }
+}
+
+/// A row of a question's select.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Row {
+    Option(usize),
+    TypeOwn,
+    NoteQuestion,
+    NoteOption,
+    Back,
+    Next,
+}
+
+/// A row of the review's select.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ReviewRow {
+    Submit,
+    Open(usize),
+    NoteQuestion,
+    NoteOption,
+    Cancel,
+}
+
+/// Text shown in a row for the current text of a field: ` (now “…”)`, or nothing.
+fn now(text: Option<&str>) -> String {
+    text.map(|t| format!(" (now \u{201c}{}\u{201d})", one_line(t)))
+        .unwrap_or_default()
+}
+
+struct Dialogs<'p, R, W> {
+    flow: Flow<'p>,
+    input: R,
+    out: W,
+}
+
+impl<R: BufRead, W: Write> Dialogs<'_, R, W> {
+    fn run(&mut self) -> Result<(), Stop> {
+        while !self.flow.is_over() {
+            match self.flow.screen() {
+                Screen::Question(q) => self.question(q)?,
+                Screen::Review => self.review()?,
+                Screen::ConfirmSubmit | Screen::ConfirmCancel { .. } => self.confirm()?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies a command the front end only sends where it applies; a refusal is a bug.
+    fn apply(&mut self, command: Command) -> Result<(), Stop> {
+        self.flow
+            .apply(command)
+            .map_err(|e| Stop::Internal(format!("the flow refused a command: {e}")))
+    }
+
+    /// Sends one request and reads its response (blank lines are skipped).
+    fn ask(&mut self, request: &Request) -> Result<Response, Stop> {
+        let line = serde_json::to_string(request).expect("requests always serialize");
+        writeln!(self.out, "{line}")?;
+        self.out.flush()?;
+        loop {
+            let mut buf = Vec::new();
+            if self.input.read_until(b'\n', &mut buf)? == 0 {
+                return Err(Stop::Eof);
+            }
+            let text = String::from_utf8_lossy(&buf);
+            if !text.trim().is_empty() {
+                return Response::parse(&text).map_err(Stop::Protocol);
+            }
+        }
+    }
+
+    /// A select over `rows` (label, meaning): the chosen row, or `None` when cancelled.
+    fn select<T: Copy>(&mut self, title: String, rows: &[(String, T)]) -> Result<Option<T>, Stop> {
+        let options = rows.iter().map(|(label, _)| label.clone()).collect();
+        match self.ask(&Request::Select { title, options })? {
+            Response::Cancelled => Ok(None),
+            Response::Value(v) => match rows.iter().find(|(label, _)| *label == v) {
+                Some((_, row)) => Ok(Some(*row)),
+                None => Err(Stop::Protocol(format!(
+                    "{:?}, which is not an option of the select",
+                    one_line(&v)
+                ))),
+            },
+            Response::Confirmed(_) => Err(Stop::Protocol(
+                "confirmed where a select was asked".to_string(),
+            )),
+        }
+    }
+
+    /// Text for a field whose text is now `current`: an `input`, or an `editor` prefilled
+    /// with the current text. `None` when cancelled (Esc in an editor: nothing changes).
+    fn text(&mut self, title: String, current: Option<&str>) -> Result<Option<String>, Stop> {
+        let request = match current {
+            Some(text) => Request::Editor {
+                title,
+                prefill: text.to_string(),
+            },
+            None => Request::Input {
+                title,
+                placeholder: None,
+            },
+        };
+        match self.ask(&request)? {
+            Response::Cancelled => Ok(None),
+            Response::Value(v) => Ok(Some(v)),
+            Response::Confirmed(_) => {
+                Err(Stop::Protocol("confirmed where text was asked".to_string()))
+            }
+        }
+    }
+
+    /// `2/3 Frontend`: the progress marker of question `q`.
+    fn marker(&self, q: usize) -> String {
+        let payload = self.flow.payload();
+        format!(
+            "{}/{} {}",
+            q + 1,
+            payload.questions.len(),
+            one_line(&payload.questions[q].label)
+        )
+    }
+
+    /// The title of question `q`'s select: the questionnaire's title, the marker with how to
+    /// answer, the prompt, and on preview questions every option's preview.
+    fn question_title(&self, q: usize) -> String {
+        let payload = self.flow.payload();
+        let question = &payload.questions[q];
+        let mut s = String::new();
+        if let Some(title) = payload.title.as_deref().filter(|t| !t.trim().is_empty()) {
+            let _ = writeln!(s, "{}", one_line(title));
+        }
+        let required = if question.required { ", required" } else { "" };
+        let _ = writeln!(
+            s,
+            "{} ({}{required})",
+            self.marker(q),
+            question.kind.instruction()
+        );
+        s.push_str(&crate::sanitize::for_terminal(&question.prompt));
+        if question.kind == QuestionType::Preview {
+            for (i, option) in question.options.iter().enumerate() {
+                let _ = write!(s, "\n\n{}. {}:", i + 1, one_line(&option.label));
+                for line in
+                    crate::sanitize::for_terminal(option.preview.as_deref().unwrap_or("")).lines()
+                {
+                    let _ = write!(s, "\n  | {line}");
+                }
+            }
+        }
+        s
+    }
+
+    /// The rows of question `q`'s select.
+    fn question_rows(&self, q: usize) -> Vec<(String, Row)> {
+        let payload = self.flow.payload();
+        let question = &payload.questions[q];
+        let answers = self.flow.answers();
+        let selected = answers.selected(q);
+        let multi = question.kind.takes_several();
+        let mut rows = Vec::new();
+        for (i, option) in question.options.iter().enumerate() {
+            let mark = match (multi, selected.contains(&i)) {
+                (true, true) => "[x]",
+                (true, false) => "[ ]",
+                (false, true) => "(\u{2022})",
+                (false, false) => "( )",
+            };
+            let mut label = format!("{mark} {}. {}", i + 1, one_line(&option.label));
+            if let Some(d) = &option.description {
+                let _ = write!(label, " \u{2014} {}", one_line(d));
+            }
+            if let Some(note) = answers.option_note(q, i) {
+                let _ = write!(label, " (note: {})", one_line(note));
+            }
+            rows.push((label, Row::Option(i)));
+        }
+        if question.allows_custom_text() {
+            let label = format!("Type your own\u{2026}{}", now(answers.custom_text(q)));
+            rows.push((label, Row::TypeOwn));
+        }
+        let label = format!("Note on this question\u{2026}{}", now(answers.note(q)));
+        rows.push((label, Row::NoteQuestion));
+        if !question.is_text_only() {
+            rows.push(("Note on an option\u{2026}".to_string(), Row::NoteOption));
+        }
+        if q > 0 {
+            rows.push(("\u{2190} Back".to_string(), Row::Back));
+        }
+        let next = match (multi, self.flow.next_is_review(q)) {
+            (true, true) => "Done: review \u{2192}",
+            (true, false) => "Done \u{2192}",
+            (false, true) => "Next: review \u{2192}",
+            (false, false) => "Next \u{2192}",
+        };
+        rows.push((next.to_string(), Row::Next));
+        rows
+    }
+
+    /// Question `q`: one select, and what its row opens, applied to the flow.
+    fn question(&mut self, q: usize) -> Result<(), Stop> {
+        let rows = self.question_rows(q);
+        let Some(row) = self.select(self.question_title(q), &rows)? else {
+            return self.apply(Command::Cancel);
+        };
+        let question = &self.flow.payload().questions[q];
+        match row {
+            Row::Option(i) if question.kind.takes_several() => self.apply(Command::Toggle(i)),
+            Row::Option(i) => self.apply(Command::Choose(i)),
+            Row::TypeOwn => {
+                let current = self.flow.answers().custom_text(q).map(str::to_string);
+                let title = format!("{}: your own answer", self.marker(q));
+                match self.text(title, current.as_deref())? {
+                    Some(text) => self.apply(Command::SaveCustomText(text)),
+                    None => Ok(()),
+                }
+            }
+            Row::NoteQuestion => self.note_question(q),
+            Row::NoteOption => self.note_option(q),
+            Row::Back => self.apply(Command::Back),
+            Row::Next => self.apply(Command::Next),
+        }
+    }
+
+    /// The note of question `q`: an input or editor, then [`Command::SetNote`].
+    fn note_question(&mut self, q: usize) -> Result<(), Stop> {
+        let current = self.flow.answers().note(q).map(str::to_string);
+        let title = format!("{}: note on this question", self.marker(q));
+        match self.text(title, current.as_deref())? {
+            Some(text) => self.apply(Command::SetNote { question: q, text }),
+            None => Ok(()),
+        }
+    }
+
+    /// A note on an option of question `q`: which option (a select), then its text.
+    fn note_option(&mut self, q: usize) -> Result<(), Stop> {
+        let question = &self.flow.payload().questions[q];
+        let answers = self.flow.answers();
+        let rows: Vec<(String, Option<usize>)> = question
+            .options
+            .iter()
+            .enumerate()
+            .map(|(i, o)| {
+                let label = format!(
+                    "{}. {}{}",
+                    i + 1,
+                    one_line(&o.label),
+                    now(answers.option_note(q, i))
+                );
+                (label, Some(i))
+            })
+            .chain([("\u{2190} Back".to_string(), None)])
+            .collect();
+        let title = format!("{}: note on which option?", self.marker(q));
+        let Some(Some(option)) = self.select(title, &rows)? else {
+            return Ok(());
+        };
+        let current = self
+            .flow
+            .answers()
+            .option_note(q, option)
+            .map(str::to_string);
+        let title = format!(
+            "{}: note on {}",
+            self.marker(q),
+            one_line(&question.options[option].label)
+        );
+        match self.text(title, current.as_deref())? {
+            Some(text) => self.apply(Command::SetOptionNote {
+                question: q,
+                option,
+                text,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Which question (from the review's note rows): a select, `None` when cancelled.
+    fn pick_question(&mut self, title: &str) -> Result<Option<usize>, Stop> {
+        let n = self.flow.payload().questions.len();
+        let rows: Vec<(String, Option<usize>)> = (0..n)
+            .map(|q| (self.marker(q), Some(q)))
+            .chain([("\u{2190} Back".to_string(), None)])
+            .collect();
+        Ok(self.select(title.to_string(), &rows)?.flatten())
+    }
+
+    /// One review row per question: its marker and answer, `no answer` (`(required)`).
+    fn review_line(&self, q: usize) -> String {
+        let payload = self.flow.payload();
+        let answers = self.flow.answers();
+        let summary = answers.summary(payload, q);
+        let parts = answer_parts(&summary, |t| format!("\u{201c}{}\u{201d}", one_line(t)));
+        let answered = !parts.is_empty();
+        let mark = if answered { "\u{2713}" } else { "\u{b7}" };
+        let mut line = format!("{mark} {}: ", self.marker(q));
+        if answered {
+            line.push_str(&parts.join(", "));
+        } else if payload.questions[q].required {
+            line.push_str("no answer (required)");
+        } else {
+            line.push_str("no answer");
+        }
+        if let Some(note) = summary.note {
+            let _ = write!(line, "; note: {}", one_line(note));
+        }
+        for (option, note) in &summary.option_notes {
+            let _ = write!(
+                line,
+                "; note on {}: {}",
+                one_line(&option.label),
+                one_line(note)
+            );
+        }
+        line
+    }
+
+    /// The review: one select; Esc is the cancel (asked first when answers would be lost).
+    fn review(&mut self) -> Result<(), Stop> {
+        let payload = self.flow.payload();
+        let missing = self.flow.unanswered_required().len();
+        let submit = match missing {
+            0 => "Submit".to_string(),
+            1 => "Submit (1 required question unanswered)".to_string(),
+            n => format!("Submit ({n} required questions unanswered)"),
+        };
+        let mut rows = vec![(submit, ReviewRow::Submit)];
+        for q in 0..payload.questions.len() {
+            rows.push((self.review_line(q), ReviewRow::Open(q)));
+        }
+        rows.push((
+            "Note on a question\u{2026}".to_string(),
+            ReviewRow::NoteQuestion,
+        ));
+        rows.push((
+            "Note on an option\u{2026}".to_string(),
+            ReviewRow::NoteOption,
+        ));
+        rows.push(("Cancel".to_string(), ReviewRow::Cancel));
+        let title = match payload.title.as_deref().filter(|t| !t.trim().is_empty()) {
+            Some(t) => format!("{}\nReview your answers", one_line(t)),
+            None => "Review your answers".to_string(),
+        };
+        match self.select(title, &rows)? {
+            None | Some(ReviewRow::Cancel) => self.apply(Command::Cancel),
+            Some(ReviewRow::Submit) => self.apply(Command::Submit),
+            Some(ReviewRow::Open(q)) => self.apply(Command::Open(q)),
+            Some(ReviewRow::NoteQuestion) => match self.pick_question("Note on which question?")? {
+                Some(q) => self.note_question(q),
+                None => Ok(()),
+            },
+            Some(ReviewRow::NoteOption) => {
+                match self.pick_question("Note on an option of which question?")? {
+                    Some(q) => self.note_option(q),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+
+    /// The required-question warning or the cancel confirmation: a confirm dialog; no (or a
+    /// dismissed dialog) goes back.
+    fn confirm(&mut self) -> Result<(), Stop> {
+        let request = if self.flow.screen() == Screen::ConfirmSubmit {
+            let names: Vec<String> = self
+                .flow
+                .unanswered_required()
+                .into_iter()
+                .map(|q| self.marker(q))
+                .collect();
+            Request::Confirm {
+                title: "Submit anyway?".to_string(),
+                message: format!("Unanswered required questions: {}.", names.join(", ")),
+            }
+        } else {
+            Request::Confirm {
+                title: "Cancel the questionnaire?".to_string(),
+                message: "Your answers and notes will be discarded.".to_string(),
+            }
+        };
+        let yes = match self.ask(&request)? {
+            Response::Confirmed(yes) => yes,
+            Response::Cancelled => false,
+            Response::Value(_) => {
+                return Err(Stop::Protocol(
+                    "a value where a confirm was asked".to_string(),
+                ))
+            }
+        };
+        self.apply(if yes { Command::Confirm } else { Command::Deny })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::{parse_payload, Payload};
+    use serde_json::json;
+
+    fn payload() -> Payload {
+        parse_payload(
+            &json!({
+                "title": "Setup",
+                "questions": [
+                    {"id": "db", "label": "Database", "prompt": "Which database?", "required": true,
+                     "options": [
+                        {"value": "postgres", "label": "PostgreSQL", "description": "Full relational database."},
+                        {"value": "sqlite", "label": "SQLite", "description": "Embedded."}]},
+                    {"id": "checks", "label": "Checks", "prompt": "Which checks?", "type": "multi",
+                     "options": [
+                        {"value": "lint", "label": "Lint"},
+                        {"value": "test", "label": "Tests"}]},
+                    {"id": "layout", "prompt": "Which layout?", "type": "preview",
+                     "options": [
+                        {"value": "a", "label": "A", "preview": "+--+\n|a |\n+--+"},
+                        {"value": "b", "label": "B", "preview": "b\x1b[2Jb"}]}
+                ]
+            })
+            .to_string(),
+        )
+        .unwrap()
+    }
+
+    /// Runs the flow with `responses` (one JSON value each); returns the ending, the result's
+    /// details and every request sent.
+    fn session(responses: &[Value]) -> (Ending, Value, Vec<Value>) {
+        let p = payload();
+        let input: String = responses.iter().map(|r| format!("{r}\n")).collect();
+        let mut out = Vec::new();
+        let ending = run(Flow::new(&p), input.as_bytes(), &mut out);
+        let (res, _) = crate::result::conclude(&ending, Some(&p));
+        let requests = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        (ending, serde_json::to_value(res.details).unwrap(), requests)
+    }
+
+    fn value(v: &str) -> Value {
+        json!({ "value": v })
+    }
+
+    fn cancelled() -> Value {
+        json!({ "cancelled": true })
+    }
+
+    fn confirmed(yes: bool) -> Value {
+        json!({ "confirmed": yes })
+    }
+
+    #[test]
+    fn the_first_request_is_the_first_question() {
+        let (_, _, requests) = session(&[]);
+        assert_eq!(
+            requests[0],
+            json!({
+                "type": "select",
+                "title": "Setup\n1/3 Database (choose one, required)\nWhich database?",
+                "options": [
+                    "( ) 1. PostgreSQL \u{2014} Full relational database.",
+                    "( ) 2. SQLite \u{2014} Embedded.",
+                    "Type your own\u{2026}",
+                    "Note on this question\u{2026}",
+                    "Note on an option\u{2026}",
+                    "Next \u{2192}"
+                ]
+            })
+        );
+    }
+
+    #[test]
+    fn a_whole_flow_with_ticks_custom_text_and_notes() {
+        let (ending, details, requests) = session(&[
+            value("( ) 2. SQLite \u{2014} Embedded."),
+            // Multi: tick Lint and Tests, then a note on Tests, then Done.
+            value("[ ] 1. Lint"),
+            value("[ ] 2. Tests"),
+            value("Note on an option\u{2026}"),
+            value("2. Tests"),
+            value("  fast ones  "),
+            value("Done \u{2192}"),
+            // Preview: choose B.
+            value("( ) 2. B"),
+            // Review: re-open the database question, type an own answer instead.
+            value("\u{2713} 1/3 Database: SQLite"),
+            value("Type your own\u{2026}"),
+            value("DuckDB"),
+            value("Submit"),
+        ]);
+        assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
+        assert_eq!(
+            details["answers"],
+            json!({
+                "db": {"values": ["DuckDB"], "labels": ["DuckDB"], "indices": [], "customText": "DuckDB"},
+                "checks": {"values": ["lint", "test"], "labels": ["Lint", "Tests"], "indices": [1, 2],
+                           "optionNotes": {"test": "fast ones"}},
+                "layout": {"values": ["b"], "labels": ["B"], "indices": [2]}
+            })
+        );
+        // The multi question came back with its ticks and the Done row.
+        assert_eq!(
+            requests[3]["options"],
+            json!([
+                "[x] 1. Lint",
+                "[x] 2. Tests",
+                "Type your own\u{2026}",
+                "Note on this question\u{2026}",
+                "Note on an option\u{2026}",
+                "\u{2190} Back",
+                "Done \u{2192}"
+            ])
+        );
+        assert_eq!(
+            requests[5],
+            json!({"type": "input", "title": "2/3 Checks: note on Tests"})
+        );
+        // The preview question shows every preview, escape sequences made visible.
+        assert_eq!(
+            requests[7]["title"],
+            json!("Setup\n3/3 Q3 (choose one, previews below)\nWhich layout?\n\n1. A:\n  | +--+\n  | |a |\n  | +--+\n\n2. B:\n  | b\\e[2Jb")
+        );
+        // The re-opened question returns to the review; its own-answer editor was an input.
+        assert_eq!(
+            requests[10],
+            json!({"type": "input", "title": "1/3 Database: your own answer"})
+        );
+        assert_eq!(
+            requests[11]["options"],
+            json!([
+                "Submit",
+                "\u{2713} 1/3 Database: \u{201c}DuckDB\u{201d}",
+                "\u{2713} 2/3 Checks: Lint, Tests; note on Tests: fast ones",
+                "\u{2713} 3/3 Q3: B",
+                "Note on a question\u{2026}",
+                "Note on an option\u{2026}",
+                "Cancel"
+            ])
+        );
+        assert_eq!(requests.len(), 12);
+    }
+
+    #[test]
+    fn text_with_a_current_value_opens_an_editor_and_a_cancelled_one_changes_nothing() {
+        let (ending, details, requests) = session(&[
+            value("Type your own\u{2026}"),
+            value("Mongo"),
+            // Moved on to question 2; back, then edit the own answer and cancel the editor.
+            value("\u{2190} Back"),
+            value("Type your own\u{2026} (now \u{201c}Mongo\u{201d})"),
+            cancelled(),
+            value("Next \u{2192}"),
+            value("Done \u{2192}"),
+            value("Next: review \u{2192}"),
+            value("Submit"),
+        ]);
+        assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
+        assert_eq!(
+            requests[4],
+            json!({"type": "editor", "title": "1/3 Database: your own answer", "prefill": "Mongo"})
+        );
+        assert_eq!(requests[5]["title"], requests[0]["title"]);
+        assert_eq!(details["answers"]["db"]["customText"], json!("Mongo"));
+    }
+
+    #[test]
+    fn a_cancelled_select_with_nothing_to_lose_dismisses() {
+        let (ending, details, requests) = session(&[cancelled()]);
+        assert_eq!(ending, Ending::Dismissed);
+        assert_eq!(details["answers"], json!({}));
+        assert_eq!(requests.len(), 1);
+    }
+
+    #[test]
+    fn a_cancelled_select_that_would_lose_answers_asks_first() {
+        let (ending, _, requests) = session(&[
+            value("( ) 1. PostgreSQL \u{2014} Full relational database."),
+            cancelled(),
+            confirmed(false),
+            cancelled(),
+            confirmed(true),
+        ]);
+        assert_eq!(ending, Ending::Dismissed);
+        assert_eq!(
+            requests[2],
+            json!({"type": "confirm", "title": "Cancel the questionnaire?",
+                   "message": "Your answers and notes will be discarded."})
+        );
+        // "No" went back to question 2.
+        assert_eq!(requests[3]["title"], requests[1]["title"]);
+    }
+
+    #[test]
+    fn submit_with_a_required_question_unanswered_asks_first() {
+        let (ending, details, requests) = session(&[
+            value("Next \u{2192}"),
+            value("Done \u{2192}"),
+            value("Next: review \u{2192}"),
+            value("Submit (1 required question unanswered)"),
+            confirmed(false),
+            value("Submit (1 required question unanswered)"),
+            confirmed(true),
+        ]);
+        assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
+        assert_eq!(details["answers"], json!({}));
+        assert_eq!(
+            requests[4],
+            json!({"type": "confirm", "title": "Submit anyway?",
+                   "message": "Unanswered required questions: 1/3 Database."})
+        );
+        assert_eq!(requests[5]["title"], json!("Setup\nReview your answers"));
+    }
+
+    #[test]
+    fn notes_from_the_review() {
+        let (ending, details, _) = session(&[
+            value("Next \u{2192}"),
+            value("Done \u{2192}"),
+            value("Next: review \u{2192}"),
+            value("Note on a question\u{2026}"),
+            value("1/3 Database"),
+            value("decide later"),
+            value("Note on an option\u{2026}"),
+            value("1/3 Database"),
+            value("2. SQLite"),
+            value("only for tests"),
+            value("Submit (1 required question unanswered)"),
+            confirmed(true),
+        ]);
+        assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
+        // The option note is kept but counts only once SQLite is chosen: here it is not.
+        assert_eq!(
+            details["answers"],
+            json!({"db": {"values": [], "labels": [], "indices": [], "note": "decide later"}})
+        );
+    }
+
+    #[test]
+    fn the_client_going_away_or_answering_wrong_is_terminal_lost() {
+        let (ending, details, _) = session(&[value("Next \u{2192}")]);
+        assert_eq!(
+            ending,
+            Ending::TerminalLost("the dialog client closed its input".into())
+        );
+        assert_eq!(details["error"]["code"], json!("terminal_lost"));
+        let (ending, _, _) = session(&[value("Maybe")]);
+        assert_eq!(
+            ending,
+            Ending::TerminalLost(
+                "the dialog client sent \"Maybe\", which is not an option of the select".into()
+            )
+        );
+        let (ending, _, _) = session(&[confirmed(true)]);
+        assert!(matches!(ending, Ending::TerminalLost(_)), "{ending:?}");
+    }
+
+    #[test]
+    fn responses_parse() {
+        assert_eq!(
+            Response::parse(r#"{"value":"x"}"#),
+            Ok(Response::Value("x".into()))
+        );
+        assert_eq!(
+            Response::parse(r#" {"confirmed":false} "#),
+            Ok(Response::Confirmed(false))
+        );
+        assert_eq!(
+            Response::parse(r#"{"cancelled":true,"value":"x"}"#),
+            Ok(Response::Cancelled)
+        );
+        assert!(Response::parse(r#"{"value":1}"#).is_err());
+        assert!(Response::parse(r#"{"cancelled":false}"#).is_err());
+        assert!(Response::parse("[1]").is_err());
+        assert!(Response::parse("nope").is_err());
+    }
+}
