@@ -24,6 +24,7 @@ mod replay;
 mod replay_pty;
 mod schema;
 mod scripted;
+mod timeout;
 mod tty;
 mod tty_layout;
 mod validate_cmd;
