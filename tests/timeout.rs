@@ -251,3 +251,44 @@ fn a_recorded_timeout_replays_as_the_same_timeout() {
         );
     }
 }
+
+/// With a timeout the editors run on a thread of their own: their keys mean what they mean
+/// without one.
+#[test]
+fn editors_with_a_timeout_keep_their_keys() {
+    // Ctrl+C in an editor dismisses.
+    let mut s = Session::spawn(PREFS, &["--timeout", "30"]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    s.send("N");
+    s.wait_all(&["Note on this question", EDITOR_READY]);
+    s.send("x");
+    s.wait_for("> x");
+    s.send("\x03");
+    let (code, result) = s.finish();
+    assert_eq!(code, 130);
+    assert_eq!(result.unwrap()["details"]["answers"], json!({}));
+    // Esc keeps the draft, Enter saves, a paste stays in the editor, then submit.
+    let mut s = Session::spawn(PREFS, &["--timeout", "30"]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    for _ in 0..3 {
+        s.send(DOWN);
+    }
+    s.wait_for("›     Type your own…");
+    s.send("\r");
+    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.send("\x1b[200~a\nb\x1b[201~");
+    s.wait_for("> a");
+    s.send("\x1b");
+    s.wait_for("Type your own… (now");
+    s.send("\t");
+    s.wait_for("2/2 Frontend");
+    s.send("\t");
+    s.wait_for("Review your answers");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0, "{}", s.stderr());
+    assert_eq!(
+        result.unwrap()["details"]["answers"]["style"]["customText"],
+        json!("a\nb")
+    );
+}
