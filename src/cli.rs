@@ -3,6 +3,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Default `--max-payload-bytes`: 4 MiB.
 pub const DEFAULT_MAX_PAYLOAD_BYTES: u64 = 4 * 1024 * 1024;
@@ -60,6 +61,11 @@ pub struct Cli {
     #[arg(long, requires = "output", conflicts_with_all = ["plain", "no_input", "no_input_reason"])]
     pub dialogs: bool,
 
+    /// End the questionnaire when no key comes for SECONDS (fractions allowed; 0: never, the
+    /// default): the answers given so far are kept, exit 124.
+    #[arg(long, value_name = "SECONDS", env = "PI_ASK_TIMEOUT", value_parser = parse_timeout)]
+    pub timeout: Option<Duration>,
+
     /// Refuse payloads (and answers files) larger than this many bytes, before parsing.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES, env = "PI_ASK_MAX_PAYLOAD_BYTES")]
     pub max_payload_bytes: u64,
@@ -79,6 +85,26 @@ pub struct Cli {
     /// A subcommand instead of asking: `validate` or `schema`.
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+/// Reads `--timeout SECONDS` (and `PI_ASK_TIMEOUT`): a number of seconds, 0 or more,
+/// fractions allowed (`2.5`); `0` and an empty value mean no timeout ([`Duration::ZERO`]).
+///
+/// Errors: not a number, negative, or too large.
+pub fn parse_timeout(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(Duration::ZERO);
+    }
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds (0: no timeout)"))?;
+    if seconds.is_nan() || seconds < 0.0 {
+        return Err(format!(
+            "{text:?}: the timeout is a number of seconds, 0 or more (0: no timeout)"
+        ));
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|_| format!("{text:?} seconds is too long"))
 }
 
 /// Subcommands (docs/answers.md, README).
@@ -129,4 +155,20 @@ pub struct SchemaArgs {
     /// The format of the payload or result (docs/dialects.md); `answers` has one schema.
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "contract")]
     pub format: crate::contract::Dialect,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_are_seconds_with_fractions_and_zero_is_none() {
+        assert_eq!(parse_timeout("30"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_timeout(" 2.5 "), Ok(Duration::from_millis(2500)));
+        assert_eq!(parse_timeout("0"), Ok(Duration::ZERO));
+        assert_eq!(parse_timeout(""), Ok(Duration::ZERO));
+        for bad in ["-1", "NaN", "inf", "ten", "1e30"] {
+            assert!(parse_timeout(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -17,15 +17,29 @@
 //!
 //! `@` file-path completion ([`crate::complete::AtCompleter`]) plugs in as a rustyline [`Helper`]:
 //! `edit_line(prompt, initial, Some(my_helper))`.
+//!
+//! [`edit_line_watched`] lets another thread follow the editor (`--timeout`, see
+//! `frontend::tty::backend`): a [`Watch`] gets the draft at every change of the line (the
+//! helper's `Hinter::hint`, which rustyline calls whenever the line changes) and a call at
+//! every key (a key handler on every key: the bound ones below, and `Event::Any` for the
+//! rest, cursor movement included). rustyline itself has no timeout and no way to be told
+//! to return: with its `signal-hook` feature only SIGWINCH reaches it, and it redraws and reads
+//! on; so the watching thread ends the flow with the watched draft instead.
 
 use crate::keys::Key;
+use rustyline::completion::Completer;
 use rustyline::config::{Behavior, CompletionType, Config};
 use rustyline::error::ReadlineError;
+use rustyline::highlight::{CmdKind, Highlighter};
+use rustyline::hint::Hinter;
 use rustyline::history::DefaultHistory;
+use rustyline::line_buffer::LineBuffer;
+use rustyline::validate::{ValidationContext, ValidationResult, Validator};
 use rustyline::{
-    Cmd, ConditionalEventHandler, Editor, Event, EventContext, EventHandler, Helper, KeyCode,
-    KeyEvent, Modifiers, RepeatCount,
+    Changeset, Cmd, ConditionalEventHandler, Context, Editor, Event, EventContext, EventHandler,
+    Helper, KeyCode, KeyEvent, Modifiers, RepeatCount,
 };
+use std::borrow::Cow;
 use std::io;
 use std::sync::{Arc, Mutex};
 
@@ -45,7 +59,136 @@ pub enum Edit {
     /// ↑ ↓ Tab Shift+Tab ← → in an empty editor: leave it and move (seed 000 "Editing
     /// flow": when the editor is empty these keys navigate without Esc first).
     Navigate(Key),
+    /// No key came for the `--timeout` time: the flow times out; this draft is saved as Esc
+    /// saves it. Given by the terminal front end, never by [`edit_line`].
+    TimedOut(String),
 }
+
+/// Lets another thread follow an open editor ([`edit_line_watched`]): the draft as it is now,
+/// and a call at every key.
+pub struct Watch {
+    draft: Mutex<String>,
+    on_key: Box<dyn Fn() + Send + Sync>,
+}
+
+impl Watch {
+    /// A watch that calls `on_key` at every key typed in the editor (on the editor's thread).
+    pub fn new(on_key: impl Fn() + Send + Sync + 'static) -> Arc<Watch> {
+        Arc::new(Watch {
+            draft: Mutex::new(String::new()),
+            on_key: Box::new(on_key),
+        })
+    }
+
+    /// The editor's text as it is now (its initial text before the first change).
+    pub fn draft(&self) -> String {
+        self.draft.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn set_draft(&self, line: &str) {
+        let mut draft = self.draft.lock().unwrap_or_else(|e| e.into_inner());
+        if *draft != line {
+            line.clone_into(&mut draft);
+        }
+    }
+
+    fn key(&self) {
+        (self.on_key)()
+    }
+}
+
+impl std::fmt::Debug for Watch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Watch")
+            .field("draft", &self.draft())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Every key not bound otherwise: tells the [`Watch`], then does what it does.
+struct AnyKey(Arc<Watch>);
+
+impl ConditionalEventHandler for AnyKey {
+    fn handle(&self, _: &Event, _: RepeatCount, _: bool, _: &EventContext) -> Option<Cmd> {
+        self.0.key();
+        None
+    }
+}
+
+/// A helper with a [`Watch`]: everything is `H`'s, and `hint`, which rustyline calls at every
+/// change of the line (and when the editor opens), also records the line as the draft.
+struct Watched<H> {
+    inner: H,
+    watch: Arc<Watch>,
+}
+
+impl<H: Completer> Completer for Watched<H> {
+    type Candidate = H::Candidate;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<H::Candidate>)> {
+        self.inner.complete(line, pos, ctx)
+    }
+
+    fn update(&self, line: &mut LineBuffer, start: usize, elected: &str, cl: &mut Changeset) {
+        self.inner.update(line, start, elected, cl)
+    }
+}
+
+impl<H: Hinter> Hinter for Watched<H> {
+    type Hint = H::Hint;
+
+    fn hint(&self, line: &str, pos: usize, ctx: &Context<'_>) -> Option<H::Hint> {
+        self.watch.set_draft(line);
+        self.inner.hint(line, pos, ctx)
+    }
+}
+
+impl<H: Highlighter> Highlighter for Watched<H> {
+    fn highlight<'l>(&self, line: &'l str, pos: usize) -> Cow<'l, str> {
+        self.inner.highlight(line, pos)
+    }
+
+    fn highlight_prompt<'b, 's: 'b, 'p: 'b>(
+        &'s self,
+        prompt: &'p str,
+        default: bool,
+    ) -> Cow<'b, str> {
+        self.inner.highlight_prompt(prompt, default)
+    }
+
+    fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
+        self.inner.highlight_hint(hint)
+    }
+
+    fn highlight_candidate<'c>(
+        &self,
+        candidate: &'c str,
+        completion: CompletionType,
+    ) -> Cow<'c, str> {
+        self.inner.highlight_candidate(candidate, completion)
+    }
+
+    fn highlight_char(&self, line: &str, pos: usize, kind: CmdKind) -> bool {
+        self.inner.highlight_char(line, pos, kind)
+    }
+}
+
+impl<H: Validator> Validator for Watched<H> {
+    fn validate(&self, ctx: &mut ValidationContext) -> rustyline::Result<ValidationResult> {
+        self.inner.validate(ctx)
+    }
+
+    fn validate_while_typing(&self) -> bool {
+        self.inner.validate_while_typing()
+    }
+}
+
+impl<H: Helper> Helper for Watched<H> {}
 
 /// Why the editor ended, when a bound key (not Enter) ended it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,10 +205,14 @@ struct Close {
     why: Closing,
     only_when_empty: bool,
     closed: Arc<Mutex<Option<Closing>>>,
+    watch: Option<Arc<Watch>>,
 }
 
 impl ConditionalEventHandler for Close {
     fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
+        if let Some(watch) = &self.watch {
+            watch.key();
+        }
         if self.only_when_empty && !ctx.line().is_empty() {
             return None;
         }
@@ -79,6 +226,34 @@ impl ConditionalEventHandler for Close {
 ///
 /// Errors: the terminal could not be used (EOF or I/O error other than Ctrl+C/Ctrl+D).
 pub fn edit_line<H: Helper>(prompt: &str, initial: &str, helper: Option<H>) -> io::Result<Edit> {
+    edit(prompt, initial, helper, None)
+}
+
+/// [`edit_line`] followed by `watch` from another thread: `watch` has the draft at every change
+/// and is told of every key (see the module notes). Meant to run on a thread of its own, so
+/// the caller can stop waiting for it.
+///
+/// Errors: as [`edit_line`].
+pub fn edit_line_watched<H: Helper>(
+    prompt: &str,
+    initial: &str,
+    helper: H,
+    watch: Arc<Watch>,
+) -> io::Result<Edit> {
+    watch.set_draft(initial);
+    let helper = Watched {
+        inner: helper,
+        watch: Arc::clone(&watch),
+    };
+    edit(prompt, initial, Some(helper), Some(watch))
+}
+
+fn edit<H: Helper>(
+    prompt: &str,
+    initial: &str,
+    helper: Option<H>,
+    watch: Option<Arc<Watch>>,
+) -> io::Result<Edit> {
     let escape_ms = u16::try_from(crate::keys::escape_delay().as_millis()).unwrap_or(u16::MAX);
     let config = Config::builder()
         .behavior(Behavior::PreferTerm)
@@ -101,6 +276,7 @@ pub fn edit_line<H: Helper>(prompt: &str, initial: &str, helper: Option<H>) -> i
                 why,
                 only_when_empty,
                 closed: Arc::clone(&closed),
+                watch: watch.clone(),
             })),
         );
     };
@@ -116,6 +292,12 @@ pub fn edit_line<H: Helper>(prompt: &str, initial: &str, helper: Option<H>) -> i
         (KeyCode::BackTab, Modifiers::NONE, Key::BackTab),
     ] {
         bind(KeyEvent(code, mods), Closing::Navigate(key), true);
+    }
+    if let Some(watch) = &watch {
+        editor.bind_sequence(
+            Event::Any,
+            EventHandler::Conditional(Box::new(AnyKey(Arc::clone(watch)))),
+        );
     }
     let line = editor.readline_with_initial(prompt, (initial, ""));
     let why = closed.lock().unwrap_or_else(|e| e.into_inner()).take();

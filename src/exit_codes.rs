@@ -16,6 +16,9 @@ pub enum ExitCode {
     OutputFailed = 4,
     /// 5: internal error (a bug); a cancelled result with `error.code` `internal` was printed.
     Internal = 5,
+    /// 124 (as timeout(1)): no key for the `--timeout` time; the `timeout` result, with the
+    /// answers given so far, was printed.
+    TimedOut = 124,
     /// 129 (128 + SIGHUP): the terminal hung up; the `aborted` result was printed.
     Hangup = 129,
     /// 130 (128 + SIGINT): Ctrl+C or SIGINT; the dismissed result was printed.
@@ -55,6 +58,7 @@ Exit codes:
   3    no terminal and no answers: a \"Needs user input\" result was printed
   4    the result could not be written (--output path, stdout a closed pipe)
   5    internal error (a cancelled result with error.code \"internal\" was printed)
+  124  no key for the --timeout time (error.code \"timeout\", the answers given so far kept)
   129  SIGHUP (aborted result)
   130  Ctrl+C or SIGINT (dismissed result)
   131  SIGQUIT (aborted result)
@@ -75,7 +79,7 @@ mod tests {
 
     #[test]
     fn the_help_table_lists_every_code() {
-        for code in [0, 1, 2, 3, 4, 5, 129, 130, 131, 143] {
+        for code in [0, 1, 2, 3, 4, 5, 124, 129, 130, 131, 143] {
             assert!(
                 HELP.lines()
                     .any(|l| l.trim_start().starts_with(&format!("{code} "))),

@@ -19,7 +19,9 @@
 //!   unanswered; `required` never blocks (contract "Input rules");
 //! - Cancel (Esc) asks first ([`Screen::ConfirmCancel`]) when an answer or a note would be
 //!   lost, otherwise the flow is dismissed; Dismiss (a typed or scripted cancel) ends it
-//!   without asking; Interrupt (Ctrl+C) ends it at once, everywhere.
+//!   without asking; Interrupt (Ctrl+C) ends it at once, everywhere;
+//! - TimeOut (no key for the `--timeout` time) ends it at once, everywhere, keeping the
+//!   answers given so far: a front end first saves an open editor's draft as Esc would.
 
 use crate::answers::{AnswerError, AnswerState};
 use crate::contract::Payload;
@@ -123,6 +125,10 @@ pub enum Command {
     Dismiss,
     /// Ctrl+C: dismiss the flow at once, whatever is on screen (exit 130).
     Interrupt,
+    /// No key for the `--timeout` time: end the flow at once, whatever is on screen, keeping
+    /// the answers given so far (`timeout`, exit 124). The text says what happened, e.g. "no
+    /// key for 30 seconds" ([`crate::result::timeout_message`]).
+    TimeOut(String),
 }
 
 /// A command the flow refused; nothing changed.
@@ -160,11 +166,13 @@ impl From<AnswerError> for FlowError {
 
 /// How the person ended the flow (the flow's own endings; a front end adds the ones from
 /// outside, such as a lost terminal).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum End {
     Submitted,
     Dismissed,
     Interrupted,
+    /// No key for the timeout; what happened.
+    TimedOut(String),
 }
 
 /// The questionnaire's state: the current screen, the answers, and the ending once reached.
@@ -205,17 +213,21 @@ impl<'p> Flow<'p> {
         self.screen
     }
 
-    /// Whether the flow has ended (submitted, dismissed or interrupted).
+    /// Whether the flow has ended (submitted, dismissed, interrupted or timed out).
     pub fn is_over(&self) -> bool {
         self.end.is_some()
     }
 
     /// The ending once the flow is over; `None` while it runs.
     pub fn ending(&self) -> Option<Ending> {
-        self.end.map(|end| match end {
+        self.end.as_ref().map(|end| match end {
             End::Submitted => Ending::Submitted(self.answers.clone()),
             End::Dismissed => Ending::Dismissed,
             End::Interrupted => Ending::Interrupted,
+            End::TimedOut(why) => Ending::TimedOut {
+                answers: self.answers.clone(),
+                why: why.clone(),
+            },
         })
     }
 
@@ -225,6 +237,10 @@ impl<'p> Flow<'p> {
             End::Submitted => Some(Ending::Submitted(self.answers)),
             End::Dismissed => Some(Ending::Dismissed),
             End::Interrupted => Some(Ending::Interrupted),
+            End::TimedOut(why) => Some(Ending::TimedOut {
+                answers: self.answers,
+                why,
+            }),
         }
     }
 
@@ -267,6 +283,7 @@ impl<'p> Flow<'p> {
         match command {
             Command::Dismiss => self.end = Some(End::Dismissed),
             Command::Interrupt => self.end = Some(End::Interrupted),
+            Command::TimeOut(why) => self.end = Some(End::TimedOut(why)),
             Command::SetNote { question, text } => {
                 self.at_question_or_review()?;
                 self.answers.set_note(question, &text)?;
@@ -712,6 +729,59 @@ mod tests {
             run(&mut f, vec![Command::Dismiss]);
             assert_eq!(f.ending(), Some(Ending::Dismissed));
             assert_eq!(f.apply(Command::Next), Err(FlowError::Ended));
+        }
+    }
+
+    #[test]
+    fn a_timeout_ends_at_once_everywhere_and_keeps_the_answers() {
+        let p = payload();
+        for prefix in [
+            vec![],
+            vec![Command::Review],
+            vec![Command::Toggle(1), Command::Cancel],
+            vec![Command::Review, Command::Cancel],
+        ] {
+            let mut f = Flow::new(&p);
+            run(&mut f, vec![Command::Choose(1)]);
+            run(&mut f, prefix);
+            run(
+                &mut f,
+                vec![Command::TimeOut("no key for 2 seconds".into())],
+            );
+            assert!(f.is_over());
+            assert_eq!(f.apply(Command::Next), Err(FlowError::Ended));
+            match f.ending() {
+                Some(Ending::TimedOut { answers, why }) => {
+                    assert_eq!(answers.selected(0), vec![1]);
+                    assert_eq!(why, "no key for 2 seconds");
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_timeout_keeps_ticks_and_a_saved_draft() {
+        let p = payload();
+        let mut f = Flow::new(&p);
+        run(
+            &mut f,
+            vec![
+                Command::Next,
+                Command::Toggle(0),
+                Command::Toggle(1),
+                // What a front end sends for an open editor before timing out.
+                Command::DraftCustomText("half a thought".into()),
+                Command::TimeOut("no key for 9 seconds".into()),
+            ],
+        );
+        match f.into_ending() {
+            Some(Ending::TimedOut { answers, .. }) => assert_eq!(
+                serde_json::to_value(answers.answers(&p)).unwrap(),
+                json!({"m": {"values": ["x", "y", "half a thought"], "labels": ["X", "Y", "half a thought"],
+                    "indices": [1, 2], "customText": "half a thought"}})
+            ),
+            other => panic!("{other:?}"),
         }
     }
 

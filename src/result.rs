@@ -14,6 +14,7 @@ use crate::contract::{
 use crate::exit_codes::ExitCode;
 use indexmap::IndexMap;
 use std::fmt::Write;
+use std::time::Duration;
 
 /// How a run ended: the flow's own endings (submitted, dismissed) and the ones from outside
 /// it. [`conclude`] turns it into the result and the exit code (docs/exit-codes.md).
@@ -33,6 +34,16 @@ pub enum Ending {
     },
     /// The terminal went away or failed while asking; what happened: `terminal_lost`, exit 1.
     TerminalLost(String),
+    /// No key came for the `--timeout` time: `cancelled: true` with the answers given so far
+    /// (an open editor's draft saved as Esc saves it), `timeout` with `why` as its message,
+    /// exit 124 (as timeout(1)). The one ending that keeps answers without a submit, so the
+    /// caller can go on with what the person did answer.
+    TimedOut {
+        /// The answers given so far.
+        answers: AnswerState,
+        /// What happened, e.g. "no key for 30 seconds" ([`timeout_message`]).
+        why: String,
+    },
     /// No terminal and no answers file; why, e.g. "no interactive terminal is available":
     /// the "Needs user input" result, `no_ui`, exit 3.
     NoUi(String),
@@ -52,6 +63,13 @@ pub fn conclude(ending: &Ending, payload: Option<&Payload>) -> (ToolResult, Exit
         (Ending::Submitted(state), Some(p)) => (submitted(p, state), ExitCode::Submitted),
         (Ending::Submitted(_), None) => (
             internal(None, "answers were submitted without a payload"),
+            ExitCode::Internal,
+        ),
+        (Ending::TimedOut { answers, why }, Some(p)) => {
+            (timed_out(p, answers, why), ExitCode::TimedOut)
+        }
+        (Ending::TimedOut { .. }, None) => (
+            internal(None, "a questionnaire timed out without a payload"),
             ExitCode::Internal,
         ),
         (Ending::Dismissed, p) => (dismissed(p), ExitCode::Cancelled),
@@ -111,31 +129,7 @@ fn submitted(payload: &Payload, state: &AnswerState) -> ToolResult {
         "User submitted the questionnaire{}:\n",
         title_phrase(payload.title.as_deref())
     );
-    let mut skipped = 0;
-    for (q, question) in payload.questions.iter().enumerate() {
-        let summary = state.summary(payload, q);
-        let head = format!("- {} ({})", question.label, question.id);
-        if state.is_answered(q) {
-            let mut parts: Vec<String> = summary
-                .options
-                .iter()
-                .map(|(_, o)| format!("{} [{}]", o.label, o.value))
-                .collect();
-            if let Some(custom) = summary.custom_text {
-                parts.push(format!("custom text {}", quoted(custom)));
-            }
-            let _ = writeln!(text, "{head}: {}", parts.join(", "));
-        } else {
-            skipped += 1;
-            let _ = writeln!(text, "{head}: skipped (no answer given)");
-        }
-        if let Some(note) = summary.note {
-            let _ = writeln!(text, "  note: {}", quoted(note));
-        }
-        for (option, note) in &summary.option_notes {
-            let _ = writeln!(text, "  note on [{}]: {}", option.value, quoted(note));
-        }
-    }
+    let skipped = transcript(payload, state, "skipped (no answer given)", &mut text).len();
     if skipped > 0 {
         let _ = writeln!(
             text,
@@ -152,6 +146,97 @@ fn submitted(payload: &Payload, state: &AnswerState) -> ToolResult {
             questions: summaries(Some(payload)),
             answers: state.answers(payload),
             error: None,
+        },
+    }
+}
+
+/// The transcript of the answers: one line per question, `- Label (id): ` and its options
+/// (`Label [value]`) and custom text, or `unanswered`; its note and option notes on the lines
+/// under it. Returns the questions without an answer (a note alone is no answer).
+fn transcript(
+    payload: &Payload,
+    state: &AnswerState,
+    unanswered: &str,
+    text: &mut String,
+) -> Vec<usize> {
+    let mut open = Vec::new();
+    for (q, question) in payload.questions.iter().enumerate() {
+        let summary = state.summary(payload, q);
+        let head = format!("- {} ({})", question.label, question.id);
+        if state.is_answered(q) {
+            let mut parts: Vec<String> = summary
+                .options
+                .iter()
+                .map(|(_, o)| format!("{} [{}]", o.label, o.value))
+                .collect();
+            if let Some(custom) = summary.custom_text {
+                parts.push(format!("custom text {}", quoted(custom)));
+            }
+            let _ = writeln!(text, "{head}: {}", parts.join(", "));
+        } else {
+            open.push(q);
+            let _ = writeln!(text, "{head}: {unanswered}");
+        }
+        if let Some(note) = summary.note {
+            let _ = writeln!(text, "  note: {}", quoted(note));
+        }
+        for (option, note) in &summary.option_notes {
+            let _ = writeln!(text, "  note on [{}]: {}", option.value, quoted(note));
+        }
+    }
+    open
+}
+
+/// What a timeout's `details.error.message` says: "no key for 30 seconds" (fractions as
+/// given: "no key for 2.5 seconds").
+pub fn timeout_message(idle: Duration) -> String {
+    let seconds = if idle.subsec_nanos() == 0 {
+        idle.as_secs().to_string()
+    } else {
+        let s = format!("{:.3}", idle.as_secs_f64());
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    let unit = if seconds == "1" { "second" } else { "seconds" };
+    format!("no key for {seconds} {unit}")
+}
+
+/// The result of a flow that timed out (no key for the `--timeout` time): `cancelled: true`,
+/// the answers given so far, `details.error` = `timeout` with `why`, and a transcript that
+/// names the questions still open.
+fn timed_out(payload: &Payload, state: &AnswerState, why: &str) -> ToolResult {
+    let mut text = format!(
+        "The questionnaire{} timed out before the user submitted it ({why}). The answers \
+         given so far:\n",
+        title_phrase(payload.title.as_deref())
+    );
+    let open = transcript(payload, state, "still open (no answer given)", &mut text);
+    if open.is_empty() {
+        text.push_str("Every question was answered, but the user did not submit.");
+    } else {
+        let names: Vec<String> = open
+            .iter()
+            .map(|&q| {
+                let question = &payload.questions[q];
+                format!("{} ({})", question.label, question.id)
+            })
+            .collect();
+        let _ = write!(
+            text,
+            "Still open: {}. Go on with the answers given; do not assume an answer for {}: \
+             ask the user in plain text if you need {}.",
+            names.join(", "),
+            if open.len() == 1 { "it" } else { "them" },
+            if open.len() == 1 { "it" } else { "them" }
+        );
+    }
+    ToolResult {
+        content: vec![ContentItem::text(text.trim_end())],
+        details: Details {
+            title: payload.title.clone(),
+            cancelled: true,
+            questions: summaries(Some(payload)),
+            answers: state.answers(payload),
+            error: Some(ErrorInfo::new(ErrorCode::Timeout, why)),
         },
     }
 }
@@ -386,6 +471,73 @@ mod tests {
         assert_eq!(r.details.error.as_ref().unwrap().code, ErrorCode::NoUi);
         assert!(r.details.answers.is_empty());
         assert_eq!(r.details.questions.len(), 2);
+    }
+
+    #[test]
+    fn a_timeout_keeps_the_answers_given_and_names_the_open_questions() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.select(0, 0).unwrap();
+        st.set_note(1, "later").unwrap();
+        let ending = Ending::TimedOut {
+            answers: st,
+            why: timeout_message(Duration::from_secs(30)),
+        };
+        let (r, code) = conclude(&ending, Some(&p));
+        assert_eq!(code, ExitCode::TimedOut);
+        assert_eq!(code.code(), 124);
+        assert_eq!(
+            serde_json::to_value(&r).unwrap(),
+            json!({
+                "content": [{"type": "text", "text":
+                    "The questionnaire \"Prefs\" timed out before the user submitted it (no key \
+                     for 30 seconds). The answers given so far:\n\
+                     - Style (style): Minimal [min]\n\
+                     - Frontend (fw): still open (no answer given)\n  note: \"later\"\n\
+                     Still open: Frontend (fw). Go on with the answers given; do not assume an \
+                     answer for it: ask the user in plain text if you need it."}],
+                "details": {
+                    "title": "Prefs",
+                    "cancelled": true,
+                    "questions": [
+                        {"id": "style", "label": "Style", "prompt": "Style?", "type": "single"},
+                        {"id": "fw", "label": "Frontend", "prompt": "Frameworks?", "type": "multi"}
+                    ],
+                    "answers": {
+                        "style": {"values": ["min"], "labels": ["Minimal"], "indices": [1]},
+                        "fw": {"values": [], "labels": [], "indices": [], "note": "later"}
+                    },
+                    "error": {"code": "timeout", "message": "no key for 30 seconds"}
+                }
+            })
+        );
+    }
+
+    #[test]
+    fn a_timeout_with_every_question_answered_says_so() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.select(0, 1).unwrap();
+        st.set_selection(1, &[1]).unwrap();
+        let (r, _) = conclude(
+            &Ending::TimedOut {
+                answers: st,
+                why: "no key for 5 seconds".into(),
+            },
+            Some(&p),
+        );
+        assert!(r.content[0].text.ends_with(
+            "- Frontend (fw): Vue [vue]\nEvery question was answered, but the user did not submit."
+        ));
+    }
+
+    #[test]
+    fn timeout_messages_give_the_seconds() {
+        let m = |ms| timeout_message(Duration::from_millis(ms));
+        assert_eq!(m(30_000), "no key for 30 seconds");
+        assert_eq!(m(1_000), "no key for 1 second");
+        assert_eq!(m(2_500), "no key for 2.5 seconds");
+        assert_eq!(m(250), "no key for 0.25 seconds");
     }
 
     #[test]

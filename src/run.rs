@@ -104,6 +104,7 @@ fn ask(payload: &Payload, cli: &Cli) -> Ending {
             .unwrap_or_else(|| ".".into()),
         context: cli.context.as_deref().and_then(read_context),
         bell: !cli.no_bell && std::env::var("PI_ASK_BELL").map_or(true, |v| v.trim() != "0"),
+        timeout: cli.timeout.filter(|t| !t.is_zero()),
     };
     let term = std::env::var("TERM").ok();
     let plain = frontend::wants_plain(cli.plain, term.as_deref());

@@ -25,6 +25,7 @@ mod replay;
 mod replay_pty;
 mod schema;
 mod scripted;
+mod timeout;
 mod tty;
 mod tty_keys;
 mod tty_layout;

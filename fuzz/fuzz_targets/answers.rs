@@ -1,8 +1,9 @@
 //! Fuzz target: answers-file parsing and checking (`pi_ask::contract::parse_answers`)
 //! against fixed payloads. The first byte picks the payload, the rest is the answers file.
 //! Properties: nothing panics; checked answers always apply to the payload's answer state; the
-//! submitted result, replayed as an answers file, gives the same answers again. Answers are
-//! applied by the scripted front end driving the flow, as in the real program.
+//! submitted (or timed-out) result, replayed as an answers file, gives the same ending with
+//! the same answers again. Answers are applied by the scripted front end driving the flow, as
+//! in the real program.
 
 #![no_main]
 
@@ -57,20 +58,23 @@ fuzz_target!(|data: &[u8]| {
     }
     let ending = scripted::drive(Flow::new(payload), &answers);
     let state = match &ending {
-        Ending::Dismissed if answers.cancelled => return,
+        Ending::Dismissed if answers.cancelled && answers.timed_out.is_none() => return,
         Ending::Submitted(state) if !answers.cancelled => state,
+        // A recorded timeout replays as a timeout with its answers.
+        Ending::TimedOut { answers: state, .. } if answers.timed_out.is_some() => state,
         other => panic!("checked answers ended as {other:?}"),
     };
-    // Replaying the submitted result gives the same answers.
+    // Replaying the result gives the same ending with the same answers.
     let recorded = output::to_json(&result::conclude(&ending, Some(payload)).0);
     let replay = parse_answers(&recorded, payload)
-        .unwrap_or_else(|p| panic!("a submitted result does not replay: {p:?}\n{recorded}"));
-    match scripted::drive(Flow::new(payload), &replay) {
-        Ending::Submitted(again) => assert_eq!(
+        .unwrap_or_else(|p| panic!("a result with answers does not replay: {p:?}\n{recorded}"));
+    match (&ending, scripted::drive(Flow::new(payload), &replay)) {
+        (Ending::Submitted(_), Ending::Submitted(again))
+        | (Ending::TimedOut { .. }, Ending::TimedOut { answers: again, .. }) => assert_eq!(
             again.answers(payload),
             state.answers(payload),
             "replay differs\n{recorded}"
         ),
-        other => panic!("a replayed result ended as {other:?}\n{recorded}"),
+        (_, other) => panic!("a replayed result ended as {other:?}\n{recorded}"),
     }
 });

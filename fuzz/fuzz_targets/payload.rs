@@ -54,6 +54,10 @@ fuzz_target!(|data: &[u8]| {
                 Ending::Submitted(AnswerState::new(&payload)),
                 Ending::Dismissed,
                 Ending::NoUi("fuzz".to_string()),
+                Ending::TimedOut {
+                    answers: AnswerState::new(&payload),
+                    why: "no key for 1 second".to_string(),
+                },
             ] {
                 output::to_json(&result::conclude(&ending, Some(&payload)).0);
             }

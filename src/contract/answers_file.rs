@@ -8,7 +8,9 @@
 //!   scripted dismissal); ENTRY is an option value (string), a 1-based position (integer or
 //!   `"#2"`), an array of those, or `{values?, customText?, note?, optionNotes?}`; for a
 //!   question without options (docs/dialects.md) a string is the answer in words;
-//! - a recorded result `{content, details}`, or its `details`, so a result replays exactly;
+//! - a recorded result `{content, details}`, or its `details`, so a result replays exactly
+//!   (a recorded timeout, `cancelled: true` with `error.code` `timeout`, replays as the same
+//!   timeout with its answers);
 //! - a recorded result in another format (`--result-format`), read by `dialects/replay.rs`.
 //!
 //! Problems use the payload's vocabulary and helpers (`json.rs`): the same codes, paths, and
@@ -28,6 +30,10 @@ use std::path::Path;
 pub struct AnswersFile {
     /// The file scripts a dismissal (`"cancelled": true`): the result is the dismissed one.
     pub cancelled: bool,
+    /// The file is a recorded timeout (`"cancelled": true` and `error.code` `timeout`): the
+    /// entries are applied and the flow times out with this message (the recorded
+    /// `error.message`). `cancelled` is true too.
+    pub timed_out: Option<String>,
     /// One entry per answered question, in file order.
     pub entries: Vec<AnswerEntry>,
 }
@@ -108,6 +114,23 @@ fn check(value: &Value, payload: &Payload) -> Result<AnswersFile, Vec<Problem>> 
     } else {
         Err(c.problems)
     }
+}
+
+/// The message of a recorded timeout: `error` is `{"code": "timeout", "message": ...}` (any
+/// other `error` is ignored, as docs/answers.md says). A timeout without a message string gets
+/// a general one.
+fn recorded_timeout(doc: &Map<String, Value>) -> Option<String> {
+    let error = doc.get("error")?.as_object()?;
+    if error.get("code")?.as_str()? != super::ErrorCode::Timeout.as_str() {
+        return None;
+    }
+    Some(
+        error
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("no key before the timeout")
+            .to_string(),
+    )
 }
 
 struct Checker<'p> {
@@ -203,6 +226,9 @@ impl Checker<'_> {
             }
         };
         out.cancelled = cancelled == Some(true);
+        if out.cancelled {
+            out.timed_out = recorded_timeout(doc);
+        }
         let answers_path = join(base, "answers");
         match doc.get("answers") {
             None if cancelled.is_none() => self.push(

@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// `details.error.code`: why a result carries no answers although the person did not dismiss
-/// the flow (docs/exit-codes.md, "details.error").
+/// the flow, or, for [`ErrorCode::Timeout`], why it carries only the answers given so far
+/// (docs/exit-codes.md, "details.error").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
@@ -21,6 +22,8 @@ pub enum ErrorCode {
     Aborted,
     /// The terminal went away while asking: EOF or an I/O error on the tty (exit 1).
     TerminalLost,
+    /// No key came for the `--timeout` time: the answers given so far are kept (exit 124).
+    Timeout,
     /// A bug in pi-ask: a panic or a broken internal invariant (exit 5).
     Internal,
 }
@@ -33,6 +36,7 @@ impl ErrorCode {
         ErrorCode::NoUi,
         ErrorCode::Aborted,
         ErrorCode::TerminalLost,
+        ErrorCode::Timeout,
         ErrorCode::Internal,
     ];
 
@@ -44,6 +48,7 @@ impl ErrorCode {
             ErrorCode::NoUi => "no_ui",
             ErrorCode::Aborted => "aborted",
             ErrorCode::TerminalLost => "terminal_lost",
+            ErrorCode::Timeout => "timeout",
             ErrorCode::Internal => "internal",
         }
     }

@@ -8,14 +8,19 @@
 //! - [`scripted`]: answers from a file (`--answers`), no terminal at all;
 //! - [`dialogs`]: a caller's dialogs, JSON lines on stdin and stdout (`--dialogs`; pi's RPC
 //!   mode).
+//!
+//! [`timeout`] holds the `--timeout` rules the interactive ones share: when the flow times
+//! out, when the countdown shows and what it says.
 
 pub mod dialogs;
 mod layout;
 pub mod plain;
 pub mod scripted;
+pub mod timeout;
 pub mod tty;
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// What every interactive front end needs besides the payload.
 #[derive(Debug, Clone, Default)]
@@ -27,6 +32,9 @@ pub struct AskOptions {
     /// Ring the terminal bell once when the first screen appears (off with `--no-bell` or
     /// `PI_ASK_BELL=0`).
     pub bell: bool,
+    /// End the flow when no key comes for this long (`--timeout`, `PI_ASK_TIMEOUT`); `None`:
+    /// never. The scripted front end never times out.
+    pub timeout: Option<Duration>,
 }
 
 /// Which interactive front end suits the terminal: `plain` when asked for, or when `TERM` is

@@ -12,16 +12,25 @@
 //! Lines are read from and written to the controlling terminal (`/dev/tty`), never stdin or
 //! stdout. End of input on the terminal (Ctrl+D, a hang-up) ends the flow with a cancelled
 //! result (`terminal_lost`).
+//!
+//! With `--timeout` each read first waits for a typed line ([`Lines::ready`], `poll` on the
+//! terminal): in the last seconds one countdown line is printed (then the prompt again), and
+//! when the time is up the flow times out, keeping the answers given so far. The terminal
+//! holds a line until Enter (canonical mode), so a typed line is what starts the time again,
+//! and a line half typed when the time is up is discarded (the terminal's input is flushed
+//! when it is restored).
 
 use super::layout::{answer_parts, indented};
+use super::timeout::{plain_countdown_line, Deadline};
 use super::AskOptions;
 use crate::contract::{Question, QuestionType};
 use crate::flow::{Command, Flow, FlowError, Screen};
 use crate::result::Ending;
 use crate::sanitize::one_line;
 use std::fmt::Write as _;
-use std::fs::OpenOptions;
-use std::io::{self, BufRead, BufReader, Write};
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::time::{Duration, Instant};
 
 /// What one line typed at a question prompt asks for. Option numbers are 0-based here; the
 /// person types 1-based rendered positions.
@@ -300,9 +309,9 @@ pub fn is_yes(line: &str) -> bool {
 
 /// Asks every question with numbered lines on the controlling terminal (`/dev/tty`).
 ///
-/// Ends as the flow ends (submitted, dismissed by `cancel`), or with
-/// [`Ending::TerminalLost`] when the terminal cannot be opened, fails, or reaches end of input
-/// (Ctrl+D).
+/// Ends as the flow ends (submitted, dismissed by `cancel`, timed out with `--timeout`), or
+/// with [`Ending::TerminalLost`] when the terminal cannot be opened, fails, or reaches end of
+/// input (Ctrl+D).
 pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
     let tty = match OpenOptions::new().read(true).write(true).open("/dev/tty") {
         Ok(f) => f,
@@ -318,12 +327,90 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
     if opts.bell {
         let _ = writer.write_all(b"\x07");
     }
-    run(flow, BufReader::new(tty), writer)
+    run_with_timeout(flow, TtyLines(BufReader::new(tty)), writer, opts.timeout)
+}
+
+/// Typed lines that can be waited for with a deadline (`--timeout`): the terminal's
+/// ([`TtyLines`]), a test's on a fake clock, or any [`BufRead`] that never times out
+/// ([`Untimed`]).
+pub trait Lines: BufRead {
+    /// Waits at most `wait` for a line to read; whether one can be read now (or the input
+    /// ended: the read then tells).
+    ///
+    /// Errors: the wait failed.
+    fn ready(&mut self, wait: Duration) -> io::Result<bool>;
+    /// The time now.
+    fn now(&self) -> Instant;
+}
+
+/// The terminal's lines: [`Lines::ready`] polls it (a line is there once Enter is pressed).
+#[derive(Debug)]
+pub struct TtyLines(pub BufReader<File>);
+
+impl Read for TtyLines {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf)
+    }
+}
+
+impl BufRead for TtyLines {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.0.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.0.consume(amount)
+    }
+}
+
+impl Lines for TtyLines {
+    fn ready(&mut self, wait: Duration) -> io::Result<bool> {
+        if !self.0.buffer().is_empty() {
+            return Ok(true);
+        }
+        crate::keys::wait_readable(self.0.get_ref(), wait)
+    }
+
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+}
+
+/// Any line source as [`Lines`] that are always ready: it never times out.
+#[derive(Debug)]
+pub struct Untimed<R>(pub R);
+
+impl<R: Read> Read for Untimed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf)
+    }
+}
+
+impl<R: BufRead> BufRead for Untimed<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.0.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.0.consume(amount)
+    }
+}
+
+impl<R: BufRead> Lines for Untimed<R> {
+    fn ready(&mut self, _wait: Duration) -> io::Result<bool> {
+        Ok(true)
+    }
+
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
 }
 
 /// Why the loop stopped reading.
 enum Stop {
     Eof,
+    /// No line came for `--timeout`.
+    TimedOut,
     Io(io::Error),
     /// The flow refused a command the front end only sends when it applies: a bug.
     Internal(String),
@@ -336,13 +423,47 @@ impl From<io::Error> for Stop {
 }
 
 /// The plain front end over any line source and sink: the testable core of [`ask`]. `input`
-/// gives typed lines, `out` receives everything shown (flushed before each read).
+/// gives typed lines, `out` receives everything shown (flushed before each read). It never
+/// times out.
 pub fn run<R: BufRead, W: Write>(flow: Flow<'_>, input: R, out: W) -> Ending {
-    let mut plain = Plain { flow, input, out };
+    run_with_timeout(flow, Untimed(input), out, None)
+}
+
+/// [`run`] with `--timeout`: when no line comes for `timeout`, the flow times out, keeping
+/// the answers given so far ([`Ending::TimedOut`]); in the last seconds one countdown line is
+/// printed.
+pub fn run_with_timeout<R: Lines, W: Write>(
+    flow: Flow<'_>,
+    input: R,
+    out: W,
+    timeout: Option<Duration>,
+) -> Ending {
+    let deadline = timeout.map(|t| Deadline::new(t, input.now()));
+    let mut plain = Plain {
+        flow,
+        input,
+        out,
+        deadline,
+    };
     match plain.run() {
         Ok(()) => plain.flow.into_ending().unwrap_or_else(|| {
             Ending::Internal("the plain front end stopped before the flow ended".to_string())
         }),
+        Err(Stop::TimedOut) => {
+            let why = plain.deadline.map(|d| d.message()).unwrap_or_default();
+            let _ = writeln!(
+                plain.out,
+                "\nTimed out ({why}): the answers given so far are kept."
+            );
+            let _ = plain.out.flush();
+            match plain.flow.apply(Command::TimeOut(why)) {
+                Ok(()) => plain
+                    .flow
+                    .into_ending()
+                    .unwrap_or_else(|| Ending::Internal("the flow did not time out".to_string())),
+                Err(e) => Ending::Internal(format!("the flow refused a command: {e}")),
+            }
+        }
         Err(Stop::Eof) => {
             let _ = writeln!(
                 plain.out,
@@ -360,9 +481,11 @@ struct Plain<'p, R, W> {
     flow: Flow<'p>,
     input: R,
     out: W,
+    /// When the flow times out (`--timeout`); every line starts the time again.
+    deadline: Option<Deadline>,
 }
 
-impl<R: BufRead, W: Write> Plain<'_, R, W> {
+impl<R: Lines, W: Write> Plain<'_, R, W> {
     fn run(&mut self) -> Result<(), Stop> {
         let payload = self.flow.payload();
         let n = payload.questions.len();
@@ -402,15 +525,48 @@ impl<R: BufRead, W: Write> Plain<'_, R, W> {
             .map_err(|e| Stop::Internal(format!("the flow refused a command: {e}")))
     }
 
-    /// Prints `prompt`, reads one line; EOF is [`Stop::Eof`]. Invalid UTF-8 is replaced.
+    /// Prints `prompt`, reads one line; EOF is [`Stop::Eof`], no line for `--timeout`
+    /// [`Stop::TimedOut`]. Invalid UTF-8 is replaced.
     fn read_line(&mut self, prompt: &str) -> Result<String, Stop> {
         write!(self.out, "{prompt}")?;
         self.out.flush()?;
+        self.wait_for_line(prompt)?;
         let mut buf = Vec::new();
         if self.input.read_until(b'\n', &mut buf)? == 0 {
             return Err(Stop::Eof);
         }
+        let now = self.input.now();
+        if let Some(deadline) = &mut self.deadline {
+            deadline.reset(now);
+        }
         Ok(String::from_utf8_lossy(&buf).into_owned())
+    }
+
+    /// With `--timeout`: waits until a line can be read, printing the countdown line (and
+    /// `prompt` again) once when the last seconds start; [`Stop::TimedOut`] when the time is
+    /// up first.
+    fn wait_for_line(&mut self, prompt: &str) -> Result<(), Stop> {
+        let Some(deadline) = self.deadline else {
+            return Ok(());
+        };
+        let mut counted = false;
+        loop {
+            let now = self.input.now();
+            if deadline.is_past(now) {
+                return Err(Stop::TimedOut);
+            }
+            if let (false, Some(seconds)) = (counted, deadline.countdown(now)) {
+                counted = true;
+                write!(self.out, "\n{}\n{prompt}", plain_countdown_line(seconds))?;
+                self.out.flush()?;
+            }
+            let Some(wait) = deadline.wait(now) else {
+                return Ok(());
+            };
+            if self.input.ready(wait)? {
+                return Ok(());
+            }
+        }
     }
 
     /// Shows question `q` and reads lines until one moves the flow.
@@ -925,6 +1081,120 @@ mod tests {
     }
 
     /// Runs the flow over `lines`; returns the outcome, the result JSON and the screen.
+    /// Lines that come at scripted times on a fake clock (shared, to read after the run): the
+    /// i-th line comes `gaps[i]` after the previous one was read (`None`: never).
+    struct Timed {
+        lines: io::Cursor<Vec<u8>>,
+        clock: std::rc::Rc<std::cell::Cell<Instant>>,
+        gaps: std::collections::VecDeque<Option<Duration>>,
+    }
+
+    impl Read for Timed {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.lines.read(buf)
+        }
+    }
+
+    impl BufRead for Timed {
+        fn fill_buf(&mut self) -> io::Result<&[u8]> {
+            self.lines.fill_buf()
+        }
+
+        fn consume(&mut self, amount: usize) {
+            self.lines.consume(amount)
+        }
+    }
+
+    impl Lines for Timed {
+        fn ready(&mut self, wait: Duration) -> io::Result<bool> {
+            let (passed, ready) = match self.gaps.front_mut() {
+                Some(Some(gap)) if *gap <= wait => {
+                    let gap = *gap;
+                    self.gaps.pop_front();
+                    (gap, true)
+                }
+                Some(Some(gap)) => {
+                    *gap -= wait;
+                    (wait, false)
+                }
+                _ => (wait, false),
+            };
+            self.clock.set(self.clock.get() + passed);
+            Ok(ready)
+        }
+
+        fn now(&self) -> Instant {
+            self.clock.get()
+        }
+    }
+
+    /// A plain session with `--timeout` `timeout` seconds, the lines coming after `gaps`
+    /// seconds each: the ending, what was shown, and how long it took on the fake clock.
+    fn timed_session(
+        lines: &str,
+        gaps: &[Option<u64>],
+        timeout: u64,
+    ) -> (Ending, String, Duration) {
+        let p = payload();
+        let start = Instant::now();
+        let clock = std::rc::Rc::new(std::cell::Cell::new(start));
+        let input = Timed {
+            lines: io::Cursor::new(lines.as_bytes().to_vec()),
+            clock: clock.clone(),
+            gaps: gaps.iter().map(|g| g.map(Duration::from_secs)).collect(),
+        };
+        let mut out = Vec::new();
+        let ending = run_with_timeout(
+            Flow::new(&p),
+            input,
+            &mut out,
+            Some(Duration::from_secs(timeout)),
+        );
+        (ending, String::from_utf8(out).unwrap(), clock.get() - start)
+    }
+
+    #[test]
+    fn no_line_for_the_timeout_ends_the_flow_keeping_the_answers() {
+        // The first answer after 5 s; then nothing: 30 s later the flow times out.
+        let (ending, shown, took) = timed_session("2\n1,3\n", &[Some(5), None], 30);
+        assert_eq!(took, Duration::from_secs(35));
+        let p = payload();
+        match ending {
+            Ending::TimedOut { answers, why } => {
+                assert_eq!(why, "no key for 30 seconds");
+                assert_eq!(
+                    serde_json::to_value(answers.answers(&p)).unwrap(),
+                    json!({"fw": {"values": ["vue"], "labels": ["Vue"], "indices": [2]}})
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        // One countdown line, then the prompt again; then the ending line.
+        assert!(
+            shown.ends_with(
+                "2/3> \nClosing in 10 s without an answer: type a line to keep going.\n2/3> \n\
+             Timed out (no key for 30 seconds): the answers given so far are kept.\n"
+            ),
+            "{shown}"
+        );
+        assert_eq!(shown.matches("Closing in").count(), 1, "{shown}");
+    }
+
+    #[test]
+    fn a_line_in_the_countdown_starts_the_time_again() {
+        // The first line 25 s in (countdown shown at 20 s), the second 25 s later: no timeout.
+        let (ending, shown, _) =
+            timed_session("2\n1\n\n\n", &[Some(25), Some(25), Some(1), Some(1)], 30);
+        assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
+        assert_eq!(shown.matches("Closing in 10 s").count(), 2, "{shown}");
+    }
+
+    #[test]
+    fn an_untimed_reader_never_times_out() {
+        let (ending, _, _) = session("2\n1\n\n\n");
+        assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
+    }
+
     fn session(lines: &str) -> (Ending, serde_json::Value, String) {
         let p = payload();
         let mut out = Vec::new();

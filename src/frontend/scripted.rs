@@ -27,13 +27,15 @@ pub fn answer_from_file(flow: Flow<'_>, path: &Path, limit: u64) -> Ending {
 
 /// Drives `flow` with a checked answers file: each entry opens its question and sets its
 /// answer and notes, then the flow is submitted (an answers file confirms the
-/// required-question warning), or dismissed for a scripted `cancelled: true`.
+/// required-question warning), or dismissed for a scripted `cancelled: true`. A recorded
+/// timeout ([`AnswersFile::timed_out`]) applies its entries and times out with the recorded
+/// message, so it replays as the same timeout.
 ///
 /// Ends [`Ending::Internal`] when the flow refuses a command: only when the file was checked
 /// against another payload.
 pub fn drive(mut flow: Flow<'_>, file: &AnswersFile) -> Ending {
     let mut commands = Vec::new();
-    if file.cancelled {
+    if file.cancelled && file.timed_out.is_none() {
         commands.push(Command::Dismiss);
     } else {
         for e in &file.entries {
@@ -56,7 +58,10 @@ pub fn drive(mut flow: Flow<'_>, file: &AnswersFile) -> Ending {
                 });
             }
         }
-        commands.push(Command::Submit);
+        commands.push(match &file.timed_out {
+            Some(why) => Command::TimeOut(why.clone()),
+            None => Command::Submit,
+        });
     }
     for command in commands {
         if let Err(e) = flow.apply(command) {
@@ -121,10 +126,46 @@ mod tests {
     }
 
     #[test]
+    fn a_recorded_timeout_replays_as_the_same_timeout() {
+        let p = payload();
+        let recorded = json!({"details": {"cancelled": true,
+            "answers": {"fw": {"values": ["vue"], "labels": ["Vue"], "indices": [2], "note": "n"}},
+            "error": {"code": "timeout", "message": "no key for 30 seconds"}}});
+        let file = parse_answers(&recorded.to_string(), &p).unwrap();
+        assert_eq!(file.timed_out.as_deref(), Some("no key for 30 seconds"));
+        match drive(Flow::new(&p), &file) {
+            Ending::TimedOut { answers, why } => {
+                assert_eq!(why, "no key for 30 seconds");
+                assert_eq!(
+                    serde_json::to_value(answers.answers(&p)).unwrap(),
+                    json!({"fw": {"values": ["vue"], "labels": ["Vue"], "indices": [2], "note": "n"}})
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        // Another error, or none, is a dismissal; a timeout without a message gets one.
+        for (error, ending) in [
+            (
+                json!({"code": "aborted", "message": "received SIGTERM"}),
+                Ending::Dismissed,
+            ),
+            (json!(null), Ending::Dismissed),
+        ] {
+            let doc = json!({"cancelled": true, "answers": {}, "error": error});
+            let file = parse_answers(&doc.to_string(), &p).unwrap();
+            assert_eq!(drive(Flow::new(&p), &file), ending);
+        }
+        let doc = json!({"cancelled": true, "answers": {}, "error": {"code": "timeout"}});
+        let file = parse_answers(&doc.to_string(), &p).unwrap();
+        assert_eq!(file.timed_out.as_deref(), Some("no key before the timeout"));
+    }
+
+    #[test]
     fn an_entry_the_flow_refuses_is_internal_and_nothing_is_submitted() {
         let p = payload();
         let file = AnswersFile {
             cancelled: false,
+            timed_out: None,
             entries: vec![
                 AnswerEntry {
                     question: 0,

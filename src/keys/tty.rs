@@ -158,6 +158,20 @@ impl ByteSource for TtySource {
     }
 }
 
+/// Waits at most `timeout` until `fd` can be read (or hung up: the read then tells); returns
+/// whether it can. An interrupted wait (`EINTR`) returns `false`: the caller waits again for
+/// the time left. Plain mode waits for a typed line with it (`--timeout`); in the terminal's
+/// canonical mode a line can be read only once Enter completes it.
+///
+/// Errors: the wait itself failed.
+pub fn wait_readable(fd: &impl AsFd, timeout: Duration) -> io::Result<bool> {
+    match wait(fd.as_fd(), None, Some(timeout)) {
+        Ok(ready) => Ok(ready.tty),
+        Err(nix::errno::Errno::EINTR) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// Which of the waited-on descriptors are ready.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Ready {

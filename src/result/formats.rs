@@ -147,12 +147,16 @@ impl MickyyyErrorCode {
     /// The seed's code for a contract error: the first problem's when the seed has one
     /// (`empty_prompt` is its `empty_question`, a blank header its `empty_header`), else
     /// `invalid_payload`; `no_ui`; `aborted` for every other ending from outside
-    /// (`aborted`, `terminal_lost`, `internal`).
+    /// (`aborted`, `terminal_lost`, `timeout`, `internal`: the seed has no code for a timeout,
+    /// and `aborted` is the nearest; the answers given so far are kept in `answers` all the same).
     pub fn of(error: &ErrorInfo) -> Self {
         use MickyyyErrorCode as M;
         match error.code {
             ErrorCode::NoUi => M::NoUi,
-            ErrorCode::Aborted | ErrorCode::TerminalLost | ErrorCode::Internal => M::Aborted,
+            ErrorCode::Aborted
+            | ErrorCode::TerminalLost
+            | ErrorCode::Timeout
+            | ErrorCode::Internal => M::Aborted,
             ErrorCode::InvalidAnswers => M::InvalidPayload,
             ErrorCode::InvalidPayload => match error.problems.first().map(|p| p.code) {
                 Some(ProblemCode::NoQuestions) => M::NoQuestions,
@@ -625,6 +629,70 @@ mod tests {
         assert_eq!(v["details"]["answers"], json!({}));
         assert_eq!(v["details"]["cancelled"], true);
         assert_eq!(v["details"]["error"]["code"], "terminal_lost");
+    }
+
+    #[test]
+    fn a_timeout_keeps_the_answers_given_in_each_format() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.select(0, 1).unwrap();
+        st.set_note(0, "for now").unwrap();
+        let ending = Ending::TimedOut {
+            answers: st,
+            why: "no key for 30 seconds".into(),
+        };
+        let r = conclude(&ending, Some(&p)).0;
+        let error = json!({"code": "timeout", "message": "no key for 30 seconds"});
+        assert_eq!(
+            render(&r, ResultFormat::Mickyyy68, Some(&p))["details"],
+            json!({
+                "answers": [{"questionId": "db", "question": "Which database?",
+                    "selections": [{"value": "lite", "label": "SQLite", "custom": false}]}],
+                "cancelled": true,
+                "error": {"code": "aborted", "message": "no key for 30 seconds"},
+                "notes": {"db": {"note": "for now"}}
+            })
+        );
+        assert_eq!(
+            render(&r, ResultFormat::Yishan, Some(&p))["details"],
+            json!([
+                {"question": "Which database?", "context": null,
+                 "options": [{"title": "PostgreSQL", "description": "Relational."}, {"title": "SQLite"}],
+                 "response": "SQLite", "cancelled": true, "error": error,
+                 "notes": {"db": {"note": "for now"}}},
+                {"question": "Which frameworks?", "context": null,
+                 "options": [{"title": "React"}, {"title": "Vue"}],
+                 "response": null, "cancelled": true, "error": error},
+                {"question": "Name?", "context": null, "options": [], "response": null,
+                 "cancelled": true, "error": error}
+            ])
+        );
+        let v = render(&r, ResultFormat::ClaudeCode, Some(&p));
+        assert_eq!(
+            (
+                &v["details"]["answers"],
+                &v["details"]["annotations"],
+                &v["details"]["cancelled"],
+                &v["details"]["error"]
+            ),
+            (
+                &json!({"Which database?": "SQLite"}),
+                &json!({"Which database?": {"notes": "for now"}}),
+                &json!(true),
+                &error
+            )
+        );
+        // Every format keeps the contract's transcript.
+        for format in [
+            ResultFormat::Mickyyy68,
+            ResultFormat::Yishan,
+            ResultFormat::ClaudeCode,
+        ] {
+            assert_eq!(
+                render(&r, format, Some(&p))["content"],
+                serde_json::to_value(&r.content).unwrap()
+            );
+        }
     }
 
     #[test]

@@ -147,7 +147,7 @@ impl Session {
 
     /// Spawns any prepared `cmd` in a pty the way [`Session::spawn_with`] spawns pi-ask (its
     /// own session with the pty as controlling terminal, `TERM=xterm-256color`, `NO_COLOR=1`,
-    /// no `PI_ASK_ANSWERS`, stderr in `dir/stderr.txt` unless [`Options::stderr_to_pty`],
+    /// no `PI_ASK_ANSWERS` nor `PI_ASK_TIMEOUT`, stderr in `dir/stderr.txt` unless [`Options::stderr_to_pty`],
     /// working directory `opts.cwd` or `dir`).
     /// [`Session::finish`] reads the result from `output`. Used to run pi itself
     /// (tests/pi_extension.rs) and pi-ask behind a shell redirection (tests/plain.rs).
@@ -162,6 +162,7 @@ impl Session {
         cmd.env("TERM", "xterm-256color")
             .env("NO_COLOR", "1")
             .env_remove("PI_ASK_ANSWERS")
+            .env_remove("PI_ASK_TIMEOUT")
             .env_remove("COLUMNS")
             .env_remove("LINES")
             .current_dir(opts.cwd.as_deref().unwrap_or(dir.path()))

@@ -84,6 +84,7 @@ pub fn pi_ask() -> Command {
     let mut cmd = Command::cargo_bin("pi-ask").unwrap();
     cmd.env_remove("PI_ASK_ANSWERS")
         .env_remove("PI_ASK_MAX_PAYLOAD_BYTES")
+        .env_remove("PI_ASK_TIMEOUT")
         .write_stdin("")
         .timeout(std::time::Duration::from_secs(60));
     cmd

@@ -16,13 +16,15 @@
 //! A custom text equal to an option's label replays as that option.
 
 use super::super::json::{self, join_path as join, kind_of, listing, quoted, Shape};
-use super::super::{Payload, Problem, ProblemCode, Question};
+use super::super::{ErrorCode, Payload, Problem, ProblemCode, Question};
 use super::claude_code_keys;
 use serde_json::{json, Map, Value};
 
 /// A recorded result in another format, as an answers document.
 pub(in super::super) struct Replay {
-    /// `{"answers": {id: {values, customText?, note?, optionNotes?}}}` or `{"cancelled": true}`.
+    /// `{"answers": {id: {values, customText?, note?, optionNotes?}}}`, `{"cancelled": true}`,
+    /// or for a recorded timeout `{"cancelled": true, "error": {"code": "timeout", ...},
+    /// "answers": ...}`.
     pub document: Value,
     /// Where each question's answer is in the file, by the document path of its entry
     /// (`answers.<id>`): problems the checker finds there are reported at the file's path.
@@ -73,13 +75,16 @@ pub(in super::super) fn replay(value: &Value, payload: &Payload) -> Option<Repla
         paths: Vec::new(),
         problems: Vec::new(),
         cancelled: false,
+        timeout: None,
     };
     match kind {
         Kind::Mickyyy68 => r.mickyyy68(details, base),
         Kind::Yishan => r.yishan(details, base),
         Kind::ClaudeCode => r.claude_code(details, base),
     }
-    let document = if r.cancelled {
+    let document = if let (true, Some(error)) = (r.cancelled, &r.timeout) {
+        json!({"cancelled": true, "error": error, "answers": r.entries})
+    } else if r.cancelled {
         json!({"cancelled": true})
     } else {
         json!({ "answers": r.entries })
@@ -185,6 +190,9 @@ struct Reader<'p> {
     paths: Vec<(String, String)>,
     problems: Vec<Problem>,
     cancelled: bool,
+    /// The contract's `error` of a recorded timeout (yishan and Claude Code keep it; mickyyy68
+    /// writes a timeout as `aborted`, which replays as a dismissal).
+    timeout: Option<Value>,
 }
 
 impl Reader<'_> {
@@ -213,8 +221,13 @@ impl Reader<'_> {
         json::unknown_fields(obj, shape, base, &mut self.problems);
     }
 
-    /// `cancelled: true` scripts a dismissal.
+    /// `cancelled: true` scripts a dismissal, or with a `timeout` error a timeout.
     fn cancelled(&mut self, obj: &Map<String, Value>, base: &str) {
+        if let Some(error) = obj.get("error") {
+            if error.get("code").and_then(Value::as_str) == Some(ErrorCode::Timeout.as_str()) {
+                self.timeout.get_or_insert_with(|| error.clone());
+            }
+        }
         match obj.get("cancelled") {
             None => {}
             Some(Value::Bool(b)) => self.cancelled |= *b,

@@ -1,19 +1,54 @@
-//! What the terminal front end needs from a terminal, as a trait: its size, writing frames,
-//! the next key or resize, a line editor, suspending like a shell job, showing the screen
-//! underneath. [`TtyBackend`] is the real `/dev/tty`; [`FakeBackend`] plays a terminal from a
-//! list of events, for unit tests and fuzzing the whole input path without a terminal.
+//! What the terminal front end needs from a terminal, as a trait: its size, the time,
+//! writing frames, the next key or resize, a line editor, suspending like a shell job,
+//! showing the screen underneath. [`TtyBackend`] is the real `/dev/tty`; [`FakeBackend`]
+//! plays a terminal from a list of events on a fake clock, for unit tests and fuzzing the
+//! whole input path without a terminal.
+//!
+//! ## Editors and `--timeout`
+//!
+//! rustyline blocks in its own read until a key closes the editor: it has no timeout, and
+//! nothing from outside makes it return (with its `signal-hook` feature only SIGWINCH reaches
+//! it, and it redraws and reads on; other signals are retried). So with a timeout the real
+//! terminal runs each editor on a thread of its own ([`editor::edit_line_watched`]) and waits
+//! for it on a channel, at most as long as [`Backend::edit`] is told: the editor's key
+//! handlers send every key (so the front end starts the time again and clears its
+//! countdown at once) and its helper records the draft at every change of the line. When
+//! the time is up, the front end gives the editor up ([`Backend::abandon_edit`]): it takes
+//! the watched draft, saves it as Esc would, and ends the flow. The editor's thread stays
+//! blocked in its read until the process exits right after, which is safe because nothing
+//! else reads the terminal any more (the flow is over; the terminal is restored, its input
+//! flushed, and the result written by the main thread, exactly once as always), and the
+//! thread owns nothing the exit needs. Without a timeout the editor runs on the calling
+//! thread, as it always did.
 
 use crate::complete::AtCompleter;
-use crate::editor::{self, Edit};
+use crate::editor::{self, Edit, Watch};
 use crate::keys::{Event, Key, KeyReader, RawMode, SystemClock, TtySource};
 use std::collections::VecDeque;
 use std::io;
-use std::time::Duration;
+use std::sync::{mpsc, Arc};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// What waiting on an editor gave ([`Backend::edit`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EditWait {
+    /// The editor closed.
+    Closed(Edit),
+    /// The wait ended with the editor still open: a key was typed in it (at `last_key`), or
+    /// the time to wait passed (`last_key` is `None`).
+    Open {
+        /// When the last key since the previous wait was typed.
+        last_key: Option<Instant>,
+    },
+}
 
 /// A terminal for the front end.
 pub trait Backend {
     /// (rows, columns) now.
     fn size(&self) -> (usize, usize);
+    /// The time now (the fake terminal's own clock in tests).
+    fn now(&self) -> Instant;
     /// Writes `bytes` in one write and flushes.
     ///
     /// Errors: the terminal could not be written.
@@ -22,10 +57,22 @@ pub trait Backend {
     ///
     /// Errors: the terminal went away (`UnexpectedEof`) or failed.
     fn event(&mut self, timeout: Option<Duration>) -> io::Result<Event>;
-    /// Edits one line (`prompt`, prefilled with `initial`) at the cursor.
+    /// Edits one line (`prompt`, prefilled with `initial`) at the cursor, and waits at most
+    /// `wait` (`None`: as long as it takes) for the editor to close. When an editor is open
+    /// already (the previous call gave [`EditWait::Open`]), it goes on waiting for that one
+    /// (`prompt` and `initial` are not used).
     ///
     /// Errors: the terminal failed.
-    fn edit(&mut self, prompt: &str, initial: &str, completer: &AtCompleter) -> io::Result<Edit>;
+    fn edit(
+        &mut self,
+        prompt: &str,
+        initial: &str,
+        completer: &AtCompleter,
+        wait: Option<Duration>,
+    ) -> io::Result<EditWait>;
+    /// Gives up the open editor (the time ran out) and returns its draft; the flow must end
+    /// next (on the terminal, the editor's thread is left reading until the process exits).
+    fn abandon_edit(&mut self) -> String;
     /// Gives the terminal back to the shell and stops the process group, as Ctrl+Z does to a
     /// shell job; returns when continued, with the screen to be drawn whole.
     ///
@@ -51,7 +98,91 @@ pub struct TtyBackend {
     keys: KeyReader<TtySource, SystemClock>,
     /// Raw mode, from the first screen to the end (`None` while suspended).
     raw: Option<RawMode>,
+    /// The editor open on its own thread (only with a timeout), between waits.
+    editor: Option<OpenEditor>,
     _screen: crate::terminal::RestoreGuard,
+}
+
+/// An editor running on its own thread ([`editor::edit_line_watched`]).
+struct OpenEditor {
+    /// Its keys and its outcome.
+    events: mpsc::Receiver<FromEditor>,
+    /// Its draft.
+    watch: Arc<Watch>,
+    /// The thread, to pass a panic on.
+    thread: JoinHandle<()>,
+}
+
+/// What the editor's thread sends.
+enum FromEditor {
+    /// A key was typed, at this time.
+    Key(Instant),
+    /// The editor closed.
+    Closed(io::Result<Edit>),
+}
+
+impl TtyBackend {
+    /// Opens an editor on a thread of its own (see the module notes).
+    fn open_editor(
+        &mut self,
+        prompt: &str,
+        initial: &str,
+        completer: &AtCompleter,
+    ) -> io::Result<()> {
+        let (send, events) = mpsc::channel();
+        let keys = send.clone();
+        let watch = Watch::new(move || {
+            let _ = keys.send(FromEditor::Key(Instant::now()));
+        });
+        let (prompt, initial) = (prompt.to_string(), initial.to_string());
+        let (completer, watched) = (completer.clone(), Arc::clone(&watch));
+        let thread = std::thread::Builder::new()
+            .name("pi-ask-editor".into())
+            .spawn(move || {
+                let edit = editor::edit_line_watched(&prompt, &initial, completer, watched);
+                let _ = send.send(FromEditor::Closed(edit));
+            })?;
+        self.editor = Some(OpenEditor {
+            events,
+            watch,
+            thread,
+        });
+        Ok(())
+    }
+
+    /// Waits for the open editor at most `wait` (`None`: until it closes).
+    fn wait_editor(&mut self, wait: Option<Duration>) -> io::Result<EditWait> {
+        let Some(open) = &self.editor else {
+            return Err(io::Error::other("no editor is open"));
+        };
+        let got = match wait {
+            None => open.events.recv().map_err(|_| ()),
+            Some(wait) => match open.events.recv_timeout(wait) {
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    return Ok(EditWait::Open { last_key: None })
+                }
+                other => other.map_err(|_| ()),
+            },
+        };
+        match got {
+            Ok(FromEditor::Key(at)) => Ok(EditWait::Open { last_key: Some(at) }),
+            Ok(FromEditor::Closed(edit)) => {
+                self.editor = None;
+                // rustyline switches bracketed paste off when it ends.
+                self.write(PASTE_ON)?;
+                edit.map(EditWait::Closed)
+            }
+            Err(()) => {
+                // The thread ended without an outcome: it panicked; pass the panic on (the
+                // panic handler of main writes the `internal` result).
+                let open = self.editor.take().expect("an open editor");
+                match open.thread.join() {
+                    Err(panic) => std::panic::resume_unwind(panic),
+                    Ok(()) => Err(io::Error::other("the editor ended without an outcome")),
+                }
+            }
+        }
+    }
 }
 
 impl TtyBackend {
@@ -74,6 +205,7 @@ impl TtyBackend {
             term,
             keys,
             raw: Some(raw),
+            editor: None,
             _screen: screen,
         })
     }
@@ -85,6 +217,10 @@ impl Backend for TtyBackend {
         (rows as usize, cols as usize)
     }
 
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+
     fn write(&mut self, bytes: &str) -> io::Result<()> {
         io::Write::write_all(&mut self.out, bytes.as_bytes())?;
         io::Write::flush(&mut self.out)
@@ -94,11 +230,32 @@ impl Backend for TtyBackend {
         self.keys.next(timeout)
     }
 
-    fn edit(&mut self, prompt: &str, initial: &str, completer: &AtCompleter) -> io::Result<Edit> {
-        let edit = editor::edit_line(prompt, initial, Some(completer.clone()));
-        // rustyline switches bracketed paste off when it ends.
-        self.write(PASTE_ON)?;
-        edit
+    fn edit(
+        &mut self,
+        prompt: &str,
+        initial: &str,
+        completer: &AtCompleter,
+        wait: Option<Duration>,
+    ) -> io::Result<EditWait> {
+        if self.editor.is_none() {
+            if wait.is_none() {
+                // No timeout: on this thread.
+                let edit = editor::edit_line(prompt, initial, Some(completer.clone()));
+                // rustyline switches bracketed paste off when it ends.
+                self.write(PASTE_ON)?;
+                return edit.map(EditWait::Closed);
+            }
+            self.open_editor(prompt, initial, completer)?;
+        }
+        self.wait_editor(wait)
+    }
+
+    fn abandon_edit(&mut self) -> String {
+        // The thread is left blocked in rustyline's read (see the module notes).
+        self.editor
+            .take()
+            .map(|open| open.watch.draft())
+            .unwrap_or_default()
     }
 
     fn suspend(&mut self) -> io::Result<()> {
@@ -128,7 +285,11 @@ impl Backend for TtyBackend {
 /// editor ↑ ↓ Tab Shift+Tab ← → navigate), the screen is kept as lines from the escape
 /// sequences the front end writes. When the events run out the terminal is gone
 /// (`UnexpectedEof`).
-#[derive(Debug, Default)]
+///
+/// Time stands still but for [`Event::Timeout`]: the wait the front end asked for passed
+/// with no key, so the clock ([`FakeBackend::now`]) moves on by that wait, at a menu and in
+/// an editor alike. Keys take no time.
+#[derive(Debug)]
 pub struct FakeBackend {
     /// (rows, columns); a `Resize` event takes the next size from `sizes`.
     pub size: (usize, usize),
@@ -142,6 +303,25 @@ pub struct FakeBackend {
     pub written: String,
     /// How often the job was suspended.
     pub suspends: usize,
+    /// The clock: it moves only at an [`Event::Timeout`].
+    pub now: Instant,
+    /// The text of an editor still open between waits.
+    pub editing: Option<String>,
+}
+
+impl Default for FakeBackend {
+    fn default() -> Self {
+        FakeBackend {
+            size: (0, 0),
+            sizes: VecDeque::new(),
+            events: VecDeque::new(),
+            lines: Vec::new(),
+            written: String::new(),
+            suspends: 0,
+            now: Instant::now(),
+            editing: None,
+        }
+    }
 }
 
 impl FakeBackend {
@@ -151,6 +331,13 @@ impl FakeBackend {
             size: (rows, cols),
             events: events.into_iter().collect(),
             ..FakeBackend::default()
+        }
+    }
+
+    /// An [`Event::Timeout`] came for a wait of `wait`: the clock moves on by it.
+    fn waited(&mut self, wait: Option<Duration>) {
+        if let Some(wait) = wait {
+            self.now += wait;
         }
     }
 
@@ -180,7 +367,10 @@ impl FakeBackend {
             }
             let Some(tail) = tail else { break };
             let Some(body) = tail.strip_prefix('[') else {
-                rest = tail;
+                // ESC 7 / ESC 8 (save and restore the cursor) around a line written while an
+                // editor is open: the row is the one the next `ESC[r;cH` names.
+                rest = tail.strip_prefix(['7', '8']).unwrap_or(tail);
+                at_start = true;
                 continue;
             };
             let end = body
@@ -227,48 +417,82 @@ impl Backend for FakeBackend {
         self.size
     }
 
+    fn now(&self) -> Instant {
+        self.now
+    }
+
     fn write(&mut self, bytes: &str) -> io::Result<()> {
         self.written.push_str(bytes);
         self.interpret(bytes);
         Ok(())
     }
 
-    fn event(&mut self, _timeout: Option<Duration>) -> io::Result<Event> {
+    fn event(&mut self, timeout: Option<Duration>) -> io::Result<Event> {
         let event = self.next()?;
-        if event == Event::Resize {
-            if let Some(size) = self.sizes.pop_front() {
-                self.size = size;
+        match event {
+            Event::Resize => {
+                if let Some(size) = self.sizes.pop_front() {
+                    self.size = size;
+                }
             }
+            Event::Timeout => self.waited(timeout),
+            Event::Key(_) => {}
         }
         Ok(event)
     }
 
-    fn edit(&mut self, _prompt: &str, initial: &str, _: &AtCompleter) -> io::Result<Edit> {
-        let mut text = initial.to_string();
+    fn edit(
+        &mut self,
+        _prompt: &str,
+        initial: &str,
+        _: &AtCompleter,
+        wait: Option<Duration>,
+    ) -> io::Result<EditWait> {
+        let mut text = self.editing.take().unwrap_or_else(|| initial.to_string());
         loop {
-            match self.next()? {
-                Event::Key(Key::Enter) => return Ok(Edit::Saved(text)),
-                Event::Key(Key::Esc) => return Ok(Edit::Closed(text)),
-                Event::Key(Key::Ctrl('c')) => return Ok(Edit::Interrupted),
-                Event::Key(Key::Ctrl('d')) if text.is_empty() => {
-                    return Ok(Edit::Closed(String::new()))
+            let closed = match self.next()? {
+                Event::Timeout if wait.is_some() => {
+                    self.waited(wait);
+                    self.editing = Some(text);
+                    return Ok(EditWait::Open { last_key: None });
                 }
-                Event::Key(Key::Ctrl('z')) => return Ok(Edit::Suspended(text)),
-                Event::Key(Key::Ctrl(']')) => return Ok(Edit::Peek(text)),
+                Event::Key(Key::Enter) => Edit::Saved(text),
+                Event::Key(Key::Esc) => Edit::Closed(text),
+                Event::Key(Key::Ctrl('c')) => Edit::Interrupted,
+                Event::Key(Key::Ctrl('d')) if text.is_empty() => Edit::Closed(String::new()),
+                Event::Key(Key::Ctrl('z')) => Edit::Suspended(text),
+                Event::Key(Key::Ctrl(']')) => Edit::Peek(text),
                 Event::Key(key @ (Key::Up | Key::Down | Key::Tab | Key::BackTab))
                 | Event::Key(key @ (Key::Left | Key::Right))
                     if text.is_empty() =>
                 {
-                    return Ok(Edit::Navigate(key))
+                    Edit::Navigate(key)
                 }
-                Event::Key(Key::Char(c)) => text.push(c),
-                Event::Key(Key::Paste(p)) => text.push_str(&p),
-                Event::Key(Key::Backspace) => {
-                    text.pop();
+                event => {
+                    match &event {
+                        Event::Key(Key::Char(c)) => text.push(*c),
+                        Event::Key(Key::Paste(p)) => text.push_str(p),
+                        Event::Key(Key::Backspace) => {
+                            text.pop();
+                        }
+                        _ => {}
+                    }
+                    if wait.is_some() && matches!(event, Event::Key(_)) {
+                        // A key in an editor with a timeout: the front end hears of it.
+                        self.editing = Some(text);
+                        return Ok(EditWait::Open {
+                            last_key: Some(self.now),
+                        });
+                    }
+                    continue;
                 }
-                _ => {}
-            }
+            };
+            return Ok(EditWait::Closed(closed));
         }
+    }
+
+    fn abandon_edit(&mut self) -> String {
+        self.editing.take().unwrap_or_default()
     }
 
     fn suspend(&mut self) -> io::Result<()> {
@@ -288,6 +512,10 @@ impl<B: Backend + ?Sized> Backend for &mut B {
         (**self).size()
     }
 
+    fn now(&self) -> Instant {
+        (**self).now()
+    }
+
     fn write(&mut self, bytes: &str) -> io::Result<()> {
         (**self).write(bytes)
     }
@@ -296,8 +524,18 @@ impl<B: Backend + ?Sized> Backend for &mut B {
         (**self).event(timeout)
     }
 
-    fn edit(&mut self, prompt: &str, initial: &str, completer: &AtCompleter) -> io::Result<Edit> {
-        (**self).edit(prompt, initial, completer)
+    fn edit(
+        &mut self,
+        prompt: &str,
+        initial: &str,
+        completer: &AtCompleter,
+        wait: Option<Duration>,
+    ) -> io::Result<EditWait> {
+        (**self).edit(prompt, initial, completer, wait)
+    }
+
+    fn abandon_edit(&mut self) -> String {
+        (**self).abandon_edit()
     }
 
     fn suspend(&mut self) -> io::Result<()> {

@@ -47,9 +47,10 @@ mod question;
 mod review;
 mod screen;
 
-pub use backend::{Backend, FakeBackend, TtyBackend};
+pub use backend::{Backend, EditWait, FakeBackend, TtyBackend};
 
 use super::layout::{fit, width_of, wrap, wrap_words};
+use super::timeout::{countdown_line, Deadline};
 use super::AskOptions;
 use crate::complete::AtCompleter;
 use crate::editor::Edit;
@@ -88,7 +89,9 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         completer: AtCompleter::new(opts.cwd.clone()),
         context: opts.context.clone(),
         bell: opts.bell,
+        deadline: None,
     };
+    tty.deadline = opts.timeout.map(|t| Deadline::new(t, tty.io.now()));
     let ran = tty.run();
     tty.io.finish();
     match ran {
@@ -108,13 +111,23 @@ const MIN_ROWS: usize = 3;
 /// Columns kept free after a help line for " [Page 12/345] ".
 const PAGE_INFO: usize = 16;
 
+/// How a peek (Ctrl+]) ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Peeked {
+    /// A key (not acted on), a resize, or the `--timeout` countdown starting: back to the
+    /// questionnaire.
+    Back,
+    /// Ctrl+C: dismiss the flow.
+    Interrupted,
+}
+
 /// What a screen gets from [`Tty::input`].
 enum Input {
     /// A key for the screen to handle.
     Key(Key),
     /// The window changed size, or the screen must be laid out again: return and come back.
     Relayout,
-    /// The flow ended (Ctrl+C): return.
+    /// The flow ended (Ctrl+C, `--timeout`): return.
     Ended,
 }
 
@@ -133,6 +146,8 @@ struct Tty<'p, B> {
     context: Option<String>,
     /// Ring the bell when the first screen appears (`--no-bell`, `PI_ASK_BELL=0` turn it off).
     bell: bool,
+    /// When the flow times out (`--timeout`); every key starts the time again.
+    deadline: Option<Deadline>,
 }
 
 impl<B: Backend> Tty<'_, B> {
@@ -174,15 +189,28 @@ impl<B: Backend> Tty<'_, B> {
     /// Draws `frame` (or the too-small notice) and waits for the next key. Handles what every
     /// screen shares: Ctrl+C (the flow is interrupted: [`Input::Ended`]), Ctrl+Z (suspend,
     /// then the same frame again), Ctrl+] (peek until the next key), a resize
-    /// ([`Input::Relayout`]), and the bell on the first screen.
+    /// ([`Input::Relayout`]), the bell on the first screen, and `--timeout`: in its last
+    /// seconds the countdown replaces the frame's top line, any key starts the time again, and
+    /// when it is up the flow times out ([`Input::Ended`]).
     fn input(&mut self, frame: Frame) -> io::Result<Input> {
         loop {
+            let now = self.io.now();
+            if self.deadline.is_some_and(|d| d.is_past(now)) {
+                self.time_out()?;
+                return Ok(Input::Ended);
+            }
             let (rows, _) = self.io.size();
-            let shown = if rows < MIN_ROWS {
+            let mut shown = if rows < MIN_ROWS {
                 Frame::new(vec![fit("Window too small: enlarge it", self.width())])
             } else {
                 frame.clone()
             };
+            if let Some(line) = self.countdown(now) {
+                match shown.lines.first_mut() {
+                    Some(top) => *top = line,
+                    None => shown.lines.push(line),
+                }
+            }
             let bytes = self.screen.diff(&shown);
             if !bytes.is_empty() {
                 self.io.write(&bytes)?;
@@ -191,38 +219,69 @@ impl<B: Backend> Tty<'_, B> {
             if std::mem::take(&mut self.bell) {
                 self.io.write("\x07")?;
             }
-            match self.io.event(None)? {
+            let wait = self.deadline.and_then(|d| d.wait(now));
+            let key = match self.io.event(wait)? {
                 Event::Resize => {
                     self.screen.invalidate();
                     return Ok(Input::Relayout);
                 }
                 Event::Timeout => continue,
-                Event::Key(Key::Ctrl('c')) => {
+                Event::Key(key) => key,
+            };
+            self.key_came();
+            match key {
+                Key::Ctrl('c') => {
                     self.apply(Command::Interrupt)?;
                     return Ok(Input::Ended);
                 }
-                Event::Key(Key::Ctrl('z')) => {
+                Key::Ctrl('z') => {
                     self.io.suspend()?;
+                    // Back with `fg`: the time starts again from there.
+                    self.key_came();
                     self.screen.invalidate();
                     return Ok(Input::Relayout);
                 }
-                Event::Key(Key::Ctrl(']')) => {
-                    if self.peek()? {
-                        self.apply(Command::Interrupt)?;
-                        return Ok(Input::Ended);
+                Key::Ctrl(']') => {
+                    match self.peek()? {
+                        Peeked::Back => {}
+                        Peeked::Interrupted => {
+                            self.apply(Command::Interrupt)?;
+                            return Ok(Input::Ended);
+                        }
                     }
                     return Ok(Input::Relayout);
                 }
-                Event::Key(_) if rows < MIN_ROWS => continue,
-                Event::Key(key) => return Ok(Input::Key(key)),
+                _ if rows < MIN_ROWS => continue,
+                key => return Ok(Input::Key(key)),
             }
         }
     }
 
+    /// A key came: the time of `--timeout` starts again.
+    fn key_came(&mut self) {
+        let now = self.io.now();
+        if let Some(deadline) = &mut self.deadline {
+            deadline.reset(now);
+        }
+    }
+
+    /// The countdown line for the header at `now`, in the last seconds of `--timeout`.
+    fn countdown(&self, now: std::time::Instant) -> Option<String> {
+        let seconds = self.deadline?.countdown(now)?;
+        Some(fit(&countdown_line(seconds), self.width()))
+    }
+
+    /// No key came for `--timeout`: the flow times out, keeping the answers given so far.
+    fn time_out(&mut self) -> io::Result<()> {
+        let why = self.deadline.map(|d| d.message()).unwrap_or_default();
+        self.apply(Command::TimeOut(why))
+    }
+
     /// Shows, until the next key, what the questionnaire hides: the `--context` text when
-    /// given, otherwise the screen underneath (the main screen). The key is not acted on;
-    /// returns whether it was Ctrl+C (which still dismisses: the caller interrupts the flow).
-    fn peek(&mut self) -> io::Result<bool> {
+    /// given, otherwise the screen underneath (the main screen). The key is not acted on,
+    /// but Ctrl+C still dismisses ([`Peeked::Interrupted`]: the caller interrupts the flow).
+    /// With `--timeout`, the questionnaire comes back by itself when its countdown starts.
+    fn peek(&mut self) -> io::Result<Peeked> {
         match self.context.clone() {
             Some(text) => {
                 let width = self.width();
@@ -238,12 +297,23 @@ impl<B: Backend> Tty<'_, B> {
             }
             None => self.io.show_main_screen(true)?,
         }
-        let event = self.io.event(None)?;
+        let wait = self.deadline.and_then(|d| d.wait(self.io.now()));
+        let event = self.io.event(wait)?;
         if self.context.is_none() {
             self.io.show_main_screen(false)?;
         }
         self.screen.invalidate();
-        Ok(event == Event::Key(Key::Ctrl('c')))
+        Ok(match event {
+            Event::Key(key) => {
+                self.key_came();
+                if key == Key::Ctrl('c') {
+                    Peeked::Interrupted
+                } else {
+                    Peeked::Back
+                }
+            }
+            Event::Resize | Event::Timeout => Peeked::Back,
+        })
     }
 
     fn width(&self) -> usize {
@@ -394,7 +464,9 @@ impl<B: Backend> Tty<'_, B> {
     /// question shows (`context` lines, e.g. its options, with the one a note is for marked),
     /// then `what`, the help line and the editor line. The editor line keeps its place on a
     /// short window (the context lines give way first). Ctrl+Z and Ctrl+] in the editor
-    /// suspend or peek, then the editor comes back with its draft.
+    /// suspend or peek, then the editor comes back with its draft. With `--timeout`, an
+    /// editor left without a key for that long gives [`Edit::TimedOut`] with its draft (the
+    /// caller saves it as Esc would, then the flow times out).
     fn edit(
         &mut self,
         q: Option<usize>,
@@ -414,6 +486,11 @@ impl<B: Backend> Tty<'_, B> {
                 width,
             ));
             let row = lines.len();
+            let top = lines[0].clone();
+            let countdown = self.countdown(self.io.now());
+            if let Some(line) = &countdown {
+                lines[0].clone_from(line);
+            }
             let mut frame = Frame::new(lines);
             frame.cursor = Cursor::At(row, 0);
             let bytes = self.screen.diff(&frame);
@@ -422,22 +499,56 @@ impl<B: Backend> Tty<'_, B> {
             if std::mem::take(&mut self.bell) {
                 self.io.write("\x07")?;
             }
-            let edit = self.io.edit("> ", &initial, &self.completer)?;
+            let edit = self.run_editor(&initial, &top, countdown.is_some())?;
             // The editor drew on the screen: the next frame is drawn whole.
             self.screen.invalidate();
             match edit {
                 Edit::Suspended(draft) => {
                     self.io.suspend()?;
+                    self.key_came();
                     initial = draft;
                 }
                 Edit::Peek(draft) => {
-                    if self.peek()? {
+                    if self.peek()? == Peeked::Interrupted {
                         return Ok(Edit::Interrupted);
                     }
                     initial = draft;
                 }
                 other => return Ok(other),
             }
+        }
+    }
+
+    /// Runs the editor until it closes; with `--timeout`, until no key came in it for that
+    /// long ([`Edit::TimedOut`] with the draft). In the last seconds the countdown is written
+    /// over the top line (`top`, put back when a key comes; `counting`: the countdown is
+    /// there already), the editor's cursor kept.
+    fn run_editor(&mut self, initial: &str, top: &str, mut counting: bool) -> io::Result<Edit> {
+        loop {
+            let wait = self.deadline.and_then(|d| d.wait(self.io.now()));
+            let last_key = match self.io.edit("> ", initial, &self.completer, wait)? {
+                EditWait::Closed(edit) => {
+                    self.key_came();
+                    return Ok(edit);
+                }
+                EditWait::Open { last_key } => last_key,
+            };
+            if let (Some(deadline), Some(at)) = (&mut self.deadline, last_key) {
+                deadline.reset(at);
+            }
+            let now = self.io.now();
+            if self.deadline.is_some_and(|d| d.is_past(now)) {
+                return Ok(Edit::TimedOut(self.io.abandon_edit()));
+            }
+            let line = match self.countdown(now) {
+                Some(line) => line,
+                None if counting => top.to_string(),
+                None => continue,
+            };
+            counting = line != top;
+            // Save the cursor, write the top row, restore the cursor: one write, so it never
+            // splits one of the editor's own.
+            self.io.write(&format!("\x1b7\x1b[1;1H{line}\x1b[K\x1b8"))?;
         }
     }
 }

@@ -483,6 +483,8 @@ impl<B: Backend> Tty<'_, B> {
                 let what = "Filter options by label, value or description (empty Enter: all)";
                 match self.edit(Some(q), &[], what, &initial)? {
                     Edit::Interrupted => self.apply(Command::Interrupt),
+                    // A filter is no answer: nothing to keep.
+                    Edit::TimedOut(_) => self.time_out(),
                     Edit::Saved(text) | Edit::Closed(text) => {
                         let text = text.trim();
                         self.filters[q] = (!text.is_empty()).then(|| text.to_string());
@@ -544,7 +546,8 @@ impl<B: Backend> Tty<'_, B> {
     /// Applies an editor's outcome for question `q` opened from `row`: Enter through `save`,
     /// Esc through `draft`, Ctrl+C dismisses; an empty editor left with ↑ ↓ keeps the empty
     /// draft and moves the highlight, with Tab / Shift+Tab / ← / → it moves between questions
-    /// (seed 000 "Editing flow").
+    /// (seed 000 "Editing flow"); `--timeout` saves the draft through `draft`, as Esc does,
+    /// then times the flow out.
     fn after_edit(
         &mut self,
         q: usize,
@@ -559,6 +562,10 @@ impl<B: Backend> Tty<'_, B> {
                 self.apply(draft(text))
             }
             Edit::Interrupted => self.apply(Command::Interrupt),
+            Edit::TimedOut(text) => {
+                self.apply(draft(text))?;
+                self.time_out()
+            }
             Edit::Navigate(key) => {
                 self.apply(draft(String::new()))?;
                 match key {

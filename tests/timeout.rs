@@ -1,0 +1,294 @@
+//! `--timeout SECONDS` in a real terminal (the pty harness of tests/common/): no key for that
+//! long ends the flow with `cancelled: true`, `details.error.code` `timeout` and the answers
+//! given so far, exit 124; an open editor's draft is saved as Esc saves it; ticks are kept;
+//! plain mode counts down in one line; a recorded timeout replays as the same timeout.
+
+use crate::common::pty::{Options, Session};
+use crate::scripted_support::{answer, example, Dir};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+const PREFS: &str = include_str!("../examples/implementation-preferences.json");
+const DOWN: &str = "\x1b[B";
+/// The editor's prompt line is drawn under its help line (rustyline is reading keys).
+const EDITOR_READY: &str = "Ctrl+C dismiss\n>";
+
+/// `details.questions` of examples/implementation-preferences.json.
+fn prefs_questions() -> Value {
+    json!([
+        {"id": "style", "label": "Style", "prompt": "How should I frame the next prompt?", "type": "single"},
+        {"id": "frameworks", "label": "Frontend", "prompt": "Which frontend frameworks have you used?", "type": "multi"}
+    ])
+}
+
+/// The whole timeout result of examples/implementation-preferences.json after `seconds`, with
+/// `answers`, the transcript lines `lines` and the closing sentence `last`.
+fn timed_out(seconds: &str, answers: Value, lines: &str, last: &str) -> Value {
+    json!({
+        "content": [{"type": "text", "text": format!(
+            "The questionnaire \"Implementation preferences\" timed out before the user \
+             submitted it (no key for {seconds} seconds). The answers given so far:\n{lines}\n{last}"
+        )}],
+        "details": {
+            "title": "Implementation preferences",
+            "cancelled": true,
+            "questions": prefs_questions(),
+            "answers": answers,
+            "error": {"code": "timeout", "message": format!("no key for {seconds} seconds")}
+        }
+    })
+}
+
+const FRONTEND_OPEN: &str = "Still open: Frontend (frameworks). Go on with the answers given; \
+     do not assume an answer for it: ask the user in plain text if you need it.";
+
+/// Waits for the exit; returns the exit code, the result, and how long after `since` the
+/// program exited.
+fn finish(s: &mut Session, since: Instant) -> (i32, Value, Duration) {
+    let (code, result) = s.finish();
+    let took = since.elapsed();
+    (code, result.expect("a result"), took)
+}
+
+#[test]
+fn two_seconds_without_a_key_end_the_flow_keeping_the_answered_question() {
+    let mut s = Session::spawn(PREFS, &["--timeout", "2"]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    s.send("2");
+    let last_key = Instant::now();
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    // The countdown replaces the top line.
+    s.wait_for("Closing in 1 s without an answer: press any key");
+    let (code, result, took) = finish(&mut s, last_key);
+    assert_eq!(code, 124, "{}", s.stderr());
+    assert!(
+        took < Duration::from_secs(3),
+        "ended {took:?} after the last key"
+    );
+    assert!(
+        took >= Duration::from_millis(1900),
+        "ended {took:?} after the last key"
+    );
+    assert_eq!(
+        result,
+        timed_out(
+            "2",
+            json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]}}),
+            "- Style (style): Balanced [balanced]\n\
+             - Frontend (frameworks): still open (no answer given)",
+            FRONTEND_OPEN
+        )
+    );
+}
+
+#[test]
+fn an_open_editor_is_saved_as_custom_text_when_the_time_runs_out() {
+    let mut s = Session::spawn(PREFS, &["--timeout", "3"]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    for _ in 0..3 {
+        s.send(DOWN);
+    }
+    s.wait_for("›     Type your own…");
+    s.send("\r");
+    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.send("Sol");
+    s.wait_for("> Sol");
+    let last_key = Instant::now();
+    // The countdown is written over the top line; the editor keeps its line and cursor.
+    let screen = s.wait_for("Closing in 1 s without an answer: press any key");
+    assert!(screen.contains("> Sol"), "{screen}");
+    let (code, result, took) = finish(&mut s, last_key);
+    assert_eq!(code, 124, "{}", s.stderr());
+    assert!(
+        took < Duration::from_secs(4),
+        "ended {took:?} after the last key"
+    );
+    assert_eq!(
+        result,
+        timed_out(
+            "3",
+            json!({"style": {"values": ["Sol"], "labels": ["Sol"], "indices": [], "customText": "Sol"}}),
+            "- Style (style): custom text \"Sol\"\n\
+             - Frontend (frameworks): still open (no answer given)",
+            FRONTEND_OPEN
+        )
+    );
+    // The terminal is given back as it was.
+    assert!(!s.alternate_screen());
+    assert!(s.cursor_visible());
+}
+
+#[test]
+fn a_key_in_an_editor_starts_the_time_again() {
+    let mut s = Session::spawn(PREFS, &["--timeout", "2"]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    s.send("N");
+    s.wait_all(&["Note on this question", EDITOR_READY]);
+    // A key every 0.8 s for 3 s: longer than the timeout, and the editor stays open.
+    for c in ["a", "b", "c", "d"] {
+        std::thread::sleep(Duration::from_millis(800));
+        s.send(c);
+    }
+    let last_key = Instant::now();
+    s.wait_for("> abcd");
+    let (code, result, took) = finish(&mut s, last_key);
+    assert_eq!(code, 124, "{}", s.stderr());
+    assert!(
+        took >= Duration::from_millis(1900),
+        "ended {took:?} after the last key"
+    );
+    assert_eq!(
+        result["details"]["answers"],
+        json!({"style": {"values": [], "labels": [], "indices": [], "note": "abcd"}})
+    );
+}
+
+#[test]
+fn ticks_on_a_multi_question_are_kept() {
+    let mut s = Session::spawn(PREFS, &["--timeout", "3"]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    s.send("1");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.send("1");
+    s.wait_for("[x] 1. React");
+    s.send("3");
+    s.wait_for("[x] 3. Svelte");
+    let (code, result, _) = finish(&mut s, Instant::now());
+    assert_eq!(code, 124, "{}", s.stderr());
+    assert_eq!(
+        result,
+        timed_out(
+            "3",
+            json!({
+                "style": {"values": ["minimal"], "labels": ["Minimal"], "indices": [1]},
+                "frameworks": {"values": ["react", "svelte"], "labels": ["React", "Svelte"], "indices": [1, 3]}
+            }),
+            "- Style (style): Minimal [minimal]\n\
+             - Frontend (frameworks): React [react], Svelte [svelte]",
+            "Every question was answered, but the user did not submit."
+        )
+    );
+}
+
+#[test]
+fn plain_mode_counts_down_in_one_line_and_discards_a_half_typed_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let payload = dir.path().join("payload.json");
+    std::fs::write(&payload, PREFS).unwrap();
+    let output = dir.path().join("result.json");
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+    cmd.arg(&payload)
+        .arg("--output")
+        .arg(&output)
+        .arg("--plain");
+    let opts = Options {
+        // The variable the pi extension passes through.
+        env: vec![("PI_ASK_TIMEOUT".into(), "3".into())],
+        ..Options::default()
+    };
+    let mut s = Session::spawn_command(cmd, dir, output.clone(), opts);
+    s.expect("1/2> ");
+    s.send("2\r");
+    s.expect("2/2> ");
+    s.expect("\r\nClosing in 3 s without an answer: type a line to keep going.\r\n2/2> ");
+    // Half a line, never ended with Enter.
+    s.send("1,3");
+    s.expect("\r\nTimed out (no key for 3 seconds): the answers given so far are kept.\r\n");
+    let status = s.wait_eof();
+    assert_eq!(status.code(), Some(124));
+    assert!(!s.output().contains(&0x1b), "{}", s.output_text());
+    let result: Value = serde_json::from_str(&std::fs::read_to_string(&output).unwrap()).unwrap();
+    assert_eq!(
+        result,
+        timed_out(
+            "3",
+            json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]}}),
+            "- Style (style): Balanced [balanced]\n\
+             - Frontend (frameworks): still open (no answer given)",
+            FRONTEND_OPEN
+        )
+    );
+}
+
+#[test]
+fn a_recorded_timeout_replays_as_the_same_timeout() {
+    let recorded = timed_out(
+        "30",
+        json!({
+            "style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2], "note": "short"},
+            "frameworks": {"values": ["react", "Qwik"], "labels": ["React", "Qwik"], "indices": [1],
+                           "customText": "Qwik"}
+        }),
+        "- Style (style): Balanced [balanced]\n  note: \"short\"\n\
+         - Frontend (frameworks): React [react], custom text \"Qwik\"",
+        "Every question was answered, but the user did not submit.",
+    );
+    let dir = Dir::new();
+    let file = dir.json("recorded.json", &recorded);
+    let run = answer(&example("implementation-preferences.json"), &file);
+    assert_eq!(run.code, 124, "{}", run.stderr);
+    assert_eq!(run.json(), recorded);
+    // Its details alone replay the same way.
+    let file = dir.json("details.json", &recorded["details"]);
+    let run = answer(&example("implementation-preferences.json"), &file);
+    assert_eq!((run.code, run.json()), (124, recorded.clone()));
+    // So does the same timeout written in the yishan and Claude Code formats.
+    for format in ["yishan", "claude-code"] {
+        let run = crate::scripted_support::run(&[
+            example("implementation-preferences.json").as_os_str(),
+            "--answers".as_ref(),
+            file.as_os_str(),
+            "--result-format".as_ref(),
+            format.as_ref(),
+        ]);
+        assert_eq!(run.code, 124, "{format}: {}", run.stderr);
+        let other = dir.json(&format!("{format}.json"), &run.json());
+        let again = answer(&example("implementation-preferences.json"), &other);
+        assert_eq!(
+            (again.code, again.json()),
+            (124, recorded.clone()),
+            "{format}"
+        );
+    }
+}
+
+/// With a timeout the editors run on a thread of their own: their keys mean what they mean
+/// without one.
+#[test]
+fn editors_with_a_timeout_keep_their_keys() {
+    // Ctrl+C in an editor dismisses.
+    let mut s = Session::spawn(PREFS, &["--timeout", "30"]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    s.send("N");
+    s.wait_all(&["Note on this question", EDITOR_READY]);
+    s.send("x");
+    s.wait_for("> x");
+    s.send("\x03");
+    let (code, result) = s.finish();
+    assert_eq!(code, 130);
+    assert_eq!(result.unwrap()["details"]["answers"], json!({}));
+    // Esc keeps the draft, Enter saves, a paste stays in the editor, then submit.
+    let mut s = Session::spawn(PREFS, &["--timeout", "30"]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    for _ in 0..3 {
+        s.send(DOWN);
+    }
+    s.wait_for("›     Type your own…");
+    s.send("\r");
+    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.send("\x1b[200~a\nb\x1b[201~");
+    s.wait_for("> a");
+    s.send("\x1b");
+    s.wait_for("Type your own… (now");
+    s.send("\t");
+    s.wait_for("2/2 Frontend");
+    s.send("\t");
+    s.wait_for("Review your answers");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0, "{}", s.stderr());
+    assert_eq!(
+        result.unwrap()["details"]["answers"]["style"]["customText"],
+        json!("a\nb")
+    );
+}
