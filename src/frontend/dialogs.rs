@@ -24,6 +24,7 @@
 //! the flow with [`Ending::TerminalLost`] (the dialog client went away).
 
 use super::layout::answer_parts;
+use super::timeout::Deadline;
 use crate::contract::QuestionType;
 use crate::flow::{Command, Flow, Screen};
 use crate::result::Ending;
@@ -32,6 +33,7 @@ use serde::Serialize;
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
+use std::time::Instant;
 
 /// One dialog the caller shows: a line on stdout.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -104,11 +106,13 @@ impl Response {
     }
 }
 
-/// Asks through dialogs on stdin and stdout; see [`run`].
-pub fn ask(flow: Flow<'_>) -> Ending {
+/// Asks through dialogs on stdin and stdout; see [`run`]. With `timeout` (`--timeout`), each
+/// request carries the time left as `timeout` (milliseconds) for the caller's dialog, and a
+/// dialog that comes back cancelled after the time is up times the flow out (exit 124).
+pub fn ask(flow: Flow<'_>, timeout: Option<std::time::Duration>) -> Ending {
     let stdin = io::stdin();
     let stdout = io::stdout();
-    run(flow, stdin.lock(), stdout.lock())
+    run_timed(flow, stdin.lock(), stdout.lock(), timeout)
 }
 
 /// Why the loop stopped before the flow ended.
@@ -120,6 +124,8 @@ enum Stop {
     Protocol(String),
     /// The flow refused a command the front end only sends where it applies: a bug.
     Internal(String),
+    /// No answer within `--timeout`.
+    TimedOut,
 }
 
 impl From<io::Error> for Stop {
@@ -131,7 +137,23 @@ impl From<io::Error> for Stop {
 /// The dialogs front end over any line source and sink: the testable core of [`ask`].
 /// `input` gives response lines, `out` receives the request lines (flushed after each).
 pub fn run<R: BufRead, W: Write>(flow: Flow<'_>, input: R, out: W) -> Ending {
-    let mut d = Dialogs { flow, input, out };
+    run_timed(flow, input, out, None)
+}
+
+/// [`run`] with a `--timeout` (see [`ask`]).
+pub fn run_timed<R: BufRead, W: Write>(
+    flow: Flow<'_>,
+    input: R,
+    out: W,
+    timeout: Option<std::time::Duration>,
+) -> Ending {
+    let deadline = timeout.map(|t| Deadline::new(t, Instant::now()));
+    let mut d = Dialogs {
+        flow,
+        input,
+        out,
+        deadline,
+    };
     match d.run() {
         Ok(()) => d.flow.into_ending().unwrap_or_else(|| {
             Ending::Internal("the dialogs front end stopped before the flow ended".to_string())
@@ -140,6 +162,15 @@ pub fn run<R: BufRead, W: Write>(flow: Flow<'_>, input: R, out: W) -> Ending {
         Err(Stop::Io(e)) => Ending::TerminalLost(format!("the dialog client failed: {e}")),
         Err(Stop::Protocol(what)) => Ending::TerminalLost(format!("the dialog client sent {what}")),
         Err(Stop::Internal(why)) => Ending::Internal(why),
+        Err(Stop::TimedOut) => {
+            let why = d.deadline.map(|t| t.message()).unwrap_or_default();
+            match d.flow.apply(Command::TimeOut(why)) {
+                Ok(()) => d.flow.into_ending().unwrap_or_else(|| {
+                    Ending::Internal("the flow did not end on a timeout".to_string())
+                }),
+                Err(e) => Ending::Internal(format!("the flow refused a timeout: {e}")),
+            }
+        }
     }
 }
 
@@ -174,6 +205,8 @@ struct Dialogs<'p, R, W> {
     flow: Flow<'p>,
     input: R,
     out: W,
+    /// When the flow times out (`--timeout`); every response starts the time again.
+    deadline: Option<Deadline>,
 }
 
 impl<R: BufRead, W: Write> Dialogs<'_, R, W> {
@@ -195,10 +228,20 @@ impl<R: BufRead, W: Write> Dialogs<'_, R, W> {
             .map_err(|e| Stop::Internal(format!("the flow refused a command: {e}")))
     }
 
-    /// Sends one request and reads its response (blank lines are skipped).
+    /// Sends one request (with the time left as `timeout`, in ms, under `--timeout`) and
+    /// reads its response (blank lines are skipped). A response that comes back cancelled once
+    /// the time is up is [`Stop::TimedOut`]: the caller's dialog timed out.
     fn ask(&mut self, request: &Request) -> Result<Response, Stop> {
-        let line = serde_json::to_string(request).expect("requests always serialize");
-        writeln!(self.out, "{line}")?;
+        let mut value = serde_json::to_value(request).expect("requests always serialize");
+        if let (Some(deadline), Some(object)) = (&self.deadline, value.as_object_mut()) {
+            if let Some(left) = deadline.left(Instant::now()) {
+                if left.is_zero() {
+                    return Err(Stop::TimedOut);
+                }
+                object.insert("timeout".to_string(), Value::from(left.as_millis() as u64));
+            }
+        }
+        writeln!(self.out, "{value}")?;
         self.out.flush()?;
         loop {
             let mut buf = Vec::new();
@@ -207,7 +250,15 @@ impl<R: BufRead, W: Write> Dialogs<'_, R, W> {
             }
             let text = String::from_utf8_lossy(&buf);
             if !text.trim().is_empty() {
-                return Response::parse(&text).map_err(Stop::Protocol);
+                let response = Response::parse(&text).map_err(Stop::Protocol)?;
+                let now = Instant::now();
+                if let Some(deadline) = &mut self.deadline {
+                    if response == Response::Cancelled && deadline.is_past(now) {
+                        return Err(Stop::TimedOut);
+                    }
+                    deadline.reset(now);
+                }
+                return Ok(response);
             }
         }
     }
@@ -794,6 +845,46 @@ mod tests {
         );
         let (ending, _, _) = session(&[confirmed(true)]);
         assert!(matches!(ending, Ending::TerminalLost(_)), "{ending:?}");
+    }
+
+    /// Lines that arrive `delay` late (a person taking their time).
+    struct Slow<'a> {
+        delay: std::time::Duration,
+        inner: &'a [u8],
+    }
+
+    impl io::Read for Slow<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            std::thread::sleep(self.delay);
+            self.inner.read(buf)
+        }
+    }
+
+    #[test]
+    fn under_a_timeout_requests_carry_the_time_left_and_a_late_cancel_times_out() {
+        let p = payload();
+        let mut out = Vec::new();
+        let input = format!("{}\n", cancelled());
+        let slow = Slow {
+            delay: std::time::Duration::from_millis(80),
+            inner: input.as_bytes(),
+        };
+        let ending = run_timed(
+            Flow::new(&p),
+            io::BufReader::new(slow),
+            &mut out,
+            Some(std::time::Duration::from_millis(40)),
+        );
+        let first = out.split(|&b| b == b'\n').next().unwrap();
+        let request: Value = serde_json::from_slice(first).unwrap();
+        assert!(
+            request["timeout"].as_u64().is_some_and(|t| t <= 40),
+            "{request}"
+        );
+        match ending {
+            Ending::TimedOut { why, .. } => assert_eq!(why, "no key for 0.04 seconds"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
