@@ -19,6 +19,7 @@ mod complete;
 mod dialects;
 mod dialogs;
 mod limits;
+mod npm_package;
 mod pi_extension;
 mod plain;
 mod replay;

@@ -26,7 +26,7 @@ const NPM_TIMEOUT: Duration = Duration::from_secs(600);
 /// The whole node test run (about a dozen pi runs of a few seconds each).
 const NODE_TESTS_TIMEOUT: Duration = Duration::from_secs(600);
 
-fn ext_dir() -> PathBuf {
+pub(crate) fn ext_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/pi-extension")
 }
 
@@ -37,7 +37,7 @@ fn bin() -> &'static str {
 
 /// Runs `cmd` with stdout and stderr in a temporary file, killing it after `timeout`. Returns
 /// whether it succeeded and everything it printed.
-fn run_bounded(mut cmd: Command, timeout: Duration) -> (bool, String) {
+pub(crate) fn run_bounded(mut cmd: Command, timeout: Duration) -> (bool, String) {
     let log = tempfile::NamedTempFile::new().expect("temporary log file");
     let out = File::options().append(true).open(log.path()).unwrap();
     let err = out.try_clone().unwrap();
@@ -69,14 +69,14 @@ fn run_bounded(mut cmd: Command, timeout: Duration) -> (bool, String) {
 
 /// A Node >= 22.19 (pi 1.6 needs it), found or installed by `scripts/node22 --install`, and
 /// the `PATH` with its directory first (so npm and anything pi starts use it too).
-struct Node {
-    bin: PathBuf,
-    path_env: std::ffi::OsString,
+pub(crate) struct Node {
+    pub(crate) bin: PathBuf,
+    pub(crate) path_env: std::ffi::OsString,
 }
 
 /// Finds (or installs) Node 22 and installs the extension's npm dependencies, once per test
 /// binary.
-fn setup() -> &'static Node {
+pub(crate) fn setup() -> &'static Node {
     static SETUP: OnceLock<Result<Node, String>> = OnceLock::new();
     let result = SETUP.get_or_init(|| {
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/node22");

@@ -25,13 +25,15 @@
  * result with `details.error.code` `aborted`. Tool errors only when no result exists: no
  * binary, a binary too old, or one that wrote nothing.
  *
- * The binary is found via `PI_ASK_BIN`, else `pi-ask` on PATH, else the repository's
- * `target/release/pi-ask` (this file lives in `examples/pi-extension/`).
+ * The binary is found via `PI_ASK_BIN`, else the installed platform package (the npm package
+ * `pi-ask`'s optional dependency for this OS, CPU and C library), else `pi-ask` on PATH, else
+ * the repository's `target/release/pi-ask` (this file lives in `examples/pi-extension/`).
  */
 
 import { spawn, spawnSync, type ChildProcess, type StdioOptions } from "node:child_process";
 import * as fs from "node:fs";
 import { readFile, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
@@ -142,7 +144,7 @@ export interface AskUserResult {
 /** Where the binary was found, and how. */
 export interface BinaryLocation {
 	path: string;
-	source: "PI_ASK_BIN" | "PATH" | "repository";
+	source: "PI_ASK_BIN" | "package" | "PATH" | "repository";
 }
 
 function isExecutableFile(file: string): boolean {
@@ -161,27 +163,115 @@ function extensionDir(): string {
 }
 
 /**
- * Finds the binary: `PI_ASK_BIN` (which must then be an executable file), else `pi-ask` on
- * PATH, else `<repository>/target/release/pi-ask`. Throws an Error that says how to fix it.
+ * Whether this Linux process runs on glibc: Node's diagnostic report has
+ * `header.glibcVersionRuntime` only there (Node's documented way to tell glibc from musl).
+ * `undefined` when the report cannot be had.
  */
-export function findBinary(env: NodeJS.ProcessEnv = process.env, repoRoot = path.resolve(extensionDir(), "..", "..")): BinaryLocation {
+export function isGlibc(getReport: () => unknown = () => process.report?.getReport()): boolean | undefined {
+	try {
+		const header = (getReport() as { header?: { glibcVersionRuntime?: unknown } } | undefined)?.header;
+		if (!header) return undefined;
+		return typeof header.glibcVersionRuntime === "string";
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * The npm packages that may carry the binary for this platform, best first: one per
+ * platform (`pi-ask-<os>-<cpu>[-<libc>]`, the optional dependencies of `pi-ask`). On Linux the
+ * C library is checked at run time, since not every package manager honours `libc` and both
+ * may be installed: on glibc the gnu build, then the (static) musl one; on musl only the musl
+ * build; when the C library is unknown, musl first (it runs on either).
+ */
+export function platformPackages(platform: string, arch: string, glibc: boolean | undefined): string[] {
+	if (arch !== "x64" && arch !== "arm64") return [];
+	if (platform === "darwin") return [`pi-ask-darwin-${arch}`];
+	if (platform !== "linux") return [];
+	const gnu = `pi-ask-linux-${arch}-gnu`;
+	const musl = `pi-ask-linux-${arch}-musl`;
+	if (glibc === true) return [gnu, musl];
+	if (glibc === false) return [musl];
+	return [musl, gnu];
+}
+
+/** How {@link findBinary} sees the host; the defaults are this process's. */
+export interface BinaryHost {
+	/** The checkout whose `target/release/pi-ask` is the last resort. */
+	repoRoot?: string;
+	platform?: string;
+	arch?: string;
+	/** Whether the C library is glibc (see {@link isGlibc}); asked only on Linux. */
+	glibc?: () => boolean | undefined;
+	/** The directory the platform packages are resolved from (Node's module resolution). */
+	resolveFrom?: string;
+}
+
+/** The `bin/pi-ask` of the installed package `name`, resolved as `import` would from `from`. */
+function packageBinary(name: string, from: string): string | undefined {
+	try {
+		const manifest = createRequire(path.join(from, "index.ts")).resolve(`${name}/package.json`);
+		return path.join(path.dirname(manifest), "bin", "pi-ask");
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Finds the binary, in this order: `PI_ASK_BIN` (which must then be an executable file); the
+ * installed platform package (`pi-ask-linux-x64-gnu` and the like, the optional dependencies
+ * of the npm package `pi-ask`); `pi-ask` on PATH; `<repository>/target/release/pi-ask`.
+ * Throws an Error that names what was tried and says how to fix it.
+ */
+export function findBinary(env: NodeJS.ProcessEnv = process.env, host: BinaryHost = {}): BinaryLocation {
 	const fromEnv = env.PI_ASK_BIN?.trim();
 	if (fromEnv) {
 		if (isExecutableFile(fromEnv)) return { path: path.resolve(fromEnv), source: "PI_ASK_BIN" };
 		throw new Error(`PI_ASK_BIN is set to ${JSON.stringify(fromEnv)}, which is not an executable file.`);
+	}
+	const platform = host.platform ?? process.platform;
+	const arch = host.arch ?? process.arch;
+	const glibc = platform === "linux" ? (host.glibc ?? cachedGlibc)() : undefined;
+	const packages = platformPackages(platform, arch, glibc);
+	const from = host.resolveFrom ?? extensionDir();
+	for (const name of packages) {
+		const file = packageBinary(name, from);
+		if (!file || !fs.existsSync(file)) continue;
+		// Some installers drop the executable bit of package files.
+		if (!isExecutableFile(file)) {
+			try {
+				fs.chmodSync(file, 0o755);
+			} catch {}
+		}
+		if (isExecutableFile(file)) return { path: file, source: "package" };
 	}
 	for (const dir of (env.PATH ?? "").split(path.delimiter)) {
 		if (!dir) continue;
 		const candidate = path.join(dir, "pi-ask");
 		if (isExecutableFile(candidate)) return { path: candidate, source: "PATH" };
 	}
+	const repoRoot = host.repoRoot ?? path.resolve(extensionDir(), "..", "..");
 	const built = path.join(repoRoot, "target", "release", "pi-ask");
 	if (isExecutableFile(built)) return { path: built, source: "repository" };
+	const tried = [
+		"PI_ASK_BIN (not set)",
+		packages.length > 0
+			? `the npm package${packages.length > 1 ? "s" : ""} ${packages.join(", ")} (not installed)`
+			: `an npm package for ${platform}-${arch} (none is published)`,
+		"`pi-ask` on PATH",
+		built,
+	];
 	throw new Error(
-		"The pi-ask binary was not found. Install it (`cargo install --path .` in the pi-ask repository) so " +
-			"`pi-ask` is on PATH, build it with `cargo build --release` (the extension then uses " +
-			`${built}), or set PI_ASK_BIN to its path.`,
+		`The pi-ask binary was not found; tried ${tried.join("; ")}. Install it with \`pi install npm:pi-ask\` ` +
+			"(the binary comes with the package) or `cargo install --path .` in the pi-ask repository (puts `pi-ask` on PATH), " +
+			"build it with `cargo build --release` in this checkout, or set PI_ASK_BIN to its path.",
 	);
+}
+
+let glibcCache: { value: boolean | undefined } | undefined;
+function cachedGlibc(): boolean | undefined {
+	glibcCache ??= { value: isGlibc() };
+	return glibcCache.value;
 }
 
 /** Compares dotted versions numerically: negative when `a < b`. */

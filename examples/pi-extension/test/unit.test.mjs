@@ -23,7 +23,20 @@ function executable(dir, name, body = "#!/bin/sh\necho 'pi-ask 0.2.0'\n") {
 	return file;
 }
 
-test("findBinary: PI_ASK_BIN first, then PATH, then the repository's release build", () => {
+/** A Linux x64 glibc host whose packages resolve from `work` (none unless a test adds some). */
+function linuxHost(work, repo, extra = {}) {
+	return { repoRoot: repo, platform: "linux", arch: "x64", glibc: () => true, resolveFrom: path.join(work, "node_modules", "pi-ask"), ...extra };
+}
+
+/** An installed platform package `name` under `work/node_modules`, with its binary. */
+function platformPackage(work, name) {
+	const dir = path.join(work, "node_modules", name);
+	fs.mkdirSync(dir, { recursive: true });
+	fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, version: "0.2.0" }));
+	return executable(path.join(dir, "bin"), "pi-ask");
+}
+
+test("findBinary: PI_ASK_BIN first, then the platform package, then PATH, then the repository's release build", () => {
 	const work = tempDir();
 	const repo = path.join(work, "repo");
 	const built = executable(path.join(repo, "target", "release"), "pi-ask");
@@ -31,11 +44,59 @@ test("findBinary: PI_ASK_BIN first, then PATH, then the repository's release bui
 	const explicit = executable(path.join(work, "elsewhere"), "my-pi-ask");
 	const emptyDir = path.join(work, "empty");
 	fs.mkdirSync(emptyDir);
+	const host = linuxHost(work, repo);
 
-	assert.deepEqual(ext.findBinary({ PI_ASK_BIN: explicit, PATH: path.dirname(onPath) }, repo), { path: explicit, source: "PI_ASK_BIN" });
-	assert.deepEqual(ext.findBinary({ PATH: `${emptyDir}:${path.dirname(onPath)}` }, repo), { path: onPath, source: "PATH" });
-	assert.deepEqual(ext.findBinary({ PATH: emptyDir }, repo), { path: built, source: "repository" });
-	assert.deepEqual(ext.findBinary({ PI_ASK_BIN: "  ", PATH: emptyDir }, repo), { path: built, source: "repository" });
+	assert.deepEqual(ext.findBinary({ PATH: `${emptyDir}:${path.dirname(onPath)}` }, host), { path: onPath, source: "PATH" });
+	assert.deepEqual(ext.findBinary({ PATH: emptyDir }, host), { path: built, source: "repository" });
+	assert.deepEqual(ext.findBinary({ PI_ASK_BIN: "  ", PATH: emptyDir }, host), { path: built, source: "repository" });
+
+	const packaged = platformPackage(work, "pi-ask-linux-x64-gnu");
+	assert.deepEqual(ext.findBinary({ PI_ASK_BIN: explicit, PATH: path.dirname(onPath) }, host), { path: explicit, source: "PI_ASK_BIN" });
+	assert.deepEqual(ext.findBinary({ PATH: path.dirname(onPath) }, host), { path: packaged, source: "package" });
+	// Another platform's package is passed over.
+	assert.deepEqual(ext.findBinary({ PATH: path.dirname(onPath) }, linuxHost(work, repo, { arch: "arm64" })), { path: onPath, source: "PATH" });
+	assert.deepEqual(ext.findBinary({ PATH: path.dirname(onPath) }, linuxHost(work, repo, { platform: "darwin" })), { path: onPath, source: "PATH" });
+});
+
+test("findBinary: the C library is checked at run time: gnu on glibc (musl when only that is installed), musl on musl", () => {
+	const work = tempDir();
+	const repo = path.join(work, "repo");
+	const musl = platformPackage(work, "pi-ask-linux-arm64-musl");
+	const onGlibc = linuxHost(work, repo, { arch: "arm64", glibc: () => true });
+	const onMusl = linuxHost(work, repo, { arch: "arm64", glibc: () => false });
+	assert.deepEqual(ext.findBinary({ PATH: "" }, onGlibc), { path: musl, source: "package" });
+	assert.deepEqual(ext.findBinary({ PATH: "" }, onMusl), { path: musl, source: "package" });
+	const gnu = platformPackage(work, "pi-ask-linux-arm64-gnu");
+	assert.deepEqual(ext.findBinary({ PATH: "" }, onGlibc), { path: gnu, source: "package" });
+	assert.deepEqual(ext.findBinary({ PATH: "" }, onMusl), { path: musl, source: "package" });
+	fs.rmSync(path.dirname(path.dirname(musl)), { recursive: true });
+	// A gnu build does not run on musl: never chosen there.
+	assert.throws(() => ext.findBinary({ PATH: "" }, onMusl), /tried PI_ASK_BIN \(not set\); the npm package pi-ask-linux-arm64-musl \(not installed\)/);
+	// The executable bit, when an installer dropped it, is put back.
+	fs.chmodSync(gnu, 0o644);
+	assert.deepEqual(ext.findBinary({ PATH: "" }, onGlibc), { path: gnu, source: "package" });
+});
+
+test("platformPackages and isGlibc", () => {
+	assert.deepEqual(ext.platformPackages("linux", "x64", true), ["pi-ask-linux-x64-gnu", "pi-ask-linux-x64-musl"]);
+	assert.deepEqual(ext.platformPackages("linux", "x64", false), ["pi-ask-linux-x64-musl"]);
+	assert.deepEqual(ext.platformPackages("linux", "arm64", undefined), ["pi-ask-linux-arm64-musl", "pi-ask-linux-arm64-gnu"]);
+	assert.deepEqual(ext.platformPackages("darwin", "arm64", undefined), ["pi-ask-darwin-arm64"]);
+	assert.deepEqual(ext.platformPackages("darwin", "x64", undefined), ["pi-ask-darwin-x64"]);
+	assert.deepEqual(ext.platformPackages("win32", "x64", undefined), []);
+	assert.deepEqual(ext.platformPackages("linux", "ia32", true), []);
+
+	assert.equal(ext.isGlibc(() => ({ header: { glibcVersionRuntime: "2.39" } })), true);
+	assert.equal(ext.isGlibc(() => ({ header: {} })), false);
+	assert.equal(ext.isGlibc(() => undefined), undefined);
+	assert.equal(
+		ext.isGlibc(() => {
+			throw new Error("no report");
+		}),
+		undefined,
+	);
+	// This process: a boolean on Linux.
+	if (process.platform === "linux") assert.equal(typeof ext.isGlibc(), "boolean");
 });
 
 test("findBinary: by default the repository is the one this extension file is in", () => {
@@ -45,28 +106,34 @@ test("findBinary: by default the repository is the one this extension file is in
 	try {
 		found = ext.findBinary({ PATH: emptyDir });
 	} catch (e) {
-		assert.ok(e.message.includes(`the extension then uses ${release})`), e.message);
+		assert.ok(e.message.includes(`; ${release}. Install it`), e.message);
 		return;
 	}
 	assert.deepEqual(found, { path: release, source: "repository" });
 });
 
-test("findBinary: a clear error when nothing is found or PI_ASK_BIN is wrong", () => {
+test("findBinary: a clear error, naming what was tried, when nothing is found or PI_ASK_BIN is wrong", () => {
 	const work = tempDir();
 	const repo = path.join(work, "repo");
-	assert.throws(() => ext.findBinary({ PATH: work }, repo), {
+	const fix =
+		"Install it with `pi install npm:pi-ask` (the binary comes with the package) or `cargo install --path .` in the pi-ask repository " +
+		"(puts `pi-ask` on PATH), build it with `cargo build --release` in this checkout, or set PI_ASK_BIN to its path.";
+	const built = path.join(repo, "target", "release", "pi-ask");
+	assert.throws(() => ext.findBinary({ PATH: work }, linuxHost(work, repo)), {
 		message:
-			"The pi-ask binary was not found. Install it (`cargo install --path .` in the pi-ask repository) so `pi-ask` is on PATH, " +
-			`build it with \`cargo build --release\` (the extension then uses ${path.join(repo, "target", "release", "pi-ask")}), ` +
-			"or set PI_ASK_BIN to its path.",
+			"The pi-ask binary was not found; tried PI_ASK_BIN (not set); the npm packages pi-ask-linux-x64-gnu, pi-ask-linux-x64-musl (not installed); " +
+			`\`pi-ask\` on PATH; ${built}. ${fix}`,
+	});
+	assert.throws(() => ext.findBinary({ PATH: work }, linuxHost(work, repo, { platform: "freebsd" })), {
+		message: `The pi-ask binary was not found; tried PI_ASK_BIN (not set); an npm package for freebsd-x64 (none is published); \`pi-ask\` on PATH; ${built}. ${fix}`,
 	});
 	const notExecutable = path.join(work, "pi-ask");
 	fs.writeFileSync(notExecutable, "", { mode: 0o644 });
-	assert.throws(() => ext.findBinary({ PI_ASK_BIN: notExecutable, PATH: "" }, repo), {
+	assert.throws(() => ext.findBinary({ PI_ASK_BIN: notExecutable, PATH: "" }, linuxHost(work, repo)), {
 		message: `PI_ASK_BIN is set to ${JSON.stringify(notExecutable)}, which is not an executable file.`,
 	});
 	// A non-executable pi-ask on PATH is passed over.
-	assert.throws(() => ext.findBinary({ PATH: work }, repo), /was not found/);
+	assert.throws(() => ext.findBinary({ PATH: work }, linuxHost(work, repo)), /was not found/);
 });
 
 test("checkBinaryVersion: accepts the minimum and newer, refuses older and non-pi-ask programs", async () => {
