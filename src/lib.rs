@@ -18,6 +18,7 @@ mod editor;
 pub mod exit_codes;
 pub mod flow;
 pub mod frontend;
+pub mod man;
 pub mod output;
 pub mod result;
 pub mod run;

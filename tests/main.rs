@@ -17,6 +17,7 @@ mod bench_harness;
 mod cli_payload;
 mod complete;
 mod limits;
+mod man_page;
 mod pi_extension;
 mod plain;
 mod replay;
