@@ -16,6 +16,7 @@ mod answers_errors;
 mod bench_harness;
 mod cli_payload;
 mod complete;
+mod human_errors;
 mod limits;
 mod man_page;
 mod pi_extension;
