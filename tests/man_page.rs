@@ -4,6 +4,7 @@
 //! `man -l -` when man is installed, and always has the sections, every exit code of
 //! `--help` and every environment variable src/ reads.
 
+use crate::common::say;
 use crate::scripted_support::{pi_ask, root, run_cmd, Run};
 use std::io::Write;
 use std::path::Path;
@@ -51,7 +52,9 @@ fn pipe(program: &str, args: &[&str], input: &str, env: &[(&str, &str)]) -> (boo
 /// installed, except bash, which every machine running these tests has.
 fn syntax_ok(shell: &str, script: &str) {
     if shell != "bash" && !installed(shell) {
-        println!("{shell} is not installed: its completion script is checked as text only");
+        say(&format!(
+            "man_page: {shell} is not installed: its completion script is checked as text only"
+        ));
         return;
     }
     let (ok, _, stderr) = pipe(shell, &["-n"], script, &[]);
@@ -359,7 +362,7 @@ fn the_man_page_lists_every_environment_variable_and_file() {
 fn the_man_page_renders_with_man() {
     let page = run(&["man"]).stdout;
     if !installed("man") {
-        println!("man is not installed: the roff text is checked by the other tests only");
+        say("man_page: man is not installed: the page is checked as roff text only");
         return;
     }
     // MANWIDTH fixes the line length; groff's warnings go to stderr.
