@@ -1,7 +1,7 @@
 //! The command line (clap derive). A public interface: keep flags and names stable and
 //! documented in the README.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueHint};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -20,19 +20,19 @@ pub const DEFAULT_MAX_PAYLOAD_BYTES: u64 = 4 * 1024 * 1024;
 )]
 pub struct Cli {
     /// The payload: a JSON file, or `-` for stdin (the default when stdin is not a terminal).
-    #[arg(value_name = "PAYLOAD")]
+    #[arg(value_name = "PAYLOAD", value_hint = ValueHint::FilePath)]
     pub payload: Option<PathBuf>,
 
     /// Answer from this file instead of asking (see docs/answers.md); no terminal is opened.
-    #[arg(long, value_name = "FILE", env = "PI_ASK_ANSWERS")]
+    #[arg(long, value_name = "FILE", env = "PI_ASK_ANSWERS", value_hint = ValueHint::FilePath)]
     pub answers: Option<PathBuf>,
 
     /// Write the result JSON to FILE (atomically) instead of stdout.
-    #[arg(short, long, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub output: Option<PathBuf>,
 
     /// Project root for `@` file-path completion in editors [default: current directory].
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub cwd: Option<PathBuf>,
 
     /// Text the peek key (Ctrl+]) shows while answering: the agent's message that asked.
@@ -82,7 +82,7 @@ pub struct Cli {
     #[arg(long)]
     pub strict: bool,
 
-    /// A subcommand instead of asking: `validate` or `schema`.
+    /// A subcommand instead of asking: `validate`, `schema`, `completions` or `man`.
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -115,17 +115,21 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Print the JSON Schema of the payload (input), the result (output) or the answers file.
     Schema(SchemaArgs),
+    /// Print the completion script for a shell (README "Install" says where it goes).
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), with the exit codes, environment variables and files.
+    Man,
 }
 
 /// `pi-ask validate PAYLOAD [--answers FILE] [--json] [--input-format FORMAT] [--strict]`.
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
     /// The payload: a JSON file, or `-` for stdin.
-    #[arg(value_name = "PAYLOAD")]
+    #[arg(value_name = "PAYLOAD", value_hint = ValueHint::FilePath)]
     pub payload: PathBuf,
 
     /// Also check this answers file against the payload.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub answers: Option<PathBuf>,
 
     /// Print a JSON report `{valid, format?, payload?, warnings?, error?}` instead of text.
@@ -171,4 +175,12 @@ mod tests {
             assert!(parse_timeout(bad).is_err(), "{bad}");
         }
     }
+}
+
+/// `pi-ask completions bash|zsh|fish|elvish|powershell`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to print the completion script for.
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
 }

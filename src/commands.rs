@@ -1,11 +1,13 @@
-//! The subcommands: `pi-ask validate` and `pi-ask schema` (README, docs/answers.md).
+//! The subcommands: `pi-ask validate`, `pi-ask schema` (README, docs/answers.md),
+//! `pi-ask completions` and `pi-ask man` (README "Install").
 
-use crate::cli::{SchemaArgs, ValidateArgs};
+use crate::cli::{Cli, CompletionsArgs, SchemaArgs, ValidateArgs};
 use crate::contract::{
     parse_answers, parse_payload_as, read_answers, read_payload, Dialect, ErrorCode, ErrorInfo,
     Payload, PayloadError, Problem,
 };
 use crate::exit_codes::ExitCode;
+use clap::CommandFactory;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -177,6 +179,34 @@ pub fn schema(args: &SchemaArgs) -> ExitCode {
     let mut s = serde_json::to_string_pretty(&schema).expect("schemas always serialize");
     s.push('\n');
     match print(&s) {
+        Ok(()) => ExitCode::Submitted,
+        Err(code) => code,
+    }
+}
+
+/// `pi-ask completions SHELL`: prints the shell's completion script, generated from the clap
+/// definitions; exit 0, or 4 when stdout is closed.
+pub fn completions(args: &CompletionsArgs) -> ExitCode {
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut Cli::command(), "pi-ask", &mut script);
+    let mut script = String::from_utf8_lossy(&script).into_owned();
+    if args.shell == clap_complete::Shell::Bash {
+        // clap_complete's bash script spells the state of a subcommand of a hyphenated program
+        // two ways (`pi__ask__subcmd__validate` when it reads the words,
+        // `pi__subcmd__ask__subcmd__validate` in the case arms), so nothing after a subcommand
+        // completed (clap-rs/clap#6421). One spelling fixes it; a no-op once clap_complete does.
+        script = script.replace("pi__subcmd__ask__", "pi__ask__");
+    }
+    match print(&script) {
+        Ok(()) => ExitCode::Submitted,
+        Err(code) => code,
+    }
+}
+
+/// `pi-ask man`: prints the manual page as roff (`pi-ask man | man -l -`); exit 0, or 4 when
+/// stdout is closed.
+pub fn man() -> ExitCode {
+    match print(&crate::man::render()) {
         Ok(()) => ExitCode::Submitted,
         Err(code) => code,
     }

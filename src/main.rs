@@ -17,6 +17,8 @@ fn main() {
     let code = match std::panic::catch_unwind(|| match &cli.command {
         Some(Command::Validate(args)) => pi_ask::commands::validate(args),
         Some(Command::Schema(args)) => pi_ask::commands::schema(args),
+        Some(Command::Completions(args)) => pi_ask::commands::completions(args),
+        Some(Command::Man) => pi_ask::commands::man(),
         None => pi_ask::run::run(&cli),
     }) {
         Ok(code) => code,

@@ -31,8 +31,10 @@ pub fn to_json<T: Serialize + ?Sized>(result: &T) -> String {
 /// Writes `result` to `path`, or to stdout when `path` is `None` or `-`.
 ///
 /// Errors: the folder does not exist or is not writable, the rename fails, or stdout is
-/// closed (broken pipe). The message names the path. (A stdout closed before pi-ask
-/// started is `/dev/null` by the time it runs: Rust's runtime reopens it there.)
+/// closed (broken pipe). The message, for a person on stderr, names the path and gives the
+/// operating system's words: "cannot write the result to out/r.json: folder out: No such
+/// file or directory". (A stdout closed before pi-ask started is `/dev/null` by the time it
+/// runs: Rust's runtime reopens it there.)
 pub fn write_result<T: Serialize + ?Sized>(result: &T, path: Option<&Path>) -> Result<(), String> {
     let json = to_json(result);
     match path.filter(|p| *p != Path::new("-")) {
@@ -40,11 +42,22 @@ pub fn write_result<T: Serialize + ?Sized>(result: &T, path: Option<&Path>) -> R
             let mut out = io::stdout().lock();
             out.write_all(json.as_bytes())
                 .and_then(|_| out.flush())
-                .map_err(|e| format!("cannot write the result to stdout: {e}"))
+                .map_err(|e| format!("cannot write the result to stdout: {}", os_words(&e)))
         }
-        Some(path) => write_atomically(path, json.as_bytes())
-            .map_err(|e| format!("cannot write the result to {}: {e}", path.display())),
+        Some(path) => write_atomically(path, json.as_bytes()).map_err(|e| {
+            format!(
+                "cannot write the result to {}: {}",
+                path.display(),
+                os_words(&e)
+            )
+        }),
     }
+}
+
+/// An I/O error in the operating system's words ("No such file or directory"), without
+/// Rust's " (os error N)".
+fn os_words(e: &io::Error) -> String {
+    crate::contract::without_os_error(&e.to_string()).to_string()
 }
 
 fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
@@ -52,15 +65,19 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    // tempfile names its random file in errors; name the folder the person gave instead.
+    // tempfile names its random file in errors and keeps the OS error to itself: name the
+    // folder the person gave, and ask the OS what is wrong with it.
     let mut tmp = tempfile::Builder::new()
         .prefix(".pi-ask-result-")
         .tempfile_in(dir)
         .map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!("folder {}: {}", dir.display(), io::Error::from(e.kind())),
-            )
+            let why = folder_problem(dir).unwrap_or_else(|| {
+                // The folder looks fine (a full disk, say): tempfile's words, without its path.
+                let words = e.to_string();
+                let words = words.split(" at path ").next().unwrap_or_default();
+                crate::contract::without_os_error(words).to_string()
+            });
+            io::Error::new(e.kind(), format!("folder {}: {why}", dir.display()))
         })?;
     tmp.write_all(bytes)?;
     // A temp file is created 0600; give the result the mode of the file it replaces, or
@@ -74,6 +91,21 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// What is wrong with `dir` as the folder of a new file, in the OS's words: it is missing
+/// ("No such file or directory"), not a folder ("Not a directory"), or not writable
+/// ("Permission denied", "Read-only file system"). `None` when nothing is.
+fn folder_problem(dir: &Path) -> Option<String> {
+    use nix::errno::Errno;
+    use nix::unistd::{access, AccessFlags};
+    match std::fs::metadata(dir) {
+        Err(e) => Some(os_words(&e)),
+        Ok(m) if !m.is_dir() => Some(Errno::ENOTDIR.desc().to_string()),
+        Ok(_) => access(dir, AccessFlags::W_OK | AccessFlags::X_OK)
+            .err()
+            .map(|errno| errno.desc().to_string()),
+    }
 }
 
 /// The process umask (read by setting it and setting it back; umask cannot fail).

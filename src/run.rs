@@ -5,7 +5,8 @@
 
 use crate::cli::Cli;
 use crate::contract::{
-    parse_payload_as, read_payload, ErrorCode, ErrorInfo, Payload, PayloadError, ToolResult,
+    parse_payload_as, read_payload, reading_problem_for_people, ErrorCode, ErrorInfo, Input,
+    Payload, PayloadError, Problem, ToolResult,
 };
 use crate::exit_codes::ExitCode;
 use crate::flow::Flow;
@@ -46,7 +47,7 @@ pub fn run(cli: &Cli) -> ExitCode {
         Ok(payload) => (ask(&payload, cli), Some(payload)),
         Err(err) => (Ending::InvalidPayload(err), None),
     };
-    report(&ending, cli);
+    report(&ending, cli, &payload_path);
     let (res, code) = result::conclude(&ending, payload.as_ref());
     let code = finish(&res, payload.as_ref(), cli, code);
     // The process exits right after this: skip freeing a payload and result that can be
@@ -55,24 +56,57 @@ pub fn run(cli: &Cli) -> ExitCode {
     code
 }
 
-/// Tells the person on stderr why input was refused (the result says it to the caller).
-fn report(ending: &Ending, cli: &Cli) {
-    let error = match ending {
-        Ending::InvalidPayload(err) => err.to_string(),
-        Ending::InvalidAnswers(problems) => {
-            let n = problems.len();
-            let error = ErrorInfo::for_input(ErrorCode::InvalidAnswers, problems.clone());
-            format!(
-                "invalid answers file {}: {n} problem{}{}\n",
-                cli.answers.as_deref().unwrap_or(Path::new("-")).display(),
-                if n == 1 { "" } else { "s" },
-                error.problem_lines("  ")
-            )
-        }
+/// Tells the person on stderr why input was refused (the result says it to the caller, in
+/// its own words): [`for_people`].
+fn report(ending: &Ending, cli: &Cli, payload_path: &Path) {
+    let text = match ending {
+        Ending::InvalidPayload(err) => for_people(&err.problems, Input::Payload, payload_path),
+        Ending::InvalidAnswers(problems) => for_people(
+            problems,
+            Input::Answers,
+            cli.answers.as_deref().unwrap_or(Path::new("-")),
+        ),
         _ => return,
     };
     // Payload text may carry escape sequences: shown escaped, never run (src/sanitize.rs).
-    eprint!("pi-ask: {}", crate::sanitize::for_terminal(&error));
+    eprint!("{}", crate::sanitize::for_terminal(&text));
+}
+
+/// What a person reads on stderr about an `input` that cannot be used, ending in a newline.
+///
+/// An input that cannot be read as JSON (missing, a folder, too large, empty, not UTF-8, a
+/// syntax error) gets one line that says what and where:
+/// `pi-ask: cannot read q.json: No such file or directory`,
+/// `pi-ask: q.json is not valid JSON at line 3, column 5: expected value`
+/// ([`reading_problem_for_people`]). Otherwise the problems are listed under a first line
+/// naming the input, one per line with its place and code:
+///
+/// ```text
+/// pi-ask: invalid payload q.json: 2 problems
+///   questions[0].id: the question id must not be empty or only whitespace [empty_question_id]
+///   questions[0].options: a question needs at least one option [no_options]
+/// ```
+pub fn for_people(problems: &[Problem], input: Input, path: &Path) -> String {
+    if let [problem] = problems {
+        if let Some(line) = reading_problem_for_people(problem, input, path) {
+            return format!("pi-ask: {line}\n");
+        }
+    }
+    let (code, noun) = match input {
+        Input::Payload => (ErrorCode::InvalidPayload, "payload"),
+        Input::Answers => (ErrorCode::InvalidAnswers, "answers file"),
+    };
+    let place = if path == Path::new("-") {
+        "on stdin".to_string()
+    } else {
+        path.display().to_string()
+    };
+    let n = problems.len();
+    let lines = ErrorInfo::for_input(code, problems.to_vec()).problem_lines("  ");
+    format!(
+        "pi-ask: invalid {noun} {place}: {n} problem{}{lines}\n",
+        if n == 1 { "" } else { "s" }
+    )
 }
 
 /// Picks the front end and asks; returns how the flow ended.

@@ -66,11 +66,7 @@ fn problems(run: &Run) -> Vec<(String, String, String)> {
     );
     let text = run.text();
     assert!(text.starts_with("Invalid answers file: "), "{text}");
-    assert!(
-        run.stderr.starts_with("pi-ask: invalid answers file "),
-        "{}",
-        run.stderr
-    );
+    let mut lines = Vec::new();
     for (code, path, message) in &list {
         let at = if path.is_empty() {
             "answers file"
@@ -81,11 +77,26 @@ fn problems(run: &Run) -> Vec<(String, String, String)> {
             text.contains(&format!("- {at}: {message} [{code}]")),
             "{text}"
         );
+        lines.push(format!("  {at}: {message} [{code}]"));
+    }
+    let reading = ["unreadable_answers", "answers_too_large", "malformed_json"];
+    if n == 1 && list[0].1.is_empty() && reading.contains(&list[0].0.as_str()) {
+        // A file that cannot be read as JSON: one line for a person (its own test checks it).
+        assert!(run.stderr.starts_with("pi-ask: "), "{}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        assert!(!run.stderr.contains(" [malformed_json]"), "{}", run.stderr);
+    } else {
+        // The answers file's name (a temp path), the count, then every problem.
+        let (first, rest) = run.stderr.split_once('\n').unwrap();
         assert!(
-            run.stderr.contains(&format!("  {at}: {message} [{code}]")),
-            "{}",
-            run.stderr
+            first.starts_with("pi-ask: invalid answers file "),
+            "{first}"
         );
+        assert!(
+            first.ends_with(&format!(": {n} problem{}", if n == 1 { "" } else { "s" })),
+            "{first}"
+        );
+        assert_eq!(rest, format!("{}\n", lines.join("\n")));
     }
     list
 }
@@ -96,13 +107,26 @@ fn one(code: &str, path: &str, message: &str) -> Vec<(String, String, String)> {
 
 #[test]
 fn malformed_json_gives_line_and_column() {
-    let run = run_text("{\"answers\": {\n  \"style\": \"minimal\",\n  \"fw\" [\"vue\"]\n}}");
+    let dir = Dir::new();
+    let p = dir.json("payload.json", &payload());
+    let a = dir.file(
+        "answers.json",
+        "{\"answers\": {\n  \"style\": \"minimal\",\n  \"fw\" [\"vue\"]\n}}",
+    );
+    let run = answer(&p, &a);
     assert_eq!(
         problems(&run),
         one(
             "malformed_json",
             "",
             "not valid JSON at line 3, column 8: expected `:`"
+        )
+    );
+    assert_eq!(
+        run.stderr,
+        format!(
+            "pi-ask: the answers file {} is not valid JSON at line 3, column 8: expected `:`\n",
+            a.display()
         )
     );
 }
@@ -125,6 +149,13 @@ fn not_utf8_is_malformed_json() {
             )
         )
     );
+    assert_eq!(
+        run.stderr,
+        format!(
+            "pi-ask: the answers file {} is not UTF-8 (invalid byte at offset 26)\n",
+            a.display()
+        )
+    );
 }
 
 #[test]
@@ -137,13 +168,47 @@ fn unreadable_answers_names_the_file() {
     assert_eq!(list.len(), 1);
     assert_eq!(list[0].0, "unreadable_answers");
     assert_eq!(list[0].1, "");
-    assert!(
-        list[0].2.starts_with(&format!(
-            "cannot read the answers file {}: ",
+    // The result keeps Rust's wording for the calling model; stderr gives the OS's words.
+    assert_eq!(
+        list[0].2,
+        format!(
+            "cannot read the answers file {}: No such file or directory (os error 2)",
             missing.display()
-        )),
-        "{}",
-        list[0].2
+        )
+    );
+    assert_eq!(
+        run.stderr,
+        format!(
+            "pi-ask: cannot read the answers file {}: No such file or directory\n",
+            missing.display()
+        )
+    );
+}
+
+#[test]
+fn answers_from_the_environment_are_named_as_the_answers_file() {
+    let dir = Dir::new();
+    let p = dir.json("payload.json", &payload());
+    let run = run_cmd(pi_ask().arg(&p).env("PI_ASK_ANSWERS", dir.path()));
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "pi-ask: cannot read the answers file {}: Is a directory\n",
+            dir.path().display()
+        )
+    );
+}
+
+#[test]
+fn an_empty_answers_file_on_stdin_says_so() {
+    let dir = Dir::new();
+    let p = dir.json("payload.json", &payload());
+    let run = run_cmd(pi_ask().arg(&p).args(["--answers", "-"]).write_stdin("\n"));
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "pi-ask: the answers file on stdin is empty: expected a JSON object\n"
     );
 }
 
@@ -171,6 +236,13 @@ fn answers_too_large_is_refused_before_parsing() {
                 "the answers file {} is larger than 1500 bytes (--max-payload-bytes)",
                 a.display()
             )
+        )
+    );
+    assert_eq!(
+        run.stderr,
+        format!(
+            "pi-ask: the answers file {} is larger than 1500 bytes (--max-payload-bytes)\n",
+            a.display()
         )
     );
 }

@@ -19,9 +19,13 @@ fn run_payload(text: &str) -> Run {
     run_cmd(pi_ask().arg(&p).arg("--no-input"))
 }
 
-/// Checks the `invalid_payload` result has exactly one problem `(code, path, message)`.
+/// Checks the `invalid_payload` result has exactly one problem `(code, path, message)`, and
+/// what a person reads on stderr: one line for a payload that is not JSON, else the problem
+/// under a line naming the file.
 fn assert_problem(text: &str, code: &str, path: &str, message: &str) {
-    let run = run_payload(text);
+    let dir = Dir::new();
+    let file = dir.file("payload.json", text);
+    let run = run_cmd(pi_ask().arg(&file).arg("--no-input"));
     assert_eq!(
         run.code, 2,
         "stdout: {}\nstderr: {}",
@@ -45,11 +49,15 @@ fn assert_problem(text: &str, code: &str, path: &str, message: &str) {
         run.text(),
         format!("Invalid ask_user payload: 1 problem; fix it and call again.\n- {shown}: {message} [{code}]")
     );
-    assert!(
-        run.stderr.contains(&format!("{shown}: {message} [{code}]")),
-        "{}",
-        run.stderr
-    );
+    let stderr = if code == "malformed_json" {
+        format!("pi-ask: {} is {message}\n", file.display())
+    } else {
+        format!(
+            "pi-ask: invalid payload {}: 1 problem\n  {shown}: {message} [{code}]\n",
+            file.display()
+        )
+    };
+    assert_eq!(run.stderr, stderr);
 }
 
 #[test]
@@ -247,6 +255,13 @@ fn payload_too_large() {
         json!([{"code": "payload_too_large", "path": "",
                 "message": format!("the payload from {} is larger than 200 bytes (--max-payload-bytes)", p.display())}])
     );
+    assert_eq!(
+        run.stderr,
+        format!(
+            "pi-ask: {} is larger than 200 bytes (--max-payload-bytes)\n",
+            p.display()
+        )
+    );
 }
 
 #[test]
@@ -268,6 +283,17 @@ fn every_problem_is_reported_at_once() {
             json!(["no_options", "questions[0].options"]),
             json!(["unknown_field", "extra"]),
         ]
+    );
+    // stderr: a line naming the file, then every problem with its place and code.
+    let (first, rest) = run.stderr.split_once('\n').unwrap();
+    assert!(first.starts_with("pi-ask: invalid payload /"), "{first}");
+    assert!(first.ends_with("/payload.json: 4 problems"), "{first}");
+    assert_eq!(
+        rest,
+        "  questions[0].id: the question id must not be empty or only whitespace [empty_question_id]\n\
+         \x20 questions[0].prompt: the question prompt must not be empty or only whitespace [empty_prompt]\n\
+         \x20 questions[0].options: a question needs at least one option [no_options]\n\
+         \x20 extra: `extra` is not a field of the payload; known fields: `title`, `questions` [unknown_field]\n"
     );
 }
 
@@ -396,13 +422,13 @@ fn output_into_a_missing_folder_exits_4() {
     );
     assert_eq!(run.code, 4);
     assert_eq!(run.stdout, "");
-    assert!(
-        run.stderr.starts_with(&format!(
-            "pi-ask: cannot write the result to {}: ",
-            out.display()
-        )),
-        "{}",
-        run.stderr
+    assert_eq!(
+        run.stderr,
+        format!(
+            "pi-ask: cannot write the result to {}: folder {}: No such file or directory\n",
+            out.display(),
+            dir.path().join("missing").display()
+        )
     );
     assert!(!out.exists());
 }
@@ -415,6 +441,10 @@ fn an_empty_stdin_payload_is_malformed_json() {
     assert_eq!(
         run.details()["error"]["problems"][0]["code"],
         "malformed_json"
+    );
+    assert_eq!(
+        run.stderr,
+        "pi-ask: the payload on stdin is empty: expected a JSON object\n"
     );
 }
 

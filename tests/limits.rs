@@ -56,8 +56,7 @@ fn a_payload_over_the_limit_is_refused_before_parsing() {
     );
     assert_eq!(
         stderr,
-        "pi-ask: Invalid ask_user payload: 1 problem; fix it and call again.\n  payload: the \
-         payload from stdin is larger than 100 bytes (--max-payload-bytes) [payload_too_large]\n"
+        "pi-ask: the payload on stdin is larger than 100 bytes (--max-payload-bytes)\n"
     );
 }
 

@@ -5,6 +5,9 @@
 //! package into `target/node22/` (not in git), as `.ci/run` does; every node, npm and pi
 //! process here runs with that Node first on PATH. `npm ci` runs here when the extension's
 //! `node_modules` is missing or older than its lockfile (`.ci/run` does it up front).
+//! Without `node` on PATH, or with `PI_ASK_SKIP_PI_TESTS=1`, every test here passes at
+//! once and one line on stderr says they were skipped and why; with `CI` set (`.ci/run`)
+//! they always run, and a Node that cannot be found or installed fails them ([`skipped`]).
 //!
 //! - `node_tests`: the extension's node tests (`examples/pi-extension/test/*.test.mjs`): print,
 //!   json and RPC mode, scripted answers, errors, `pi install`, unit tests of the helpers; run
@@ -14,6 +17,7 @@
 //!   SIGINT or pi's abort end it), pi's TUI comes back and the next turn sees the result.
 
 use crate::common::pty::{Options, Session};
+use crate::common::say;
 use serde_json::{json, Value};
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -65,6 +69,40 @@ pub(crate) fn run_bounded(mut cmd: Command, timeout: Duration) -> (bool, String)
         Some(s) => (s.success(), text),
         None => (false, format!("{text}\n{what} timed out after {timeout:?}")),
     }
+}
+
+/// Whether an environment switch is on: set, not empty, not `0` or `false`.
+fn switch(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
+}
+
+/// Whether the pi tests are skipped here, saying why in one line (once): with
+/// `PI_ASK_SKIP_PI_TESTS=1`, or without `node` on PATH outside CI (`CI` set, as `.ci/run`
+/// runs: there they always run, and [`setup`] fails them when Node cannot be had).
+pub(crate) fn skipped() -> bool {
+    static SKIP: OnceLock<Option<&'static str>> = OnceLock::new();
+    let why = SKIP.get_or_init(|| {
+        if switch("PI_ASK_SKIP_PI_TESTS") {
+            return Some("PI_ASK_SKIP_PI_TESTS is set");
+        }
+        let has_node = Command::new("node")
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok();
+        if !has_node && !switch("CI") {
+            return Some(
+                "node is not on PATH (the pi extension tests need Node and npm; CI runs them)",
+            );
+        }
+        None
+    });
+    if let Some(why) = why {
+        static SAID: OnceLock<()> = OnceLock::new();
+        SAID.get_or_init(|| say(&format!("pi_extension: skipped: {why}")));
+    }
+    why.is_some()
 }
 
 /// A Node >= 22.19 (pi 1.6 needs it), found or installed by `scripts/node22 --install`, and
@@ -151,6 +189,9 @@ fn node_test_files() -> Vec<PathBuf> {
 
 #[test]
 fn node_tests() {
+    if skipped() {
+        return;
+    }
     let files = node_test_files();
     assert!(files.len() >= 2, "no node test files found: {files:?}");
     let mut node = node_command();
@@ -306,6 +347,9 @@ impl PiTui {
 
 #[test]
 fn tui_answer_the_questionnaire_and_pi_continues() {
+    if skipped() {
+        return;
+    }
     let mut pi = PiTui::start(PREFS, &[]);
     let s = &mut pi.session;
     let screen = s.wait_for("1/2 Style");
@@ -367,6 +411,9 @@ fn dismissed_details() -> Value {
 
 #[test]
 fn tui_ctrl_c_in_the_questionnaire_cancels_it_and_pi_survives() {
+    if skipped() {
+        return;
+    }
     let mut pi = PiTui::start(PREFS, &[]);
     let s = &mut pi.session;
     s.wait_for("1/2 Style");
@@ -383,6 +430,9 @@ fn tui_ctrl_c_in_the_questionnaire_cancels_it_and_pi_survives() {
 
 #[test]
 fn tui_sigint_to_pi_while_the_questionnaire_runs_does_not_kill_pi() {
+    if skipped() {
+        return;
+    }
     // A Ctrl+C typed while the terminal is in cooked mode (between prompts) sends SIGINT to the
     // whole foreground process group: pi and the binary. pi must ignore it.
     let mut pi = PiTui::start(PREFS, &[]);
@@ -401,6 +451,9 @@ fn tui_sigint_to_pi_while_the_questionnaire_runs_does_not_kill_pi() {
 
 #[test]
 fn tui_sigquit_to_pi_while_the_questionnaire_runs_does_not_kill_pi() {
+    if skipped() {
+        return;
+    }
     // Ctrl+\ in cooked mode: SIGQUIT to the group. The binary aborts the questionnaire; pi,
     // which gets Ctrl+\ as a key in its own raw-mode TUI, must not die of it either.
     let mut pi = PiTui::start(PREFS, &[]);
@@ -422,6 +475,9 @@ fn tui_sigquit_to_pi_while_the_questionnaire_runs_does_not_kill_pi() {
 
 #[test]
 fn tui_abort_terminates_the_questionnaire_with_an_aborted_result() {
+    if skipped() {
+        return;
+    }
     let flag = tempfile::tempdir().unwrap();
     let abort_file = flag.path().join("abort");
     let mut pi = PiTui::start(
@@ -458,6 +514,9 @@ fn tui_abort_terminates_the_questionnaire_with_an_aborted_result() {
 
 #[test]
 fn print_mode_on_a_terminal_asks_there() {
+    if skipped() {
+        return;
+    }
     let mut pi = PiTui::start_with(PREFS, &[], &["-p", "go"]);
     let s = &mut pi.session;
     s.wait_for("1/2 Style");
@@ -489,6 +548,9 @@ fn print_mode_on_a_terminal_asks_there() {
 
 #[test]
 fn print_mode_sigint_while_asking_cancels_the_questionnaire_not_pi() {
+    if skipped() {
+        return;
+    }
     let mut pi = PiTui::start_with(PREFS, &[], &["-p", "go"]);
     let s = &mut pi.session;
     s.wait_for("1/2 Style");
@@ -503,6 +565,9 @@ fn print_mode_sigint_while_asking_cancels_the_questionnaire_not_pi() {
 
 #[test]
 fn tui_at_completion_lists_the_files_of_pis_working_directory() {
+    if skipped() {
+        return;
+    }
     let project = tempfile::tempdir().unwrap();
     for rel in ["src/widget_factory.rs", "src/main.rs", "README.md"] {
         let path = project.path().join(rel);

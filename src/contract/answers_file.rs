@@ -17,8 +17,7 @@
 //! unknown-field and typo rule.
 
 use super::json::{
-    self, did_you_mean, join_path as join, kind_of, listing, malformed_json, quoted, Alias,
-    ReadCodes, Shape,
+    self, did_you_mean, join_path as join, kind_of, listing, malformed_json, quoted, Alias, Shape,
 };
 use super::{Payload, Problem, ProblemCode, Question, QuestionType};
 use serde_json::{Map, Value};
@@ -655,15 +654,7 @@ impl<'q> OptionIndex<'q> {
 /// Errors: an `unreadable_answers`, `answers_too_large` or `malformed_json` (empty, not
 /// UTF-8) problem.
 pub fn read_answers(path: &Path, limit: u64) -> Result<String, Problem> {
-    json::read_limited(
-        path,
-        limit,
-        "the answers file",
-        &ReadCodes {
-            unreadable: ProblemCode::UnreadableAnswers,
-            too_large: ProblemCode::AnswersTooLarge,
-        },
-    )
+    json::read_limited(path, limit, json::Input::Answers)
 }
 
 #[cfg(test)]

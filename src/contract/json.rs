@@ -9,34 +9,109 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
-/// Problem codes for the ways reading an input can fail.
-pub(super) struct ReadCodes {
-    /// The file or stdin could not be read.
-    pub unreadable: ProblemCode,
-    /// More than the byte limit.
-    pub too_large: ProblemCode,
+/// The two JSON inputs pi-ask reads, for the codes and the wording of their problems.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Input {
+    /// The payload: a file, or stdin.
+    Payload,
+    /// The `--answers` file: a file, or stdin.
+    Answers,
+}
+
+impl Input {
+    /// The code when the input cannot be read.
+    fn unreadable(self) -> ProblemCode {
+        match self {
+            Input::Payload => ProblemCode::UnreadablePayload,
+            Input::Answers => ProblemCode::UnreadableAnswers,
+        }
+    }
+
+    /// The code when the input is over the byte limit.
+    fn too_large(self) -> ProblemCode {
+        match self {
+            Input::Payload => ProblemCode::PayloadTooLarge,
+            Input::Answers => ProblemCode::AnswersTooLarge,
+        }
+    }
+
+    /// How a problem message (the result, for the calling model) names the input at `path`:
+    /// "the payload from q.json", "the answers file a.json", "the payload from stdin".
+    fn in_problem(self, path: &Path) -> String {
+        let what = match self {
+            Input::Payload => "the payload from",
+            Input::Answers => "the answers file",
+        };
+        if path == Path::new("-") {
+            format!("{what} stdin")
+        } else {
+            format!("{what} {}", path.display())
+        }
+    }
+
+    /// How stderr names the input at `path` for a person: the payload by the path they gave
+    /// ("q.json"; "the payload on stdin"), the answers file as such ("the answers file
+    /// a.json", "the answers file on stdin": it may come from PI_ASK_ANSWERS).
+    pub fn for_people(self, path: &Path) -> String {
+        match (self, path == Path::new("-")) {
+            (Input::Payload, false) => path.display().to_string(),
+            (Input::Payload, true) => "the payload on stdin".to_string(),
+            (Input::Answers, false) => format!("the answers file {}", path.display()),
+            (Input::Answers, true) => "the answers file on stdin".to_string(),
+        }
+    }
+}
+
+/// The one line a person reads on stderr (after `pi-ask: `) for a problem of the whole
+/// `input` at `path` that stops it from being read as JSON: it could not be read, is over the
+/// limit, is empty, is not UTF-8, or is not valid JSON. Says what and where, e.g. "cannot read
+/// q.json: No such file or directory" or "q.json is not valid JSON at line 3, column 5:
+/// expected value", without the model-facing sentence around it and without the OS error
+/// number. `None` for every other problem (a rule or type problem has a place in the document
+/// and is listed with it).
+pub fn reading_problem_for_people(problem: &Problem, input: Input, path: &Path) -> Option<String> {
+    let reading = [
+        input.unreadable(),
+        input.too_large(),
+        ProblemCode::MalformedJson,
+    ];
+    if !problem.path.is_empty() || !reading.contains(&problem.code) {
+        return None;
+    }
+    let named = input.in_problem(path);
+    let person = input.for_people(path);
+    let line = if problem.message.contains(&named) {
+        // read_limited's problems name the input: name it as the person knows it.
+        problem.message.replacen(&named, &person, 1)
+    } else {
+        // A JSON syntax error (`malformed_json`) says only where.
+        format!("{person} is {}", problem.message)
+    };
+    Some(without_os_error(&line).to_string())
+}
+
+/// `text` without the " (os error N)" that Rust appends to the operating system's message.
+pub(crate) fn without_os_error(text: &str) -> &str {
+    let Some(at) = text.rfind(" (os error ") else {
+        return text;
+    };
+    let number = &text[at + " (os error ".len()..];
+    match number.strip_suffix(')') {
+        Some(n) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => &text[..at],
+        _ => text,
+    }
 }
 
 /// Reads at most `limit` bytes from `path` (`-` for stdin) as UTF-8 text, without a UTF-8
-/// byte-order mark. `what` starts the input's name in messages ("the payload from", "the
-/// answers file"); the path (or `stdin`) follows it.
+/// byte-order mark. Problem messages name the input as [`Input::in_problem`] does.
 ///
-/// Errors (path: the document): `codes.unreadable`, `codes.too_large` (refused before
-/// parsing), or `malformed_json` when the input is empty or not UTF-8.
-pub(super) fn read_limited(
-    path: &Path,
-    limit: u64,
-    what: &str,
-    codes: &ReadCodes,
-) -> Result<String, Problem> {
+/// Errors (path: the document): the input's unreadable code, its too-large code (refused
+/// before parsing), or `malformed_json` when the input is empty or not UTF-8.
+pub(super) fn read_limited(path: &Path, limit: u64, input: Input) -> Result<String, Problem> {
     let stdin = path == Path::new("-");
-    let name = if stdin {
-        format!("{what} stdin")
-    } else {
-        format!("{what} {}", path.display())
-    };
+    let name = input.in_problem(path);
     let unreadable =
-        |e: io::Error| Problem::new(codes.unreadable, "", format!("cannot read {name}: {e}"));
+        |e: io::Error| Problem::new(input.unreadable(), "", format!("cannot read {name}: {e}"));
     let mut size_hint = 0;
     let reader: Box<dyn Read> = if stdin {
         Box::new(io::stdin().lock())
@@ -53,7 +128,7 @@ pub(super) fn read_limited(
         .map_err(unreadable)?;
     if bytes.len() as u64 > limit {
         return Err(Problem::new(
-            codes.too_large,
+            input.too_large(),
             "",
             format!("{name} is larger than {limit} bytes (--max-payload-bytes)"),
         ));
@@ -292,6 +367,54 @@ mod tests {
             "did you mean \"style\"? "
         );
         assert_eq!(did_you_mean("colour", ids.into_iter()), "");
+    }
+
+    #[test]
+    fn the_os_error_number_is_dropped_only_at_the_end() {
+        assert_eq!(
+            without_os_error("cannot read q.json: No such file or directory (os error 2)"),
+            "cannot read q.json: No such file or directory"
+        );
+        assert_eq!(without_os_error("a (os error x)"), "a (os error x)");
+        assert_eq!(without_os_error("a (os error 2) b"), "a (os error 2) b");
+        assert_eq!(without_os_error("plain"), "plain");
+    }
+
+    #[test]
+    fn reading_problems_read_for_people_name_the_input_as_given() {
+        let for_people = |input: Input, path: &str, problem: Problem| {
+            reading_problem_for_people(&problem, input, Path::new(path))
+        };
+        let missing = read_limited(Path::new("/nonexistent/q.json"), 10, Input::Payload);
+        assert_eq!(
+            for_people(Input::Payload, "/nonexistent/q.json", missing.unwrap_err()),
+            Some("cannot read /nonexistent/q.json: No such file or directory".into())
+        );
+        let missing = read_limited(Path::new("/nonexistent/a.json"), 10, Input::Answers);
+        assert_eq!(
+            for_people(Input::Answers, "/nonexistent/a.json", missing.unwrap_err()),
+            Some(
+                "cannot read the answers file /nonexistent/a.json: No such file or directory"
+                    .into()
+            )
+        );
+        let syntax = malformed_json(&serde_json::from_str::<Value>("{]").unwrap_err());
+        assert_eq!(
+            for_people(Input::Payload, "-", syntax.clone()),
+            Some(
+                "the payload on stdin is not valid JSON at line 1, column 2: key must be a string"
+                    .into()
+            )
+        );
+        assert_eq!(
+            for_people(Input::Answers, "a.json", syntax),
+            Some("the answers file a.json is not valid JSON at line 1, column 2: key must be a string".into())
+        );
+        // A problem with a place in the document is listed, not made a line.
+        let placed = Problem::new(ProblemCode::WrongType, "questions", "must be an array");
+        assert_eq!(for_people(Input::Payload, "q.json", placed), None);
+        let whole = Problem::new(ProblemCode::WrongType, "", "must be an object");
+        assert_eq!(for_people(Input::Payload, "q.json", whole), None);
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! reported at once with a stable code and its JSON path, and unknown fields are reported (with
 //! the nearest known field) instead of being dropped.
 
-use super::json::{self, join_path as join, kind_of, malformed_json, Alias, ReadCodes, Shape};
+use super::json::{self, join_path as join, kind_of, malformed_json, Alias, Shape};
 use super::rules::{self, Field, RawOption, RawPayload, RawQuestion, Spelling};
 use super::{Payload, Problem, ProblemCode};
 use serde_json::{Map, Value};
@@ -45,15 +45,7 @@ pub fn display_path(path: &str) -> &str {
 /// Errors: a `payload_too_large`, `unreadable_payload` or `malformed_json` (empty, not
 /// UTF-8) problem (path: the document).
 pub fn read_payload(path: &Path, limit: u64) -> Result<String, Problem> {
-    json::read_limited(
-        path,
-        limit,
-        "the payload from",
-        &ReadCodes {
-            unreadable: ProblemCode::UnreadablePayload,
-            too_large: ProblemCode::PayloadTooLarge,
-        },
-    )
+    json::read_limited(path, limit, json::Input::Payload)
 }
 
 /// Parses payload text (JSON) into a normalized [`Payload`].

@@ -1,3 +1,12 @@
 //! Shared helpers for integration tests. `pty`: drive the real binary in a pseudo-terminal.
+//! [`say`]: one line to the person running the tests, past the test harness's capture.
 
 pub mod pty;
+
+use std::io::Write;
+
+/// Writes `line` to the real stderr, where `cargo test` shows it even for a passing test
+/// (`println!` and `eprintln!` in a test are captured and shown only on failure).
+pub fn say(line: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}

@@ -1,0 +1,309 @@
+//! The manual page that `pi-ask man` prints. clap_mangen renders what the clap definitions
+//! (src/cli.rs) say: the title, NAME, SYNOPSIS, DESCRIPTION, OPTIONS, each subcommand's usage
+//! and options, and VERSION. This module adds what clap does not know: EXIT STATUS (the table
+//! `--help` ends with, [`crate::exit_codes::HELP`], so both read the same), ENVIRONMENT
+//! ([`ENVIRONMENT`]) and FILES ([`FILES`]).
+
+use crate::cli::Cli;
+use clap::CommandFactory;
+use clap_mangen::Man;
+use roff::{bold, italic, roman, Inline, Roff};
+
+/// Every environment variable pi-ask reads, with what it changes: the man page's ENVIRONMENT.
+/// (tests/man_page.rs checks that each variable src/ reads is listed.)
+pub const ENVIRONMENT: &[(&str, &str)] = &[
+    (
+        "PI_ASK_ANSWERS",
+        "Answer from this file, as --answers does; the option wins. Empty means not set.",
+    ),
+    (
+        "PI_ASK_MAX_PAYLOAD_BYTES",
+        "The default of --max-payload-bytes (4194304); the option wins.",
+    ),
+    (
+        crate::complete::WAIT_ENV,
+        "How many milliseconds a Tab in an editor waits for the @ file-path index before it lists \
+         the files indexed so far (default 400).",
+    ),
+    (
+        "NO_COLOR",
+        "When set and not empty, the @ completion hints in the editors are not dimmed.",
+    ),
+    (
+        "TERM",
+        "Unset, empty or dumb: plain mode, as --plain (numbered lines, no escape sequences). \
+         Otherwise the terminal type the editors write for.",
+    ),
+    ("HOME", "The folder that @~/ completes in."),
+];
+
+/// The files pi-ask reads or writes, with how: the man page's FILES.
+pub const FILES: &[(&str, &str)] = &[
+    (
+        "/dev/tty",
+        "The controlling terminal: the questions are drawn on it and keys are read from it, so \
+         stdin and stdout stay free for the payload and the result. Without one (CI, setsid, \
+         --no-input) pi-ask never waits: it prints the \"Needs user input\" result and exits 3.",
+    ),
+    (
+        "PAYLOAD",
+        "The payload JSON file, or - for stdin; read whole, at most --max-payload-bytes.",
+    ),
+    (
+        "the answers file",
+        "The --answers FILE (or PI_ASK_ANSWERS): the answers to give instead of asking, or a \
+         recorded result to replay; - reads it from stdin. Same size limit as the payload.",
+    ),
+    (
+        "the result file",
+        "The --output FILE: the result JSON is written to a temporary file in the same folder, \
+         then renamed over it, so a reader never sees half a result; a replaced file keeps its \
+         mode. Without --output the result goes to stdout.",
+    ),
+];
+
+/// One row of the exit-code table: the code (as written, e.g. `0` or `130`) and its meaning.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExitStatus {
+    /// The code column of the row.
+    pub code: String,
+    /// What the code means, continuation lines joined with spaces.
+    pub meaning: String,
+}
+
+/// The rows of a `--help` exit-code table such as [`crate::exit_codes::HELP`]: a heading line
+/// ending in `:`, then indented rows `CODE  MEANING` (two or more spaces between them) whose
+/// code starts with a digit; any other indented line continues the row above. Unindented
+/// lines after the rows are returned as notes, one per paragraph.
+pub fn exit_statuses(help: &str) -> (Vec<ExitStatus>, Vec<String>) {
+    let mut rows: Vec<ExitStatus> = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
+    let mut in_note = false;
+    for (i, line) in help.lines().enumerate() {
+        let text = line.trim();
+        if text.is_empty() {
+            in_note = false;
+            continue;
+        }
+        if i == 0 && text.ends_with(':') {
+            continue;
+        }
+        let indented = line.starts_with(char::is_whitespace);
+        let row = text
+            .split_once("  ")
+            .filter(|(code, _)| indented && code.starts_with(|c: char| c.is_ascii_digit()));
+        if let Some((code, meaning)) = row {
+            rows.push(ExitStatus {
+                code: code.trim().to_string(),
+                meaning: meaning.trim().to_string(),
+            });
+            in_note = false;
+        } else if indented && !in_note && !rows.is_empty() {
+            let last = rows.last_mut().expect("rows is not empty");
+            last.meaning.push(' ');
+            last.meaning.push_str(text);
+        } else if in_note {
+            let last = notes.last_mut().expect("a note is open");
+            last.push(' ');
+            last.push_str(text);
+        } else {
+            notes.push(text.to_string());
+            in_note = true;
+        }
+    }
+    (rows, notes)
+}
+
+/// The whole manual page, as roff text for `man -l -`.
+pub fn render() -> String {
+    let mut cmd = Cli::command();
+    cmd.build();
+    // The exit codes get their own EXIT STATUS section instead of clap_mangen's EXTRA.
+    let cmd = cmd.after_help(None::<&str>).after_long_help(None::<&str>);
+    let man = Man::new(cmd.clone());
+    let mut page = Section::new();
+    page.man(&man, Man::render_title);
+    page.man(&man, Man::render_name_section);
+    page.man(&man, Man::render_synopsis_section);
+    page.man(&man, Man::render_description_section);
+    page.man(&man, Man::render_options_section);
+    page.commands(&cmd);
+    page.exit_status();
+    page.table("ENVIRONMENT", ENVIRONMENT, |name| bold(name));
+    // Paths in bold, placeholders (PAYLOAD, "the answers file") in italics.
+    page.table("FILES", FILES, |name| {
+        if name.starts_with('/') {
+            bold(name)
+        } else {
+            italic(name)
+        }
+    });
+    page.man(&man, Man::render_version_section);
+    page.text
+}
+
+/// The page being written. Every roff document starts with the same preamble (it defines the
+/// apostrophe string); the page keeps only the first one.
+struct Section {
+    text: String,
+    preamble: String,
+}
+
+type Render = fn(&Man, &mut dyn std::io::Write) -> std::io::Result<()>;
+
+impl Section {
+    fn new() -> Section {
+        Section {
+            text: String::new(),
+            preamble: Roff::new().render(),
+        }
+    }
+
+    fn push(&mut self, rendered: String) {
+        let body = if self.text.is_empty() {
+            rendered.as_str()
+        } else {
+            rendered
+                .strip_prefix(self.preamble.as_str())
+                .unwrap_or(&rendered)
+        };
+        self.text.push_str(body);
+    }
+
+    /// One section rendered by clap_mangen.
+    fn man(&mut self, man: &Man, render: Render) {
+        let mut out = Vec::new();
+        render(man, &mut out).expect("writing to a Vec cannot fail");
+        self.push(String::from_utf8(out).expect("clap_mangen writes UTF-8"));
+    }
+
+    /// COMMANDS: each subcommand as a subsection with its description, usage and options.
+    fn commands(&mut self, cmd: &clap::Command) {
+        let subs: Vec<&clap::Command> = cmd
+            .get_subcommands()
+            .filter(|s| !s.is_hide_set() && s.get_name() != "help")
+            .collect();
+        if subs.is_empty() {
+            return;
+        }
+        let mut roff = Roff::new();
+        roff.control("SH", ["COMMANDS"]);
+        self.push(roff.render());
+        for sub in subs {
+            // A control line's arguments are not escaped: `\-` keeps the name's hyphen a
+            // hyphen-minus (what a reader types), as in text.
+            let name = sub
+                .get_bin_name()
+                .unwrap_or(sub.get_name())
+                .replace('-', "\\-");
+            let mut roff = Roff::new();
+            roff.control("SS", [name.as_str()]);
+            if let Some(about) = sub.get_long_about().or(sub.get_about()) {
+                roff.text([roman(about.to_string())]);
+            }
+            roff.control("PP", []);
+            self.push(roff.render());
+            let man = Man::new(sub.clone());
+            for render in [
+                Man::render_synopsis_section as Render,
+                Man::render_options_section,
+            ] {
+                let mut out = Vec::new();
+                render(&man, &mut out).expect("writing to a Vec cannot fail");
+                let text = String::from_utf8(out).expect("clap_mangen writes UTF-8");
+                // The subsection's parts, without their own section headings.
+                let text: String = text
+                    .lines()
+                    .filter(|l| !l.starts_with(".SH "))
+                    .map(|l| format!("{l}\n"))
+                    .collect();
+                self.push(text);
+            }
+        }
+    }
+
+    /// EXIT STATUS: the rows of [`crate::exit_codes::HELP`], then its notes.
+    fn exit_status(&mut self) {
+        let (rows, notes) = exit_statuses(crate::exit_codes::HELP);
+        let mut roff = Roff::new();
+        roff.control("SH", ["EXIT STATUS"]);
+        for row in rows {
+            roff.control("TP", []);
+            roff.text([bold(row.code)]);
+            roff.text([roman(row.meaning)]);
+        }
+        for note in notes {
+            roff.control("PP", []);
+            roff.text([roman(note)]);
+        }
+        self.push(roff.render());
+    }
+
+    /// A section of tagged paragraphs: each name styled by `tag`, then its text.
+    fn table(&mut self, heading: &str, rows: &[(&str, &str)], tag: fn(&str) -> Inline) {
+        let mut roff = Roff::new();
+        roff.control("SH", [heading]);
+        for (name, text) in rows {
+            roff.control("TP", []);
+            roff.text([tag(name)]);
+            roff.text([roman(*text)]);
+        }
+        self.push(roff.render());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_line_of_the_help_table_is_a_row_or_a_note() {
+        let help = "Exit codes:\n  0  submitted\n  1  cancelled (Esc,\n     a signal)\n\
+                    130  not indented: a note\n\nSignals: 128 + the\nsignal number.";
+        let (rows, notes) = exit_statuses(help);
+        let row = |code: &str, meaning: &str| ExitStatus {
+            code: code.into(),
+            meaning: meaning.into(),
+        };
+        assert_eq!(
+            rows,
+            [row("0", "submitted"), row("1", "cancelled (Esc, a signal)")]
+        );
+        assert_eq!(
+            notes,
+            [
+                "130  not indented: a note",
+                "Signals: 128 + the signal number."
+            ]
+        );
+    }
+
+    #[test]
+    fn the_defaults_named_are_the_defaults() {
+        let text = |name: &str| {
+            ENVIRONMENT
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, t)| *t)
+                .unwrap()
+        };
+        let bytes = format!("({})", crate::cli::DEFAULT_MAX_PAYLOAD_BYTES);
+        assert!(text("PI_ASK_MAX_PAYLOAD_BYTES").contains(&bytes));
+        let wait = format!("(default {})", crate::complete::FIRST_WAIT.as_millis());
+        assert!(text(crate::complete::WAIT_ENV).contains(&wait));
+    }
+
+    #[test]
+    fn the_exit_code_table_of_help_has_a_row_per_code() {
+        let (rows, _) = exit_statuses(crate::exit_codes::HELP);
+        let codes: Vec<&str> = rows.iter().map(|r| r.code.as_str()).collect();
+        for code in ["0", "1", "2", "3", "4", "5"] {
+            assert!(
+                codes
+                    .iter()
+                    .any(|c| c.split(|c: char| !c.is_ascii_digit()).any(|n| n == code)),
+                "{code} not in {codes:?}"
+            );
+        }
+    }
+}
