@@ -72,6 +72,7 @@ fuzz_target!(|data: &[u8]| {
         cwd: ".".into(),
         context: Some("the agent's message".into()),
         bell: true,
+        timeout: None,
     };
     let ending = drive(Flow::new(payload), &mut backend, &opts);
     if let Ending::Internal(why) = &ending {
