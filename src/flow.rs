@@ -388,6 +388,15 @@ impl<'p> Flow<'p> {
         Ok(())
     }
 
+    /// [`Flow::apply`] for a command a front end only sends where it applies: a refusal is a
+    /// bug in that front end, described for an `internal` ending.
+    ///
+    /// Errors: "the flow refused a command: …".
+    pub fn apply_sent(&mut self, command: Command) -> Result<(), String> {
+        self.apply(command)
+            .map_err(|e| format!("the flow refused a command: {e}"))
+    }
+
     /// The current question, or `NotHere`.
     fn question(&self) -> Result<usize, FlowError> {
         match self.screen {

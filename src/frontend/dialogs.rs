@@ -211,21 +211,18 @@ struct Dialogs<'p, R, W> {
 
 impl<R: BufRead, W: Write> Dialogs<'_, R, W> {
     fn run(&mut self) -> Result<(), Stop> {
-        while !self.flow.is_over() {
-            match self.flow.screen() {
-                Screen::Question(q) => self.question(q)?,
-                Screen::Review => self.review()?,
-                Screen::ConfirmSubmit | Screen::ConfirmCancel { .. } => self.confirm()?,
-            }
-        }
-        Ok(())
+        super::show_screens(
+            self,
+            |d| &d.flow,
+            Self::question,
+            Self::review,
+            Self::confirm,
+        )
     }
 
     /// Applies a command the front end only sends where it applies; a refusal is a bug.
     fn apply(&mut self, command: Command) -> Result<(), Stop> {
-        self.flow
-            .apply(command)
-            .map_err(|e| Stop::Internal(format!("the flow refused a command: {e}")))
+        self.flow.apply_sent(command).map_err(Stop::Internal)
     }
 
     /// Sends one request (with the time left as `timeout`, in ms, under `--timeout`) and

@@ -42,3 +42,25 @@ pub struct AskOptions {
 pub fn wants_plain(force_plain: bool, term: Option<&str>) -> bool {
     force_plain || matches!(term.map(str::trim), None | Some("") | Some("dumb"))
 }
+
+/// Shows the flow's screens one at a time until the flow ends: `question` for a question,
+/// `review` for the review, `confirm` for the required-question warning and the cancel
+/// confirmation. The loop of the line-based front ends (plain, dialogs); `flow` reads the
+/// front end's flow.
+pub(crate) fn show_screens<'p, T, E>(
+    front: &mut T,
+    flow: fn(&T) -> &crate::flow::Flow<'p>,
+    question: fn(&mut T, usize) -> Result<(), E>,
+    review: fn(&mut T) -> Result<(), E>,
+    confirm: fn(&mut T) -> Result<(), E>,
+) -> Result<(), E> {
+    use crate::flow::Screen;
+    while !flow(front).is_over() {
+        match flow(front).screen() {
+            Screen::Question(q) => question(front, q)?,
+            Screen::Review => review(front)?,
+            Screen::ConfirmSubmit | Screen::ConfirmCancel { .. } => confirm(front)?,
+        }
+    }
+    Ok(())
+}

@@ -503,13 +503,13 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
             "{n} question{}. Answer each with one line; ? for help.",
             if n == 1 { "" } else { "s" }
         )?;
-        while !self.flow.is_over() {
-            match self.flow.screen() {
-                Screen::Question(q) => self.question(q)?,
-                Screen::Review => self.review()?,
-                Screen::ConfirmSubmit | Screen::ConfirmCancel { .. } => self.confirm()?,
-            }
-        }
+        super::show_screens(
+            self,
+            |p| &p.flow,
+            Self::question,
+            Self::review,
+            Self::confirm,
+        )?;
         match self.flow.ending() {
             Some(Ending::Submitted(_)) => writeln!(self.out, "Submitted.")?,
             _ => writeln!(self.out, "Cancelled: no answers were given.")?,
@@ -520,9 +520,7 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
 
     /// Applies a command the front end only sends where it applies; a refusal is a bug.
     fn apply(&mut self, command: Command) -> Result<(), Stop> {
-        self.flow
-            .apply(command)
-            .map_err(|e| Stop::Internal(format!("the flow refused a command: {e}")))
+        self.flow.apply_sent(command).map_err(Stop::Internal)
     }
 
     /// Prints `prompt`, reads one line; EOF is [`Stop::Eof`], no line for `--timeout`
