@@ -34,6 +34,26 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "Unset, empty or dumb: plain mode, as --plain (numbered lines, no escape sequences). \
          Otherwise the terminal type the editors write for.",
     ),
+    (
+        "PI_ASK_TIMEOUT",
+        "The default of --timeout: seconds without a key before the questionnaire ends, keeping \
+         the answers given (exit 124); 0 or empty: never; the option wins.",
+    ),
+    (
+        "PI_ASK_BELL",
+        "0: do not ring the terminal bell when the first question appears (as --no-bell).",
+    ),
+    (
+        "PI_ASK_ESCDELAY",
+        "Milliseconds an Esc waits for the rest of an escape sequence (default 25, 100 over \
+         ssh); raise it on a slow link where arrows are taken for Esc.",
+    ),
+    (
+        "SSH_TTY",
+        "When set (as ssh does), Esc waits 100 ms for the rest of an escape sequence instead \
+         of 25, unless PI_ASK_ESCDELAY is set.",
+    ),
+    ("SSH_CONNECTION", "The same as SSH_TTY."),
     ("HOME", "The folder that @~/ completes in."),
 ];
 

@@ -106,7 +106,10 @@ fn bash_completes(script: &str, line: &[&str]) -> Vec<String> {
 fn bash_completes_subcommands_their_flags_and_values() {
     let script = run(&["completions", "bash"]).stdout;
     assert_eq!(bash_completes(&script, &["pi-ask", "val"]), ["validate"]);
-    assert_eq!(bash_completes(&script, &["pi-ask", "--no"]), ["--no-input"]);
+    assert_eq!(
+        bash_completes(&script, &["pi-ask", "--no"]),
+        ["--no-bell", "--no-input", "--no-input-reason"]
+    );
     assert_eq!(
         bash_completes(&script, &["pi-ask", "completions", ""]),
         [
@@ -333,6 +336,11 @@ fn the_man_page_lists_every_environment_variable_and_file() {
             "\\fBPI_ASK_INDEX_WAIT_MS\\fR",
             "\\fBNO_COLOR\\fR",
             "\\fBTERM\\fR",
+            "\\fBPI_ASK_TIMEOUT\\fR",
+            "\\fBPI_ASK_BELL\\fR",
+            "\\fBPI_ASK_ESCDELAY\\fR",
+            "\\fBSSH_TTY\\fR",
+            "\\fBSSH_CONNECTION\\fR",
             "\\fBHOME\\fR",
         ]
     );
