@@ -45,13 +45,13 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     ),
     (
         "PI_ASK_ESCDELAY",
-        "Milliseconds an Esc waits for the rest of an escape sequence (default 25, 100 over \
+        "Milliseconds an Esc waits for the rest of an escape sequence (default 50, 100 over \
          ssh); raise it on a slow link where arrows are taken for Esc.",
     ),
     (
         "SSH_TTY",
         "When set (as ssh does), Esc waits 100 ms for the rest of an escape sequence instead \
-         of 25, unless PI_ASK_ESCDELAY is set.",
+         of 50, unless PI_ASK_ESCDELAY is set.",
     ),
     ("SSH_CONNECTION", "The same as SSH_TTY."),
     ("HOME", "The folder that @~/ completes in."),

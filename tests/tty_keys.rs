@@ -23,7 +23,7 @@ const PEEK: &str = "\x1d";
 /// The gap between the bytes of a split sequence.
 const GAP: Duration = Duration::from_millis(3);
 /// pi-ask's default escape delay: a gap this long really is an Esc.
-const ESCAPE_DELAY: Duration = Duration::from_millis(25);
+const ESCAPE_DELAY: Duration = Duration::from_millis(50);
 /// The editor's prompt line is drawn under its help line (rustyline is reading keys).
 const EDITOR_READY: &str = "Ctrl+C dismiss\n>";
 
@@ -145,7 +145,7 @@ fn retrying_stalls(scenario: impl Fn() -> Result<(), Stalled>) {
             Err(Stalled(gap)) => stalls.push(gap),
         }
     }
-    panic!("the machine stalled in every run (longest gaps {stalls:?}, escape delay 25 ms)");
+    panic!("the machine stalled in every run (longest gaps {stalls:?}, escape delay 50 ms)");
 }
 
 /// Sends `key` split at each byte, [`GAP`] apart (see [`Stalled`]).
@@ -166,6 +166,30 @@ fn split_moves(s: &mut Session, key: &str, line: &str) -> Result<String, Stalled
 /// The highlighted row of the long list's question 1 on option `i`.
 fn option_row(i: usize) -> String {
     format!("› ( ) {i:>2}. Option {i}")
+}
+
+/// Regression (fresh-user pass): with a 25 ms escape delay, an arrow whose bytes came 11 to
+/// 31 ms apart through tmux on a loaded machine cancelled the questionnaire. The default is
+/// 50 ms: bytes 30 ms apart still make one key.
+#[test]
+fn an_arrow_split_30_ms_apart_still_moves() {
+    retrying_stalls(|| {
+        let mut s = Session::spawn(&long_list(), &[]);
+        s.wait_all(&["1/2 Pick", "[Page 1/3]", &option_row(1)]);
+        for (key, row) in [("\x1b[B", 2), ("\x1bOB", 3), ("\x1b[A", 2)] {
+            let longest = s.send_split(key, Duration::from_millis(30));
+            if longest >= ESCAPE_DELAY {
+                return Err(Stalled(longest));
+            }
+            wait_highlight(&mut s, &option_row(row));
+        }
+        s.send("\r");
+        s.wait_all(&["2/2 Size", "› ( ) 1. Small"]);
+        s.send("\x03");
+        let (code, _) = s.finish();
+        assert_eq!(code, 130);
+        Ok(())
+    });
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //!
 //! Input: byte 0 picks the payload, byte 1 the window size; then pairs (gap, byte): a gap byte
 //! of 255 is a resize (the next byte picks the new size), otherwise a gap of `gap % 40` ms
-//! before `byte` (the escape delay is 25 ms, so both sides of it are hit).
+//! before `byte` (the escape delay is 25 ms here, so both sides of it are hit).
 
 #![no_main]
 

@@ -13,7 +13,7 @@
 //!   fuzzing: bytes arrive at scripted times on a [`ManualClock`], so nothing sleeps.
 //! - [`Decoder`]: pure, with the time passed in. It turns bytes into [`Key`]s. An ESC waits
 //!   for the rest of its sequence, at most the escape delay after the last byte that came
-//!   (like vim's `ttimeoutlen`): [`escape_delay`] is 25 ms, 100 ms over ssh, or
+//!   (like vim's `ttimeoutlen`): [`escape_delay`] is 50 ms (neovim's `ttimeoutlen`), 100 ms over ssh, or
 //!   `PI_ASK_ESCDELAY` milliseconds.
 //! - [`KeyReader`]: a source, a [`Clock`] and a decoder; [`KeyReader::next`] returns the next
 //!   [`Event`]: a key, a resize, or a timeout the caller asked for.
@@ -111,8 +111,9 @@ pub enum Key {
     Paste(String),
 }
 
-/// The escape delay when nothing says otherwise: 25 ms.
-pub const DEFAULT_ESCAPE_DELAY: Duration = Duration::from_millis(25);
+/// The escape delay when nothing says otherwise: 50 ms, neovim's `ttimeoutlen` (25 ms, tried
+/// first, lost split arrows on a loaded machine and over tmux: they cancelled the flow).
+pub const DEFAULT_ESCAPE_DELAY: Duration = Duration::from_millis(50);
 /// The escape delay over ssh (`SSH_TTY` or `SSH_CONNECTION` set): 100 ms.
 pub const SSH_ESCAPE_DELAY: Duration = Duration::from_millis(100);
 /// The longest escape delay: `PI_ASK_ESCDELAY` above it is cut to it (10 s).

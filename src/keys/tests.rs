@@ -618,17 +618,17 @@ fn the_delay_is_capped() {
 #[test]
 fn the_escape_delay_from_the_environment() {
     let f = escape_delay_from;
-    assert_eq!(f(None, None, None), ms(25));
+    assert_eq!(f(None, None, None), ms(50));
     assert_eq!(f(None, Some("/dev/pts/3"), None), ms(100));
     assert_eq!(f(None, None, Some("10.0.0.1 5555 10.0.0.2 22")), ms(100));
-    assert_eq!(f(None, Some(""), Some("")), ms(25));
+    assert_eq!(f(None, Some(""), Some("")), ms(50));
     assert_eq!(f(Some("40"), None, None), ms(40));
     assert_eq!(f(Some(" 7 "), Some("/dev/pts/3"), None), ms(7));
     assert_eq!(f(Some("0"), Some("/dev/pts/3"), None), ms(0));
     assert_eq!(f(Some("999999999"), None, None), MAX_ESCAPE_DELAY);
     // Not a whole number of milliseconds: ignored.
     for bad in ["", "abc", "-5", "2.5", "10ms"] {
-        assert_eq!(f(Some(bad), None, None), ms(25), "{bad:?}");
+        assert_eq!(f(Some(bad), None, None), ms(50), "{bad:?}");
         assert_eq!(f(Some(bad), Some("/dev/pts/1"), None), ms(100), "{bad:?}");
     }
 }

@@ -187,10 +187,11 @@ impl<B: Backend> Tty<'_, B> {
         } else {
             (avail / per_item).max(1)
         };
+        // The most used keys first: the line is cut at the window's width.
         let help = if is_multi {
-            "↑↓ move · Space/1-9 tick · a all · Enter confirm or run the row · Tab/→ next · ⇧Tab/← back · n/N note · Esc cancel · Ctrl+C dismiss"
+            "↑↓ move · Space/1-9 tick · Enter done · ←→ question · n/N note · a all · Esc cancel · ^C quit"
         } else {
-            "↑↓ move · Enter/1-9 choose · Tab/→ next · ⇧Tab/← back · n/N note · Esc cancel · Ctrl+C dismiss"
+            "↑↓ move · Enter/1-9 choose · ←→ question · n/N note · Esc cancel · ^C quit"
         };
         View {
             q,

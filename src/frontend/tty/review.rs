@@ -118,7 +118,7 @@ impl<B: Backend> Tty<'_, B> {
                 vec![line]
             }
         };
-        let help = "↑↓ move · Enter open a question or choose · 1-9 open question · ⇧Tab/← back · Esc cancel · Ctrl+C dismiss";
+        let help = "↑↓ move · Enter choose · 1-9 open question · ← back · Esc cancel · ^C quit";
         let mut menu = Menu::new(nq + REVIEW_ACTIONS.len(), per_page, nq);
         let row = loop {
             let mut lines = header.clone();
