@@ -214,9 +214,11 @@ fn tagged<'a>(lines: &[&'a str]) -> Vec<(&'a str, &'a str)> {
         .collect()
 }
 
-/// Text as roff writes it: `-` as `\-`.
+/// Text as the roff crate writes it: `\` doubled, `-` as `\-`, `'` as `\*(Aq`.
 fn roff(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('-', "\\-")
+    text.replace('\\', "\\\\")
+        .replace('-', "\\-")
+        .replace('\'', "\\*(Aq")
 }
 
 #[test]
