@@ -93,7 +93,7 @@ impl AtCompleter {
                 .ok()
                 .and_then(|ms| ms.trim().parse().ok())
                 .map_or(FIRST_WAIT, Duration::from_millis),
-            dim_hints: std::env::var_os("NO_COLOR").map_or(true, |v| v.is_empty()),
+            dim_hints: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
             cache: Arc::new(Mutex::new(QueryCache::default())),
             offered: Arc::new(Mutex::new(Vec::new())),
         }

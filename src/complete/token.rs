@@ -28,7 +28,7 @@ fn is_delimiter(c: char) -> bool {
 /// must be a char boundary (rustyline's cursor always is); otherwise there is no reference.
 pub fn at_token(line: &str, pos: usize) -> Option<AtToken<'_>> {
     let before = line.get(..pos)?;
-    let token_start = |i: usize| before[..i].chars().next_back().map_or(true, is_delimiter);
+    let token_start = |i: usize| before[..i].chars().next_back().is_none_or(is_delimiter);
     // Byte offset of the last `"` if the quotes before the cursor are unbalanced.
     let mut open_quote = None;
     for (i, _) in before.match_indices('"') {

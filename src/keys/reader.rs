@@ -149,7 +149,7 @@ impl ByteSource for ScriptedSource {
         // `None`: no limit (no timeout, or one past the end of time).
         let limit = timeout.and_then(|t| now.checked_add(t));
         match self.items.front() {
-            Some(&(at, input)) if limit.map_or(true, |l| at <= l) => {
+            Some(&(at, input)) if limit.is_none_or(|l| at <= l) => {
                 if at > now {
                     self.clock.set(at);
                 }

@@ -225,7 +225,7 @@ fn wait_select(
     use nix::sys::time::{TimeVal, TimeValLike};
     use std::os::fd::AsRawFd;
     let fits = |fd: BorrowedFd<'_>| usize::try_from(fd.as_raw_fd()).is_ok_and(|n| n < FD_SETSIZE);
-    if !fits(tty) || !wake.map_or(true, fits) {
+    if !fits(tty) || !wake.is_none_or(fits) {
         return Err(nix::errno::Errno::EBADF);
     }
     let mut read = FdSet::new();

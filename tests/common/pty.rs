@@ -470,7 +470,7 @@ impl Session {
         let start = Instant::now();
         loop {
             // Read before searching: an end seen here means the search saw every byte.
-            let ended = self.reader.as_ref().map_or(true, |r| r.is_finished());
+            let ended = self.reader.as_ref().is_none_or(|r| r.is_finished());
             let found = {
                 let raw = self.raw.lock().unwrap();
                 raw[self.expected_to..]

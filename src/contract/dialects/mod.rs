@@ -317,7 +317,7 @@ fn looks_like_claude_code(value: &Value) -> bool {
                 && q.get("id").is_none()
                 && q.get("options")
                     .and_then(Value::as_array)
-                    .map_or(true, |os| os.iter().all(|o| o.get("value").is_none()))
+                    .is_none_or(|os| os.iter().all(|o| o.get("value").is_none()))
         })
 }
 
