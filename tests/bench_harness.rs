@@ -153,6 +153,19 @@ fn quick_mode_writes_every_figure() {
     assert!(only.find("### 1.") < only.find("### 2.") && only.find("### 2.") < only.find("### 3."));
     assert!(only.contains("*Not measured by this run (`--only`): kept from the run of "));
     assert_eq!(only.matches("### 2. Key latency").count(), 1, "{only}");
+    // A figure kept twice keeps the time of the run that measured it.
+    let twice = bench::keep_figures(
+        &bench::splice(&first, &only),
+        "## Side by side (generated)\n\nMeasured later.\n\n### 4. x\n\ny\n",
+    );
+    // Figure 2 was measured by the run "now"; figures 1, 3, 5 and 6 keep the mark of the
+    // first run.
+    assert_eq!(
+        twice.matches("kept from the run of now.").count(),
+        1,
+        "{twice}"
+    );
+    assert_eq!(twice.matches("kept from the run of ").count(), 5, "{twice}");
 }
 
 #[test]

@@ -2167,12 +2167,13 @@ pub fn keep_figures(doc: &str, generated: &str) -> String {
         if let Some((_, text)) = new.iter().find(|(n, _)| n == number) {
             out.push_str(text);
         } else if let Some((_, text)) = old.iter().find(|(n, _)| n == number) {
+            // A figure already kept from an earlier run keeps its own mark.
             let kept = "*Not measured by this run (`--only`): kept from the run of ";
-            let text = match text.find(kept) {
-                Some(i) => text[..i].trim_end().to_string() + "\n",
-                None => text.clone(),
-            };
-            let _ = writeln!(out, "{}\n{kept}{when}.*\n", text.trim_end());
+            if text.contains(kept) {
+                let _ = writeln!(out, "{}\n", text.trim_end());
+            } else {
+                let _ = writeln!(out, "{}\n{kept}{when}.*\n", text.trim_end());
+            }
             continue;
         }
         out.push('\n');
