@@ -89,6 +89,11 @@ fn quick_mode_writes_every_figure() {
         assert!(is_cell(cells[1]) && is_cell(cells[2]), "{cells:?}");
         assert!(cells[3].ends_with('x'), "{cells:?}");
     }
+    // The peers of figure 2 (fzf, whiptail, dialog) are not run in the quick mode.
+    assert!(
+        doc.contains("Peers (fzf, `whiptail --menu`, `dialog --menu`): not run in --quick."),
+        "{doc}"
+    );
     // Figure 3: the trivial binary and both scripted payloads.
     let cells = row(&doc, &["trivial Rust binary"]);
     assert!(is_cell(cells[2]), "{cells:?}");
@@ -136,6 +141,31 @@ fn quick_mode_writes_every_figure() {
     assert_eq!(again.matches(bench::BEGIN).count(), 1);
     assert!(again.contains("\nnew\n") && again.contains("## Kept section"));
     assert!(!again.contains("### 1. Time to first prompt"));
+
+    // An `--only` run keeps the figures it did not measure, marked as from the earlier run.
+    let only = bench::keep_figures(
+        &first,
+        "## Side by side (generated)\n\nMeasured now.\n\n### 2. Key latency\n\nnew keys\n",
+    );
+    assert!(only.contains("new keys"), "{only}");
+    assert!(only.contains("### 1. Time to first prompt"), "{only}");
+    assert!(only.contains("### 3. Scripted mode"), "{only}");
+    assert!(only.find("### 1.") < only.find("### 2.") && only.find("### 2.") < only.find("### 3."));
+    assert!(only.contains("*Not measured by this run (`--only`): kept from the run of "));
+    assert_eq!(only.matches("### 2. Key latency").count(), 1, "{only}");
+    // A figure kept twice keeps the time of the run that measured it.
+    let twice = bench::keep_figures(
+        &bench::splice(&first, &only),
+        "## Side by side (generated)\n\nMeasured later.\n\n### 4. x\n\ny\n",
+    );
+    // Figure 2 was measured by the run "now"; figures 1, 3, 5 and 6 keep the mark of the
+    // first run.
+    assert_eq!(
+        twice.matches("kept from the run of now.").count(),
+        1,
+        "{twice}"
+    );
+    assert_eq!(twice.matches("kept from the run of ").count(), 5, "{twice}");
 }
 
 #[test]

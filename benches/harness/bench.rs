@@ -272,11 +272,29 @@ impl Pty {
         self.parser.screen().contents()
     }
 
+    /// The screen's text with its attributes (colours, reverse video), row by row, without
+    /// the cursor (programs leave it on different rows): a menu that moves its highlight
+    /// without changing the text (whiptail, dialog) changes this.
+    fn state(&self) -> String {
+        let rows: Vec<String> = self.parser.screen().rows_formatted(0, COLS).collect();
+        rows.join("\n")
+    }
+
     /// Reads until `ok(screen text)` holds; returns the instant of the read after which it
     /// first held (or now, when it already holds).
     fn wait_until(&mut self, what: &str, ok: impl Fn(&str) -> bool) -> io::Result<Instant> {
+        self.wait_until_in(what, Pty::contents, ok)
+    }
+
+    /// [`Pty::wait_until`] on `view` of the screen (its text, or its [`Pty::state`]).
+    fn wait_until_in(
+        &mut self,
+        what: &str,
+        view: fn(&Pty) -> String,
+        ok: impl Fn(&str) -> bool,
+    ) -> io::Result<Instant> {
         let deadline = Instant::now() + TIMEOUT;
-        if ok(&self.contents()) {
+        if ok(&view(self)) {
             return Ok(Instant::now());
         }
         loop {
@@ -288,7 +306,7 @@ impl Pty {
                 )));
             }
             if let Some(t) = self.pump(deadline - now)? {
-                if ok(&self.contents()) {
+                if ok(&view(self)) {
                     return Ok(t);
                 }
             } else if self.eof {
@@ -393,6 +411,23 @@ impl Pty {
             .next()?
             .parse()
             .ok()
+    }
+
+    /// CPU time of all the running program's threads so far, in ns (the sum of
+    /// `/proc/PID/task/*/schedstat`; threads that already ended are not counted). Go programs
+    /// such as fzf and programs that read keys on a thread do their work off the main thread.
+    fn all_threads_cpu_ns(&self) -> Option<u64> {
+        let tasks = std::fs::read_dir(format!("/proc/{}/task", self.pid)).ok()?;
+        let mut sum = 0u64;
+        for task in tasks.flatten() {
+            let stat = std::fs::read_to_string(task.path().join("schedstat")).ok();
+            sum += stat
+                .as_deref()
+                .and_then(|s| s.split_whitespace().next())
+                .and_then(|n| n.parse::<u64>().ok())
+                .unwrap_or(0);
+        }
+        Some(sum)
     }
 }
 
@@ -828,10 +863,22 @@ fn options_payload(n: usize) -> String {
 const DOWN: &[u8] = b"\x1b[B";
 const UP: &[u8] = b"\x1b[A";
 
-/// A program under key-latency measurement: its screens after Down and after Up.
+/// `key` (a cursor key, [`DOWN`] or [`UP`]) as a terminal sends it in the program's mode:
+/// `ESC O B` instead of `ESC [ B` once the program switched the terminal to application
+/// cursor keys (ncurses programs such as dialog do, and read only that form).
+fn cursor_key(pty: &Pty, key: &'static [u8]) -> &'static [u8] {
+    match (pty.parser.screen().application_cursor(), key) {
+        (true, DOWN) => b"\x1bOB",
+        (true, UP) => b"\x1bOA",
+        _ => key,
+    }
+}
+
+/// A program under key-latency measurement: its screens after Down and after Up (text,
+/// attributes and cursor: see [`Pty::state`]).
 struct KeySession {
-    name: &'static str,
-    how: &'static str,
+    name: String,
+    how: String,
     /// `None` when it could not be spawned (`error` says why).
     pty: Option<Pty>,
     /// The screen after Up (also the first screen).
@@ -846,10 +893,16 @@ struct KeySession {
 impl KeySession {
     /// Spawns `cmd`, waits for `ready` on the screen and learns the screens after Down and
     /// after Up (waiting until the program is quiet after each).
-    fn start(name: &'static str, how: &'static str, cmd: Command, ready: &str) -> KeySession {
+    fn start(
+        name: impl Into<String>,
+        how: impl Into<String>,
+        cmd: Command,
+        stdin: Option<&Path>,
+        ready: &str,
+    ) -> KeySession {
         let mut session = KeySession {
-            name,
-            how,
+            name: name.into(),
+            how: how.into(),
             pty: None,
             up: String::new(),
             down: String::new(),
@@ -857,7 +910,14 @@ impl KeySession {
             cpu_start: None,
             error: None,
         };
-        let learned = Pty::spawn(cmd, None).and_then(|(pty, _)| {
+        let stdin = match stdin.map(File::open).transpose() {
+            Ok(f) => f,
+            Err(e) => {
+                session.error = Some(e.to_string());
+                return session;
+            }
+        };
+        let learned = Pty::spawn(cmd, stdin).and_then(|(pty, _)| {
             let pty = session.pty.insert(pty);
             let (up, down) = KeySession::learn(pty, ready)?;
             session.up = up;
@@ -875,20 +935,21 @@ impl KeySession {
         let quiet = Duration::from_millis(300);
         pty.wait_until("the prompt", |s| s.contains(ready))?;
         pty.settle(quiet)?;
-        let up = pty.contents();
-        pty.send(DOWN)?;
+        let up = pty.state();
+        let up_text = pty.contents();
+        pty.send(cursor_key(pty, DOWN))?;
         pty.settle(quiet)?;
-        let down = pty.contents();
+        let down = pty.state();
         if up == down {
             return Err(io::Error::other(format!(
-                "Down did not change the screen:\n{up}"
+                "Down did not change the screen:\n{up_text}"
             )));
         }
-        pty.send(UP)?;
+        pty.send(cursor_key(pty, UP))?;
         pty.settle(quiet)?;
-        if pty.contents() != up {
+        if pty.state() != up {
             return Err(io::Error::other(format!(
-                "Up did not restore the screen; before:\n{up}\nafter:\n{}",
+                "Up did not restore the screen; before:\n{up_text}\nafter:\n{}",
                 pty.contents()
             )));
         }
@@ -902,17 +963,18 @@ impl KeySession {
             return;
         };
         if keep && self.cpu_start.is_none() {
-            self.cpu_start = pty.thread_cpu_ns();
+            self.cpu_start = pty.all_threads_cpu_ns();
         }
         let (key, want) = if k % 2 == 0 {
             (DOWN, &self.down)
         } else {
             (UP, &self.up)
         };
+        let key = cursor_key(pty, key);
         let t0 = Instant::now();
-        let done = pty
-            .send(key)
-            .and_then(|()| pty.wait_until("the redrawn screen", |s| s == want.as_str()));
+        let done = pty.send(key).and_then(|()| {
+            pty.wait_until_in("the redrawn screen", Pty::state, |s| s == want.as_str())
+        });
         match done {
             Ok(t) if keep => self.samples.push(ms_since(t0, t)),
             Ok(_) => {}
@@ -922,7 +984,7 @@ impl KeySession {
 
     /// The row of the report: latency in ms, CPU of the main thread per key in µs.
     fn row(self, log: &mut dyn Write) -> Row {
-        let cpu_end = self.pty.as_ref().and_then(Pty::thread_cpu_ns);
+        let cpu_end = self.pty.as_ref().and_then(Pty::all_threads_cpu_ns);
         let cpu = match (self.cpu_start, cpu_end) {
             (Some(a), Some(b)) if !self.samples.is_empty() => {
                 Stats::of(&[(b - a) as f64 / 1000.0 / self.samples.len() as f64])
@@ -933,8 +995,8 @@ impl KeySession {
             let _ = writeln!(log, "{}: {e}", self.name);
         }
         Row {
-            tool: self.name.into(),
-            how: self.how.into(),
+            tool: self.name,
+            how: self.how,
             stats: if self.error.is_some() {
                 None
             } else {
@@ -959,13 +1021,129 @@ fn key_runs(cfg: &Config) -> (usize, usize) {
     }
 }
 
-/// Figure 2: key latency of the C floor and pi-ask with N options. For each N both
-/// programs run at once and get their keys in turn, so a burst of load hits both alike.
-fn figure_keys(
-    cfg: &Config,
-    work: &Work,
-    log: &mut dyn Write,
-) -> io::Result<Vec<(usize, Row, Row)>> {
+/// The most items whiptail gets in figure 2: it takes its menu items only as arguments, and
+/// 100,000 of them (200,000 arguments) exceed the kernel's limit on the size of the
+/// arguments (`ARG_MAX`, 2 MB here).
+const WHIPTAIL_MAX_ITEMS: usize = 20_000;
+
+/// The key-latency peers at `size` options (none in the quick mode): fzf (the items on
+/// stdin), `whiptail --menu` and `dialog --menu` (the items as arguments; dialog reads them
+/// from a file with `--file`), each started and its screens learned, or a row saying why not.
+fn key_peers(cfg: &Config, work: &Work, size: usize) -> io::Result<Vec<Result<KeySession, Row>>> {
+    let mut out = Vec::new();
+    if cfg.quick {
+        return Ok(out);
+    }
+    let absent = |name: &str, how: String, prog: &str| Row {
+        tool: name.into(),
+        how,
+        stats: None,
+        extra: None,
+        cpu: None,
+        note: Some(format!("`{prog}` not installed (benches/run --setup)")),
+    };
+    // fzf: the items on stdin, the list top-down so that Down moves to the next item.
+    let how = format!("{size} items on stdin, `fzf --layout=reverse --prompt PROMPT`");
+    out.push(match which("fzf") {
+        Some(fzf) => {
+            let mut items = String::with_capacity(size * 14);
+            for i in 0..size {
+                let _ = writeln!(items, "Option {}", i + 1);
+            }
+            let items = work.write(&format!("fzf-items-{size}.txt"), &items)?;
+            let mut c = Command::new(fzf);
+            c.args(["--layout=reverse", "--prompt", "Which option? "]);
+            Ok(KeySession::start(
+                "fzf",
+                how,
+                c,
+                Some(&items),
+                "Which option?",
+            ))
+        }
+        None => Err(absent("fzf", how, "fzf")),
+    });
+    // whiptail: the items as arguments (capped, see WHIPTAIL_MAX_ITEMS).
+    let n = size.min(WHIPTAIL_MAX_ITEMS);
+    let how = if n < size {
+        format!(
+            "`whiptail --menu PROMPT 20 70 10 …`, **{n} items** (capped: {size} items as \
+             arguments exceed `ARG_MAX`)"
+        )
+    } else {
+        format!("`whiptail --menu PROMPT 20 70 10 …`, {n} items")
+    };
+    out.push(match which("whiptail") {
+        Some(prog) => {
+            let mut c = Command::new(prog);
+            c.args([
+                "--title",
+                "Key latency",
+                "--menu",
+                "Which option?",
+                "20",
+                "70",
+                "10",
+            ]);
+            for i in 0..n {
+                c.arg(format!("o{i}")).arg(format!("Option {}", i + 1));
+            }
+            Ok(KeySession::start(
+                "whiptail --menu",
+                how,
+                c,
+                None,
+                "Which option?",
+            ))
+        }
+        None => Err(absent("whiptail --menu", how, "whiptail")),
+    });
+    // dialog: the same menu, its items read from a file (`--file`), so all of them fit.
+    let how = format!("`dialog --menu PROMPT 20 70 10 --file ITEMS`, {size} items");
+    out.push(match which("dialog") {
+        Some(prog) => {
+            let mut items = String::with_capacity(size * 20);
+            for i in 0..size {
+                let _ = writeln!(items, "o{i} \"Option {}\"", i + 1);
+            }
+            let items = work.write(&format!("dialog-items-{size}.txt"), &items)?;
+            let mut c = Command::new(prog);
+            c.args([
+                "--title",
+                "Key latency",
+                "--menu",
+                "Which option?",
+                "20",
+                "70",
+                "10",
+            ])
+            .arg("--file")
+            .arg(items);
+            Ok(KeySession::start(
+                "dialog --menu",
+                how,
+                c,
+                None,
+                "Which option?",
+            ))
+        }
+        None => Err(absent("dialog --menu", how, "dialog")),
+    });
+    Ok(out)
+}
+
+/// Figure 2 at one size: the floor, pi-ask and the peers (rows in table order).
+struct KeySize {
+    size: usize,
+    floor: Row,
+    pi: Row,
+    peers: Vec<Row>,
+}
+
+/// Figure 2: key latency of the C floor, pi-ask and the peers with N options. For each N
+/// every program runs at once and they get their keys in turn, so a burst of load hits all
+/// alike.
+fn figure_keys(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result<Vec<KeySize>> {
     let sizes: &[usize] = if cfg.quick {
         &[10, 1000]
     } else {
@@ -974,12 +1152,14 @@ fn figure_keys(
     let (warmup, n) = key_runs(cfg);
     let mut out = Vec::new();
     for &size in sizes {
+        writeln!(log, "  {size} options")?;
         let mut floor = Command::new(&work.floor);
         floor.args(["Which option?", &size.to_string(), "line"]);
         let mut floor = KeySession::start(
             "C floor (one line per key)",
             "benches/harness/floor.c",
             floor,
+            None,
             "Which option?",
         );
         let payload = work.write(&format!("options-{size}.json"), &options_payload(size))?;
@@ -988,12 +1168,34 @@ fn figure_keys(
             .arg("--output")
             .arg(work.path("keys-result.json"))
             .args(["--max-payload-bytes", "1000000000"]);
-        let mut pi = KeySession::start("pi-ask", "single-select question", pi, "Which option?");
+        let mut pi = KeySession::start(
+            "pi-ask",
+            "single-select question",
+            pi,
+            None,
+            "Which option?",
+        );
+        let mut peers = key_peers(cfg, work, size)?;
         for k in 0..warmup + n {
             floor.key(k, k >= warmup);
             pi.key(k, k >= warmup);
+            for peer in peers.iter_mut().flatten() {
+                peer.key(k, k >= warmup);
+            }
         }
-        out.push((size, floor.row(log), pi.row(log)));
+        let peers = peers
+            .into_iter()
+            .map(|p| match p {
+                Ok(session) => session.row(log),
+                Err(row) => row,
+            })
+            .collect();
+        out.push(KeySize {
+            size,
+            floor: floor.row(log),
+            pi: pi.row(log),
+            peers,
+        });
     }
     Ok(out)
 }
@@ -1654,11 +1856,11 @@ pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
             md,
             "From writing an arrow key (Down and Up alternately) until the screen equals the \
              one learned for that key, in a single-select question with N options; {kn} keys \
-             after {kw} warm-up keys; for each N the floor and pi-ask run at once and get \
-             their keys in turn. The C floor redraws one line per key. CPU is the time the \
-             program's main thread ran per key (`/proc/PID/schedstat`). Targets: pi-ask \
-             within 1.3x of the floor, and the largest size no more than 1.2x the 10-option \
-             figure."
+             after {kw} warm-up keys; for each N the floor, pi-ask and the peers run at once \
+             and get their keys in turn. The C floor redraws one line per key. CPU is the \
+             time all the program's threads ran per key (`/proc/PID/task/*/schedstat`); it \
+             hardly depends on the load, the wall times do. Targets: pi-ask within 1.3x of \
+             the floor, and the largest size no more than 1.2x the 10-option figure."
         )?;
         writeln!(md)?;
         writeln!(
@@ -1670,7 +1872,10 @@ pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
             r.cpu
                 .map_or_else(|| "n/a".into(), |c| format!("{:.1}", c.median))
         };
-        for (size, floor, pi) in sizes {
+        for KeySize {
+            size, floor, pi, ..
+        } in sizes
+        {
             writeln!(
                 md,
                 "| {size} | {} | {} | {} | {} | {} |",
@@ -1683,11 +1888,11 @@ pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
         }
         let worst = sizes
             .iter()
-            .map(|(_, f, p)| ratio(p.stats, f.stats))
+            .map(|k| ratio(k.pi.stats, k.floor.stats))
             .try_fold(0.0f64, |acc, r| r.map(|r| acc.max(r)));
         let flat = match (sizes.first(), sizes.last()) {
-            (Some((_, _, small)), Some((big, _, large))) => {
-                ratio(large.stats, small.stats).map(|r| (*big, r))
+            (Some(small), Some(large)) => {
+                ratio(large.pi.stats, small.pi.stats).map(|r| (large.size, r))
             }
             _ => None,
         };
@@ -1703,6 +1908,46 @@ pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
             fmt_ratio(flat.map(|f| f.1))
         )?;
         writeln!(md)?;
+        if cfg.quick {
+            writeln!(
+                md,
+                "Peers (fzf, `whiptail --menu`, `dialog --menu`): not run in --quick."
+            )?;
+            writeln!(md)?;
+        } else {
+            writeln!(
+                md,
+                "The peers at the same sizes, run at once with the floor and pi-ask above \
+                 (each ratio is to the row of the same size there). Each is learned and timed \
+                 like pi-ask: a key counts when the whole screen is the one learned for it."
+            )?;
+            writeln!(md)?;
+            writeln!(
+                md,
+                "| options | tool | how | ms | vs. C floor | vs. pi-ask | CPU µs/key |"
+            )?;
+            writeln!(md, "|---|---|---|---|---|---|---|")?;
+            for k in sizes {
+                for (i, r) in std::iter::once(&k.pi).chain(&k.peers).enumerate() {
+                    writeln!(
+                        md,
+                        "| {} | {} | {} | {} | {} | {} | {} |",
+                        k.size,
+                        r.tool,
+                        r.how,
+                        r.note.clone().unwrap_or_else(|| cell(r.stats, 3)),
+                        fmt_ratio(ratio(r.stats, k.floor.stats)),
+                        if i == 0 {
+                            "1.00x".to_string()
+                        } else {
+                            fmt_ratio(ratio(r.stats, k.pi.stats))
+                        },
+                        per_key(r)
+                    )?;
+                }
+            }
+            writeln!(md)?;
+        }
     }
 
     if let Some(rows) = &scripted {
@@ -1887,6 +2132,55 @@ pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
 
 /// Replaces the generated part of `doc` (between [`BEGIN`] and [`END`]) with `generated`,
 /// or appends it when the markers are missing.
+/// The figures (`### N. …` sections) of `generated`, with those it lacks (not run: `--only`)
+/// taken from the generated part already in `doc`, each marked as from that earlier run, so
+/// `benches/run --only keys` updates figure 2 and keeps the others.
+pub fn keep_figures(doc: &str, generated: &str) -> String {
+    let old = match (doc.find(BEGIN), doc.find(END)) {
+        (Some(b), Some(e)) if e > b => &doc[b + BEGIN.len()..e],
+        _ => return generated.to_string(),
+    };
+    let when = old
+        .lines()
+        .find_map(|l| l.strip_prefix("Measured "))
+        .and_then(|l| l.split(" by ").next())
+        .unwrap_or("an earlier run")
+        .to_string();
+    let sections = |text: &str| -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for part in text.split("\n### ").skip(1) {
+            let number = part.split('.').next().unwrap_or("").to_string();
+            out.push((number, format!("### {}\n", part.trim_end())));
+        }
+        out
+    };
+    let (new, old) = (sections(generated), sections(old));
+    if new.is_empty() {
+        return generated.to_string();
+    }
+    let head = &generated[..generated.find("\n### ").map_or(generated.len(), |i| i + 1)];
+    let mut out = head.to_string();
+    let mut numbers: Vec<&String> = new.iter().chain(&old).map(|(n, _)| n).collect();
+    numbers.sort_by_key(|n| n.parse::<u32>().unwrap_or(u32::MAX));
+    numbers.dedup();
+    for number in numbers {
+        if let Some((_, text)) = new.iter().find(|(n, _)| n == number) {
+            out.push_str(text);
+        } else if let Some((_, text)) = old.iter().find(|(n, _)| n == number) {
+            // A figure already kept from an earlier run keeps its own mark.
+            let kept = "*Not measured by this run (`--only`): kept from the run of ";
+            if text.contains(kept) {
+                let _ = writeln!(out, "{}\n", text.trim_end());
+            } else {
+                let _ = writeln!(out, "{}\n{kept}{when}.*\n", text.trim_end());
+            }
+            continue;
+        }
+        out.push('\n');
+    }
+    out
+}
+
 pub fn splice(doc: &str, generated: &str) -> String {
     let block = format!("{BEGIN}\n\n{}\n{END}\n", generated.trim_end());
     match (doc.find(BEGIN), doc.find(END)) {
@@ -1904,6 +2198,7 @@ pub fn splice(doc: &str, generated: &str) -> String {
 pub fn run(cfg: &Config, log: &mut dyn Write) -> io::Result<()> {
     let generated = report(cfg, log)?;
     let doc = std::fs::read_to_string(&cfg.out).unwrap_or_default();
+    let generated = keep_figures(&doc, &generated);
     std::fs::write(&cfg.out, splice(&doc, &generated))?;
     writeln!(log, "wrote {}", cfg.out.display())?;
     Ok(())
