@@ -20,12 +20,18 @@ struct Dialogs {
 
 impl Dialogs {
     fn start() -> Dialogs {
+        Dialogs::start_with(&example("database.json"), &[])
+    }
+
+    /// The binary with `--dialogs` on `payload`, with `extra` arguments.
+    fn start_with(payload: &std::path::Path, extra: &[&str]) -> Dialogs {
         let dir = tempfile::tempdir().unwrap();
         let result = dir.path().join("result.json");
         let mut cmd = Command::new("setsid");
         cmd.arg("-w")
             .arg(env!("CARGO_BIN_EXE_pi-ask"))
-            .arg(example("database.json"))
+            .arg(payload)
+            .args(extra)
             .args(["--dialogs", "--output"])
             .arg(&result)
             .env_remove("PI_ASK_ANSWERS")
@@ -135,4 +141,110 @@ fn dialogs_need_output() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--output <FILE>"));
     assert!(out.stdout.is_empty());
+}
+
+/// The other systems' example payloads (examples/dialects/) through `--dialogs`, answered as a
+/// person would (option 1 of each question, or "Atlas" where there are no options, then
+/// Submit), give exactly the result the same answers give from an answers file: in the
+/// contract's format and in the payload's own.
+#[test]
+fn every_dialect_example_runs_through_dialogs_in_both_result_formats() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (name, own) in [
+        ("mickyyy68-minimal", Some("mickyyy68")),
+        ("mickyyy68", Some("mickyyy68")),
+        ("yishan", Some("yishan")),
+        ("claude-code", Some("claude-code")),
+        ("pi-questionnaire", None),
+    ] {
+        let payload = root.join("examples/dialects").join(format!("{name}.json"));
+        // The answers file of that person, from the normalized questions.
+        let report = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+            .args(["validate", "--json"])
+            .arg(&payload)
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&report.stdout).unwrap();
+        let mut answers = serde_json::Map::new();
+        for q in report["payload"]["questions"].as_array().unwrap() {
+            let entry = if q["options"].as_array().is_some_and(|o| !o.is_empty()) {
+                json!(1)
+            } else {
+                json!({"customText": "Atlas"})
+            };
+            answers.insert(q["id"].as_str().unwrap().to_string(), entry);
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let answers_file = dir.path().join("answers.json");
+        std::fs::write(&answers_file, json!({"answers": answers}).to_string()).unwrap();
+        for format in [None, own] {
+            let args: Vec<&str> = format.map_or_else(Vec::new, |f| vec!["--result-format", f]);
+            let expected_out = dir.path().join("expected.json");
+            let status = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+                .arg(&payload)
+                .args(&args)
+                .arg("--answers")
+                .arg(&answers_file)
+                .arg("--output")
+                .arg(&expected_out)
+                .status()
+                .unwrap();
+            assert_eq!(status.code(), Some(0), "{name}");
+            let expected: Value =
+                serde_json::from_str(&std::fs::read_to_string(&expected_out).unwrap()).unwrap();
+
+            let mut d = Dialogs::start_with(&payload, &args);
+            let mut seen = std::collections::HashSet::new();
+            loop {
+                let mut line = String::new();
+                if d.stdout.read_line(&mut line).unwrap() == 0 {
+                    break;
+                }
+                let request: Value = serde_json::from_str(&line).unwrap();
+                let response = match request["type"].as_str().unwrap() {
+                    "select" => {
+                        let options: Vec<&str> = request["options"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|o| o.as_str().unwrap())
+                            .collect();
+                        let title = request["title"].as_str().unwrap().to_string();
+                        let first_visit = seen.insert(title);
+                        let pick = options
+                            .iter()
+                            .find(|o| o.starts_with("Submit"))
+                            .or_else(|| {
+                                first_visit
+                                    .then(|| {
+                                        options.iter().find(|o| {
+                                            o.starts_with("( ) 1.") || o.starts_with("[ ] 1.")
+                                        })
+                                    })
+                                    .flatten()
+                            })
+                            .or_else(|| {
+                                options
+                                    .iter()
+                                    .find(|o| o.starts_with("Type your own") && first_visit)
+                            })
+                            .or_else(|| {
+                                options
+                                    .iter()
+                                    .find(|o| o.starts_with("Done") || o.starts_with("Next"))
+                            })
+                            .unwrap_or_else(|| panic!("{name}: nothing to pick in {request}"));
+                        json!({"value": pick})
+                    }
+                    "input" | "editor" => json!({"value": "Atlas"}),
+                    "confirm" => json!({"confirmed": true}),
+                    other => panic!("{name}: request {other}"),
+                };
+                d.respond(response);
+            }
+            let (code, rest, result) = d.finish();
+            assert_eq!((code, rest.as_str()), (0, ""), "{name} {format:?}");
+            assert_eq!(result, expected, "{name} {format:?}");
+        }
+    }
 }
