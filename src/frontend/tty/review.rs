@@ -136,7 +136,7 @@ impl<B: Backend> Tty<'_, B> {
                 Key::PageUp => menu.page_up(),
                 Key::PageDown => menu.page_down(),
                 Key::Home => menu.go(0),
-                Key::End => menu.go(nq - 1),
+                Key::End => menu.go(menu.len - 1),
                 Key::Char(d @ '1'..='9') if (d as usize - '1' as usize) < nq => {
                     return self.apply(Command::Open(d as usize - '1' as usize));
                 }

@@ -487,3 +487,31 @@ fn without_a_timeout_waits_never_end() {
         "{answers:?}"
     );
 }
+
+#[test]
+fn home_and_end_at_the_review_reach_the_first_and_last_rows() {
+    // Tab Tab: the review, on Submit; End: Cancel (nothing to lose: dismissed at once).
+    let (answers, _) = session(
+        PREFS,
+        vec![key(Key::Tab), key(Key::Tab), key(Key::End), key(Key::Enter)],
+    );
+    assert_eq!(answers, Err(Ending::Dismissed));
+    // Home: question 1, which Enter re-opens; 2 chooses "Balanced" and returns to the review.
+    let (answers, _) = session(
+        PREFS,
+        vec![
+            key(Key::Tab),
+            key(Key::Tab),
+            key(Key::Home),
+            key(Key::Enter),
+            key(Key::Char('2')),
+            key(Key::Enter),
+        ],
+    );
+    assert_eq!(
+        answers,
+        submitted(
+            json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]}})
+        )
+    );
+}
