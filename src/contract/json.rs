@@ -189,6 +189,25 @@ pub(super) fn join_path(base: &str, key: &str) -> String {
     }
 }
 
+/// `v` as an object; otherwise a `wrong_type` problem at `path` ("{what} must be an object,
+/// not …") is pushed onto `problems` and `None` returned.
+pub(super) fn object<'v>(
+    v: &'v Value,
+    path: &str,
+    what: &str,
+    problems: &mut Vec<Problem>,
+) -> Option<&'v serde_json::Map<String, Value>> {
+    let obj = v.as_object();
+    if obj.is_none() {
+        problems.push(Problem::new(
+            ProblemCode::WrongType,
+            path,
+            format!("{what} must be an object, not {}", kind_of(v)),
+        ));
+    }
+    obj
+}
+
 /// "a string", "an array", ...: the JSON type of `v` for messages.
 pub(super) fn kind_of(v: &Value) -> &'static str {
     match v {

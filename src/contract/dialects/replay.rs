@@ -206,15 +206,7 @@ impl Reader<'_> {
         path: &str,
         what: &str,
     ) -> Option<&'v Map<String, Value>> {
-        let obj = v.as_object();
-        if obj.is_none() {
-            self.push(
-                ProblemCode::WrongType,
-                path,
-                format!("{what} must be an object, not {}", kind_of(v)),
-            );
-        }
-        obj
+        json::object(v, path, what, &mut self.problems)
     }
 
     fn shape(&mut self, obj: &Map<String, Value>, shape: &Shape, base: &str) {
