@@ -784,38 +784,48 @@ export async function askWithBinary(
 			let tuiRun: Promise<RunOutcome> | undefined;
 			await ctx.ui.custom<void>((tui, _theme, _keybindings, done) => {
 				const place = new QuestionnairePlace();
-				// pi puts the returned component in its editor's place once this factory has
-				// returned; the hand-over waits for that, so what is above it is the conversation.
-				tuiRun = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+				const handOver = async (): Promise<RunOutcome> => {
+					// pi puts the returned component in its editor's place once this factory
+					// has returned; wait for that, so what is above it is the conversation.
+					await new Promise<void>((resolve) => setImmediate(resolve));
 					const above = fullScreen ? [] : place.linesAbove(tui);
 					const releaseSignals = ignoreTerminalSignals();
-					// Both of pi's screens stay as pi left them (its regular-mode cursor too), so
-					// pi's next frame is an ordinary update of what it drew.
-					tui.stop({ preserveScreen: true });
-					const releaseStdin = holdStdin();
-					if (!fullScreen) tui.terminal.write(handOverScreen(above, tui.terminal.columns, tui.terminal.rows));
-					return runBinary(bin, args, { cwd, stdio: "inherit", signal, onSpawn })
-						.then((outcome) => {
-							// A killed binary left its modes behind: put them back first.
-							if (endedWithoutRestore(outcome, resultFile)) restoreTerminal(fullScreen);
-							return outcome;
-						})
-						.finally(() => {
-							try {
-								if (!fullScreen) tui.terminal.write(LEAVE_HAND_OVER_SCREEN);
-								tui.start();
-								releaseStdin();
-								// Not requestRender(): one pi requested before it stopped stays
-								// pending in pi-tui 1.6 (nothing would be drawn until a key), and a
-								// forced one clears regular mode's scrollback, the shell's lines
-								// from before pi with it. renderNow() draws pi's next frame at once.
-								tui.renderNow();
-							} finally {
-								releaseSignals();
-								done(undefined);
-							}
-						});
-				});
+					let releaseStdin = () => {};
+					let onHandOverScreen = false;
+					try {
+						// Both of pi's screens stay as pi left them (in regular mode its cursor
+						// too), so pi's next frame is an ordinary update of what it drew.
+						tui.stop({ preserveScreen: true });
+						releaseStdin = holdStdin();
+						if (!fullScreen) {
+							tui.terminal.write(handOverScreen(above, tui.terminal.columns, tui.terminal.rows));
+							onHandOverScreen = true;
+						}
+						const outcome = await runBinary(bin, args, { cwd, stdio: "inherit", signal, onSpawn });
+						// A killed binary left its modes behind: put them back first.
+						if (endedWithoutRestore(outcome, resultFile)) restoreTerminal(fullScreen);
+						return outcome;
+					} finally {
+						try {
+							if (onHandOverScreen) tui.terminal.write(LEAVE_HAND_OVER_SCREEN);
+							tui.start();
+							releaseStdin();
+							// Not requestRender(): one pi requested before it stopped stays pending
+							// in pi-tui 1.6 (nothing would be drawn until a key), and a forced one
+							// clears regular mode's scrollback, the shell's lines from before pi
+							// with it. renderNow() draws pi's next frame at once.
+							tui.renderNow();
+						} finally {
+							releaseSignals();
+						}
+					}
+				};
+				tuiRun = handOver();
+				// pi's dialog ends however the hand-over did; an error is the tool's (below).
+				tuiRun.then(
+					() => done(undefined),
+					() => done(undefined),
+				);
 				return place;
 			});
 			// The factory is always called in the TUI; should it not be, ask nothing.
