@@ -7,7 +7,8 @@
 //! [`SAYS`] and calls `ask_user`. While the questions are up, the agent's message is on the
 //! screen above them; afterwards pi draws itself again whole, the shell's lines from before pi
 //! are still in the scrollback (regular mode), and the scrollback holds one copy of pi's frame
-//! (its footer), nothing of the questionnaire and no "Waiting for the user's answers…" row.
+//! (its footer), nothing of the questionnaire and no "Waiting for the user's answers…" row;
+//! pi's transcript row shows an option's note.
 //!
 //! Needs tmux; without it these tests are skipped with one line, except in CI (`CI` set), where
 //! they fail. Skipped with the other pi tests ([`skipped`]).
@@ -236,10 +237,20 @@ fn tmux_fullscreen_pi_shows_the_agents_message_above_the_questions() {
     }
     let pi = PiInTmux::start("full", "fullscreen");
     assert_message_above_the_questions(&pi);
+    // A note on the option Minimal, then the answers.
+    pi.keys(&["n"]);
+    pi.wait_for("Note on option Minimal");
+    pi.keys(&["-l", "keep it short"]);
+    pi.keys(&["Enter"]);
+    pi.wait_for("note: keep it short");
     pi.answer();
     let screen = pi.wait_for("END OF TURN");
     assert!(pi.alternate_screen(), "pi is fullscreen again:\n{screen}");
-    assert!(screen.contains("✓ Style: Minimal"), "{screen}");
+    // pi's transcript row (not expanded) shows the option's note.
+    assert!(
+        screen.contains("✓ Style: Minimal · note on Minimal: keep it short"),
+        "{screen}"
+    );
     assert_one_clean_copy_of_pi(&screen);
     pi.quit();
     // The normal screen: the shell's lines, then what pi prints when it quits (its
