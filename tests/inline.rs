@@ -120,7 +120,7 @@ fn ended(args: &[&str], end: impl FnOnce(&mut Session)) -> (i32, Vec<String>, Ve
     // (With --timeout 3 the countdown stands in the block's top line.)
     s.wait_for("1. Minimal");
     s.send("3");
-    s.wait_for("2/2 Frontend");
+    s.wait_for("1. React");
     end(&mut s);
     let (code, _) = s.finish();
     (code, lines(&s.screen()), s.output())
