@@ -249,11 +249,17 @@ fn a_window_of_20x8_pages_inside_the_block_and_leaves_only_the_transcript() {
     assert_eq!(code, 0);
     assert!(result.is_some());
     let screen = lines(&s.screen());
-    assert_eq!(screen.last().map(String::as_str), Some("✔ Submitted"), "{screen:?}");
+    assert_eq!(
+        screen.last().map(String::as_str),
+        Some("✔ Submitted"),
+        "{screen:?}"
+    );
     let mut everything = s.scrollback();
     everything.extend(screen);
     assert!(
-        everything.iter().all(|l| !l.contains("( )") && !l.contains("move")),
+        everything
+            .iter()
+            .all(|l| !l.contains("( )") && !l.contains("move")),
         "{everything:#?}"
     );
     assert_eq!(forbidden(&s.output()), Vec::<String>::new());
@@ -267,7 +273,9 @@ fn ctrl_z_and_fg_twice_erase_and_draw_the_block_again() {
     s.wait_for("1/2 Style");
     for time in 1..=2 {
         s.send("\x1a");
-        let stopped = s.wait_until("stopped", |screen| screen.matches("Stopped").count() == time);
+        let stopped = s.wait_until("stopped", |screen| {
+            screen.matches("Stopped").count() == time
+        });
         assert!(!stopped.contains("( ) 1. Minimal"), "{stopped}");
         s.send("fg\r");
         s.wait_for("( ) 1. Minimal");
@@ -316,7 +324,10 @@ fn colour_on_uses_dialoguers_colorful_theme_and_no_color_the_simple_one() {
     let mut s = Session::spawn_with(PREFS, &[], opts);
     let screen = s.wait_for("1/2 Style");
     assert!(screen.contains("❯ ( ) 1. Minimal"), "{screen}");
-    assert!(screen.contains("? How should I frame the next prompt? ›"), "{screen}");
+    assert!(
+        screen.contains("? How should I frame the next prompt? ›"),
+        "{screen}"
+    );
     s.send("2");
     s.wait_for("2/2 Frontend");
     s.send("\x03");
@@ -332,5 +343,8 @@ fn colour_on_uses_dialoguers_colorful_theme_and_no_color_the_simple_one() {
     s.send("\x03");
     s.finish();
     let raw = String::from_utf8_lossy(&s.output()).into_owned();
-    assert!(!raw.contains("\x1b[32m") && !raw.contains("\x1b[36m"), "colour written");
+    assert!(
+        !raw.contains("\x1b[32m") && !raw.contains("\x1b[36m"),
+        "colour written"
+    );
 }
