@@ -309,6 +309,9 @@ fn edit<H: Helper>(
     ] {
         bind(KeyEvent(code, mods), Closing::Navigate(key), true);
     }
+    // Ctrl+L would clear the whole screen (`ESC[H ESC[J`): the questionnaire above the
+    // editor is the screen's content, so it does nothing.
+    editor.bind_sequence(KeyEvent::ctrl('L'), EventHandler::Simple(Cmd::Noop));
     if let Some(watch) = &watch {
         editor.bind_sequence(
             Event::Any,

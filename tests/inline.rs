@@ -457,3 +457,55 @@ fn a_width_shrink_in_tmux_lays_the_block_out_once_on_screen() {
         "{screen}"
     );
 }
+
+#[test]
+fn a_long_completion_list_stays_inside_the_block_and_leaves_nothing() {
+    let tree = tempfile::tempdir().unwrap();
+    for i in 0..60 {
+        std::fs::write(tree.path().join(format!("note{i:02}.md")), "").unwrap();
+    }
+    let payload = r#"{"title": "Files", "questions": [{"id": "f", "label": "File", "prompt": "Which file?", "options": [{"value": "none", "label": "None"}]}]}"#;
+    let mut opts = inline(14, 60);
+    opts.env
+        .push(("PI_ASK_INDEX_WAIT_MS".into(), "10000".into()));
+    let mut s = Session::spawn_with(payload, &["--cwd", tree.path().to_str().unwrap()], opts);
+    s.wait_for("Which file?");
+    s.send(DOWN);
+    s.wait_for(">     Type your own…");
+    s.send("\r");
+    s.wait_for("Your own answer");
+    s.send("see @note");
+    s.wait_for("> see @note");
+    s.send("\t");
+    // The best 20 matches, in rustyline's columns, under the editor line.
+    let listed = s.wait_for("note03.md  note07.md");
+    // The block and the list fit the window: the header is still on screen.
+    assert!(listed.contains("Which file?"), "{listed}");
+    assert!(lines(&listed).len() <= 14, "{listed}");
+    s.send("0");
+    s.wait_gone("note03.md  note07.md");
+    s.send("7\t");
+    s.wait_for("> see @note07.md ");
+    s.send("\r");
+    s.wait_for("Review your answers");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result.unwrap()["details"]["answers"]["f"]["customText"],
+        json!("see @note07.md")
+    );
+    let mut everything = s.scrollback();
+    everything.extend(lines(&s.screen()));
+    let ours: Vec<&str> = everything
+        .iter()
+        .map(String::as_str)
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(
+        ours,
+        ["Files", "File: “see @note07.md”", "✔ Submitted"],
+        "{everything:#?}"
+    );
+    assert_eq!(forbidden(&s.output()), Vec::<String>::new());
+}

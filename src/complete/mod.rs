@@ -15,6 +15,13 @@
 //! - with several candidates, Tab inserts their common prefix only when its path extends the
 //!   path typed, quoted when it has a space (`@dir` -> `@"dir with space/`).
 //!
+//! Tab never lets rustyline print its own candidate list (it would write rows under the line
+//! that the terminal front end does not know of): the completer hands rustyline one candidate,
+//! the one to insert (or the typed text), and shows the candidates in rustyline's column
+//! layout as a hint under the line, at most [`AtCompleter::set_list_room`] rows, each name
+//! sanitized. rustyline counts the hint's rows, clears them at the next change of the line,
+//! and leaves none when the editor closes.
+//!
 //! The index is walked once per session, in the background, from the first `@` typed or the
 //! first Tab after one, whichever comes first; nothing happens before. Tab waits at most
 //! [`FIRST_WAIT`] for the walk, then lists what has been indexed so far, and the hint after the
@@ -27,6 +34,7 @@ mod token;
 
 use std::borrow::Cow;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -74,6 +82,19 @@ pub struct AtCompleter {
     cache: Arc<Mutex<QueryCache>>,
     /// The replacements of the last Tab, to tell a full candidate from a common prefix.
     offered: Arc<Mutex<Vec<String>>>,
+    /// The candidate list of the last Tab, shown under the line until the line changes.
+    listing: Arc<Mutex<Listing>>,
+    /// Rows the list may take under the editor line, and the terminal's columns.
+    room: Arc<(AtomicUsize, AtomicUsize)>,
+}
+
+/// The candidate list under the editor line.
+#[derive(Debug, Default)]
+struct Listing {
+    /// Listed by a Tab; shown at the next hint (rustyline's refresh after the Tab).
+    pending: Option<Vec<String>>,
+    /// Shown now, for this line and cursor.
+    shown: Option<(String, usize, String)>,
 }
 
 impl AtCompleter {
@@ -96,6 +117,8 @@ impl AtCompleter {
             dim_hints: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
             cache: Arc::new(Mutex::new(QueryCache::default())),
             offered: Arc::new(Mutex::new(Vec::new())),
+            listing: Arc::new(Mutex::new(Listing::default())),
+            room: Arc::new((AtomicUsize::new(8), AtomicUsize::new(80))),
         }
     }
 
@@ -110,6 +133,14 @@ impl AtCompleter {
     pub fn home(mut self, home: Option<PathBuf>) -> AtCompleter {
         self.home = home;
         self
+    }
+
+    /// Sets how many rows the candidate list may take under the editor line (0: none, only a
+    /// count on the line) and the terminal's width in columns; the terminal front end sets
+    /// them before each editor so the list stays inside its block.
+    pub fn set_list_room(&self, rows: usize, cols: usize) {
+        self.room.0.store(rows, Ordering::Relaxed);
+        self.room.1.store(cols.max(10), Ordering::Relaxed);
     }
 
     /// The shared file index.
@@ -267,7 +298,26 @@ impl Completer for AtCompleter {
         let (start, pairs) = self.complete_at(line, pos).unwrap_or((pos, Vec::new()));
         *self.offered.lock().unwrap_or_else(|e| e.into_inner()) =
             pairs.iter().map(|p| p.replacement.clone()).collect();
-        Ok((start, pairs))
+        let mut listing = self.listing.lock().unwrap_or_else(|e| e.into_inner());
+        listing.shown = None;
+        listing.pending = None;
+        if pairs.len() < 2 {
+            return Ok((start, pairs));
+        }
+        listing.pending = Some(pairs.iter().map(|p| p.display.clone()).collect());
+        // One candidate for rustyline, so it inserts and never prints a list: the common
+        // prefix (inserted only when it extends the typed path, see `update`), else the text
+        // typed (nothing changes).
+        let lcp = rustyline::completion::longest_common_prefix(&pairs)
+            .unwrap_or(&line[start..pos])
+            .to_owned();
+        Ok((
+            start,
+            vec![Pair {
+                display: lcp.clone(),
+                replacement: lcp,
+            }],
+        ))
     }
 
     /// Inserts a candidate, or the common prefix of all candidates (rustyline's first step in
@@ -326,11 +376,95 @@ pub fn apply(line: &str, pos: usize, start: usize, elected: &str) -> (String, us
     (text, cursor)
 }
 
+impl AtCompleter {
+    /// The candidate list for the hint: the list of the last Tab while the line is as that
+    /// Tab left it; `None` once the line changed.
+    fn list_hint(&self, line: &str, pos: usize) -> Option<String> {
+        let mut listing = self.listing.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(names) = listing.pending.take() {
+            let rows = self.room.0.load(Ordering::Relaxed);
+            let cols = self.room.1.load(Ordering::Relaxed);
+            listing.shown = Some((line.to_owned(), pos, list_rows(&names, rows, cols)));
+        }
+        match &listing.shown {
+            Some((l, p, text)) if l == line && *p == pos => Some(text.clone()),
+            _ => {
+                listing.shown = None;
+                None
+            }
+        }
+    }
+}
+
+/// `names` laid out as rustyline lists candidates (columns two spaces apart, filled down each
+/// column), each name made safe to draw, every row cut to `cols - 1` columns, at most `rows`
+/// rows, the last saying how many more there are; one line per row, each after a line feed.
+/// With no room, a count of the candidates on the editor's own line.
+pub fn list_rows(names: &[String], rows: usize, cols: usize) -> String {
+    use crate::frontend::layout::{fit, width_of};
+    let names: Vec<String> = names
+        .iter()
+        .map(|n| crate::sanitize::one_line(&crate::sanitize::for_terminal(n)).into_owned())
+        .collect();
+    let n = names.len();
+    if rows == 0 {
+        return format!("  ({n} matches)");
+    }
+    let width = cols.saturating_sub(1).max(10);
+    let cell = (names.iter().map(|s| width_of(s)).max().unwrap_or(0) + 2).min(width);
+    let per_row = (width / cell.max(1)).max(1);
+    let needed = n.div_ceil(per_row);
+    let (shown_rows, more) = if needed <= rows {
+        (needed, 0)
+    } else {
+        let shown = rows.saturating_sub(1);
+        (shown, n - (shown * per_row).min(n))
+    };
+    let mut out = String::new();
+    if shown_rows > 0 {
+        let listed = (shown_rows * per_row).min(n);
+        let col_len = listed.div_ceil(per_row).max(1);
+        for row in 0..shown_rows {
+            let mut line = String::new();
+            for col in 0..per_row {
+                let i = col * col_len + row;
+                if i >= listed {
+                    break;
+                }
+                let name = &names[i];
+                line.push_str(name);
+                if (col + 1) * col_len + row < listed {
+                    line.push_str(&" ".repeat(cell.saturating_sub(width_of(name))));
+                }
+            }
+            out.push('\n');
+            out.push_str(&fit(&line, width));
+        }
+    }
+    if more > 0 {
+        out.push('\n');
+        out.push_str(&fit(
+            &format!("… {more} more: type more of the name"),
+            width,
+        ));
+    }
+    out
+}
+
 impl Hinter for AtCompleter {
     type Hint = StatusHint;
 
     fn hint(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> Option<StatusHint> {
-        self.hint_at(line, pos).map(StatusHint)
+        let status = self.hint_at(line, pos);
+        let list = self.list_hint(line, pos);
+        match (status, list) {
+            (None, None) => None,
+            (status, list) => Some(StatusHint(format!(
+                "{}{}",
+                status.unwrap_or_default(),
+                list.unwrap_or_default()
+            ))),
+        }
     }
 }
 

@@ -554,3 +554,31 @@ fn hidden_folders_do_not_use_up_the_entry_limit() {
     assert_eq!(indexed(&c), strings(&[".cache/", "src/", "src/a.rs"]));
     assert!(!c.index().progress().truncated);
 }
+
+#[test]
+fn the_list_under_the_line_takes_its_room_and_shows_names_safely() {
+    let names: Vec<String> = (0..12).map(|i| format!("f{i:02}.md")).collect();
+    // Columns as rustyline lays them out, filled down each column.
+    assert_eq!(
+        list_rows(&names[..4], 8, 40),
+        "\nf00.md  f01.md  f02.md  f03.md"
+    );
+    assert_eq!(
+        list_rows(&names[..4], 8, 20),
+        "\nf00.md  f02.md\nf01.md  f03.md"
+    );
+    // Too many for the room: the last row counts the rest.
+    assert_eq!(
+        list_rows(&names, 2, 20),
+        "\nf00.md  f01.md\n… 10 more: type mo…"
+    );
+    // No room: a count on the line.
+    assert_eq!(list_rows(&names, 0, 80), "  (12 matches)");
+    // A file name's escape sequence is shown, never run.
+    let hostile = vec!["a\u{1b}]52;c;x\u{7}.txt".to_string(), "b.txt".to_string()];
+    let shown = list_rows(&hostile, 4, 80);
+    assert!(
+        !shown.contains('\u{1b}') && !shown.contains('\u{7}'),
+        "{shown:?}"
+    );
+}

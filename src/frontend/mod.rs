@@ -13,7 +13,7 @@
 //! out, when the countdown shows and what it says.
 
 pub mod dialogs;
-mod layout;
+pub(crate) mod layout;
 pub mod plain;
 pub mod scripted;
 pub mod timeout;

@@ -729,6 +729,10 @@ impl<B: Backend> Tty<'_, B> {
             if std::mem::take(&mut self.bell) {
                 self.io.write("\x07")?;
             }
+            // `@` completion lists its candidates under the editor line, inside the budget.
+            let (rows, cols) = (self.rows(), self.io.size().1);
+            self.completer
+                .set_list_room(rows.saturating_sub(row + 2), cols);
             // The editor's row in the live region (the transcript above the block counts).
             let region_row = match self.screen.placement() {
                 Placement::Inline => self.screen.parked(),
