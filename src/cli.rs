@@ -47,6 +47,11 @@ pub struct Cli {
     #[arg(long)]
     pub plain: bool,
 
+    /// Where the questions are drawn: `inline` at the cursor, leaving one transcript line per
+    /// question (the default), or `full` on the alternate screen, leaving nothing.
+    #[arg(long, value_enum, value_name = "PLACEMENT", env = "PI_ASK_SCREEN", default_value_t = ScreenArg::Inline)]
+    pub screen: ScreenArg,
+
     /// Never open a terminal: print the "Needs user input" result at once (exit 3).
     #[arg(long)]
     pub no_input: bool,
@@ -183,4 +188,22 @@ pub struct CompletionsArgs {
     /// The shell to print the completion script for.
     #[arg(value_enum, value_name = "SHELL")]
     pub shell: clap_complete::Shell,
+}
+
+/// The values of `--screen` (docs/interactive.md "Placement").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ScreenArg {
+    /// At the cursor on the normal screen; each answered question leaves one line.
+    Inline,
+    /// On the alternate screen, as a full-screen program; nothing is left when it ends.
+    Full,
+}
+
+impl From<ScreenArg> for crate::frontend::tty::Placement {
+    fn from(arg: ScreenArg) -> Self {
+        match arg {
+            ScreenArg::Inline => crate::frontend::tty::Placement::Inline,
+            ScreenArg::Full => crate::frontend::tty::Placement::Full,
+        }
+    }
 }

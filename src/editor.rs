@@ -68,6 +68,8 @@ pub enum Edit {
 /// and a call at every key.
 pub struct Watch {
     draft: Mutex<String>,
+    /// Byte position of the cursor in the draft.
+    pos: Mutex<usize>,
     on_key: Box<dyn Fn() + Send + Sync>,
 }
 
@@ -76,6 +78,7 @@ impl Watch {
     pub fn new(on_key: impl Fn() + Send + Sync + 'static) -> Arc<Watch> {
         Arc::new(Watch {
             draft: Mutex::new(String::new()),
+            pos: Mutex::new(0),
             on_key: Box::new(on_key),
         })
     }
@@ -85,11 +88,24 @@ impl Watch {
         self.draft.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
+    /// The draft's text before the cursor (where the editor's cursor is drawn).
+    pub fn before_cursor(&self) -> String {
+        let draft = self.draft();
+        let pos = *self.pos.lock().unwrap_or_else(|e| e.into_inner());
+        draft.get(..pos).unwrap_or(&draft).to_string()
+    }
+
     fn set_draft(&self, line: &str) {
         let mut draft = self.draft.lock().unwrap_or_else(|e| e.into_inner());
         if *draft != line {
             line.clone_into(&mut draft);
         }
+        *self.pos.lock().unwrap_or_else(|e| e.into_inner()) = line.len();
+    }
+
+    fn set_cursor(&self, line: &str, pos: usize) {
+        self.set_draft(line);
+        *self.pos.lock().unwrap_or_else(|e| e.into_inner()) = pos.min(line.len());
     }
 
     fn key(&self) {
@@ -143,7 +159,7 @@ impl<H: Hinter> Hinter for Watched<H> {
     type Hint = H::Hint;
 
     fn hint(&self, line: &str, pos: usize, ctx: &Context<'_>) -> Option<H::Hint> {
-        self.watch.set_draft(line);
+        self.watch.set_cursor(line, pos);
         self.inner.hint(line, pos, ctx)
     }
 }

@@ -139,6 +139,8 @@ fn ask(payload: &Payload, cli: &Cli) -> Ending {
         context: cli.context.as_deref().and_then(read_context),
         bell: !cli.no_bell && std::env::var("PI_ASK_BELL").map_or(true, |v| v.trim() != "0"),
         timeout: cli.timeout.filter(|t| !t.is_zero()),
+        placement: cli.screen.into(),
+        colour: colour_for_the_terminal(),
     };
     let term = std::env::var("TERM").ok();
     let plain = frontend::wants_plain(cli.plain, term.as_deref());
@@ -152,6 +154,18 @@ fn ask(payload: &Payload, cli: &Cli) -> Ending {
     } else {
         frontend::tty::ask(flow, &opts)
     }
+}
+
+/// Whether the terminal front end draws in colour (`frontend::view::colour_wanted`: NO_COLOR,
+/// CLICOLOR, CLICOLOR_FORCE, and whether /dev/tty is a terminal, not stderr); dialoguer's
+/// styles follow console's stderr switch, set here to match.
+fn colour_for_the_terminal() -> bool {
+    let tty = crate::terminal::open_tty()
+        .map(|f| std::io::IsTerminal::is_terminal(&f))
+        .unwrap_or(false);
+    let colour = frontend::view::colour_wanted(|name| std::env::var(name).ok(), tty);
+    console::set_colors_enabled_stderr(colour);
+    colour
 }
 
 /// The text of `--context FILE` for the peek key; a file that cannot be read is reported on

@@ -59,6 +59,32 @@ struct Saved {
 static SAVED: Mutex<Option<Saved>> = Mutex::new(None);
 /// Whether a [`RestoreGuard`] switched to the alternate screen and has not left it yet.
 static ALT_SCREEN: AtomicBool = AtomicBool::new(false);
+/// What the inline terminal front end leaves when the run ends outside its own loop (a
+/// signal, a panic): the bytes that put the final transcript, ending with the given ending's
+/// line, in place of its live region ([`set_farewell`]).
+pub type Farewell = Box<dyn Fn(&crate::result::Ending) -> String + Send>;
+
+static FAREWELL: Mutex<Option<Farewell>> = Mutex::new(None);
+
+/// Sets (or clears) what [`say_farewell`] writes. The inline terminal front end keeps it up
+/// to date after every frame and clears it when it writes its own final transcript.
+pub fn set_farewell(farewell: Option<Farewell>) {
+    *FAREWELL.lock().unwrap_or_else(|e| e.into_inner()) = farewell;
+}
+
+/// Writes the final transcript for `ending` in place of the inline front end's live region,
+/// once; nothing when no front end set one ([`set_farewell`]). Never fails.
+pub fn say_farewell(ending: &crate::result::Ending) {
+    let farewell = FAREWELL.lock().unwrap_or_else(|e| e.into_inner()).take();
+    if let Some(farewell) = farewell {
+        let bytes = farewell(ending);
+        if let Ok(mut tty) = open_tty() {
+            let _ = tty.write_all(bytes.as_bytes());
+            let _ = tty.flush();
+        }
+    }
+}
+
 /// Whether the plain front end is asking (see [`set_plain`]).
 static PLAIN: AtomicBool = AtomicBool::new(false);
 
@@ -185,6 +211,10 @@ impl RestoreGuard {
 
 impl Drop for RestoreGuard {
     fn drop(&mut self) {
+        if std::thread::panicking() {
+            say_farewell(&crate::result::Ending::Internal("a panic".into()));
+        }
+        set_farewell(None);
         restore();
     }
 }
@@ -335,6 +365,11 @@ impl SignalWatch {
                             let _ = tty.write_all(b"\n");
                         }
                     }
+                    say_farewell(&if signal == SIGINT {
+                        crate::result::Ending::Interrupted
+                    } else {
+                        crate::result::Ending::Aborted { signal }
+                    });
                     restore();
                     let code = finish(signal);
                     std::process::exit(code);

@@ -73,6 +73,7 @@ fuzz_target!(|data: &[u8]| {
         context: Some("the agent's message".into()),
         bell: true,
         timeout: None,
+        ..AskOptions::default()
     };
     let ending = drive(Flow::new(payload), &mut backend, &opts);
     if let Ending::Internal(why) = &ending {

@@ -6,13 +6,15 @@ use crate::answers::Summary;
 use crate::sanitize::{for_terminal, one_line};
 use console::measure_text_width;
 use std::fmt::Write as _;
+use unicode_segmentation::UnicodeSegmentation;
 
-/// Display columns of `text` (ASCII counted by bytes; CJK and emoji two, combining marks none).
+/// Display columns of `text`, counted per grapheme (ASCII by bytes; CJK and emoji two, an
+/// emoji presentation sequence such as `❤️` two, combining marks none).
 pub fn width_of(text: &str) -> usize {
     if text.is_ascii() {
         text.len()
     } else {
-        measure_text_width(text)
+        text.graphemes(true).map(measure_text_width).sum()
     }
 }
 
@@ -28,12 +30,12 @@ pub fn fit(text: &str, width: usize) -> String {
     }
     let mut out = String::new();
     let mut used = 0;
-    for c in text.chars() {
-        let w = measure_text_width(c.encode_utf8(&mut [0; 4]));
+    for g in text.graphemes(true) {
+        let w = measure_text_width(g);
         if used + w > budget {
             break;
         }
-        out.push(c);
+        out.push_str(g);
         used += w;
     }
     out.push('…');
@@ -62,13 +64,13 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
         }
         let mut cur = String::new();
         let mut cur_w = 0;
-        for c in line.chars() {
-            let w = measure_text_width(c.encode_utf8(&mut [0; 4]));
+        for g in line.graphemes(true) {
+            let w = measure_text_width(g);
             if cur_w + w > width && !cur.is_empty() {
                 out.push(std::mem::take(&mut cur));
                 cur_w = 0;
             }
-            cur.push(c);
+            cur.push_str(g);
             cur_w += w;
         }
         out.push(cur);

@@ -18,6 +18,7 @@ pub mod plain;
 pub mod scripted;
 pub mod timeout;
 pub mod tty;
+pub mod view;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -35,6 +36,11 @@ pub struct AskOptions {
     /// End the flow when no key comes for this long (`--timeout`, `PI_ASK_TIMEOUT`); `None`:
     /// never. The scripted front end never times out.
     pub timeout: Option<Duration>,
+    /// Where the terminal front end draws (`--screen`, `PI_ASK_SCREEN`): inline at the
+    /// cursor (the default) or on the alternate screen.
+    pub placement: tty::Placement,
+    /// Whether the terminal front end draws in colour ([`view::colour_wanted`]).
+    pub colour: bool,
 }
 
 /// Which interactive front end suits the terminal: `plain` when asked for, or when `TERM` is

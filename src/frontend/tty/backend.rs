@@ -73,6 +73,11 @@ pub trait Backend {
     /// Gives up the open editor (the time ran out) and returns its draft; the flow must end
     /// next (on the terminal, the editor's thread is left reading until the process exits).
     fn abandon_edit(&mut self) -> String;
+    /// The open editor's text before its cursor (with a timeout, where the editor is
+    /// watched); empty when unknown.
+    fn editor_cursor(&self) -> String {
+        String::new()
+    }
     /// Gives the terminal back to the shell and stops the process group, as Ctrl+Z does to a
     /// shell job; returns when continued, with the screen to be drawn whole.
     ///
@@ -100,6 +105,7 @@ pub struct TtyBackend {
     raw: Option<RawMode>,
     /// The editor open on its own thread (only with a timeout), between waits.
     editor: Option<OpenEditor>,
+    placement: super::Placement,
     _screen: crate::terminal::RestoreGuard,
 }
 
@@ -191,9 +197,9 @@ impl TtyBackend {
     /// bracketed paste on.
     ///
     /// Errors: no controlling terminal, or it cannot be set up.
-    pub fn open() -> io::Result<Self> {
+    pub fn open(placement: super::Placement) -> io::Result<Self> {
         let term = crate::terminal::open_term()?;
-        let screen = crate::terminal::RestoreGuard::new(true);
+        let screen = crate::terminal::RestoreGuard::new(placement == super::Placement::Full);
         crate::terminal::keep_resizes_from_interrupting_reads();
         let mut keys = KeyReader::open_tty()?;
         let raw = RawMode::enable(keys.source().tty())?;
@@ -206,6 +212,7 @@ impl TtyBackend {
             keys,
             raw: Some(raw),
             editor: None,
+            placement,
             _screen: screen,
         })
     }
@@ -250,6 +257,11 @@ impl Backend for TtyBackend {
         self.wait_editor(wait)
     }
 
+    fn editor_cursor(&self) -> String {
+        let before = self.editor.as_ref().map(|open| open.watch.before_cursor());
+        before.unwrap_or_default()
+    }
+
     fn abandon_edit(&mut self) -> String {
         // The thread is left blocked in rustyline's read (see the module notes).
         self.editor
@@ -276,7 +288,10 @@ impl Backend for TtyBackend {
     }
 
     fn finish(&mut self) {
-        let _ = self.write("\x1b[H\x1b[2J");
+        // Inline, the front end has left its transcript already.
+        if self.placement == super::Placement::Full {
+            let _ = self.write("\x1b[H\x1b[2J");
+        }
     }
 }
 
@@ -305,6 +320,8 @@ pub struct FakeBackend {
     pub suspends: usize,
     /// The clock: it moves only at an [`Event::Timeout`].
     pub now: Instant,
+    /// The cursor's row.
+    pub row: usize,
     /// The text of an editor still open between waits.
     pub editing: Option<String>,
 }
@@ -319,6 +336,7 @@ impl Default for FakeBackend {
             written: String::new(),
             suspends: 0,
             now: Instant::now(),
+            row: 0,
             editing: None,
         }
     }
@@ -350,26 +368,46 @@ impl FakeBackend {
         lines.join("\n")
     }
 
-    /// Applies the escape sequences the front end writes: clear, `ESC[r;cH` moves, `ESC[K`
-    /// (which erases a row only when nothing was written on it since the move).
+    /// Applies what the front end writes, as a terminal with no bottom would: text, CR, LF,
+    /// `ESC[r;cH`, `ESC[nA` / `ESC[nB` (up, down), `ESC[nC`, `ESC[K` (which erases a row only
+    /// when nothing was written on it since the cursor came to its left), `ESC[J` (the rows
+    /// below), `ESC[2J` (all), and ESC 7 / ESC 8 around a line written while an editor is open.
     fn interpret(&mut self, bytes: &str) {
-        let mut row = 0usize;
         let mut at_start = true;
         let mut rest = bytes;
+        let mut saved = self.row;
         loop {
-            let (text, tail) = match rest.find('\x1b') {
-                Some(i) => (&rest[..i], Some(&rest[i + 1..])),
-                None => (rest, None),
-            };
+            let stop = rest.find(['\x1b', '\r', '\n']).unwrap_or(rest.len());
+            let text = &rest[..stop];
             if !text.is_empty() && text != "\x07" {
-                self.put(row, text);
+                self.put(self.row, text);
                 at_start = false;
             }
-            let Some(tail) = tail else { break };
+            let Some(c) = rest[stop..].chars().next() else {
+                break;
+            };
+            let tail = &rest[stop + c.len_utf8()..];
+            match c {
+                '\r' => {
+                    at_start = true;
+                    rest = tail;
+                    continue;
+                }
+                '\n' => {
+                    self.row += 1;
+                    at_start = true;
+                    rest = tail;
+                    continue;
+                }
+                _ => {}
+            }
             let Some(body) = tail.strip_prefix('[') else {
-                // ESC 7 / ESC 8 (save and restore the cursor) around a line written while an
-                // editor is open: the row is the one the next `ESC[r;cH` names.
-                rest = tail.strip_prefix(['7', '8']).unwrap_or(tail);
+                match tail.chars().next() {
+                    Some('7') => saved = self.row,
+                    Some('8') => self.row = saved,
+                    _ => {}
+                }
+                rest = tail.get(1..).unwrap_or("");
                 at_start = true;
                 continue;
             };
@@ -377,18 +415,26 @@ impl FakeBackend {
                 .find(|c: char| c.is_ascii_alphabetic())
                 .unwrap_or(body.len().saturating_sub(1));
             let (params, final_byte) = (&body[..end], body[end..].chars().next());
+            let n = params.parse::<usize>().unwrap_or(1).max(1);
             match final_byte {
                 Some('H') => {
-                    row = params
+                    self.row = params
                         .split(';')
                         .next()
                         .and_then(|r| r.parse::<usize>().ok())
                         .map_or(0, |r| r.saturating_sub(1));
                     at_start = true;
                 }
-                Some('J') => self.lines.clear(),
+                Some('A') => self.row = self.row.saturating_sub(n),
+                Some('B') => self.row += n,
+                Some('C') => at_start = false,
+                Some('J') if params == "2" => self.lines.clear(),
+                Some('J') => {
+                    let keep = if at_start { self.row } else { self.row + 1 };
+                    self.lines.truncate(keep);
+                }
                 Some('K') if at_start => {
-                    if let Some(line) = self.lines.get_mut(row) {
+                    if let Some(line) = self.lines.get_mut(self.row) {
                         line.clear();
                     }
                 }
@@ -449,7 +495,9 @@ impl Backend for FakeBackend {
         wait: Option<Duration>,
     ) -> io::Result<EditWait> {
         let mut text = self.editing.take().unwrap_or_else(|| initial.to_string());
+        let shown = |text: &str| format!("{_prompt}{text}");
         loop {
+            let line = shown(&text);
             let closed = match self.next()? {
                 Event::Timeout if wait.is_some() => {
                     self.waited(wait);
@@ -487,12 +535,19 @@ impl Backend for FakeBackend {
                     continue;
                 }
             };
+            // rustyline leaves its line on the screen and ends it with a line feed.
+            self.put(self.row, &line);
+            self.row += 1;
             return Ok(EditWait::Closed(closed));
         }
     }
 
     fn abandon_edit(&mut self) -> String {
         self.editing.take().unwrap_or_default()
+    }
+
+    fn editor_cursor(&self) -> String {
+        self.editing.clone().unwrap_or_default()
     }
 
     fn suspend(&mut self) -> io::Result<()> {
@@ -536,6 +591,10 @@ impl<B: Backend + ?Sized> Backend for &mut B {
 
     fn abandon_edit(&mut self) -> String {
         (**self).abandon_edit()
+    }
+
+    fn editor_cursor(&self) -> String {
+        (**self).editor_cursor()
     }
 
     fn suspend(&mut self) -> io::Result<()> {

@@ -48,9 +48,11 @@ mod review;
 mod screen;
 
 pub use backend::{Backend, EditWait, FakeBackend, TtyBackend};
+pub use screen::Placement;
 
 use super::layout::{fit, width_of, wrap, wrap_words};
 use super::timeout::{countdown_line, Deadline};
+use super::view::{self, Look};
 use super::AskOptions;
 use crate::complete::AtCompleter;
 use crate::editor::Edit;
@@ -61,6 +63,7 @@ use crate::sanitize::{for_terminal, one_line};
 use menu::Menu;
 use screen::{Cursor, Frame};
 use std::io;
+use std::sync::Arc;
 
 /// Asks every question on the terminal, then shows the review; returns how the flow ended.
 ///
@@ -69,7 +72,7 @@ use std::io;
 /// [`Ending::Internal`] when the flow refuses a command this front end sent (a bug). The
 /// terminal is restored before it returns.
 pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
-    let backend = match TtyBackend::open() {
+    let backend = match TtyBackend::open(opts.placement) {
         Ok(b) => b,
         Err(e) => return Ending::TerminalLost(format!("cannot open the terminal: {e}")),
     };
@@ -83,7 +86,12 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
     let mut tty = Tty {
         flow,
         io: backend,
-        screen: screen::Screen::default(),
+        screen: screen::Screen::new(opts.placement),
+        look: std::rc::Rc::new(Look::new(opts.colour)),
+        left: vec![false; n],
+        frozen: Vec::new(),
+        live: Vec::new(),
+        finals: Arc::new(Vec::new()),
         highlight: vec![None; n],
         filters: vec![None; n],
         completer: AtCompleter::new(opts.cwd.clone()),
@@ -93,16 +101,37 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
     };
     tty.deadline = opts.timeout.map(|t| Deadline::new(t, tty.io.now()));
     let ran = tty.run();
-    tty.io.finish();
-    match ran {
-        Ok(()) => tty.flow.into_ending().unwrap_or_else(|| {
+    crate::terminal::set_farewell(None);
+    let ending = match ran {
+        Ok(()) => tty.flow.ending().unwrap_or_else(|| {
             Ending::Internal("the terminal front end stopped before the flow ended".into())
         }),
         Err(e) if e.get_ref().is_some_and(|i| i.is::<FlowError>()) => {
             Ending::Internal(format!("the flow refused a command: {e}"))
         }
         Err(e) => Ending::TerminalLost(format!("the terminal failed: {e}")),
-    }
+    };
+    tty.leave(&ending);
+    tty.io.finish();
+    ending
+}
+
+/// A line of the transcript above the live block (inline placement).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Entry {
+    /// The payload's title.
+    Title,
+    /// A question collapsed into its answer line.
+    Question(usize),
+    /// How the run ended.
+    End,
+}
+
+/// Rows an editor's line takes on a terminal `cols` wide, as rustyline lays it out: `prompt`
+/// then `text`, wrapped at the width, a line feed starting a row; the row of its end, plus the
+/// line feed rustyline writes when the editor closes.
+fn editor_rows(prompt: &str, text: &str, cols: usize) -> usize {
+    editor_cursor_at(prompt, text, cols).0 + 1
 }
 
 /// The fewest rows a screen is drawn in; below it a notice waits for a larger window.
@@ -136,6 +165,18 @@ struct Tty<'p, B> {
     flow: Flow<'p>,
     io: B,
     screen: screen::Screen,
+    /// The theme of every line drawn (dialoguer's, by colour).
+    look: std::rc::Rc<Look>,
+    /// Which questions were left at least once: they have a transcript line.
+    left: Vec<bool>,
+    /// Transcript lines given up to the scrollback (inline): drawn, out of reach, kept as
+    /// they are; an entry with the same text is not drawn again.
+    frozen: Vec<(Entry, String)>,
+    /// The transcript lines at the top of the live region now (inline).
+    live: Vec<(Entry, String)>,
+    /// Every question's transcript line as it is now: the final transcript when the run
+    /// ends, from a signal too ([`crate::terminal::set_farewell`]).
+    finals: Arc<Vec<String>>,
     /// The row to highlight when a question is shown again.
     highlight: Vec<Option<usize>>,
     /// Each question's option filter ("Filter options…"), `None` when all options show.
@@ -153,9 +194,16 @@ struct Tty<'p, B> {
 impl<B: Backend> Tty<'_, B> {
     /// Shows the flow's screens until it ends.
     fn run(&mut self) -> io::Result<()> {
+        self.update_finals();
         while !self.flow.is_over() {
-            match self.flow.screen() {
-                Screen::Question(q) => self.question(q)?,
+            let screen = self.flow.screen();
+            match screen {
+                Screen::Question(q) => {
+                    self.question(q)?;
+                    if self.flow.screen() != screen || self.flow.is_over() {
+                        self.left[q] = true;
+                    }
+                }
                 Screen::Review => self.review()?,
                 Screen::ConfirmSubmit => self.confirm_submit()?,
                 Screen::ConfirmCancel { from } => {
@@ -183,7 +231,152 @@ impl<B: Backend> Tty<'_, B> {
     /// Applies a command; the flow refusing one this front end sent is a bug, reported as
     /// an [`io::Error`] wrapping the [`FlowError`] ([`drive`] turns it into `internal`).
     fn apply(&mut self, command: Command) -> io::Result<()> {
-        self.flow.apply(command).map_err(io::Error::other)
+        let answers_change = !matches!(
+            command,
+            Command::Next | Command::Back | Command::Open(_) | Command::Deny
+        );
+        self.flow.apply(command).map_err(io::Error::other)?;
+        if answers_change {
+            self.update_finals();
+        }
+        Ok(())
+    }
+
+    /// Every question's transcript line, again (after a command that may change answers).
+    fn update_finals(&mut self) {
+        if self.screen.placement() != Placement::Inline {
+            return;
+        }
+        let width = self.width();
+        let payload = self.flow.payload();
+        let lines = (0..payload.questions.len())
+            .map(|q| view::transcript_line(&self.look, payload, self.flow.answers(), q, width))
+            .collect();
+        self.finals = Arc::new(lines);
+    }
+
+    /// The transcript entries above the live block now: the title, then the line of every
+    /// question left so far that comes before the current one (all of them at the review);
+    /// at the end, every question and how it ended.
+    fn transcript(&self, ending: Option<&Ending>) -> Vec<(Entry, String)> {
+        let payload = self.flow.payload();
+        let width = self.width();
+        let mut entries = Vec::new();
+        if let Some(title) = &payload.title {
+            entries.push((Entry::Title, self.look.heading(&one_line(title), width)));
+        }
+        let before = match ending.is_some() || self.flow.is_over() {
+            true => payload.questions.len(),
+            false => match self.flow.screen() {
+                Screen::Question(q)
+                | Screen::ConfirmCancel {
+                    from: Place::Question(q),
+                } => q,
+                _ => payload.questions.len(),
+            },
+        };
+        for q in 0..before {
+            if self.left[q] || ending.is_some() {
+                let line = self.finals.get(q).cloned().unwrap_or_default();
+                entries.push((Entry::Question(q), line));
+            }
+        }
+        if let Some(ending) = ending {
+            entries.push((Entry::End, self.look.ending(ending, width)));
+        }
+        entries.retain(|e| !self.frozen.contains(e));
+        entries
+    }
+
+    /// The live region for `block`: inline, the transcript above it; the block alone on the
+    /// alternate screen. Remembers the transcript part ([`Tty::live`]).
+    fn compose(&mut self, block: Frame) -> Frame {
+        if self.screen.placement() != Placement::Inline {
+            return block;
+        }
+        self.live = self.transcript(None);
+        let top = self.live.len();
+        let mut lines: Vec<String> = self.live.iter().map(|(_, l)| l.clone()).collect();
+        lines.extend(block.lines);
+        Frame {
+            lines,
+            cursor: match block.cursor {
+                Cursor::At(row, col) => Cursor::At(row + top, col),
+                Cursor::Hidden => Cursor::Hidden,
+            },
+            park: block.park + top,
+        }
+    }
+
+    /// Draws `block` (composed with the transcript) as a difference, then gives up the lines
+    /// that may be out of reach now, and keeps what a signal would leave up to date.
+    fn draw(&mut self, block: Frame) -> io::Result<()> {
+        let frame = self.compose(block);
+        let bytes = self.screen.diff(&frame);
+        if !bytes.is_empty() {
+            self.io.write(&bytes)?;
+        }
+        self.screen.remember(frame);
+        self.settle();
+        Ok(())
+    }
+
+    /// Gives up to the scrollback the lines of the live region that may be out of reach.
+    fn settle(&mut self) {
+        let gone = self.screen.unreachable(self.io.size().0);
+        if gone > 0 {
+            let entries = gone.min(self.live.len());
+            self.frozen.extend(self.live.drain(..entries));
+            self.screen.forget_top(gone);
+        }
+        self.farewell();
+    }
+
+    /// What a signal or a panic leaves: the final transcript in place of the live region.
+    fn farewell(&self) {
+        if self.screen.placement() != Placement::Inline {
+            return;
+        }
+        let park = self.screen.parked();
+        let mut head: Vec<String> = Vec::new();
+        let mut tail = Vec::new();
+        let title = self.flow.payload().title.as_deref().map(one_line);
+        let width = self.width();
+        if let Some(title) = title {
+            let entry = (Entry::Title, self.look.heading(&title, width));
+            if !self.frozen.contains(&entry) {
+                head.push(entry.1);
+            }
+        }
+        for (q, line) in self.finals.iter().enumerate() {
+            if !self.frozen.contains(&(Entry::Question(q), line.clone())) {
+                tail.push(q);
+            }
+        }
+        let finals = Arc::clone(&self.finals);
+        let colour = self.look.colour();
+        crate::terminal::set_farewell(Some(Box::new(move |ending: &Ending| {
+            let look = Look::new(colour);
+            let mut lines = head.clone();
+            lines.extend(tail.iter().map(|&q| finals[q].clone()));
+            lines.push(look.ending(ending, width));
+            screen::Screen::from_parked(park).finish(&lines)
+        })));
+    }
+
+    /// Ends the run on the terminal: inline, the final transcript (title, every question's
+    /// answer, how it ended) replaces the live region and the cursor goes under it.
+    fn leave(&mut self, ending: &Ending) {
+        if self.screen.placement() != Placement::Inline {
+            return;
+        }
+        self.update_finals();
+        let lines: Vec<String> = {
+            let mut frozen_free = self.transcript(Some(ending));
+            frozen_free.drain(..).map(|(_, l)| l).collect()
+        };
+        let bytes = self.screen.finish(&lines);
+        let _ = self.io.write(&bytes);
     }
 
     /// Draws `frame` (or the too-small notice) and waits for the next key. Handles what every
@@ -211,18 +404,14 @@ impl<B: Backend> Tty<'_, B> {
                     None => shown.lines.push(line),
                 }
             }
-            let bytes = self.screen.diff(&shown);
-            if !bytes.is_empty() {
-                self.io.write(&bytes)?;
-            }
-            self.screen.remember(shown);
+            self.draw(shown)?;
             if std::mem::take(&mut self.bell) {
                 self.io.write("\x07")?;
             }
             let wait = self.deadline.and_then(|d| d.wait(now));
             let key = match self.io.event(wait)? {
                 Event::Resize => {
-                    self.screen.invalidate();
+                    self.resized();
                     return Ok(Input::Relayout);
                 }
                 Event::Timeout => continue,
@@ -235,10 +424,7 @@ impl<B: Backend> Tty<'_, B> {
                     return Ok(Input::Ended);
                 }
                 Key::Ctrl('z') => {
-                    self.io.suspend()?;
-                    // Back with `fg`: the time starts again from there.
-                    self.key_came();
-                    self.screen.invalidate();
+                    self.suspend()?;
                     return Ok(Input::Relayout);
                 }
                 Key::Ctrl(']') => {
@@ -255,6 +441,39 @@ impl<B: Backend> Tty<'_, B> {
                 key => return Ok(Input::Key(key)),
             }
         }
+    }
+
+    /// The window changed size: the block is drawn again whole. Inline, the transcript lines
+    /// above it stay as the terminal rewrapped them (they are given up), and the block starts
+    /// again at the cursor, parked at its top.
+    fn resized(&mut self) {
+        self.update_finals();
+        if self.screen.placement() == Placement::Inline {
+            let live = std::mem::take(&mut self.live);
+            self.screen.forget_top(live.len());
+            self.frozen.extend(live);
+            self.screen.restart_here();
+        }
+        self.screen.invalidate();
+    }
+
+    /// Ctrl+Z: inline, the live block is erased first (the transcript stays), the cursor
+    /// under the transcript; after `fg` the block is drawn again where the cursor is then.
+    fn suspend(&mut self) -> io::Result<()> {
+        if self.screen.placement() == Placement::Inline {
+            let mut empty = Frame::new(Vec::new());
+            empty.cursor = Cursor::At(0, 0);
+            self.draw(empty)?;
+            let live = std::mem::take(&mut self.live);
+            self.frozen.extend(live);
+            self.screen.restart_here();
+        }
+        crate::terminal::set_farewell(None);
+        self.io.suspend()?;
+        // Back with `fg`: the time starts again from there.
+        self.key_came();
+        self.screen.invalidate();
+        Ok(())
     }
 
     /// A key came: the time of `--timeout` starts again.
@@ -282,25 +501,36 @@ impl<B: Backend> Tty<'_, B> {
     /// but Ctrl+C still dismisses ([`Peeked::Interrupted`]: the caller interrupts the flow).
     /// With `--timeout`, the questionnaire comes back by itself when its countdown starts.
     fn peek(&mut self) -> io::Result<Peeked> {
+        let inline = self.screen.placement() == Placement::Inline;
+        let width = self.width();
+        let height = self.rows().saturating_sub(1).max(1);
         match self.context.clone() {
             Some(text) => {
-                let width = self.width();
-                let height = self.rows().saturating_sub(1).max(1);
-                let mut lines = vec![fit(
-                    "Context (the agent's message) · any key returns",
-                    width,
-                )];
+                let mut lines = vec![self
+                    .look
+                    .heading("Context (the agent's message) · any key returns", width)];
                 lines.extend(wrap(&for_terminal(&text), width).into_iter().take(height));
-                let bytes = self.screen.diff(&Frame::new(lines.clone()));
-                self.io.write(&bytes)?;
-                self.screen.remember(Frame::new(lines));
+                self.draw(Frame::new(lines))?;
+            }
+            None if inline => {
+                let lines = vec![
+                    self.look.heading("No context was given · any key returns", width),
+                    fit(
+                        "The agent's message, when it wrote one, is above the questions: scroll back to read it.",
+                        width,
+                    ),
+                ];
+                self.draw(Frame::new(lines))?;
             }
             None => self.io.show_main_screen(true)?,
         }
         let wait = self.deadline.and_then(|d| d.wait(self.io.now()));
         let event = self.io.event(wait)?;
-        if self.context.is_none() {
+        if self.context.is_none() && !inline {
             self.io.show_main_screen(false)?;
+        }
+        if event == Event::Resize {
+            self.resized();
         }
         self.screen.invalidate();
         Ok(match event {
@@ -320,8 +550,10 @@ impl<B: Backend> Tty<'_, B> {
         term_width(self.io.size().1)
     }
 
+    /// Rows the live block may take ([`screen::Screen::budget`]: the window's, less one
+    /// inline); the one place the window's height is read for layout.
     fn rows(&self) -> usize {
-        self.io.size().0.max(5)
+        self.screen.budget(self.io.size().0)
     }
 
     /// Whether the screen is short (under 14 rows): headers then drop the title and the
@@ -341,8 +573,9 @@ impl<B: Backend> Tty<'_, B> {
         if let Some(title) = &self.flow.payload().title {
             let title = one_line(title);
             cut |= compact || width_of(&title) > width;
-            if !compact {
-                lines.push(fit(&title, width));
+            // Inline, the title heads the transcript above the block.
+            if !compact && self.screen.placement() == Placement::Full {
+                lines.push(self.look.heading(&title, width));
             }
         }
         match q {
@@ -352,22 +585,28 @@ impl<B: Backend> Tty<'_, B> {
                 let required = if question.required { " (required)" } else { "" };
                 let marker = format!("{}/{} {}{required}", q + 1, n, one_line(&question.label));
                 cut |= width_of(&marker) > width;
-                lines.push(fit(&marker, width));
+                lines.push(self.look.heading(&marker, width));
                 let max_prompt = if compact { 1 } else { (self.rows() / 4).max(1) };
                 // The prompt, then the context (docs/dialects.md) when the question has one.
                 let texts = std::iter::once(&question.prompt).chain(&question.context);
-                for text in texts {
-                    let mut prompt = wrap_words(&for_terminal(text), width);
+                for (i, text) in texts.enumerate() {
+                    // Room for the theme's prompt marks on the first line.
+                    let mut prompt = wrap_words(&for_terminal(text), width.saturating_sub(4));
                     if prompt.len() > max_prompt {
                         cut = true;
                         prompt.truncate(max_prompt);
                         let last = prompt.pop().unwrap_or_default();
-                        prompt.push(fit(&format!("{last}…"), width));
+                        prompt.push(fit(&format!("{last}…"), width.saturating_sub(4)));
+                    }
+                    if i == 0 {
+                        if let Some(first) = prompt.first_mut() {
+                            *first = self.look.prompt(first, width);
+                        }
                     }
                     lines.extend(prompt);
                 }
             }
-            None => lines.push("Review your answers".to_string()),
+            None => lines.push(self.look.heading("Review your answers", width)),
         }
         if !compact {
             lines.push(String::new());
@@ -391,13 +630,9 @@ impl<B: Backend> Tty<'_, B> {
             let (mut lines, _) = self.header_lines(q);
             let width = self.width();
             if let Some(what) = what {
-                lines.push(fit(&one_line(what), width));
+                lines.push(self.look.prompt(&one_line(what), width));
             }
-            let per_page = self
-                .rows()
-                .saturating_sub(lines.len() + 2)
-                .min(self.io.size().0.saturating_sub(2))
-                .max(1);
+            let per_page = self.rows().saturating_sub(lines.len() + 1).max(1);
             let mut menu = Menu::new(items, per_page, default);
             loop {
                 let mut frame = lines.clone();
@@ -441,10 +676,7 @@ impl<B: Backend> Tty<'_, B> {
     ) -> io::Result<Option<bool>> {
         let render = |t: &Self, row: usize, active: bool| {
             let label = if row == 0 { no } else { yes };
-            vec![fit(
-                &format!("{} {label}", if active { "›" } else { " " }),
-                t.width(),
-            )]
+            vec![t.look.select_item(label, active, t.width())]
         };
         let picked = self.pick(
             q,
@@ -478,7 +710,7 @@ impl<B: Backend> Tty<'_, B> {
         loop {
             let (mut lines, _) = self.header_lines(q);
             let width = self.width();
-            let room = self.io.size().0.saturating_sub(lines.len() + 3);
+            let room = self.rows().saturating_sub(lines.len() + 3);
             lines.extend(context.iter().take(room).cloned());
             lines.push(fit(&one_line(what), width));
             lines.push(fit(
@@ -493,15 +725,34 @@ impl<B: Backend> Tty<'_, B> {
             }
             let mut frame = Frame::new(lines);
             frame.cursor = Cursor::At(row, 0);
-            let bytes = self.screen.diff(&frame);
-            self.io.write(&bytes)?;
-            self.screen.remember(frame);
+            self.draw(frame)?;
             if std::mem::take(&mut self.bell) {
                 self.io.write("\x07")?;
             }
-            let edit = self.run_editor(&initial, &top, countdown.is_some())?;
-            // The editor drew on the screen: the next frame is drawn whole.
-            self.screen.invalidate();
+            // The editor's row in the live region (the transcript above the block counts).
+            let region_row = match self.screen.placement() {
+                Placement::Inline => self.screen.parked(),
+                Placement::Full => row,
+            };
+            let edit = self.run_editor(&initial, &top, countdown.is_some(), region_row - row)?;
+            // The editor drew on the screen and ended its line: the next frame is drawn whole,
+            // from the rows it took.
+            let text = match &edit {
+                Edit::Saved(t)
+                | Edit::Closed(t)
+                | Edit::Suspended(t)
+                | Edit::Peek(t)
+                | Edit::TimedOut(t) => t.as_str(),
+                Edit::Navigate(_) | Edit::Interrupted => "",
+            };
+            match self.screen.placement() {
+                Placement::Inline => {
+                    let down = editor_rows(EDITOR_PROMPT, text, self.io.size().1);
+                    self.screen.editor_closed(region_row, down);
+                    self.settle();
+                }
+                Placement::Full => self.screen.invalidate(),
+            }
             match edit {
                 Edit::Suspended(draft) => {
                     self.io.suspend()?;
@@ -523,10 +774,19 @@ impl<B: Backend> Tty<'_, B> {
     /// long ([`Edit::TimedOut`] with the draft). In the last seconds the countdown is written
     /// over the top line (`top`, put back when a key comes; `counting`: the countdown is
     /// there already), the editor's cursor kept.
-    fn run_editor(&mut self, initial: &str, top: &str, mut counting: bool) -> io::Result<Edit> {
+    fn run_editor(
+        &mut self,
+        initial: &str,
+        top: &str,
+        mut counting: bool,
+        block_top: usize,
+    ) -> io::Result<Edit> {
         loop {
             let wait = self.deadline.and_then(|d| d.wait(self.io.now()));
-            let last_key = match self.io.edit("> ", initial, &self.completer, wait)? {
+            let last_key = match self
+                .io
+                .edit(EDITOR_PROMPT, initial, &self.completer, wait)?
+            {
                 EditWait::Closed(edit) => {
                     self.key_came();
                     return Ok(edit);
@@ -546,11 +806,53 @@ impl<B: Backend> Tty<'_, B> {
                 None => continue,
             };
             counting = line != top;
-            // Save the cursor, write the top row, restore the cursor: one write, so it never
-            // splits one of the editor's own.
-            self.io.write(&format!("\x1b7\x1b[1;1H{line}\x1b[K\x1b8"))?;
+            // The block's top row, written in one write from the editor's cursor and back to
+            // it, so it never splits one of the editor's own.
+            let bytes = match self.screen.placement() {
+                Placement::Full => format!("\x1b7\x1b[1;1H{line}\x1b[K\x1b8"),
+                Placement::Inline => {
+                    let before = self.io.editor_cursor();
+                    let (row, col) = editor_cursor_at(EDITOR_PROMPT, &before, self.io.size().1);
+                    let up = self.screen.parked() + row - block_top;
+                    let mut out = format!("\x1b[{up}A\r{line}\x1b[K\x1b[{up}B\r");
+                    if col > 0 {
+                        out.push_str(&format!("\x1b[{col}C"));
+                    }
+                    out
+                }
+            };
+            self.io.write(&bytes)?;
         }
     }
+}
+
+/// The prompt of every editor.
+const EDITOR_PROMPT: &str = "> ";
+
+/// Where the cursor of an editor is, as (row, column) from the start of its prompt, when the
+/// text before it is `before` (rustyline's layout at `cols` columns).
+fn editor_cursor_at(prompt: &str, before: &str, cols: usize) -> (usize, usize) {
+    use unicode_segmentation::UnicodeSegmentation;
+    let cols = cols.max(1);
+    let (mut row, mut col) = (0usize, 0usize);
+    for g in prompt.graphemes(true).chain(before.graphemes(true)) {
+        if g == "\n" {
+            row += 1;
+            col = 0;
+            continue;
+        }
+        let w = if g == "\t" { 8 - col % 8 } else { width_of(g) };
+        col += w;
+        if col > cols {
+            row += 1;
+            col = w;
+        }
+    }
+    if col == cols {
+        row += 1;
+        col = 0;
+    }
+    (row, col)
 }
 
 /// Columns a drawn line may use: the width less one (a line that fills the last column makes

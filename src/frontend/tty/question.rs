@@ -8,6 +8,7 @@ use crate::contract::{QuestionOption, QuestionType};
 use crate::editor::Edit;
 use crate::flow::Command;
 use crate::frontend::layout::{fit, quote, width_of, wrap_head, wrapped_len};
+use crate::frontend::view;
 use crate::keys::Key;
 use crate::sanitize::{for_terminal, one_line};
 use std::io;
@@ -60,7 +61,6 @@ struct View {
     preview_h: usize,
     is_multi: bool,
     is_preview: bool,
-    last: bool,
     filter: Option<String>,
 }
 
@@ -189,9 +189,9 @@ impl<B: Backend> Tty<'_, B> {
         };
         // The most used keys first: the line is cut at the window's width.
         let help = if is_multi {
-            "↑↓ move · Space/1-9 tick · Enter done · ←→ question · n/N note · a all · Esc cancel · ^C quit"
+            "↑↓ move · Space/1-9 tick · Enter done · ←→ question · n/N note · a all · Esc cancel · ^C dismiss · ^] context"
         } else {
-            "↑↓ move · Enter/1-9 choose · ←→ question · n/N note · Esc cancel · ^C quit"
+            "↑↓ move · Enter/1-9 choose · ←→ question · n/N note · Esc cancel · ^C dismiss · ^] context"
         };
         View {
             q,
@@ -206,7 +206,6 @@ impl<B: Backend> Tty<'_, B> {
             preview_h,
             is_multi,
             is_preview,
-            last: q + 1 == payload.questions.len(),
             filter,
         }
     }
@@ -219,29 +218,25 @@ impl<B: Backend> Tty<'_, B> {
         let state = self.flow.answers();
         let option_index = view.orig(row);
         let option = &self.flow.payload().questions[q].options[option_index];
-        let cursor = if active { "›" } else { " " };
         let selected = state.is_selected(q, option_index).unwrap_or(false);
-        let mark = match (view.is_multi, selected) {
-            (true, true) => "[x]",
-            (true, false) => "[ ]",
-            (false, true) => "(•)",
-            (false, false) => "( )",
-        };
         let num_w = view.num_w;
-        let mut lines = vec![fit(
-            &format!(
-                "{cursor} {mark} {:>num_w$}. {}",
-                option_index + 1,
-                one_line(&option.label)
-            ),
-            width,
-        )];
+        let text = format!("{:>num_w$}. {}", option_index + 1, one_line(&option.label));
+        let mut lines = vec![if view.is_multi {
+            self.look.multi_select_item(&text, selected, active, width)
+        } else {
+            let mark = if selected { "(•)" } else { "( )" };
+            self.look
+                .select_item(&format!("{mark} {text}"), active, width)
+        }];
         let indent = " ".repeat(num_w + 8);
         if let Some(d) = &option.description {
-            lines.push(fit(&format!("{indent}{}", one_line(d)), width));
+            lines.push(self.look.hint(&format!("{indent}{}", one_line(d)), width));
         }
         if let Some(note) = state.option_note(q, option_index) {
-            lines.push(fit(&format!("{indent}note: {}", one_line(note)), width));
+            lines.push(
+                self.look
+                    .hint(&format!("{indent}note: {}", one_line(note)), width),
+            );
         }
         if active && view.is_preview {
             let text = for_terminal(option.preview.as_deref().unwrap_or(""));
@@ -273,7 +268,6 @@ impl<B: Backend> Tty<'_, B> {
         let q = view.q;
         let width = self.width();
         let state = self.flow.answers();
-        let cursor = if active { "›" } else { " " };
         let label = match view.actions[row - view.m] {
             Action::TypeOwn => match state.custom_text(q) {
                 Some(t) => format!("Type your own… (now {})", quote(t)),
@@ -286,8 +280,7 @@ impl<B: Backend> Tty<'_, B> {
             },
             Action::NoteOption => "Note on an option…".to_string(),
             Action::Back => "← Back".to_string(),
-            Action::Next if view.last => "Next: review →".to_string(),
-            Action::Next => "Next →".to_string(),
+            Action::Next => view::next_label(&self.flow, q, false).to_string(),
             Action::FullText => "Full text…".to_string(),
             Action::Filter => match &view.filter {
                 Some(f) => format!("Filter options… (now {})", quote(f)),
@@ -295,7 +288,9 @@ impl<B: Backend> Tty<'_, B> {
             },
             Action::ClearFilter => "Clear the filter".to_string(),
         };
-        let line = fit(&format!("{cursor}     {label}"), width);
+        let line = self
+            .look
+            .select_item(&format!("    {label}"), active, width);
         if row == view.m {
             vec![fit(&format!("      {}", "─".repeat(24)), width), line]
         } else {
@@ -677,20 +672,19 @@ impl<B: Backend> Tty<'_, B> {
         let n = self.flow.payload().questions[q].options.len();
         let num_w = n.to_string().len();
         let render = |t: &Self, row: usize, active: bool| {
-            let cursor = if active { "›" } else { " " };
             if row == n {
-                return vec![fit(&format!("{cursor} ← Back"), t.width())];
+                return vec![t.look.select_item("← Back", active, t.width())];
             }
             let question = &t.flow.payload().questions[q];
             let mut text = format!(
-                "{cursor} {:>num_w$}. {}",
+                "{:>num_w$}. {}",
                 row + 1,
                 one_line(&question.options[row].label)
             );
             if let Some(note) = t.flow.answers().option_note(q, row) {
                 text.push_str(&format!("  (note {})", quote(note)));
             }
-            vec![fit(&text, t.width())]
+            vec![t.look.select_item(&text, active, t.width())]
         };
         let default = self
             .flow

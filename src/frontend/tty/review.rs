@@ -5,7 +5,8 @@
 use super::screen::Frame;
 use super::{help_line, Backend, Input, Menu, Tty};
 use crate::flow::Command;
-use crate::frontend::layout::{answer_parts, fit, quote};
+use crate::frontend::layout::{fit, quote};
+use crate::frontend::view;
 use crate::keys::Key;
 use crate::sanitize::one_line;
 use std::io;
@@ -27,32 +28,6 @@ const REVIEW_ACTIONS: [ReviewAction; 4] = [
 ];
 
 impl<B: Backend> Tty<'_, B> {
-    /// A question's answer and its note lines for the review
-    /// ([`AnswerState::summary`](crate::answers::AnswerState::summary)): selected labels and the
-    /// quoted custom text, or "no answer" ("(required)" when it is); notes under it.
-    fn summary(&self, q: usize) -> (String, Vec<String>) {
-        let question = &self.flow.payload().questions[q];
-        let summary = self.flow.answers().summary(self.flow.payload(), q);
-        let parts = answer_parts(&summary, quote);
-        let line = match (parts.is_empty(), question.required) {
-            (false, _) => parts.join(", "),
-            (true, true) => "no answer (required)".to_string(),
-            (true, false) => "no answer".to_string(),
-        };
-        let mut notes = Vec::new();
-        if let Some(note) = summary.note {
-            notes.push(format!("note: {}", one_line(note)));
-        }
-        for (option, note) in &summary.option_notes {
-            notes.push(format!(
-                "note on {}: {}",
-                one_line(&option.label),
-                one_line(note)
-            ));
-        }
-        (line, notes)
-    }
-
     /// The review menu: keys until one leaves it, applied to the flow.
     pub(super) fn review(&mut self) -> io::Result<()> {
         let nq = self.flow.payload().questions.len();
@@ -61,42 +36,29 @@ impl<B: Backend> Tty<'_, B> {
         let missing = self.flow.unanswered_required();
         let summaries: Vec<(String, Vec<String>)> = (0..nq)
             .map(|q| {
-                let question = &self.flow.payload().questions[q];
-                let mark = if self.flow.answers().is_answered(q) {
-                    "✓"
-                } else if question.required {
-                    "!"
-                } else {
-                    "·"
-                };
-                let (summary, mut notes) = self.summary(q);
+                let (payload, answers) = (self.flow.payload(), self.flow.answers());
+                let mark = view::review_mark(payload, answers, q);
+                let mut notes = view::note_lines(payload, answers, q);
                 if notes.len() > 3 {
                     let more = notes.len() - 2;
                     notes.truncate(2);
                     notes.push(format!("… {more} more notes"));
                 }
                 (
-                    format!(
-                        "{mark} {}/{nq} {}: {}",
-                        q + 1,
-                        one_line(&question.label),
-                        summary
-                    ),
+                    format!("{mark} {}", view::review_line(payload, answers, q)),
                     notes,
                 )
             })
             .collect();
         let per_item = 1 + summaries.iter().map(|(_, n)| n.len()).max().unwrap_or(0);
-        let per_page = (self.rows().saturating_sub(header.len() + 4) / per_item)
-            .max(1)
-            .min(self.io.size().0.saturating_sub(2).max(1));
+        let per_page = (self.rows().saturating_sub(header.len() + 2) / per_item).max(1);
+        let look = std::rc::Rc::clone(&self.look);
         let render = |row: usize, active: bool| -> Vec<String> {
-            let cursor = if active { "›" } else { " " };
             if row < nq {
                 let (line, notes) = &summaries[row];
-                let mut lines = vec![fit(&format!("{cursor} {line}"), width)];
+                let mut lines = vec![look.select_item(line, active, width)];
                 for note in notes {
-                    lines.push(fit(&format!("        {note}"), width));
+                    lines.push(look.hint(&format!("        {note}"), width));
                 }
                 return lines;
             }
@@ -111,14 +73,14 @@ impl<B: Backend> Tty<'_, B> {
                 ReviewAction::NoteOption => "Note on an option…".to_string(),
                 ReviewAction::Cancel => "Cancel".to_string(),
             };
-            let line = fit(&format!("{cursor} {label}"), width);
+            let line = look.select_item(&label, active, width);
             if row == nq {
                 vec![fit(&format!("  {}", "─".repeat(24)), width), line]
             } else {
                 vec![line]
             }
         };
-        let help = "↑↓ move · Enter choose · 1-9 open question · ← back · Esc cancel · ^C quit";
+        let help = "↑↓ move · Enter choose · 1-9 open question · ← back · Esc cancel · ^C dismiss · ^] context";
         let mut menu = Menu::new(nq + REVIEW_ACTIONS.len(), per_page, nq);
         let row = loop {
             let mut lines = header.clone();
@@ -198,21 +160,17 @@ impl<B: Backend> Tty<'_, B> {
     fn pick_question(&mut self, what: &str) -> io::Result<Option<usize>> {
         let nq = self.flow.payload().questions.len();
         let render = |t: &Self, row: usize, active: bool| {
-            let cursor = if active { "›" } else { " " };
             if row == nq {
-                return vec![fit(&format!("{cursor} ← Back"), t.width())];
+                return vec![t.look.select_item("← Back", active, t.width())];
             }
             let question = &t.flow.payload().questions[row];
             let note = match t.flow.answers().note(row) {
                 Some(n) => format!("  (note {})", quote(n)),
                 None => String::new(),
             };
-            vec![fit(
-                &format!(
-                    "{cursor} {}/{nq} {}{note}",
-                    row + 1,
-                    one_line(&question.label)
-                ),
+            vec![t.look.select_item(
+                &format!("{}/{nq} {}{note}", row + 1, one_line(&question.label)),
+                active,
                 t.width(),
             )]
         };

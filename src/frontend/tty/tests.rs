@@ -23,6 +23,8 @@ fn opts() -> AskOptions {
         context: None,
         bell: false,
         timeout: None,
+        placement: Placement::Full,
+        ..AskOptions::default()
     }
 }
 
