@@ -9,7 +9,8 @@
 //! as many items as the terminal has rows, less two (28 in the harness's 100x30 pty), with
 //! `[Page 1/M]` after the prompt when they do not all fit. Enter prints the chosen index on
 //! stdout and exits 0; Esc or q exits 1. Built by `benches/run` as a cargo example
-//! (`cargo build --release --example dialoguer_select`).
+//! (`cargo build --release --example dialoguer_select`), with the dialoguer pi-ask itself
+//! depends on (for its themes' lines; pi-ask reads its own keys and draws its own frames).
 
 use dialoguer::{theme::ColorfulTheme, Select};
 
