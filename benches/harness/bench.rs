@@ -2058,8 +2058,12 @@ pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
             "From just before the spawn in a 100x30 pty (`TERM=xterm-256color`) until the \
              prompt text “{PROMPT}” is on the screen. CPU time (user + system) and peak RSS \
              are those of the process when it is killed right after; CPU time hardly depends \
-             on the load of the machine, wall time does. Target: pi-ask within 1.15x of the \
-             C floor."
+             on the load of the machine, wall time does. pi-ask runs in both placements \
+             (`--screen inline`, the default, at the cursor of the fresh terminal; `--screen \
+             full`, the alternate screen) and draws its first screen in one write; dialoguer \
+             writes the prompt line first and each item after it, and sets raw mode only when \
+             it reads the first key. Targets: pi-ask within 1.15x of the C floor and ahead of \
+             every peer; inline no slower than full."
         )?;
         writeln!(md)?;
         writeln!(
