@@ -27,7 +27,9 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     ),
     (
         "NO_COLOR",
-        "When set and not empty, the @ completion hints in the editors are not dimmed.",
+        "When set and not empty, no colour: the questions are drawn with dialoguer's plain \
+         theme and the @ completion hints are not dimmed. CLICOLOR=0 turns colour off too, \
+         CLICOLOR_FORCE (not 0) on; otherwise colour is on when /dev/tty is a terminal.",
     ),
     (
         "TERM",
@@ -42,6 +44,10 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "PI_ASK_BELL",
         "0: do not ring the terminal bell when the first question appears (as --no-bell).",
+    ),
+    (
+        "PI_ASK_SCREEN",
+        "inline (the default) or full: where the questions are drawn (as --screen).",
     ),
     (
         "PI_ASK_ESCDELAY",

@@ -33,7 +33,7 @@ fn open_editor(root: &Path) -> Session {
     let mut s = Session::spawn_with(PAYLOAD, &["--cwd", root.to_str().unwrap()], opts);
     s.wait_for("Which file?");
     s.send(DOWN);
-    s.wait_for("›     Type your own…");
+    s.wait_for(">     Type your own…");
     s.send("\r");
     s.wait_for("Your own answer");
     s

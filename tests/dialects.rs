@@ -506,7 +506,7 @@ fn terminal(name: &str, format: Option<&str>) -> Session {
 
 /// Submits at the review and checks the result is the recorded one.
 fn submit_and_check(s: &mut Session, name: &str, format: Option<&str>) {
-    s.wait_for("› Submit");
+    s.wait_for("> Submit");
     s.send("\r");
     let (code, result) = s.finish();
     assert_eq!(code, 0, "{name}: {}", s.stderr());
@@ -523,7 +523,7 @@ fn terminal_mickyyy68_minimal() {
             "Next: review →",
         ]);
         s.send(DOWN);
-        s.wait_for("› ( ) 2. SQLite");
+        s.wait_for("> ( ) 2. SQLite");
         s.send("\r");
         submit_and_check(&mut s, "mickyyy68-minimal", format);
     }
@@ -532,18 +532,18 @@ fn terminal_mickyyy68_minimal() {
 #[test]
 fn terminal_mickyyy68_grouped_with_custom_text() {
     let mut s = terminal("mickyyy68", Some("mickyyy68"));
-    s.wait_all(&["1/2 Language", "› ( ) 1. TypeScript"]);
+    s.wait_all(&["1/2 Language", "> ( ) 1. TypeScript"]);
     s.send("\r");
-    s.wait_all(&["2/2 Features", "› [ ] 1. Authentication"]);
+    s.wait_all(&["2/2 Features", "> [ ] 1. Authentication"]);
     s.send(" ");
-    s.wait_for("› [x] 1. Authentication");
+    s.wait_for("> [x] 1. Authentication");
     s.send(DOWN);
-    s.wait_for("› [ ] 2. REST API");
+    s.wait_for("> [ ] 2. REST API");
     s.send(" ");
-    s.wait_for("› [x] 2. REST API");
+    s.wait_for("> [x] 2. REST API");
     s.send(DOWN);
     s.send(DOWN);
-    s.wait_for("›     Type your own…");
+    s.wait_for(">     Type your own…");
     s.send("\r");
     s.wait_all(&["Your own answer", EDITOR_READY]);
     s.send("Dark mode");
@@ -555,15 +555,15 @@ fn terminal_mickyyy68_grouped_with_custom_text() {
 #[test]
 fn terminal_yishan_shows_the_context() {
     let mut s = terminal("yishan", Some("yishan"));
-    let screen = s.wait_all(&["1/1 Q1", "› ( ) 1. staging"]);
+    let screen = s.wait_all(&["1/1 Q1", "> ( ) 1. staging"]);
     assert!(
         screen.contains(
-            "Which environment should we use?\nWe need one target for the next deployment."
+            "Which environment should we use?:\nWe need one target for the next deployment."
         ),
         "{screen}"
     );
     s.send(DOWN);
-    s.wait_for("› ( ) 2. production");
+    s.wait_for("> ( ) 2. production");
     s.send("\r");
     submit_and_check(&mut s, "yishan", Some("yishan"));
 }
@@ -571,18 +571,18 @@ fn terminal_yishan_shows_the_context() {
 #[test]
 fn terminal_claude_code() {
     let mut s = terminal("claude-code", Some("claude-code"));
-    s.wait_all(&["1/2 Library", "› ( ) 1. date-fns"]);
+    s.wait_all(&["1/2 Library", "> ( ) 1. date-fns"]);
     s.send(DOWN);
-    s.wait_for("› ( ) 2. Day.js");
+    s.wait_for("> ( ) 2. Day.js");
     s.send("\r");
-    s.wait_all(&["2/2 Checks", "› [ ] 1. Lint"]);
+    s.wait_all(&["2/2 Checks", "> [ ] 1. Lint"]);
     s.send(" ");
-    s.wait_for("› [x] 1. Lint");
+    s.wait_for("> [x] 1. Lint");
     s.send(DOWN);
     s.send(DOWN);
-    s.wait_for("› [ ] 3. Tests");
+    s.wait_for("> [ ] 3. Tests");
     s.send(" ");
-    s.wait_for("› [x] 3. Tests");
+    s.wait_for("> [x] 3. Tests");
     s.send("\r");
     submit_and_check(&mut s, "claude-code", Some("claude-code"));
 }
@@ -590,14 +590,14 @@ fn terminal_claude_code() {
 #[test]
 fn terminal_pi_questionnaire_without_type_your_own_where_allow_other_is_false() {
     let mut s = terminal("pi-questionnaire", None);
-    let screen = s.wait_all(&["1/2 Scope", "› ( ) 1. Minimal", "Next →"]);
+    let screen = s.wait_all(&["1/2 Scope", "> ( ) 1. Minimal", "Next →"]);
     assert!(!screen.contains("Type your own"), "{screen}");
     s.send("\r");
-    let screen = s.wait_all(&["2/2 Priority", "› ( ) 1. Now", "Type your own…"]);
+    let screen = s.wait_all(&["2/2 Priority", "> ( ) 1. Now", "Type your own…"]);
     assert!(screen.contains("Type your own…"), "{screen}");
     s.send(DOWN);
     s.send(DOWN);
-    s.wait_for("›     Type your own…");
+    s.wait_for(">     Type your own…");
     s.send("\r");
     s.wait_all(&["Your own answer", EDITOR_READY]);
     s.send("next sprint");
@@ -612,7 +612,7 @@ fn terminal_text_only_question_opens_the_editor_at_once() {
     let mut s = Session::spawn(&p.to_string(), &["--result-format", "yishan"]);
     let screen = s.wait_all(&["Your own answer", EDITOR_READY]);
     assert!(
-        screen.contains("What should the release be called?\nMarketing needs it by Friday."),
+        screen.contains("What should the release be called?:\nMarketing needs it by Friday."),
         "{screen}"
     );
     // Esc closes the editor: the action rows show, with the draft.
@@ -626,7 +626,7 @@ fn terminal_text_only_question_opens_the_editor_at_once() {
     s.send("as");
     s.wait_for("> Atlas");
     s.send("\r");
-    s.wait_for("› Submit");
+    s.wait_for("> Submit");
     s.send("\r");
     let (code, result) = s.finish();
     assert_eq!(code, 0, "{}", s.stderr());
@@ -644,7 +644,7 @@ fn terminal_text_only_question_opens_the_editor_at_once() {
 #[test]
 fn sigterm_writes_the_aborted_result_in_the_result_format() {
     let mut s = terminal("mickyyy68", Some("mickyyy68"));
-    s.wait_all(&["1/2 Language", "› ( ) 1. TypeScript"]);
+    s.wait_all(&["1/2 Language", "> ( ) 1. TypeScript"]);
     s.signal(libc::SIGTERM);
     let (code, result) = s.finish();
     assert_eq!(code, 143);

@@ -19,6 +19,7 @@ mod complete;
 mod dialects;
 mod dialogs;
 mod human_errors;
+mod inline;
 mod limits;
 mod man_page;
 mod npm_package;

@@ -358,11 +358,11 @@ fn tui_answer_the_questionnaire_and_pi_continues() {
         "{screen}"
     );
     s.send(DOWN);
-    s.wait_for("› ( ) 2. Balanced");
+    s.wait_for("> ( ) 2. Balanced");
     s.send("\r");
     s.wait_for("2/2 Frontend");
     s.send(" ");
-    s.wait_for("› [x] 1. React");
+    s.wait_for("> [x] 1. React");
     s.send("\r");
     let screen = s.wait_for("Review your answers");
     assert!(screen.contains("✓ 2/2 Frontend: React"), "{screen}");
@@ -523,9 +523,9 @@ fn print_mode_on_a_terminal_asks_there() {
     s.send("\r");
     s.wait_for("2/2 Frontend");
     s.send(DOWN);
-    s.wait_for("› [ ] 2. Vue");
+    s.wait_for("> [ ] 2. Vue");
     s.send(" ");
-    s.wait_for("› [x] 2. Vue");
+    s.wait_for("> [x] 2. Vue");
     s.send("\r");
     s.wait_for("Review your answers");
     s.send("\r");
@@ -586,7 +586,7 @@ fn tui_at_completion_lists_the_files_of_pis_working_directory() {
     // "1/1 Q1" is on the questionnaire's screen only (pi's transcript shows the prompt too).
     s.wait_for("1/1 Q1");
     s.send(DOWN);
-    s.wait_for("›     Type your own…");
+    s.wait_for(">     Type your own…");
     s.send("\r");
     s.wait_for("Your own answer");
     s.send("use @widget_f");

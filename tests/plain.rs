@@ -164,7 +164,7 @@ fn multi_question_with_two_numbers_and_custom_text() {
     let mut run = Run::start(&payload, Some("dumb"), &[]);
     run.expect("   >  Type your own: start the line with \">\"\r\n");
     run.answer("1/1> ", "1,3 > Audit log");
-    run.expect("Saved: Auth, Search, your own: \"Audit log\"\r\n");
+    run.expect("Saved: Auth, Search, “Audit log”\r\n");
     run.answer("review> ", "submit");
     let (code, result, _) = run.finish();
     assert_eq!(code, 0);
@@ -254,7 +254,7 @@ fn back_notes_and_review_reopen() {
     run.answer("review> ", "2");
     run.expect("Current answer: Vue\r\n");
     run.answer("2/3> ", "> Svelte");
-    run.expect("\r\nReview\r\n  1. Scope: Backend only; note: \"keep the API stable\"\r\n  2. Frontend: your own: \"Svelte\"\r\n");
+    run.expect("\r\nReview\r\n  1. Scope: Backend only; note: keep the API stable\r\n  2. Frontend: “Svelte”\r\n");
     run.answer("review> ", "");
     let (code, result, _) = run.finish();
     assert_eq!(code, 0);
@@ -302,7 +302,7 @@ fn required_unanswered_is_flagged_and_confirmed() {
     run.answer("1/3> ", "");
     run.answer("2/3> ", "1");
     run.answer("3/3> ", "");
-    run.expect("  1. Scope [required, not answered]: not answered\r\n");
+    run.expect("  1. Scope [required, not answered]: no answer (required)\r\n");
     run.answer("review> ", "");
     run.answer(
         "1 required question is not answered (Scope). Submit anyway? [y/N] ",

@@ -50,7 +50,7 @@ fn a_terminal_session_replays() {
     let mut s = Session::spawn(PREFS, &[]);
     s.wait_for("1/2 Style");
     s.send("\x1b[B");
-    s.wait_for("› ( ) 2. Balanced");
+    s.wait_for("> ( ) 2. Balanced");
     s.send("\r");
     s.wait_for("2/2 Frontend");
     s.send("\r");

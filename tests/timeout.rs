@@ -88,7 +88,7 @@ fn an_open_editor_is_saved_as_custom_text_when_the_time_runs_out() {
     for _ in 0..3 {
         s.send(DOWN);
     }
-    s.wait_for("›     Type your own…");
+    s.wait_for(">     Type your own…");
     s.send("\r");
     s.wait_all(&["Your own answer", EDITOR_READY]);
     s.send("Sol");
@@ -273,7 +273,7 @@ fn editors_with_a_timeout_keep_their_keys() {
     for _ in 0..3 {
         s.send(DOWN);
     }
-    s.wait_for("›     Type your own…");
+    s.wait_for(">     Type your own…");
     s.send("\r");
     s.wait_all(&["Your own answer", EDITOR_READY]);
     s.send("\x1b[200~a\nb\x1b[201~");

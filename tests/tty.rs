@@ -64,7 +64,7 @@ fn assert_restored(s: &Session) {
 
 /// Submits from the review menu (Submit is highlighted when it opens) and returns `details`.
 fn submit(s: &mut Session) -> Value {
-    s.wait_for("› Submit");
+    s.wait_for("> Submit");
     s.send("\r");
     let (code, result) = s.finish();
     assert_eq!(code, 0, "stderr: {}", s.stderr());
@@ -89,7 +89,7 @@ fn single_select_then_skip_and_submit() {
         screen.contains("How should I frame the next prompt?"),
         "{screen}"
     );
-    assert!(screen.contains("› ( ) 1. Minimal"), "{screen}");
+    assert!(screen.contains("> ( ) 1. Minimal"), "{screen}");
     assert!(
         screen.contains("A short, direct question with few options."),
         "{screen}"
@@ -97,7 +97,7 @@ fn single_select_then_skip_and_submit() {
     assert!(screen.contains("Type your own…"), "{screen}");
     assert!(screen.contains("Note on this question…"), "{screen}");
     assert!(screen.contains("Note on an option…"), "{screen}");
-    press(&mut s, DOWN, 1, "› ( ) 2. Balanced");
+    press(&mut s, DOWN, 1, "> ( ) 2. Balanced");
     s.send("\r");
     s.wait_all(&["2/2 Frontend", "Next: review →"]);
     s.send("\r");
@@ -118,13 +118,13 @@ fn multi_select_two_options_and_custom_text() {
     let mut s = Session::spawn(PREFS, &[]);
     s.wait_all(&["1/2 Style", "Next →"]);
     s.send("\r");
-    s.wait_all(&["› [ ] 1. React", "Next: review →"]);
+    s.wait_all(&["> [ ] 1. React", "Next: review →"]);
     s.send(" ");
-    s.wait_all(&["› [x] 1. React", "Next: review →"]);
-    press(&mut s, DOWN, 1, "› [ ] 2. Vue");
+    s.wait_all(&["> [x] 1. React", "Next: review →"]);
+    press(&mut s, DOWN, 1, "> [ ] 2. Vue");
     s.send(" ");
-    s.wait_for("› [x] 2. Vue");
-    press(&mut s, DOWN, 2, "›     Type your own…");
+    s.wait_for("> [x] 2. Vue");
+    press(&mut s, DOWN, 2, ">     Type your own…");
     s.send("\r");
     s.wait_all(&["Your own answer", EDITOR_READY]);
     s.send("Solid");
@@ -212,7 +212,7 @@ fn every_line_of_a_long_preview_is_reachable() {
         "{screen}"
     );
     assert!(!screen.contains("line 60 of"), "{screen}");
-    press(&mut s, DOWN, 2, "›     View full preview…");
+    press(&mut s, DOWN, 2, ">     View full preview…");
     s.send("\r");
     s.wait_all(&["View the full preview of which option?", "← Back"]);
     s.send("\r");
@@ -222,7 +222,7 @@ fn every_line_of_a_long_preview_is_reachable() {
     let screen = s.wait_all(&["lines 40-60 of 60", "q/Esc/Enter back"]);
     assert!(screen.contains("│ line 60 of the long preview"), "{screen}");
     s.send("q");
-    s.wait_all(&["› ( ) 1. Alpha", "Next: review →"]);
+    s.wait_all(&["> ( ) 1. Alpha", "Next: review →"]);
     s.send("\r");
     let details = submit(&mut s);
     assert_eq!(
@@ -235,17 +235,17 @@ fn every_line_of_a_long_preview_is_reachable() {
 fn back_keeps_answers_and_preselects_them() {
     let mut s = Session::spawn(PREFS, &[]);
     s.wait_all(&["1/2 Style", "Next →"]);
-    press(&mut s, DOWN, 1, "› ( ) 2. Balanced");
+    press(&mut s, DOWN, 1, "> ( ) 2. Balanced");
     s.send("\r");
-    s.wait_all(&["› [ ] 1. React", "Next: review →"]);
+    s.wait_all(&["> [ ] 1. React", "Next: review →"]);
     s.send(" ");
-    s.wait_all(&["› [x] 1. React", "Next: review →"]);
+    s.wait_all(&["> [x] 1. React", "Next: review →"]);
     // Up from the first row wraps to "Next: review →"; once more is "← Back".
-    press(&mut s, UP, 2, "›     ← Back");
+    press(&mut s, UP, 2, ">     ← Back");
     s.send("\r");
     let screen = s.wait_all(&["1/2 Style", "Next →"]);
-    assert!(screen.contains("› (•) 2. Balanced"), "{screen}");
-    press(&mut s, DOWN, 1, "› ( ) 3. Rich");
+    assert!(screen.contains("> (•) 2. Balanced"), "{screen}");
+    press(&mut s, DOWN, 1, "> ( ) 3. Rich");
     s.send("\r");
     let screen = s.wait_all(&["2/2 Frontend", "Next: review →"]);
     assert!(
@@ -268,17 +268,17 @@ fn review_reopens_a_question_and_changes_its_answer() {
     let mut s = Session::spawn(PREFS, &[]);
     s.wait_all(&["1/2 Style", "Next →"]);
     s.send("\r");
-    s.wait_all(&["› [ ] 1. React", "Next: review →"]);
+    s.wait_all(&["> [ ] 1. React", "Next: review →"]);
     s.send(" ");
-    s.wait_all(&["› [x] 1. React", "Next: review →"]);
+    s.wait_all(&["> [x] 1. React", "Next: review →"]);
     s.send("\r");
     let screen = s.wait_all(&["Review your answers", "Cancel"]);
     assert!(screen.contains("✓ 1/2 Style: Minimal"), "{screen}");
     assert!(screen.contains("✓ 2/2 Frontend: React"), "{screen}");
-    press(&mut s, UP, 2, "› ✓ 1/2 Style: Minimal");
+    press(&mut s, UP, 2, "> ✓ 1/2 Style: Minimal");
     s.send("\r");
-    s.wait_all(&["› (•) 1. Minimal", "Next →"]);
-    press(&mut s, DOWN, 2, "› ( ) 3. Rich");
+    s.wait_all(&["> (•) 1. Minimal", "Next: review →"]);
+    press(&mut s, DOWN, 2, "> ( ) 3. Rich");
     s.send("\r");
     // Answering a re-opened question goes back to the review.
     let screen = s.wait_all(&["✓ 1/2 Style: Rich", "Cancel"]);
@@ -297,7 +297,7 @@ fn review_reopens_a_question_and_changes_its_answer() {
 fn esc_in_the_editor_returns_to_the_options_keeping_the_draft() {
     let mut s = Session::spawn(PREFS, &[]);
     s.wait_all(&["1/2 Style", "Next →"]);
-    press(&mut s, DOWN, 3, "›     Type your own…");
+    press(&mut s, DOWN, 3, ">     Type your own…");
     s.send("\r");
     s.wait_all(&["Your own answer", EDITOR_READY]);
     s.send("my draft");
@@ -309,8 +309,8 @@ fn esc_in_the_editor_returns_to_the_options_keeping_the_draft() {
     s.send("\r");
     s.wait_for("> my draft");
     s.send(ESC);
-    s.wait_all(&["›     Type your own… (now “my draft”)", "Next →"]);
-    press(&mut s, DOWN, 3, "›     Next →");
+    s.wait_all(&[">     Type your own… (now “my draft”)", "Next →"]);
+    press(&mut s, DOWN, 3, ">     Next →");
     s.send("\r");
     s.wait_all(&["2/2 Frontend", "Next: review →"]);
     s.send("\r");
@@ -344,15 +344,15 @@ fn esc_with_answers_asks_before_cancelling() {
         "Cancel and discard your answers?",
         "Yes, discard the answers and cancel",
     ]);
-    assert!(screen.contains("› No, keep answering"), "{screen}");
+    assert!(screen.contains("> No, keep answering"), "{screen}");
     s.send("\r");
-    s.wait_all(&["› [ ] 1. React", "Next: review →"]);
+    s.wait_all(&["> [ ] 1. React", "Next: review →"]);
     s.send(ESC);
     s.wait_all(&[
         "Cancel and discard your answers?",
         "Yes, discard the answers and cancel",
     ]);
-    press(&mut s, DOWN, 1, "› Yes, discard the answers and cancel");
+    press(&mut s, DOWN, 1, "> Yes, discard the answers and cancel");
     s.send("\r");
     assert_dismissed(&mut s, 1);
 }
@@ -363,7 +363,7 @@ fn ctrl_c_in_an_editor_dismisses_without_saving() {
     s.wait_all(&["1/2 Style", "Next →"]);
     s.send("\r");
     s.wait_all(&["2/2 Frontend", "Next: review →"]);
-    press(&mut s, DOWN, 3, "›     Type your own…");
+    press(&mut s, DOWN, 3, ">     Type your own…");
     s.send("\r");
     s.wait_all(&["Your own answer", EDITOR_READY]);
     s.send("never saved");
@@ -377,7 +377,7 @@ fn ctrl_c_at_a_question_dismisses() {
     let mut s = Session::spawn(PREFS, &[]);
     s.wait_all(&["1/2 Style", "Next →"]);
     s.send("\r");
-    s.wait_all(&["› [ ] 1. React", "Next: review →"]);
+    s.wait_all(&["> [ ] 1. React", "Next: review →"]);
     s.send(CTRL_C);
     assert_dismissed(&mut s, 130);
 }
@@ -387,13 +387,13 @@ fn question_and_option_notes_written_edited_cleared() {
     let mut s = Session::spawn(PREFS, &[]);
     s.wait_all(&["1/2 Style", "Next →"]);
     // Question note: write.
-    press(&mut s, DOWN, 4, "›     Note on this question…");
+    press(&mut s, DOWN, 4, ">     Note on this question…");
     s.send("\r");
     s.wait_all(&["Note on this question\n", EDITOR_READY]);
     s.send("first note");
     s.wait_for("> first note");
     s.send("\r");
-    s.wait_all(&["›     Note on this question… (now “first note”)", "Next →"]);
+    s.wait_all(&[">     Note on this question… (now “first note”)", "Next →"]);
     // Edit it.
     s.send("\r");
     s.wait_for("> first note");
@@ -402,12 +402,12 @@ fn question_and_option_notes_written_edited_cleared() {
     s.send("edited note");
     s.wait_for("> edited note");
     s.send("\r");
-    s.wait_all(&["›     Note on this question… (now “edited note”)", "Next →"]);
+    s.wait_all(&[">     Note on this question… (now “edited note”)", "Next →"]);
     // Option note on Balanced: write.
-    press(&mut s, DOWN, 1, "›     Note on an option…");
+    press(&mut s, DOWN, 1, ">     Note on an option…");
     s.send("\r");
     s.wait_all(&["Note on which option?", "← Back"]);
-    press(&mut s, DOWN, 1, "› 2. Balanced");
+    press(&mut s, DOWN, 1, "> 2. Balanced");
     s.send("\r");
     s.wait_all(&["Note on option Balanced", EDITOR_READY]);
     s.send("why balanced");
@@ -418,7 +418,7 @@ fn question_and_option_notes_written_edited_cleared() {
         screen.contains("(•) 2. Balanced") || screen.contains("( ) 2. Balanced"),
         "{screen}"
     );
-    press(&mut s, UP, 4, "› ( ) 2. Balanced");
+    press(&mut s, UP, 4, "> ( ) 2. Balanced");
     s.send("\r");
     s.wait_all(&["2/2 Frontend", "Next: review →"]);
     s.send("\r");
@@ -430,12 +430,12 @@ fn question_and_option_notes_written_edited_cleared() {
         "{screen}"
     );
     // Option note: edit from the review.
-    press(&mut s, DOWN, 2, "› Note on an option…");
+    press(&mut s, DOWN, 2, "> Note on an option…");
     s.send("\r");
     s.wait_all(&["Note on an option of which question?", "← Back"]);
     s.send("\r");
     s.wait_all(&["Note on which option?", "← Back"]);
-    s.wait_all(&["› 2. Balanced  (note “why balanced”)", "← Back"]);
+    s.wait_all(&["> 2. Balanced  (note “why balanced”)", "← Back"]);
     s.send("\r");
     s.wait_for("> why balanced");
     s.send(" and cheap");
@@ -443,7 +443,7 @@ fn question_and_option_notes_written_edited_cleared() {
     s.send("\r");
     s.wait_all(&["note on Balanced: why balanced and cheap", "Cancel"]);
     // Question note: clear from the review (empty save).
-    press(&mut s, DOWN, 1, "› Note on a question…");
+    press(&mut s, DOWN, 1, "> Note on a question…");
     s.send("\r");
     s.wait_all(&["Note on which question?", "← Back"]);
     s.send("\r");
@@ -470,13 +470,13 @@ fn option_note_dropped_on_deselect_and_restored_on_reselect() {
     let mut s = Session::spawn(PREFS, &[]);
     s.wait_all(&["1/2 Style", "Next →"]);
     s.send("\r");
-    s.wait_all(&["› [ ] 1. React", "Next: review →"]);
+    s.wait_all(&["> [ ] 1. React", "Next: review →"]);
     s.send(" ");
-    s.wait_all(&["› [x] 1. React", "Next: review →"]);
-    press(&mut s, DOWN, 5, "›     Note on an option…");
+    s.wait_all(&["> [x] 1. React", "Next: review →"]);
+    press(&mut s, DOWN, 5, ">     Note on an option…");
     s.send("\r");
     s.wait_all(&["Note on which option?", "← Back"]);
-    s.wait_all(&["› 1. React", "← Back"]);
+    s.wait_all(&["> 1. React", "← Back"]);
     s.send("\r");
     s.wait_all(&["Note on option React", EDITOR_READY]);
     s.send("used it at work");
@@ -485,7 +485,7 @@ fn option_note_dropped_on_deselect_and_restored_on_reselect() {
     let screen = s.wait_all(&["note: used it at work", "Next: review →"]);
     assert!(screen.contains("[x] 1. React"), "{screen}");
     // The question re-opens on the row it was left: "Note on an option…".
-    press(&mut s, DOWN, 2, "›     Next: review →");
+    press(&mut s, DOWN, 2, ">     Next: review →");
     s.send("\r");
     let screen = s.wait_all(&["Review your answers", "Cancel"]);
     assert!(
@@ -493,20 +493,20 @@ fn option_note_dropped_on_deselect_and_restored_on_reselect() {
         "{screen}"
     );
     // Deselect React: its note leaves the review.
-    press(&mut s, UP, 1, "› ✓ 2/2 Frontend: React");
+    press(&mut s, UP, 1, "> ✓ 2/2 Frontend: React");
     s.send("\r");
-    s.wait_all(&["› [x] 1. React", "Next: review →"]);
+    s.wait_all(&["> [x] 1. React", "Next: review →"]);
     s.send(" ");
-    s.wait_all(&["› [ ] 1. React", "Next: review →"]);
+    s.wait_all(&["> [ ] 1. React", "Next: review →"]);
     s.send("\r");
     let screen = s.wait_all(&["· 2/2 Frontend: no answer", "Cancel"]);
     assert!(!screen.contains("note on React"), "{screen}");
     // Select it again: the note is back.
-    press(&mut s, UP, 1, "› · 2/2 Frontend: no answer");
+    press(&mut s, UP, 1, "> · 2/2 Frontend: no answer");
     s.send("\r");
-    s.wait_all(&["› [ ] 1. React", "Next: review →"]);
+    s.wait_all(&["> [ ] 1. React", "Next: review →"]);
     s.send(" ");
-    s.wait_all(&["› [x] 1. React", "Next: review →"]);
+    s.wait_all(&["> [x] 1. React", "Next: review →"]);
     s.send("\r");
     let screen = s.wait_all(&["✓ 2/2 Frontend: React", "Cancel"]);
     assert!(
@@ -530,7 +530,7 @@ fn option_note_dropped_on_deselect_and_restored_on_reselect() {
 fn multi_line_paste_stays_in_one_answer() {
     let mut s = Session::spawn(PREFS, &[]);
     s.wait_all(&["1/2 Style", "Next →"]);
-    press(&mut s, DOWN, 3, "›     Type your own…");
+    press(&mut s, DOWN, 3, ">     Type your own…");
     s.send("\r");
     s.wait_all(&["Your own answer", EDITOR_READY]);
     s.send("\x1b[200~a\nb\nc\x1b[201~");
@@ -539,7 +539,7 @@ fn multi_line_paste_stays_in_one_answer() {
     });
     s.send("\r");
     let screen = s.wait_all(&["2/2 Frontend", "Next: review →"]);
-    assert!(screen.contains("› [ ] 1. React"), "{screen}");
+    assert!(screen.contains("> [ ] 1. React"), "{screen}");
     assert!(!screen.contains("[x]"), "{screen}");
     s.send("\r");
     let screen = s.wait_all(&["Review your answers", "Cancel"]);
@@ -563,7 +563,7 @@ fn required_question_unanswered_asks_before_submitting() {
     });
     let mut s = Session::spawn(&payload.to_string(), &[]);
     s.wait_all(&["1/1 Database (required)", "Next: review →"]);
-    press(&mut s, UP, 1, "›     Next: review →");
+    press(&mut s, UP, 1, ">     Next: review →");
     s.send("\r");
     let screen = s.wait_all(&["Review your answers", "Cancel"]);
     assert!(
@@ -571,7 +571,7 @@ fn required_question_unanswered_asks_before_submitting() {
         "{screen}"
     );
     assert!(
-        screen.contains("› Submit (1 required question unanswered)"),
+        screen.contains("> Submit (1 required question unanswered)"),
         "{screen}"
     );
     s.send("\r");
@@ -579,12 +579,12 @@ fn required_question_unanswered_asks_before_submitting() {
         "Unanswered required questions: 1/1 Database. Submit anyway?",
         "Yes, submit anyway",
     ]);
-    s.wait_all(&["› No, back to the review", "Yes, submit anyway"]);
+    s.wait_all(&["> No, back to the review", "Yes, submit anyway"]);
     s.send("\r");
-    s.wait_all(&["› Submit (1 required question unanswered)", "Cancel"]);
+    s.wait_all(&["> Submit (1 required question unanswered)", "Cancel"]);
     s.send("\r");
-    s.wait_all(&["› No, back to the review", "Yes, submit anyway"]);
-    press(&mut s, DOWN, 1, "› Yes, submit anyway");
+    s.wait_all(&["> No, back to the review", "Yes, submit anyway"]);
+    press(&mut s, DOWN, 1, "> Yes, submit anyway");
     s.send("\r");
     let (code, result) = s.finish();
     assert_eq!(code, 0);
@@ -621,7 +621,7 @@ fn sigterm_at_a_prompt_aborts() {
     let mut s = Session::spawn(PREFS, &[]);
     s.wait_all(&["1/2 Style", "Next →"]);
     s.send(UP);
-    s.wait_for("›     Next →");
+    s.wait_for(">     Next →");
     s.signal(libc::SIGTERM);
     assert_aborted_by_sigterm(&mut s);
 }
@@ -630,7 +630,7 @@ fn sigterm_at_a_prompt_aborts() {
 fn sigterm_in_an_editor_aborts() {
     let mut s = Session::spawn(PREFS, &[]);
     s.wait_all(&["1/2 Style", "Next →"]);
-    press(&mut s, DOWN, 3, "›     Type your own…");
+    press(&mut s, DOWN, 3, ">     Type your own…");
     s.send("\r");
     s.wait_all(&["Your own answer", EDITOR_READY]);
     s.send("half typed");
@@ -669,15 +669,15 @@ fn wide_text_is_cut_to_the_width_and_leaves_no_ghost_lines() {
     let lines: Vec<&str> = first.lines().collect();
     let at = lines
         .iter()
-        .position(|l| l.starts_with("› ( ) 1. とても長い"))
+        .position(|l| l.starts_with("> ( ) 1. とても長い"))
         .expect("option 1");
     assert!(lines[at].ends_with('…'), "{first}");
     assert!(lines[at + 1].starts_with("         説明文"), "{first}");
     assert!(lines[at + 2].starts_with("  ( ) 2. 🎉 Party"), "{first}");
     s.send(DOWN);
-    s.wait_for("› ( ) 2. 🎉 Party");
+    s.wait_for("> ( ) 2. 🎉 Party");
     s.send(UP);
-    let back = s.wait_for("› ( ) 1. とても長い");
+    let back = s.wait_for("> ( ) 1. とても長い");
     assert_eq!(back, first, "moving left stale lines behind");
     s.send("\r");
     s.wait_all(&["Review your answers", "Cancel"]);
@@ -701,7 +701,7 @@ fn stdout_carries_only_the_result_json() {
         },
     );
     s.wait_all(&["1/2 Style", "Next →"]);
-    press(&mut s, DOWN, 3, "›     Type your own…");
+    press(&mut s, DOWN, 3, ">     Type your own…");
     s.send("\r");
     s.wait_all(&["Your own answer", EDITOR_READY]);
     s.send("typed");
@@ -749,17 +749,17 @@ fn not_cancelling_returns_to_the_same_row() {
     s.wait_all(&["1/2 Style", "Next →"]);
     s.send("\r");
     s.wait_all(&["2/2 Frontend", "Next: review →"]);
-    press(&mut s, UP, 2, "›     ← Back");
+    press(&mut s, UP, 2, ">     ← Back");
     s.send("\r");
-    s.wait_all(&["› (•) 1. Minimal", "Next →"]);
-    press(&mut s, DOWN, 2, "› ( ) 3. Rich");
+    s.wait_all(&["> (•) 1. Minimal", "Next: review →"]);
+    press(&mut s, DOWN, 2, "> ( ) 3. Rich");
     s.send(ESC);
     s.wait_all(&[
         "Cancel and discard your answers?",
         "Yes, discard the answers and cancel",
     ]);
     s.send("\r");
-    let screen = s.wait_all(&["› ( ) 3. Rich", "Next →"]);
+    let screen = s.wait_all(&["> ( ) 3. Rich", "Next →"]);
     assert!(screen.contains("  (•) 1. Minimal"), "{screen}");
     s.send(CTRL_C);
     assert_dismissed(&mut s, 130);
@@ -769,7 +769,7 @@ fn not_cancelling_returns_to_the_same_row() {
 fn ctrl_c_in_the_preview_pager_dismisses() {
     let mut s = Session::spawn(CONFIG, &[]);
     s.wait_all(&["1/2 Log format", "Next →"]);
-    press(&mut s, DOWN, 3, "›     View full preview…");
+    press(&mut s, DOWN, 3, ">     View full preview…");
     s.send("\r");
     s.wait_all(&["View the full preview of which option?", "← Back"]);
     s.send("\r");
@@ -788,10 +788,10 @@ fn ctrl_c_in_the_preview_pager_dismisses() {
 fn option_note_saved_with_esc_and_cleared_by_an_empty_save() {
     let mut s = Session::spawn(PREFS, &[]);
     s.wait_all(&["1/2 Style", "Next →"]);
-    press(&mut s, DOWN, 5, "›     Note on an option…");
+    press(&mut s, DOWN, 5, ">     Note on an option…");
     s.send("\r");
     s.wait_all(&["Note on which option?", "← Back"]);
-    s.wait_for("› 1. Minimal");
+    s.wait_for("> 1. Minimal");
     s.send("\r");
     s.wait_all(&["Note on option Minimal", EDITOR_READY]);
     s.send("temporary");
@@ -800,15 +800,15 @@ fn option_note_saved_with_esc_and_cleared_by_an_empty_save() {
     s.send(ESC);
     s.wait_all(&["note: temporary", "Next →"]);
     s.send("\r");
-    s.wait_all(&["Note on which option?", "› 1. Minimal  (note “temporary”)"]);
+    s.wait_all(&["Note on which option?", "> 1. Minimal  (note “temporary”)"]);
     s.send("\r");
     s.wait_for("> temporary");
     s.send(CTRL_U);
     s.wait_gone("> temporary");
     s.send("\r");
-    let screen = s.wait_all(&["›     Note on an option…", "Next →"]);
+    let screen = s.wait_all(&[">     Note on an option…", "Next →"]);
     assert!(!screen.contains("note: temporary"), "{screen}");
-    press(&mut s, UP, 5, "› ( ) 1. Minimal");
+    press(&mut s, UP, 5, "> ( ) 1. Minimal");
     s.send("\r");
     s.wait_all(&["2/2 Frontend", "Next: review →"]);
     s.send("\r");
@@ -839,7 +839,7 @@ fn sigint_from_outside_dismisses() {
 fn resizing_after_an_editor_keeps_the_flow_and_its_answers() {
     let mut s = Session::spawn(PREFS, &[]);
     s.wait_all(&["1/2 Style", "Next →"]);
-    press(&mut s, DOWN, 3, "›     Type your own…");
+    press(&mut s, DOWN, 3, ">     Type your own…");
     s.send("\r");
     s.wait_all(&["Your own answer", EDITOR_READY]);
     s.send("kept");
@@ -850,7 +850,7 @@ fn resizing_after_an_editor_keeps_the_flow_and_its_answers() {
     std::thread::sleep(std::time::Duration::from_millis(200));
     s.set_window_size(30, 100);
     std::thread::sleep(std::time::Duration::from_millis(200));
-    press(&mut s, DOWN, 3, "›     Next →");
+    press(&mut s, DOWN, 3, ">     Next →");
     s.send("\r");
     s.wait_all(&["2/2 Frontend", "Next: review →"]);
     s.send("\r");
@@ -875,7 +875,7 @@ fn a_two_row_window_waits_for_room_instead_of_failing() {
     s.send(DOWN);
     std::thread::sleep(std::time::Duration::from_millis(100));
     s.set_window_size(30, 100);
-    s.wait_all(&["› ( ) 1. Minimal", "Next →"]);
+    s.wait_all(&["> ( ) 1. Minimal", "Next →"]);
     s.send("\r");
     s.wait_all(&["2/2 Frontend", "Next: review →"]);
     s.send("\r");

@@ -119,9 +119,9 @@ fn assert_finished(s: &mut Session, code: i32, expected: Value) {
     assert!(!s.alternate_screen(), "still on the alternate screen");
 }
 
-/// The highlighted line of `screen` (the one starting with `›`).
+/// The highlighted line of `screen` (the one starting with `>`).
 fn highlighted(screen: &str) -> Option<&str> {
-    screen.lines().find(|l| l.starts_with('›'))
+    screen.lines().find(|l| l.starts_with('>'))
 }
 
 /// Waits until the highlighted line is exactly `line`; returns the screen.
@@ -165,7 +165,7 @@ fn split_moves(s: &mut Session, key: &str, line: &str) -> Result<String, Stalled
 
 /// The highlighted row of the long list's question 1 on option `i`.
 fn option_row(i: usize) -> String {
-    format!("› ( ) {i:>2}. Option {i}")
+    format!("> ( ) {i:>2}. Option {i}")
 }
 
 /// Regression (fresh-user pass): with a 25 ms escape delay, an arrow whose bytes came 11 to
@@ -184,7 +184,7 @@ fn an_arrow_split_30_ms_apart_still_moves() {
             wait_highlight(&mut s, &option_row(row));
         }
         s.send("\r");
-        s.wait_all(&["2/2 Size", "› ( ) 1. Small"]);
+        s.wait_all(&["2/2 Size", "> ( ) 1. Small"]);
         s.send("\x03");
         let (code, _) = s.finish();
         assert_eq!(code, 130);
@@ -227,17 +227,17 @@ fn every_split_sequence_moves_and_never_cancels() {
             ("\x1bOC", "\x1b[Z"),
         ] {
             send_split(&mut s, next)?;
-            s.wait_all(&["2/2 Size", "› ( ) 1. Small"]);
+            s.wait_all(&["2/2 Size", "> ( ) 1. Small"]);
             send_split(&mut s, back)?;
             s.wait_all(&["1/2 Pick", &option_row(1)]);
         }
         // Enter (kitty, modifyOtherKeys) chooses the highlighted option.
         split_moves(&mut s, "\x1b[B", &option_row(2))?;
         send_split(&mut s, "\x1b[13u")?;
-        s.wait_all(&["2/2 Size", "› ( ) 1. Small"]);
-        split_moves(&mut s, "\x1bOB", "› ( ) 2. Medium")?;
+        s.wait_all(&["2/2 Size", "> ( ) 1. Small"]);
+        split_moves(&mut s, "\x1bOB", "> ( ) 2. Medium")?;
         send_split(&mut s, "\x1b[27;1;13~")?;
-        s.wait_all(&["Review your answers", "› Submit"]);
+        s.wait_all(&["Review your answers", "> Submit"]);
         send_split(&mut s, "\x1b[13u")?;
         assert_finished(
             &mut s,
@@ -259,20 +259,20 @@ fn every_split_sequence_moves_and_never_cancels() {
 fn split_kitty_and_modify_other_keys_esc_cancel_leaving_nothing_behind() {
     retrying_stalls(|| {
         let mut s = Session::spawn(PREFS, &[]);
-        s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+        s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
         // An answer, so that Esc asks first: the rest of the sequence read as keys would
         // show (a `2` would say yes).
         s.send(" ");
-        s.wait_all(&["2/2 Frontend", "› [ ] 1. React"]);
+        s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
         send_split(&mut s, "\x1b[27u")?;
-        s.wait_all(&["Cancel and discard your answers?", "› No, keep answering"]);
+        s.wait_all(&["Cancel and discard your answers?", "> No, keep answering"]);
         s.send("\r");
-        s.wait_all(&["2/2 Frontend", "› [ ] 1. React"]);
+        s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
         // The modifyOtherKeys form.
         send_split(&mut s, "\x1b[27;1;27~")?;
-        s.wait_for("› No, keep answering");
+        s.wait_for("> No, keep answering");
         s.send(DOWN);
-        s.wait_for("› Yes, discard the answers and cancel");
+        s.wait_for("> Yes, discard the answers and cancel");
         s.send("\r");
         assert_finished(&mut s, 1, prefs_dismissed());
         Ok(())
@@ -284,9 +284,9 @@ fn split_kitty_and_modify_other_keys_ctrl_c_dismiss() {
     for ctrl_c in ["\x1b[99;5u", "\x1b[27;5;99~"] {
         retrying_stalls(|| {
             let mut s = Session::spawn(PREFS, &[]);
-            s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+            s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
             s.send(" ");
-            s.wait_all(&["2/2 Frontend", "› [ ] 1. React"]);
+            s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
             send_split(&mut s, ctrl_c)?;
             assert_finished(&mut s, 130, prefs_dismissed());
             Ok(())
@@ -298,11 +298,11 @@ fn split_kitty_and_modify_other_keys_ctrl_c_dismiss() {
 fn split_arrows_in_an_editor_edit_the_text_or_leave_it_empty() {
     retrying_stalls(|| {
         let mut s = Session::spawn(PREFS, &[]);
-        s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+        s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
         for _ in 0..3 {
             s.send(DOWN);
         }
-        wait_highlight(&mut s, "›     Type your own…");
+        wait_highlight(&mut s, ">     Type your own…");
         s.send("\r");
         s.wait_all(&["Your own answer", EDITOR_READY]);
         s.send("ab");
@@ -318,17 +318,17 @@ fn split_arrows_in_an_editor_edit_the_text_or_leave_it_empty() {
         s.send("\x05\x15");
         s.wait_gone("> aYXb");
         send_split(&mut s, "\x1b[B")?;
-        wait_highlight(&mut s, "›     Note on this question…");
+        wait_highlight(&mut s, ">     Note on this question…");
         s.send(UP);
-        wait_highlight(&mut s, "›     Type your own…");
+        wait_highlight(&mut s, ">     Type your own…");
         s.send("\r");
         s.wait_all(&["Your own answer", EDITOR_READY]);
         send_split(&mut s, "\x1bOB")?;
-        wait_highlight(&mut s, "›     Note on this question…");
+        wait_highlight(&mut s, ">     Note on this question…");
         s.send(TAB);
         s.wait_all(&["2/2 Frontend", "Next: review →"]);
         s.send(TAB);
-        s.wait_for("› Submit");
+        s.wait_for("> Submit");
         s.send("\r");
         assert_finished(
             &mut s,
@@ -368,9 +368,9 @@ fn ss3_arrows_page_down_home_and_end_in_a_long_list() {
     s.send("\x1b[4~");
     wait_highlight(&mut s, &option_row(60));
     s.send("\r");
-    s.wait_all(&["2/2 Size", "› ( ) 1. Small"]);
+    s.wait_all(&["2/2 Size", "> ( ) 1. Small"]);
     s.send(TAB);
-    s.wait_for("› Submit");
+    s.wait_for("> Submit");
     s.send("\r");
     assert_finished(
         &mut s,
@@ -387,33 +387,33 @@ fn ss3_arrows_page_down_home_and_end_in_a_long_list() {
 #[test]
 fn digits_choose_tick_and_reopen_and_a_ticks_all_or_none() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
     // Single: 2 chooses option 2 and goes on.
     s.send("2");
-    s.wait_all(&["2/2 Frontend", "› [ ] 1. React", "Next: review →"]);
+    s.wait_all(&["2/2 Frontend", "> [ ] 1. React", "Next: review →"]);
     // Multi: a ticks all, then none.
     s.send("a");
-    s.wait_all(&["› [x] 1. React", "  [x] 2. Vue", "  [x] 3. Svelte"]);
+    s.wait_all(&["> [x] 1. React", "  [x] 2. Vue", "  [x] 3. Svelte"]);
     s.send("a");
-    s.wait_all(&["› [ ] 1. React", "  [ ] 2. Vue", "  [ ] 3. Svelte"]);
+    s.wait_all(&["> [ ] 1. React", "  [ ] 2. Vue", "  [ ] 3. Svelte"]);
     // Digits tick and untick, and never submit.
     s.send("1");
-    s.wait_all(&["› [x] 1. React", "  [ ] 3. Svelte"]);
+    s.wait_all(&["> [x] 1. React", "  [ ] 3. Svelte"]);
     s.send("3");
-    s.wait_all(&["  [x] 1. React", "› [x] 3. Svelte"]);
+    s.wait_all(&["  [x] 1. React", "> [x] 3. Svelte"]);
     s.send("1");
-    let screen = s.wait_all(&["› [ ] 1. React", "  [x] 3. Svelte"]);
+    let screen = s.wait_all(&["> [ ] 1. React", "  [x] 3. Svelte"]);
     assert!(screen.contains("2/2 Frontend"), "{screen}");
     // Enter confirms.
     s.send("\r");
-    let screen = s.wait_all(&["Review your answers", "› Submit"]);
+    let screen = s.wait_all(&["Review your answers", "> Submit"]);
     assert!(screen.contains("  ✓ 1/2 Style: Balanced"), "{screen}");
     assert!(screen.contains("  ✓ 2/2 Frontend: Svelte"), "{screen}");
     // On the review, 1 re-opens question 1 (on its answer); 3 chooses Rich and comes back.
     s.send("1");
-    s.wait_all(&["1/2 Style", "› (•) 2. Balanced"]);
+    s.wait_all(&["1/2 Style", "> (•) 2. Balanced"]);
     s.send("3");
-    let screen = s.wait_all(&["Review your answers", "› Submit"]);
+    let screen = s.wait_all(&["Review your answers", "> Submit"]);
     assert!(screen.contains("  ✓ 1/2 Style: Rich"), "{screen}");
     s.send("\r");
     assert_finished(
@@ -435,17 +435,17 @@ fn digits_choose_tick_and_reopen_and_a_ticks_all_or_none() {
 #[test]
 fn n_writes_the_highlighted_options_note_and_shift_n_the_questions() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
     s.send(DOWN);
-    wait_highlight(&mut s, "› ( ) 2. Balanced");
+    wait_highlight(&mut s, "> ( ) 2. Balanced");
     s.send("n");
     // The question stays above the editor, the note's option marked.
     let screen = s.wait_all(&["Note on option Balanced", EDITOR_READY]);
-    assert!(screen.contains("› ( ) 2. Balanced"), "{screen}");
+    assert!(screen.contains("> ( ) 2. Balanced"), "{screen}");
     s.send("why balanced");
     s.wait_for("> why balanced");
     s.send("\r");
-    let screen = s.wait_all(&["› ( ) 2. Balanced", "Next →"]);
+    let screen = s.wait_all(&["> ( ) 2. Balanced", "Next →"]);
     assert!(screen.contains("note: why balanced"), "{screen}");
     s.send("N");
     s.wait_all(&["Note on this question\n", EDITOR_READY]);
@@ -453,9 +453,9 @@ fn n_writes_the_highlighted_options_note_and_shift_n_the_questions() {
     s.wait_for("> keep it short");
     s.send("\r");
     let screen = s.wait_all(&["Note on this question… (now “keep it short”)", "Next →"]);
-    assert_eq!(highlighted(&screen), Some("› ( ) 2. Balanced"), "{screen}");
+    assert_eq!(highlighted(&screen), Some("> ( ) 2. Balanced"), "{screen}");
     s.send("\r");
-    s.wait_all(&["2/2 Frontend", "› [ ] 1. React"]);
+    s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
     // A question note without an answer.
     s.send("N");
     s.wait_all(&["Note on this question\n", EDITOR_READY]);
@@ -467,7 +467,7 @@ fn n_writes_the_highlighted_options_note_and_shift_n_the_questions() {
         "Next: review →",
     ]);
     s.send(TAB);
-    s.wait_for("› Submit");
+    s.wait_for("> Submit");
     s.send("\r");
     assert_finished(
         &mut s,
@@ -496,29 +496,29 @@ fn n_writes_the_highlighted_options_note_and_shift_n_the_questions() {
 #[test]
 fn tab_shift_tab_and_arrows_move_between_questions_keeping_ticks() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
     s.send(TAB);
-    s.wait_all(&["2/2 Frontend", "› [ ] 1. React"]);
+    s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
     s.send(" ");
-    s.wait_for("› [x] 1. React");
+    s.wait_for("> [x] 1. React");
     s.send(SHIFT_TAB);
-    s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
     s.send(RIGHT);
-    s.wait_all(&["2/2 Frontend", "› [x] 1. React"]);
+    s.wait_all(&["2/2 Frontend", "> [x] 1. React"]);
     s.send(LEFT);
-    let screen = s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+    let screen = s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
     assert!(!screen.contains("(•)"), "nothing chosen: {screen}");
     s.send(TAB);
-    s.wait_all(&["2/2 Frontend", "› [x] 1. React"]);
+    s.wait_all(&["2/2 Frontend", "> [x] 1. React"]);
     s.send(TAB);
-    let screen = s.wait_all(&["Review your answers", "› Submit"]);
+    let screen = s.wait_all(&["Review your answers", "> Submit"]);
     assert!(screen.contains("  · 1/2 Style: no answer"), "{screen}");
     assert!(screen.contains("  ✓ 2/2 Frontend: React"), "{screen}");
     // ← on the review: back to the last question, its ticks kept.
     s.send(LEFT);
-    s.wait_all(&["2/2 Frontend", "› [x] 1. React"]);
+    s.wait_all(&["2/2 Frontend", "> [x] 1. React"]);
     s.send(RIGHT);
-    s.wait_for("› Submit");
+    s.wait_for("> Submit");
     s.send("\r");
     assert_finished(
         &mut s,
@@ -549,13 +549,13 @@ fn keys_typed_before_the_first_screen_never_answer() {
             continue;
         }
         let screen = s.wait_all(&["1/2 Style", "Next →"]);
-        assert_eq!(highlighted(&screen), Some("› ( ) 1. Minimal"), "{screen}");
+        assert_eq!(highlighted(&screen), Some("> ( ) 1. Minimal"), "{screen}");
         assert!(!screen.contains("(•)"), "{screen}");
         assert!(!screen.contains("looks good"), "{screen}");
         s.send(TAB);
-        s.wait_all(&["2/2 Frontend", "› [ ] 1. React"]);
+        s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
         s.send(TAB);
-        let screen = s.wait_all(&["Review your answers", "› Submit"]);
+        let screen = s.wait_all(&["Review your answers", "> Submit"]);
         assert!(screen.contains("  · 1/2 Style: no answer"), "{screen}");
         s.send("\r");
         assert_finished(
@@ -573,7 +573,7 @@ fn keys_typed_before_the_first_screen_never_answer() {
 fn start_in_shell(s: &mut Session) -> String {
     s.wait_for(SHELL_PROMPT.trim_end());
     s.send("pi-ask payload.json --output result.json\r");
-    s.wait_all(&["1/2 Style", "› ( ) 1. Minimal", "Next →"])
+    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal", "Next →"])
 }
 
 /// Waits until the shell shows its prompt again after Ctrl+Z stopped pi-ask: the job's
@@ -613,9 +613,9 @@ fn ctrl_z_and_fg_from_a_shell_keep_the_flow_and_its_answers() {
     let mut s = Session::spawn_shell(PREFS, Options::default());
     start_in_shell(&mut s);
     s.send("2");
-    s.wait_all(&["2/2 Frontend", "› [ ] 1. React"]);
+    s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
     s.send(" ");
-    let before = s.wait_all(&["2/2 Frontend", "› [x] 1. React", "Next: review →"]);
+    let before = s.wait_all(&["2/2 Frontend", "> [x] 1. React", "Next: review →"]);
     s.send(CTRL_Z);
     wait_stopped(&mut s);
     s.send("fg\r");
@@ -624,7 +624,7 @@ fn ctrl_z_and_fg_from_a_shell_keep_the_flow_and_its_answers() {
     assert!(s.alternate_screen(), "not on the alternate screen");
     assert!(!s.cursor_visible(), "the cursor shows at a menu");
     s.send("\r");
-    s.wait_all(&["Review your answers", "› Submit"]);
+    s.wait_all(&["Review your answers", "> Submit"]);
     s.send("\r");
     exit_shell(
         &mut s,
@@ -667,7 +667,7 @@ fn ctrl_z_in_an_editor_keeps_the_draft() {
     s.send(TAB);
     s.wait_all(&["2/2 Frontend", "Next: review →"]);
     s.send(TAB);
-    s.wait_for("› Submit");
+    s.wait_for("> Submit");
     s.send("\r");
     exit_shell(
         &mut s,
@@ -687,37 +687,37 @@ fn ctrl_z_in_an_editor_keeps_the_draft() {
 #[test]
 fn an_empty_editor_lets_down_tab_and_left_navigate() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
     for _ in 0..3 {
         s.send(DOWN);
     }
-    wait_highlight(&mut s, "›     Type your own…");
+    wait_highlight(&mut s, ">     Type your own…");
     s.send("\r");
     s.wait_all(&["Your own answer", EDITOR_READY]);
     // ↓ in the empty editor: closed, the highlight on the next row.
     s.send(DOWN);
-    let screen = wait_highlight(&mut s, "›     Note on this question…");
+    let screen = wait_highlight(&mut s, ">     Note on this question…");
     assert!(!screen.contains("Your own answer"), "{screen}");
     s.send(UP);
-    wait_highlight(&mut s, "›     Type your own…");
+    wait_highlight(&mut s, ">     Type your own…");
     s.send("\r");
     s.wait_all(&["Your own answer", EDITOR_READY]);
     // Tab: the next question.
     s.send(TAB);
-    s.wait_all(&["2/2 Frontend", "› [ ] 1. React"]);
+    s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
     for _ in 0..3 {
         s.send(DOWN);
     }
-    wait_highlight(&mut s, "›     Type your own…");
+    wait_highlight(&mut s, ">     Type your own…");
     s.send("\r");
     s.wait_all(&["Your own answer", EDITOR_READY]);
     // ←: the previous question.
     s.send(LEFT);
-    s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
     s.send("1");
     s.wait_all(&["2/2 Frontend", "Next: review →"]);
     s.send(TAB);
-    s.wait_for("› Submit");
+    s.wait_for("> Submit");
     s.send("\r");
     assert_finished(
         &mut s,
@@ -736,11 +736,11 @@ fn an_empty_editor_lets_down_tab_and_left_navigate() {
 #[test]
 fn an_editor_with_text_keeps_tab_and_the_arrows() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "› ( ) 1. Minimal"]);
+    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
     for _ in 0..3 {
         s.send(DOWN);
     }
-    wait_highlight(&mut s, "›     Type your own…");
+    wait_highlight(&mut s, ">     Type your own…");
     s.send("\r");
     s.wait_all(&["Your own answer", EDITOR_READY]);
     s.send("ab");
@@ -766,7 +766,7 @@ fn an_editor_with_text_keeps_tab_and_the_arrows() {
     s.send("\r");
     s.wait_all(&["2/2 Frontend", "Next: review →"]);
     s.send(TAB);
-    s.wait_for("› Submit");
+    s.wait_for("> Submit");
     s.send("\r");
     assert_finished(
         &mut s,
@@ -793,7 +793,7 @@ fn minimal_and_submit(s: &mut Session) {
     s.send("1");
     s.wait_all(&["2/2 Frontend", "Next: review →"]);
     s.send(TAB);
-    s.wait_for("› Submit");
+    s.wait_for("> Submit");
     s.send("\r");
     assert_finished(
         s,
@@ -860,7 +860,7 @@ fn peek_shows_the_context_until_the_next_key_which_does_nothing_else() {
                   I will refactor the parser.\n\
                   Which style should the next prompt have?";
     let mut s = Session::spawn(PREFS, &["--context", context.to_str().unwrap()]);
-    let before = s.wait_all(&["1/2 Style", "› ( ) 1. Minimal", "Next →"]);
+    let before = s.wait_all(&["1/2 Style", "> ( ) 1. Minimal", "Next →"]);
     s.send(PEEK);
     let screen = s.wait_for("Context (the agent's message)");
     assert_eq!(screen.trim_end(), peeked);
@@ -882,11 +882,11 @@ fn peek_shows_the_context_until_the_next_key_which_does_nothing_else() {
     s.send("\r");
     s.wait_all(&["Note on this question… (now “draft!”)", "Next →"]);
     s.send(DOWN);
-    wait_highlight(&mut s, "› ( ) 2. Balanced");
+    wait_highlight(&mut s, "> ( ) 2. Balanced");
     s.send("\r");
     s.wait_all(&["2/2 Frontend", "Next: review →"]);
     s.send(TAB);
-    s.wait_for("› Submit");
+    s.wait_for("> Submit");
     s.send("\r");
     assert_finished(
         &mut s,
@@ -926,7 +926,7 @@ fn peek_without_context_shows_the_screen_underneath() {
     s.send("3");
     s.wait_all(&["2/2 Frontend", "Next: review →"]);
     s.send(TAB);
-    s.wait_for("› Submit");
+    s.wait_for("> Submit");
     s.send("\r");
     exit_shell(
         &mut s,
@@ -954,9 +954,9 @@ fn a_resize_lays_the_screen_out_at_once() {
     assert_eq!(
         narrow,
         "1/2 Style\n\
-         How should I frame the next prompt?\n\
+         How should I frame the next prompt?:\n\
          ↑↓ move · Enter/1-9 ch… [Page 1/5] \n\
-         › ( ) 1. Minimal\n\
+         > ( ) 1. Minimal\n\
          \x20        A short, direct question with…\n\
          \x20 ( ) 2. Balanced\n\
          \x20        A standard prompt with a bit …"
@@ -967,10 +967,10 @@ fn a_resize_lays_the_screen_out_at_once() {
     s.send("1");
     s.wait_all(&["2/2 Frontend", "Next: review →"]);
     s.send(TAB);
-    let review = s.wait_all(&["Review your answers", "› Submit"]);
+    let review = s.wait_all(&["Review your answers", "> Submit"]);
     s.set_window_size(12, 40);
     s.wait_until("the review laid out at 12x40", |screen| {
-        screen != review && screen.contains("› Submit")
+        screen != review && screen.contains("> Submit")
     });
     s.send("\r");
     assert_finished(

@@ -165,7 +165,7 @@ fn long_text_flow(rows: u16, cols: u16) {
     let first = s.wait_all(&[
         "1/2 Choose the sto",
         &format!("[Page 1/{pages}]"),
-        "› ( )  1. 日本語の",
+        "> ( )  1. 日本語の",
         "          漢字の説",
     ]);
     let lines: Vec<&str> = first.lines().collect();
@@ -177,24 +177,24 @@ fn long_text_flow(rows: u16, cols: u16) {
     // The prompt is cut at a word boundary, with "…".
     let prompt = "Which storage engine should the event log use?";
     let shown = lines[1]
-        .strip_suffix('…')
+        .strip_suffix("…:")
         .unwrap_or_else(|| panic!("{first}"));
     assert!(
         shown.starts_with("Which storage") && prompt[shown.len()..].starts_with(' '),
         "{first}"
     );
     assert!(lines[2].starts_with("↑↓"), "{first}");
-    assert!(lines[3].starts_with("› ( )  1. 日本語の"), "{first}");
+    assert!(lines[3].starts_with("> ( )  1. 日本語の"), "{first}");
     assert!(lines[3].ends_with('…'), "{first}");
     assert!(lines[4].starts_with("          漢字の説"), "{first}");
     assert_no_repeats(&first);
 
     // Full text of option 2: the title, the whole label and prompt, 400-character description.
-    let screen = move_to(&mut s, UP, "›     Full text…");
+    let screen = move_to(&mut s, UP, ">     Full text…");
     assert_no_repeats(&screen);
     s.send("\r");
     s.wait_for("Full text of which");
-    move_to(&mut s, DOWN, "›  2. Long descrip");
+    move_to(&mut s, DOWN, ">  2. Long descrip");
     s.send("\r");
     let text = squeeze(&read_pager(&mut s, "Full text of option 2").concat());
     for part in [
@@ -207,17 +207,17 @@ fn long_text_flow(rows: u16, cols: u16) {
         assert!(text.contains(&squeeze(part)), "{part:?} not in the pager: {text}");
     }
     s.send("q");
-    s.wait_for("›     Full text…");
+    s.wait_for(">     Full text…");
 
     // Filter the 60 options, choose the one match: its original position is the answer.
-    move_to(&mut s, DOWN, "›     Filter opt");
+    move_to(&mut s, DOWN, ">     Filter opt");
     s.send("\r");
     s.wait_for("Filter options by");
     wait_editor(&mut s);
     s.send("OPTION 42");
     s.wait_for("> OPTION 42");
     s.send("\r");
-    let screen = s.wait_all(&["Filter “OPTION 42”", "› ( ) 42. Option 42"]);
+    let screen = s.wait_all(&["Filter “OPTION 42”", "> ( ) 42. Option 42"]);
     if cols >= 40 {
         assert!(
             screen.contains("Filter “OPTION 42”: 1 of 60 options"),
@@ -229,10 +229,10 @@ fn long_text_flow(rows: u16, cols: u16) {
     s.send("\r");
 
     // The 60-line preview: every line reachable in the pager.
-    let screen = s.wait_all(&["2/2 Layout", "› ( ) 1. Alpha"]);
+    let screen = s.wait_all(&["2/2 Layout", "> ( ) 1. Alpha"]);
     assert!(screen.contains("│ "), "{screen}");
     assert_no_repeats(&screen);
-    move_to(&mut s, DOWN, "›     View full");
+    move_to(&mut s, DOWN, ">     View full");
     s.send("\r");
     s.wait_for("View the full prev");
     s.send("\r");
@@ -240,10 +240,10 @@ fn long_text_flow(rows: u16, cols: u16) {
     let want: Vec<String> = (1..=60).map(|i| format!("preview line {i}")).collect();
     assert_eq!(squeeze(&preview.concat()), squeeze(&want.concat()));
     s.send("q");
-    s.wait_for("› ( ) 1. Alpha");
+    s.wait_for("> ( ) 1. Alpha");
     s.send("\r");
 
-    let screen = s.wait_for("› Submit");
+    let screen = s.wait_for("> Submit");
     assert_no_repeats(&screen);
     s.send("\r");
     let (code, result) = finish(&mut s);
@@ -287,7 +287,7 @@ fn filter_payload() -> String {
 /// Opens "Filter options…" (the last row: Up from the first row) and saves `text` as the
 /// filter.
 fn set_filter(s: &mut Session, text: &str) {
-    move_to(s, UP, "›     Filter opt");
+    move_to(s, UP, ">     Filter opt");
     s.send("\r");
     s.wait_for("Filter options by");
     wait_editor(s);
@@ -304,39 +304,39 @@ fn set_filter(s: &mut Session, text: &str) {
 #[test]
 fn filtering_keeps_original_positions_and_ticks() {
     let mut s = Session::spawn_with(&filter_payload(), &[], size(12, 40));
-    s.wait_all(&["1/1 Q1", "› [ ]  1. Option 1"]);
+    s.wait_all(&["1/1 Q1", "> [ ]  1. Option 1"]);
     s.send(" ");
-    s.wait_for("› [x]  1. Option 1");
+    s.wait_for("> [x]  1. Option 1");
 
     // Non-ASCII filter text.
     set_filter(&mut s, "日本");
     let screen = s.wait_all(&[
         "Filter “日本”: 2 of 60 options",
-        "› [ ] 10. 日本 10",
+        "> [ ] 10. 日本 10",
         "  [ ] 20. 日本 20",
     ]);
     assert!(!screen.contains("Option"), "{screen}");
     assert_no_repeats(&screen);
     s.send(" ");
-    s.wait_for("› [x] 10. 日本 10");
+    s.wait_for("> [x] 10. 日本 10");
 
     // Clearing the filter keeps the ticks.
-    move_to(&mut s, UP, "›     Clear the filter");
+    move_to(&mut s, UP, ">     Clear the filter");
     s.send("\r");
-    let screen = s.wait_for("› [x]  1. Option 1");
+    let screen = s.wait_for("> [x]  1. Option 1");
     assert!(!screen.contains("Filter “"), "{screen}");
 
     // Case-insensitive, accented: "É" finds "Café" and "CAFÉ bar".
     set_filter(&mut s, "É");
     s.wait_all(&[
         "Filter “É”: 2 of 60 options",
-        "› [ ] 30. Café",
+        "> [ ] 30. Café",
         "  [ ] 31. CAFÉ bar",
     ]);
     s.send(DOWN);
-    s.wait_for("› [ ] 31. CAFÉ bar");
+    s.wait_for("> [ ] 31. CAFÉ bar");
     s.send(" ");
-    s.wait_for("› [x] 31. CAFÉ bar");
+    s.wait_for("> [x] 31. CAFÉ bar");
 
     // No match: only the action rows; an empty filter shows every option again.
     set_filter(&mut s, "zzz");
@@ -347,12 +347,12 @@ fn filtering_keeps_original_positions_and_ticks() {
     );
     assert_no_repeats(&screen);
     set_filter(&mut s, "");
-    let screen = s.wait_for("› [x]  1. Option 1");
+    let screen = s.wait_for("> [x]  1. Option 1");
     assert!(!screen.contains("Filter “"), "{screen}");
 
-    move_to(&mut s, UP, "›     Next: review →");
+    move_to(&mut s, UP, ">     Next: review →");
     s.send("\r");
-    s.wait_all(&["› Submit", "Option 1, 日本 10, CAFÉ bar"]);
+    s.wait_all(&["> Submit", "Option 1, 日本 10, CAFÉ bar"]);
     s.send("\r");
     let (code, result) = finish(&mut s);
     assert_eq!(code, 0);
@@ -365,23 +365,23 @@ fn filtering_keeps_original_positions_and_ticks() {
 #[test]
 fn resizing_redraws_at_the_next_key() {
     let mut s = Session::spawn_with(&long_payload(), &[], size(12, 40));
-    s.wait_all(&["[Page 1/22]", "› ( )  1. 日本語の"]);
+    s.wait_all(&["[Page 1/22]", "> ( )  1. 日本語の"]);
 
     // Narrower and shorter: the next key lays the screen out for 20x8.
     s.set_window_size(8, 20);
     s.send(DOWN);
-    let screen = s.wait_all(&["[Page 2/66]", "› ( )  2. Long des", "          word0"]);
+    let screen = s.wait_all(&["[Page 2/66]", "> ( )  2. Long des", "          word0"]);
     let lines: Vec<&str> = screen.lines().collect();
     assert_eq!(lines[0], "1/2 Choose the sto…", "{screen}");
-    assert_eq!(lines[1], "Which storage…", "{screen}");
-    assert!(lines[3].starts_with("› ( )  2. Long des"), "{screen}");
+    assert_eq!(lines[1], "Which storage…:", "{screen}");
+    assert!(lines[3].starts_with("> ( )  2. Long des"), "{screen}");
     assert_eq!(lines.len(), 5, "{screen}");
     assert_no_repeats(&screen);
 
     // Wider and taller: whole labels come back.
     s.set_window_size(30, 100);
     s.send(DOWN);
-    let screen = s.wait_for(&format!("› ( )  3. {LABEL_80}"));
+    let screen = s.wait_for(&format!("> ( )  3. {LABEL_80}"));
     assert!(
         screen.starts_with(
             "Project setup for the new service, with a title long enough to be cut\n1/2 "
@@ -390,9 +390,9 @@ fn resizing_redraws_at_the_next_key() {
     );
     assert_no_repeats(&screen);
     s.send("\r");
-    s.wait_all(&["2/2 Layout", "› ( ) 1. Alpha"]);
+    s.wait_all(&["2/2 Layout", "> ( ) 1. Alpha"]);
     s.send("\r");
-    s.wait_for("› Submit");
+    s.wait_for("> Submit");
     s.send("\r");
     let (code, result) = finish(&mut s);
     assert_eq!(code, 0);
@@ -427,17 +427,17 @@ fn windows_line_endings_are_line_breaks_and_a_lone_cr_is_shown() {
              "preview": "+--+\r\n|A |\r\n+--+"},
             {"value": "b", "label": "Beta", "preview": "top\rbar"}]}]});
     let mut s = Session::spawn_with(&payload.to_string(), &[], size(24, 60));
-    let screen = s.wait_all(&["› ( ) 1. Alpha", "Next: review →"]);
+    let screen = s.wait_all(&["> ( ) 1. Alpha", "Next: review →"]);
     assert_eq!(
         lines_from(&screen, "Pick a layout", 2),
-        ["Pick a layout", "for the app"],
+        ["Pick a layout:", "for the app"],
         "{screen}"
     );
     // the description is one row, its line break folded; the preview is three lines
     assert_eq!(
-        lines_from(&screen, "› ( ) 1. Alpha", 6),
+        lines_from(&screen, "> ( ) 1. Alpha", 6),
         [
-            "› ( ) 1. Alpha",
+            "> ( ) 1. Alpha",
             "         Left↵ rail",
             "         │ +--+",
             "         │ |A |",
@@ -449,15 +449,15 @@ fn windows_line_endings_are_line_breaks_and_a_lone_cr_is_shown() {
     assert!(!screen.contains("\\x0d"), "{screen}");
     // a lone carriage return stays visible
     s.send(DOWN);
-    let screen = s.wait_for("› ( ) 2. Beta");
+    let screen = s.wait_for("> ( ) 2. Beta");
     assert_eq!(
-        lines_from(&screen, "› ( ) 2. Beta", 2),
-        ["› ( ) 2. Beta", "         │ top\\x0dbar"],
+        lines_from(&screen, "> ( ) 2. Beta", 2),
+        ["> ( ) 2. Beta", "         │ top\\x0dbar"],
         "{screen}"
     );
     // the pager shows the same lines
     s.send(DOWN);
-    s.wait_for("›     View full preview…");
+    s.wait_for(">     View full preview…");
     s.send("\r");
     s.wait_all(&["View the full preview of which option?", "← Back"]);
     s.send("\r");
@@ -466,9 +466,9 @@ fn windows_line_endings_are_line_breaks_and_a_lone_cr_is_shown() {
         ["+--+", "|A |", "+--+"]
     );
     s.send("q");
-    s.wait_all(&["› ( ) 1. Alpha", "Next: review →"]);
+    s.wait_all(&["> ( ) 1. Alpha", "Next: review →"]);
     s.send("\r");
-    s.wait_for("› Submit");
+    s.wait_for("> Submit");
     s.send("\r");
     let (code, result) = finish(&mut s);
     assert_eq!(code, 0);

@@ -23,8 +23,8 @@
 //! End of input, a failed read or write, or a response that does not fit the request ends
 //! the flow with [`Ending::TerminalLost`] (the dialog client went away).
 
-use super::layout::answer_parts;
 use super::timeout::Deadline;
+use super::view;
 use crate::contract::QuestionType;
 use crate::flow::{Command, Flow, Screen};
 use crate::result::Ending;
@@ -377,12 +377,7 @@ impl<R: BufRead, W: Write> Dialogs<'_, R, W> {
         if q > 0 {
             rows.push(("\u{2190} Back".to_string(), Row::Back));
         }
-        let next = match (multi, self.flow.next_is_review(q)) {
-            (true, true) => "Done: review \u{2192}",
-            (true, false) => "Done \u{2192}",
-            (false, true) => "Next: review \u{2192}",
-            (false, false) => "Next \u{2192}",
-        };
+        let next = view::next_label(&self.flow, q, multi);
         rows.push((next.to_string(), Row::Next));
         rows
     }
@@ -477,30 +472,14 @@ impl<R: BufRead, W: Write> Dialogs<'_, R, W> {
 
     /// One review row per question: its marker and answer, `no answer` (`(required)`).
     fn review_line(&self, q: usize) -> String {
-        let payload = self.flow.payload();
-        let answers = self.flow.answers();
-        let summary = answers.summary(payload, q);
-        let parts = answer_parts(&summary, |t| format!("\u{201c}{}\u{201d}", one_line(t)));
-        let answered = !parts.is_empty();
-        let mark = if answered { "\u{2713}" } else { "\u{b7}" };
-        let mut line = format!("{mark} {}: ", self.marker(q));
-        if answered {
-            line.push_str(&parts.join(", "));
-        } else if payload.questions[q].required {
-            line.push_str("no answer (required)");
-        } else {
-            line.push_str("no answer");
-        }
-        if let Some(note) = summary.note {
-            let _ = write!(line, "; note: {}", one_line(note));
-        }
-        for (option, note) in &summary.option_notes {
-            let _ = write!(
-                line,
-                "; note on {}: {}",
-                one_line(&option.label),
-                one_line(note)
-            );
+        let (payload, answers) = (self.flow.payload(), self.flow.answers());
+        let mut line = format!(
+            "{} {}",
+            view::review_mark(payload, answers, q),
+            view::review_line(payload, answers, q)
+        );
+        for note in view::note_lines(payload, answers, q) {
+            let _ = write!(line, "; {note}");
         }
         line
     }

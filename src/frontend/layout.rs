@@ -2,7 +2,6 @@
 //! prose and previews, counting wrapped lines without wrapping them all, quoting. No
 //! terminal: every function takes text and widths in display columns and is unit-tested here.
 
-use crate::answers::Summary;
 use crate::sanitize::{for_terminal, one_line};
 use console::measure_text_width;
 use std::fmt::Write as _;
@@ -132,20 +131,6 @@ pub fn wrapped_len(text: &str, width: usize, cap: usize) -> usize {
 /// Quoted one-line text for rows: `“text”`.
 pub fn quote(text: &str) -> String {
     format!("\u{201c}{}\u{201d}", one_line(text))
-}
-
-/// The parts of an answer as one-line texts: the selected options' labels, then the custom
-/// text worded by `custom` (e.g. quoted). Empty when there is no answer.
-pub fn answer_parts(summary: &Summary<'_>, custom: impl Fn(&str) -> String) -> Vec<String> {
-    let mut parts: Vec<String> = summary
-        .options
-        .iter()
-        .map(|(_, o)| one_line(&o.label).into_owned())
-        .collect();
-    if let Some(text) = summary.custom_text {
-        parts.push(custom(text));
-    }
-    parts
 }
 
 /// `text` made safe for the terminal, every line prefixed with `prefix`, ending in a newline

@@ -20,8 +20,9 @@
 //! and a line half typed when the time is up is discarded (the terminal's input is flushed
 //! when it is restored).
 
-use super::layout::{answer_parts, indented};
+use super::layout::indented;
 use super::timeout::{plain_countdown_line, Deadline};
+use super::view;
 use super::AskOptions;
 use crate::contract::{Question, QuestionType};
 use crate::flow::{Command, Flow, FlowError, Screen};
@@ -597,7 +598,7 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
                     };
                     match self.flow.apply(command) {
                         Ok(()) => {
-                            let now = self.describe(q, "no answer");
+                            let now = self.describe(q);
                             writeln!(self.out, "Saved: {now}")?;
                         }
                         Err(e) => writeln!(self.out, "Not saved: {e}.")?,
@@ -677,7 +678,7 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
             );
         }
         if answers.is_answered(q) || answers.note(q).is_some() {
-            let _ = writeln!(s, "Current answer: {}", self.describe(q, "none"));
+            let _ = writeln!(s, "Current answer: {}", self.describe(q));
         }
         let hint = match question.kind {
             _ if question.is_text_only() => "Type your answer",
@@ -700,24 +701,11 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
     /// One line describing the answer to `q` as it would be submitted, with its notes
     /// ([`AnswerState::summary`](crate::answers::AnswerState::summary)); `none` when there is
     /// nothing.
-    fn describe(&self, q: usize, none: &str) -> String {
-        let summary = self.flow.answers().summary(self.flow.payload(), q);
-        let parts = answer_parts(&summary, |text| format!("your own: \"{}\"", one_line(text)));
-        let mut s = if parts.is_empty() {
-            none.to_string()
-        } else {
-            parts.join(", ")
-        };
-        if let Some(note) = summary.note {
-            let _ = write!(s, "; note: \"{}\"", one_line(note));
-        }
-        for (option, note) in &summary.option_notes {
-            let _ = write!(
-                s,
-                "; note on {}: \"{}\"",
-                one_line(&option.label),
-                one_line(note)
-            );
+    fn describe(&self, q: usize) -> String {
+        let (payload, answers) = (self.flow.payload(), self.flow.answers());
+        let mut s = view::summary_text(payload, answers, q);
+        for note in view::note_lines(payload, answers, q) {
+            let _ = write!(s, "; {note}");
         }
         s
     }
@@ -739,7 +727,7 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
                 "  {}. {}{flag}: {}",
                 q + 1,
                 one_line(&question.label),
-                self.describe(q, "not answered")
+                self.describe(q)
             );
         }
         s.push_str(
@@ -1223,9 +1211,10 @@ mod tests {
         assert!(
             screen.contains("Not understood: there is no option 9: choose a number from 1 to 3\n")
         );
-        assert!(screen.contains("Saved: your own: \"Solid\"\n"));
-        assert!(screen.contains("  2. Features: Auth, back, your own: \"Export\"; note: \"small\"; note on Auth: \"SSO\"\n"));
-        assert!(screen.contains("  3. Q3: not answered\n"));
+        assert!(screen.contains("Saved: “Solid”\n"));
+        assert!(screen
+            .contains("  2. Features: Auth, back, “Export”; note: small; note on Auth: SSO\n"));
+        assert!(screen.contains("  3. Q3: no answer\n"));
         // The preview's escape sequence is shown, not run.
         assert!(screen.contains("      | b\\e[2Jb\n"));
     }
@@ -1248,7 +1237,7 @@ mod tests {
         let (outcome, details, screen) = session("\n\n\n\nn\n\ny\n");
         assert!(matches!(outcome, Ending::Submitted(_)), "{outcome:?}");
         assert_eq!(details["answers"], json!({}));
-        assert!(screen.contains("  1. Frontend [required, not answered]: not answered\n"));
+        assert!(screen.contains("  1. Frontend [required, not answered]: no answer (required)\n"));
         assert_eq!(
             screen
                 .matches("1 required question is not answered (Frontend). Submit anyway? [y/N] ")

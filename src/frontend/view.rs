@@ -17,10 +17,7 @@ use crate::sanitize::one_line;
 use console::{style, Style};
 use dialoguer::theme::{ColorfulTheme, SimpleTheme, Theme};
 
-/// `text` in curly quotes, on one line.
-pub fn quote(text: &str) -> String {
-    format!("\u{201c}{}\u{201d}", one_line(text))
-}
+pub use crate::frontend::layout::quote;
 
 /// What question `q` has for an answer, in one line: the selected options' labels in option
 /// order, then the custom text quoted (contract "Output rules": custom text last); `None`

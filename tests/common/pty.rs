@@ -2,7 +2,7 @@
 //!
 //! [`Session::spawn`] starts `pi-ask` in a new pseudo-terminal (the pty is its controlling
 //! terminal, so `/dev/tty` works, and also its stdin/stdout), with `TERM=xterm-256color`,
-//! `NO_COLOR=1` and an explicit window size. Everything the program draws is parsed by a
+//! `NO_COLOR=1`, `PI_ASK_SCREEN=full` (the full-screen layout; tests/inline.rs sets `inline`) and an explicit window size. Everything the program draws is parsed by a
 //! `vt100` screen, so tests wait for and assert what is on the screen, not raw bytes. The
 //! result JSON is read from `--output FILE` (stdout is the pty).
 //!
@@ -161,6 +161,9 @@ impl Session {
         let (master, slave) = open_pty(opts.rows, opts.cols);
         cmd.env("TERM", "xterm-256color")
             .env("NO_COLOR", "1")
+            // The tests written for the full-screen layout keep it; the inline placement's
+            // tests (tests/inline.rs) set PI_ASK_SCREEN=inline.
+            .env("PI_ASK_SCREEN", "full")
             .env_remove("PI_ASK_ANSWERS")
             .env_remove("PI_ASK_TIMEOUT")
             .env_remove("COLUMNS")

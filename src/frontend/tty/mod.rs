@@ -630,7 +630,7 @@ impl<B: Backend> Tty<'_, B> {
             let (mut lines, _) = self.header_lines(q);
             let width = self.width();
             if let Some(what) = what {
-                lines.push(self.look.prompt(&one_line(what), width));
+                lines.push(fit(&one_line(what), width));
             }
             let per_page = self.rows().saturating_sub(lines.len() + 1).max(1);
             let mut menu = Menu::new(items, per_page, default);

@@ -386,7 +386,7 @@ fn the_countdown_replaces_the_top_line_and_a_key_puts_it_back() {
         screen.starts_with("Implementation preferences\n1/2 Style"),
         "{screen}"
     );
-    assert!(screen.contains("›"), "{screen}");
+    assert!(screen.contains(">"), "{screen}");
     // With the countdown shown, the top line is the countdown.
     let (_, shown) = timed_session(PREFS, timeouts(1), 12);
     assert!(

@@ -1,0 +1,350 @@
+//! The inline placement (the default, docs/interactive.md "Placement") in a pty
+//! (tests/common/pty.rs): what stays on the terminal after each ending (the title, one line
+//! per question, how it ended, and nothing else), the lines printed before the run, the
+//! escape sequences it never writes, small windows, a start on the last row, Ctrl+Z / `fg`,
+//! stdout captured by the shell, colour on and off.
+
+use crate::common::pty::{Options, Session, SHELL_PROMPT};
+use serde_json::json;
+
+const PREFS: &str = include_str!("../examples/implementation-preferences.json");
+const DOWN: &str = "\x1b[B";
+const ESC: &str = "\x1b";
+
+fn inline(rows: u16, cols: u16) -> Options {
+    Options {
+        rows,
+        cols,
+        env: vec![("PI_ASK_SCREEN".into(), "inline".into())],
+        ..Options::default()
+    }
+}
+
+/// The escape sequences an inline run must never write: the alternate screen, clearing the
+/// screen, absolute cursor positions, scroll regions, saving and restoring the cursor.
+fn forbidden(bytes: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut found = Vec::new();
+    let mut rest: &str = &text;
+    while let Some(i) = rest.find('\x1b') {
+        let seq = &rest[i + 1..];
+        if seq.starts_with('7') || seq.starts_with('8') {
+            found.push(format!("ESC {}", &seq[..1]));
+        }
+        if let Some(body) = seq.strip_prefix('[') {
+            let end = body
+                .find(|c: char| ('\x40'..='\x7e').contains(&c))
+                .unwrap_or(body.len().saturating_sub(1));
+            let (params, fin) = (&body[..end], body[end..].chars().next().unwrap_or(' '));
+            let bad = match fin {
+                'H' | 'f' | 'r' | 's' | 'u' => true,
+                'J' => params == "2" || params == "3",
+                'h' | 'l' => params.contains("1049") || params.contains("47"),
+                'A' | 'B' | 'C' | 'D' => params == "0",
+                _ => false,
+            };
+            if bad {
+                found.push(format!("ESC[{params}{fin}"));
+            }
+        }
+        rest = &rest[i + 1..];
+    }
+    found
+}
+
+/// The screen's non-empty lines, trailing spaces trimmed.
+fn lines(screen: &str) -> Vec<String> {
+    screen
+        .lines()
+        .map(|l| l.trim_end().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// The lines after the one that starts with `marker` (the typed command line).
+fn after(screen: &str, marker: &str) -> Vec<String> {
+    let all = lines(screen);
+    let at = all
+        .iter()
+        .position(|l| l.starts_with(marker))
+        .unwrap_or_else(|| panic!("{marker:?} not on screen:\n{screen}"));
+    all[at + 1..].to_vec()
+}
+
+#[test]
+fn lines_before_the_run_stay_and_a_submit_leaves_only_the_transcript() {
+    let mut s = Session::spawn_shell(PREFS, inline(30, 100));
+    s.wait_for(SHELL_PROMPT);
+    s.send("printf 'one\\ntwo\\n'; pi-ask payload.json --output result.json\r");
+    s.wait_for("1/2 Style");
+    s.send("2");
+    s.wait_for("2/2 Frontend");
+    s.send(" ");
+    s.wait_for("[x] 1. React");
+    s.send("\r");
+    s.wait_for("Review your answers");
+    s.send("\r");
+    let screen = s.wait_until("the shell prompt after the transcript", |screen| {
+        screen.contains("✔ Submitted") && screen.trim_end().ends_with(SHELL_PROMPT.trim_end())
+    });
+    assert_eq!(
+        after(&screen, "shell$ printf"),
+        [
+            "one",
+            "two",
+            "Implementation preferences",
+            "Style: Balanced",
+            "Frontend: React",
+            "✔ Submitted",
+            "shell$"
+        ],
+        "{screen}"
+    );
+    assert!(s.scrollback().is_empty(), "{:?}", s.scrollback());
+    assert_eq!(forbidden(&s.output()), Vec::<String>::new());
+    s.send("exit\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result.unwrap()["details"]["answers"],
+        json!({
+            "style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]},
+            "frameworks": {"values": ["react"], "labels": ["React"], "indices": [1]}
+        })
+    );
+}
+
+/// Runs the flow inline, ends it with `end`, and returns the screen's lines after the exit.
+fn ended(args: &[&str], end: impl FnOnce(&mut Session)) -> (i32, Vec<String>, Vec<u8>) {
+    let mut s = Session::spawn_with(PREFS, args, inline(30, 100));
+    // (With --timeout 3 the countdown stands in the block's top line.)
+    s.wait_for("1. Minimal");
+    s.send("3");
+    s.wait_for("1. React");
+    end(&mut s);
+    let (code, _) = s.finish();
+    (code, lines(&s.screen()), s.output())
+}
+
+#[test]
+fn esc_ctrl_c_sigterm_and_a_timeout_each_leave_the_transcript_and_how_it_ended() {
+    let (code, screen, raw) = ended(&[], |s| {
+        s.send(ESC);
+        s.wait_for("Cancel and discard your answers?");
+        s.send(DOWN);
+        s.wait_for("> Yes, discard");
+        s.send("\r");
+    });
+    assert_eq!(code, 1);
+    assert_eq!(
+        screen,
+        [
+            "Implementation preferences",
+            "Style: Rich",
+            "Frontend: no answer",
+            "✘ Cancelled: no answers were given"
+        ]
+    );
+    assert_eq!(forbidden(&raw), Vec::<String>::new());
+
+    let (code, screen, _) = ended(&[], |s| s.send("\x03"));
+    assert_eq!(code, 130);
+    assert_eq!(
+        screen,
+        [
+            "Implementation preferences",
+            "Style: Rich",
+            "Frontend: no answer",
+            "✘ Dismissed (Ctrl+C): no answers were given"
+        ]
+    );
+
+    let (code, screen, _) = ended(&[], |s| s.signal(libc::SIGTERM));
+    assert_eq!(code, 143);
+    assert_eq!(
+        screen,
+        [
+            "Implementation preferences",
+            "Style: Rich",
+            "Frontend: no answer",
+            "✘ Aborted by SIGTERM: no answers were given"
+        ]
+    );
+
+    let (code, screen, _) = ended(&["--timeout", "3"], |_| {});
+    assert_eq!(code, 124);
+    assert_eq!(
+        screen,
+        [
+            "Implementation preferences",
+            "Style: Rich",
+            "Frontend: no answer",
+            "✘ Timed out (no key for 3 seconds): answers kept"
+        ]
+    );
+}
+
+#[test]
+fn starting_on_the_last_row_leaves_no_frame_in_the_scrollback() {
+    let mut s = Session::spawn_shell(PREFS, inline(12, 80));
+    s.wait_for(SHELL_PROMPT);
+    s.send("seq 1 40; pi-ask payload.json --output result.json\r");
+    s.wait_for("1/2 Style");
+    s.send(DOWN);
+    s.wait_for("> ( ) 2. Balanced");
+    s.send("\r");
+    s.wait_for("2/2 Frontend");
+    s.send("\t");
+    s.wait_for("Review your answers");
+    // Back to the first question from the review, then the review again.
+    s.send("1");
+    s.wait_for("1/2 Style");
+    s.send("1");
+    s.wait_for("Review your answers");
+    s.send("\r");
+    s.wait_until("the shell prompt after the transcript", |screen| {
+        screen.contains("✔ Submitted") && screen.trim_end().ends_with(SHELL_PROMPT.trim_end())
+    });
+    let mut everything = s.scrollback();
+    everything.extend(lines(&s.screen()));
+    let from = everything
+        .iter()
+        .rposition(|l| l == "40")
+        .expect("the shell's lines");
+    let ours: Vec<&str> = everything[from + 1..]
+        .iter()
+        .map(String::as_str)
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(
+        ours,
+        [
+            "Implementation preferences",
+            "Style: Minimal",
+            "Frontend: no answer",
+            "✔ Submitted",
+            "shell$"
+        ],
+        "{everything:#?}"
+    );
+    assert_eq!(forbidden(&s.output()), Vec::<String>::new());
+    s.send("exit\r");
+    let (code, _) = s.finish();
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn a_window_of_20x8_pages_inside_the_block_and_leaves_only_the_transcript() {
+    let mut s = Session::spawn_with(PREFS, &[], inline(8, 20));
+    let first = s.wait_for("1/2 Style");
+    assert!(lines(&first).len() <= 7, "{first}");
+    s.send("\x1b[6~");
+    s.send("\r");
+    s.wait_for("2/2 Frontend");
+    s.send("\t");
+    let review = s.wait_for("Review your");
+    assert!(lines(&review).len() <= 8, "{review}");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    assert!(result.is_some());
+    let screen = lines(&s.screen());
+    assert_eq!(
+        screen.last().map(String::as_str),
+        Some("✔ Submitted"),
+        "{screen:?}"
+    );
+    let mut everything = s.scrollback();
+    everything.extend(screen);
+    assert!(
+        everything
+            .iter()
+            .all(|l| !l.contains("( )") && !l.contains("move")),
+        "{everything:#?}"
+    );
+    assert_eq!(forbidden(&s.output()), Vec::<String>::new());
+}
+
+#[test]
+fn ctrl_z_and_fg_twice_erase_and_draw_the_block_again() {
+    let mut s = Session::spawn_shell(PREFS, inline(30, 100));
+    s.wait_for(SHELL_PROMPT);
+    s.send("pi-ask payload.json --output result.json\r");
+    s.wait_for("1/2 Style");
+    for time in 1..=2 {
+        s.send("\x1a");
+        let stopped = s.wait_until("stopped", |screen| {
+            screen.matches("Stopped").count() == time
+        });
+        assert!(!stopped.contains("( ) 1. Minimal"), "{stopped}");
+        s.send("fg\r");
+        s.wait_for("( ) 1. Minimal");
+    }
+    s.send("1");
+    s.wait_for("2/2 Frontend");
+    s.send("\t");
+    s.wait_for("Review your answers");
+    s.send("\r");
+    let screen = s.wait_until("the transcript", |screen| screen.contains("✔ Submitted"));
+    assert!(!screen.contains("( )"), "{screen}");
+    assert!(screen.contains("Style: Minimal"), "{screen}");
+    s.send("exit\r");
+    let (code, _) = s.finish();
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn stdout_captured_by_the_shell_gets_only_the_result() {
+    let mut s = Session::spawn_shell(PREFS, inline(30, 100));
+    s.wait_for(SHELL_PROMPT);
+    s.send("x=$(pi-ask payload.json); printf '%s' \"$x\" > result.json\r");
+    s.wait_for("1/2 Style");
+    s.send("1");
+    s.wait_for("2/2 Frontend");
+    s.send("\t");
+    s.wait_for("Review your answers");
+    s.send("\r");
+    let screen = s.wait_until("the transcript", |screen| {
+        screen.contains("✔ Submitted") && screen.trim_end().ends_with(SHELL_PROMPT.trim_end())
+    });
+    assert!(screen.contains("Style: Minimal"), "{screen}");
+    s.send("exit\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result.unwrap()["details"]["answers"]["style"]["values"],
+        json!(["minimal"])
+    );
+}
+
+#[test]
+fn colour_on_uses_dialoguers_colorful_theme_and_no_color_the_simple_one() {
+    let mut opts = inline(30, 100);
+    opts.env_remove.push("NO_COLOR".into());
+    let mut s = Session::spawn_with(PREFS, &[], opts);
+    let screen = s.wait_for("1/2 Style");
+    assert!(screen.contains("❯ ( ) 1. Minimal"), "{screen}");
+    assert!(
+        screen.contains("? How should I frame the next prompt? ›"),
+        "{screen}"
+    );
+    s.send("2");
+    s.wait_for("2/2 Frontend");
+    s.send("\x03");
+    let (code, _) = s.finish();
+    assert_eq!(code, 130);
+    assert!(s.screen().contains("✔ Style · Balanced"), "{}", s.screen());
+    let raw = String::from_utf8_lossy(&s.output()).into_owned();
+    assert!(raw.contains("\x1b[32m"), "no colour written");
+
+    let mut s = Session::spawn_with(PREFS, &[], inline(30, 100));
+    let screen = s.wait_for("1/2 Style");
+    assert!(screen.contains("> ( ) 1. Minimal"), "{screen}");
+    s.send("\x03");
+    s.finish();
+    let raw = String::from_utf8_lossy(&s.output()).into_owned();
+    assert!(
+        !raw.contains("\x1b[32m") && !raw.contains("\x1b[36m"),
+        "colour written"
+    );
+}
