@@ -1326,7 +1326,7 @@ fn figure_keys(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result<Vec
         writeln!(log, "  {size} options")?;
         let mut floor = Command::new(&work.floor);
         floor.args(["Which option?", &size.to_string(), "line"]);
-        let mut floor = KeySession::start(
+        let floor = KeySession::start(
             "C floor (one line per key)",
             "benches/harness/floor.c",
             floor,
@@ -1368,18 +1368,24 @@ fn figure_keys(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result<Vec
                 "Which option?",
             ));
         }
-        let mut peers = key_peers(cfg, work, size)?;
+        let peers = key_peers(cfg, work, size)?;
+        let n_pi = pi.len();
+        let mut all: Vec<KeySession> = std::iter::once(floor).chain(pi).chain(peers).collect();
+        // Every program gets key k in turn, starting one program further on for each key.
         for k in 0..warmup + n {
-            floor.key(k, k >= warmup);
-            for session in pi.iter_mut().chain(peers.iter_mut()) {
-                session.key(k, k >= warmup);
+            let len = all.len();
+            for j in 0..len {
+                all[(j + k) % len].key(k, k >= warmup);
             }
         }
+        let mut rows = all.into_iter().map(|s| s.row(log));
+        let floor = rows.next().expect("the floor's row");
+        let pi = rows.by_ref().take(n_pi).collect();
         out.push(KeySize {
             size,
-            floor: floor.row(log),
-            pi: pi.into_iter().map(|s| s.row(log)).collect(),
-            peers: peers.into_iter().map(|s| s.row(log)).collect(),
+            floor,
+            pi,
+            peers: rows.collect(),
         });
     }
     Ok(out)
@@ -2132,7 +2138,8 @@ pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
             "From writing an arrow key (Down and Up alternately) until the screen equals the \
              one learned for that key (text and attributes), in a single-select question with \
              N options; {kn} keys after {kw} warm-up keys; for each N the floor, pi-ask in \
-             both placements and the peers run at once and get their keys in turn. The C \
+             both placements and the peers run at once and get their keys in turn (each key \
+             starting one program further on). The C \
              floor redraws one line per key. A key is written once the program reads keys \
              (its terminal in raw mode: dialoguer leaves raw mode between keys). CPU is the \
              time all the program's threads ran per key (`/proc/PID/task/*/schedstat`); it \
