@@ -2219,15 +2219,21 @@ pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
                     let pi = k.pi.iter().find(|r| r.tool == name)?;
                     k.peers
                         .iter()
-                        .filter_map(|p| ratio(p.stats, pi.stats).map(|r| (r, k.size, &p.tool)))
+                        .filter_map(|p| ratio(p.stats, pi.stats).map(|r| (r, k.size, p)))
                         .min_by(|a, b| a.0.total_cmp(&b.0))
                 })
                 .min_by(|a, b| a.0.total_cmp(&b.0));
             peer_words.push(match closest {
-                Some((r, size, tool)) => format!(
-                    "{}: {} (the closest, {tool} at {size} options, took {r:.2}x its time)",
+                Some((r, size, peer)) => format!(
+                    "{}: {} (the closest, {} at {size} options{}, took {r:.2}x its time)",
                     placement_word(name),
                     verdict(Some(r > 1.0)),
+                    peer.tool,
+                    if peer.how.contains("capped") {
+                        " with fewer items (see its row)"
+                    } else {
+                        ""
+                    },
                 ),
                 None => format!("{}: n/a (no peer measured)", placement_word(name)),
             });
