@@ -751,7 +751,7 @@ fn plain_mode_text_only_question_takes_the_line() {
     s.expect("Type your answer; Enter keeps");
     s.expect("1/1> ");
     s.send("Atlas 2\r");
-    s.expect("Saved: your own: \"Atlas 2\"");
+    s.expect("Saved: “Atlas 2”");
     s.expect("review> ");
     s.send("\r");
     let (code, result) = s.finish();

@@ -348,3 +348,112 @@ fn colour_on_uses_dialoguers_colorful_theme_and_no_color_the_simple_one() {
         "colour written"
     );
 }
+
+/// Runs `tmux -L socket ARGS` and returns its stdout.
+fn tmux(socket: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new("tmux")
+        .args(["-L", socket, "-f", "/dev/null"])
+        .args(args)
+        .output()
+        .expect("tmux runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Waits until the pane's whole history (scrollback and screen) satisfies `ok`.
+fn tmux_wait(socket: &str, what: &str, ok: impl Fn(&str) -> bool) -> String {
+    let start = std::time::Instant::now();
+    loop {
+        let pane = tmux(socket, &["capture-pane", "-p", "-S", "-", "-t", "t"]);
+        if ok(&pane) {
+            return pane;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(15),
+            "timed out waiting for {what}:\n{pane}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_width_shrink_in_tmux_lays_the_block_out_once_on_screen() {
+    if std::process::Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        assert!(std::env::var_os("CI").is_none(), "tmux is needed in CI");
+        eprintln!("inline: tmux is not installed: the rewrap test is skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), PREFS).unwrap();
+    let socket = format!("pi-ask-inline-{}", std::process::id());
+    let command = format!(
+        "cd {} && printf 'before\\n' && NO_COLOR=1 PI_ASK_SCREEN=inline {} q.json --output r.json; sleep 60",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_pi-ask")
+    );
+    tmux(
+        &socket,
+        &[
+            "new-session",
+            "-d",
+            "-x",
+            "100",
+            "-y",
+            "20",
+            "-s",
+            "t",
+            &command,
+        ],
+    );
+    tmux(&socket, &["set", "-g", "window-size", "manual"]);
+    tmux_wait(&socket, "the first question", |p| {
+        p.contains("( ) 1. Minimal")
+    });
+    // Narrower: tmux rewraps the rows at once; the next frame lays the block out again.
+    tmux(
+        &socket,
+        &["resize-window", "-t", "t", "-x", "40", "-y", "20"],
+    );
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    tmux(&socket, &["send-keys", "-t", "t", "Down"]);
+    let pane = tmux_wait(&socket, "the highlight on Balanced", |p| {
+        p.contains("> ( ) 2. Balanced")
+    });
+    let count = |needle: &str| pane.lines().filter(|l| l.contains(needle)).count();
+    assert_eq!(count("1. Minimal"), 1, "{pane}");
+    assert_eq!(count("↑↓"), 1, "{pane}");
+    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
+    tmux_wait(&socket, "the second question", |p| {
+        p.contains("2/2 Frontend")
+    });
+    tmux(&socket, &["send-keys", "-t", "t", "Tab"]);
+    tmux_wait(&socket, "the review", |p| p.contains("Review your answers"));
+    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
+    tmux_wait(&socket, "the transcript", |p| p.contains("✔ Submitted"));
+    // The visible screen (not the history: rows tmux pushed there while rewrapping stay as
+    // they were) ends with the transcript, once.
+    let screen = tmux(&socket, &["capture-pane", "-p", "-t", "t"]);
+    tmux(&socket, &["kill-server"]);
+    let ours: Vec<&str> = screen
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert!(
+        ours.ends_with(&[
+            "Implementation preferences",
+            "Style: Balanced",
+            "Frontend: no answer",
+            "✔ Submitted"
+        ]) || ours.ends_with(&["Style: Balanced", "Frontend: no answer", "✔ Submitted"]),
+        "{screen}"
+    );
+    assert_eq!(
+        ours.iter().filter(|l| l.contains("Balanced")).count(),
+        1,
+        "{screen}"
+    );
+}

@@ -249,7 +249,7 @@ fn back_notes_and_review_reopen() {
     run.answer("3/3> ", "note 2: Stripe only");
     run.expect("Note on Billing saved.\r\n");
     run.answer("3/3> ", "2 3");
-    run.expect("  3. Features: Billing, Search; note on Billing: \"Stripe only\"\r\n");
+    run.expect("  3. Features: Billing, Search; note on Billing: Stripe only\r\n");
     // Re-open question 2 from the review; answering it returns to the review.
     run.answer("review> ", "2");
     run.expect("Current answer: Vue\r\n");

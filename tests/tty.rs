@@ -751,7 +751,7 @@ fn not_cancelling_returns_to_the_same_row() {
     s.wait_all(&["2/2 Frontend", "Next: review →"]);
     press(&mut s, UP, 2, ">     ← Back");
     s.send("\r");
-    s.wait_all(&["> (•) 1. Minimal", "Next: review →"]);
+    s.wait_all(&["> (•) 1. Minimal", "Next →"]);
     press(&mut s, DOWN, 2, "> ( ) 3. Rich");
     s.send(ESC);
     s.wait_all(&[

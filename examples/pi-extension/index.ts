@@ -791,7 +791,10 @@ export function callText(args: Partial<AskUserParams> | undefined, theme: Theme)
 	return text;
 }
 
-/** The result row: one line per question with the chosen labels, or how the flow ended. */
+/**
+ * The result row: one line per question with the chosen labels and its notes (shortened; in
+ * full, one a line, when expanded), or how the flow ended.
+ */
 export function resultText(result: { content: Array<{ type: string; text?: string }>; details?: unknown }, expanded: boolean, theme: Theme): string {
 	const details = result.details as AskUserDetails | undefined;
 	if (!details || !Array.isArray(details.questions)) {
@@ -818,12 +821,15 @@ export function resultText(result: { content: Array<{ type: string; text?: strin
 		} else {
 			line = `${theme.fg("dim", "– ")}${label}: ${theme.fg("dim", "skipped")}`;
 		}
-		if (answer?.note) line += expanded ? `\n    ${theme.fg("muted", `note: ${answer.note}`)}` : theme.fg("muted", " (note)");
-		if (expanded) {
-			for (const [value, note] of Object.entries(answer?.optionNotes ?? {})) {
-				line += `\n    ${theme.fg("muted", `note on ${value}: ${note}`)}`;
-			}
+		// Notes on the question and on chosen options: each on its own line when expanded, else
+		// shortened on the answer's line, so the collapsed row shows every note too.
+		const notes: string[] = [];
+		if (answer?.note) notes.push(`note: ${answer.note}`);
+		for (const [value, note] of Object.entries(answer?.optionNotes ?? {})) {
+			const i = answer?.values.indexOf(value) ?? -1;
+			notes.push(`note on ${i >= 0 && answer?.labels[i] ? answer.labels[i] : value}: ${note}`);
 		}
+		for (const note of notes) line += expanded ? `\n    ${theme.fg("muted", note)}` : theme.fg("muted", ` · ${oneLine(note, 60)}`);
 		return line;
 	});
 	return lines.join("\n");

@@ -197,7 +197,7 @@ const questions = [
 	{ id: "name", label: "Name", prompt: "Name?", type: "single" },
 ];
 
-test("renderResult: answers, custom text, notes, skipped questions", () => {
+test("renderResult: answers, custom text, notes (in the collapsed row too), skipped questions", () => {
 	const result = {
 		content: [{ type: "text", text: "ignored" }],
 		details: {
@@ -205,20 +205,28 @@ test("renderResult: answers, custom text, notes, skipped questions", () => {
 			questions,
 			answers: {
 				db: { values: ["pg"], labels: ["PostgreSQL"], indices: [1], note: "managed, please" },
-				ci: { values: ["lint", "cargo deny"], labels: ["Lint", "cargo deny"], indices: [1], customText: "cargo deny", optionNotes: { lint: "clippy only" } },
+				ci: {
+					values: ["lint", "test", "cargo deny"],
+					labels: ["Lint", "Tests", "cargo deny"],
+					indices: [1, 2],
+					customText: "cargo deny",
+					optionNotes: { lint: "clippy only", test: `the fast ones,\nnot the ${"slow ".repeat(20)}ones` },
+				},
 			},
 		},
 	};
 	assert.equal(
 		ext.resultText(result, false, theme),
-		"<success>✓ </success><accent>Database</accent>: PostgreSQL<muted> (note)</muted>\n" +
-			"<success>✓ </success><accent>Checks</accent>: Lint, “cargo deny”\n" +
+		"<success>✓ </success><accent>Database</accent>: PostgreSQL<muted> · note: managed, please</muted>\n" +
+			"<success>✓ </success><accent>Checks</accent>: Lint, Tests, “cargo deny”<muted> · note on Lint: clippy only</muted>" +
+			"<muted> · note on Tests: the fast ones, not the slow slow slow slow s…</muted>\n" +
 			"<dim>– </dim><accent>Name</accent>: <dim>skipped</dim>",
 	);
 	assert.equal(
 		ext.resultText(result, true, theme),
 		"<success>✓ </success><accent>Database</accent>: PostgreSQL\n    <muted>note: managed, please</muted>\n" +
-			"<success>✓ </success><accent>Checks</accent>: Lint, “cargo deny”\n    <muted>note on lint: clippy only</muted>\n" +
+			"<success>✓ </success><accent>Checks</accent>: Lint, Tests, “cargo deny”\n    <muted>note on Lint: clippy only</muted>\n" +
+			`    <muted>note on Tests: the fast ones,\nnot the ${"slow ".repeat(20)}ones</muted>\n` +
 			"<dim>– </dim><accent>Name</accent>: <dim>skipped</dim>",
 	);
 });
