@@ -2139,8 +2139,8 @@ pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
              one learned for that key (text and attributes), in a single-select question with \
              N options; {kn} keys after {kw} warm-up keys; for each N the floor, pi-ask in \
              both placements and the peers run at once and get their keys in turn (each key \
-             starting one program further on). The C \
-             floor redraws one line per key. A key is written once the program reads keys \
+             starting one program further on). The C floor redraws one line per key. A key \
+             is written once the program reads keys \
              (its terminal in raw mode: dialoguer leaves raw mode between keys). CPU is the \
              time all the program's threads ran per key (`/proc/PID/task/*/schedstat`); it \
              hardly depends on the load, the wall times do. Targets: pi-ask within 1.3x of \
