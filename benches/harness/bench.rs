@@ -1923,7 +1923,7 @@ fn ahead_of_peers(pi: &Row, peers: &[&Row]) -> String {
         .iter()
         .filter(|p| p.stats.is_some())
         .min_by(|a, b| a.stats.unwrap().median.total_cmp(&b.stats.unwrap().median));
-    match (quickest, ratio_of(pi)) {
+    match (quickest, median_of(pi)) {
         (Some(p), Some(_)) => {
             let r = ratio(p.stats, pi.stats);
             format!(
@@ -1941,7 +1941,7 @@ fn ahead_of_peers(pi: &Row, peers: &[&Row]) -> String {
 }
 
 /// The median of a row, when measured.
-fn ratio_of(r: &Row) -> Option<f64> {
+fn median_of(r: &Row) -> Option<f64> {
     r.stats.map(|s| s.median)
 }
 
