@@ -24,6 +24,7 @@ mod limits;
 mod man_page;
 mod npm_package;
 mod pi_extension;
+mod pi_tmux;
 mod plain;
 mod replay;
 mod replay_pty;

@@ -7,8 +7,9 @@
  *
  * How the binary is run depends on pi's mode (`ctx.mode`):
  * - `PI_ASK_ANSWERS` set: the binary answers from that file (scripted, reproducible; any mode);
- * - interactive TUI (`tui`): pi's TUI is stopped (its screen kept as it is in fullscreen mode),
- *   the binary gets the terminal, the TUI comes back;
+ * - interactive TUI (`tui`), either of pi's TUI modes: pi's TUI is stopped with its screen kept
+ *   as it is, the binary draws its questions inline under pi's conversation on a hand-over
+ *   screen (`handOverScreen`), then pi's TUI comes back and draws its next frame;
  * - print mode (`pi -p`) with a terminal: the binary asks on the terminal directly;
  * - print mode without a terminal: the binary's "Needs user input" result (no terminal);
  * - RPC mode: `--dialogs`: the binary asks through pi's dialogs (`ctx.ui.select`, `input`,
@@ -19,7 +20,8 @@
  * The assistant text that made the call goes to the binary with `--context FILE`. The
  * binary's version is checked beside the first questionnaire, never before it. A binary
  * killed on the terminal (SIGKILL) or ending without a result cannot restore the terminal:
- * this extension does (alternate screen left, cursor shown, `stty sane`) before pi gets it back.
+ * this extension does (cursor shown, `stty sane`, its alternate screen left) before pi gets it
+ * back.
  *
  * pi's abort (Esc, a cancelled turn) terminates the binary: the result is then the cancelled
  * result with `details.error.code` `aborted`. Tool errors only when no result exists: no
@@ -40,15 +42,16 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { StringEnum } from "@earendil-works/pi-ai";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { Text } from "@earendil-works/pi-tui";
+import { type Component, CURSOR_MARKER, Text, truncateToWidth, visibleWidth } from "@earendil-works/pi-tui";
 import { type Static, Type } from "typebox";
 
 /**
- * The oldest binary this extension works with (`--output`, `--cwd`, `--no-input`, and the exit
- * codes of 0.2.0: 130 for Ctrl+C/SIGINT, 128 + the signal for SIGTERM/SIGHUP/SIGQUIT, each
- * with a result written, which is what counts here).
+ * The oldest binary this extension works with: 0.3.0 draws inline (`--screen inline`, which
+ * the hand-over passes, and the help line's "^C dismiss" and peek key); before it,
+ * `--output`, `--cwd`, `--no-input`, and the exit codes of 0.2.0 (130 for Ctrl+C/SIGINT,
+ * 128 + the signal for SIGTERM/SIGHUP/SIGQUIT, each with a result written).
  */
-export const MIN_BINARY_VERSION = "0.2.0";
+export const MIN_BINARY_VERSION = "0.3.0";
 
 /** How long `pi-ask --version` may take before the binary is considered broken. */
 const VERSION_TIMEOUT_MS = 10_000;
@@ -449,21 +452,32 @@ function holdStdin(): () => void {
 
 /**
  * What the binary's own restore writes when it ends (src/terminal.rs): attributes reset,
- * bracketed paste off, cursor visible, the alternate screen left.
+ * bracketed paste off, cursor visible; and the alternate screen left when it drew there
+ * (`--screen full`).
  */
-export const TERMINAL_RESET = "\x1b[0m\x1b[?2004l\x1b[?25h\x1b[?1049l";
+export const TERMINAL_RESET = "\x1b[0m\x1b[?2004l\x1b[?25h";
+const LEAVE_ALTERNATE_SCREEN = "\x1b[?1049l";
+
+/**
+ * Whether the binary will draw on its own alternate screen: `PI_ASK_SCREEN=full`, which the
+ * binary reads itself (`--screen`); otherwise it draws inline, at the cursor.
+ */
+export function binaryUsesFullScreen(env: NodeJS.ProcessEnv = process.env): boolean {
+	return env.PI_ASK_SCREEN === "full";
+}
 
 /**
  * Puts the terminal back after a binary that could not restore it itself (killed by a
- * signal, e.g. SIGKILL, or ended without a result): {@link TERMINAL_RESET} on `/dev/tty`,
- * and `stty sane` for the modes it left (raw mode, echo off), before the terminal goes back to
+ * signal, e.g. SIGKILL, or ended without a result): {@link TERMINAL_RESET} on `/dev/tty`
+ * (and the alternate screen left, when the binary drew there: `leaveAlternateScreen`), and
+ * `stty sane` for the modes it left (raw mode, echo off), before the terminal goes back to
  * pi. Only on that path: a binary that ends normally has restored everything already.
  */
-function restoreTerminal(): void {
+function restoreTerminal(leaveAlternateScreen: boolean): void {
 	let fd: number | undefined;
 	try {
 		fd = fs.openSync("/dev/tty", "r+");
-		fs.writeSync(fd, TERMINAL_RESET);
+		fs.writeSync(fd, TERMINAL_RESET + (leaveAlternateScreen ? LEAVE_ALTERNATE_SCREEN : "\r\n"));
 		spawnSync("stty", ["sane"], { stdio: [fd, "ignore", "ignore"], timeout: 2_000 });
 	} catch {
 		// No terminal: nothing to restore.
@@ -471,6 +485,82 @@ function restoreTerminal(): void {
 		if (fd !== undefined) fs.closeSync(fd);
 	}
 }
+
+// ---------------------------------------------------------------------------------------------
+// Handing pi's terminal over in the TUI.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The component `ctx.ui.custom` shows while the binary runs, in place of pi's editor, as pi
+ * shows its own dialogs: under the conversation. It draws nothing on pi's screen; only while
+ * {@link linesAbove} reads pi's document is it one marker line, which finds the lines above it.
+ */
+class QuestionnairePlace implements Component {
+	private readonly mark = `pi-ask:questionnaire:${process.pid}:${Date.now().toString(36)}`;
+	private marking = false;
+
+	render(_width: number): string[] {
+		return this.marking ? [this.mark] : [];
+	}
+
+	invalidate(): void {}
+
+	/**
+	 * pi's document above this component at the terminal's width (none when it is not found):
+	 * pi's components in order (the conversation down to the ask_user call, pi's status lines,
+	 * then this one in the editor's place), each drawn as regular mode draws them. Not
+	 * `tui.render()`: in fullscreen mode that is the layout, whose transcript has no height
+	 * outside a frame.
+	 */
+	linesAbove(tui: { children: readonly Component[]; terminal: { columns: number } }): string[] {
+		const width = Math.max(1, tui.terminal.columns);
+		const lines: string[] = [];
+		this.marking = true;
+		try {
+			for (const child of tui.children) {
+				const rendered = child.render(width);
+				const at = rendered.findIndex((line) => line.includes(this.mark));
+				if (at >= 0) return [...lines, ...rendered.slice(0, at)];
+				lines.push(...rendered);
+			}
+		} catch {
+			// A component that cannot be drawn outside pi's frame: nothing above.
+		} finally {
+			this.marking = false;
+		}
+		return [];
+	}
+}
+
+/** pi's semantic-prompt marks (OSC 133), which a terminal would take for a new shell prompt. */
+const OSC133 = /\x1b\]133;[ABC](?:\x07|\x1b\\)/g;
+/** Kitty or iTerm2 image lines: not copied to the hand-over screen. */
+const IMAGE_LINE = /\x1b_G|\x1b\]1337;File=/;
+
+/**
+ * The hand-over screen: a fresh alternate screen showing the end of `above` (pi's
+ * conversation as pi draws it, see {@link QuestionnairePlace}), at most `rows - 1` lines, with
+ * the cursor on the row under it, where the binary draws its questionnaire inline.
+ *
+ * Why not the normal screen: there the questionnaire would go either under the shell's lines
+ * (fullscreen pi, whose conversation is on its alternate screen) or under pi's frame in
+ * regular mode, whose render state would then be wrong: pi could only redraw by clearing the
+ * screen and the scrollback, the shell's lines from before pi with them, and every question
+ * would leave its lines between pi's. On this screen both of pi's screens stay as pi left
+ * them; {@link LEAVE_HAND_OVER_SCREEN} brings back pi's screen and cursor, and pi's next frame
+ * is an ordinary update.
+ */
+export function handOverScreen(above: readonly string[], columns: number, rows: number): string {
+	const width = Math.max(1, columns);
+	const lines = above.map((line) => (IMAGE_LINE.test(line) ? "" : truncateToWidth(line.replace(OSC133, "").replaceAll(CURSOR_MARKER, ""), width, "…")));
+	while (lines.length > 0 && visibleWidth(lines[lines.length - 1]) === 0) lines.pop();
+	let out = "\x1b[?2026h\x1b[?1049h\x1b[0m\x1b[H\x1b[2J";
+	for (const line of lines.slice(-Math.max(0, rows - 1))) out += `${line}\x1b[0m\r\n`;
+	return `${out}\x1b[?2026l`;
+}
+
+/** Leaves the hand-over screen: pi's screen again, its cursor where pi left it. */
+export const LEAVE_HAND_OVER_SCREEN = `\x1b[0m${LEAVE_ALTERNATE_SCREEN}`;
 
 /** Whether a run on the terminal ended without the binary's own restore having run. */
 function endedWithoutRestore(outcome: RunOutcome, resultFile: string): boolean {
@@ -686,32 +776,57 @@ export async function askWithBinary(
 		if (process.env.PI_ASK_ANSWERS) {
 			run = await headless("scripted");
 		} else if (ctx.mode === "tui") {
+			// The questionnaire goes under pi's conversation, as pi's own dialogs do, on the
+			// hand-over screen (handOverScreen); with PI_ASK_SCREEN=full, the person's choice,
+			// on the binary's own alternate screen instead.
+			const fullScreen = binaryUsesFullScreen();
+			const args = fullScreen ? baseArgs : [...baseArgs, "--screen", "inline"];
 			let tuiRun: Promise<RunOutcome> | undefined;
 			await ctx.ui.custom<void>((tui, _theme, _keybindings, done) => {
-				const releaseSigint = ignoreTerminalSignals();
-				// Fullscreen pi (the default since 1.x) would otherwise print its frame onto the
-				// normal screen when it leaves the alternate screen: a copy of its bottom bar in
-				// the scrollback on every call. Regular mode keeps pi's own hand-over (as pi does
-				// for its external editor).
-				tui.stop({ preserveScreen: tui.mode === "fullscreen" });
-				const releaseStdin = holdStdin();
-				tuiRun = runBinary(bin, baseArgs, { cwd, stdio: "inherit", signal, onSpawn })
-					.then((outcome) => {
-						// A killed binary left its screen and modes behind: put them back first.
-						if (endedWithoutRestore(outcome, resultFile)) restoreTerminal();
+				const place = new QuestionnairePlace();
+				const handOver = async (): Promise<RunOutcome> => {
+					// pi puts the returned component in its editor's place once this factory
+					// has returned; wait for that, so what is above it is the conversation.
+					await new Promise<void>((resolve) => setImmediate(resolve));
+					const above = fullScreen ? [] : place.linesAbove(tui);
+					const releaseSignals = ignoreTerminalSignals();
+					let releaseStdin = () => {};
+					let onHandOverScreen = false;
+					try {
+						// Both of pi's screens stay as pi left them (in regular mode its cursor
+						// too), so pi's next frame is an ordinary update of what it drew.
+						tui.stop({ preserveScreen: true });
+						releaseStdin = holdStdin();
+						if (!fullScreen) {
+							tui.terminal.write(handOverScreen(above, tui.terminal.columns, tui.terminal.rows));
+							onHandOverScreen = true;
+						}
+						const outcome = await runBinary(bin, args, { cwd, stdio: "inherit", signal, onSpawn });
+						// A killed binary left its modes behind: put them back first.
+						if (endedWithoutRestore(outcome, resultFile)) restoreTerminal(fullScreen);
 						return outcome;
-					})
-					.finally(() => {
+					} finally {
 						try {
+							if (onHandOverScreen) tui.terminal.write(LEAVE_HAND_OVER_SCREEN);
 							tui.start();
 							releaseStdin();
-							tui.requestRender(true);
+							// Not requestRender(): one pi requested before it stopped stays pending
+							// in pi-tui 1.6 (nothing would be drawn until a key), and a forced one
+							// clears regular mode's scrollback, the shell's lines from before pi
+							// with it. renderNow() draws pi's next frame at once.
+							tui.renderNow();
 						} finally {
-							releaseSigint();
-							done(undefined);
+							releaseSignals();
 						}
-					});
-				return { render: () => [], invalidate: () => {} };
+					}
+				};
+				tuiRun = handOver();
+				// pi's dialog ends however the hand-over did; an error is the tool's (below).
+				tuiRun.then(
+					() => done(undefined),
+					() => done(undefined),
+				);
+				return place;
 			});
 			// The factory is always called in the TUI; should it not be, ask nothing.
 			run = tuiRun ? { mode: "tui", outcome: await tuiRun } : await headless("headless", "pi's terminal could not be handed over");
@@ -720,7 +835,7 @@ export async function askWithBinary(
 			const releaseSigint = ignoreTerminalSignals();
 			try {
 				const outcome = await runBinary(bin, baseArgs, { cwd, stdio: "inherit", signal, onSpawn });
-				if (endedWithoutRestore(outcome, resultFile)) restoreTerminal();
+				if (endedWithoutRestore(outcome, resultFile)) restoreTerminal(binaryUsesFullScreen());
 				run = { mode: "terminal", outcome };
 			} finally {
 				releaseSigint();

@@ -1,7 +1,8 @@
 /**
  * Test-only pi extension: a scripted model ("faux" provider, model "faux-1") for offline runs.
  *
- * Turn 1 calls `ask_user` with the payload in the file named by PI_ASK_TEST_PAYLOAD; turn 2
+ * Turn 1 says "Let me ask." (or the text of PI_ASK_TEST_MESSAGE) and calls `ask_user` with the
+ * payload in the file named by PI_ASK_TEST_PAYLOAD; turn 2
  * answers with the text "MODEL SAW:" followed by the ask_user tool result's content text
  * exactly as the model receives it (or "MODEL SAW ERROR:" for a tool error).
  *
@@ -28,7 +29,7 @@ export default function (pi: ExtensionAPI) {
 
 	const faux = createFauxCore({ api: "faux", provider: "faux", models: [{ id: "faux-1", name: "Faux" }] });
 	faux.setResponses([
-		fauxAssistantMessage([fauxText("Let me ask."), fauxToolCall("ask_user", payload, { id: "call-ask-1" })], {
+		fauxAssistantMessage([fauxText(process.env.PI_ASK_TEST_MESSAGE || "Let me ask."), fauxToolCall("ask_user", payload, { id: "call-ask-1" })], {
 			stopReason: "toolUse",
 		}),
 		(context) => {

@@ -310,7 +310,7 @@ test("a binary that is too old: a clear tool error", async () => {
 	const old = path.join(work, "old-pi-ask");
 	fs.writeFileSync(old, '#!/bin/sh\necho "pi-ask 0.0.9"\n', { mode: 0o755 });
 	const { out, toolResult } = await printRun(work, payload, { PI_ASK_BIN: old });
-	const message = `${old} is pi-ask 0.0.9, which is too old: this extension needs pi-ask 0.2.0 or newer.`;
+	const message = `${old} is pi-ask 0.0.9, which is too old: this extension needs pi-ask 0.3.0 or newer.`;
 	assert.equal(out.stdout.trim(), modelSaw(message, true));
 	assert.equal(toolResult.isError, true);
 });
@@ -344,7 +344,7 @@ function recordingBinary(dir) {
 	fs.writeFileSync(
 		file,
 		`#!/bin/sh
-if [ "$1" = "--version" ]; then echo "pi-ask 0.2.0"; exit 0; fi
+if [ "$1" = "--version" ]; then echo "pi-ask 0.3.0"; exit 0; fi
 { echo "cwd=$(pwd)"; for a in "$@"; do echo "arg=$a"; done; echo "PI_ASK_ANSWERS=\${PI_ASK_ANSWERS:-}"; } > "${log}"
 out=""; prev=""
 for a in "$@"; do

@@ -16,7 +16,7 @@ const theme = {
 	bold: (text) => `*${text}*`,
 };
 
-function executable(dir, name, body = "#!/bin/sh\necho 'pi-ask 0.2.0'\n") {
+function executable(dir, name, body = "#!/bin/sh\necho 'pi-ask 0.3.0'\n") {
 	fs.mkdirSync(dir, { recursive: true });
 	const file = path.join(dir, name);
 	fs.writeFileSync(file, body, { mode: 0o755 });
@@ -138,12 +138,16 @@ test("findBinary: a clear error, naming what was tried, when nothing is found or
 
 test("checkBinaryVersion: accepts the minimum and newer, refuses older and non-pi-ask programs", async () => {
 	const work = tempDir();
-	assert.equal(await ext.checkBinaryVersion(executable(work, "a", "#!/bin/sh\necho 'pi-ask 0.2.0'\n")), "0.2.0");
+	assert.equal(ext.MIN_BINARY_VERSION, "0.3.0");
+	assert.equal(await ext.checkBinaryVersion(executable(work, "a", "#!/bin/sh\necho 'pi-ask 0.3.0'\n")), "0.3.0");
 	assert.equal(await ext.checkBinaryVersion(executable(work, "b", "#!/bin/sh\necho 'pi-ask 0.10.2'\n")), "0.10.2");
 	const old = executable(work, "c", "#!/bin/sh\necho 'pi-ask 0.0.9'\n");
 	await assert.rejects(ext.checkBinaryVersion(old), {
 		message: `${old} is pi-ask 0.0.9, which is too old: this extension needs pi-ask ${ext.MIN_BINARY_VERSION} or newer.`,
 	});
+	// 0.2.x draws on the alternate screen only: no --screen inline.
+	const before = executable(work, "e", "#!/bin/sh\necho 'pi-ask 0.2.9'\n");
+	await assert.rejects(ext.checkBinaryVersion(before), { message: `${before} is pi-ask 0.2.9, which is too old: this extension needs pi-ask 0.3.0 or newer.` });
 	const other = executable(work, "d", "#!/bin/sh\necho 'something else'\nexit 2\n");
 	await assert.rejects(ext.checkBinaryVersion(other), {
 		message: `${other} does not look like pi-ask: \`--version\` exited with 2 and printed "something else".`,
@@ -378,4 +382,35 @@ test("answerDialog: each --dialogs request becomes pi's dialog; a dismissed one 
 		["editor", "E", "x"],
 		["confirm", "C", "m"],
 	]);
+});
+
+test("handOverScreen: a fresh alternate screen with the end of pi's conversation, cut to the width, the cursor under it", () => {
+	const above = [
+		"\x1b]133;A\x07first line",
+		"second line, which is longer than the width",
+		"\x1b_Ga=T,f=100;AAAA\x1b\\",
+		"thi\x1b_pi:c\x07rd",
+		"",
+		"",
+	];
+	const screen = ext.handOverScreen(above, 12, 4);
+	const start = "\x1b[?2026h\x1b[?1049h\x1b[0m\x1b[H\x1b[2J";
+	assert.ok(screen.startsWith(start), JSON.stringify(screen));
+	assert.ok(screen.endsWith("\x1b[?2026l"), JSON.stringify(screen));
+	const rows = screen.slice(start.length, -"\x1b[?2026l".length).split("\r\n");
+	// Three rows (the window's four less one for the questionnaire), each reset; blank rows at
+	// the end dropped, an image row left empty, the semantic-prompt mark and pi's cursor marker gone.
+	assert.equal(rows.length, 4);
+	assert.equal(rows[3], "");
+	const plain = rows.slice(0, 3).map((r) => r.replace(/\x1b\[[0-9;]*m/g, ""));
+	assert.deepEqual(plain, ["second line…", "", "third"]);
+	assert.ok(rows.slice(0, 3).every((r) => r.endsWith("\x1b[0m")));
+	assert.equal(ext.handOverScreen([], 80, 24), `${start}\x1b[?2026l`);
+	assert.equal(ext.LEAVE_HAND_OVER_SCREEN, "\x1b[0m\x1b[?1049l");
+});
+
+test("binaryUsesFullScreen: PI_ASK_SCREEN=full, the person's choice; inline otherwise", () => {
+	assert.equal(ext.binaryUsesFullScreen({ PI_ASK_SCREEN: "full" }), true);
+	assert.equal(ext.binaryUsesFullScreen({ PI_ASK_SCREEN: "inline" }), false);
+	assert.equal(ext.binaryUsesFullScreen({}), false);
 });

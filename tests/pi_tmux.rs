@@ -1,0 +1,400 @@
+//! The pi extension in the real pi (npm `@earendil-works/pi-coding-agent` 1.6, the faux model
+//! of `examples/pi-extension/test/faux.ts`) inside tmux: a real terminal with a scrollback, an
+//! alternate screen and rewrapping on resize, in both of pi's TUI modes (`--tui-mode
+//! fullscreen`, pi's default, and `regular`), with the binary's inline placement.
+//!
+//! A shell prints lines, then starts pi with the prompt "go"; the faux model says
+//! [`SAYS`] and calls `ask_user`. While the questions are up, the agent's message is on the
+//! screen above them; afterwards pi draws itself again whole, the shell's lines from before pi
+//! are still in the scrollback (regular mode), and the scrollback holds one copy of pi's frame
+//! (its footer), nothing of the questionnaire and no "Waiting for the user's answers…" row;
+//! pi's transcript row shows an option's note.
+//!
+//! Needs tmux; without it these tests are skipped with one line, except in CI (`CI` set), where
+//! they fail. Skipped with the other pi tests ([`skipped`]).
+
+use crate::common::say;
+use crate::pi_extension::{ext_dir, setup, skipped};
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// What the faux model says before it calls `ask_user` (PI_ASK_TEST_MESSAGE).
+const SAYS: &str = "Before I write the prompt I need two choices from you.";
+/// Printed by the shell before pi starts; must stay in regular mode's scrollback.
+const SHELL_LINE: &str = "SHELL LINE FROM BEFORE PI";
+/// The end of pi's footer row (the model's name): one per copy of pi's frame.
+const FOOTER_END: &str = "faux-1";
+/// How long any one wait may take: pi starts in a few seconds.
+const WAIT: Duration = Duration::from_secs(40);
+
+/// Whether tmux is missing here (a skip, said once), failing instead in CI.
+fn no_tmux() -> bool {
+    if Command::new("tmux").arg("-V").output().is_ok() {
+        return false;
+    }
+    assert!(std::env::var_os("CI").is_none(), "tmux is needed in CI");
+    static SAID: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    SAID.get_or_init(|| say("pi_tmux: tmux is not installed: the pi-in-tmux tests are skipped"));
+    true
+}
+
+/// pi in a 100x30 tmux window of its own tmux server (socket), started from a shell.
+struct PiInTmux {
+    socket: String,
+    _dir: tempfile::TempDir,
+}
+
+impl PiInTmux {
+    /// Starts a shell that prints [`SHELL_LINE`] three times and runs pi in `mode`
+    /// ("fullscreen" or "regular") with [`SAYS`] and examples/implementation-preferences.json.
+    fn start(name: &str, mode: &str) -> PiInTmux {
+        let node = setup();
+        let dir = tempfile::tempdir().expect("temp dir");
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(&home).unwrap();
+        let payload =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/implementation-preferences.json");
+        let ext = ext_dir();
+        let q = |p: &Path| shell_quote(&p.to_string_lossy());
+        let script = dir.path().join("run.sh");
+        let lines = [
+            "unset PI_ASK_SCREEN PI_ASK_ANSWERS PI_ASK_TIMEOUT NO_COLOR".to_string(),
+            format!("export PATH={}", shell_quote(&node.path_env.to_string_lossy())),
+            format!("export HOME={} PI_CODING_AGENT_DIR={}/.pi/agent PI_OFFLINE=1", q(&home), q(&home)),
+            format!("export PI_ASK_BIN={}", shell_quote(env!("CARGO_BIN_EXE_pi-ask"))),
+            format!("export PI_ASK_TEST_PAYLOAD={} PI_ASK_TEST_MESSAGE={}", q(&payload), shell_quote(SAYS)),
+            format!("for i in 1 2 3; do echo \"{SHELL_LINE} $i\"; done"),
+            format!(
+                "node {} --offline --no-session -ne -ns -np -nc -e {} -e {} --provider faux --model faux-1 --tui-mode {mode} go",
+                q(&ext.join("node_modules/@earendil-works/pi-coding-agent/dist/cli.js")),
+                q(&ext.join("test/faux.ts")),
+                q(&ext.join("index.ts")),
+            ),
+            "echo \"PI EXITED $?\"".to_string(),
+            "exec sleep 600".to_string(),
+        ];
+        std::fs::write(&script, lines.join("\n") + "\n").unwrap();
+        let socket = format!("pi-ask-{name}-{}", std::process::id());
+        let pi = PiInTmux { socket, _dir: dir };
+        let cwd = pi._dir.path().to_string_lossy().to_string();
+        pi.tmux(&[
+            "new-session",
+            "-d",
+            "-x",
+            "100",
+            "-y",
+            "30",
+            "-s",
+            "t",
+            "-c",
+            &cwd,
+            "bash",
+            "--noprofile",
+            "--norc",
+            &script.to_string_lossy(),
+        ]);
+        pi
+    }
+
+    /// Runs `tmux -L socket -f /dev/null ARGS` and returns its stdout.
+    fn tmux(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .args(["-L", &self.socket, "-f", "/dev/null"])
+            .args(args)
+            .output()
+            .expect("tmux runs");
+        assert!(
+            out.status.success(),
+            "tmux {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// The visible screen, one line per row.
+    fn screen(&self) -> String {
+        self.tmux(&["capture-pane", "-p", "-t", "t"])
+    }
+
+    /// The normal screen's scrollback and the screen (on the alternate screen, the screen
+    /// shown is the alternate one: quit pi first to see its scrollback).
+    fn history(&self) -> String {
+        self.tmux(&["capture-pane", "-p", "-S", "-", "-t", "t"])
+    }
+
+    /// Waits until the screen contains `text`; returns the screen.
+    fn wait_for(&self, text: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if screen.contains(text) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < WAIT,
+                "no {text:?} on the screen within {WAIT:?}:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "t"];
+        args.extend_from_slice(keys);
+        self.tmux(&args);
+    }
+
+    /// Whether the pane shows the alternate screen.
+    fn alternate_screen(&self) -> bool {
+        self.tmux(&["display-message", "-p", "-t", "t", "#{alternate_on}"])
+            .trim()
+            == "1"
+    }
+
+    /// Answers the questionnaire: Minimal, nothing on Frontend, Submit.
+    fn answer(&self) {
+        self.wait_for("1/2 Style");
+        self.keys(&["Enter"]);
+        self.wait_for("2/2 Frontend");
+        self.keys(&["Enter"]);
+        self.wait_for("Review your answers");
+        self.keys(&["Enter"]);
+    }
+
+    /// Quits pi (Ctrl+D on its empty editor) and waits for the shell's line after it.
+    fn quit(&self) {
+        self.keys(&["C-d"]);
+        let start = Instant::now();
+        while !self.history().contains("PI EXITED 0") {
+            assert!(
+                start.elapsed() < WAIT,
+                "pi did not quit:\n{}",
+                self.history()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        assert!(!self.alternate_screen());
+    }
+}
+
+impl Drop for PiInTmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "-f", "/dev/null", "kill-server"])
+            .output();
+    }
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+/// The rows of `text` that contain `what`.
+fn rows_with<'a>(text: &'a str, what: &str) -> Vec<&'a str> {
+    text.lines().filter(|l| l.contains(what)).collect()
+}
+
+/// While the questions are up: the agent's message above them, and the help line naming
+/// Ctrl+C as dismiss and the peek key.
+fn assert_message_above_the_questions(pi: &PiInTmux) {
+    let screen = pi.wait_for("1/2 Style");
+    let said = screen
+        .find(SAYS)
+        .unwrap_or_else(|| panic!("the agent's message is not on the screen:\n{screen}"));
+    assert!(said < screen.find("1/2 Style").unwrap(), "{screen}");
+    assert!(screen.contains("^C dismiss"), "{screen}");
+    assert!(screen.contains("^] context"), "{screen}");
+}
+
+/// What pi's scrollback and screen may hold after the questionnaire: one copy of pi's frame
+/// (its footer), pi's transcript rows for the call, nothing of the questionnaire itself.
+fn assert_one_clean_copy_of_pi(history: &str) {
+    assert_eq!(rows_with(history, FOOTER_END).len(), 1, "{history}");
+    assert_eq!(rows_with(history, SAYS).len(), 1, "{history}");
+    assert_eq!(
+        rows_with(history, "ask_user Implementation preferences").len(),
+        1,
+        "{history}"
+    );
+    for left in [
+        "1/2 Style",
+        "Review your answers",
+        "↑↓ move",
+        "Waiting for the user's answers",
+    ] {
+        assert!(
+            !history.contains(left),
+            "{left:?} was left behind:\n{history}"
+        );
+    }
+}
+
+#[test]
+fn tmux_fullscreen_pi_shows_the_agents_message_above_the_questions() {
+    if skipped() || no_tmux() {
+        return;
+    }
+    let pi = PiInTmux::start("full", "fullscreen");
+    assert_message_above_the_questions(&pi);
+    // A note on the option Minimal, then the answers.
+    pi.keys(&["n"]);
+    pi.wait_for("Note on option Minimal");
+    pi.keys(&["-l", "keep it short"]);
+    pi.keys(&["Enter"]);
+    pi.wait_for("note: keep it short");
+    pi.answer();
+    let screen = pi.wait_for("END OF TURN");
+    assert!(pi.alternate_screen(), "pi is fullscreen again:\n{screen}");
+    // pi's transcript row (not expanded) shows the option's note.
+    assert!(
+        screen.contains("✓ Style: Minimal · note on Minimal: keep it short"),
+        "{screen}"
+    );
+    assert_one_clean_copy_of_pi(&screen);
+    pi.quit();
+    // The normal screen: the shell's lines, then what pi prints when it quits (its
+    // transcript and frame, once); nothing from the questionnaire.
+    let history = pi.history();
+    assert_eq!(rows_with(&history, SHELL_LINE).len(), 3, "{history}");
+    assert_one_clean_copy_of_pi(&history);
+}
+
+#[test]
+fn tmux_regular_pi_shows_the_agents_message_and_keeps_the_shells_lines() {
+    if skipped() || no_tmux() {
+        return;
+    }
+    let pi = PiInTmux::start("regular", "regular");
+    assert_message_above_the_questions(&pi);
+    // Ctrl+C dismisses the questionnaire; pi goes on.
+    pi.keys(&["C-c"]);
+    let screen = pi.wait_for("END OF TURN");
+    assert!(!pi.alternate_screen(), "{screen}");
+    assert!(
+        screen.contains("✗ The user dismissed the questionnaire"),
+        "{screen}"
+    );
+    let history = pi.history();
+    assert_eq!(
+        rows_with(&history, SHELL_LINE).len(),
+        3,
+        "the shell's lines are gone:\n{history}"
+    );
+    assert_one_clean_copy_of_pi(&history);
+    pi.quit();
+}
+
+/// A resize while the questions are up leaves no piece of pi's frame behind: in regular mode
+/// pi redraws itself whole at the new width (clearing the scrollback, as it does on any
+/// resize); in fullscreen mode the normal screen never had any of it.
+#[test]
+fn tmux_a_resize_during_the_questionnaire_leaves_no_stray_frame() {
+    if skipped() || no_tmux() {
+        return;
+    }
+    for mode in ["regular", "fullscreen"] {
+        let pi = PiInTmux::start(&format!("resize-{mode}"), mode);
+        pi.wait_for("1/2 Style");
+        pi.tmux(&["resize-window", "-t", "t", "-x", "80", "-y", "24"]);
+        pi.wait_for("1/2 Style");
+        pi.answer();
+        let screen = pi.wait_for("END OF TURN");
+        assert!(screen.contains("✓ Style: Minimal"), "{mode}:\n{screen}");
+        if mode == "regular" {
+            assert_one_clean_copy_of_pi(&pi.history());
+        }
+        pi.quit();
+        let history = pi.history();
+        assert_one_clean_copy_of_pi(&history);
+        if mode == "fullscreen" {
+            assert_eq!(rows_with(&history, SHELL_LINE).len(), 3, "{history}");
+        }
+    }
+}
+
+/// The binary killed (SIGKILL) with its questions up: no restore of its own; the extension
+/// puts the terminal back and pi draws itself again, in both modes.
+#[test]
+fn tmux_a_killed_binary_leaves_pi_whole() {
+    if skipped() || no_tmux() {
+        return;
+    }
+    for mode in ["regular", "fullscreen"] {
+        let pi = PiInTmux::start(&format!("kill-{mode}"), mode);
+        pi.wait_for("1/2 Style");
+        let pane_pid: i32 = pi
+            .tmux(&["display-message", "-p", "-t", "t", "#{pane_pid}"])
+            .trim()
+            .parse()
+            .unwrap();
+        let binary = descendant_named(pane_pid, "pi-ask");
+        // SAFETY: kill with a pid read from /proc (a descendant of the pane) and SIGKILL.
+        assert_eq!(unsafe { libc::kill(binary, libc::SIGKILL) }, 0);
+        let screen = pi.wait_for("END OF TURN");
+        assert!(
+            screen.contains("pi-ask was killed by SIGKILL without writing a result"),
+            "{mode}:\n{screen}"
+        );
+        assert_eq!(
+            pi.alternate_screen(),
+            mode == "fullscreen",
+            "{mode}:\n{screen}"
+        );
+        if mode == "regular" {
+            let history = pi.history();
+            assert_eq!(rows_with(&history, SHELL_LINE).len(), 3, "{history}");
+            assert_one_clean_copy_of_pi(&history);
+        }
+        // pi's editor still takes keys.
+        pi.quit();
+    }
+}
+
+/// The pid of the process named `name` among the descendants of `root` (from /proc), waiting
+/// up to a few seconds for it.
+fn descendant_named(root: i32, name: &str) -> i32 {
+    let start = Instant::now();
+    loop {
+        let mut procs = Vec::new();
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                continue;
+            };
+            let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+                continue;
+            };
+            let ppid: i32 = stat[close + 1..]
+                .split_whitespace()
+                .nth(1)
+                .and_then(|p| p.parse().ok())
+                .unwrap_or(0);
+            procs.push((pid, ppid, stat[open + 1..close].to_string()));
+        }
+        let mut family = vec![root];
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for (pid, ppid, _) in &procs {
+                if family.contains(ppid) && !family.contains(pid) {
+                    family.push(*pid);
+                    grew = true;
+                }
+            }
+        }
+        if let Some((pid, _, _)) = procs
+            .iter()
+            .find(|(pid, _, comm)| comm == name && family.contains(pid))
+        {
+            return *pid;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no {name} under {root}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
