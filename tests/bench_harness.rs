@@ -1,6 +1,6 @@
 //! The benchmark harness (benches/harness/bench.rs, docs/benchmarks.md) in its quick mode:
-//! one run of each figure with pi-ask (this test build) and the C floor, so the harness
-//! cannot rot. It checks the report is well formed, never the timings (the machines are
+//! one run of each figure with pi-ask (this test build, in both placements) and the C
+//! floor, so the harness cannot rot. It checks the report is well formed, never the timings (the machines are
 //! noisy; the harness reports, it does not gate).
 
 use crate::bench;
@@ -78,20 +78,38 @@ fn quick_mode_writes_every_figure() {
     ] {
         assert!(doc.contains(heading), "missing {heading}:\n{doc}");
     }
-    // Figure 1: the floor and pi-ask, each with a time and a peak RSS.
-    for tool in ["C floor (raw mode + menu)", "pi-ask"] {
+    // Figure 1: the floor and pi-ask in both placements (`--screen inline` and `--screen
+    // full`), each with a time and a peak RSS.
+    for tool in [
+        "C floor (raw mode + menu)",
+        bench::PI_INLINE,
+        bench::PI_FULL,
+    ] {
         let cells = row(&doc, &[tool]);
         assert!(is_cell(cells[2]) && is_cell(cells[4]), "{cells:?}");
     }
-    // Figure 2: both sizes of the quick mode, floor and pi-ask measured.
-    for size in ["10", "1000"] {
-        let cells = row(&doc, &[size]);
-        assert!(is_cell(cells[1]) && is_cell(cells[2]), "{cells:?}");
-        assert!(cells[3].ends_with('x'), "{cells:?}");
-    }
-    // The peers of figure 2 (fzf, whiptail, dialog) are not run in the quick mode.
     assert!(
-        doc.contains("Peers (fzf, `whiptail --menu`, `dialog --menu`): not run in --quick."),
+        doc.contains("Target inline no slower than full (pi-ask inline's time"),
+        "{doc}"
+    );
+    // Figure 2: both sizes of the quick mode, the floor and both placements measured, each
+    // with its ratio to the floor.
+    for size in ["10", "1000"] {
+        for tool in [
+            "C floor (one line per key)",
+            bench::PI_INLINE,
+            bench::PI_FULL,
+        ] {
+            let cells = row(&doc, &[size, tool]);
+            assert!(is_cell(cells[3]) && cells[4].ends_with('x'), "{cells:?}");
+        }
+    }
+    // The peers (fzf, whiptail, dialog, dialoguer) are not run in the quick mode.
+    assert!(
+        doc.contains(
+            "Peers (fzf, `whiptail --menu`, `dialog --menu`, dialoguer `Select`): not run in \
+             --quick."
+        ),
         "{doc}"
     );
     // Figure 3: the trivial binary and both scripted payloads.

@@ -71,8 +71,12 @@ pub struct Config {
     /// Only these figures (`ttfp`, `keys`, `scripted`, `complete`, `memory`, `size`); all
     /// when empty.
     pub only: Vec<String>,
-    /// Other builds of pi-ask measured next to it in figure 1 (to try a build setting).
-    pub extra: Vec<PathBuf>,
+    /// Other builds of pi-ask measured next to it in figures 1 and 2 (to try a build
+    /// setting, or an earlier version), each with the name its rows get.
+    pub extra: Vec<(String, PathBuf)>,
+    /// The dialoguer peer (benches/harness/dialoguer_select.rs, built by `benches/run` as
+    /// the example `dialoguer_select` next to this harness).
+    pub dialoguer: PathBuf,
 }
 
 /// Median, min and max of samples in milliseconds (or any unit).
@@ -162,6 +166,7 @@ impl Pty {
             .env_remove("COLUMNS")
             .env_remove("LINES")
             .env_remove("PI_ASK_ANSWERS")
+            .env_remove("PI_ASK_SCREEN")
             .stdout(Stdio::from(slave.try_clone()?))
             .stderr(Stdio::from(slave.try_clone()?));
         match stdin {
@@ -329,6 +334,26 @@ impl Pty {
         Ok(())
     }
 
+    /// Whether the program's terminal is in raw mode (no line editing, no echo): the
+    /// termios of the pty, read through the master (Linux gives the slave's).
+    fn is_raw(&self) -> bool {
+        // SAFETY: a zeroed termios is a valid value for tcgetattr to fill.
+        let mut t: libc::termios = unsafe { std::mem::zeroed() };
+        // SAFETY: tcgetattr on our own open fd with a valid out-pointer.
+        let rc = unsafe { libc::tcgetattr(self.master.as_raw_fd(), &mut t) };
+        rc == 0 && t.c_lflag & (libc::ICANON | libc::ECHO) == 0
+    }
+
+    /// Waits up to `limit` until [`Pty::is_raw`] (reading what the program writes meanwhile).
+    fn wait_raw(&mut self, limit: Duration) {
+        let deadline = Instant::now() + limit;
+        while !self.is_raw() && Instant::now() < deadline {
+            if self.pump(Duration::from_millis(1)).is_err() || self.eof {
+                return;
+            }
+        }
+    }
+
     fn send(&mut self, keys: &[u8]) -> io::Result<()> {
         self.master.write_all(keys)?;
         self.master.flush()
@@ -491,6 +516,95 @@ struct Tool {
     stdin: Option<PathBuf>,
     /// Why it cannot run here (`None`: it can).
     missing: Option<String>,
+    /// A peer (another program people use), not a floor or a build of pi-ask: the targets
+    /// say pi-ask is ahead of every peer.
+    peer: bool,
+}
+
+/// Name of pi-ask's row drawing inline at the cursor on the normal screen (the default).
+pub const PI_INLINE: &str = "pi-ask inline";
+/// Name of pi-ask's row drawing on the alternate screen (`--screen full`).
+pub const PI_FULL: &str = "pi-ask full";
+
+/// A placement of pi-ask's questionnaire (`--screen inline|full`): a row of figures 1 and 2.
+struct Placement {
+    /// [`PI_INLINE`] or [`PI_FULL`].
+    name: &'static str,
+    /// The arguments choosing it.
+    args: &'static [&'static str],
+    /// How it draws, for the report.
+    how: &'static str,
+    /// Why it is not measured (a build without `--screen` has only the alternate screen).
+    missing: Option<String>,
+}
+
+/// pi-ask's placements, inline first. Each is chosen with `--screen` (PI_ASK_SCREEN is
+/// removed from every program's environment); a build without `--screen` (before issue 16)
+/// draws only on the alternate screen, which is measured as its full placement.
+fn placements(bin: &Path) -> Vec<Placement> {
+    let help = Command::new(bin)
+        .arg("--help")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    if help.contains("--screen") {
+        vec![
+            Placement {
+                name: PI_INLINE,
+                args: &["--screen", "inline"],
+                how: "inline at the cursor on the normal screen (`--screen inline`, the default)",
+                missing: None,
+            },
+            Placement {
+                name: PI_FULL,
+                args: &["--screen", "full"],
+                how: "the alternate screen (`--screen full`)",
+                missing: None,
+            },
+        ]
+    } else {
+        vec![
+            Placement {
+                name: PI_INLINE,
+                args: &[],
+                how: "inline at the cursor on the normal screen",
+                missing: Some("not in this build (it has no `--screen`)".into()),
+            },
+            Placement {
+                name: PI_FULL,
+                args: &[],
+                how: "the alternate screen (this build's only placement: it has no `--screen`)",
+                missing: None,
+            },
+        ]
+    }
+}
+
+/// The version of `name` in the repository's Cargo.lock (the dialoguer peer's version).
+fn locked_version(repo: &Path, name: &str) -> Option<String> {
+    let lock = std::fs::read_to_string(repo.join("Cargo.lock")).ok()?;
+    let mut lines = lock.lines();
+    lines.find(|l| *l == format!("name = \"{name}\""))?;
+    lines
+        .next()?
+        .strip_prefix("version = \"")?
+        .strip_suffix('"')
+        .map(str::to_string)
+}
+
+/// The dialoguer peer's `how` prefix and why it cannot run (`None`: it can).
+fn dialoguer_peer(cfg: &Config) -> (String, Option<String>) {
+    let version = locked_version(&cfg.repo, "dialoguer").unwrap_or_else(|| "0.12".into());
+    let how = format!(
+        "benches/harness/dialoguer_select.rs (dialoguer {version} `Select`, `ColorfulTheme`, \
+         `.default(0)`)"
+    );
+    let missing = (!cfg.dialoguer.is_file()).then(|| {
+        "not built (`cargo build --release --example dialoguer_select`; benches/run does)".into()
+    });
+    (how, missing)
 }
 
 /// Finds `name` on PATH.
@@ -635,6 +749,7 @@ fn ttfp_tools(cfg: &Config, work: &Work) -> io::Result<Vec<Tool>> {
         }),
         stdin: None,
         missing: None,
+        peer: false,
     });
     if let Some(rust_floor) = work.rust_floor.clone() {
         tools.push(Tool {
@@ -647,29 +762,36 @@ fn ttfp_tools(cfg: &Config, work: &Work) -> io::Result<Vec<Tool>> {
             }),
             stdin: None,
             missing: None,
+            peer: false,
         });
     }
-    let bin = cfg.pi_ask.clone();
-    tools.push(Tool {
-        name: "pi-ask".into(),
-        how: "4-question payload, question 1 of 4".into(),
-        cmd: Box::new(move || {
-            let mut c = Command::new(&bin);
-            c.arg(&payload).arg("--output").arg(&result);
-            c
-        }),
-        stdin: None,
-        missing: None,
-    });
-    for extra in &cfg.extra {
+    for place in placements(&cfg.pi_ask) {
+        let (bin, payload, result) = (cfg.pi_ask.clone(), payload.clone(), result.clone());
+        tools.push(Tool {
+            name: place.name.into(),
+            how: format!("4-question payload, question 1 of 4, {}", place.how),
+            cmd: Box::new(move || {
+                let mut c = Command::new(&bin);
+                c.arg(&payload)
+                    .arg("--output")
+                    .arg(&result)
+                    .args(place.args);
+                c
+            }),
+            stdin: None,
+            missing: place.missing,
+            peer: false,
+        });
+    }
+    for (name, extra) in &cfg.extra {
         let (bin, payload, result) = (
             extra.clone(),
             cfg.repo.join(FOUR_QUESTIONS),
             work.path("ttfp-result.json"),
         );
         tools.push(Tool {
-            name: format!("pi-ask, other build: `{}`", extra.display()),
-            how: "as pi-ask".into(),
+            name: name.clone(),
+            how: "as pi-ask, in the build's default placement".into(),
             cmd: Box::new(move || {
                 let mut c = Command::new(&bin);
                 c.arg(&payload).arg("--output").arg(&result);
@@ -677,6 +799,7 @@ fn ttfp_tools(cfg: &Config, work: &Work) -> io::Result<Vec<Tool>> {
             }),
             stdin: None,
             missing: None,
+            peer: false,
         });
     }
     if cfg.quick {
@@ -712,6 +835,7 @@ fn ttfp_tools(cfg: &Config, work: &Work) -> io::Result<Vec<Tool>> {
             }),
             stdin: None,
             missing,
+            peer: true,
         });
     }
     let fzf = which("fzf");
@@ -730,6 +854,21 @@ fn ttfp_tools(cfg: &Config, work: &Work) -> io::Result<Vec<Tool>> {
             })
         },
         stdin: Some(items),
+        peer: true,
+    });
+    let (how, missing) = dialoguer_peer(cfg);
+    let dialoguer = cfg.dialoguer.clone();
+    tools.push(Tool {
+        name: "dialoguer Select".into(),
+        how: format!("{how}, three items"),
+        cmd: Box::new(move || {
+            let mut c = Command::new(&dialoguer);
+            c.args([PROMPT, "3"]);
+            c
+        }),
+        stdin: None,
+        missing,
+        peer: true,
     });
     let node = which("node");
     let script = cfg.repo.join("benches/node/select.mjs");
@@ -759,6 +898,7 @@ fn ttfp_tools(cfg: &Config, work: &Work) -> io::Result<Vec<Tool>> {
         },
         stdin: None,
         missing,
+        peer: true,
     });
     Ok(tools)
 }
@@ -786,6 +926,8 @@ struct Row {
     /// CPU time (figure 1: ms until killed at the prompt; figure 2: µs per key).
     cpu: Option<Stats>,
     note: Option<String>,
+    /// A peer (see [`Tool::peer`]).
+    peer: bool,
 }
 
 fn runs(cfg: &Config) -> (usize, usize) {
@@ -797,7 +939,8 @@ fn runs(cfg: &Config) -> (usize, usize) {
 }
 
 /// Figure 1: time to first prompt. Runs are interleaved (tool by tool, run by run), so a
-/// burst of load hits every tool alike.
+/// burst of load hits every tool alike, and each round starts one tool further on, so no
+/// tool always runs right after the same one (pi-ask inline and full are the same binary).
 fn figure_ttfp(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result<Vec<Row>> {
     let tools = ttfp_tools(cfg, work)?;
     let (warmup, n) = runs(cfg);
@@ -806,7 +949,8 @@ fn figure_ttfp(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result<Vec
     let mut rss = vec![Vec::new(); tools.len()];
     let mut notes: Vec<Option<String>> = tools.iter().map(|t| t.missing.clone()).collect();
     for round in 0..warmup + n {
-        for (i, tool) in tools.iter().enumerate() {
+        for i in (0..tools.len()).map(|j| (j + round) % tools.len()) {
+            let tool = &tools[i];
             if notes[i].is_some() {
                 continue;
             }
@@ -834,6 +978,7 @@ fn figure_ttfp(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result<Vec
             extra: Stats::of(&rss[i]),
             cpu: Stats::of(&cpu[i]),
             note: notes[i].take(),
+            peer: t.peer,
         })
         .collect())
 }
@@ -888,9 +1033,35 @@ struct KeySession {
     samples: Vec<f64>,
     cpu_start: Option<u64>,
     error: Option<String>,
+    /// Why it is not measured at all (the row says this instead of a time).
+    absent: Option<String>,
+    /// A peer (see [`Tool::peer`]).
+    peer: bool,
 }
 
 impl KeySession {
+    /// A row that is not measured, saying why.
+    fn absent(name: impl Into<String>, how: impl Into<String>, why: String) -> KeySession {
+        KeySession {
+            name: name.into(),
+            how: how.into(),
+            pty: None,
+            up: String::new(),
+            down: String::new(),
+            samples: Vec::new(),
+            cpu_start: None,
+            error: None,
+            absent: Some(why),
+            peer: false,
+        }
+    }
+
+    /// Marks it as a peer.
+    fn peer(mut self) -> KeySession {
+        self.peer = true;
+        self
+    }
+
     /// Spawns `cmd`, waits for `ready` on the screen and learns the screens after Down and
     /// after Up (waiting until the program is quiet after each).
     fn start(
@@ -900,16 +1071,8 @@ impl KeySession {
         stdin: Option<&Path>,
         ready: &str,
     ) -> KeySession {
-        let mut session = KeySession {
-            name: name.into(),
-            how: how.into(),
-            pty: None,
-            up: String::new(),
-            down: String::new(),
-            samples: Vec::new(),
-            cpu_start: None,
-            error: None,
-        };
+        let mut session = KeySession::absent(name, how, String::new());
+        session.absent = None;
         let stdin = match stdin.map(File::open).transpose() {
             Ok(f) => f,
             Err(e) => {
@@ -971,6 +1134,11 @@ impl KeySession {
             (UP, &self.up)
         };
         let key = cursor_key(pty, key);
+        // A program that leaves raw mode between keys (dialoguer's `Term::read_key` sets it
+        // for each key and restores the cooked mode after) would have a key sent before it
+        // reads again echoed by the terminal onto its screen; a person never types that
+        // fast. So a key is sent once the program reads keys again (untimed).
+        pty.wait_raw(Duration::from_secs(1));
         let t0 = Instant::now();
         let done = pty.send(key).and_then(|()| {
             pty.wait_until_in("the redrawn screen", Pty::state, |s| s == want.as_str())
@@ -1004,10 +1172,12 @@ impl KeySession {
             },
             extra: None,
             cpu,
-            note: self
-                .error
-                .as_deref()
-                .map(|e| format!("failed: {}", first_line(e))),
+            note: self.absent.or_else(|| {
+                self.error
+                    .as_deref()
+                    .map(|e| format!("failed: {}", first_line(e)))
+            }),
+            peer: self.peer,
         }
     }
 }
@@ -1029,18 +1199,17 @@ const WHIPTAIL_MAX_ITEMS: usize = 20_000;
 /// The key-latency peers at `size` options (none in the quick mode): fzf (the items on
 /// stdin), `whiptail --menu` and `dialog --menu` (the items as arguments; dialog reads them
 /// from a file with `--file`), each started and its screens learned, or a row saying why not.
-fn key_peers(cfg: &Config, work: &Work, size: usize) -> io::Result<Vec<Result<KeySession, Row>>> {
+fn key_peers(cfg: &Config, work: &Work, size: usize) -> io::Result<Vec<KeySession>> {
     let mut out = Vec::new();
     if cfg.quick {
         return Ok(out);
     }
-    let absent = |name: &str, how: String, prog: &str| Row {
-        tool: name.into(),
-        how,
-        stats: None,
-        extra: None,
-        cpu: None,
-        note: Some(format!("`{prog}` not installed (benches/run --setup)")),
+    let absent = |name: &str, how: String, prog: &str| {
+        KeySession::absent(
+            name,
+            how,
+            format!("`{prog}` not installed (benches/run --setup)"),
+        )
     };
     // fzf: the items on stdin, the list top-down so that Down moves to the next item.
     let how = format!("{size} items on stdin, `fzf --layout=reverse --prompt PROMPT`");
@@ -1053,15 +1222,9 @@ fn key_peers(cfg: &Config, work: &Work, size: usize) -> io::Result<Vec<Result<Ke
             let items = work.write(&format!("fzf-items-{size}.txt"), &items)?;
             let mut c = Command::new(fzf);
             c.args(["--layout=reverse", "--prompt", "Which option? "]);
-            Ok(KeySession::start(
-                "fzf",
-                how,
-                c,
-                Some(&items),
-                "Which option?",
-            ))
+            KeySession::start("fzf", how, c, Some(&items), "Which option?")
         }
-        None => Err(absent("fzf", how, "fzf")),
+        None => absent("fzf", how, "fzf"),
     });
     // whiptail: the items as arguments (capped, see WHIPTAIL_MAX_ITEMS).
     let n = size.min(WHIPTAIL_MAX_ITEMS);
@@ -1088,15 +1251,9 @@ fn key_peers(cfg: &Config, work: &Work, size: usize) -> io::Result<Vec<Result<Ke
             for i in 0..n {
                 c.arg(format!("o{i}")).arg(format!("Option {}", i + 1));
             }
-            Ok(KeySession::start(
-                "whiptail --menu",
-                how,
-                c,
-                None,
-                "Which option?",
-            ))
+            KeySession::start("whiptail --menu", how, c, None, "Which option?")
         }
-        None => Err(absent("whiptail --menu", how, "whiptail")),
+        None => absent("whiptail --menu", how, "whiptail"),
     });
     // dialog: the same menu, its items read from a file (`--file`), so all of them fit.
     let how = format!("`dialog --menu PROMPT 20 70 10 --file ITEMS`, {size} items");
@@ -1119,24 +1276,38 @@ fn key_peers(cfg: &Config, work: &Work, size: usize) -> io::Result<Vec<Result<Ke
             ])
             .arg("--file")
             .arg(items);
-            Ok(KeySession::start(
-                "dialog --menu",
-                how,
-                c,
-                None,
-                "Which option?",
-            ))
+            KeySession::start("dialog --menu", how, c, None, "Which option?")
         }
-        None => Err(absent("dialog --menu", how, "dialog")),
+        None => absent("dialog --menu", how, "dialog"),
     });
-    Ok(out)
+    // dialoguer: the same items, `Select` with `ColorfulTheme` (its default paging: a page
+    // of the terminal's rows less two).
+    let (_, missing) = dialoguer_peer(cfg);
+    let how = format!(
+        "benches/harness/dialoguer_select.rs, {size} items{}",
+        if size > 28 {
+            ", pages of 28 (its default)"
+        } else {
+            ""
+        }
+    );
+    out.push(match missing {
+        None => {
+            let mut c = Command::new(&cfg.dialoguer);
+            c.args(["Which option?", &size.to_string()]);
+            KeySession::start("dialoguer Select", how, c, None, "Which option?")
+        }
+        Some(why) => KeySession::absent("dialoguer Select", how, why),
+    });
+    Ok(out.into_iter().map(KeySession::peer).collect())
 }
 
-/// Figure 2 at one size: the floor, pi-ask and the peers (rows in table order).
+/// Figure 2 at one size: the floor, pi-ask (each placement, then the other builds) and
+/// the peers (rows in table order).
 struct KeySize {
     size: usize,
     floor: Row,
-    pi: Row,
+    pi: Vec<Row>,
     peers: Vec<Row>,
 }
 
@@ -1155,7 +1326,7 @@ fn figure_keys(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result<Vec
         writeln!(log, "  {size} options")?;
         let mut floor = Command::new(&work.floor);
         floor.args(["Which option?", &size.to_string(), "line"]);
-        let mut floor = KeySession::start(
+        let floor = KeySession::start(
             "C floor (one line per key)",
             "benches/harness/floor.c",
             floor,
@@ -1163,38 +1334,58 @@ fn figure_keys(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result<Vec
             "Which option?",
         );
         let payload = work.write(&format!("options-{size}.json"), &options_payload(size))?;
-        let mut pi = Command::new(&cfg.pi_ask);
-        pi.arg(&payload)
-            .arg("--output")
-            .arg(work.path("keys-result.json"))
-            .args(["--max-payload-bytes", "1000000000"]);
-        let mut pi = KeySession::start(
-            "pi-ask",
-            "single-select question",
-            pi,
-            None,
-            "Which option?",
-        );
-        let mut peers = key_peers(cfg, work, size)?;
-        for k in 0..warmup + n {
-            floor.key(k, k >= warmup);
-            pi.key(k, k >= warmup);
-            for peer in peers.iter_mut().flatten() {
-                peer.key(k, k >= warmup);
-            }
-        }
-        let peers = peers
+        let pi_cmd = |bin: &Path, args: &[&str]| {
+            let mut c = Command::new(bin);
+            c.arg(&payload)
+                .arg("--output")
+                .arg(work.path("keys-result.json"))
+                .args(["--max-payload-bytes", "1000000000"])
+                .args(args);
+            c
+        };
+        let mut pi: Vec<KeySession> = placements(&cfg.pi_ask)
             .into_iter()
-            .map(|p| match p {
-                Ok(session) => session.row(log),
-                Err(row) => row,
+            .map(|place| {
+                let how = format!("single-select question, {}", place.how);
+                match place.missing {
+                    Some(why) => KeySession::absent(place.name, how, why),
+                    None => KeySession::start(
+                        place.name,
+                        how,
+                        pi_cmd(&cfg.pi_ask, place.args),
+                        None,
+                        "Which option?",
+                    ),
+                }
             })
             .collect();
+        for (name, bin) in &cfg.extra {
+            pi.push(KeySession::start(
+                name.clone(),
+                "single-select question, the build's default placement",
+                pi_cmd(bin, &[]),
+                None,
+                "Which option?",
+            ));
+        }
+        let peers = key_peers(cfg, work, size)?;
+        let n_pi = pi.len();
+        let mut all: Vec<KeySession> = std::iter::once(floor).chain(pi).chain(peers).collect();
+        // Every program gets key k in turn, starting one program further on for each key.
+        for k in 0..warmup + n {
+            let len = all.len();
+            for j in 0..len {
+                all[(j + k) % len].key(k, k >= warmup);
+            }
+        }
+        let mut rows = all.into_iter().map(|s| s.row(log));
+        let floor = rows.next().expect("the floor's row");
+        let pi = rows.by_ref().take(n_pi).collect();
         out.push(KeySize {
             size,
-            floor: floor.row(log),
-            pi: pi.row(log),
-            peers,
+            floor,
+            pi,
+            peers: rows.collect(),
         });
     }
     Ok(out)
@@ -1342,6 +1533,7 @@ fn figure_scripted(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result
             extra: Stats::of(&rss[i]),
             cpu: Stats::of(&cpu[i]),
             note: notes[i].take(),
+            peer: false,
         })
         .collect())
 }
@@ -1535,6 +1727,7 @@ fn figure_complete(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result
         extra: None,
         cpu: None,
         note: note.clone(),
+        peer: false,
     };
     let mut fd_row = row(
         "fd --type f",
@@ -1615,6 +1808,7 @@ fn figure_memory(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result<V
             extra: None,
             cpu: None,
             note,
+            peer: false,
         });
     }
     Ok(rows)
@@ -1717,6 +1911,69 @@ fn verdict(ok: Option<bool>) -> &'static str {
     }
 }
 
+/// `inline` or `full` for a row of pi-ask.
+fn placement_word(tool: &str) -> &str {
+    tool.strip_prefix("pi-ask ").unwrap_or(tool)
+}
+
+/// Whether `pi` is ahead of every measured peer: the verdict and the quickest peer's time
+/// as a multiple of pi's (wall time; CPU time in parentheses).
+fn ahead_of_peers(pi: &Row, peers: &[&Row]) -> String {
+    let quickest = peers
+        .iter()
+        .filter(|p| p.stats.is_some())
+        .min_by(|a, b| a.stats.unwrap().median.total_cmp(&b.stats.unwrap().median));
+    match (quickest, median_of(pi)) {
+        (Some(p), Some(_)) => {
+            let r = ratio(p.stats, pi.stats);
+            format!(
+                "{} (the quickest peer, {}, took {} its time{})",
+                verdict(r.map(|r| r > 1.0)),
+                p.tool,
+                fmt_ratio(r),
+                ratio(p.cpu, pi.cpu)
+                    .map_or_else(String::new, |c| format!(" and {c:.2}x its CPU time"))
+            )
+        }
+        (None, _) => "n/a (no peer measured)".into(),
+        (_, None) => "n/a (not measured)".into(),
+    }
+}
+
+/// The median of a row, when measured.
+fn median_of(r: &Row) -> Option<f64> {
+    r.stats.map(|s| s.median)
+}
+
+/// The sentence on "inline at least as quick as full": inline against the full placement of
+/// the same build and against every other build of the run (such as the build before the
+/// inline placement), in wall time and CPU time.
+fn inline_vs_full(rows: Vec<&Row>) -> String {
+    let Some(inline) = rows.iter().find(|r| r.tool == PI_INLINE) else {
+        return String::new();
+    };
+    let others: Vec<String> = rows
+        .iter()
+        .filter(|r| r.tool == PI_FULL || r.tool.starts_with("pi-ask, "))
+        .map(|r| {
+            let (rt, rc) = (ratio(inline.stats, r.stats), ratio(inline.cpu, r.cpu));
+            format!(
+                "against {}: wall time {} ({}), CPU time {} ({})",
+                r.tool,
+                verdict(rt.map(|x| x <= 1.0)),
+                fmt_ratio(rt),
+                verdict(rc.map(|x| x <= 1.0)),
+                fmt_ratio(rc)
+            )
+        })
+        .collect();
+    format!(
+        "Target inline no slower than full (pi-ask inline's time as a multiple of the \
+         other's): {}.",
+        others.join("; ")
+    )
+}
+
 fn wants(cfg: &Config, figure: &str) -> bool {
     cfg.only.is_empty() || cfg.only.iter().any(|f| f == figure)
 }
@@ -1797,7 +2054,7 @@ pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
         md,
         "- Cells are `median (min–max)` over {n} runs after {warmup} warm-up runs unless a \
          figure says otherwise; every tool of a figure was measured in the same run, \
-         interleaved run by run."
+         interleaved run by run (figure 1 starts each round one tool further on)."
     )?;
     writeln!(md)?;
 
@@ -1809,8 +2066,12 @@ pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
             "From just before the spawn in a 100x30 pty (`TERM=xterm-256color`) until the \
              prompt text “{PROMPT}” is on the screen. CPU time (user + system) and peak RSS \
              are those of the process when it is killed right after; CPU time hardly depends \
-             on the load of the machine, wall time does. Target: pi-ask within 1.15x of the \
-             C floor."
+             on the load of the machine, wall time does. pi-ask runs in both placements \
+             (`--screen inline`, the default, at the cursor of the fresh terminal; `--screen \
+             full`, the alternate screen) and draws its first screen in one write; dialoguer \
+             writes the prompt line first and each item after it, and sets raw mode only when \
+             it reads the first key. Targets: pi-ask within 1.15x of the C floor and ahead of \
+             every peer; inline no slower than full."
         )?;
         writeln!(md)?;
         writeln!(
@@ -1833,18 +2094,38 @@ pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
                 cell(r.extra, 1)
             )?;
         }
-        let pi = rows.iter().find(|r| r.tool == "pi-ask");
-        let rt = ratio(pi.and_then(|r| r.stats), floor);
-        let rc = ratio(pi.and_then(|r| r.cpu), floor_cpu);
+        let pis: Vec<&Row> = rows
+            .iter()
+            .filter(|r| r.tool == PI_INLINE || r.tool == PI_FULL)
+            .collect();
+        let peers: Vec<&Row> = rows.iter().filter(|r| r.peer).collect();
+        let each = |f: &dyn Fn(&Row) -> String| -> String {
+            pis.iter()
+                .map(|r| format!("{}: {}", placement_word(&r.tool), f(r)))
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
         writeln!(md)?;
         writeln!(
             md,
-            "Target pi-ask ≤ 1.15x the C floor: wall time {} ({}); CPU time {} ({}).",
-            verdict(rt.map(|r| r <= 1.15)),
-            fmt_ratio(rt),
-            verdict(rc.map(|r| r <= 1.15)),
-            fmt_ratio(rc)
+            "Target pi-ask ≤ 1.15x the C floor: {}.",
+            each(&|r| {
+                let (rt, rc) = (ratio(r.stats, floor), ratio(r.cpu, floor_cpu));
+                format!(
+                    "wall time {} ({}), CPU time {} ({})",
+                    verdict(rt.map(|x| x <= 1.15)),
+                    fmt_ratio(rt),
+                    verdict(rc.map(|x| x <= 1.15)),
+                    fmt_ratio(rc)
+                )
+            })
         )?;
+        writeln!(
+            md,
+            "Target ahead of every peer: {}.",
+            each(&|r| ahead_of_peers(r, &peers))
+        )?;
+        writeln!(md, "{}", inline_vs_full(rows.iter().collect()))?;
         writeln!(md)?;
     }
 
@@ -1855,97 +2136,166 @@ pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
         writeln!(
             md,
             "From writing an arrow key (Down and Up alternately) until the screen equals the \
-             one learned for that key, in a single-select question with N options; {kn} keys \
-             after {kw} warm-up keys; for each N the floor, pi-ask and the peers run at once \
-             and get their keys in turn. The C floor redraws one line per key. CPU is the \
+             one learned for that key (text and attributes), in a single-select question with \
+             N options; {kn} keys after {kw} warm-up keys; for each N the floor, pi-ask in \
+             both placements and the peers run at once and get their keys in turn (each key \
+             starting one program further on). The C floor redraws one line per key. A key \
+             is written once the program reads keys \
+             (its terminal in raw mode: dialoguer leaves raw mode between keys). CPU is the \
              time all the program's threads ran per key (`/proc/PID/task/*/schedstat`); it \
              hardly depends on the load, the wall times do. Targets: pi-ask within 1.3x of \
-             the floor, and the largest size no more than 1.2x the 10-option figure."
+             the floor, the largest size no more than 1.2x the 10-option figure, ahead of \
+             every peer, and inline no slower than full."
         )?;
         writeln!(md)?;
         writeln!(
             md,
-            "| options | C floor ms | pi-ask ms | pi-ask vs. floor | C floor CPU µs/key | pi-ask CPU µs/key |"
+            "| options | tool | how | ms | vs. C floor | vs. pi-ask inline | CPU µs/key |"
         )?;
-        writeln!(md, "|---|---|---|---|---|---|")?;
+        writeln!(md, "|---|---|---|---|---|---|---|")?;
         let per_key = |r: &Row| {
             r.cpu
                 .map_or_else(|| "n/a".into(), |c| format!("{:.1}", c.median))
         };
-        for KeySize {
-            size, floor, pi, ..
-        } in sizes
-        {
-            writeln!(
-                md,
-                "| {size} | {} | {} | {} | {} | {} |",
-                floor.note.clone().unwrap_or_else(|| cell(floor.stats, 3)),
-                pi.note.clone().unwrap_or_else(|| cell(pi.stats, 3)),
-                fmt_ratio(ratio(pi.stats, floor.stats)),
-                per_key(floor),
-                per_key(pi)
-            )?;
-        }
-        let worst = sizes
-            .iter()
-            .map(|k| ratio(k.pi.stats, k.floor.stats))
-            .try_fold(0.0f64, |acc, r| r.map(|r| acc.max(r)));
-        let flat = match (sizes.first(), sizes.last()) {
-            (Some(small), Some(large)) => {
-                ratio(large.pi.stats, small.pi.stats).map(|r| (large.size, r))
+        for k in sizes {
+            let inline = k.pi.iter().find(|r| r.tool == PI_INLINE);
+            for r in std::iter::once(&k.floor).chain(&k.pi).chain(&k.peers) {
+                writeln!(
+                    md,
+                    "| {} | {} | {} | {} | {} | {} | {} |",
+                    k.size,
+                    r.tool,
+                    r.how,
+                    r.note.clone().unwrap_or_else(|| cell(r.stats, 3)),
+                    fmt_ratio(ratio(r.stats, k.floor.stats)),
+                    fmt_ratio(ratio(r.stats, inline.and_then(|i| i.stats))),
+                    per_key(r)
+                )?;
             }
-            _ => None,
-        };
+        }
         writeln!(md)?;
+        let placed = |name: &str| -> Vec<(usize, &Row, &Row)> {
+            sizes
+                .iter()
+                .filter_map(|k| {
+                    k.pi.iter()
+                        .find(|r| r.tool == name)
+                        .map(|r| (k.size, r, &k.floor))
+                })
+                .collect()
+        };
+        let mut floor_words = Vec::new();
+        let mut flat_words = Vec::new();
+        let mut peer_words = Vec::new();
+        for name in [PI_INLINE, PI_FULL] {
+            let rows = placed(name);
+            if rows.is_empty() {
+                continue;
+            }
+            let worst = rows
+                .iter()
+                .map(|(_, r, f)| ratio(r.stats, f.stats))
+                .try_fold(0.0f64, |acc, r| r.map(|r| acc.max(r)));
+            floor_words.push(format!(
+                "{}: {} (worst {})",
+                placement_word(name),
+                verdict(worst.map(|r| r <= 1.3)),
+                fmt_ratio(worst)
+            ));
+            let flat = match (rows.first(), rows.last()) {
+                (Some(small), Some(large)) => ratio(large.1.stats, small.1.stats),
+                _ => None,
+            };
+            flat_words.push(format!(
+                "{}: {} ({})",
+                placement_word(name),
+                verdict(flat.map(|r| r <= 1.2)),
+                fmt_ratio(flat)
+            ));
+            // Ahead of every peer at every size: the closest peer over the sizes.
+            let closest = sizes
+                .iter()
+                .filter_map(|k| {
+                    let pi = k.pi.iter().find(|r| r.tool == name)?;
+                    k.peers
+                        .iter()
+                        .filter_map(|p| ratio(p.stats, pi.stats).map(|r| (r, k.size, p)))
+                        .min_by(|a, b| a.0.total_cmp(&b.0))
+                })
+                .min_by(|a, b| a.0.total_cmp(&b.0));
+            peer_words.push(match closest {
+                Some((r, size, peer)) => format!(
+                    "{}: {} (the closest, {} at {size} options{}, took {r:.2}x its time)",
+                    placement_word(name),
+                    verdict(Some(r > 1.0)),
+                    peer.tool,
+                    if peer.how.contains("capped") {
+                        " with fewer items (see its row)"
+                    } else {
+                        ""
+                    },
+                ),
+                None => format!("{}: n/a (no peer measured)", placement_word(name)),
+            });
+        }
         writeln!(
             md,
-            "Target pi-ask ≤ 1.3x the floor at every size: {} (worst {}). Target flat \
-             ({} options ≤ 1.2x 10 options): {} ({}).",
-            verdict(worst.map(|r| r <= 1.3)),
-            fmt_ratio(worst),
-            flat.map_or(0, |f| f.0),
-            verdict(flat.map(|f| f.1 <= 1.2)),
-            fmt_ratio(flat.map(|f| f.1))
+            "Target pi-ask ≤ 1.3x the floor at every size: {}.",
+            floor_words.join("; ")
         )?;
+        writeln!(
+            md,
+            "Target flat ({} options ≤ 1.2x 10 options): {}.",
+            sizes.last().map_or(0, |k| k.size),
+            flat_words.join("; ")
+        )?;
+        if !cfg.quick {
+            writeln!(
+                md,
+                "Target ahead of every peer at every size: {}.",
+                peer_words.join("; ")
+            )?;
+        }
+        // Inline no slower than full, at the size where it is furthest behind.
+        let mut worst: Vec<(String, Option<f64>, usize)> = Vec::new();
+        for k in sizes {
+            let Some(inline) = k.pi.iter().find(|r| r.tool == PI_INLINE) else {
+                continue;
+            };
+            for other in k.pi.iter().filter(|r| r.tool != PI_INLINE) {
+                let r = ratio(inline.stats, other.stats);
+                match worst.iter_mut().find(|w| w.0 == other.tool) {
+                    Some(w) if r.is_some_and(|r| w.1.is_none_or(|x| r > x)) => {
+                        *w = (other.tool.clone(), r, k.size)
+                    }
+                    Some(_) => {}
+                    None => worst.push((other.tool.clone(), r, k.size)),
+                }
+            }
+        }
+        if !worst.is_empty() {
+            writeln!(
+                md,
+                "Target inline no slower than full at every size (pi-ask inline's time as a \
+                 multiple of the other's, at the size where it is highest): {}.",
+                worst
+                    .iter()
+                    .map(|(tool, r, size)| format!(
+                        "against {tool}: {} ({} at {size} options)",
+                        verdict(r.map(|r| r <= 1.0)),
+                        fmt_ratio(*r)
+                    ))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            )?;
+        }
         writeln!(md)?;
         if cfg.quick {
             writeln!(
                 md,
-                "Peers (fzf, `whiptail --menu`, `dialog --menu`): not run in --quick."
+                "Peers (fzf, `whiptail --menu`, `dialog --menu`, dialoguer `Select`): not run \
+                 in --quick."
             )?;
-            writeln!(md)?;
-        } else {
-            writeln!(
-                md,
-                "The peers at the same sizes, run at once with the floor and pi-ask above \
-                 (each ratio is to the row of the same size there). Each is learned and timed \
-                 like pi-ask: a key counts when the whole screen is the one learned for it."
-            )?;
-            writeln!(md)?;
-            writeln!(
-                md,
-                "| options | tool | how | ms | vs. C floor | vs. pi-ask | CPU µs/key |"
-            )?;
-            writeln!(md, "|---|---|---|---|---|---|---|")?;
-            for k in sizes {
-                for (i, r) in std::iter::once(&k.pi).chain(&k.peers).enumerate() {
-                    writeln!(
-                        md,
-                        "| {} | {} | {} | {} | {} | {} | {} |",
-                        k.size,
-                        r.tool,
-                        r.how,
-                        r.note.clone().unwrap_or_else(|| cell(r.stats, 3)),
-                        fmt_ratio(ratio(r.stats, k.floor.stats)),
-                        if i == 0 {
-                            "1.00x".to_string()
-                        } else {
-                            fmt_ratio(ratio(r.stats, k.pi.stats))
-                        },
-                        per_key(r)
-                    )?;
-                }
-            }
             writeln!(md)?;
         }
     }
@@ -2204,18 +2554,26 @@ pub fn run(cfg: &Config, log: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
-const USAGE: &str = "usage: bench [--quick] [--runs N] [--warmup N] [--pi-ask PATH] [--out FILE] [--only FIGURE,...] [--also PATH]...
+const USAGE: &str = "usage: bench [--quick] [--runs N] [--warmup N] [--pi-ask PATH] [--out FILE] [--only FIGURE,...] [--also [NAME=]PATH]... [--dialoguer PATH]
   figures: ttfp, keys, scripted, complete, memory, size
-  --also PATH: measure another pi-ask build next to it in figure 1
+  --also [NAME=]PATH: measure another pi-ask build next to it in figures 1 and 2, in its
+                      default placement (its rows are called `pi-ask, NAME`)
+  --dialoguer PATH: the dialoguer peer (default: dialoguer_select next to this harness)
   default: 15 runs after 3 warm-up runs, writing docs/benchmarks.md";
 
 /// Parses the command line of the harness.
 pub fn parse_args(args: &[String]) -> Result<Config, String> {
     let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let default_bin = std::env::current_exe()
-        .ok()
+    let exe = std::env::current_exe().ok();
+    let default_bin = exe
+        .as_deref()
         .and_then(|p| p.parent()?.parent().map(|d| d.join("pi-ask")))
         .unwrap_or_else(|| repo.join("target/release/pi-ask"));
+    // benches/run builds the dialoguer peer as an example beside this one.
+    let dialoguer = exe
+        .as_deref()
+        .and_then(|p| p.parent().map(|d| d.join("dialoguer_select")))
+        .unwrap_or_else(|| repo.join("target/release/examples/dialoguer_select"));
     let mut cfg = Config {
         quick: false,
         runs: 15,
@@ -2225,6 +2583,7 @@ pub fn parse_args(args: &[String]) -> Result<Config, String> {
         repo,
         only: Vec::new(),
         extra: Vec::new(),
+        dialoguer,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -2240,7 +2599,14 @@ pub fn parse_args(args: &[String]) -> Result<Config, String> {
             "--pi-ask" => cfg.pi_ask = value()?.into(),
             "--out" => cfg.out = value()?.into(),
             "--only" => cfg.only = value()?.split(',').map(str::to_string).collect(),
-            "--also" => cfg.extra.push(value()?.into()),
+            "--also" => {
+                let v = value()?;
+                cfg.extra.push(match v.split_once('=') {
+                    Some((name, path)) => (format!("pi-ask, {name}"), path.into()),
+                    None => (format!("pi-ask, other build: `{v}`"), v.into()),
+                });
+            }
+            "--dialoguer" => cfg.dialoguer = value()?.into(),
             "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown argument {other}\n{USAGE}")),
         }
