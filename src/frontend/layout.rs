@@ -3,9 +3,9 @@
 //! terminal: every function takes text and widths in display columns and is unit-tested here.
 
 use crate::sanitize::{for_terminal, one_line};
-use console::measure_text_width;
 use std::fmt::Write as _;
 use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
 
 /// Display columns of `text`, counted per grapheme (ASCII by bytes; CJK and emoji two, an
 /// emoji presentation sequence such as `❤️` two, combining marks none).
@@ -13,7 +13,7 @@ pub fn width_of(text: &str) -> usize {
     if text.is_ascii() {
         text.len()
     } else {
-        text.graphemes(true).map(measure_text_width).sum()
+        text.graphemes(true).map(UnicodeWidthStr::width).sum()
     }
 }
 
@@ -30,7 +30,7 @@ pub fn fit(text: &str, width: usize) -> String {
     let mut out = String::new();
     let mut used = 0;
     for g in text.graphemes(true) {
-        let w = measure_text_width(g);
+        let w = g.width();
         if used + w > budget {
             break;
         }
@@ -57,14 +57,14 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
             }
             continue;
         }
-        if measure_text_width(&line) <= width {
+        if width_of(&line) <= width {
             out.push(line);
             continue;
         }
         let mut cur = String::new();
         let mut cur_w = 0;
         for g in line.graphemes(true) {
-            let w = measure_text_width(g);
+            let w = g.width();
             if cur_w + w > width && !cur.is_empty() {
                 out.push(std::mem::take(&mut cur));
                 cur_w = 0;
@@ -150,6 +150,7 @@ pub fn indented(text: &str, prefix: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use console::measure_text_width;
 
     #[test]
     fn wrap_breaks_by_display_width() {

@@ -89,7 +89,9 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         screen: screen::Screen::new(opts.placement),
         look: std::rc::Rc::new(Look::new(opts.colour)),
         left: vec![false; n],
-        frozen: Vec::new(),
+        frozen: Frozen::default(),
+        transcript_memo: None,
+        farewell_key: None,
         live: Vec::new(),
         finals: Arc::new(Vec::new()),
         highlight: vec![None; n],
@@ -126,6 +128,42 @@ enum Entry {
     /// How the run ended.
     End,
 }
+
+/// Transcript lines given up to the scrollback, by entry: each is drawn again only when its
+/// text changed.
+#[derive(Debug, Default)]
+struct Frozen {
+    title: Option<String>,
+    questions: std::collections::HashMap<usize, Vec<String>>,
+    end: Option<String>,
+    /// How many lines were given up (changes whenever one is).
+    count: usize,
+}
+
+impl Frozen {
+    fn contains(&self, (entry, text): &(Entry, String)) -> bool {
+        match entry {
+            Entry::Title => self.title.as_ref() == Some(text),
+            Entry::Question(q) => self.questions.get(q).is_some_and(|l| l.contains(text)),
+            Entry::End => self.end.as_ref() == Some(text),
+        }
+    }
+
+    fn extend(&mut self, entries: impl IntoIterator<Item = (Entry, String)>) {
+        for (entry, text) in entries {
+            self.count += 1;
+            match entry {
+                Entry::Title => self.title = Some(text),
+                Entry::Question(q) => self.questions.entry(q).or_default().push(text),
+                Entry::End => self.end = Some(text),
+            }
+        }
+    }
+}
+
+/// What the transcript above the block depends on: every question's line (by identity), how
+/// many questions were left, how many lines were given up, the screen, the width.
+type TranscriptKey = (usize, usize, usize, Screen, usize);
 
 /// Rows an editor's line takes on a terminal `cols` wide, as rustyline lays it out: `prompt`
 /// then `text`, wrapped at the width, a line feed starting a row; the row of its end, plus the
@@ -171,7 +209,11 @@ struct Tty<'p, B> {
     left: Vec<bool>,
     /// Transcript lines given up to the scrollback (inline): drawn, out of reach, kept as
     /// they are; an entry with the same text is not drawn again.
-    frozen: Vec<(Entry, String)>,
+    frozen: Frozen,
+    /// The last [`Tty::transcript`] while the run goes on, and what it depended on.
+    transcript_memo: Option<(TranscriptKey, Vec<(Entry, String)>)>,
+    /// What the farewell last set depended on (it is set again only when that changes).
+    farewell_key: Option<(usize, usize, usize)>,
     /// The transcript lines at the top of the live region now (inline).
     live: Vec<(Entry, String)>,
     /// Every question's transcript line as it is now: the final transcript when the run
@@ -258,7 +300,28 @@ impl<B: Backend> Tty<'_, B> {
     /// The transcript entries above the live block now: the title, then the line of every
     /// question left so far that comes before the current one (all of them at the review);
     /// at the end, every question and how it ended.
-    fn transcript(&self, ending: Option<&Ending>) -> Vec<(Entry, String)> {
+    fn transcript(&mut self, ending: Option<&Ending>) -> Vec<(Entry, String)> {
+        if ending.is_some() || self.flow.is_over() {
+            return self.transcript_now(ending);
+        }
+        let key = (
+            Arc::as_ptr(&self.finals) as usize,
+            self.left.iter().filter(|&&l| l).count(),
+            self.frozen.count,
+            self.flow.screen(),
+            self.width(),
+        );
+        if let Some((k, entries)) = &self.transcript_memo {
+            if *k == key {
+                return entries.clone();
+            }
+        }
+        let entries = self.transcript_now(None);
+        self.transcript_memo = Some((key, entries.clone()));
+        entries
+    }
+
+    fn transcript_now(&self, ending: Option<&Ending>) -> Vec<(Entry, String)> {
         let payload = self.flow.payload();
         let width = self.width();
         let mut entries = Vec::new();
@@ -333,11 +396,16 @@ impl<B: Backend> Tty<'_, B> {
     }
 
     /// What a signal or a panic leaves: the final transcript in place of the live region.
-    fn farewell(&self) {
+    fn farewell(&mut self) {
         if self.screen.placement() != Placement::Inline {
             return;
         }
         let park = self.screen.parked();
+        let key = (park, self.frozen.count, Arc::as_ptr(&self.finals) as usize);
+        if self.farewell_key == Some(key) {
+            return;
+        }
+        self.farewell_key = Some(key);
         let mut head: Vec<String> = Vec::new();
         let mut tail = Vec::new();
         let title = self.flow.payload().title.as_deref().map(one_line);
@@ -349,7 +417,12 @@ impl<B: Backend> Tty<'_, B> {
             }
         }
         for (q, line) in self.finals.iter().enumerate() {
-            if !self.frozen.contains(&(Entry::Question(q), line.clone())) {
+            let frozen = self
+                .frozen
+                .questions
+                .get(&q)
+                .is_some_and(|l| l.contains(line));
+            if !frozen {
                 tail.push(q);
             }
         }
@@ -469,6 +542,7 @@ impl<B: Backend> Tty<'_, B> {
             self.screen.restart_here();
         }
         crate::terminal::set_farewell(None);
+        self.farewell_key = None;
         self.io.suspend()?;
         // Back with `fg`: the time starts again from there.
         self.key_came();
