@@ -616,3 +616,43 @@ fn gnu_screen_with_its_default_settings_keeps_only_the_transcript_in_its_scrollb
         "{text}"
     );
 }
+
+#[test]
+fn a_multi_line_paste_and_the_countdown_in_an_editor_keep_the_block_in_place() {
+    let mut s = Session::spawn_with(PREFS, &["--timeout", "4"], inline(16, 60));
+    s.wait_for("1. Minimal");
+    // "Type your own…": four rows down (three options, then the action rows).
+    s.send(&DOWN.repeat(3));
+    s.wait_for(">     Type your own…");
+    s.send("\r");
+    s.wait_for("Your own answer");
+    s.send("\x1b[200~first line\nsecond line\nthird\x1b[201~");
+    s.wait_for("third");
+    // No key now: the countdown runs in the block's top line, then the flow times out with
+    // the draft saved.
+    s.wait_for("Closing in");
+    let (code, result) = s.finish();
+    assert_eq!(code, 124);
+    assert_eq!(
+        result.unwrap()["details"]["answers"]["style"]["customText"],
+        json!("first line\nsecond line\nthird")
+    );
+    let mut everything = s.scrollback();
+    everything.extend(lines(&s.screen()));
+    let ours: Vec<&str> = everything
+        .iter()
+        .map(String::as_str)
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(
+        ours,
+        [
+            "Implementation preferences",
+            "Style: “first line↵ second line↵ third”",
+            "Frontend: no answer",
+            "✘ Timed out (no key for 4 seconds): answers kept"
+        ],
+        "{everything:#?}"
+    );
+    assert_eq!(forbidden(&s.output()), Vec::<String>::new());
+}

@@ -6,7 +6,11 @@
 //! terminal when the input runs out), never an internal error, whatever the keys; every result
 //! serializes. (That the real terminal's modes are put back is checked by the pty tests.)
 //!
-//! Input: byte 0 picks the payload, byte 1 the window size; then pairs (gap, byte): a gap byte
+//! Both placements are fuzzed; inline, the bytes written must hold none of the sequences the
+//! inline placement never writes (alternate screen, clear screen, absolute moves, saved
+//! cursor, scroll regions, zero-count moves).
+//!
+//! Input: byte 0 picks the payload (its high bit: the full placement), byte 1 the window size; then pairs (gap, byte): a gap byte
 //! of 255 is a resize (the next byte picks the new size), otherwise a gap of `gap % 40` ms
 //! before `byte` (the escape delay is 25 ms here, so both sides of it are hit).
 
@@ -15,7 +19,7 @@
 use libfuzzer_sys::fuzz_target;
 use pi_ask::contract::{parse_payload, Payload};
 use pi_ask::flow::Flow;
-use pi_ask::frontend::tty::{drive, FakeBackend};
+use pi_ask::frontend::tty::{drive, FakeBackend, Placement};
 use pi_ask::frontend::AskOptions;
 use pi_ask::keys::{Event, Input, KeyReader, ManualClock, ScriptedSource};
 use pi_ask::output;
@@ -73,12 +77,51 @@ fuzz_target!(|data: &[u8]| {
         context: Some("the agent's message".into()),
         bell: true,
         timeout: None,
+        placement: if *pick & 0x80 != 0 {
+            Placement::Full
+        } else {
+            Placement::Inline
+        },
         ..AskOptions::default()
     };
     let ending = drive(Flow::new(payload), &mut backend, &opts);
+    if opts.placement == Placement::Inline {
+        if let Some(bad) = forbidden(&backend.written) {
+            panic!("the inline placement wrote {bad:?}");
+        }
+    }
     if let Ending::Internal(why) = &ending {
         panic!("the front end sent a command the flow refused: {why}");
     }
     let (res, _) = result::conclude(&ending, Some(payload));
     output::to_json(&res);
 });
+
+/// The first escape sequence in `written` that the inline placement never writes.
+fn forbidden(written: &str) -> Option<String> {
+    let mut rest = written;
+    while let Some(i) = rest.find('\x1b') {
+        let seq = &rest[i + 1..];
+        if seq.starts_with('7') || seq.starts_with('8') {
+            return Some(format!("ESC {}", &seq[..1]));
+        }
+        if let Some(body) = seq.strip_prefix('[') {
+            let end = body
+                .find(|c: char| ('\x40'..='\x7e').contains(&c))
+                .unwrap_or(body.len());
+            let params = &body[..end];
+            let bad = match body[end..].chars().next() {
+                Some('H' | 'f' | 'r' | 's' | 'u') => true,
+                Some('J') => params == "2" || params == "3",
+                Some('h' | 'l') => params.contains("1049") || params == "?47",
+                Some('A' | 'B' | 'C' | 'D') => params == "0",
+                _ => false,
+            };
+            if bad {
+                return Some(format!("ESC[{}", &body[..(end + 1).min(body.len())]));
+            }
+        }
+        rest = &rest[i + 1..];
+    }
+    None
+}
