@@ -656,3 +656,36 @@ fn a_multi_line_paste_and_the_countdown_in_an_editor_keep_the_block_in_place() {
     );
     assert_eq!(forbidden(&s.output()), Vec::<String>::new());
 }
+
+#[test]
+fn the_peek_shows_the_context_inside_the_block_or_says_where_the_message_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let context = dir.path().join("context.txt");
+    std::fs::write(&context, "I need two answers before I change the schema.").unwrap();
+    let mut s = Session::spawn_with(
+        PREFS,
+        &["--context", context.to_str().unwrap()],
+        inline(20, 80),
+    );
+    s.wait_for("1. Minimal");
+    s.send("\x1d");
+    let peek = s.wait_for("I need two answers before I change the schema.");
+    assert!(peek.contains("Context (the agent's message)"), "{peek}");
+    assert!(!peek.contains("1. Minimal"), "{peek}");
+    s.send("x");
+    s.wait_for("1. Minimal");
+    s.send("\x03");
+    let (code, _) = s.finish();
+    assert_eq!(code, 130);
+    assert!(!s.screen().contains("schema"), "{}", s.screen());
+
+    let mut s = Session::spawn_with(PREFS, &[], inline(20, 80));
+    s.wait_for("1. Minimal");
+    s.send("\x1d");
+    s.wait_for("No context was given");
+    s.send("x");
+    s.wait_for("1. Minimal");
+    s.send("\x03");
+    s.finish();
+    assert_eq!(forbidden(&s.output()), Vec::<String>::new());
+}
