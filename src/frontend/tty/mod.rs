@@ -939,17 +939,39 @@ fn term_width(cols: usize) -> usize {
     cols.saturating_sub(1).max(10)
 }
 
-/// The help line: `help` cut to leave room for the page counter, then the page counter.
+/// The help line: `help` cut to leave room for the page counter, then the page counter. The
+/// last few are kept: a key that stays on the page draws the same line again.
 fn help_line(help: &str, menu: &Menu, width: usize) -> String {
+    type Memo = Vec<((usize, usize, usize, usize), String)>;
+    thread_local! {
+        static MEMO: std::cell::RefCell<Memo> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let key = (help.as_ptr() as usize, help.len(), width, menu.page() * 1_000_003 + menu.pages());
+    if let Some(line) = MEMO.with(|m| {
+        m.borrow()
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, l)| l.clone())
+    }) {
+        return line;
+    }
     let info = menu.page_info();
-    if info.is_empty() {
+    let line = if info.is_empty() {
         fit(help, width)
     } else {
         fit(
             &format!("{}{info}", fit(help, width.saturating_sub(PAGE_INFO))),
             width,
         )
-    }
+    };
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= 8 {
+            m.remove(0);
+        }
+        m.push((key, line.clone()));
+    });
+    line
 }
 #[cfg(test)]
 mod tests;
