@@ -373,7 +373,24 @@ impl<B: Backend> Tty<'_, B> {
 
     /// Draws `block` (composed with the transcript) as a difference, then gives up the lines
     /// that may be out of reach now, and keeps what a signal would leave up to date.
-    fn draw(&mut self, block: Frame) -> io::Result<()> {
+    fn draw(&mut self, mut block: Frame) -> io::Result<()> {
+        // The block keeps within the budget whatever the window (a window of 3 rows has no
+        // room for an editor's header): lines above an editor's row go first, then the bottom.
+        let budget = self.rows();
+        let cursor_row = match block.cursor {
+            Cursor::At(row, _) => Some(row),
+            Cursor::Hidden => None,
+        };
+        let height = block.lines.len().max(cursor_row.map_or(0, |r| r + 1));
+        if height > budget {
+            let cut = cursor_row.map_or(0, |r| (r + 1).saturating_sub(budget));
+            block.lines.drain(..cut.min(block.lines.len()));
+            block.lines.truncate(budget);
+            if let Cursor::At(row, col) = block.cursor {
+                block.cursor = Cursor::At(row - cut, col);
+            }
+            block.park = block.park.min(budget.saturating_sub(1));
+        }
         let frame = self.compose(block);
         let bytes = self.screen.diff(&frame);
         if !bytes.is_empty() {
@@ -812,7 +829,9 @@ impl<B: Backend> Tty<'_, B> {
                 Placement::Inline => self.screen.parked(),
                 Placement::Full => row,
             };
-            let edit = self.run_editor(&initial, &top, countdown.is_some(), region_row - row)?;
+            // The block's top in the live region (what `draw` kept of it above the editor).
+            let block_top = region_row.saturating_sub(row.min(self.rows().saturating_sub(1)));
+            let edit = self.run_editor(&initial, &top, countdown.is_some(), block_top)?;
             // The editor drew on the screen and ended its line: the next frame is drawn whole,
             // from the rows it took.
             let text = match &edit {
@@ -946,7 +965,12 @@ fn help_line(help: &str, menu: &Menu, width: usize) -> String {
     thread_local! {
         static MEMO: std::cell::RefCell<Memo> = const { std::cell::RefCell::new(Vec::new()) };
     }
-    let key = (help.as_ptr() as usize, help.len(), width, menu.page() * 1_000_003 + menu.pages());
+    let key = (
+        help.as_ptr() as usize,
+        help.len(),
+        width,
+        menu.page() * 1_000_003 + menu.pages(),
+    );
     if let Some(line) = MEMO.with(|m| {
         m.borrow()
             .iter()

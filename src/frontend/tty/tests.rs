@@ -517,3 +517,54 @@ fn home_and_end_at_the_review_reach_the_first_and_last_rows() {
         )
     );
 }
+
+/// Runs `payload` inline on a `rows` x `cols` fake terminal with `events`; returns the ending
+/// and everything written.
+fn inline_session(payload: &str, events: Vec<Event>, rows: usize, cols: usize) -> (Ending, String) {
+    let p = parse_payload(payload).unwrap();
+    let mut backend = FakeBackend::new(rows, cols, events);
+    let ending = drive(
+        Flow::new(&p),
+        &mut backend,
+        &AskOptions {
+            placement: Placement::Inline,
+            ..opts()
+        },
+    );
+    (ending, backend.written)
+}
+
+#[test]
+fn an_editor_in_a_window_of_three_rows_keeps_the_block_within_two() {
+    // Found by the tty_session fuzz target: the note editor's header did not fit, and the
+    // editor's row was taken for below the block's top.
+    let mut events = vec![key(Key::Char('N'))];
+    events.extend(chars("why"));
+    events.push(key(Key::Enter));
+    events.push(key(Key::Ctrl('c')));
+    let (ending, written) = inline_session(PREFS, events, 3, 10);
+    assert_eq!(ending, Ending::Interrupted);
+    assert!(!written.contains("\x1b[H") && !written.contains("\x1b[2J"));
+}
+
+#[test]
+fn inline_leaves_the_transcript_on_the_fake_terminal() {
+    let mut events = chars("2");
+    events.push(key(Key::Tab));
+    events.push(key(Key::Enter));
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(30, 100, events);
+    let ending = drive(
+        Flow::new(&p),
+        &mut backend,
+        &AskOptions {
+            placement: Placement::Inline,
+            ..opts()
+        },
+    );
+    assert!(matches!(ending, Ending::Submitted(_)));
+    assert_eq!(
+        backend.screen(),
+        "Implementation preferences\nStyle: Balanced\nFrontend: no answer\n✔ Submitted"
+    );
+}
