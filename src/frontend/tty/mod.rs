@@ -403,7 +403,7 @@ impl<B: Backend> Tty<'_, B> {
 
     /// Gives up to the scrollback the lines of the live region that may be out of reach.
     fn settle(&mut self) {
-        let gone = self.screen.unreachable(self.io.size().0);
+        let gone = self.screen.unreachable(self.window_rows());
         if gone > 0 {
             let entries = gone.min(self.live.len());
             self.frozen.extend(self.live.drain(..entries));
@@ -482,7 +482,7 @@ impl<B: Backend> Tty<'_, B> {
                 self.time_out()?;
                 return Ok(Input::Ended);
             }
-            let (rows, _) = self.io.size();
+            let rows = self.window_rows();
             let mut shown = if rows < MIN_ROWS {
                 Frame::new(vec![fit("Window too small: enlarge it", self.width())])
             } else {
@@ -644,7 +644,12 @@ impl<B: Backend> Tty<'_, B> {
     /// Rows the live block may take ([`screen::Screen::budget`]: the window's, less one
     /// inline); the one place the window's height is read for layout.
     fn rows(&self) -> usize {
-        self.screen.budget(self.io.size().0)
+        self.screen.budget(self.window_rows())
+    }
+
+    /// The window's height in rows: the one place it is read.
+    fn window_rows(&self) -> usize {
+        self.io.size().0
     }
 
     /// Whether the screen is short (under 14 rows): headers then drop the title and the

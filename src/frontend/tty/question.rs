@@ -200,7 +200,7 @@ impl<B: Backend> Tty<'_, B> {
             m,
             header,
             help,
-            per_page: max_length.min(self.io.size().0.saturating_sub(2)).max(1),
+            per_page: max_length.min(self.rows().saturating_sub(2)).max(1),
             num_w,
             preview_w,
             preview_h,
