@@ -6,7 +6,7 @@ use super::screen::Frame;
 use super::{help_line, Backend, Input, Menu, Tty};
 use crate::contract::{QuestionOption, QuestionType};
 use crate::editor::Edit;
-use crate::flow::Command;
+use crate::flow::{Command, Screen};
 use crate::frontend::layout::{fit, quote, width_of, wrap_head, wrapped_len};
 use crate::frontend::view;
 use crate::keys::Key;
@@ -564,15 +564,23 @@ impl<B: Backend> Tty<'_, B> {
             }
             Edit::Navigate(key) => {
                 self.apply(draft(String::new()))?;
+                // The keys do what they do on the screen the editor was opened from: at the
+                // question, move the highlight or change the question; at the review (a note
+                // editor opened from it), ← / Shift+Tab go back to the last question and the
+                // rest do nothing.
+                let at_question = self.flow.screen() == Screen::Question(q);
                 match key {
-                    Key::Up => self.highlight[q] = Some(row.saturating_sub(1)),
-                    Key::Down => self.highlight[q] = Some(row + 1),
-                    Key::Tab | Key::Right => {
+                    Key::Up if at_question => self.highlight[q] = Some(row.saturating_sub(1)),
+                    Key::Down if at_question => self.highlight[q] = Some(row + 1),
+                    Key::Tab | Key::Right if at_question => {
                         self.highlight[q] = None;
                         self.apply(Command::Next)?;
                     }
-                    Key::BackTab | Key::Left if q > 0 => {
+                    Key::BackTab | Key::Left if at_question && q > 0 => {
                         self.highlight[q] = None;
+                        self.apply(Command::Back)?;
+                    }
+                    Key::BackTab | Key::Left if self.flow.screen() == Screen::Review => {
                         self.apply(Command::Back)?;
                     }
                     _ => {}

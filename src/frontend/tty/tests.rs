@@ -568,3 +568,24 @@ fn inline_leaves_the_transcript_on_the_fake_terminal() {
         "Implementation preferences\nStyle: Balanced\nFrontend: no answer\n✔ Submitted"
     );
 }
+
+#[test]
+fn tab_and_arrows_in_an_empty_note_editor_opened_from_the_review_never_end_the_flow() {
+    // Found by the tty_session fuzz target: Tab there sent Next at the review (`internal`).
+    for (nav, after) in [
+        (Key::Tab, vec![key(Key::Enter)]),
+        (Key::Right, vec![key(Key::Enter)]),
+        (Key::Down, vec![key(Key::Enter)]),
+        // ← at the review goes back to the last question; Tab returns to the review.
+        (Key::Left, vec![key(Key::Tab), key(Key::Enter)]),
+    ] {
+        let mut events = vec![key(Key::Tab), key(Key::Tab)]; // to the review
+        events.push(key(Key::Down)); // "Note on a question…"
+        events.push(key(Key::Enter));
+        events.push(key(Key::Enter)); // question 1: its note editor, empty
+        events.push(key(nav.clone()));
+        events.extend(after); // Submit
+        let (answers, screen) = session(PREFS, events);
+        assert_eq!(answers, submitted(json!({})), "{nav:?}\n{screen}");
+    }
+}
