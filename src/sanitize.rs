@@ -54,6 +54,42 @@ pub fn for_terminal(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// An editor's line as it may be drawn: what [`for_editor`] leaves of it. rustyline lays the
+/// line out itself, counting an ESC, the character after it (or a CSI's parameters and final
+/// byte) and control characters as zero columns; the drawn text must take the columns it
+/// counts, so those are left out rather than escaped: nothing of them reaches the terminal,
+/// and the cursor stays where rustyline puts it. Newlines and tabs stay (the editor lays them
+/// out); the text saved is the line itself.
+pub fn for_editor(line: &str) -> Cow<'_, str> {
+    if !line.chars().any(is_unsafe) {
+        return Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    // rustyline's escape state: 0 none, 1 after ESC, 2 in a CSI's parameters.
+    let mut esc = 0u8;
+    for c in line.chars() {
+        match esc {
+            1 => {
+                esc = if c == '[' { 2 } else { 0 };
+                continue;
+            }
+            2 => {
+                if !(c == ';' || c.is_ascii_digit()) {
+                    esc = 0;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        if c == '\u{1b}' {
+            esc = 1;
+        } else if !is_unsafe(c) {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// [`for_terminal`], with newlines and tabs also escaped: for one-line places (labels, menu
 /// rows) where a line break would break the layout.
 pub fn one_line(text: &str) -> Cow<'_, str> {
@@ -98,5 +134,17 @@ mod tests {
     #[test]
     fn one_line_folds_newlines() {
         assert_eq!(one_line("a\nb\tc"), "a\u{21b5} b c");
+    }
+
+    #[test]
+    fn an_editor_line_draws_no_control_character() {
+        assert_eq!(for_editor("plain text"), "plain text");
+        assert!(matches!(for_editor("plain"), Cow::Borrowed(_)));
+        assert_eq!(for_editor("a\u{1b}[2Jb"), "ab");
+        assert_eq!(for_editor("a\u{1b}]52;c;eA==\u{7}b"), "a52;c;eA==b");
+        assert_eq!(
+            for_editor("x\u{9b}31m\u{202e}y\ttab\nline"),
+            "x31my\ttab\nline"
+        );
     }
 }

@@ -689,3 +689,81 @@ fn the_peek_shows_the_context_inside_the_block_or_says_where_the_message_is() {
     s.finish();
     assert_eq!(forbidden(&s.output()), Vec::<String>::new());
 }
+
+#[test]
+fn a_timeout_in_an_editor_and_ctrl_z_in_an_editor_keep_the_lines_before_the_run() {
+    // The timeout gives the editor up with its line never ended: the end frame starts on it.
+    let mut s = Session::spawn_shell(PREFS, inline(24, 80));
+    s.wait_for(SHELL_PROMPT);
+    s.send("seq 1 100; pi-ask payload.json --output result.json --timeout 3\r");
+    s.wait_for("1. Minimal");
+    s.send("1");
+    s.wait_for("1. React");
+    s.send("N");
+    s.wait_for("Note on this question");
+    s.send("x");
+    s.wait_until("the transcript", |screen| {
+        screen.contains("Timed out") && screen.trim_end().ends_with(SHELL_PROMPT.trim_end())
+    });
+    let mut everything = s.scrollback();
+    everything.extend(lines(&s.screen()));
+    let at = everything
+        .iter()
+        .position(|l| l == "100")
+        .expect("100 is kept");
+    assert_eq!(
+        everything[at..at + 5],
+        [
+            "100",
+            "Implementation preferences",
+            "Style: Minimal",
+            "Frontend: no answer (+ note)",
+            "✘ Timed out (no key for 3 seconds): answers kept"
+        ],
+        "{everything:#?}"
+    );
+    s.send("exit\r");
+    assert_eq!(s.finish().0, 124);
+
+    // Ctrl+Z in an editor erases the block like Ctrl+Z at a question; `fg` opens the editor
+    // again with its draft under the shell's lines.
+    let mut s = Session::spawn_shell(PREFS, inline(24, 80));
+    s.wait_for(SHELL_PROMPT);
+    s.send("seq 1 100; pi-ask payload.json --output result.json\r");
+    s.wait_for("1. Minimal");
+    s.send("N");
+    s.wait_for("Note on this question");
+    s.send("why");
+    s.wait_for("> why");
+    s.send("\x1a");
+    let stopped = s.wait_for("Stopped");
+    assert!(!stopped.contains("Enter save"), "{stopped}");
+    assert!(!stopped.contains("1. Minimal"), "{stopped}");
+    s.send("fg\r");
+    s.wait_for("> why");
+    s.send("\r");
+    s.wait_for("↑↓ move");
+    s.send("\t");
+    s.wait_for("2/2 Frontend");
+    s.send("\t");
+    s.wait_for("Review your answers");
+    s.send("\r");
+    s.wait_until("the transcript", |screen| {
+        screen.contains("✔ Submitted") && screen.trim_end().ends_with(SHELL_PROMPT.trim_end())
+    });
+    let mut everything = s.scrollback();
+    everything.extend(lines(&s.screen()));
+    assert!(
+        everything
+            .iter()
+            .all(|l| !l.contains("Enter save") && !l.contains("1. Minimal")),
+        "{everything:#?}"
+    );
+    assert!(everything.contains(&"100".to_string()), "{everything:#?}");
+    assert!(
+        everything.contains(&"Style: no answer (+ note)".to_string()),
+        "{everything:#?}"
+    );
+    s.send("exit\r");
+    assert_eq!(s.finish().0, 0);
+}

@@ -469,6 +469,12 @@ impl Hinter for AtCompleter {
 }
 
 impl Highlighter for AtCompleter {
+    /// The line as drawn: no control character reaches the terminal
+    /// ([`crate::sanitize::for_editor`]); the text itself is kept as typed or pasted.
+    fn highlight<'l>(&self, line: &'l str, _pos: usize) -> Cow<'l, str> {
+        crate::sanitize::for_editor(line)
+    }
+
     fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
         if self.dim_hints {
             Cow::Owned(format!("\x1b[2m{hint}\x1b[0m"))

@@ -267,15 +267,27 @@ impl Look {
     /// Balanced` (colour) or `Style: Balanced`; with no answer `✘ Style · no answer`. The
     /// answer is cut first, then the name, so both fit `width`.
     pub fn collapsed(&self, name: &str, answer: Option<&str>, width: usize) -> String {
-        let value = answer.unwrap_or("no answer");
+        match answer {
+            Some(answer) => self.collapsed_as(name, answer, true, width),
+            None => self.collapsed_as(name, "no answer", false, width),
+        }
+    }
+
+    /// [`Look::collapsed`] for a question with no answer, saying `words` (`no answer (+
+    /// note)`): the error mark, as with no answer at all.
+    pub fn unanswered(&self, name: &str, words: &str, width: usize) -> String {
+        self.collapsed_as(name, words, false, width)
+    }
+
+    fn collapsed_as(&self, name: &str, value: &str, answered: bool, width: usize) -> String {
         // "✔ " + name + " · " + value, or name + ": " + value.
         let frame = if self.colour { 5 } else { 2 };
         let name = fit(name, (width.saturating_sub(frame) * 2 / 3).max(8));
         let value = fit(value, width.saturating_sub(frame + width_of(&name)).max(1));
-        let theme: &dyn Theme = match (self.colour, answer) {
+        let theme: &dyn Theme = match (self.colour, answered) {
             (false, _) => &SimpleTheme,
-            (true, Some(_)) => &self.colorful,
-            (true, None) => &self.unanswered,
+            (true, true) => &self.colorful,
+            (true, false) => &self.unanswered,
         };
         let mut out = String::new();
         let _ = theme.format_input_prompt_selection(&mut out, &name, &value);
@@ -328,15 +340,22 @@ pub fn transcript_line(
     let notes = note_lines(payload, answers, q).len();
     let answer = answer_text(payload, answers, q).map(|a| match notes {
         0 => a,
-        1 => format!("{a} (+ note)"),
-        n => format!("{a} (+ {n} notes)"),
+        n => format!("{a} (+ {})", plural_notes(n)),
     });
-    let answer = match (answer, notes) {
-        (None, 1) => Some("no answer (+ note)".to_string()),
-        (None, n) if n > 1 => Some(format!("no answer (+ {n} notes)")),
-        (a, _) => a,
-    };
-    look.collapsed(&name, answer.as_deref(), width)
+    match (answer, notes) {
+        (Some(a), _) => look.collapsed(&name, Some(&a), width),
+        (None, 0) => look.collapsed(&name, None, width),
+        (None, n) => look.unanswered(&name, &format!("no answer (+ {})", plural_notes(n)), width),
+    }
+}
+
+/// "note" or "N notes".
+fn plural_notes(n: usize) -> String {
+    if n == 1 {
+        "note".to_string()
+    } else {
+        format!("{n} notes")
+    }
 }
 
 #[cfg(test)]

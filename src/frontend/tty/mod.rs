@@ -92,6 +92,7 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         frozen: Frozen::default(),
         transcript_memo: None,
         farewell_key: None,
+        abandoned_row: None,
         live: Vec::new(),
         finals: Arc::new(Vec::new()),
         highlight: vec![None; n],
@@ -214,6 +215,9 @@ struct Tty<'p, B> {
     transcript_memo: Option<(TranscriptKey, Vec<(Entry, String)>)>,
     /// What the farewell last set depended on (it is set again only when that changes).
     farewell_key: Option<(usize, usize, usize)>,
+    /// The row of an editor's cursor under its first row, when the timeout gave the editor
+    /// up (its line was never ended).
+    abandoned_row: Option<usize>,
     /// The transcript lines at the top of the live region now (inline).
     live: Vec<(Entry, String)>,
     /// Every question's transcript line as it is now: the final transcript when the run
@@ -836,6 +840,7 @@ impl<B: Backend> Tty<'_, B> {
             };
             // The block's top in the live region (what `draw` kept of it above the editor).
             let block_top = region_row.saturating_sub(row.min(self.rows().saturating_sub(1)));
+            let size = self.io.size();
             let edit = self.run_editor(&initial, &top, countdown.is_some(), block_top)?;
             // The editor drew on the screen and ended its line: the next frame is drawn whole,
             // from the rows it took.
@@ -848,8 +853,24 @@ impl<B: Backend> Tty<'_, B> {
                 Edit::Navigate(_) | Edit::Interrupted => "",
             };
             match self.screen.placement() {
+                // The window changed while the editor had it: the terminal may have rewrapped
+                // the block, so nothing above the cursor is known; the block starts again
+                // under the editor's line (what was drawn stays, nothing before it is erased).
+                Placement::Inline if self.io.size() != size => {
+                    self.abandoned_row = None;
+                    let live = std::mem::take(&mut self.live);
+                    self.frozen.extend(live);
+                    self.screen.restart_here();
+                    self.farewell_key = None;
+                    self.settle();
+                }
                 Placement::Inline => {
-                    let down = editor_rows(EDITOR_PROMPT, text, self.io.size().1);
+                    // An editor given up by the timeout never ended its line: the cursor is
+                    // still on it.
+                    let down = match self.abandoned_row.take() {
+                        Some(row) => row,
+                        None => editor_rows(EDITOR_PROMPT, text, self.io.size().1),
+                    };
                     self.screen.editor_closed(region_row, down);
                     self.settle();
                 }
@@ -857,8 +878,7 @@ impl<B: Backend> Tty<'_, B> {
             }
             match edit {
                 Edit::Suspended(draft) => {
-                    self.io.suspend()?;
-                    self.key_came();
+                    self.suspend()?;
                     initial = draft;
                 }
                 Edit::Peek(draft) => {
@@ -900,6 +920,9 @@ impl<B: Backend> Tty<'_, B> {
             }
             let now = self.io.now();
             if self.deadline.is_some_and(|d| d.is_past(now)) {
+                let before = self.io.editor_cursor();
+                self.abandoned_row =
+                    Some(editor_cursor_at(EDITOR_PROMPT, &before, self.io.size().1).0);
                 return Ok(Edit::TimedOut(self.io.abandon_edit()));
             }
             let line = match self.countdown(now) {

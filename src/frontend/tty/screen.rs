@@ -193,9 +193,20 @@ impl Screen {
             wrote = true;
         }
         let n = frame.lines.len();
-        // Rows the terminal has below the frame: erased, from the left of the first one (never
-        // the region's top row, so tmux keeps no copy of them).
-        let stale = old.is_none() || old_lines.len() > n;
+        if old.is_none() && n > 0 && !(n == 1 && frame.lines[0].is_empty()) {
+            // Drawn whole (after a resize, an editor, `fg`): whatever the terminal has under
+            // the last line (rows it rewrapped, an old taller block) goes, erased from the end
+            // of that line (never the left of the region's top row, which tmux would copy into
+            // its scrollback).
+            out.push_str("\x1b[J");
+            wrote = true;
+        }
+        // Rows the terminal has below a shorter frame: erased, from the left of the first one.
+        let stale = if old.is_some() {
+            old_lines.len() > n
+        } else {
+            n == 0
+        };
         if stale && bottom >= n.max(1) {
             go(&mut out, &mut at, &mut bottom, n.max(1));
             out.push_str("\x1b[J");
@@ -402,7 +413,10 @@ mod tests {
     fn inline_draws_below_the_cursor_with_line_feeds_and_parks_at_the_top() {
         let mut s = Screen::new(Placement::Inline);
         let bytes = s.diff(&frame(&["a", "b", "c"]));
-        assert_eq!(bytes, "\ra\x1b[K\r\nb\x1b[K\r\nc\x1b[K\x1b[2A\r\x1b[?25l");
+        assert_eq!(
+            bytes,
+            "\ra\x1b[K\r\nb\x1b[K\r\nc\x1b[K\x1b[J\x1b[2A\r\x1b[?25l"
+        );
         s.remember(frame(&["a", "b", "c"]));
         // A key: one line rewritten, relative moves only.
         assert_eq!(
