@@ -281,6 +281,9 @@ fn edit<H: Helper>(
         // Tab lists the candidates at once (the `@` completer's fuzzy matches share no prefix)
         .completion_type(CompletionType::List)
         .completion_show_all_if_ambiguous(true)
+        // The helper always draws the line (`complete::AtCompleter::highlight` leaves out
+        // control characters); its own colours follow NO_COLOR.
+        .color_mode(rustyline::ColorMode::Forced)
         .build();
     let mut editor: Editor<H, DefaultHistory> = Editor::with_config(config).map_err(to_io)?;
     editor.set_helper(helper);

@@ -767,3 +767,53 @@ fn a_timeout_in_an_editor_and_ctrl_z_in_an_editor_keep_the_lines_before_the_run(
     s.send("exit\r");
     assert_eq!(s.finish().0, 0);
 }
+
+#[test]
+fn hostile_file_names_never_reach_the_terminal_raw_when_completed() {
+    let tree = tempfile::tempdir().unwrap();
+    let names = [
+        "notes\u{1b}]52;c;cHduZWQ=\u{7}\u{1b}]2;PWNED\u{7}.txt",
+        "notes\u{1b}[2Jclear.txt",
+        "notes\u{9b}31mc1\u{202e}.txt",
+    ];
+    for name in names {
+        std::fs::write(tree.path().join(name), "").unwrap();
+    }
+    let payload = r#"{"questions": [{"id": "f", "label": "File", "prompt": "Which file?", "options": [{"value": "none", "label": "None"}]}]}"#;
+    let mut opts = inline(24, 100);
+    opts.env
+        .push(("PI_ASK_INDEX_WAIT_MS".into(), "10000".into()));
+    let mut s = Session::spawn_with(payload, &["--cwd", tree.path().to_str().unwrap()], opts);
+    s.wait_for("Which file?");
+    s.send(DOWN);
+    s.wait_for(">     Type your own…");
+    s.send("\r");
+    s.wait_for("Your own answer");
+    // The list: each name escaped.
+    s.send("@notes");
+    s.wait_for("> @notes");
+    s.send("\t");
+    s.wait_for("\\e]52;c;cHduZWQ=");
+    // One candidate: inserted as the file's real name, drawn without its controls.
+    s.send("clear\t");
+    s.wait_for("clear.txt");
+    s.send("\r");
+    s.wait_for("Review your answers");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result.unwrap()["details"]["answers"]["f"]["customText"],
+        json!("@notes\u{1b}[2Jclear.txt")
+    );
+    let raw = String::from_utf8_lossy(&s.output()).into_owned();
+    for bad in ["\u{1b}]52", "\u{1b}]2;", "\u{1b}[2J", "\u{9b}", "\u{202e}"] {
+        if let Some(i) = raw.find(bad) {
+            panic!(
+                "{bad:?} reached the terminal: {:?}",
+                &raw[raw[..i].char_indices().rev().nth(120).map_or(0, |(j, _)| j)
+                    ..(i + 20).min(raw.len())]
+            );
+        }
+    }
+}

@@ -903,8 +903,17 @@ impl<B: Backend> Tty<'_, B> {
         mut counting: bool,
         block_top: usize,
     ) -> io::Result<Edit> {
+        // Inline, the top row is found from the editor's cursor, which its thread moves as it
+        // draws a key: nothing is written until it has been quiet a moment.
+        let inline = self.screen.placement() == Placement::Inline;
+        let mut key_at: Option<std::time::Instant> = None;
         loop {
-            let wait = self.deadline.and_then(|d| d.wait(self.io.now()));
+            let now = self.io.now();
+            let mut wait = self.deadline.and_then(|d| d.wait(now));
+            if let Some(at) = key_at {
+                let quiet = (at + EDITOR_QUIET).saturating_duration_since(now);
+                wait = Some(wait.map_or(quiet, |w| w.min(quiet)));
+            }
             let last_key = match self
                 .io
                 .edit(EDITOR_PROMPT, initial, &self.completer, wait)?
@@ -919,12 +928,19 @@ impl<B: Backend> Tty<'_, B> {
                 deadline.reset(at);
             }
             let now = self.io.now();
+            if inline && last_key.is_some() {
+                key_at = Some(now);
+            }
             if self.deadline.is_some_and(|d| d.is_past(now)) {
                 let before = self.io.editor_cursor();
                 self.abandoned_row =
                     Some(editor_cursor_at(EDITOR_PROMPT, &before, self.io.size().1).0);
                 return Ok(Edit::TimedOut(self.io.abandon_edit()));
             }
+            if key_at.is_some_and(|at| now.saturating_duration_since(at) < EDITOR_QUIET) {
+                continue;
+            }
+            key_at = None;
             let line = match self.countdown(now) {
                 Some(line) => line,
                 None if counting => top.to_string(),
@@ -950,6 +966,10 @@ impl<B: Backend> Tty<'_, B> {
         }
     }
 }
+
+/// How long an editor must have had no key before the countdown is written over the block
+/// (inline), so its thread has drawn the key and its cursor is where its draft says.
+const EDITOR_QUIET: std::time::Duration = std::time::Duration::from_millis(60);
 
 /// The prompt of every editor.
 const EDITOR_PROMPT: &str = "> ";
