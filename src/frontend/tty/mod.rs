@@ -240,7 +240,8 @@ struct Tty<'p, B> {
 impl<B: Backend> Tty<'_, B> {
     /// Shows the flow's screens until it ends.
     fn run(&mut self) -> io::Result<()> {
-        self.update_finals();
+        // Every question's line is made after the first screen is drawn (`farewell`), not
+        // before: the first screen comes first.
         while !self.flow.is_over() {
             let screen = self.flow.screen();
             match screen {
@@ -420,6 +421,9 @@ impl<B: Backend> Tty<'_, B> {
     fn farewell(&mut self) {
         if self.screen.placement() != Placement::Inline {
             return;
+        }
+        if self.finals.len() != self.left.len() {
+            self.update_finals();
         }
         let park = self.screen.parked();
         let key = (park, self.frozen.count, Arc::as_ptr(&self.finals) as usize);
