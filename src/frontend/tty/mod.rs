@@ -93,6 +93,7 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         transcript_memo: None,
         farewell_key: None,
         abandoned_row: None,
+        revision: 0,
         live: Vec::new(),
         finals: Arc::new(Vec::new()),
         highlight: vec![None; n],
@@ -218,6 +219,9 @@ struct Tty<'p, B> {
     /// The row of an editor's cursor under its first row, when the timeout gave the editor
     /// up (its line was never ended).
     abandoned_row: Option<usize>,
+    /// Counts the commands applied: what a screen drew for the answers of one count is
+    /// drawn again as it was.
+    revision: u64,
     /// The transcript lines at the top of the live region now (inline).
     live: Vec<(Entry, String)>,
     /// Every question's transcript line as it is now: the final transcript when the run
@@ -283,6 +287,7 @@ impl<B: Backend> Tty<'_, B> {
             Command::Next | Command::Back | Command::Open(_) | Command::Deny
         );
         self.flow.apply(command).map_err(io::Error::other)?;
+        self.revision += 1;
         if answers_change {
             self.update_finals();
         }

@@ -47,6 +47,9 @@ fn matches_filter(option: &QuestionOption, needle: &str) -> bool {
 /// after a resize or an editor), not at every key.
 struct View {
     q: usize,
+    /// Rows drawn already, by (row, highlighted), for the answers of `Tty::revision`: a key
+    /// that moves the highlight formats two rows, not the page.
+    drawn: std::cell::RefCell<(u64, std::collections::HashMap<(usize, bool), Vec<String>>)>,
     actions: Vec<Action>,
     /// The options the filter shows, by original index; `None` without a filter.
     shown: Option<Vec<usize>>,
@@ -195,6 +198,7 @@ impl<B: Backend> Tty<'_, B> {
         };
         View {
             q,
+            drawn: Default::default(),
             actions,
             shown,
             m,
@@ -302,13 +306,23 @@ impl<B: Backend> Tty<'_, B> {
     fn question_frame(&self, view: &View, menu: &Menu) -> Frame {
         let mut lines = view.header.clone();
         lines.push(help_line(view.help, menu, self.width()));
+        let mut drawn = view.drawn.borrow_mut();
+        if drawn.0 != self.revision {
+            *drawn = (self.revision, Default::default());
+        }
+        if drawn.1.len() > 4 * menu.per_page + 8 {
+            drawn.1.clear();
+        }
         for row in menu.visible() {
             let active = row == menu.active;
-            if row < view.m {
-                lines.extend(self.option_lines(view, row, active));
-            } else {
-                lines.extend(self.action_lines(view, row, active));
-            }
+            let row_lines = drawn.1.entry((row, active)).or_insert_with(|| {
+                if row < view.m {
+                    self.option_lines(view, row, active)
+                } else {
+                    self.action_lines(view, row, active)
+                }
+            });
+            lines.extend(row_lines.iter().cloned());
         }
         Frame::new(lines)
     }
