@@ -43,13 +43,16 @@ fn matches_filter(option: &QuestionOption, needle: &str) -> bool {
     has(&option.label) || has(&option.value) || option.description.as_deref().is_some_and(has)
 }
 
+/// The lines of rows drawn, by (row, highlighted).
+type DrawnRows = std::collections::HashMap<(usize, bool), Vec<String>>;
+
 /// One question screen laid out at the current size: computed when the screen is shown (and
 /// after a resize or an editor), not at every key.
 struct View {
     q: usize,
     /// Rows drawn already, by (row, highlighted), for the answers of `Tty::revision`: a key
     /// that moves the highlight formats two rows, not the page.
-    drawn: std::cell::RefCell<(u64, std::collections::HashMap<(usize, bool), Vec<String>>)>,
+    drawn: std::cell::RefCell<(u64, DrawnRows)>,
     actions: Vec<Action>,
     /// The options the filter shows, by original index; `None` without a filter.
     shown: Option<Vec<usize>>,
