@@ -817,3 +817,39 @@ fn hostile_file_names_never_reach_the_terminal_raw_when_completed() {
         }
     }
 }
+
+#[test]
+fn a_stop_from_outside_then_fg_puts_raw_mode_back_and_draws_the_block_again() {
+    let mut s = Session::spawn_shell(PREFS, inline(30, 100));
+    s.wait_for(SHELL_PROMPT);
+    s.send("pi-ask payload.json --output result.json\r");
+    s.wait_for("1. Minimal");
+    let child = std::process::Command::new("pgrep")
+        .args(["-P", &s.pid().to_string(), "pi-ask"])
+        .output()
+        .expect("pgrep runs");
+    let pid: i32 = String::from_utf8_lossy(&child.stdout)
+        .trim()
+        .parse()
+        .expect("the pi-ask under the shell");
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(pid),
+        nix::sys::signal::Signal::SIGSTOP,
+    )
+    .expect("SIGSTOP");
+    s.wait_for("Stopped");
+    s.send("fg\r");
+    s.wait_until("the block again under fg", |screen| {
+        let after = screen.rsplit("shell$ fg").next().unwrap_or("");
+        after.contains("1. Minimal")
+    });
+    // One key, no Enter: raw mode is back.
+    s.send("2");
+    s.wait_for("2/2 Frontend");
+    s.send("\x03");
+    s.wait_until("the transcript", |screen| {
+        screen.contains("Dismissed (Ctrl+C)")
+    });
+    s.send("exit\r");
+    assert_eq!(s.finish().0, 130);
+}

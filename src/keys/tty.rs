@@ -3,7 +3,7 @@
 
 use super::{ByteSource, Input};
 use nix::sys::termios::{self, FlushArg, OutputFlags, SetArg, SpecialCharacterIndices, Termios};
-use signal_hook::consts::SIGWINCH;
+use signal_hook::consts::{SIGCONT, SIGWINCH};
 use signal_hook::SigId;
 use std::fs::File;
 use std::io::{self, Read};
@@ -29,6 +29,20 @@ pub struct TtySource {
 struct Wake {
     read: UnixStream,
     handler: Option<SigId>,
+    /// The `SIGCONT` handler writing to the same pipe, and the one setting [`CONTINUED`].
+    continued: Vec<SigId>,
+}
+
+/// Set when the process was continued (`SIGCONT`: `fg` after Ctrl+Z or after an outside
+/// `SIGSTOP`); read and cleared by [`take_continued`].
+static CONTINUED: std::sync::LazyLock<std::sync::Arc<std::sync::atomic::AtomicBool>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// Whether the process was continued (`SIGCONT`) since the last call: the terminal's modes may
+/// have been changed meanwhile (a shell puts its own back when a job stops, and an outside
+/// `SIGSTOP` gave pi-ask no chance to put them back itself).
+pub fn take_continued() -> bool {
+    CONTINUED.swap(false, std::sync::atomic::Ordering::SeqCst)
 }
 
 impl TtySource {
@@ -62,9 +76,15 @@ impl TtySource {
     pub fn with_resize_wake(self) -> io::Result<TtySource> {
         let (read, write) = UnixStream::pair()?;
         let mut source = self.with_wake(read)?;
+        let again = write.try_clone()?;
         let handler = signal_hook::low_level::pipe::register(SIGWINCH, write)?;
+        // `fg` after a stop wakes the reader too (as a resize: the screen is drawn again),
+        // with [`take_continued`] saying why.
+        let flag = signal_hook::flag::register(SIGCONT, std::sync::Arc::clone(&CONTINUED))?;
+        let woken = signal_hook::low_level::pipe::register(SIGCONT, again)?;
         if let Some(wake) = source.wake.as_mut() {
             wake.handler = Some(handler);
+            wake.continued = vec![flag, woken];
         }
         Ok(source)
     }
@@ -80,6 +100,7 @@ impl TtySource {
         self.wake = Some(Wake {
             read: wake,
             handler: None,
+            continued: Vec::new(),
         });
         Ok(self)
     }
@@ -90,11 +111,10 @@ impl TtySource {
     }
 
     fn drop_wake(&mut self) {
-        if let Some(Wake {
-            handler: Some(id), ..
-        }) = self.wake.take()
-        {
-            signal_hook::low_level::unregister(id);
+        if let Some(wake) = self.wake.take() {
+            for id in wake.handler.into_iter().chain(wake.continued) {
+                signal_hook::low_level::unregister(id);
+            }
         }
     }
 
@@ -296,6 +316,16 @@ impl RawMode {
             found,
             restored: false,
         })
+    }
+
+    /// Switches the terminal to raw mode again, keeping the modes to put back: after the
+    /// process was stopped from outside and continued, the shell may have put its own modes
+    /// back.
+    ///
+    /// Errors: the terminal's modes could not be read or set.
+    pub fn again(&self) -> io::Result<()> {
+        let now = termios::tcgetattr(&self.tty)?;
+        termios::tcsetattr(&self.tty, SetArg::TCSANOW, &raw_modes(&now)).map_err(io::Error::from)
     }
 
     /// The modes found by [`RawMode::enable`], which the guard puts back.

@@ -73,6 +73,11 @@ pub trait Backend {
     /// Gives up the open editor (the time ran out) and returns its draft; the flow must end
     /// next (on the terminal, the editor's thread is left reading until the process exits).
     fn abandon_edit(&mut self) -> String;
+    /// Whether the process was stopped from outside and continued since the last call (the
+    /// terminal is set up again already; the screen must be drawn again where the cursor is).
+    fn take_continued(&mut self) -> bool {
+        false
+    }
     /// The open editor's text before its cursor (with a timeout, where the editor is
     /// watched); empty when unknown.
     fn editor_cursor(&self) -> String {
@@ -106,6 +111,8 @@ pub struct TtyBackend {
     /// The editor open on its own thread (only with a timeout), between waits.
     editor: Option<OpenEditor>,
     placement: super::Placement,
+    /// Continued after an outside stop, not told to the front end yet.
+    continued: bool,
     _screen: crate::terminal::RestoreGuard,
 }
 
@@ -213,6 +220,7 @@ impl TtyBackend {
             raw: Some(raw),
             editor: None,
             placement,
+            continued: false,
             _screen: screen,
         })
     }
@@ -234,7 +242,21 @@ impl Backend for TtyBackend {
     }
 
     fn event(&mut self, timeout: Option<Duration>) -> io::Result<Event> {
-        self.keys.next(timeout)
+        let event = self.keys.next(timeout)?;
+        if event == Event::Resize && crate::keys::take_continued() {
+            // Continued after a stop pi-ask did not make (`kill -STOP`, then `fg`): raw mode
+            // and bracketed paste again, as after Ctrl+Z.
+            if let Some(raw) = &self.raw {
+                raw.again()?;
+            }
+            self.write(PASTE_ON)?;
+            self.continued = true;
+        }
+        Ok(event)
+    }
+
+    fn take_continued(&mut self) -> bool {
+        std::mem::take(&mut self.continued)
     }
 
     fn edit(
@@ -275,6 +297,8 @@ impl Backend for TtyBackend {
             raw.restore()?;
         }
         crate::terminal::suspend_job();
+        // Our own stop: the wake that `fg` gives is no outside stop.
+        crate::keys::take_continued();
         self.raw = Some(RawMode::enable(self.keys.source().tty())?);
         self.write(PASTE_ON)
     }
@@ -591,6 +615,10 @@ impl<B: Backend + ?Sized> Backend for &mut B {
 
     fn abandon_edit(&mut self) -> String {
         (**self).abandon_edit()
+    }
+
+    fn take_continued(&mut self) -> bool {
+        (**self).take_continued()
     }
 
     fn editor_cursor(&self) -> String {

@@ -514,7 +514,11 @@ impl<B: Backend> Tty<'_, B> {
             let wait = self.deadline.and_then(|d| d.wait(now));
             let key = match self.io.event(wait)? {
                 Event::Resize => {
-                    self.resized();
+                    if self.io.take_continued() {
+                        self.continued();
+                    } else {
+                        self.resized();
+                    }
                     return Ok(Input::Relayout);
                 }
                 Event::Timeout => continue,
@@ -557,6 +561,21 @@ impl<B: Backend> Tty<'_, B> {
             self.frozen.extend(live);
             self.screen.restart_here();
         }
+        self.screen.invalidate();
+    }
+
+    /// Continued after a stop from outside (`kill -STOP`, then `fg`): the block could not be
+    /// erased before, and the shell wrote under it; it is left as it is and drawn again where
+    /// the cursor is now, as after `fg` from Ctrl+Z. The time of `--timeout` starts again.
+    fn continued(&mut self) {
+        if self.screen.placement() == Placement::Inline {
+            // A line of its own under what the shell wrote.
+            let live = std::mem::take(&mut self.live);
+            self.frozen.extend(live);
+            self.screen.restart_here();
+            self.farewell_key = None;
+        }
+        self.key_came();
         self.screen.invalidate();
     }
 
