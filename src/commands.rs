@@ -142,7 +142,7 @@ fn print(text: &str) -> Result<(), ExitCode> {
     out.write_all(text.as_bytes())
         .and_then(|_| out.flush())
         .map_err(|e| {
-            eprintln!("pi-ask: cannot write to stdout: {e}");
+            crate::terminal::say(&format!("pi-ask: cannot write to stdout: {e}"));
             ExitCode::OutputFailed
         })
 }
@@ -172,7 +172,7 @@ pub fn schema(args: &SchemaArgs) -> ExitCode {
     let schema = match crate::schema::schema_for(args.which, args.format) {
         Ok(schema) => schema,
         Err(why) => {
-            eprintln!("pi-ask: {why}");
+            crate::terminal::say(&format!("pi-ask: {why}"));
             return ExitCode::Invalid;
         }
     };

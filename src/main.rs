@@ -33,7 +33,7 @@ fn main() {
             match pi_ask::run::write_formatted(&res, format, None, output.as_deref()) {
                 Ok(()) => code,
                 Err(msg) => {
-                    eprintln!("pi-ask: {msg}");
+                    pi_ask::run::say(&format!("pi-ask: {msg}"));
                     ExitCode::OutputFailed
                 }
             }

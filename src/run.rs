@@ -16,6 +16,7 @@ use crate::result::formats::{self, ResultFormat};
 use crate::result::{self, Ending};
 use std::io::{self, IsTerminal};
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 /// Whether a controlling terminal can be opened for reading and writing.
 pub fn terminal_available() -> bool {
@@ -26,14 +27,23 @@ pub fn terminal_available() -> bool {
         .is_ok()
 }
 
+/// A line on stderr that never fails (the terminal may be gone): `terminal::say`.
+pub use crate::terminal::say;
+
 /// Runs the main command and returns the exit code; the result JSON has been written (or the
 /// failure to write it reported on stderr) when it returns.
 pub fn run(cli: &Cli) -> ExitCode {
+    // Signals hold from here to the exit (docs/exit-codes.md "Signals"): until a front end
+    // owns the terminal, restoring it writes nothing (set_plain), and until the payload is
+    // read a signal's result has no questions.
+    crate::terminal::set_quiet(true);
+    let asked = Arc::new(Mutex::new(None));
+    let _signals = watch_signals(Arc::clone(&asked), cli);
     let payload_path = match &cli.payload {
         Some(p) => p.clone(),
         None if !io::stdin().is_terminal() => "-".into(),
         None => {
-            eprintln!("pi-ask: no payload given: pass a payload file, or `-` to read it from stdin (see --help)");
+            crate::terminal::say("pi-ask: no payload given: pass a payload file, or `-` to read it from stdin (see --help)");
             return ExitCode::Invalid;
         }
     };
@@ -44,7 +54,10 @@ pub fn run(cli: &Cli) -> ExitCode {
         })
         .and_then(|text| parse_payload_as(&text, cli.input_format, cli.strict).payload);
     let (ending, payload) = match payload {
-        Ok(payload) => (ask(&payload, cli), Some(payload)),
+        Ok(payload) => {
+            *asked.lock().unwrap_or_else(|e| e.into_inner()) = Some(skeleton(&payload, cli));
+            (ask(&payload, cli), Some(payload))
+        }
         Err(err) => (Ending::InvalidPayload(err), None),
     };
     report(&ending, cli, &payload_path);
@@ -69,7 +82,7 @@ fn report(ending: &Ending, cli: &Cli, payload_path: &Path) {
         _ => return,
     };
     // Payload text may carry escape sequences: shown escaped, never run (src/sanitize.rs).
-    eprint!("{}", crate::sanitize::for_terminal(&text));
+    crate::terminal::say(crate::sanitize::for_terminal(&text).trim_end_matches('\n'));
 }
 
 /// What a person reads on stderr about an `input` that cannot be used, ending in a newline.
@@ -116,9 +129,7 @@ fn ask(payload: &Payload, cli: &Cli) -> Ending {
         return frontend::scripted::answer_from_file(flow, answers, cli.max_payload_bytes);
     }
     if cli.dialogs {
-        // No terminal is touched: a signal's restore must write no escape sequence either.
-        crate::terminal::set_plain(true);
-        let _signals = watch_signals(payload, cli);
+        // No terminal is touched: a signal's restore writes nothing (still quiet).
         return frontend::dialogs::ask(flow, cli.timeout.filter(|t| !t.is_zero()));
     }
     if cli.no_input || cli.no_input_reason.is_some() {
@@ -146,9 +157,7 @@ fn ask(payload: &Payload, cli: &Cli) -> Ending {
     let plain = frontend::wants_plain(cli.plain, term.as_deref());
     // Plain mode: restoring the terminal on a signal must not write escape sequences.
     crate::terminal::set_plain(plain);
-    // SIGTERM/SIGHUP/SIGQUIT (and SIGINT the front end does not handle) end the flow with a
-    // cancelled result; see src/terminal.rs.
-    let _signals = watch_signals(payload, cli);
+    crate::terminal::set_quiet(false);
     if plain {
         frontend::plain::ask(flow, &opts)
     } else {
@@ -183,17 +192,15 @@ fn read_context(path: &Path) -> Option<String> {
     }
 }
 
-/// Starts the signal watch for an interactive front end: on a signal it writes the
-/// `aborted` (SIGTERM, SIGHUP, SIGQUIT) or dismissed (SIGINT) result and exits 128 + the
-/// signal number. `None` when
-/// the handlers cannot be installed (the flow still runs, without signal handling).
-fn watch_signals(payload: &Payload, cli: &Cli) -> Option<crate::terminal::SignalWatch> {
-    // Cancelled results use only the title and question summaries: keep the closure small
-    // (no options), so start-up stays fast with huge option lists. The yishan and Claude
-    // Code results list the options too.
-    let format = cli.result_format;
-    let with_options = matches!(format, ResultFormat::Yishan | ResultFormat::ClaudeCode);
-    let skeleton = Payload {
+/// What a signal's result needs of `payload` (the title and the questions without their
+/// options): kept small, so start-up stays fast with huge option lists. The yishan and Claude
+/// Code results list the options too.
+fn skeleton(payload: &Payload, cli: &Cli) -> Payload {
+    let with_options = matches!(
+        cli.result_format,
+        ResultFormat::Yishan | ResultFormat::ClaudeCode
+    );
+    Payload {
         title: payload.title.clone(),
         questions: payload
             .questions
@@ -213,7 +220,19 @@ fn watch_signals(payload: &Payload, cli: &Cli) -> Option<crate::terminal::Signal
                 },
             })
             .collect(),
-    };
+    }
+}
+
+/// Starts the signal watch for the whole run (docs/exit-codes.md "Signals"): on SIGTERM,
+/// SIGHUP or SIGQUIT it writes the `aborted` result, on SIGINT the dismissed one, and exits
+/// 128 + the signal number; the result names the questions of the payload in `asked` once it
+/// is read (none before). `None` when the handlers cannot be installed (the run goes on
+/// without signal handling).
+fn watch_signals(
+    asked: Arc<Mutex<Option<Payload>>>,
+    cli: &Cli,
+) -> Option<crate::terminal::SignalWatch> {
+    let format = cli.result_format;
     let output = cli.output.clone();
     crate::terminal::SignalWatch::start(move |signal| {
         let ending = if signal == signal_hook::consts::SIGINT {
@@ -221,11 +240,12 @@ fn watch_signals(payload: &Payload, cli: &Cli) -> Option<crate::terminal::Signal
         } else {
             Ending::Aborted { signal }
         };
-        let (res, code) = result::conclude(&ending, Some(&skeleton));
-        match write_formatted(&res, format, Some(&skeleton), output.as_deref()) {
+        let asked = asked.lock().unwrap_or_else(|e| e.into_inner());
+        let (res, code) = result::conclude(&ending, asked.as_ref());
+        match write_formatted(&res, format, asked.as_ref(), output.as_deref()) {
             Ok(()) => code.code(),
             Err(msg) => {
-                eprintln!("pi-ask: {msg}");
+                crate::terminal::say(&format!("pi-ask: {msg}"));
                 ExitCode::OutputFailed.code()
             }
         }
@@ -257,7 +277,7 @@ fn finish(res: &ToolResult, payload: Option<&Payload>, cli: &Cli, code: ExitCode
     match write_formatted(res, cli.result_format, payload, cli.output.as_deref()) {
         Ok(()) => code,
         Err(msg) => {
-            eprintln!("pi-ask: {msg}");
+            crate::terminal::say(&format!("pi-ask: {msg}"));
             ExitCode::OutputFailed
         }
     }

@@ -35,7 +35,7 @@ use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Switches the alternate screen on (xterm private mode 1049) and homes the cursor.
@@ -83,6 +83,25 @@ pub fn say_farewell(ending: &crate::result::Ending) {
             let _ = tty.flush();
         }
     }
+}
+
+/// Writes `line` and a newline on stderr, ignoring a failure: stderr may be the terminal that
+/// just went away, and a message must never end the thread that writes the result.
+pub fn say(line: &str) {
+    let mut err = io::stderr().lock();
+    let _ = writeln!(err, "{line}");
+    let _ = err.flush();
+}
+
+/// Whether no front end has drawn on the terminal yet (see [`set_quiet`]).
+static QUIET: AtomicBool = AtomicBool::new(false);
+
+/// Tells [`restore`] and the signal watch that nothing has been drawn on the terminal yet
+/// (`true`: the payload is being read, or no front end uses the terminal): then they write
+/// nothing to it. src/run.rs sets it at the start and clears it when an interactive front end
+/// starts.
+pub fn set_quiet(on: bool) {
+    QUIET.store(on, Ordering::SeqCst);
 }
 
 /// Whether the plain front end is asking (see [`set_plain`]).
@@ -139,7 +158,7 @@ pub fn restore() {
     if ALT_SCREEN.swap(false, Ordering::SeqCst) {
         out.push_str(LEAVE_ALT_SCREEN);
     }
-    if PLAIN.load(Ordering::SeqCst) {
+    if PLAIN.load(Ordering::SeqCst) || QUIET.load(Ordering::SeqCst) {
         out.clear();
     }
     match saved.as_ref() {
@@ -229,6 +248,14 @@ const FINISHED: u8 = 2;
 const SIGNALLED: u8 = 3;
 
 static STATE: AtomicU8 = AtomicU8::new(IDLE);
+
+/// Signals that are received and ignored while the signal watch runs (their default would end
+/// the process with no result): SIGUSR1, SIGUSR2, SIGALRM.
+pub const IGNORED: [i32; 3] = [
+    signal_hook::consts::SIGUSR1,
+    signal_hook::consts::SIGUSR2,
+    signal_hook::consts::SIGALRM,
+];
 
 /// The terminating signals, in the order that decides between signals the watcher finds
 /// already received together; [`RECEIVED`] is indexed by position in it.
@@ -335,6 +362,11 @@ impl SignalWatch {
         for (signal, flag) in TERMINATING.iter().zip(&RECEIVED) {
             signal_hook::flag::register(*signal, flag)?;
         }
+        // SIGUSR1, SIGUSR2 and SIGALRM mean nothing to pi-ask: a handler that does nothing
+        // keeps them from ending it with no result.
+        for signal in IGNORED {
+            signal_hook::flag::register(signal, Arc::new(AtomicBool::new(false)))?;
+        }
         let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT])?;
         let _ = STATE.compare_exchange(IDLE, ARMED, Ordering::SeqCst, Ordering::SeqCst);
         std::thread::Builder::new()
@@ -359,7 +391,7 @@ impl SignalWatch {
                         // The normal path is writing the result.
                         return;
                     }
-                    if PLAIN.load(Ordering::SeqCst) {
+                    if PLAIN.load(Ordering::SeqCst) && !QUIET.load(Ordering::SeqCst) {
                         // End the half-typed prompt line, as a shell does on Ctrl+C.
                         if let Ok(mut tty) = open_tty() {
                             let _ = tty.write_all(b"\n");

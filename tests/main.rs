@@ -30,6 +30,7 @@ mod replay;
 mod replay_pty;
 mod schema;
 mod scripted;
+mod signals;
 mod timeout;
 mod tty;
 mod tty_keys;
