@@ -5,8 +5,8 @@
 
 use crate::cli::Cli;
 use crate::contract::{
-    parse_payload_as, read_payload, reading_problem_for_people, ErrorCode, ErrorInfo, Input,
-    Payload, PayloadError, Problem, ToolResult,
+    answers_size_limit, parse_payload_as, read_payload, reading_problem_for_people, ErrorCode,
+    ErrorInfo, Input, Payload, PayloadError, Problem, ToolResult,
 };
 use crate::exit_codes::ExitCode;
 use crate::flow::Flow;
@@ -37,14 +37,19 @@ pub fn run(cli: &Cli) -> ExitCode {
             return ExitCode::Invalid;
         }
     };
+    // The payload's size in bytes sizes the answers file's limit (answers_size_limit).
+    let mut payload_bytes = 0;
     let payload = read_payload(&payload_path, cli.max_payload_bytes)
         .map_err(|p| PayloadError {
             title: None,
             problems: vec![p],
         })
-        .and_then(|text| parse_payload_as(&text, cli.input_format, cli.strict).payload);
+        .and_then(|text| {
+            payload_bytes = text.len() as u64;
+            parse_payload_as(&text, cli.input_format, cli.strict).payload
+        });
     let (ending, payload) = match payload {
-        Ok(payload) => (ask(&payload, cli), Some(payload)),
+        Ok(payload) => (ask(&payload, payload_bytes, cli), Some(payload)),
         Err(err) => (Ending::InvalidPayload(err), None),
     };
     report(&ending, cli, &payload_path);
@@ -109,11 +114,13 @@ pub fn for_people(problems: &[Problem], input: Input, path: &Path) -> String {
     )
 }
 
-/// Picks the front end and asks; returns how the flow ended.
-fn ask(payload: &Payload, cli: &Cli) -> Ending {
+/// Picks the front end and asks; returns how the flow ended. `payload_bytes` is the
+/// payload's size as read.
+fn ask(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
     let flow = Flow::new(payload);
     if let Some(answers) = &cli.answers {
-        return frontend::scripted::answer_from_file(flow, answers, cli.max_payload_bytes);
+        let limit = answers_size_limit(payload_bytes, cli.max_payload_bytes);
+        return frontend::scripted::answer_from_file(flow, answers, limit);
     }
     if cli.dialogs {
         // No terminal is touched: a signal's restore must write no escape sequence either.

@@ -22,7 +22,8 @@ mod rules;
 mod validate;
 
 pub use answers_file::{
-    parse_answers, parse_answers_value, read_answers, AnswerEntry, AnswersFile,
+    answers_size_limit, parse_answers, parse_answers_value, read_answers, AnswerEntry, AnswersFile,
+    REPLAY_FACTOR,
 };
 pub use codes::{ErrorCode, ProblemCode};
 pub use dialects::{
