@@ -35,7 +35,8 @@ pub struct Cli {
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub cwd: Option<PathBuf>,
 
-    /// Text the peek key (Ctrl+]) shows while answering: the agent's message that asked.
+    /// Text the peek key (Ctrl+]) shows while answering: the agent's message that asked; a
+    /// regular file of at most --max-payload-bytes, read by the terminal front end as it starts.
     #[arg(long, value_name = "FILE")]
     pub context: Option<PathBuf>,
 
