@@ -73,7 +73,8 @@ pub struct Cli {
     pub timeout: Option<Duration>,
 
     /// Refuse payloads larger than this many bytes, before parsing; an answers file may be this
-    /// plus 16 times the payload's size (docs/answers.md "Replay").
+    /// plus 16 times the payload's size (docs/answers.md "Replay"). Also the bound of
+    /// --context and of a --dialogs response line.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES, env = "PI_ASK_MAX_PAYLOAD_BYTES")]
     pub max_payload_bytes: u64,
 

@@ -126,7 +126,8 @@ fn ask(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
         // No terminal is touched: a signal's restore must write no escape sequence either.
         crate::terminal::set_plain(true);
         let _signals = watch_signals(payload, cli);
-        return frontend::dialogs::ask(flow, cli.timeout.filter(|t| !t.is_zero()));
+        let timeout = cli.timeout.filter(|t| !t.is_zero());
+        return frontend::dialogs::ask(flow, timeout, cli.max_payload_bytes);
     }
     if cli.no_input || cli.no_input_reason.is_some() {
         // The caller's reason when it gave one (pi's extension: "pi is running in json mode").
