@@ -35,7 +35,8 @@ pub struct Cli {
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub cwd: Option<PathBuf>,
 
-    /// Text the peek key (Ctrl+]) shows while answering: the agent's message that asked.
+    /// Text the peek key (Ctrl+]) shows while answering: the agent's message that asked; a
+    /// regular file of at most --max-payload-bytes, read by the terminal front end as it starts.
     #[arg(long, value_name = "FILE")]
     pub context: Option<PathBuf>,
 
@@ -71,7 +72,9 @@ pub struct Cli {
     #[arg(long, value_name = "SECONDS", env = "PI_ASK_TIMEOUT", value_parser = parse_timeout)]
     pub timeout: Option<Duration>,
 
-    /// Refuse payloads (and answers files) larger than this many bytes, before parsing.
+    /// Refuse payloads larger than this many bytes, before parsing; an answers file may be this
+    /// plus 16 times the payload's size (docs/answers.md "Replay"). Also the bound of
+    /// --context and of a --dialogs response line.
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES, env = "PI_ASK_MAX_PAYLOAD_BYTES")]
     pub max_payload_bytes: u64,
 
@@ -149,7 +152,8 @@ pub struct ValidateArgs {
     #[arg(long)]
     pub strict: bool,
 
-    /// Refuse payloads (and answers files) larger than this many bytes, before parsing.
+    /// Refuse payloads larger than this many bytes, before parsing; an answers file may be this
+    /// plus 16 times the payload's size (docs/answers.md "Replay").
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES, env = "PI_ASK_MAX_PAYLOAD_BYTES")]
     pub max_payload_bytes: u64,
 }

@@ -3,8 +3,8 @@
 
 use crate::cli::{Cli, CompletionsArgs, SchemaArgs, ValidateArgs};
 use crate::contract::{
-    parse_answers, parse_payload_as, read_answers, read_payload, Dialect, ErrorCode, ErrorInfo,
-    Payload, PayloadError, Problem,
+    answers_size_limit, parse_answers, parse_payload_as, read_answers, read_payload, Dialect,
+    ErrorCode, ErrorInfo, Payload, PayloadError, Problem,
 };
 use crate::exit_codes::ExitCode;
 use clap::CommandFactory;
@@ -37,8 +37,10 @@ pub struct ValidateReport {
 
 /// Checks the payload and, when given, the answers file against it.
 pub fn validate_report(args: &ValidateArgs) -> ValidateReport {
+    let mut payload_bytes = 0;
     let (payload, format, warnings) = match read_payload(&args.payload, args.max_payload_bytes) {
         Ok(text) => {
+            payload_bytes = text.len() as u64;
             let reading = parse_payload_as(&text, args.input_format, args.strict);
             (reading.payload, reading.format, reading.warnings)
         }
@@ -68,11 +70,14 @@ pub fn validate_report(args: &ValidateArgs) -> ValidateReport {
         }
     };
     let error = args.answers.as_ref().and_then(|path| {
-        read_answers(path, args.max_payload_bytes)
-            .map_err(|p| vec![p])
-            .and_then(|text| parse_answers(&text, &payload))
-            .err()
-            .map(|problems| ErrorInfo::for_input(ErrorCode::InvalidAnswers, problems))
+        read_answers(
+            path,
+            answers_size_limit(payload_bytes, args.max_payload_bytes),
+        )
+        .map_err(|p| vec![p])
+        .and_then(|text| parse_answers(&text, &payload))
+        .err()
+        .map(|problems| ErrorInfo::for_input(ErrorCode::InvalidAnswers, problems))
     });
     ValidateReport {
         valid: error.is_none(),

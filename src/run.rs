@@ -5,8 +5,8 @@
 
 use crate::cli::Cli;
 use crate::contract::{
-    parse_payload_as, read_payload, reading_problem_for_people, ErrorCode, ErrorInfo, Input,
-    Payload, PayloadError, Problem, ToolResult,
+    answers_size_limit, parse_payload_as, read_payload, reading_problem_for_people, ErrorCode,
+    ErrorInfo, Input, Payload, PayloadError, Problem, ToolResult,
 };
 use crate::exit_codes::ExitCode;
 use crate::flow::Flow;
@@ -47,16 +47,21 @@ pub fn run(cli: &Cli) -> ExitCode {
             return ExitCode::Invalid;
         }
     };
+    // The payload's size in bytes sizes the answers file's limit (answers_size_limit).
+    let mut payload_bytes = 0;
     let payload = read_payload(&payload_path, cli.max_payload_bytes)
         .map_err(|p| PayloadError {
             title: None,
             problems: vec![p],
         })
-        .and_then(|text| parse_payload_as(&text, cli.input_format, cli.strict).payload);
+        .and_then(|text| {
+            payload_bytes = text.len() as u64;
+            parse_payload_as(&text, cli.input_format, cli.strict).payload
+        });
     let (ending, payload) = match payload {
         Ok(payload) => {
             *asked.lock().unwrap_or_else(|e| e.into_inner()) = Some(skeleton(&payload, cli));
-            (ask(&payload, cli), Some(payload))
+            (ask(&payload, payload_bytes, cli), Some(payload))
         }
         Err(err) => (Ending::InvalidPayload(err), None),
     };
@@ -122,15 +127,18 @@ pub fn for_people(problems: &[Problem], input: Input, path: &Path) -> String {
     )
 }
 
-/// Picks the front end and asks; returns how the flow ended.
-fn ask(payload: &Payload, cli: &Cli) -> Ending {
+/// Picks the front end and asks; returns how the flow ended. `payload_bytes` is the
+/// payload's size as read.
+fn ask(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
     let flow = Flow::new(payload);
     if let Some(answers) = &cli.answers {
-        return frontend::scripted::answer_from_file(flow, answers, cli.max_payload_bytes);
+        let limit = answers_size_limit(payload_bytes, cli.max_payload_bytes);
+        return frontend::scripted::answer_from_file(flow, answers, limit);
     }
     if cli.dialogs {
         // No terminal is touched: a signal's restore writes nothing (still quiet).
-        return frontend::dialogs::ask(flow, cli.timeout.filter(|t| !t.is_zero()));
+        let timeout = cli.timeout.filter(|t| !t.is_zero());
+        return frontend::dialogs::ask(flow, timeout, cli.max_payload_bytes);
     }
     if cli.no_input || cli.no_input_reason.is_some() {
         // The caller's reason when it gave one (pi's extension: "pi is running in json mode").
@@ -147,7 +155,7 @@ fn ask(payload: &Payload, cli: &Cli) -> Ending {
             .clone()
             .or_else(|| std::env::current_dir().ok())
             .unwrap_or_else(|| ".".into()),
-        context: cli.context.as_deref().and_then(read_context),
+        context: None,
         bell: !cli.no_bell && std::env::var("PI_ASK_BELL").map_or(true, |v| v.trim() != "0"),
         timeout: cli.timeout.filter(|t| !t.is_zero()),
         placement: cli.screen.into(),
@@ -159,10 +167,22 @@ fn ask(payload: &Payload, cli: &Cli) -> Ending {
     crate::terminal::set_plain(plain);
     crate::terminal::set_quiet(false);
     if plain {
-        frontend::plain::ask(flow, &opts)
-    } else {
-        frontend::tty::ask(flow, &opts)
+        return frontend::plain::ask(flow, &opts);
     }
+    // Only the terminal front end shows the context (the peek key): read it now, once the
+    // signals are handled, bounded as the payload is (read_context).
+    let context = cli.context.as_deref().and_then(|path| {
+        read_context(path, cli.max_payload_bytes)
+            .map_err(|why| {
+                let path = path.display().to_string();
+                let path = crate::sanitize::for_terminal(&path);
+                say(&format!(
+                    "pi-ask: cannot use --context {path}: {why}; going on without it"
+                ));
+            })
+            .ok()
+    });
+    frontend::tty::ask(flow, &AskOptions { context, ..opts })
 }
 
 /// Whether the terminal front end draws in colour (`frontend::view::colour_wanted`: NO_COLOR,
@@ -177,18 +197,39 @@ fn colour_for_the_terminal() -> bool {
     colour
 }
 
-/// The text of `--context FILE` for the peek key; a file that cannot be read is reported on
-/// stderr and the questionnaire goes on without it (the questions matter more).
-fn read_context(path: &Path) -> Option<String> {
-    match std::fs::read(path) {
-        Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
-        Err(e) => {
-            eprintln!(
-                "pi-ask: cannot read --context {}: {e}; going on without it",
-                crate::sanitize::for_terminal(&path.display().to_string())
-            );
-            None
-        }
+/// The text of `--context FILE` for the peek key (docs/interactive.md "Peek"): a regular
+/// file of at most `limit` bytes (`--max-payload-bytes`, as the payload), read whole by the
+/// bounded reader (`contract::read_at_most`); invalid UTF-8 is replaced.
+///
+/// The file is opened without blocking (`O_NONBLOCK`: opening a FIFO no one writes to would
+/// wait forever) and must be a regular file: a FIFO, a pipe, a socket or a device (such as
+/// `/dev/zero`, which never ends) is refused rather than read, so start-up never waits and
+/// never grows.
+///
+/// Errors: why the file cannot be used, in words for the `pi-ask: cannot use --context FILE:
+/// …` line ("No such file or directory", "it is a folder", "it is not a regular file (a
+/// FIFO, a pipe, a socket or a device)", "it is larger than 4194304 bytes
+/// (--max-payload-bytes)").
+pub fn read_context(path: &Path, limit: u64) -> Result<String, String> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let os = |e: io::Error| crate::contract::without_os_error(&e.to_string()).to_string();
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+        .open(path)
+        .map_err(os)?;
+    let meta = file.metadata().map_err(os)?;
+    if meta.is_dir() {
+        return Err("it is a folder".to_string());
+    }
+    if !meta.is_file() {
+        return Err("it is not a regular file (a FIFO, a pipe, a socket or a device)".to_string());
+    }
+    match crate::contract::read_at_most(file, meta.len(), limit).map_err(os)? {
+        Some(bytes) => Ok(String::from_utf8_lossy(&bytes).into_owned()),
+        None => Err(format!(
+            "it is larger than {limit} bytes (--max-payload-bytes)"
+        )),
     }
 }
 
@@ -280,5 +321,42 @@ fn finish(res: &ToolResult, payload: Option<&Payload>, cli: &Cli, code: ExitCode
             crate::terminal::say(&format!("pi-ask: {msg}"));
             ExitCode::OutputFailed
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_context_is_a_regular_file_within_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let ok = dir.path().join("ok.md");
+        std::fs::write(&ok, b"I asked \xff because").unwrap();
+        assert_eq!(
+            read_context(&ok, 100),
+            Ok("I asked \u{fffd} because".to_string())
+        );
+        assert_eq!(
+            read_context(&ok, 5),
+            Err("it is larger than 5 bytes (--max-payload-bytes)".to_string())
+        );
+        // /dev/zero never ends: refused before a byte is read (it filled memory).
+        let device = "it is not a regular file (a FIFO, a pipe, a socket or a device)";
+        assert_eq!(
+            read_context(Path::new("/dev/zero"), 100),
+            Err(device.to_string())
+        );
+        let fifo = dir.path().join("fifo");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        assert_eq!(read_context(&fifo, 100), Err(device.to_string()));
+        assert_eq!(
+            read_context(dir.path(), 100),
+            Err("it is a folder".to_string())
+        );
+        assert_eq!(
+            read_context(&dir.path().join("missing"), 100),
+            Err("No such file or directory".to_string())
+        );
     }
 }

@@ -214,11 +214,17 @@ fn an_empty_answers_file_on_stdin_says_so() {
 
 #[test]
 fn answers_too_large_is_refused_before_parsing() {
+    // The limit is --max-payload-bytes plus 16 times the payload's size (room for any result
+    // of the payload to replay).
     let dir = Dir::new();
     let p = dir.json("payload.json", &payload());
+    let limit = 1500 + 16 * std::fs::metadata(&p).unwrap().len();
     let a = dir.file(
         "answers.json",
-        &format!("{{\"answers\": {{}}, \"title\": \"{}\"}}", "x".repeat(2000)),
+        &format!(
+            "{{\"answers\": {{}}, \"title\": \"{}\"}}",
+            "x".repeat(limit as usize)
+        ),
     );
     let run = run_cmd(
         pi_ask()
@@ -227,24 +233,38 @@ fn answers_too_large_is_refused_before_parsing() {
             .arg(&a)
             .args(["--max-payload-bytes", "1500"]),
     );
+    let why = format!(
+        "is larger than {limit} bytes (--max-payload-bytes plus 16 times the payload's size)"
+    );
     assert_eq!(
         problems(&run),
         one(
             "answers_too_large",
             "",
-            &format!(
-                "the answers file {} is larger than 1500 bytes (--max-payload-bytes)",
-                a.display()
-            )
+            &format!("the answers file {} {why}", a.display())
         )
     );
     assert_eq!(
         run.stderr,
-        format!(
-            "pi-ask: the answers file {} is larger than 1500 bytes (--max-payload-bytes)\n",
-            a.display()
-        )
+        format!("pi-ask: the answers file {} {why}\n", a.display())
     );
+    // One byte less fits.
+    let fits = dir.file(
+        "fits.json",
+        &format!(
+            "{{\"answers\": {{}}, \"title\": \"{}\"}}",
+            "x".repeat(limit as usize - 28)
+        ),
+    );
+    assert_eq!(std::fs::metadata(&fits).unwrap().len(), limit);
+    let run = run_cmd(
+        pi_ask()
+            .arg(&p)
+            .arg("--answers")
+            .arg(&fits)
+            .args(["--max-payload-bytes", "1500"]),
+    );
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
 }
 
 #[test]

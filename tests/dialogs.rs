@@ -248,3 +248,98 @@ fn every_dialect_example_runs_through_dialogs_in_both_result_formats() {
         }
     }
 }
+
+impl Dialogs {
+    /// Waits at most `limit` for the exit (killing pi-ask and panicking after it); returns
+    /// the exit code, what is left on stdout and the result. stdin stays open: the client is
+    /// still there, it just does not answer.
+    fn exit_within(mut self, limit: Duration) -> (i32, String, Value) {
+        let start = std::time::Instant::now();
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            if start.elapsed() > limit {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                panic!("pi-ask did not exit within {limit:?}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut self.stdout, &mut rest).unwrap();
+        let result = std::fs::read_to_string(&self.result).unwrap();
+        drop(self.stdin);
+        (
+            status.code().unwrap(),
+            rest,
+            serde_json::from_str(&result).unwrap(),
+        )
+    }
+}
+
+#[test]
+fn the_timeout_holds_when_the_client_never_answers() {
+    // The client reads the first request and never answers (nothing, then half a line):
+    // --timeout 1 still ends the flow after a second, as a timeout (exit 124).
+    for half in ["", "{\"value\": \"( ) 2"] {
+        let mut d = Dialogs::start_with(&example("database.json"), &["--timeout", "1"]);
+        let first = d.request();
+        let ms = first["timeout"].as_u64().unwrap();
+        assert!((900..=1000).contains(&ms), "{first}");
+        write!(d.stdin, "{half}").unwrap();
+        d.stdin.flush().unwrap();
+        let (code, rest, result) = d.exit_within(Duration::from_secs(10));
+        assert_eq!((code, rest.as_str()), (124, ""));
+        assert_eq!(
+            result["details"]["error"],
+            json!({"code": "timeout", "message": "no key for 1 second"})
+        );
+    }
+}
+
+#[test]
+fn a_request_timeout_is_at_most_what_node_set_timeout_takes() {
+    // 30 days: more than 2^31-1 ms, which Node's setTimeout (pi's RPC client) fires at once.
+    let mut d = Dialogs::start_with(&example("database.json"), &["--timeout", "2592000"]);
+    let first = d.request();
+    assert_eq!(first["timeout"], json!(2_147_483_647u64), "{first}");
+    d.respond(json!({"cancelled": true}));
+    let (code, _, result) = d.finish();
+    assert_eq!(code, 1);
+    assert_eq!(result["details"]["cancelled"], json!(true));
+}
+
+#[test]
+fn a_response_line_over_the_limit_is_terminal_lost_naming_its_size() {
+    // --max-payload-bytes bounds a response line; the message names the limit, not the text.
+    for newline in ["\n", ""] {
+        let mut d =
+            Dialogs::start_with(&example("database.json"), &["--max-payload-bytes", "2000"]);
+        d.request();
+        write!(d.stdin, "{{\"value\": \"{}\"}}{newline}", "x".repeat(5000)).unwrap();
+        d.stdin.flush().unwrap();
+        let (code, rest, result) = d.exit_within(Duration::from_secs(10));
+        assert_eq!((code, rest.as_str()), (1, ""));
+        let message =
+            "the dialog client sent a response of more than 2000 bytes (--max-payload-bytes)";
+        assert_eq!(
+            result["details"]["error"],
+            json!({"code": "terminal_lost", "message": message})
+        );
+        assert!(
+            result.to_string().len() < 2000,
+            "the value is not repeated: {result}"
+        );
+    }
+    // Within the limit, a value that is not an option is named by its size too.
+    let mut d = Dialogs::start();
+    d.request();
+    d.respond(json!({"value": "y".repeat(300)}));
+    let (code, _, result) = d.finish();
+    assert_eq!(code, 1);
+    assert_eq!(
+        result["details"]["error"]["message"],
+        json!("the dialog client sent a value of 300 bytes, which is not an option of the select")
+    );
+}

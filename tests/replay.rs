@@ -6,7 +6,7 @@
 //! gives exactly the recorded result, and that the recorded result, and its `details` alone,
 //! given as `--answers`, give identical `details` (and exit code).
 
-use crate::scripted_support::{answer, example, root, Dir, Run};
+use crate::scripted_support::{answer, example, root, run, Dir, Run};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -139,4 +139,89 @@ fn a_recorded_custom_text_equal_to_an_option_value_replays() {
     );
     let again = dir.json("recorded.json", &recorded);
     assert_eq!(answer(&payload, &again).json(), recorded);
+}
+
+/// Writes `payload` compactly (as a caller would) and returns its path and size in bytes.
+fn compact(dir: &Dir, name: &str, payload: &Value) -> (PathBuf, usize) {
+    let text = payload.to_string();
+    (dir.file(name, &text), text.len())
+}
+
+#[test]
+fn a_recorded_result_larger_than_max_payload_bytes_replays() {
+    // 20,000 questions (2.5 MB) answered from a file give a result over 4 MiB, the default
+    // --max-payload-bytes; the answers file's limit grows with the payload, so it replays.
+    let dir = Dir::new();
+    let questions: Vec<Value> = (0..20_000)
+        .map(|i| {
+            serde_json::json!({"id": format!("q{i}"), "prompt": format!("Which option for item {i} of the list?"),
+                "options": [{"value": "alpha", "label": "Alpha", "description": "The first one."},
+                            {"value": "beta", "label": "Beta"}]})
+        })
+        .collect();
+    let (payload, size) = compact(
+        &dir,
+        "payload.json",
+        &serde_json::json!({ "questions": questions }),
+    );
+    assert!(size > 2_000_000, "{size}");
+    let answers: serde_json::Map<String, Value> = (0..20_000)
+        .map(|i| (format!("q{i}"), Value::from("alpha")))
+        .collect();
+    let first = answer(
+        &payload,
+        &dir.json("a.json", &serde_json::json!({ "answers": answers })),
+    );
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(
+        first.stdout.len() > 4 * 1024 * 1024,
+        "{}",
+        first.stdout.len()
+    );
+    let recorded = dir.file("recorded.json", &first.stdout);
+    let again = answer(&payload, &recorded);
+    assert_eq!((again.code, again.stderr.as_str()), (0, ""));
+    assert_eq!(again.json(), first.json());
+}
+
+#[test]
+fn a_recorded_yishan_result_nine_times_its_payload_replays() {
+    // One yishan question with 60,000 short options, all chosen: the yishan result lists the
+    // options and the response, pretty-printed: about nine times the payload's size.
+    let dir = Dir::new();
+    let options: Vec<String> = (0..60_000).map(|j| j.to_string()).collect();
+    let (payload, size) = compact(
+        &dir,
+        "payload.json",
+        &serde_json::json!({"question": "Which?", "allowMultiple": true, "options": options}),
+    );
+    let answers = dir.json("a.json", &serde_json::json!({"answers": {"q1": options}}));
+    let first = run(&[
+        payload.as_os_str(),
+        "--answers".as_ref(),
+        answers.as_os_str(),
+        "--result-format".as_ref(),
+        "yishan".as_ref(),
+    ]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(
+        first.stdout.len() > 8 * size,
+        "{} {size}",
+        first.stdout.len()
+    );
+    assert!(
+        first.stdout.len() > 4 * 1024 * 1024,
+        "{}",
+        first.stdout.len()
+    );
+    let recorded = dir.file("recorded.json", &first.stdout);
+    let again = run(&[
+        payload.as_os_str(),
+        "--answers".as_ref(),
+        recorded.as_os_str(),
+        "--result-format".as_ref(),
+        "yishan".as_ref(),
+    ]);
+    assert_eq!((again.code, again.stderr.as_str()), (0, ""));
+    assert_eq!(again.json(), first.json());
 }

@@ -888,3 +888,55 @@ fn a_two_row_window_waits_for_room_instead_of_failing() {
         }))
     );
 }
+
+#[test]
+fn a_context_that_cannot_be_used_is_one_line_on_stderr_and_the_questions_go_on() {
+    // A FIFO no one writes to (it blocked start-up), a folder, a file over the limit (the
+    // payload's, --max-payload-bytes) and a missing file: each is refused at once, with what
+    // is wrong and where, and the questionnaire is asked without it.
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("context.fifo");
+    nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+    let large = dir.path().join("large.md");
+    std::fs::write(&large, "x".repeat(5001)).unwrap();
+    let exact = dir.path().join("exact.md");
+    std::fs::write(&exact, "y".repeat(5000)).unwrap();
+    let cases = [
+        (
+            fifo,
+            "it is not a regular file (a FIFO, a pipe, a socket or a device)",
+        ),
+        (dir.path().to_path_buf(), "it is a folder"),
+        (large, "it is larger than 5000 bytes (--max-payload-bytes)"),
+        (dir.path().join("missing.md"), "No such file or directory"),
+    ];
+    for (path, why) in cases {
+        let path = path.to_str().unwrap();
+        let mut s = Session::spawn(PREFS, &["--context", path, "--max-payload-bytes", "5000"]);
+        s.wait_for("1. Minimal");
+        s.send(CTRL_C);
+        assert_dismissed(&mut s, 130);
+        assert_eq!(
+            s.stderr(),
+            format!("pi-ask: cannot use --context {path}: {why}; going on without it\n")
+        );
+    }
+    // A file of exactly the limit is shown.
+    let mut s = Session::spawn(
+        PREFS,
+        &[
+            "--context",
+            exact.to_str().unwrap(),
+            "--max-payload-bytes",
+            "5000",
+        ],
+    );
+    s.wait_for("1. Minimal");
+    s.send("\x1d");
+    s.wait_for("yyyyyyyyyy");
+    s.send("x");
+    s.wait_for("1. Minimal");
+    s.send(CTRL_C);
+    assert_dismissed(&mut s, 130);
+    assert_eq!(s.stderr(), "");
+}

@@ -75,7 +75,8 @@ pub enum ProblemCode {
     UnreadablePayload,
     /// The answers file could not be read (missing, a folder, no permission).
     UnreadableAnswers,
-    /// The answers file is larger than `--max-payload-bytes`.
+    /// The answers file is larger than `--max-payload-bytes` plus 16 times the payload's size
+    /// (`answers_size_limit`, docs/answers.md "Replay").
     AnswersTooLarge,
     /// A field has the wrong JSON type (`null` included).
     WrongType,

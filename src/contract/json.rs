@@ -35,6 +35,20 @@ impl Input {
         }
     }
 
+    /// What the byte limit of the input is, in a too-large problem's words: the payload's is
+    /// `--max-payload-bytes`; the answers file's grows with the payload, so that every result
+    /// pi-ask writes for it replays ([`super::answers_file::answers_size_limit`], docs/answers.md
+    /// "Replay").
+    fn limit_name(self) -> String {
+        match self {
+            Input::Payload => "--max-payload-bytes".to_string(),
+            Input::Answers => format!(
+                "--max-payload-bytes plus {} times the payload's size",
+                super::answers_file::REPLAY_FACTOR
+            ),
+        }
+    }
+
     /// How a problem message (the result, for the calling model) names the input at `path`:
     /// "the payload from q.json", "the answers file a.json", "the payload from stdin".
     fn in_problem(self, path: &Path) -> String {
@@ -102,8 +116,27 @@ pub(crate) fn without_os_error(text: &str) -> &str {
     }
 }
 
+/// Reads `reader` to its end, keeping at most `limit` bytes: `Ok(None)` as soon as there is
+/// one byte more, so an endless input (`/dev/zero`) costs `limit + 1` bytes of memory and no
+/// more. `size_hint` (a regular file's length, or 0) sizes the buffer in one allocation.
+///
+/// The one bounded reader: the payload and the answers file ([`read_limited`]) and
+/// `--context` (`run::read_context`) read through it.
+///
+/// Errors: the reader's.
+pub fn read_at_most(reader: impl Read, size_hint: u64, limit: u64) -> io::Result<Option<Vec<u8>>> {
+    let hint = size_hint.min(limit);
+    // One allocation for a regular file (its size, plus one byte to see the end).
+    let mut bytes = Vec::with_capacity(usize::try_from(hint).unwrap_or(0).saturating_add(1));
+    reader
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= limit).then_some(bytes))
+}
+
 /// Reads at most `limit` bytes from `path` (`-` for stdin) as UTF-8 text, without a UTF-8
-/// byte-order mark. Problem messages name the input as [`Input::in_problem`] does.
+/// byte-order mark ([`read_at_most`]). Problem messages name the input as
+/// [`Input::in_problem`] does, and its limit as [`Input::limit_name`] does.
 ///
 /// Errors (path: the document): the input's unreadable code, its too-large code (refused
 /// before parsing), or `malformed_json` when the input is empty or not UTF-8.
@@ -117,22 +150,19 @@ pub(super) fn read_limited(path: &Path, limit: u64, input: Input) -> Result<Stri
         Box::new(io::stdin().lock())
     } else {
         let file = File::open(path).map_err(unreadable)?;
-        size_hint = file.metadata().map_or(0, |m| m.len().min(limit));
+        size_hint = file.metadata().map_or(0, |m| m.len());
         Box::new(file)
     };
-    // One allocation for a regular file (its size, plus one byte to see the end).
-    let mut bytes = Vec::with_capacity(usize::try_from(size_hint).unwrap_or(0).saturating_add(1));
-    reader
-        .take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(unreadable)?;
-    if bytes.len() as u64 > limit {
+    let Some(mut bytes) = read_at_most(reader, size_hint, limit).map_err(unreadable)? else {
         return Err(Problem::new(
             input.too_large(),
             "",
-            format!("{name} is larger than {limit} bytes (--max-payload-bytes)"),
+            format!(
+                "{name} is larger than {limit} bytes ({})",
+                input.limit_name()
+            ),
         ));
-    }
+    };
     // A UTF-8 byte-order mark (some Windows editors write one) is not part of the JSON.
     if bytes.starts_with(b"\xEF\xBB\xBF") {
         bytes.drain(..3);

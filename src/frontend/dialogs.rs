@@ -20,9 +20,13 @@
 //! - the review is a `select` (Submit, each question to re-open, the note rows, Cancel); the
 //!   required-question warning and the cancel confirmation are `confirm` dialogs.
 //!
-//! End of input, a failed read or write, or a response that does not fit the request ends
-//! the flow with [`Ending::TerminalLost`] (the dialog client went away).
+//! End of input, a failed read or write, a response line longer than `--max-payload-bytes`,
+//! or a response that does not fit the request ends the flow with [`Ending::TerminalLost`]
+//! (the dialog client went away). `--timeout` holds here as in every front end: no complete
+//! response for that long times the flow out, whatever the client does
+//! ([`Dialogs::read_response`]).
 
+use super::plain::{FileLines, Lines, Untimed};
 use super::timeout::Deadline;
 use super::view;
 use crate::contract::QuestionType;
@@ -33,7 +37,18 @@ use serde::Serialize;
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Write};
-use std::time::Instant;
+use std::time::Duration;
+
+/// The largest `timeout` a request carries, in milliseconds: 2^31-1 (about 24.8 days). pi's
+/// RPC client hands it to Node's `setTimeout`, which fires at once for anything larger: the
+/// dialog would close after 1 ms as if the person had dismissed it. A longer time left is
+/// sent as this much, and a dialog that closes by itself after it is asked again
+/// ([`Dialogs::ask`]).
+pub const MAX_REQUEST_TIMEOUT_MS: u64 = (1 << 31) - 1;
+
+/// How [`Dialogs`] quotes a response `value` in a `terminal_lost` message: itself, on one
+/// line, when it is at most this many bytes; otherwise only its size.
+const QUOTED_VALUE_BYTES: usize = 200;
 
 /// One dialog the caller shows: a line on stdout.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -107,12 +122,19 @@ impl Response {
 }
 
 /// Asks through dialogs on stdin and stdout; see [`run`]. With `timeout` (`--timeout`), each
-/// request carries the time left as `timeout` (milliseconds) for the caller's dialog, and a
-/// dialog that comes back cancelled after the time is up times the flow out (exit 124).
-pub fn ask(flow: Flow<'_>, timeout: Option<std::time::Duration>) -> Ending {
-    let stdin = io::stdin();
+/// request carries the time left as `timeout` (milliseconds, at most
+/// [`MAX_REQUEST_TIMEOUT_MS`]) for the caller's dialog; a dialog that comes back cancelled
+/// after the time is up, or no complete response within it, times the flow out (exit 124).
+/// A response line longer than `max_line` bytes (`--max-payload-bytes`) is `terminal_lost`.
+pub fn ask(flow: Flow<'_>, timeout: Option<Duration>, max_line: u64) -> Ending {
+    use std::os::fd::AsFd;
+    // stdin as a file of its own, so it can be polled with nothing buffered out of sight.
+    let stdin = match io::stdin().as_fd().try_clone_to_owned() {
+        Ok(fd) => FileLines(io::BufReader::new(std::fs::File::from(fd))),
+        Err(e) => return Ending::TerminalLost(format!("the dialog client failed: {e}")),
+    };
     let stdout = io::stdout();
-    run_timed(flow, stdin.lock(), stdout.lock(), timeout)
+    run_timed(flow, stdin, stdout.lock(), timeout, max_line)
 }
 
 /// Why the loop stopped before the flow ended.
@@ -135,24 +157,34 @@ impl From<io::Error> for Stop {
 }
 
 /// The dialogs front end over any line source and sink: the testable core of [`ask`].
-/// `input` gives response lines, `out` receives the request lines (flushed after each).
+/// `input` gives response lines (each at most [`crate::cli::DEFAULT_MAX_PAYLOAD_BYTES`]),
+/// `out` receives the request lines (flushed after each). It never times out.
 pub fn run<R: BufRead, W: Write>(flow: Flow<'_>, input: R, out: W) -> Ending {
-    run_timed(flow, input, out, None)
+    run_timed(
+        flow,
+        Untimed(input),
+        out,
+        None,
+        crate::cli::DEFAULT_MAX_PAYLOAD_BYTES,
+    )
 }
 
-/// [`run`] with a `--timeout` (see [`ask`]).
-pub fn run_timed<R: BufRead, W: Write>(
+/// [`run`] with a `--timeout` and a response line limit of `max_line` bytes (see [`ask`]);
+/// `input` tells when a line can be read and the time ([`Lines`]).
+pub fn run_timed<R: Lines, W: Write>(
     flow: Flow<'_>,
     input: R,
     out: W,
-    timeout: Option<std::time::Duration>,
+    timeout: Option<Duration>,
+    max_line: u64,
 ) -> Ending {
-    let deadline = timeout.map(|t| Deadline::new(t, Instant::now()));
+    let deadline = timeout.map(|t| Deadline::new(t, input.now()));
     let mut d = Dialogs {
         flow,
         input,
         out,
         deadline,
+        max_line,
     };
     match d.run() {
         Ok(()) => d.flow.into_ending().unwrap_or_else(|| {
@@ -207,9 +239,21 @@ struct Dialogs<'p, R, W> {
     out: W,
     /// When the flow times out (`--timeout`); every response starts the time again.
     deadline: Option<Deadline>,
+    /// The longest response line, in bytes (`--max-payload-bytes`).
+    max_line: u64,
 }
 
-impl<R: BufRead, W: Write> Dialogs<'_, R, W> {
+/// A response `value` in a message: quoted on one line when short, else only its size (a
+/// huge value is not repeated into the result).
+fn quote_value(value: &str) -> String {
+    if value.len() <= QUOTED_VALUE_BYTES {
+        format!("{:?}", one_line(value))
+    } else {
+        format!("a value of {} bytes", value.len())
+    }
+}
+
+impl<R: Lines, W: Write> Dialogs<'_, R, W> {
     fn run(&mut self) -> Result<(), Stop> {
         super::show_screens(
             self,
@@ -225,38 +269,92 @@ impl<R: BufRead, W: Write> Dialogs<'_, R, W> {
         self.flow.apply_sent(command).map_err(Stop::Internal)
     }
 
-    /// Sends one request (with the time left as `timeout`, in ms, under `--timeout`) and
-    /// reads its response (blank lines are skipped). A response that comes back cancelled once
-    /// the time is up is [`Stop::TimedOut`]: the caller's dialog timed out.
+    /// Sends one request (with the time left as `timeout`, in ms, under `--timeout`; at most
+    /// [`MAX_REQUEST_TIMEOUT_MS`]) and reads its response (blank lines are skipped). A
+    /// response that comes back cancelled once the time is up, or none by then, is
+    /// [`Stop::TimedOut`]: the flow's deadline holds whatever the client does. A dialog that
+    /// comes back cancelled after a capped `timeout` ran out closed by itself, not by the
+    /// person: it is asked again with the time still left.
     fn ask(&mut self, request: &Request) -> Result<Response, Stop> {
-        let mut value = serde_json::to_value(request).expect("requests always serialize");
-        if let (Some(deadline), Some(object)) = (&self.deadline, value.as_object_mut()) {
-            if let Some(left) = deadline.left(Instant::now()) {
-                if left.is_zero() {
-                    return Err(Stop::TimedOut);
-                }
-                object.insert("timeout".to_string(), Value::from(left.as_millis() as u64));
-            }
-        }
-        writeln!(self.out, "{value}")?;
-        self.out.flush()?;
         loop {
-            let mut buf = Vec::new();
-            if self.input.read_until(b'\n', &mut buf)? == 0 {
-                return Err(Stop::Eof);
-            }
-            let text = String::from_utf8_lossy(&buf);
-            if !text.trim().is_empty() {
-                let response = Response::parse(&text).map_err(Stop::Protocol)?;
-                let now = Instant::now();
-                if let Some(deadline) = &mut self.deadline {
-                    if response == Response::Cancelled && deadline.is_past(now) {
+            let mut value = serde_json::to_value(request).expect("requests always serialize");
+            let sent = self.input.now();
+            let mut capped = false;
+            if let (Some(deadline), Some(object)) = (&self.deadline, value.as_object_mut()) {
+                if let Some(left) = deadline.left(sent) {
+                    if left.is_zero() {
                         return Err(Stop::TimedOut);
                     }
-                    deadline.reset(now);
+                    let ms = u64::try_from(left.as_millis()).unwrap_or(u64::MAX);
+                    capped = ms > MAX_REQUEST_TIMEOUT_MS;
+                    object.insert(
+                        "timeout".to_string(),
+                        Value::from(ms.min(MAX_REQUEST_TIMEOUT_MS)),
+                    );
                 }
-                return Ok(response);
             }
+            writeln!(self.out, "{value}")?;
+            self.out.flush()?;
+            let response = self.read_response()?;
+            let now = self.input.now();
+            if let Some(deadline) = &mut self.deadline {
+                if response == Response::Cancelled {
+                    if deadline.is_past(now) {
+                        return Err(Stop::TimedOut);
+                    }
+                    let cap = Duration::from_millis(MAX_REQUEST_TIMEOUT_MS);
+                    if capped && now.saturating_duration_since(sent) >= cap {
+                        continue;
+                    }
+                }
+                deadline.reset(now);
+            }
+            return Ok(response);
+        }
+    }
+
+    /// Reads one response: the next line that is not blank, at most `max_line` bytes (its
+    /// newline not counted), parsed by [`Response::parse`]. Under `--timeout` it waits only
+    /// until the deadline ([`Stop::TimedOut`]), however the client writes (nothing, or half
+    /// a line). End of input is [`Stop::Eof`] (a last line without a newline is read);
+    /// a longer line is a [`Stop::Protocol`] naming the limit, read no further.
+    fn read_response(&mut self) -> Result<Response, Stop> {
+        let mut line = Vec::new();
+        loop {
+            if let Some(deadline) = self.deadline {
+                let now = self.input.now();
+                match deadline.left(now) {
+                    Some(left) if left.is_zero() => return Err(Stop::TimedOut),
+                    Some(left) if !self.input.ready(left)? => continue,
+                    _ => {}
+                }
+            }
+            let available = self.input.fill_buf()?;
+            let (take, ended) = match available.iter().position(|&b| b == b'\n') {
+                Some(at) => (at + 1, true),
+                None if available.is_empty() => (0, true),
+                None => (available.len(), false),
+            };
+            let content = if ended && take > 0 { take - 1 } else { take };
+            if (line.len() + content) as u64 > self.max_line {
+                return Err(Stop::Protocol(format!(
+                    "a response of more than {} bytes (--max-payload-bytes)",
+                    self.max_line
+                )));
+            }
+            line.extend_from_slice(&available[..take]);
+            self.input.consume(take);
+            if !ended {
+                continue;
+            }
+            if line.is_empty() {
+                return Err(Stop::Eof);
+            }
+            let text = String::from_utf8_lossy(&line);
+            if !text.trim().is_empty() {
+                return Response::parse(&text).map_err(Stop::Protocol);
+            }
+            line.clear();
         }
     }
 
@@ -268,8 +366,8 @@ impl<R: BufRead, W: Write> Dialogs<'_, R, W> {
             Response::Value(v) => match rows.iter().find(|(label, _)| *label == v) {
                 Some((_, row)) => Ok(Some(*row)),
                 None => Err(Stop::Protocol(format!(
-                    "{:?}, which is not an option of the select",
-                    one_line(&v)
+                    "{}, which is not an option of the select",
+                    quote_value(&v)
                 ))),
             },
             Response::Confirmed(_) => Err(Stop::Protocol(
@@ -565,6 +663,7 @@ mod tests {
     use super::*;
     use crate::contract::{parse_payload, Payload};
     use serde_json::json;
+    use std::time::Instant;
 
     fn payload() -> Payload {
         parse_payload(
@@ -847,9 +946,10 @@ mod tests {
         };
         let ending = run_timed(
             Flow::new(&p),
-            io::BufReader::new(slow),
+            Untimed(io::BufReader::new(slow)),
             &mut out,
             Some(std::time::Duration::from_millis(40)),
+            1024,
         );
         let first = out.split(|&b| b == b'\n').next().unwrap();
         let request: Value = serde_json::from_slice(first).unwrap();
@@ -881,5 +981,160 @@ mod tests {
         assert!(Response::parse(r#"{"cancelled":false}"#).is_err());
         assert!(Response::parse("[1]").is_err());
         assert!(Response::parse("nope").is_err());
+    }
+
+    /// Response lines that come at scripted times on a fake clock: the i-th line comes
+    /// `gaps[i]` after the previous one was read (`None`: never).
+    struct Timed {
+        lines: io::Cursor<Vec<u8>>,
+        clock: std::rc::Rc<std::cell::Cell<Instant>>,
+        gaps: std::collections::VecDeque<Option<Duration>>,
+    }
+
+    impl io::Read for Timed {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.lines.read(buf)
+        }
+    }
+
+    impl BufRead for Timed {
+        fn fill_buf(&mut self) -> io::Result<&[u8]> {
+            self.lines.fill_buf()
+        }
+
+        fn consume(&mut self, amount: usize) {
+            self.lines.consume(amount)
+        }
+    }
+
+    impl Lines for Timed {
+        fn ready(&mut self, wait: Duration) -> io::Result<bool> {
+            let (passed, ready) = match self.gaps.front_mut() {
+                Some(Some(gap)) if *gap <= wait => {
+                    let gap = *gap;
+                    self.gaps.pop_front();
+                    (gap, true)
+                }
+                Some(Some(gap)) => {
+                    *gap -= wait;
+                    (wait, false)
+                }
+                _ => (wait, false),
+            };
+            self.clock.set(self.clock.get() + passed);
+            Ok(ready)
+        }
+
+        fn now(&self) -> Instant {
+            self.clock.get()
+        }
+    }
+
+    /// A session under `--timeout` `timeout` on a fake clock, `text` read as response lines
+    /// after `gaps` each: the ending, the requests, and how long it took.
+    fn timed_session(
+        text: &str,
+        gaps: &[Option<Duration>],
+        timeout: Duration,
+    ) -> (Ending, Vec<Value>, Duration) {
+        let p = payload();
+        let start = Instant::now();
+        let clock = std::rc::Rc::new(std::cell::Cell::new(start));
+        let input = Timed {
+            lines: io::Cursor::new(text.as_bytes().to_vec()),
+            clock: clock.clone(),
+            gaps: gaps.iter().copied().collect(),
+        };
+        let mut out = Vec::new();
+        let ending = run_timed(Flow::new(&p), input, &mut out, Some(timeout), 4096);
+        let requests = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        (ending, requests, clock.get() - start)
+    }
+
+    #[test]
+    fn no_response_or_half_a_line_for_the_timeout_times_the_flow_out() {
+        let s30 = Duration::from_secs(30);
+        for (text, gaps) in [
+            ("", vec![None]),
+            ("{\"value\": \"( ) 2", vec![Some(s30 / 2), None]),
+        ] {
+            let (ending, requests, took) = timed_session(text, &gaps, s30);
+            match ending {
+                Ending::TimedOut { why, .. } => assert_eq!(why, "no key for 30 seconds"),
+                other => panic!("{other:?}"),
+            }
+            assert_eq!((requests.len(), took), (1, s30));
+        }
+    }
+
+    #[test]
+    fn a_request_timeout_is_capped_and_a_dialog_that_closed_by_itself_is_asked_again() {
+        let cap = Duration::from_millis(MAX_REQUEST_TIMEOUT_MS);
+        let days30 = Duration::from_secs(30 * 86_400);
+        let text = format!(
+            "{}\n{}\n",
+            cancelled(),
+            value("( ) 2. SQLite \u{2014} Embedded.")
+        );
+        let (ending, requests, _) = timed_session(
+            &text,
+            &[Some(cap), Some(Duration::from_secs(1)), None],
+            days30,
+        );
+        // The capped dialog closed by itself after 2^31-1 ms: asked again with the time left,
+        // not a dismissal; the answer then counts.
+        assert_eq!(requests[0]["timeout"], json!(MAX_REQUEST_TIMEOUT_MS));
+        assert_eq!(requests[1]["title"], requests[0]["title"]);
+        assert_eq!(
+            requests[1]["timeout"],
+            json!(days30.as_millis() as u64 - MAX_REQUEST_TIMEOUT_MS)
+        );
+        assert_eq!(requests[2]["timeout"], json!(MAX_REQUEST_TIMEOUT_MS));
+        match ending {
+            Ending::TimedOut { .. } => {}
+            other => panic!("{other:?}"),
+        }
+        // A dismissal before the cap ran out is the person's.
+        let text = format!("{}\n", cancelled());
+        let (ending, requests, _) = timed_session(&text, &[Some(Duration::from_secs(5))], days30);
+        assert_eq!((ending, requests.len()), (Ending::Dismissed, 1));
+    }
+
+    #[test]
+    fn a_response_line_over_the_limit_names_the_limit_and_a_long_value_its_size() {
+        let p = payload();
+        let run_with = |text: String, max_line: u64| {
+            let mut out = Vec::new();
+            run_timed(
+                Flow::new(&p),
+                Untimed(text.as_bytes()),
+                &mut out,
+                None,
+                max_line,
+            )
+        };
+        let line = json!({"value": "x".repeat(90)}).to_string();
+        assert_eq!(line.len(), 102);
+        let over = Ending::TerminalLost(
+            "the dialog client sent a response of more than 101 bytes (--max-payload-bytes)".into(),
+        );
+        assert_eq!(run_with(format!("{line}\n"), 101), over);
+        assert_eq!(run_with(line.clone(), 101), over);
+        let not_an_option = |what: &str| {
+            Ending::TerminalLost(format!(
+                "the dialog client sent {what}, which is not an option of the select"
+            ))
+        };
+        // The newline is not counted; a carriage return before it is.
+        let quoted = format!("{:?}", "x".repeat(90));
+        assert_eq!(run_with(format!("{line}\n"), 102), not_an_option(&quoted));
+        assert_eq!(run_with(format!("{line}\r\n"), 103), not_an_option(&quoted));
+        assert_eq!(run_with(line.clone(), 102), not_an_option(&quoted));
+        let long = json!({"value": "y".repeat(201)}).to_string();
+        assert_eq!(run_with(long, 4096), not_an_option("a value of 201 bytes"));
     }
 }

@@ -328,11 +328,11 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
     if opts.bell {
         let _ = writer.write_all(b"\x07");
     }
-    run_with_timeout(flow, TtyLines(BufReader::new(tty)), writer, opts.timeout)
+    run_with_timeout(flow, FileLines(BufReader::new(tty)), writer, opts.timeout)
 }
 
 /// Typed lines that can be waited for with a deadline (`--timeout`): the terminal's
-/// ([`TtyLines`]), a test's on a fake clock, or any [`BufRead`] that never times out
+/// ([`FileLines`]), a test's on a fake clock, or any [`BufRead`] that never times out
 /// ([`Untimed`]).
 pub trait Lines: BufRead {
     /// Waits at most `wait` for a line to read; whether one can be read now (or the input
@@ -344,17 +344,18 @@ pub trait Lines: BufRead {
     fn now(&self) -> Instant;
 }
 
-/// The terminal's lines: [`Lines::ready`] polls it (a line is there once Enter is pressed).
+/// A file's lines, waited for with `poll` ([`Lines::ready`]): the terminal's (a line is
+/// there once Enter is pressed), or the dialog client's on stdin (`frontend::dialogs`).
 #[derive(Debug)]
-pub struct TtyLines(pub BufReader<File>);
+pub struct FileLines(pub BufReader<File>);
 
-impl Read for TtyLines {
+impl Read for FileLines {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.0.read(buf)
     }
 }
 
-impl BufRead for TtyLines {
+impl BufRead for FileLines {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         self.0.fill_buf()
     }
@@ -364,7 +365,7 @@ impl BufRead for TtyLines {
     }
 }
 
-impl Lines for TtyLines {
+impl Lines for FileLines {
     fn ready(&mut self, wait: Duration) -> io::Result<bool> {
         if !self.0.buffer().is_empty() {
             return Ok(true);
