@@ -31,9 +31,9 @@ pub fn to_json<T: Serialize + ?Sized>(result: &T) -> String {
 /// Writes `result` to `path`, or to stdout when `path` is `None` or `-`.
 ///
 /// Errors: the folder does not exist or is not writable, the rename fails, or stdout is
-/// closed (broken pipe). The message, for a person on stderr, names the path and gives the
-/// operating system's words: "cannot write the result to out/r.json: folder out: No such
-/// file or directory". (A stdout closed before pi-ask started is `/dev/null` by the time it
+/// closed (broken pipe). The message, for a person on stderr, names the path (escape
+/// sequences in it shown escaped, never run) and gives the operating system's words: "cannot
+/// write the result to out/r.json: folder out: No such file or directory". (A stdout closed before pi-ask started is `/dev/null` by the time it
 /// runs: Rust's runtime reopens it there.)
 pub fn write_result<T: Serialize + ?Sized>(result: &T, path: Option<&Path>) -> Result<(), String> {
     let json = to_json(result);
@@ -47,11 +47,17 @@ pub fn write_result<T: Serialize + ?Sized>(result: &T, path: Option<&Path>) -> R
         Some(path) => write_atomically(path, json.as_bytes()).map_err(|e| {
             format!(
                 "cannot write the result to {}: {}",
-                path.display(),
+                shown(path),
                 os_words(&e)
             )
         }),
     }
+}
+
+/// A path as a message shows it: escape sequences and control characters in a file name are
+/// shown escaped (`sanitize::for_terminal`), never run, as every path in pi-ask's messages.
+fn shown(path: &Path) -> String {
+    crate::sanitize::for_terminal(&path.display().to_string()).into_owned()
 }
 
 /// An I/O error in the operating system's words ("No such file or directory"), without
@@ -77,7 +83,7 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
                 let words = words.split(" at path ").next().unwrap_or_default();
                 crate::contract::without_os_error(words).to_string()
             });
-            io::Error::new(e.kind(), format!("folder {}: {why}", dir.display()))
+            io::Error::new(e.kind(), format!("folder {}: {why}", shown(dir)))
         })?;
     tmp.write_all(bytes)?;
     // A temp file is created 0600; give the result the mode of the file it replaces, or
