@@ -27,7 +27,9 @@ pub struct Cli {
     #[arg(long, value_name = "FILE", env = "PI_ASK_ANSWERS", value_hint = ValueHint::FilePath)]
     pub answers: Option<PathBuf>,
 
-    /// Write the result JSON to FILE (atomically) instead of stdout.
+    /// Write the result JSON to FILE instead of stdout: a file is replaced atomically (a
+    /// symbolic link is followed), a character device or FIFO is written into; a folder, block
+    /// device or socket is refused (exit 4).
     #[arg(short, long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub output: Option<PathBuf>,
 

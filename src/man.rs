@@ -84,7 +84,10 @@ pub const FILES: &[(&str, &str)] = &[
         "the result file",
         "The --output FILE: the result JSON is written to a temporary file in the same folder, \
          then renamed over it, so a reader never sees half a result; a replaced file keeps its \
-         mode. Without --output the result goes to stdout.",
+         permission bits, never setuid or setgid. A symbolic link is followed (the file it \
+         points to is replaced, the link stays); a character device or a FIFO is opened and \
+         written, never replaced; a folder, a block device or a socket is refused (exit 4). \
+         Without --output the result goes to stdout.",
     ),
 ];
 

@@ -1,10 +1,13 @@
-//! Writing the result JSON: to stdout, or to `--output FILE` atomically (a temp file in the
-//! same folder, then rename), so a reader never sees half a result.
+//! Writing the result JSON: to stdout, or to `--output FILE`. A regular file (or a new one) is
+//! replaced atomically (a temp file in the same folder, then rename), so a reader never sees
+//! half a result; a character device or a FIFO is opened and written, never replaced
+//! ([`write_result`]).
 
 use serde::Serialize;
+use std::fs::{self, Metadata};
 use std::io::{self, Write};
-use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+use std::path::{Path, PathBuf};
 
 /// The result as pretty JSON with a trailing newline: a `ToolResult`, or a result in another
 /// format (`result::formats::render`).
@@ -30,11 +33,23 @@ pub fn to_json<T: Serialize + ?Sized>(result: &T) -> String {
 
 /// Writes `result` to `path`, or to stdout when `path` is `None` or `-`.
 ///
-/// Errors: the folder does not exist or is not writable, the rename fails, or stdout is
-/// closed (broken pipe). The message, for a person on stderr, names the path and gives the
-/// operating system's words: "cannot write the result to out/r.json: folder out: No such
-/// file or directory". (A stdout closed before pi-ask started is `/dev/null` by the time it
-/// runs: Rust's runtime reopens it there.)
+/// What `path` is decides how:
+/// - a regular file, or nothing yet: a temp file in the same folder is renamed over it, so a
+///   reader never sees half a result; a replaced file keeps its permission bits, never setuid,
+///   setgid or sticky (a new one gets 0666 less the umask);
+/// - a symbolic link: followed, to the end of a chain of links; what it points to is written
+///   as if it had been given (a file it points to is replaced, a missing one created), and the
+///   link stays;
+/// - a character device (`/dev/null`, a terminal, `/dev/stdout` on one) or a FIFO (a pipe,
+///   `/dev/fd/N`): opened and written, as a shell's `>` does, never replaced;
+/// - a folder, a block device or a socket: refused.
+///
+/// Errors: the folder does not exist or is not writable, the disk is full, the rename fails,
+/// `path` is refused, or stdout is closed (broken pipe). The message, for a person on stderr,
+/// names the path as given (escape sequences in it shown escaped, never run) and gives the
+/// operating system's words: "cannot write the result to out/r.json: folder out: No such file
+/// or directory". (A stdout closed before pi-ask started is `/dev/null` by the time it runs:
+/// Rust's runtime reopens it there.)
 pub fn write_result<T: Serialize + ?Sized>(result: &T, path: Option<&Path>) -> Result<(), String> {
     let json = to_json(result);
     match path.filter(|p| *p != Path::new("-")) {
@@ -44,14 +59,20 @@ pub fn write_result<T: Serialize + ?Sized>(result: &T, path: Option<&Path>) -> R
                 .and_then(|_| out.flush())
                 .map_err(|e| format!("cannot write the result to stdout: {}", os_words(&e)))
         }
-        Some(path) => write_atomically(path, json.as_bytes()).map_err(|e| {
+        Some(path) => write_file(path, json.as_bytes()).map_err(|e| {
             format!(
                 "cannot write the result to {}: {}",
-                path.display(),
+                shown(path),
                 os_words(&e)
             )
         }),
     }
+}
+
+/// A path as a message shows it: escape sequences and control characters in a file name are
+/// shown escaped (`sanitize::for_terminal`), never run, as every path in pi-ask's messages.
+fn shown(path: &Path) -> String {
+    crate::sanitize::for_terminal(&path.display().to_string()).into_owned()
 }
 
 /// An I/O error in the operating system's words ("No such file or directory"), without
@@ -60,14 +81,71 @@ fn os_words(e: &io::Error) -> String {
     crate::contract::without_os_error(&e.to_string()).to_string()
 }
 
-fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+/// `--output FILE` by what FILE is ([`write_result`]).
+fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_file() => replace(&link_target(path)?, bytes, Some(&meta)),
+        Ok(meta) => write_in_place(path, &meta, bytes),
+        // Nothing there yet, or a link to nothing: a new file where the link points.
+        Err(e) if e.kind() == io::ErrorKind::NotFound => replace(&link_target(path)?, bytes, None),
+        // A loop of links is refused; anything else (a folder that is a file, no permission
+        // to look) is the folder's problem, which `replace` puts into words.
+        Err(e) if e.raw_os_error() == Some(nix::errno::Errno::ELOOP as i32) => Err(e),
+        Err(_) => replace(path, bytes, None),
+    }
+}
+
+/// Where `path` leads when its symbolic links are followed, one after another: the path of
+/// the first thing that is not a link (which may not exist). Only the last component is
+/// followed: a link among the folders is resolved by the kernel in the rename as well.
+/// Errors: a chain longer than the kernel's (40 links), as `ELOOP`; unreadable links.
+fn link_target(path: &Path) -> io::Result<PathBuf> {
+    let mut at = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let to = fs::read_link(&at)?;
+                at = match at.parent() {
+                    Some(dir) if to.is_relative() => dir.join(to),
+                    _ => to,
+                };
+            }
+            _ => return Ok(at),
+        }
+    }
+    Err(nix::errno::Errno::ELOOP.into())
+}
+
+/// Writes into what is at `path`, which is not a regular file: a character device or a FIFO
+/// is opened (not created, not replaced) and written; anything else is refused.
+fn write_in_place(path: &Path, meta: &Metadata, bytes: &[u8]) -> io::Result<()> {
+    let kind = meta.file_type();
+    let refused = |what: &str| io::Error::other(format!("it is {what}, not a file"));
+    if kind.is_dir() {
+        return Err(nix::errno::Errno::EISDIR.into());
+    }
+    if kind.is_block_device() {
+        return Err(refused("a block device"));
+    }
+    if kind.is_socket() {
+        return Err(refused("a socket"));
+    }
+    let mut file = fs::OpenOptions::new().write(true).open(path)?;
+    file.write_all(bytes)?;
+    file.flush()
+}
+
+/// Replaces (or creates) the regular file at `path` atomically: a temp file in its folder,
+/// written, given `old`'s permission bits without setuid, setgid and sticky (or 0666 less the
+/// umask for a new file), synced, then renamed over `path`.
+fn replace(path: &Path, bytes: &[u8], old: Option<&Metadata>) -> io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
     // tempfile names its random file in errors and keeps the OS error to itself: name the
     // folder the person gave, and ask the OS what is wrong with it.
-    let mut tmp = tempfile::Builder::new()
+    let tmp = tempfile::Builder::new()
         .prefix(".pi-ask-result-")
         .tempfile_in(dir)
         .map_err(|e| {
@@ -77,18 +155,17 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
                 let words = words.split(" at path ").next().unwrap_or_default();
                 crate::contract::without_os_error(words).to_string()
             });
-            io::Error::new(e.kind(), format!("folder {}: {why}", dir.display()))
+            io::Error::new(e.kind(), format!("folder {}: {why}", shown(dir)))
         })?;
-    tmp.write_all(bytes)?;
-    // A temp file is created 0600; give the result the mode of the file it replaces, or
-    // the usual 0666 less the umask for a new one.
-    let mode = match std::fs::metadata(path) {
-        Ok(m) => m.permissions().mode() & 0o7777,
-        Err(_) => 0o666 & !current_umask(),
+    // Through the file itself: tempfile's own writes add its random name to the error.
+    let mut file = tmp.as_file();
+    file.write_all(bytes)?;
+    let mode = match old {
+        Some(m) => m.permissions().mode() & 0o777,
+        None => 0o666 & !current_umask(),
     };
-    tmp.as_file()
-        .set_permissions(std::fs::Permissions::from_mode(mode))?;
-    tmp.as_file().sync_all()?;
+    file.set_permissions(fs::Permissions::from_mode(mode))?;
+    file.sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
@@ -99,7 +176,7 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
 fn folder_problem(dir: &Path) -> Option<String> {
     use nix::errno::Errno;
     use nix::unistd::{access, AccessFlags};
-    match std::fs::metadata(dir) {
+    match fs::metadata(dir) {
         Err(e) => Some(os_words(&e)),
         Ok(m) if !m.is_dir() => Some(Errno::ENOTDIR.desc().to_string()),
         Ok(_) => access(dir, AccessFlags::W_OK | AccessFlags::X_OK)

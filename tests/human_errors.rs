@@ -188,6 +188,28 @@ fn output_under_a_file_names_it_with_the_os_words() {
 }
 
 #[test]
+fn output_path_escape_sequences_are_shown_not_run() {
+    // A file name is text a terminal would act on like any other: shown escaped, as the
+    // payload's and the answers file's names are.
+    let dir = Dir::new();
+    let run = run_in(
+        &dir,
+        &[
+            example("database.json").to_str().unwrap(),
+            "-o",
+            "out\x1b]0;owned\x07\x1b[2J/r.json",
+        ],
+    );
+    assert_eq!(run.code, 4);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "pi-ask: cannot write the result to out\\e]0;owned\\x07\\e[2J/r.json: folder \
+         out\\e]0;owned\\x07\\e[2J: No such file or directory\n"
+    );
+}
+
+#[test]
 fn output_onto_a_folder_names_it_with_the_os_words() {
     let dir = Dir::new();
     std::fs::create_dir(dir.path().join("out")).unwrap();

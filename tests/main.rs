@@ -23,6 +23,7 @@ mod inline;
 mod limits;
 mod man_page;
 mod npm_package;
+mod output_file;
 mod pi_extension;
 mod pi_tmux;
 mod plain;

@@ -18,7 +18,8 @@
  *   result, whose reason the model reads in pi's terms (the client owns any terminal).
  *
  * The assistant text that made the call goes to the binary with `--context FILE`. The
- * binary's version is checked beside the first questionnaire, never before it. A binary
+ * binary's version check is started just before the first questionnaire and not waited for
+ * (it never delays the first question); it is never started while a questionnaire runs. A binary
  * killed on the terminal (SIGKILL) or ending without a result cannot restore the terminal:
  * this extension does (cursor shown, `stty sane`, its alternate screen left) before pi gets it
  * back.
@@ -304,8 +305,10 @@ export async function checkBinaryVersion(bin: string): Promise<string> {
 		(resolve) => {
 			let stdout = "";
 			let stderr = "";
-			// Its own process group (detached): it runs beside the questionnaire, and a Ctrl+C or
-			// SIGINT meant for the questionnaire must not reach it.
+			// Its own session (detached): it may still run beside the questionnaire, and a Ctrl+C
+			// or SIGINT meant for the questionnaire must not reach it. It is started before the
+			// questionnaire (askWithBinary): between fork and setsid a child is still in pi's
+			// process group, and a group-wide signal in that moment would kill it.
 			const child = spawn(bin, ["--version"], { stdio: ["ignore", "pipe", "pipe"], timeout: VERSION_TIMEOUT_MS, detached: true });
 			child.stdout?.on("data", (d) => (stdout += d));
 			child.stderr?.on("data", (d) => (stderr += d));
@@ -707,9 +710,12 @@ export type RunMode = "scripted" | "tui" | "terminal" | "dialogs" | "headless";
 /** What {@link askWithBinary} may do besides asking. */
 export interface AskOptions {
 	/**
-	 * Checks that the binary is usable ({@link checkBinaryVersion}); started right after the
-	 * questionnaire is, so it never delays the first question. When it fails, the
-	 * questionnaire is ended (SIGTERM) and its error is the tool error.
+	 * Checks that the binary is usable ({@link checkBinaryVersion}). Called just before the
+	 * questionnaire is started, which does not wait for it: it never delays the first question,
+	 * and its process is never started while the questionnaire has the terminal (a Ctrl+C then
+	 * signals pi's whole process group, and a child not yet in its own session would die of it).
+	 * When it fails, the questionnaire is ended (SIGTERM), or not started, and its error is the
+	 * tool error.
 	 */
 	checkVersion?: () => Promise<unknown>;
 	/** The assistant's text that asked ({@link askingText}): passed with `--context FILE`. */
@@ -747,17 +753,20 @@ export async function askWithBinary(
 		if (opts.context) fs.writeFileSync(contextFile, opts.context);
 		const cwd = ctx.cwd;
 		const baseArgs = [payloadFile, "--output", resultFile, "--cwd", cwd, ...(opts.context ? ["--context", contextFile] : [])];
-		// The version check runs beside the questionnaire (see AskOptions.checkVersion).
-		let versionCheck: Promise<void> | undefined;
+		// The version check is started now, before the questionnaire, and runs beside it (see
+		// AskOptions.checkVersion); a failure ends the questionnaire.
+		let questionnaire: ChildProcess | undefined;
 		let versionError: unknown;
+		const versionCheck = opts.checkVersion?.().then(
+			() => {},
+			(e) => {
+				versionError = e;
+				questionnaire?.kill("SIGTERM");
+			},
+		);
 		const onSpawn = (child: ChildProcess) => {
-			versionCheck ??= opts.checkVersion?.().then(
-				() => {},
-				(e) => {
-					versionError = e;
-					child.kill("SIGTERM");
-				},
-			);
+			questionnaire = child;
+			if (versionError) child.kill("SIGTERM");
 		};
 		// Without a terminal: scripted answers (the binary reads PI_ASK_ANSWERS itself), or the
 		// "Needs user input" result; `--no-input-reason` also where a terminal exists but is

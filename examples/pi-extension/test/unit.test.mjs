@@ -298,7 +298,7 @@ test("a binary that writes no result: a tool error with its exit code and stderr
 	});
 });
 
-test("the version check runs beside the questionnaire, never before it; a failed check ends it and is the tool error", async () => {
+test("the version check is not waited for before the questionnaire; a failed check ends it and is the tool error", async () => {
 	const work = tempDir();
 	const started = path.join(work, "started");
 	const termed = path.join(work, "termed");
@@ -318,6 +318,35 @@ while :; do sleep 0.05; done
 		message: `${stub} is pi-ask 0.0.1, which is too old: this extension needs pi-ask ${ext.MIN_BINARY_VERSION} or newer.`,
 	});
 	assert.ok(fs.existsSync(termed), "the questionnaire was ended with SIGTERM");
+});
+
+// The children of this process's main thread (Linux), where Node spawns them.
+const childrenFile = `/proc/${process.pid}/task/${process.pid}/children`;
+
+test("the version check is started before the questionnaire, never while it runs", { skip: !fs.existsSync(childrenFile) && "no /proc/PID/task/TID/children here" }, async () => {
+	// A child is in pi's process group from fork until its setsid: a version check started
+	// while the questionnaire has the terminal would die of a Ctrl+C meant for the questionnaire.
+	const work = tempDir();
+	const stub = executable(
+		work,
+		"stub",
+		`#!/bin/sh
+if [ "$1" = "--version" ]; then echo 'pi-ask 0.3.0'; exit 0; fi
+prev=""; for a in "$@"; do if [ "$prev" = "--output" ]; then out="$a"; fi; prev="$a"; done
+printf '%s' '{"content":[{"type":"text","text":"t"}],"details":{"cancelled":true,"questions":[],"answers":{}}}' > "$out"
+`,
+	);
+	const children = () => fs.readFileSync(childrenFile, "utf8").trim();
+	const before = children();
+	let atCheck;
+	const result = await ext.askWithBinary(stub, { questions: [] }, undefined, headlessCtx(work), {
+		checkVersion: () => {
+			atCheck = children();
+			return ext.checkBinaryVersion(stub);
+		},
+	});
+	assert.equal(result.content[0].text, "t");
+	assert.equal(atCheck, before, "no questionnaire had been started when the version check was");
 });
 
 test("--context: the asking assistant text is passed in a file", async () => {

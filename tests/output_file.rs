@@ -1,0 +1,292 @@
+//! `--output FILE` and what FILE is (README "Command line", docs/exit-codes.md): a regular file
+//! or a new one is replaced atomically, never keeping setuid or setgid; a symbolic link is
+//! followed (the file it points to is replaced, the link stays); a character device or a FIFO
+//! is opened and written, never replaced; a folder, a block device or a socket is refused
+//! with exit 4. Devices are made here with mknod when running as root (never the real
+//! `/dev/null`); `/dev/full` (or a copy of it) gives the disk-full message.
+
+use crate::scripted_support::{example, pi_ask, run_cmd, Dir, Run};
+use serde_json::Value;
+use std::ffi::CString;
+use std::io::Read;
+use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// `pi-ask database.json --no-input -o OUTPUT`, run in `dir`.
+fn write_to(dir: &Dir, output: &Path) -> Run {
+    run_cmd(
+        pi_ask()
+            .current_dir(dir.path())
+            .arg(example("database.json"))
+            .arg("--no-input")
+            .arg("-o")
+            .arg(output),
+    )
+}
+
+/// Exit 3 (the "Needs user input" result), nothing on stdout or stderr.
+fn assert_written(run: &Run) {
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    assert_eq!(run.stderr, "");
+}
+
+/// Whether `text` is the "Needs user input" result.
+fn is_no_ui_result(text: &str) -> bool {
+    serde_json::from_str::<Value>(text)
+        .is_ok_and(|v| v["details"]["error"]["code"] == "no_ui" && text.ends_with("}\n"))
+}
+
+/// The names in `dir`, sorted.
+fn names(dir: &Dir) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A device node `name` in `dir` (mknod), when this process may make one (root); `None`
+/// otherwise, and the caller skips what needs it.
+fn device(dir: &Dir, name: &str, kind: libc::mode_t, major: u32, minor: u32) -> Option<PathBuf> {
+    let path = dir.path().join(name);
+    let c = CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: mknod with a valid NUL-terminated path.
+    let made = unsafe { libc::mknod(c.as_ptr(), kind | 0o666, libc::makedev(major, minor)) } == 0;
+    if !made {
+        crate::common::say(&format!(
+            "output_file: cannot mknod {name} (not root?): {}; skipped",
+            std::io::Error::last_os_error()
+        ));
+    }
+    made.then_some(path)
+}
+
+#[test]
+fn a_character_device_is_written_through_not_replaced() {
+    let dir = Dir::new();
+    // A copy of /dev/null (char 1,3), so the real one is never at risk.
+    let Some(null) = device(&dir, "null", libc::S_IFCHR, 1, 3) else {
+        return;
+    };
+    std::fs::set_permissions(&null, std::fs::Permissions::from_mode(0o4666)).unwrap();
+    let run = write_to(&dir, Path::new("null"));
+    assert_written(&run);
+    let meta = std::fs::symlink_metadata(&null).unwrap();
+    assert!(meta.file_type().is_char_device(), "{meta:?}");
+    assert_eq!(meta.rdev(), libc::makedev(1, 3));
+    assert_eq!(meta.mode() & 0o7777, 0o4666, "the node is left as it was");
+    assert_eq!(names(&dir), ["null"], "no temporary file is left behind");
+}
+
+#[test]
+fn a_full_disk_names_the_output_path() {
+    let dir = Dir::new();
+    // /dev/full fails every write with ENOSPC; as root a copy of it (the real one would be
+    // at risk of being replaced should the fix break), else the real one (whose folder a
+    // user cannot write).
+    let full = device(&dir, "full", libc::S_IFCHR, 1, 7).unwrap_or_else(|| "/dev/full".into());
+    let run = write_to(&dir, &full);
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "pi-ask: cannot write the result to {}: No space left on device\n",
+            full.display()
+        )
+    );
+    let meta = std::fs::symlink_metadata(&full).unwrap();
+    assert!(meta.file_type().is_char_device(), "{meta:?}");
+}
+
+#[test]
+fn a_write_error_on_the_temporary_file_names_the_output_path() {
+    use std::os::unix::process::CommandExt;
+    let dir = Dir::new();
+    // A file size limit of 16 bytes (SIGXFSZ ignored): writing the result fails with EFBIG,
+    // as a full disk fails with ENOSPC, while the temporary file is written.
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+    cmd.current_dir(dir.path())
+        .arg(example("database.json"))
+        .args(["--no-input", "-o", "r.json"])
+        .env_remove("PI_ASK_ANSWERS")
+        .env_remove("PI_ASK_TIMEOUT");
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            let limit = libc::rlimit {
+                rlim_cur: 16,
+                rlim_max: 16,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let run = run_cmd(&mut assert_cmd::Command::from_std(cmd));
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "pi-ask: cannot write the result to r.json: File too large\n"
+    );
+    assert!(names(&dir).is_empty(), "{:?}", names(&dir));
+}
+
+#[test]
+fn a_fifo_is_written_into_not_replaced() {
+    let dir = Dir::new();
+    let fifo = dir.path().join("fifo");
+    let c = CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo with a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    // Open for reading and writing (Linux), non-blocking: pi-ask's open does not wait for a
+    // reader, and this test never waits for a writer.
+    let mut reader = std::fs::File::options()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&fifo)
+        .unwrap();
+    let run = write_to(&dir, Path::new("fifo"));
+    assert_written(&run);
+    let mut got = Vec::new();
+    let mut buf = [0u8; 65536];
+    loop {
+        match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+            Err(e) => panic!("{e}"),
+        }
+    }
+    let got = String::from_utf8(got).unwrap();
+    assert!(is_no_ui_result(&got), "{got:?}");
+    assert!(std::fs::symlink_metadata(&fifo)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+    assert_eq!(names(&dir), ["fifo"]);
+}
+
+#[test]
+fn a_socket_is_refused() {
+    let dir = Dir::new();
+    let _listener = std::os::unix::net::UnixListener::bind(dir.path().join("sock")).unwrap();
+    let run = write_to(&dir, Path::new("sock"));
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "pi-ask: cannot write the result to sock: it is a socket, not a file\n"
+    );
+    assert!(std::fs::symlink_metadata(dir.path().join("sock"))
+        .unwrap()
+        .file_type()
+        .is_socket());
+}
+
+#[test]
+fn a_block_device_is_refused() {
+    let dir = Dir::new();
+    // A loop device number no machine has: even an open would fail (ENXIO).
+    let Some(disk) = device(&dir, "disk", libc::S_IFBLK, 7, 250) else {
+        return;
+    };
+    let run = write_to(&dir, Path::new("disk"));
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "pi-ask: cannot write the result to disk: it is a block device, not a file\n"
+    );
+    assert!(std::fs::symlink_metadata(&disk)
+        .unwrap()
+        .file_type()
+        .is_block_device());
+}
+
+#[test]
+fn setuid_and_setgid_are_not_carried_over() {
+    let dir = Dir::new();
+    let out = dir.file("r.json", "old");
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o6754)).unwrap();
+    let run = write_to(&dir, Path::new("r.json"));
+    assert_written(&run);
+    assert!(is_no_ui_result(&std::fs::read_to_string(&out).unwrap()));
+    let mode = std::fs::metadata(&out).unwrap().mode() & 0o7777;
+    assert_eq!(mode, 0o754, "{mode:o}");
+}
+
+#[test]
+fn a_symlink_is_followed_and_stays() {
+    let dir = Dir::new();
+    std::fs::create_dir(dir.path().join("results")).unwrap();
+    let real = dir.file("results/real.json", "old");
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).unwrap();
+    std::os::unix::fs::symlink("results/real.json", dir.path().join("link.json")).unwrap();
+    let run = write_to(&dir, Path::new("link.json"));
+    assert_written(&run);
+    let link = std::fs::symlink_metadata(dir.path().join("link.json")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link is kept");
+    assert!(is_no_ui_result(&std::fs::read_to_string(&real).unwrap()));
+    assert_eq!(
+        std::fs::metadata(&real).unwrap().mode() & 0o7777,
+        0o640,
+        "the file it points to keeps its mode"
+    );
+    assert_eq!(names(&dir), ["link.json", "results"]);
+}
+
+#[test]
+fn a_dangling_symlink_gets_the_file_it_names() {
+    let dir = Dir::new();
+    std::fs::create_dir(dir.path().join("results")).unwrap();
+    std::os::unix::fs::symlink("results/new.json", dir.path().join("link.json")).unwrap();
+    let run = write_to(&dir, Path::new("link.json"));
+    assert_written(&run);
+    assert!(std::fs::symlink_metadata(dir.path().join("link.json"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    let written = std::fs::read_to_string(dir.path().join("results/new.json")).unwrap();
+    assert!(is_no_ui_result(&written));
+}
+
+#[test]
+fn a_symlink_to_a_character_device_writes_through_it() {
+    let dir = Dir::new();
+    let Some(null) = device(&dir, "null", libc::S_IFCHR, 1, 3) else {
+        return;
+    };
+    std::os::unix::fs::symlink(&null, dir.path().join("stdout")).unwrap();
+    let run = write_to(&dir, Path::new("stdout"));
+    assert_written(&run);
+    assert!(std::fs::symlink_metadata(dir.path().join("stdout"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::symlink_metadata(&null)
+        .unwrap()
+        .file_type()
+        .is_char_device());
+}
+
+#[test]
+fn a_symlink_loop_is_refused() {
+    let dir = Dir::new();
+    std::os::unix::fs::symlink("b", dir.path().join("a")).unwrap();
+    std::os::unix::fs::symlink("a", dir.path().join("b")).unwrap();
+    let run = write_to(&dir, Path::new("a"));
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "pi-ask: cannot write the result to a: Too many levels of symbolic links\n"
+    );
+    assert!(std::fs::symlink_metadata(dir.path().join("a"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+}
