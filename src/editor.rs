@@ -284,6 +284,9 @@ fn edit<H: Helper>(
         // The helper always draws the line (`complete::AtCompleter::highlight` leaves out
         // control characters); its own colours follow NO_COLOR.
         .color_mode(rustyline::ColorMode::Forced)
+        // Widths per grapheme, as the front end lays its lines out (`frontend::layout`): a
+        // control character takes a column, shown as a symbol (`sanitize::for_editor`).
+        .grapheme_cluster_mode(rustyline::GraphemeClusterMode::Unicode)
         .build();
     let mut editor: Editor<H, DefaultHistory> = Editor::with_config(config).map_err(to_io)?;
     editor.set_helper(helper);

@@ -54,17 +54,19 @@ pub fn for_terminal(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// An editor's line as it may be drawn: what [`for_editor`] leaves of it. rustyline lays the
-/// line out itself, counting an ESC, the character after it (or a CSI's parameters and final
-/// byte) and control characters as zero columns; the drawn text must take the columns it
-/// counts, so those are left out rather than escaped: nothing of them reaches the terminal,
-/// and the cursor stays where rustyline puts it. Newlines and tabs stay (the editor lays them
-/// out); the text saved is the line itself.
+/// An editor's line as it may be drawn: every control character shown as one visible
+/// symbol of one column (`␇` for BEL, `␡` for DEL, `�` for a C1 control), so nothing of it
+/// reaches the terminal and the line takes the columns the editor counts for it (rustyline,
+/// in its Unicode width mode, set by `crate::editor`, counts one column for a control
+/// character). An ESC and what rustyline takes as its sequence (the next character, or a CSI's
+/// parameters and final byte) count no column, and a bidirectional control neither: those are
+/// left out. Newlines and tabs stay (the editor lays them out). The text saved is the line
+/// itself.
 pub fn for_editor(line: &str) -> Cow<'_, str> {
     if !line.chars().any(is_unsafe) {
         return Cow::Borrowed(line);
     }
-    let mut out = String::with_capacity(line.len());
+    let mut out = String::with_capacity(line.len() + 8);
     // rustyline's escape state: 0 none, 1 after ESC, 2 in a CSI's parameters.
     let mut esc = 0u8;
     for c in line.chars() {
@@ -81,10 +83,14 @@ pub fn for_editor(line: &str) -> Cow<'_, str> {
             }
             _ => {}
         }
-        if c == '\u{1b}' {
-            esc = 1;
-        } else if !is_unsafe(c) {
-            out.push(c);
+        match c {
+            '\u{1b}' => esc = 1,
+            c if !is_unsafe(c) => out.push(c),
+            '\u{0}'..='\u{1f}' => out.push(char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}')),
+            '\u{7f}' => out.push('\u{2421}'),
+            c if unicode_width::UnicodeWidthStr::width(c.encode_utf8(&mut [0; 4]) as &str) == 0 => {
+            }
+            _ => out.push('\u{fffd}'),
         }
     }
     Cow::Owned(out)
@@ -141,10 +147,19 @@ mod tests {
         assert_eq!(for_editor("plain text"), "plain text");
         assert!(matches!(for_editor("plain"), Cow::Borrowed(_)));
         assert_eq!(for_editor("a\u{1b}[2Jb"), "ab");
-        assert_eq!(for_editor("a\u{1b}]52;c;eA==\u{7}b"), "a52;c;eA==b");
+        assert_eq!(for_editor("a\u{1b}]52;c;eA==\u{7}b"), "a52;c;eA==\u{2407}b");
         assert_eq!(
-            for_editor("x\u{9b}31m\u{202e}y\ttab\nline"),
-            "x31my\ttab\nline"
+            for_editor("x\u{9b}31m\u{202e}y\u{8}\u{7f}\ttab\nline"),
+            "x\u{fffd}31my\u{2408}\u{2421}\ttab\nline"
         );
+        // Each shown character takes the columns the editor counts for the one it stands for.
+        for c in ['\u{7}', '\u{8}', '\u{7f}', '\u{9b}', '\u{202e}'] {
+            let text = c.to_string();
+            assert_eq!(
+                unicode_width::UnicodeWidthStr::width(for_editor(&text).as_ref()),
+                unicode_width::UnicodeWidthStr::width(text.as_str()),
+                "{c:?}"
+            );
+        }
     }
 }

@@ -853,3 +853,31 @@ fn a_stop_from_outside_then_fg_puts_raw_mode_back_and_draws_the_block_again() {
     s.send("exit\r");
     assert_eq!(s.finish().0, 130);
 }
+
+#[test]
+fn a_pasted_control_character_is_shown_as_a_symbol_and_kept_in_the_answer() {
+    let mut s = Session::spawn_with(PREFS, &["--no-bell"], inline(24, 100));
+    s.wait_for("1. Minimal");
+    s.send(&DOWN.repeat(3));
+    s.wait_for(">     Type your own…");
+    s.send("\r");
+    s.wait_for("Your own answer");
+    s.send("\x1b[200~bell\u{7} csi\u{9b}31m bs\u{8} del\u{7f} rtl\u{202e}end\x1b[201~");
+    // (vt100 shows no U+FFFD, the symbol of the C1 control.)
+    s.wait_for("31m bs␈ del␡ rtlend");
+    s.send("\r");
+    s.wait_for("2/2 Frontend");
+    s.send("\t");
+    s.wait_for("Review your answers");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result.unwrap()["details"]["answers"]["style"]["customText"],
+        json!("bell\u{7} csi\u{9b}31m bs\u{8} del\u{7f} rtl\u{202e}end")
+    );
+    let raw = String::from_utf8_lossy(&s.output()).into_owned();
+    for bad in ['\u{7}', '\u{9b}', '\u{8}', '\u{7f}', '\u{202e}'] {
+        assert!(!raw.contains(bad), "{bad:?} reached the terminal");
+    }
+}
