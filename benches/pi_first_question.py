@@ -8,7 +8,7 @@ call (pi's own `ctx.ui.select` dialog showing the same question), ROUNDS times e
 call the time is taken from the tool call starting (pi's `tool_execution_start`, logged by
 bench.ts) to the read after which the question's marker text is on the terminal; Esc then
 closes the question and the next call follows. The first call of each kind is reported apart
-(it pays for loading code, and before issue 12 for pi-ask's version check).
+(it pays for loading code, and before 0.2.0 for pi-ask's version check).
 
     benches/pi_first_question.py [--runs 3] [--rounds 10] [--bin target/release/pi-ask]
                                  [--extension examples/pi-extension/index.ts]

@@ -46,13 +46,16 @@ pub struct Cli {
     #[arg(long)]
     pub no_bell: bool,
 
-    /// Ask with numbered lines and line input only, no cursor movement or colour.
+    /// Ask with numbered lines and line input only, no cursor movement or colour: for screen
+    /// readers, logs and terminals without cursor control (chosen by itself when TERM is
+    /// dumb or unset) [env: PI_ASK_PLAIN=1].
     #[arg(long)]
     pub plain: bool,
 
     /// Where the questions are drawn: `inline` at the cursor, leaving one transcript line per
-    /// question (the default), or `full` on the alternate screen, leaving nothing.
-    #[arg(long, value_enum, value_name = "PLACEMENT", env = "PI_ASK_SCREEN", default_value_t = ScreenArg::Inline)]
+    /// question (the default), or `full` on the alternate screen, leaving nothing
+    /// [env: PI_ASK_SCREEN].
+    #[arg(long, value_enum, value_name = "PLACEMENT", default_value_t = ScreenArg::Inline)]
     pub screen: ScreenArg,
 
     /// Never open a terminal: print the "Needs user input" result at once (exit 3).
@@ -69,15 +72,16 @@ pub struct Cli {
     #[arg(long, requires = "output", conflicts_with_all = ["plain", "no_input", "no_input_reason"])]
     pub dialogs: bool,
 
-    /// End the questionnaire when no key comes for SECONDS (fractions allowed; 0: never, the
-    /// default): the answers given so far are kept, exit 124.
-    #[arg(long, value_name = "SECONDS", env = "PI_ASK_TIMEOUT", value_parser = parse_timeout)]
+    /// End the questionnaire when no key comes for this long: seconds (`1.5`) or a duration
+    /// (`30s`, `2m`, `500ms`; 0: never, the default); the answers given so far are kept, exit 124
+    /// [env: PI_ASK_TIMEOUT].
+    #[arg(long, value_name = "DURATION", value_parser = parse_timeout)]
     pub timeout: Option<Duration>,
 
     /// Refuse payloads larger than this many bytes, before parsing; an answers file may be this
     /// plus 16 times the payload's size (docs/answers.md "Replay"). Also the bound of
-    /// --context and of a --dialogs response line.
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES, env = "PI_ASK_MAX_PAYLOAD_BYTES")]
+    /// --context and of a --dialogs response line [env: PI_ASK_MAX_PAYLOAD_BYTES].
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES)]
     pub max_payload_bytes: u64,
 
     /// The payload's format (docs/dialects.md): detected by default.
@@ -97,24 +101,51 @@ pub struct Cli {
     pub command: Option<Command>,
 }
 
-/// Reads `--timeout SECONDS` (and `PI_ASK_TIMEOUT`): a number of seconds, 0 or more,
-/// fractions allowed (`2.5`); `0` and an empty value mean no timeout ([`Duration::ZERO`]).
+/// Reads `--timeout` (and `PI_ASK_TIMEOUT`): a number of seconds, 0 or more, fractions
+/// allowed (`2.5`), or a number with a unit as gum takes it: `500ms`, `30s`, `2m`, `1h`, `1m30s`;
+/// `0` and an empty value mean no timeout ([`Duration::ZERO`]).
 ///
-/// Errors: not a number, negative, or too large.
+/// Errors: not a number of seconds or a duration, negative, or too large.
 pub fn parse_timeout(text: &str) -> Result<Duration, String> {
     let text = text.trim();
     if text.is_empty() {
         return Ok(Duration::ZERO);
     }
-    let seconds: f64 = text
-        .parse()
-        .map_err(|_| format!("{text:?} is not a number of seconds (0: no timeout)"))?;
-    if seconds.is_nan() || seconds < 0.0 {
-        return Err(format!(
-            "{text:?}: the timeout is a number of seconds, 0 or more (0: no timeout)"
-        ));
+    let bad = || {
+        format!(
+            "{text:?} is not a number of seconds or a duration such as 30s or 2m (0: no timeout)"
+        )
+    };
+    let mut seconds = 0f64;
+    let mut rest = text;
+    while !rest.is_empty() {
+        let number_end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+'))
+            .unwrap_or(rest.len());
+        let number: f64 = rest[..number_end].parse().map_err(|_| bad())?;
+        if number.is_nan() || number < 0.0 {
+            return Err(format!(
+                "{text:?}: the timeout is a number of seconds, 0 or more (0: no timeout)"
+            ));
+        }
+        rest = &rest[number_end..];
+        let unit_end = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let scale = match &rest[..unit_end] {
+            "" | "s" => 1.0,
+            "ms" => 0.001,
+            "m" => 60.0,
+            "h" => 3600.0,
+            _ => return Err(bad()),
+        };
+        if rest[..unit_end].is_empty() && !rest.is_empty() {
+            return Err(bad());
+        }
+        seconds += number * scale;
+        rest = &rest[unit_end..];
     }
-    Duration::try_from_secs_f64(seconds).map_err(|_| format!("{text:?} seconds is too long"))
+    Duration::try_from_secs_f64(seconds).map_err(|_| format!("{text:?} is too long"))
 }
 
 /// Subcommands (docs/answers.md, README).
@@ -182,9 +213,21 @@ mod tests {
         assert_eq!(parse_timeout(" 2.5 "), Ok(Duration::from_millis(2500)));
         assert_eq!(parse_timeout("0"), Ok(Duration::ZERO));
         assert_eq!(parse_timeout(""), Ok(Duration::ZERO));
-        for bad in ["-1", "NaN", "inf", "ten", "1e30"] {
+        for bad in [
+            "-1", "NaN", "inf", "ten", "1e30", "30x", "s", "m5", "1.5.5s",
+        ] {
             assert!(parse_timeout(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn timeouts_take_units_as_gum_does() {
+        assert_eq!(parse_timeout("30s"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_timeout("2m"), Ok(Duration::from_secs(120)));
+        assert_eq!(parse_timeout("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_timeout("1m30s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_timeout("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_timeout("1.5"), Ok(Duration::from_millis(1500)));
     }
 }
 

@@ -56,7 +56,7 @@ pub enum Edit {
     Suspended(String),
     /// Ctrl+]: peek at what the questionnaire hides, then edit this draft again.
     Peek(String),
-    /// ↑ ↓ Tab Shift+Tab ← → in an empty editor: leave it and move (seed 000 "Editing
+    /// ↑ ↓ Tab Shift+Tab ← → in an empty editor: leave it and move (the contract\'s "Editing
     /// flow": when the editor is empty these keys navigate without Esc first).
     Navigate(Key),
     /// No key came for the `--timeout` time: the flow times out; this draft is saved as Esc

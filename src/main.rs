@@ -2,7 +2,7 @@
 
 #![forbid(unsafe_code)]
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 use pi_ask::cli::{Cli, Command};
 use pi_ask::exit_codes::ExitCode;
 
@@ -11,7 +11,21 @@ fn main() {
     if std::env::var_os("PI_ASK_ANSWERS").is_some_and(|v| v.is_empty()) {
         std::env::remove_var("PI_ASK_ANSWERS");
     }
-    let cli = Cli::parse();
+    if let Some(message) = pi_ask::commands::mistyped(std::env::args_os().nth(1)) {
+        pi_ask::run::say(&message);
+        std::process::exit(ExitCode::Invalid.code());
+    }
+    let matches = Cli::command().get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    if cli.command.is_none() {
+        let given =
+            |id: &str| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+        let env = |name: &str| std::env::var(name).ok();
+        if let Err(why) = pi_ask::run::settings_from_environment(&mut cli, given, env) {
+            pi_ask::run::say(&format!("pi-ask: {why}"));
+            std::process::exit(ExitCode::Invalid.code());
+        }
+    }
     let output = cli.output.clone();
     let format = cli.result_format;
     let code = match std::panic::catch_unwind(|| match &cli.command {

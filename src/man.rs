@@ -46,6 +46,10 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "0: do not ring the terminal bell when the first question appears (as --no-bell).",
     ),
     (
+        "PI_ASK_PLAIN",
+        "1: ask with numbered lines (as --plain); 0 or unset: the terminal front end.",
+    ),
+    (
         "PI_ASK_SCREEN",
         "inline (the default) or full: where the questions are drawn (as --screen).",
     ),

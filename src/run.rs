@@ -27,6 +27,56 @@ pub fn terminal_available() -> bool {
         .is_ok()
 }
 
+/// Fills the settings of the main command that the command line left out from their
+/// environment variables (`PI_ASK_TIMEOUT`, `PI_ASK_SCREEN`, `PI_ASK_MAX_PAYLOAD_BYTES`,
+/// `PI_ASK_PLAIN`), read only here, so a subcommand never trips on them; `given(id)` says
+/// whether the command line gave the argument `id` itself (it wins). `env` reads a variable.
+///
+/// Errors: a variable's value cannot be used; the message names the variable and its value.
+pub fn settings_from_environment(
+    cli: &mut Cli,
+    given: impl Fn(&str) -> bool,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<(), String> {
+    let bad = |name: &str, value: &str, why: String| {
+        format!(
+            "{name}={:?} cannot be used: {why}",
+            crate::sanitize::one_line(value)
+        )
+    };
+    if let (false, Some(value)) = (given("timeout"), env("PI_ASK_TIMEOUT")) {
+        cli.timeout = Some(
+            crate::cli::parse_timeout(&value).map_err(|why| bad("PI_ASK_TIMEOUT", &value, why))?,
+        );
+    }
+    if let (false, Some(value)) = (given("screen"), env("PI_ASK_SCREEN")) {
+        cli.screen = match value.trim().to_ascii_lowercase().as_str() {
+            "inline" | "" => crate::cli::ScreenArg::Inline,
+            "full" => crate::cli::ScreenArg::Full,
+            _ => {
+                return Err(bad("PI_ASK_SCREEN", &value, "it is inline or full".into()));
+            }
+        };
+    }
+    if let (false, Some(value)) = (given("max_payload_bytes"), env("PI_ASK_MAX_PAYLOAD_BYTES")) {
+        cli.max_payload_bytes = value.trim().parse().map_err(|_| {
+            bad(
+                "PI_ASK_MAX_PAYLOAD_BYTES",
+                &value,
+                "it is a whole number of bytes".into(),
+            )
+        })?;
+    }
+    if let (false, Some(value)) = (cli.plain, env("PI_ASK_PLAIN")) {
+        cli.plain = match value.trim().to_ascii_lowercase().as_str() {
+            "1" | "true" | "yes" | "on" => true,
+            "" | "0" | "false" | "no" | "off" => false,
+            _ => return Err(bad("PI_ASK_PLAIN", &value, "it is 1 or 0".into())),
+        };
+    }
+    Ok(())
+}
+
 /// A line on stderr that never fails (the terminal may be gone): `terminal::say`.
 pub use crate::terminal::say;
 

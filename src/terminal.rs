@@ -197,7 +197,7 @@ pub fn suspend_job() {
 }
 
 /// Discards what was typed on `/dev/tty` and not read yet: keys typed before the first screen
-/// never answer a question (issue 11 "Type-ahead never answers").
+/// never answer a question (docs/interactive.md, \"Keys\").
 pub fn discard_typeahead() {
     if let Ok(tty) = open_tty() {
         let _ = termios::tcflush(&tty, FlushArg::TCIFLUSH);

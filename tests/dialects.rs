@@ -1,6 +1,6 @@
 //! The other systems' payloads and results (docs/dialects.md), end to end with the real
-//! binary: the seeds' example payloads (examples/dialects/: mickyyy68/pi-ask's two, seed 002;
-//! @yishan-io/pi-ask's, seed 003), a Claude Code one and pi's example questionnaire, in every
+//! binary: the seeds' example payloads (examples/dialects/: mickyyy68/pi-ask's two, mickyyy68/pi-ask's README;
+//! @yishan-io/pi-ask's), a Claude Code one and pi's example questionnaire, in every
 //! mode (`validate`, `--answers`, the terminal and plain mode in a pty), with results in the
 //! contract's format and in their own.
 //!

@@ -14,6 +14,7 @@ mod bench;
 
 mod answers_errors;
 mod bench_harness;
+mod cli_habits;
 mod cli_payload;
 mod complete;
 mod dialects;

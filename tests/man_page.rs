@@ -340,6 +340,7 @@ fn the_man_page_lists_every_environment_variable_and_file() {
             "\\fBTERM\\fR",
             "\\fBPI_ASK_TIMEOUT\\fR",
             "\\fBPI_ASK_BELL\\fR",
+            "\\fBPI_ASK_PLAIN\\fR",
             "\\fBPI_ASK_SCREEN\\fR",
             "\\fBPI_ASK_ESCDELAY\\fR",
             "\\fBSSH_TTY\\fR",

@@ -1,4 +1,4 @@
-//! The terminal front end's keyboard on a real terminal (issue 11, "Must hold when done"): the
+//! The terminal front end's keyboard on a real terminal (docs/interactive.md): the
 //! real binary in a pty (tests/common/pty.rs) reading its own keys. Every escape sequence the
 //! key reader supports, split at each byte with a 3 ms gap, moves and never cancels; SS3
 //! arrows, paging, digits, notes, moving between questions, type-ahead, Ctrl+Z / `fg` from a

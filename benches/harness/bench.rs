@@ -539,7 +539,7 @@ struct Placement {
 }
 
 /// pi-ask's placements, inline first. Each is chosen with `--screen` (PI_ASK_SCREEN is
-/// removed from every program's environment); a build without `--screen` (before issue 16)
+/// removed from every program's environment); a build without `--screen` (before 0.3.0)
 /// draws only on the alternate screen, which is measured as its full placement.
 fn placements(bin: &Path) -> Vec<Placement> {
     let help = Command::new(bin)

@@ -110,15 +110,15 @@ pub enum ProblemCode {
     BlankPreview,
     /// An option of a preview question has no preview.
     MissingPreview,
-    /// A question's `context` (@yishan-io/pi-ask, seed 003) is given but blank.
+    /// A question's `context` (@yishan-io/pi-ask) is given but blank.
     BlankContext,
     /// The payload fits no known format (docs/dialects.md): it was read as the contract's and
     /// this problem names the closest other format.
     UnknownFormat,
-    /// mickyyy68/pi-ask and Claude Code ask 1 to 4 questions (seed 002); a refusal only under
+    /// mickyyy68/pi-ask and Claude Code ask 1 to 4 questions (its README); a refusal only under
     /// `--strict`, else a `validate` warning.
     TooManyQuestions,
-    /// Fewer than 2 options where mickyyy68/pi-ask or Claude Code wants 2 (seed 002);
+    /// Fewer than 2 options where mickyyy68/pi-ask or Claude Code wants 2 (its README);
     /// `--strict` only.
     TooFewOptions,
     /// More than 5 options (mickyyy68/pi-ask) or 4 (Claude Code); `--strict` only.
@@ -126,7 +126,7 @@ pub enum ProblemCode {
     /// A `header` longer than 16 characters (mickyyy68/pi-ask) or 12 (Claude Code);
     /// `--strict` only.
     HeaderTooLong,
-    /// An option label longer than 60 characters (mickyyy68/pi-ask, seed 002); `--strict` only.
+    /// An option label longer than 60 characters (mickyyy68/pi-ask); `--strict` only.
     LabelTooLong,
     /// An option label the format reserves for its own rows (`Write my own answer…`,
     /// `Continue →`; Claude Code's `Other`); `--strict` only.

@@ -129,7 +129,7 @@ pub struct Question {
     /// `false`. Whether a question takes custom text is [`Question::allows_custom_text`].
     #[serde(rename = "allowFreeform", skip_serializing_if = "is_true")]
     pub allow_freeform: bool,
-    /// Text shown with the question (@yishan-io/pi-ask's `context`, seed 003); `None` in the
+    /// Text shown with the question (@yishan-io/pi-ask's `context`); `None` in the
     /// contract's own format.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub context: Option<String>,

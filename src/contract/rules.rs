@@ -27,7 +27,7 @@ pub(super) struct Spelling {
     pub questions: Option<&'static str>,
     /// The question id; `None` when the format has none (yishan: always `q1`).
     pub id: Option<Name>,
-    /// Ids default to `q1`, `q2`, ... by position when absent (seed 002: mickyyy68/pi-ask).
+    /// Ids default to `q1`, `q2`, ... by position when absent (mickyyy68/pi-ask).
     pub id_default: bool,
     /// The question label (the contract's `label`, mickyyy68's `header`).
     pub label: Option<Name>,
@@ -48,7 +48,7 @@ pub(super) struct Spelling {
     pub text_only: bool,
     /// The option value; `None` when the format has none (its label is the value).
     pub value: Option<Name>,
-    /// Values default to the trimmed label when absent (seed 002).
+    /// Values default to the trimmed label when absent (its README).
     pub value_default: bool,
     /// The option label.
     pub option_label: Name,
@@ -179,7 +179,7 @@ pub(super) fn normalize(
             "at least one question is required",
         )),
         Field::Given(mut items) => {
-            // Ids q1, q2, ... where the format has them by default (seed 002).
+            // Ids q1, q2, ... where the format has them by default (its README).
             let mut generated = vec![false; items.len()];
             if spelling.id_default {
                 for (i, q) in items.iter_mut().enumerate() {
@@ -432,7 +432,7 @@ fn question(
             problems.push(Problem::new(ProblemCode::NoOptions, options_path, message));
         }
         Field::Given(mut items) => {
-            // Values default to the trimmed label (seed 002); a label the rules refuse
+            // Values default to the trimmed label (its README); a label the rules refuse
             // leaves the value out (the label's problem is reported).
             let mut generated = vec![false; items.len()];
             if spelling.value_default {

@@ -1,5 +1,5 @@
 //! Keys from the terminal: a byte-wise reader, an escape-sequence decoder with an escape
-//! timeout, and a raw-mode guard (issue 11). The terminal front end reads every key of its
+//! timeout, and a raw-mode guard (docs/interactive.md). The terminal front end reads every key of its
 //! menu screens through this module; nothing here draws.
 //!
 //! The layers, from the bottom:

@@ -4,8 +4,8 @@
 //!
 //! Every format keeps the envelope `{content, details}` of a pi tool result: `content` is the
 //! same transcript text as the contract's, `details` is the format's own shape:
-//! - mickyyy68/pi-ask (seed 002 "Result contract"): [`MickyyyDetails`];
-//! - @yishan-io/pi-ask (seed 003 "Result details"): [`YishanDetails`], one object per
+//! - mickyyy68/pi-ask (its README, "Result contract"): [`MickyyyDetails`];
+//! - @yishan-io/pi-ask (its README, "Result details"): [`YishanDetails`], one object per
 //!   question, an array when there are several;
 //! - Claude Code AskUserQuestion: [`ClaudeCodeDetails`], answers keyed by question text.
 //!
@@ -29,9 +29,9 @@ pub enum ResultFormat {
     /// The contract's `{content, details}` (docs/contract.md "Output").
     #[default]
     Contract,
-    /// mickyyy68/pi-ask's `details` (seed 002).
+    /// mickyyy68/pi-ask's `details` (its README).
     Mickyyy68,
-    /// @yishan-io/pi-ask's `details` (seed 003).
+    /// @yishan-io/pi-ask's `details` (its README).
     Yishan,
     /// Claude Code AskUserQuestion's output.
     ClaudeCode,
@@ -62,7 +62,7 @@ pub struct QuestionNotes {
     pub option_notes: Option<IndexMap<String, String>>,
 }
 
-/// mickyyy68/pi-ask's result details (seed 002 "Result contract"), plus `notes`.
+/// mickyyy68/pi-ask's result details (its README, "Result contract"), plus `notes`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MickyyyDetails {
@@ -118,7 +118,7 @@ pub struct MickyyyError {
     pub problems: Vec<Problem>,
 }
 
-/// mickyyy68/pi-ask's error codes (seed 002 "Result contract"), and `invalid_payload` for
+/// mickyyy68/pi-ask's error codes (its README, "Result contract"), and `invalid_payload` for
 /// input it has no code for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -179,7 +179,7 @@ impl MickyyyErrorCode {
     }
 }
 
-/// @yishan-io/pi-ask's result details for one question (seed 003 "Result details"), plus
+/// @yishan-io/pi-ask's result details for one question (its README, "Result details"), plus
 /// `error` and `notes`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -8,7 +8,7 @@ use crate::contract::QuestionType;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-/// A mickyyy68/pi-ask payload (seed 002 "Input schema"), also Claude Code's AskUserQuestion
+/// A mickyyy68/pi-ask payload (its README, "Input schema"), also Claude Code's AskUserQuestion
 /// input. Their own limits (1-4 questions, 2-5 or 2-4 options, header length) are not in the
 /// schema: pi-ask asks anyway unless `--strict`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -59,7 +59,7 @@ pub struct QuestionsOption {
     pub description: Option<String>,
 }
 
-/// A @yishan-io/pi-ask payload: one question (seed 003 "Parameters").
+/// A @yishan-io/pi-ask payload: one question (its README, "Parameters").
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 #[schemars(title = "@yishan-io/pi-ask payload")]

@@ -6,7 +6,7 @@ use super::super::json::{Alias, Shape};
 use super::super::rules::{Spelling, CONTRACT as CONTRACT_SPELLING};
 use super::super::validate::{Format, KindField, OPTION, PAYLOAD, QUESTION};
 
-/// Top-level fields of a mickyyy68/pi-ask or Claude Code payload (seed 002 "Input schema").
+/// Top-level fields of a mickyyy68/pi-ask or Claude Code payload (its README, "Input schema").
 pub(crate) const QUESTIONS_DOCUMENT_FIELDS: &[&str] = &["questions"];
 /// Question fields of a mickyyy68/pi-ask or Claude Code payload.
 pub(crate) const QUESTIONS_QUESTION_FIELDS: &[&str] =
@@ -14,7 +14,7 @@ pub(crate) const QUESTIONS_QUESTION_FIELDS: &[&str] =
 /// Option fields of a mickyyy68/pi-ask or Claude Code payload.
 pub(crate) const QUESTIONS_OPTION_FIELDS: &[&str] = &["value", "label", "description"];
 
-/// The fields of a @yishan-io/pi-ask payload, which is one question (seed 003 "Parameters").
+/// The fields of a @yishan-io/pi-ask payload, which is one question (its README, "Parameters").
 pub(crate) const YISHAN_FIELDS: &[&str] = &[
     "question",
     "context",
@@ -37,7 +37,7 @@ pub(crate) const PI_QUESTION_FIELDS: &[&str] = &[
     "options",
 ];
 
-/// mickyyy68/pi-ask (seed 002) and Claude Code's AskUserQuestion: `{questions: [{id?, header?,
+/// mickyyy68/pi-ask (its README) and Claude Code's AskUserQuestion: `{questions: [{id?, header?,
 /// question, multiSelect?, options: [{value?, label, description?}]}]}`. Ids default to `q1`,
 /// `q2`, ...; `header` is the label (`Q1`, ... when absent); values default to the trimmed
 /// label; no options is a text-only question.
@@ -125,7 +125,7 @@ const YISHAN_QUESTION: Shape = Shape {
     },
 };
 
-/// @yishan-io/pi-ask (seed 003): one question `{question, context?, options?: string[] |
+/// @yishan-io/pi-ask (its README): one question `{question, context?, options?: string[] |
 /// {title, description?}[], allowMultiple?, allowFreeform?}`. Its id is `q1`; an option's
 /// value is its trimmed title; `options` defaults to `[]`, a text-only question unless
 /// `allowFreeform` is false.

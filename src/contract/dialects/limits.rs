@@ -1,4 +1,4 @@
-//! The limits mickyyy68/pi-ask (seed 002 "Input schema") and Claude Code's AskUserQuestion
+//! The limits mickyyy68/pi-ask (its README, "Input schema") and Claude Code's AskUserQuestion
 //! put on a payload that pi-ask itself does not need: 1 to 4 questions, 2 to 5 (Claude Code:
 //! 2 to 4) options, a short header, labels of at most 60 characters (mickyyy68/pi-ask), and
 //! labels reserved for the tools' own rows. A payload breaking them still runs; `pi-ask
@@ -21,7 +21,7 @@ struct Limits {
     reserved: &'static [&'static str],
 }
 
-/// mickyyy68/pi-ask (seed 002): 1-4 questions, 2-5 options, header <= 16, label <= 60;
+/// mickyyy68/pi-ask (its README): 1-4 questions, 2-5 options, header <= 16, label <= 60;
 /// `Write my own answer…` and `Continue →` are its own rows.
 const MICKYYY68: Limits = Limits {
     max_questions: 4,

@@ -1,5 +1,5 @@
-//! The other `ask_user` payload formats (docs/dialects.md): mickyyy68/pi-ask (seed 002),
-//! Claude Code's AskUserQuestion, @yishan-io/pi-ask (seed 003) and pi's example
+//! The other `ask_user` payload formats (docs/dialects.md): mickyyy68/pi-ask (its README),
+//! Claude Code's AskUserQuestion, @yishan-io/pi-ask (its README) and pi's example
 //! questionnaire. Each is read by the same walker and checked by the same input rules as the
 //! contract's own format (`formats.rs` says how each names its fields), so every rule, front
 //! end and result works on the normalized [`Payload`].
@@ -41,9 +41,9 @@ pub enum InputFormat {
     Auto,
     /// The contract's own format (docs/contract.md).
     Contract,
-    /// mickyyy68/pi-ask (seed 002).
+    /// mickyyy68/pi-ask (its README).
     Mickyyy68,
-    /// @yishan-io/pi-ask (seed 003): one question.
+    /// @yishan-io/pi-ask (its README): one question.
     Yishan,
     /// Claude Code's AskUserQuestion.
     ClaudeCode,
@@ -59,9 +59,9 @@ pub enum InputFormat {
 pub enum Dialect {
     /// The contract's own format (docs/contract.md).
     Contract,
-    /// mickyyy68/pi-ask (seed 002).
+    /// mickyyy68/pi-ask (its README).
     Mickyyy68,
-    /// @yishan-io/pi-ask (seed 003).
+    /// @yishan-io/pi-ask (its README).
     Yishan,
     /// Claude Code's AskUserQuestion.
     ClaudeCode,
@@ -151,7 +151,7 @@ pub struct Reading {
     pub format: Dialect,
     /// The normalized payload, or why it was refused.
     pub payload: Result<Payload, PayloadError>,
-    /// Limits of the format that the payload breaks but pi-ask does not need (seed 002's
+    /// Limits of the format that the payload breaks but pi-ask does not need (mickyyy68/pi-ask's
     /// 1-4 questions, 2-5 options, ...): refusals under `--strict`, else only reported by
     /// `pi-ask validate`. In document order.
     pub warnings: Vec<Problem>,
@@ -404,7 +404,7 @@ mod tests {
 
     #[test]
     fn mickyyy68_ids_labels_and_values_default_as_the_seed_says() {
-        // Seed 002, "Minimal example": no id, no header, values given.
+        // mickyyy68/pi-ask\'s README, "Minimal example": no id, no header, values given.
         let (format, p) = payload(json!({"questions": [{
         "question": "Which database should the project use?",
         "options": [
@@ -513,7 +513,7 @@ mod tests {
 
     #[test]
     fn yishan_one_question_with_string_or_object_options() {
-        // Seed 003, "Example".
+        // @yishan-io/pi-ask\'s README, "Example".
         let (format, p) = payload(json!({
             "question": "Which environment should we use?",
             "context": "We need one target for the next deployment.",

@@ -8,7 +8,7 @@
 //!   text), "View full preview…" (preview questions), "Note on this question…", "Note on an
 //!   option…", "← Back", "Next →", and when needed "Full text…", "Filter options…", "Clear
 //!   the filter". Nothing depends on knowing a key: every key has a row.
-//! - The contract's keyboard (seed 000 "Keyboard behavior"): ↑ ↓ (j k) move, PageUp /
+//! - The contract's keyboard (the contract, "Keyboard behavior"): ↑ ↓ (j k) move, PageUp /
 //!   PageDown page, Home / End jump to the first / last option, `1`..`9` choose (single,
 //!   preview) or tick (multi) the option shown with that number on this page, Space ticks
 //!   (multi) or chooses, `a` ticks all / none, Enter confirms or runs the row, `n` edits the
@@ -18,7 +18,7 @@
 //!   questionnaire hides (`--context`, or the screen underneath).
 //! - Editors ([`crate::editor`]): Enter saves, Esc keeps the draft, Ctrl+C dismisses; in an
 //!   empty editor ↑ ↓ move the highlight and Tab / Shift+Tab / ← / → change the question
-//!   (seed 000 "Editing flow"). The question stays on screen above the editor.
+//!   (the contract, "Editing flow"). The question stays on screen above the editor.
 //! - The review lists every question with its answer and notes, re-opens any of them (Enter,
 //!   or its number), edits notes, and submits (asking first when `required` questions are
 //!   unanswered; never refusing) or cancels.

@@ -195,9 +195,9 @@ impl<B: Backend> Tty<'_, B> {
         };
         // The most used keys first: the line is cut at the window's width.
         let help = if is_multi {
-            "↑↓ move · Space/1-9 tick · Enter done · ←→ question · n/N note · a all · Esc cancel · ^C dismiss · ^] context"
+            "↑↓ move · Space/1-9 tick · Enter done · ←→ question · n/N note · a all · / filter · Esc cancel · ^C dismiss · ^] context"
         } else {
-            "↑↓ move · Enter/1-9 choose · ←→ question · n/N note · Esc cancel · ^C dismiss · ^] context"
+            "↑↓ move · Enter/1-9 choose · ←→ question · n/N note · / filter · Esc cancel · ^C dismiss · ^] context"
         };
         View {
             q,
@@ -434,6 +434,12 @@ impl<B: Backend> Tty<'_, B> {
                 self.edit_option_note(q, option)?;
                 return Ok(true);
             }
+            // `/` filters, as in fzf, less and inquire.
+            Key::Char('/') if view.m > 0 || view.filter.is_some() => {
+                self.highlight[q] = Some(active);
+                self.run_action(view, Action::Filter)?;
+                return Ok(true);
+            }
             Key::Char('N') => {
                 self.highlight[q] = Some(active);
                 self.note_question(q)?;
@@ -559,7 +565,7 @@ impl<B: Backend> Tty<'_, B> {
     /// Applies an editor's outcome for question `q` opened from `row`: Enter through `save`,
     /// Esc through `draft`, Ctrl+C dismisses; an empty editor left with ↑ ↓ keeps the empty
     /// draft and moves the highlight, with Tab / Shift+Tab / ← / → it moves between questions
-    /// (seed 000 "Editing flow"); `--timeout` saves the draft through `draft`, as Esc does,
+    /// (the contract, "Editing flow"); `--timeout` saves the draft through `draft`, as Esc does,
     /// then times the flow out.
     fn after_edit(
         &mut self,

@@ -1,5 +1,5 @@
 //! The terminal front end's keyboard against a fake terminal (no pty): each key of the
-//! contract's keyboard (seed 000 "Keyboard behavior") with its exact result. The real
+//! contract's keyboard (the contract, "Keyboard behavior") with its exact result. The real
 //! terminal is tested in tests/tty.rs and tests/tty_keys.rs.
 
 use super::*;
