@@ -23,7 +23,7 @@ pub struct Cli {
     #[arg(value_name = "PAYLOAD", value_hint = ValueHint::FilePath)]
     pub payload: Option<PathBuf>,
 
-    /// Answer from this file instead of asking (see docs/answers.md); no terminal is opened.
+    /// Answer from this file instead of asking (`pi-ask man`: ANSWERS FILE); no terminal is opened.
     #[arg(long, value_name = "FILE", env = "PI_ASK_ANSWERS", value_hint = ValueHint::FilePath)]
     pub answers: Option<PathBuf>,
 
@@ -68,7 +68,7 @@ pub struct Cli {
     pub no_input_reason: Option<String>,
 
     /// Ask through the caller's dialogs: JSON lines on stdout (requests) and stdin (answers),
-    /// no terminal; the result goes to --output (docs/dialogs.md).
+    /// no terminal; the result goes to --output (`pi-ask man`: DIALOGS).
     #[arg(long, requires = "output", conflicts_with_all = ["plain", "no_input", "no_input_reason"])]
     pub dialogs: bool,
 
@@ -79,16 +79,16 @@ pub struct Cli {
     pub timeout: Option<Duration>,
 
     /// Refuse payloads larger than this many bytes, before parsing; an answers file may be this
-    /// plus 16 times the payload's size (docs/answers.md "Replay"). Also the bound of
+    /// plus 16 times the payload's size (`pi-ask man`: ANSWERS FILE). Also the bound of
     /// --context and of a --dialogs response line [env: PI_ASK_MAX_PAYLOAD_BYTES].
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES)]
     pub max_payload_bytes: u64,
 
-    /// The payload's format (docs/dialects.md): detected by default.
+    /// The payload's format (`pi-ask man`: PAYLOAD FORMATS): detected by default.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t)]
     pub input_format: crate::contract::InputFormat,
 
-    /// Write the result in this system's shape (docs/dialects.md).
+    /// Write the result in this system's shape (`pi-ask man`: PAYLOAD FORMATS).
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t)]
     pub result_format: crate::result::formats::ResultFormat,
 
@@ -156,7 +156,7 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Print the JSON Schema of the payload (input), the result (output) or the answers file.
     Schema(SchemaArgs),
-    /// Print the completion script for a shell (README "Install" says where it goes).
+    /// Print the completion script for a shell, e.g. `pi-ask completions bash > ~/.local/share/bash-completion/completions/pi-ask`.
     Completions(CompletionsArgs),
     /// Print the manual page (roff), with the exit codes, environment variables and files.
     Man,
@@ -177,7 +177,7 @@ pub struct ValidateArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// The payload's format (docs/dialects.md): detected by default.
+    /// The payload's format (`pi-ask man`: PAYLOAD FORMATS): detected by default.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t)]
     pub input_format: crate::contract::InputFormat,
 
@@ -186,7 +186,7 @@ pub struct ValidateArgs {
     pub strict: bool,
 
     /// Refuse payloads larger than this many bytes, before parsing; an answers file may be this
-    /// plus 16 times the payload's size (docs/answers.md "Replay").
+    /// plus 16 times the payload's size (`pi-ask man`: ANSWERS FILE).
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES, env = "PI_ASK_MAX_PAYLOAD_BYTES")]
     pub max_payload_bytes: u64,
 }
@@ -198,7 +198,7 @@ pub struct SchemaArgs {
     #[arg(value_enum, value_name = "WHICH")]
     pub which: crate::schema::Which,
 
-    /// The format of the payload or result (docs/dialects.md); `answers` has one schema.
+    /// The format of the payload or result (`pi-ask man`: PAYLOAD FORMATS); `answers` has one schema.
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "contract")]
     pub format: crate::contract::Dialect,
 }

@@ -67,6 +67,72 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     ("HOME", "The folder that @~/ completes in."),
 ];
 
+/// The short forms of what the docs say at length, for a reader who has only the binary: the
+/// man page's sections after ENVIRONMENT and FILES, as (heading, paragraphs); a paragraph
+/// starting with two spaces is an example, shown as it is.
+pub const GUIDES: &[(&str, &[&str])] = &[
+    (
+        "PAYLOAD FORMATS",
+        &[
+            "The payload is the ask_user contract's {title?, questions: [{id, label?, prompt, \
+             type?: single|multi|preview, required?, options: [{value, label, description?, \
+             preview?}]}]}, or the payload of another ask-the-user tool, detected by its fields \
+             (--input-format names it): mickyyy68 ({questions: [{question, header?, \
+             multiSelect?, options: [{label, description?}]}]}), claude-code (Claude Code's \
+             AskUserQuestion, the same fields), yishan (one {question, context?, options?, \
+             allowMultiple?, allowFreeform?}) and pi-questionnaire (pi's example \
+             questionnaire). --result-format writes the result in the shape of contract, \
+             mickyyy68, yishan or claude-code. pi-ask schema input --format F and pi-ask \
+             schema output --format F print each shape as a JSON Schema.",
+            "  pi-ask validate q.json            # every problem, with its JSON path",
+        ],
+    ),
+    (
+        "ANSWERS FILE",
+        &[
+            "--answers FILE answers without a terminal: {\"answers\": {ID: ENTRY, ...}}, by \
+             question id, where an ENTRY is an option's value (\"balanced\"), its 1-based \
+             position (2), a list of them ([\"react\", \"svelte\"]), or {\"values\": [...], \
+             \"customText\": \"...\", \"note\": \"...\", \"optionNotes\": {VALUE: \"...\"}}. \
+             A result pi-ask wrote (or its details) is an answers file too, so a recorded run \
+             replays to the same answers. It may be as large as --max-payload-bytes plus 16 \
+             times the payload's size. pi-ask schema answers prints its JSON Schema; pi-ask \
+             validate PAYLOAD --answers FILE checks one.",
+            "  pi-ask q.json > result.json && pi-ask q.json --answers result.json",
+        ],
+    ),
+    (
+        "DIALOGS",
+        &[
+            "--dialogs asks through the caller's dialogs instead of a terminal: pi-ask writes \
+             one JSON request a line on stdout ({\"type\": \"select\", \"title\", \"options\": \
+             [...]}, or input, editor, confirm; with a \"timeout\" in milliseconds under \
+             --timeout) and reads one response a line on stdin ({\"value\": ...}, \
+             {\"confirmed\": true|false} or {\"cancelled\": true}); the result goes to \
+             --output, which --dialogs needs. pi's extension uses it in pi's RPC mode.",
+        ],
+    ),
+    (
+        "EXAMPLES",
+        &[
+            "  pi-ask q.json > answers.json                   # ask in the terminal",
+            "  pi-ask q.json --screen full -o answers.json    # on the alternate screen",
+            "  pi-ask q.json --plain                          # numbered lines, for screen readers and logs",
+            "  pi-ask q.json --timeout 2m                     # give up after two minutes without a key",
+            "  cat q.json | pi-ask --answers a.json           # answer from a file, no terminal",
+            "  pi-ask validate q.json                         # check a payload",
+        ],
+    ),
+    (
+        "SEE ALSO",
+        &[
+            "gum(1), fzf(1), dialog(1), whiptail(1). pi-ask --help; pi-ask schema input, output \
+             and answers for the JSON Schemas; the README and CHANGELOG that come with the \
+             release archive and the npm package.",
+        ],
+    ),
+];
+
 /// The files pi-ask reads or writes, with how: the man page's FILES.
 pub const FILES: &[(&str, &str)] = &[
     (
@@ -171,6 +237,9 @@ pub fn render() -> String {
             italic(name)
         }
     });
+    for (heading, paragraphs) in GUIDES {
+        page.prose(heading, paragraphs);
+    }
     page.man(&man, Man::render_version_section);
     page.text
 }
@@ -273,6 +342,23 @@ impl Section {
     }
 
     /// A section of tagged paragraphs: each name styled by `tag`, then its text.
+    /// A section of paragraphs; one starting with two spaces is an example, kept as it is.
+    fn prose(&mut self, heading: &str, paragraphs: &[&str]) {
+        let mut roff = Roff::new();
+        roff.control("SH", [heading]);
+        for paragraph in paragraphs {
+            if let Some(example) = paragraph.strip_prefix("  ") {
+                roff.control("nf", []);
+                roff.text([roman(example)]);
+                roff.control("fi", []);
+            } else {
+                roff.control("PP", []);
+                roff.text([roman(*paragraph)]);
+            }
+        }
+        self.push(roff.render());
+    }
+
     fn table(&mut self, heading: &str, rows: &[(&str, &str)], tag: fn(&str) -> Inline) {
         let mut roff = Roff::new();
         roff.control("SH", [heading]);

@@ -37,7 +37,7 @@ pub enum Which {
     Input,
     /// The result `{content, details}` (contract "Output").
     Output,
-    /// The `--answers` file (docs/answers.md).
+    /// The `--answers` file.
     Answers,
 }
 
@@ -109,7 +109,7 @@ pub enum AnswersFile {
     Result(RecordedResult),
     /// Answers by question id (or the `details` of a recorded result).
     Document(AnswersDocument),
-    /// A result in another format, or its `details` (docs/dialects.md).
+    /// A result in another format, or its `details`.
     OtherFormat(OtherResult),
 }
 

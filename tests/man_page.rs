@@ -237,6 +237,11 @@ fn the_man_page_has_its_sections_in_order() {
             ".SH \"EXIT STATUS\"",
             ".SH ENVIRONMENT",
             ".SH FILES",
+            ".SH \"PAYLOAD FORMATS\"",
+            ".SH \"ANSWERS FILE\"",
+            ".SH DIALOGS",
+            ".SH EXAMPLES",
+            ".SH \"SEE ALSO\"",
             ".SH VERSION",
         ]
     );
@@ -423,4 +428,22 @@ fn strip_overstrike(text: &str) -> String {
         }
     }
     out.into_iter().collect()
+}
+
+#[test]
+fn help_and_the_man_page_name_no_file_the_user_lacks_and_no_internal_word() {
+    let mut texts = vec![run(&["man"]).stdout];
+    for args in [
+        &["--help"][..],
+        &["validate", "--help"],
+        &["schema", "--help"],
+        &["completions", "--help"],
+    ] {
+        texts.push(run(args).stdout);
+    }
+    for text in texts {
+        for word in ["docs/", ".md", "seed 0", "issue 1"] {
+            assert!(!text.contains(word), "{word:?} in:\n{text}");
+        }
+    }
 }

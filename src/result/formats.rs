@@ -26,12 +26,12 @@ use serde_json::Value;
 /// The shape a result is written in (`--result-format`, docs/dialects.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ResultFormat {
-    /// The contract's `{content, details}` (docs/contract.md "Output").
+    /// The ask_user contract's `{content, details}`.
     #[default]
     Contract,
-    /// mickyyy68/pi-ask's `details` (its README).
+    /// mickyyy68/pi-ask's `details`.
     Mickyyy68,
-    /// @yishan-io/pi-ask's `details` (its README).
+    /// @yishan-io/pi-ask's `details`.
     Yishan,
     /// Claude Code AskUserQuestion's output.
     ClaudeCode,

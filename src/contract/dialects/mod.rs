@@ -39,11 +39,11 @@ pub enum InputFormat {
     /// Detect it: the contract's when its fields fit, else the first other format they fit.
     #[default]
     Auto,
-    /// The contract's own format (docs/contract.md).
+    /// The ask_user contract's own format.
     Contract,
-    /// mickyyy68/pi-ask (its README).
+    /// mickyyy68/pi-ask's payloads.
     Mickyyy68,
-    /// @yishan-io/pi-ask (its README): one question.
+    /// @yishan-io/pi-ask's payloads: one question.
     Yishan,
     /// Claude Code's AskUserQuestion.
     ClaudeCode,
@@ -57,11 +57,11 @@ pub enum InputFormat {
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum Dialect {
-    /// The contract's own format (docs/contract.md).
+    /// The ask_user contract's own format.
     Contract,
-    /// mickyyy68/pi-ask (its README).
+    /// mickyyy68/pi-ask's payloads.
     Mickyyy68,
-    /// @yishan-io/pi-ask (its README).
+    /// @yishan-io/pi-ask's payloads: one question.
     Yishan,
     /// Claude Code's AskUserQuestion.
     ClaudeCode,
