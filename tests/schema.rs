@@ -30,7 +30,7 @@ fn errors(schema: &Value, instance: &Value) -> Vec<String> {
     let validator = jsonschema::validator_for(schema).expect("schema compiles");
     validator
         .iter_errors(instance)
-        .map(|e| format!("{} at {}", e, e.instance_path))
+        .map(|e| format!("{} at {}", e, e.instance_path()))
         .collect()
 }
 
