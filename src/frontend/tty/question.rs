@@ -195,9 +195,9 @@ impl<B: Backend> Tty<'_, B> {
         };
         // The most used keys first: the line is cut at the window's width.
         let help = if is_multi {
-            "↑↓ move · Space/1-9 tick · Enter done · ←→ question · n/N note · a all · / filter · Esc cancel · ^C dismiss · ^] context"
+            "↑↓ move · Space/1-9 tick · Enter done · ←→ question · n/N note · a all · Esc cancel · ^C dismiss · ^] context"
         } else {
-            "↑↓ move · Enter/1-9 choose · ←→ question · n/N note · / filter · Esc cancel · ^C dismiss · ^] context"
+            "↑↓ move · Enter/1-9 choose · ←→ question · n/N note · Esc cancel · ^C dismiss · ^] context"
         };
         View {
             q,
