@@ -58,6 +58,11 @@ pub struct Cli {
     #[arg(long, value_enum, value_name = "PLACEMENT", default_value_t = ScreenArg::Inline)]
     pub screen: ScreenArg,
 
+    /// Milliseconds an Esc waits for the rest of an escape sequence (default 50, 100 over
+    /// ssh); raise it on a slow link where arrows are taken for Esc [env: PI_ASK_ESCDELAY].
+    #[arg(long, value_name = "MS")]
+    pub escape_delay: Option<u64>,
+
     /// Never open a terminal: print the "Needs user input" result at once (exit 3).
     #[arg(long)]
     pub no_input: bool,

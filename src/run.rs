@@ -211,6 +211,9 @@ fn ask(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
         placement: cli.screen.into(),
         colour: colour_for_the_terminal(),
     };
+    if let Some(ms) = cli.escape_delay {
+        crate::keys::set_escape_delay(ms);
+    }
     let term = std::env::var("TERM").ok();
     let plain = frontend::wants_plain(cli.plain, term.as_deref());
     // Plain mode: restoring the terminal on a signal must not write escape sequences.

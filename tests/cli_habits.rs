@@ -144,3 +144,14 @@ fn slash_at_a_question_opens_the_filter() {
     let (code, _) = s.finish();
     assert_eq!(code, 130);
 }
+
+#[test]
+fn escape_delay_sets_how_long_an_esc_waits() {
+    let mut s = Session::spawn_with(PREFS, &["--escape-delay", "600"], Options::default());
+    s.wait_for("> ( ) 1. Minimal");
+    // The arrow's bytes 200 ms apart: one Down with 600 ms, an Esc (cancel) with the default.
+    s.send_split("\x1b[B", std::time::Duration::from_millis(200));
+    s.wait_for("> ( ) 2. Balanced");
+    s.send("\x03");
+    assert_eq!(s.finish().0, 130);
+}

@@ -143,9 +143,21 @@ pub fn escape_delay_from(
     }
 }
 
-/// The escape delay for this process, from its environment (see [`escape_delay_from`]).
-/// Variables that are not valid Unicode count as unset.
+/// `--escape-delay MS`, when given: it wins over the environment ([`set_escape_delay`]).
+static ESCAPE_DELAY_FLAG: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
+
+/// Sets the escape delay from `--escape-delay MS` (cut to [`MAX_ESCAPE_DELAY`]); once, before
+/// the first key is read.
+pub fn set_escape_delay(ms: u64) {
+    let _ = ESCAPE_DELAY_FLAG.set(Duration::from_millis(ms).min(MAX_ESCAPE_DELAY));
+}
+
+/// The escape delay for this process: `--escape-delay` when given, else from its environment
+/// (see [`escape_delay_from`]). Variables that are not valid Unicode count as unset.
 pub fn escape_delay() -> Duration {
+    if let Some(delay) = ESCAPE_DELAY_FLAG.get() {
+        return *delay;
+    }
     let var = |name: &str| std::env::var(name).ok();
     escape_delay_from(
         var("PI_ASK_ESCDELAY").as_deref(),
