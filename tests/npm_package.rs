@@ -4,7 +4,9 @@
 //! --legacy-peer-deps`: pi provides the peers), then the real pi (the one the extension's tests
 //! use, tests/pi_extension.rs) with the installed extension and the faux model: `ask_user` is
 //! answered by the packaged binary, with no `pi-ask` on PATH, no `PI_ASK_BIN` and no checkout
-//! around it.
+//! around it. There `npx pi-ask --version` runs the packaged binary through the package's
+//! launcher (bin/pi-ask.js), which says what is missing when there is no binary. The pi
+//! package carries the repository's CHANGELOG.md and a README fit for the registry's page.
 
 use crate::pi_extension::{ext_dir, run_bounded, setup, skipped};
 use std::path::{Path, PathBuf};
@@ -81,6 +83,41 @@ fn installed_packages_answer_ask_user_through_the_packaged_binary() {
         .to_string();
     assert!(platform.starts_with("pi-ask-"), "{platform}");
 
+    // The pi package's files as packed (npm pack writes them under `package/`).
+    let unpacked = work.join("unpacked");
+    std::fs::create_dir(&unpacked).unwrap();
+    let status = Command::new("tar")
+        .arg("-xzf")
+        .arg(tarballs[0])
+        .arg("-C")
+        .arg(&unpacked)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let packed = unpacked.join("package");
+    assert_eq!(
+        std::fs::read_to_string(packed.join("CHANGELOG.md")).unwrap(),
+        std::fs::read_to_string(root().join("CHANGELOG.md")).unwrap(),
+        "the pi package's CHANGELOG.md is the repository's"
+    );
+    let readme = std::fs::read_to_string(packed.join("README.md")).unwrap();
+    for not_there in [
+        "](../",
+        "](DEVELOPING.md",
+        "## Developing",
+        "## Tests",
+        "npm-pack: omit",
+    ] {
+        assert!(
+            !readme.contains(not_there),
+            "{not_there:?} in the packed README:\n{readme}"
+        );
+    }
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(packed.join("package.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["bin"]["pi-ask"], "bin/pi-ask.js", "{manifest}");
+
     // An empty folder, offline, with an empty npm cache: nothing comes from a registry.
     let app = work.join("app");
     std::fs::create_dir(&app).unwrap();
@@ -111,6 +148,7 @@ fn installed_packages_answer_ask_user_through_the_packaged_binary() {
     }
     // The peers are pi's own: not installed.
     assert!(!installed.join("@earendil-works").exists());
+    assert!(installed.join("pi-ask/CHANGELOG.md").is_file());
 
     // PATH: Node and the system's tools, none of them a pi-ask.
     let path_dirs = vec![
@@ -120,6 +158,28 @@ fn installed_packages_answer_ask_user_through_the_packaged_binary() {
     ];
     assert_eq!(pi_ask_in(&path_dirs), Vec::<PathBuf>::new());
     let path_env = std::env::join_paths(&path_dirs).unwrap();
+
+    // `npx pi-ask …` in that folder, offline: the launcher runs the packaged binary. Prints its
+    // output and `exit=<code>`.
+    let npx = |args: &str, node_options: Option<&Path>| {
+        let mut sh = Command::new("sh");
+        sh.args([
+            "-c",
+            &format!("npx --offline pi-ask {args}; echo \"exit=$?\""),
+        ])
+        .current_dir(&app)
+        .env("PATH", &path_env)
+        .env("npm_config_cache", work.join("npm-cache"))
+        .env_remove("PI_ASK_BIN");
+        if let Some(preload) = node_options {
+            sh.env("NODE_OPTIONS", format!("--require={}", preload.display()));
+        }
+        run_bounded(sh, STEP_TIMEOUT).1
+    };
+    assert_eq!(
+        npx("--version", None),
+        format!("pi-ask {version}\nexit=0\n")
+    );
 
     let payload = root().join("examples/implementation-preferences.json");
     let answers = root().join("examples/answers/implementation-preferences.json");
@@ -139,8 +199,9 @@ fn installed_packages_answer_ask_user_through_the_packaged_binary() {
                 "-e",
             ])
             .arg(ext_dir().join("test/faux.ts"))
+            // The installed package's folder, as the README's local try-out loads it.
             .arg("-e")
-            .arg(&extension)
+            .arg(installed.join("pi-ask"))
             .args(["--provider", "faux", "--model", "faux-1", "-p", "go"])
             .current_dir(&app)
             .env_clear()
@@ -177,4 +238,33 @@ fn installed_packages_answer_ask_user_through_the_packaged_binary() {
         "{printed}"
     );
     assert!(printed.contains(&platform), "{printed}");
+    assert!(
+        printed.contains("install pi-ask again with its optional dependencies"),
+        "{printed}"
+    );
+
+    // The launcher without the binary: what is missing, exit 127 (as a shell's "not found").
+    let printed = npx("--version", None);
+    assert!(
+        printed.starts_with("pi-ask (npm launcher): the pi-ask binary for ")
+            && printed.contains(" is not installed: it comes in the npm package "),
+        "{printed}"
+    );
+    assert!(printed.contains(&platform), "{printed}");
+    assert!(printed.ends_with("exit=127\n"), "{printed}");
+    // On a platform with no prebuilt binary (Node told it runs on FreeBSD), it says so.
+    let freebsd = work.join("freebsd.cjs");
+    std::fs::write(
+        &freebsd,
+        "Object.defineProperty(process, \"platform\", { value: \"freebsd\" });\n",
+    )
+    .unwrap();
+    let printed = npx("--version", Some(&freebsd));
+    assert!(
+        printed
+            .starts_with("pi-ask (npm launcher): there is no prebuilt pi-ask binary for freebsd-"),
+        "{printed}"
+    );
+    assert!(printed.contains("`cargo install pi-ask`"), "{printed}");
+    assert!(printed.ends_with("exit=127\n"), "{printed}");
 }

@@ -29,8 +29,10 @@
  * binary, a binary too old, or one that wrote nothing.
  *
  * The binary is found via `PI_ASK_BIN`, else the installed platform package (the npm package
- * `pi-ask`'s optional dependency for this OS, CPU and C library), else `pi-ask` on PATH, else
- * the repository's `target/release/pi-ask` (this file lives in `examples/pi-extension/`).
+ * `pi-ask`'s optional dependency for this OS, CPU and C library), else `pi-ask` on PATH, else,
+ * in a checkout of the repository, its `target/release/pi-ask` (this file lives in
+ * `examples/pi-extension/`). The error when none is found says what to do where this file was
+ * installed from: a checkout, the npm package, or a platform with no published binary.
  */
 
 import { spawn, spawnSync, type ChildProcess, type StdioOptions } from "node:child_process";
@@ -224,8 +226,9 @@ function packageBinary(name: string, from: string): string | undefined {
 /**
  * Finds the binary, in this order: `PI_ASK_BIN` (which must then be an executable file); the
  * installed platform package (`pi-ask-linux-x64-gnu` and the like, the optional dependencies
- * of the npm package `pi-ask`); `pi-ask` on PATH; `<repository>/target/release/pi-ask`.
- * Throws an Error that names what was tried and says how to fix it.
+ * of the npm package `pi-ask`); `pi-ask` on PATH; `<repository>/target/release/pi-ask` when
+ * this file is in a checkout of the repository. Throws an Error that names what was tried and
+ * says how to fix it where this file was installed from.
  */
 export function findBinary(env: NodeJS.ProcessEnv = process.env, host: BinaryHost = {}): BinaryLocation {
 	const fromEnv = env.PI_ASK_BIN?.trim();
@@ -255,21 +258,42 @@ export function findBinary(env: NodeJS.ProcessEnv = process.env, host: BinaryHos
 		if (isExecutableFile(candidate)) return { path: candidate, source: "PATH" };
 	}
 	const repoRoot = host.repoRoot ?? path.resolve(extensionDir(), "..", "..");
+	const checkout = isCheckout(repoRoot);
 	const built = path.join(repoRoot, "target", "release", "pi-ask");
-	if (isExecutableFile(built)) return { path: built, source: "repository" };
+	if (checkout && isExecutableFile(built)) return { path: built, source: "repository" };
 	const tried = [
 		"PI_ASK_BIN (not set)",
 		packages.length > 0
 			? `the npm package${packages.length > 1 ? "s" : ""} ${packages.join(", ")} (not installed)`
 			: `an npm package for ${platform}-${arch} (none is published)`,
 		"`pi-ask` on PATH",
-		built,
+		...(checkout ? [built] : []),
 	];
-	throw new Error(
-		`The pi-ask binary was not found; tried ${tried.join("; ")}. Install it with \`pi install npm:pi-ask\` ` +
-			"(the binary comes with the package) or `cargo install --path .` in the pi-ask repository (puts `pi-ask` on PATH), " +
-			"build it with `cargo build --release` in this checkout, or set PI_ASK_BIN to its path.",
-	);
+	// What to do depends on where this extension was installed from: a checkout of the pi-ask
+	// repository (`pi -e ./examples/pi-extension/index.ts`) builds the binary; the npm package
+	// brings it as an optional dependency, unless the platform has none.
+	const fix = checkout
+		? "Install it with `pi install npm:pi-ask` (the binary comes with the package) or `cargo install --path .` in the pi-ask repository " +
+			"(puts `pi-ask` on PATH), build it with `cargo build --release` in this checkout, or set PI_ASK_BIN to its path."
+		: packages.length > 0
+			? `The binary comes with the npm package pi-ask as its optional dependency ${packages.join(" or ")}: install pi-ask again ` +
+				"with its optional dependencies (`pi install npm:pi-ask`; not npm's --omit=optional), put a pi-ask on PATH " +
+				"(`cargo install pi-ask`), or set PI_ASK_BIN to its path."
+			: `No prebuilt pi-ask is published for ${platform}-${arch}: build one with \`cargo install pi-ask\` (Rust 1.85 or newer; ` +
+				"puts `pi-ask` on PATH), or set PI_ASK_BIN to a pi-ask binary.";
+	throw new Error(`The pi-ask binary was not found; tried ${tried.join("; ")}. ${fix}`);
+}
+
+/**
+ * Whether `root` is a checkout of the pi-ask repository (this file in its
+ * `examples/pi-extension/`), not an installed package: its Cargo.toml names the pi-ask crate.
+ */
+function isCheckout(root: string): boolean {
+	try {
+		return /^name = "pi-ask"$/m.test(fs.readFileSync(path.join(root, "Cargo.toml"), "utf8"));
+	} catch {
+		return false;
+	}
 }
 
 let glibcCache: { value: boolean | undefined } | undefined;

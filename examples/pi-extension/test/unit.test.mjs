@@ -28,6 +28,13 @@ function linuxHost(work, repo, extra = {}) {
 	return { repoRoot: repo, platform: "linux", arch: "x64", glibc: () => true, resolveFrom: path.join(work, "node_modules", "pi-ask"), ...extra };
 }
 
+/** A checkout of the pi-ask repository at `repo` (its Cargo.toml), as findBinary recognizes one. */
+function checkout(repo) {
+	fs.mkdirSync(repo, { recursive: true });
+	fs.writeFileSync(path.join(repo, "Cargo.toml"), '[package]\nname = "pi-ask"\nversion = "0.3.0"\n');
+	return repo;
+}
+
 /** An installed platform package `name` under `work/node_modules`, with its binary. */
 function platformPackage(work, name) {
 	const dir = path.join(work, "node_modules", name);
@@ -38,7 +45,7 @@ function platformPackage(work, name) {
 
 test("findBinary: PI_ASK_BIN first, then the platform package, then PATH, then the repository's release build", () => {
 	const work = tempDir();
-	const repo = path.join(work, "repo");
+	const repo = checkout(path.join(work, "repo"));
 	const built = executable(path.join(repo, "target", "release"), "pi-ask");
 	const onPath = executable(path.join(work, "bin"), "pi-ask");
 	const explicit = executable(path.join(work, "elsewhere"), "my-pi-ask");
@@ -114,7 +121,7 @@ test("findBinary: by default the repository is the one this extension file is in
 
 test("findBinary: a clear error, naming what was tried, when nothing is found or PI_ASK_BIN is wrong", () => {
 	const work = tempDir();
-	const repo = path.join(work, "repo");
+	const repo = checkout(path.join(work, "repo"));
 	const fix =
 		"Install it with `pi install npm:pi-ask` (the binary comes with the package) or `cargo install --path .` in the pi-ask repository " +
 		"(puts `pi-ask` on PATH), build it with `cargo build --release` in this checkout, or set PI_ASK_BIN to its path.";
@@ -134,6 +141,26 @@ test("findBinary: a clear error, naming what was tried, when nothing is found or
 	});
 	// A non-executable pi-ask on PATH is passed over.
 	assert.throws(() => ext.findBinary({ PATH: work }, linuxHost(work, repo)), /was not found/);
+});
+
+test("findBinary: installed from npm (no checkout around it), the error says how to get the packaged binary", () => {
+	const work = tempDir();
+	// A release build where a checkout would have one is not looked at: this is no checkout.
+	const notRepo = path.join(work, "project");
+	executable(path.join(notRepo, "target", "release"), "pi-ask");
+	assert.throws(() => ext.findBinary({ PATH: work }, linuxHost(work, notRepo)), {
+		message:
+			"The pi-ask binary was not found; tried PI_ASK_BIN (not set); the npm packages pi-ask-linux-x64-gnu, pi-ask-linux-x64-musl (not installed); " +
+			"`pi-ask` on PATH. The binary comes with the npm package pi-ask as its optional dependency pi-ask-linux-x64-gnu or pi-ask-linux-x64-musl: " +
+			"install pi-ask again with its optional dependencies (`pi install npm:pi-ask`; not npm's --omit=optional), put a pi-ask on PATH " +
+			"(`cargo install pi-ask`), or set PI_ASK_BIN to its path.",
+	});
+	assert.throws(() => ext.findBinary({ PATH: work }, linuxHost(work, notRepo, { platform: "freebsd" })), {
+		message:
+			"The pi-ask binary was not found; tried PI_ASK_BIN (not set); an npm package for freebsd-x64 (none is published); `pi-ask` on PATH. " +
+			"No prebuilt pi-ask is published for freebsd-x64: build one with `cargo install pi-ask` (Rust 1.85 or newer; puts `pi-ask` on PATH), " +
+			"or set PI_ASK_BIN to a pi-ask binary.",
+	});
 });
 
 test("checkBinaryVersion: accepts the minimum and newer, refuses older and non-pi-ask programs", async () => {
