@@ -657,7 +657,12 @@ fn child_named(parent: i32, name: &str) -> i32 {
                 continue;
             };
             let ppid = stat[close + 1..].split_whitespace().nth(1);
-            if &stat[open + 1..close] == name && ppid == Some(&parent.to_string()) {
+            // The extension's version check (`pi-ask --version`, started just before the
+            // questionnaire) may still be there: it is not the questionnaire.
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let version_check = cmdline.split(|&b| b == 0).any(|arg| arg == b"--version");
+            if &stat[open + 1..close] == name && ppid == Some(&parent.to_string()) && !version_check
+            {
                 return pid;
             }
         }
