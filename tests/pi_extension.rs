@@ -118,17 +118,19 @@ pub(crate) fn setup() -> &'static Node {
     static SETUP: OnceLock<Result<Node, String>> = OnceLock::new();
     let result = SETUP.get_or_init(|| {
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/node22");
+        // Its line announcing a download goes straight to the terminal running the tests.
         let found = Command::new("bash")
             .arg(&script)
             .arg("--install")
             .stdin(Stdio::null())
+            .stderr(Stdio::inherit())
             .output()
             .map_err(|e| format!("cannot run {}: {e}", script.display()))?;
         if !found.status.success() {
-            return Err(format!(
-                "the pi extension tests need Node >= 22.19 (pi 1.6): {}",
-                String::from_utf8_lossy(&found.stderr).trim()
-            ));
+            return Err(
+                "the pi extension tests need Node >= 22.19 (pi 1.6): scripts/node22 said why above"
+                    .to_string(),
+            );
         }
         let bin = PathBuf::from(String::from_utf8_lossy(&found.stdout).trim());
         let mut dirs = vec![bin.parent().unwrap().to_path_buf()];
@@ -138,6 +140,13 @@ pub(crate) fn setup() -> &'static Node {
         let path_env = std::env::join_paths(dirs).map_err(|e| e.to_string())?;
         let dir = ext_dir();
         if npm_install_needed(&dir) {
+            // Straight to the terminal (not captured by the test harness): a newcomer's first
+            // `cargo test` downloads this, and should know why it waits.
+            let _ = std::io::Write::write_all(
+                &mut std::io::stderr(),
+                b"pi_extension: npm ci in examples/pi-extension: downloading pi 1.6 and its \
+                  dependencies (a few hundred MB), once\n",
+            );
             let mut npm = Command::new("npm");
             npm.args(["ci", "--no-audit", "--no-fund"])
                 .current_dir(&dir)
