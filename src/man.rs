@@ -127,8 +127,10 @@ pub const GUIDES: &[(&str, &[&str])] = &[
         "SEE ALSO",
         &[
             "gum(1), fzf(1), dialog(1), whiptail(1). pi-ask --help; pi-ask schema input, output \
-             and answers for the JSON Schemas; the README and CHANGELOG that come with the \
-             release archive and the npm package.",
+             and answers for the JSON Schemas. The README, the CHANGELOG and the full \
+             documentation (docs/: interactive, plain-mode, answers, dialects, dialogs, \
+             exit-codes, contract) come in the release archive, next to the binary, and in \
+             the npm package pi-ask (node_modules/pi-ask/docs/).",
         ],
     ),
 ];
