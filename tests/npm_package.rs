@@ -101,7 +101,14 @@ fn installed_packages_answer_ask_user_through_the_packaged_binary() {
         "the pi package's CHANGELOG.md is the repository's"
     );
     // The user's documentation, as the man page's SEE ALSO says.
-    for doc in ["interactive", "answers", "dialects", "dialogs", "exit-codes", "contract"] {
+    for doc in [
+        "interactive",
+        "answers",
+        "dialects",
+        "dialogs",
+        "exit-codes",
+        "contract",
+    ] {
         assert_eq!(
             std::fs::read_to_string(packed.join(format!("docs/{doc}.md"))).unwrap(),
             std::fs::read_to_string(root().join(format!("docs/{doc}.md"))).unwrap(),

@@ -983,53 +983,6 @@ mod tests {
         assert!(Response::parse("nope").is_err());
     }
 
-    /// Response lines that come at scripted times on a fake clock: the i-th line comes
-    /// `gaps[i]` after the previous one was read (`None`: never).
-    struct Timed {
-        lines: io::Cursor<Vec<u8>>,
-        clock: std::rc::Rc<std::cell::Cell<Instant>>,
-        gaps: std::collections::VecDeque<Option<Duration>>,
-    }
-
-    impl io::Read for Timed {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            self.lines.read(buf)
-        }
-    }
-
-    impl BufRead for Timed {
-        fn fill_buf(&mut self) -> io::Result<&[u8]> {
-            self.lines.fill_buf()
-        }
-
-        fn consume(&mut self, amount: usize) {
-            self.lines.consume(amount)
-        }
-    }
-
-    impl Lines for Timed {
-        fn ready(&mut self, wait: Duration) -> io::Result<bool> {
-            let (passed, ready) = match self.gaps.front_mut() {
-                Some(Some(gap)) if *gap <= wait => {
-                    let gap = *gap;
-                    self.gaps.pop_front();
-                    (gap, true)
-                }
-                Some(Some(gap)) => {
-                    *gap -= wait;
-                    (wait, false)
-                }
-                _ => (wait, false),
-            };
-            self.clock.set(self.clock.get() + passed);
-            Ok(ready)
-        }
-
-        fn now(&self) -> Instant {
-            self.clock.get()
-        }
-    }
-
     /// A session under `--timeout` `timeout` on a fake clock, `text` read as response lines
     /// after `gaps` each: the ending, the requests, and how long it took.
     fn timed_session(
@@ -1040,7 +993,7 @@ mod tests {
         let p = payload();
         let start = Instant::now();
         let clock = std::rc::Rc::new(std::cell::Cell::new(start));
-        let input = Timed {
+        let input = crate::frontend::test_support::Timed {
             lines: io::Cursor::new(text.as_bytes().to_vec()),
             clock: clock.clone(),
             gaps: gaps.iter().copied().collect(),

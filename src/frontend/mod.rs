@@ -70,3 +70,58 @@ pub(crate) fn show_screens<'p, T, E>(
     }
     Ok(())
 }
+
+/// Test support shared by the line-based front ends' tests.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::plain::Lines;
+    use std::io::{self, BufRead, Read};
+    use std::time::{Duration, Instant};
+
+    /// Lines that come at scripted times on a fake clock (shared, to read after the run): the
+    /// i-th line comes `gaps[i]` after the previous one was read (`None`: never).
+    pub(crate) struct Timed {
+        pub lines: io::Cursor<Vec<u8>>,
+        pub clock: std::rc::Rc<std::cell::Cell<Instant>>,
+        pub gaps: std::collections::VecDeque<Option<Duration>>,
+    }
+
+    impl Read for Timed {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.lines.read(buf)
+        }
+    }
+
+    impl BufRead for Timed {
+        fn fill_buf(&mut self) -> io::Result<&[u8]> {
+            self.lines.fill_buf()
+        }
+
+        fn consume(&mut self, amount: usize) {
+            self.lines.consume(amount)
+        }
+    }
+
+    impl Lines for Timed {
+        fn ready(&mut self, wait: Duration) -> io::Result<bool> {
+            let (passed, ready) = match self.gaps.front_mut() {
+                Some(Some(gap)) if *gap <= wait => {
+                    let gap = *gap;
+                    self.gaps.pop_front();
+                    (gap, true)
+                }
+                Some(Some(gap)) => {
+                    *gap -= wait;
+                    (wait, false)
+                }
+                _ => (wait, false),
+            };
+            self.clock.set(self.clock.get() + passed);
+            Ok(ready)
+        }
+
+        fn now(&self) -> Instant {
+            self.clock.get()
+        }
+    }
+}

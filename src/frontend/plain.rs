@@ -1067,54 +1067,6 @@ mod tests {
         assert!(is_yes(" Y\n") && is_yes("yes") && !is_yes("") && !is_yes("n"));
     }
 
-    /// Runs the flow over `lines`; returns the outcome, the result JSON and the screen.
-    /// Lines that come at scripted times on a fake clock (shared, to read after the run): the
-    /// i-th line comes `gaps[i]` after the previous one was read (`None`: never).
-    struct Timed {
-        lines: io::Cursor<Vec<u8>>,
-        clock: std::rc::Rc<std::cell::Cell<Instant>>,
-        gaps: std::collections::VecDeque<Option<Duration>>,
-    }
-
-    impl Read for Timed {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            self.lines.read(buf)
-        }
-    }
-
-    impl BufRead for Timed {
-        fn fill_buf(&mut self) -> io::Result<&[u8]> {
-            self.lines.fill_buf()
-        }
-
-        fn consume(&mut self, amount: usize) {
-            self.lines.consume(amount)
-        }
-    }
-
-    impl Lines for Timed {
-        fn ready(&mut self, wait: Duration) -> io::Result<bool> {
-            let (passed, ready) = match self.gaps.front_mut() {
-                Some(Some(gap)) if *gap <= wait => {
-                    let gap = *gap;
-                    self.gaps.pop_front();
-                    (gap, true)
-                }
-                Some(Some(gap)) => {
-                    *gap -= wait;
-                    (wait, false)
-                }
-                _ => (wait, false),
-            };
-            self.clock.set(self.clock.get() + passed);
-            Ok(ready)
-        }
-
-        fn now(&self) -> Instant {
-            self.clock.get()
-        }
-    }
-
     /// A plain session with `--timeout` `timeout` seconds, the lines coming after `gaps`
     /// seconds each: the ending, what was shown, and how long it took on the fake clock.
     fn timed_session(
@@ -1125,7 +1077,7 @@ mod tests {
         let p = payload();
         let start = Instant::now();
         let clock = std::rc::Rc::new(std::cell::Cell::new(start));
-        let input = Timed {
+        let input = crate::frontend::test_support::Timed {
             lines: io::Cursor::new(lines.as_bytes().to_vec()),
             clock: clock.clone(),
             gaps: gaps.iter().map(|g| g.map(Duration::from_secs)).collect(),
