@@ -59,10 +59,19 @@ struct Saved {
 static SAVED: Mutex<Option<Saved>> = Mutex::new(None);
 /// Whether a [`RestoreGuard`] switched to the alternate screen and has not left it yet.
 static ALT_SCREEN: AtomicBool = AtomicBool::new(false);
+/// Why a run ends outside the front end's own loop, for [`say_farewell`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Departure {
+    /// This signal (SIGINT: a dismissal; SIGTERM, SIGHUP, SIGQUIT: an abort).
+    Signal(i32),
+    /// A panic.
+    Panic,
+}
+
 /// What the inline terminal front end leaves when the run ends outside its own loop (a
-/// signal, a panic): the bytes that put the final transcript, ending with the given ending's
-/// line, in place of its live region ([`set_farewell`]).
-pub type Farewell = Box<dyn Fn(&crate::result::Ending) -> String + Send>;
+/// signal, a panic): the bytes that put the final transcript, ending with a line saying why,
+/// in place of its live region ([`set_farewell`]).
+pub type Farewell = Box<dyn Fn(Departure) -> String + Send>;
 
 static FAREWELL: Mutex<Option<Farewell>> = Mutex::new(None);
 
@@ -74,10 +83,10 @@ pub fn set_farewell(farewell: Option<Farewell>) {
 
 /// Writes the final transcript for `ending` in place of the inline front end's live region,
 /// once; nothing when no front end set one ([`set_farewell`]). Never fails.
-pub fn say_farewell(ending: &crate::result::Ending) {
+pub fn say_farewell(departure: Departure) {
     let farewell = FAREWELL.lock().unwrap_or_else(|e| e.into_inner()).take();
     if let Some(farewell) = farewell {
-        let bytes = farewell(ending);
+        let bytes = farewell(departure);
         if let Ok(mut tty) = open_tty() {
             let _ = tty.write_all(bytes.as_bytes());
             let _ = tty.flush();
@@ -231,7 +240,7 @@ impl RestoreGuard {
 impl Drop for RestoreGuard {
     fn drop(&mut self) {
         if std::thread::panicking() {
-            say_farewell(&crate::result::Ending::Internal("a panic".into()));
+            say_farewell(Departure::Panic);
         }
         set_farewell(None);
         restore();
@@ -397,11 +406,7 @@ impl SignalWatch {
                             let _ = tty.write_all(b"\n");
                         }
                     }
-                    say_farewell(&if signal == SIGINT {
-                        crate::result::Ending::Interrupted
-                    } else {
-                        crate::result::Ending::Aborted { signal }
-                    });
+                    say_farewell(Departure::Signal(signal));
                     restore();
                     let code = finish(signal);
                     std::process::exit(code);

@@ -37,14 +37,14 @@ impl Input {
 
     /// What the byte limit of the input is, in a too-large problem's words: the payload's is
     /// `--max-payload-bytes`; the answers file's grows with the payload, so that every result
-    /// pi-ask writes for it replays ([`super::answers_file::answers_size_limit`], docs/answers.md
+    /// pi-ask writes for it replays ([`answers_size_limit`], docs/answers.md
     /// "Replay").
     fn limit_name(self) -> String {
         match self {
             Input::Payload => "--max-payload-bytes".to_string(),
             Input::Answers => format!(
                 "--max-payload-bytes plus {} times the payload's size",
-                super::answers_file::REPLAY_FACTOR
+                REPLAY_FACTOR
             ),
         }
     }
@@ -344,6 +344,25 @@ pub(super) fn unknown_fields(
             format!("`{key}` is not a field of {}; {hint}", shape.noun),
         ));
     }
+}
+
+/// How many times the payload's size an answers file may take besides
+/// `--max-payload-bytes` ([`answers_size_limit`]): 16.
+pub const REPLAY_FACTOR: u64 = 16;
+
+/// The most bytes an answers file for a payload of `payload_bytes` bytes (as read) may have:
+/// `max_payload_bytes` (`--max-payload-bytes`) plus [`REPLAY_FACTOR`] times the payload's
+/// size (saturating).
+///
+/// A result is larger than the payload it answers: it is pretty-printed, repeats each chosen
+/// option's value and label in `details` and in `content`, and in the yishan and Claude Code
+/// formats lists the options again; a 20,000-question payload of 1.9 MB gives a 6 MB result,
+/// a yishan question with 60,000 short options (0.5 MB) a 4.3 MB one. The factor leaves room
+/// for every result pi-ask writes for the payload, so a recorded result always replays
+/// (docs/answers.md "Replay"); the `--max-payload-bytes` term is for the text typed into it
+/// (custom text and notes, which the result repeats up to four times).
+pub fn answers_size_limit(payload_bytes: u64, max_payload_bytes: u64) -> u64 {
+    max_payload_bytes.saturating_add(payload_bytes.saturating_mul(REPLAY_FACTOR))
 }
 
 #[cfg(test)]

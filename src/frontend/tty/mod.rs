@@ -458,11 +458,18 @@ impl<B: Backend> Tty<'_, B> {
         }
         let finals = Arc::clone(&self.finals);
         let colour = self.look.colour();
-        crate::terminal::set_farewell(Some(Box::new(move |ending: &Ending| {
+        crate::terminal::set_farewell(Some(Box::new(move |departure| {
+            let ending = match departure {
+                crate::terminal::Departure::Signal(signal_hook::consts::SIGINT) => {
+                    Ending::Interrupted
+                }
+                crate::terminal::Departure::Signal(signal) => Ending::Aborted { signal },
+                crate::terminal::Departure::Panic => Ending::Internal("a panic".into()),
+            };
             let look = Look::new(colour);
             let mut lines = head.clone();
             lines.extend(tail.iter().map(|&q| finals[q].clone()));
-            lines.push(look.ending(ending, width));
+            lines.push(look.ending(&ending, width));
             screen::Screen::from_parked(park).finish(&lines)
         })));
     }
