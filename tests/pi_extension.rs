@@ -769,3 +769,68 @@ fn print_mode_sigkill_of_the_binary_restores_the_terminal() {
     let (code, _) = pi.session.finish();
     assert_eq!(code, 0);
 }
+
+/// Settings from pi: `--ask-plain`, one of the extension's flags (`pi.registerFlag`), reaches
+/// the binary: in print mode on a terminal it asks in plain mode, numbered lines typed as
+/// answers.
+#[test]
+fn print_mode_the_ask_plain_flag_gives_plain_mode() {
+    if skipped() {
+        return;
+    }
+    let mut pi = PiTui::start_with(PREFS, &[], &["--ask-plain", "-p", "go"]);
+    let s = &mut pi.session;
+    s.expect("1/2 Style (choose one)\r\nHow should I frame the next prompt?\r\n   1) Minimal\r\n");
+    s.expect("1/2> ");
+    s.send("2\r");
+    s.expect("Saved: Balanced\r\n");
+    s.expect("2/2> ");
+    s.send("1,3\r");
+    s.expect("Saved: React, Svelte\r\n");
+    s.expect("review> ");
+    s.send("\r");
+    s.wait_for("END OF TURN");
+    let (code, _) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        pi.tool_result()["details"]["answers"],
+        json!({
+            "style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]},
+            "frameworks": {"values": ["react", "svelte"], "labels": ["React", "Svelte"], "indices": [1, 3]}
+        })
+    );
+    pi.assert_model_saw_the_content();
+}
+
+/// Settings from pi: `"piAsk": {"timeout": "1s"}` in pi's settings.json reaches the binary:
+/// in pi's TUI the questionnaire ends after a second without a key, and pi goes on with the
+/// timeout result.
+#[test]
+fn tui_the_timeout_in_pis_settings_ends_the_questionnaire() {
+    if skipped() {
+        return;
+    }
+    let agent = tempfile::tempdir().unwrap();
+    std::fs::write(
+        agent.path().join("settings.json"),
+        json!({"piAsk": {"timeout": "1s"}}).to_string(),
+    )
+    .unwrap();
+    let agent_dir = agent.path().to_str().unwrap();
+    let mut pi = PiTui::start(PREFS, &[("PI_CODING_AGENT_DIR", agent_dir)]);
+    let s = &mut pi.session;
+    s.wait_for("1/2 Style");
+    let screen = s.wait_for("END OF TURN");
+    assert!(
+        screen.contains("✗ Cancelled (timeout): no key for 1 second"),
+        "{screen}"
+    );
+    let result = pi.tool_result();
+    assert_eq!(
+        result["details"]["error"],
+        json!({"code": "timeout", "message": "no key for 1 second"})
+    );
+    assert_eq!(result["details"]["answers"], json!({}));
+    pi.assert_model_saw_the_content();
+    pi.quit();
+}

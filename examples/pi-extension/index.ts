@@ -24,6 +24,11 @@
  * this extension does (cursor shown, `stty sane`, its alternate screen left) before pi gets it
  * back.
  *
+ * The person's settings (plain mode, screen, bell, timeout, escape delay) come from pi's flags
+ * (`--ask-plain` and the like), the "piAsk" object of pi's settings, or the binary's variables,
+ * validated here (`resolveAskSettings`) and set on the binary's environment; `/ask-settings`
+ * shows them.
+ *
  * pi's abort (Esc, a cancelled turn) terminates the binary: the result is then the cancelled
  * result with `details.error.code` `aborted`. Tool errors only when no result exists: no
  * binary, a binary too old, or one that wrote nothing.
@@ -388,7 +393,7 @@ interface RunOutcome {
 function runBinary(
 	bin: string,
 	args: string[],
-	opts: { cwd: string; stdio: StdioOptions; signal?: AbortSignal; onSpawn?: (child: ChildProcess) => void },
+	opts: { cwd: string; stdio: StdioOptions; signal?: AbortSignal; onSpawn?: (child: ChildProcess) => void; env?: NodeJS.ProcessEnv },
 ): Promise<RunOutcome> {
 	return new Promise((resolve) => {
 		let child: ChildProcess;
@@ -401,7 +406,7 @@ function runBinary(
 			killTimer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
 		};
 		try {
-			child = spawn(bin, args, { cwd: opts.cwd, stdio: opts.stdio, env: process.env });
+			child = spawn(bin, args, { cwd: opts.cwd, stdio: opts.stdio, env: opts.env ?? process.env });
 		} catch (error) {
 			resolve({ exitCode: null, signal: null, error: error as Error, aborted: false, stderr });
 			return;
@@ -744,6 +749,11 @@ export interface AskOptions {
 	checkVersion?: () => Promise<unknown>;
 	/** The assistant's text that asked ({@link askingText}): passed with `--context FILE`. */
 	context?: string;
+	/**
+	 * The person's settings from pi ({@link resolveAskSettings}), validated: set on the binary's
+	 * environment ({@link settingsEnv}) over pi's own.
+	 */
+	settings?: AskSettings;
 }
 
 /** How pi's mode reads in the model's "Needs user input" text (`--no-input-reason`). */
@@ -776,6 +786,7 @@ export async function askWithBinary(
 		fs.writeFileSync(payloadFile, JSON.stringify(params));
 		if (opts.context) fs.writeFileSync(contextFile, opts.context);
 		const cwd = ctx.cwd;
+		const env = opts.settings ? { ...process.env, ...settingsEnv(opts.settings) } : process.env;
 		const baseArgs = [payloadFile, "--output", resultFile, "--cwd", cwd, ...(opts.context ? ["--context", contextFile] : [])];
 		// The version check is started now, before the questionnaire, and runs beside it (see
 		// AskOptions.checkVersion); a failure ends the questionnaire.
@@ -802,6 +813,7 @@ export async function askWithBinary(
 				stdio: ["ignore", "ignore", "pipe"],
 				signal,
 				onSpawn,
+				env,
 			}),
 		});
 
@@ -810,9 +822,10 @@ export async function askWithBinary(
 			run = await headless("scripted");
 		} else if (ctx.mode === "tui") {
 			// The questionnaire goes under pi's conversation, as pi's own dialogs do, on the
-			// hand-over screen (handOverScreen); with PI_ASK_SCREEN=full, the person's choice,
-			// on the binary's own alternate screen instead.
-			const fullScreen = binaryUsesFullScreen();
+			// hand-over screen (handOverScreen); with screen "full", the person's choice
+			// (--ask-screen, piAsk.screen, PI_ASK_SCREEN), on the binary's own alternate screen
+			// instead.
+			const fullScreen = binaryUsesFullScreen(env);
 			const args = fullScreen ? baseArgs : [...baseArgs, "--screen", "inline"];
 			let tuiRun: Promise<RunOutcome> | undefined;
 			await ctx.ui.custom<void>((tui, _theme, _keybindings, done) => {
@@ -834,7 +847,7 @@ export async function askWithBinary(
 							tui.terminal.write(handOverScreen(above, tui.terminal.columns, tui.terminal.rows));
 							onHandOverScreen = true;
 						}
-						const outcome = await runBinary(bin, args, { cwd, stdio: "inherit", signal, onSpawn });
+						const outcome = await runBinary(bin, args, { cwd, stdio: "inherit", signal, onSpawn, env });
 						// A killed binary left its modes behind: put them back first.
 						if (endedWithoutRestore(outcome, resultFile)) restoreTerminal(fullScreen);
 						return outcome;
@@ -867,8 +880,8 @@ export async function askWithBinary(
 			// Print mode on a terminal: the binary asks there; pi only waits.
 			const releaseSigint = ignoreTerminalSignals();
 			try {
-				const outcome = await runBinary(bin, baseArgs, { cwd, stdio: "inherit", signal, onSpawn });
-				if (endedWithoutRestore(outcome, resultFile)) restoreTerminal(binaryUsesFullScreen());
+				const outcome = await runBinary(bin, baseArgs, { cwd, stdio: "inherit", signal, onSpawn, env });
+				if (endedWithoutRestore(outcome, resultFile)) restoreTerminal(binaryUsesFullScreen(env));
 				run = { mode: "terminal", outcome };
 			} finally {
 				releaseSigint();
@@ -882,6 +895,7 @@ export async function askWithBinary(
 				cwd,
 				stdio: ["pipe", "pipe", "pipe"],
 				signal,
+				env,
 				onSpawn: (child) => {
 					relayDialogs(child, ctx.ui, signal);
 					onSpawn(child);
@@ -909,6 +923,219 @@ export async function askWithBinary(
 	} finally {
 		await rm(dir, { recursive: true, force: true });
 	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings from pi: plain mode, screen, bell, timeout and escape delay.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * How the person wants to be asked, each left out when nothing chose it (the binary's default).
+ * Validated: {@link settingsEnv} hands them to the binary as its environment variables.
+ */
+export interface AskSettings {
+	/** Numbered lines instead of the terminal front end (`PI_ASK_PLAIN`). */
+	plain?: boolean;
+	/** Where the questions are drawn in pi's TUI (`PI_ASK_SCREEN`). */
+	screen?: "inline" | "full";
+	/** Whether the bell rings when the first question appears (`PI_ASK_BELL`). */
+	bell?: boolean;
+	/** Idle time before the questionnaire ends, as the binary reads it: `90`, `30s`, `2m` (`PI_ASK_TIMEOUT`). */
+	timeout?: string;
+	/** Milliseconds an Esc waits for the rest of an escape sequence (`PI_ASK_ESCDELAY`). */
+	escDelay?: number;
+}
+
+type SettingName = keyof AskSettings;
+const SETTING_NAMES: readonly SettingName[] = ["plain", "screen", "bell", "timeout", "escDelay"];
+
+/** The key of pi's settings (`~/.pi/agent/settings.json`, `.pi/settings.json`) read here. */
+export const SETTINGS_KEY = "piAsk";
+
+/** pi's CLI flags of this extension (`pi.registerFlag`), one a setting. */
+export const ASK_FLAGS = {
+	plain: { name: "ask-plain", type: "boolean", description: "ask_user: ask with numbered lines (plain mode, no escape sequences)" },
+	screen: { name: "ask-screen", type: "string", description: "ask_user: where the questions appear: inline (under pi's conversation) or full (a screen of their own)" },
+	bell: { name: "ask-no-bell", type: "boolean", description: "ask_user: do not ring the bell when the first question appears" },
+	timeout: { name: "ask-timeout", type: "string", description: "ask_user: end the questionnaire after this long without a key: seconds, or 30s, 2m (0: never)" },
+	escDelay: { name: "ask-escdelay", type: "string", description: "ask_user: milliseconds an Esc waits for the rest of an escape sequence (0-10000)" },
+} as const satisfies Record<SettingName, { name: string; type: "boolean" | "string"; description: string }>;
+
+/** The binary's environment variable of each setting. */
+export const SETTING_ENV: Readonly<Record<SettingName, string>> = {
+	plain: "PI_ASK_PLAIN",
+	screen: "PI_ASK_SCREEN",
+	bell: "PI_ASK_BELL",
+	timeout: "PI_ASK_TIMEOUT",
+	escDelay: "PI_ASK_ESCDELAY",
+};
+
+/** The longest escape delay the binary uses (src/keys/mod.rs `MAX_ESCAPE_DELAY`). */
+const MAX_ESCDELAY_MS = 10_000;
+
+/** `true`/`false`, or the words the binary takes for them (`1`/`0`, yes/no, on/off). */
+export function parseSwitch(value: unknown): boolean {
+	if (typeof value === "boolean") return value;
+	const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim().toLowerCase() : undefined;
+	if (text !== undefined) {
+		if (["1", "true", "yes", "on"].includes(text)) return true;
+		if (["0", "false", "no", "off"].includes(text)) return false;
+	}
+	throw new Error("it is true or false (or 1 or 0)");
+}
+
+/** `inline` or `full` (any case). */
+export function parseScreen(value: unknown): "inline" | "full" {
+	const text = typeof value === "string" ? value.trim().toLowerCase() : undefined;
+	if (text === "inline" || text === "full") return text;
+	throw new Error("it is inline or full");
+}
+
+/**
+ * A timeout as the binary reads `--timeout` (src/cli.rs `parse_timeout`): a number of seconds,
+ * 0 or more, fractions allowed, or numbers with units `ms`, `s`, `m`, `h` (`1m30s`); 0 means no
+ * timeout. Returns its text for the binary and its seconds. A JSON number is taken as seconds.
+ */
+export function parseTimeout(value: unknown): { text: string; seconds: number } {
+	const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : undefined;
+	const why = "it is a number of seconds or a duration such as 30s, 2m or 1m30s (0: no timeout)";
+	if (text === undefined || text === "") throw new Error(why);
+	const scales: Record<string, number> = { "": 1, s: 1, ms: 0.001, m: 60, h: 3600 };
+	let seconds = 0;
+	for (const part of text.matchAll(/([0-9.+-]*)([^0-9.]*)/g)) {
+		if (part[0] === "") continue;
+		const [, numberText, unit] = part;
+		const number = numberText === "" ? Number.NaN : Number(numberText);
+		if (!Number.isFinite(number) || !(unit in scales)) throw new Error(why);
+		if (number < 0) throw new Error("it is a number of seconds, 0 or more (0: no timeout)");
+		seconds += number * scales[unit];
+	}
+	if (!Number.isFinite(seconds) || seconds >= 2 ** 64) throw new Error("it is too long");
+	return { text, seconds };
+}
+
+/** A whole number of milliseconds, 0 to 10000. */
+export function parseEscDelay(value: unknown): number {
+	const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : undefined;
+	if (text === undefined || !/^\d+$/.test(text)) throw new Error("it is a whole number of milliseconds, e.g. 100");
+	const ms = Number(text);
+	if (ms > MAX_ESCDELAY_MS) throw new Error(`it is at most ${MAX_ESCDELAY_MS} milliseconds (10 s)`);
+	return ms;
+}
+
+/** Where the settings come from, best first: pi's flags, pi's settings, the environment. */
+export interface SettingsSources {
+	/** `pi.getFlag` of each of {@link ASK_FLAGS}, by its name. */
+	flag: (name: string) => unknown;
+	/** `pi.getSettings()` (global and project settings merged by pi); only {@link SETTINGS_KEY} is read. */
+	settings: unknown;
+	/** The environment the binary would otherwise read. */
+	env: NodeJS.ProcessEnv;
+}
+
+/** The settings in force, where each came from, and what could not be used. */
+export interface ResolvedSettings {
+	settings: AskSettings;
+	/** Where each chosen setting came from, e.g. `--ask-timeout`, `piAsk.timeout in pi's settings`, `PI_ASK_TIMEOUT`. */
+	from: Partial<Record<SettingName, string>>;
+	/** One sentence per value that cannot be used; empty when all are fine. */
+	problems: string[];
+}
+
+/**
+ * The settings for the questionnaire, each from the first of: pi's CLI flag (`--ask-plain`,
+ * `--ask-screen`, `--ask-no-bell`, `--ask-timeout`, `--ask-escdelay`), pi's settings
+ * (`"piAsk": {"plain", "screen", "bell", "timeout", "escDelay"}`, the project's over the
+ * global, as pi merges them), the binary's environment variable (`PI_ASK_PLAIN` and the like;
+ * empty counts as unset). A value that cannot be used is a problem (named with its source and
+ * value), never a default in its place; so are unknown keys under `piAsk`.
+ */
+export function resolveAskSettings(sources: SettingsSources): ResolvedSettings {
+	const settings: AskSettings = {};
+	const from: ResolvedSettings["from"] = {};
+	const problems: string[] = [];
+	const parsers: { [K in SettingName]: (value: unknown) => AskSettings[K] } = {
+		plain: parseSwitch,
+		screen: parseScreen,
+		bell: parseSwitch,
+		timeout: (value) => parseTimeout(value).text,
+		escDelay: parseEscDelay,
+	};
+	let piSettings: Record<string, unknown> = {};
+	const raw = (sources.settings as Record<string, unknown> | undefined)?.[SETTINGS_KEY];
+	if (raw !== undefined && raw !== null) {
+		if (typeof raw === "object" && !Array.isArray(raw)) {
+			piSettings = raw as Record<string, unknown>;
+			for (const key of Object.keys(piSettings)) {
+				if (!(SETTING_NAMES as readonly string[]).includes(key)) {
+					problems.push(`${SETTINGS_KEY}.${key} in pi's settings is not a setting of ask_user (${SETTING_NAMES.join(", ")}).`);
+				}
+			}
+		} else {
+			problems.push(`${SETTINGS_KEY} in pi's settings is ${JSON.stringify(raw)}: it is an object such as {"timeout": "2m"}.`);
+		}
+	}
+	const take = <K extends SettingName>(name: K, source: string, value: unknown): boolean => {
+		try {
+			settings[name] = parsers[name](value);
+			from[name] = source;
+		} catch (error) {
+			problems.push(`${source} is ${JSON.stringify(value)}, which cannot be used: ${(error as Error).message}.`);
+		}
+		return true;
+	};
+	for (const name of SETTING_NAMES) {
+		const flag = ASK_FLAGS[name];
+		const flagValue = sources.flag(flag.name);
+		if (flag.type === "boolean" ? flagValue === true : typeof flagValue === "string") {
+			// --ask-no-bell is the one flag that says "off".
+			take(name, `--${flag.name}`, name === "bell" ? false : flagValue);
+			continue;
+		}
+		const setting = piSettings[name];
+		if (setting !== undefined && setting !== null) {
+			take(name, `${SETTINGS_KEY}.${name} in pi's settings`, setting);
+			continue;
+		}
+		const envValue = sources.env[SETTING_ENV[name]];
+		if (envValue !== undefined && envValue.trim() !== "") take(name, SETTING_ENV[name], envValue);
+	}
+	return { settings, from, problems };
+}
+
+/** The binary's environment variables for `settings` (each one chosen; the rest left as they are). */
+export function settingsEnv(settings: AskSettings): Record<string, string> {
+	const env: Record<string, string> = {};
+	if (settings.plain !== undefined) env.PI_ASK_PLAIN = settings.plain ? "1" : "0";
+	if (settings.screen !== undefined) env.PI_ASK_SCREEN = settings.screen;
+	if (settings.bell !== undefined) env.PI_ASK_BELL = settings.bell ? "1" : "0";
+	if (settings.timeout !== undefined) env.PI_ASK_TIMEOUT = settings.timeout;
+	if (settings.escDelay !== undefined) env.PI_ASK_ESCDELAY = String(settings.escDelay);
+	return env;
+}
+
+/** The tool error (and startup warning) for settings that cannot be used. */
+export function settingsProblemText(problems: readonly string[]): string {
+	return (
+		`ask_user cannot use the settings chosen for it: ${problems.join(" ")} ` +
+		`Fix the flag (pi --help lists them), the "${SETTINGS_KEY}" object in pi's settings (~/.pi/agent/settings.json or .pi/settings.json) ` +
+		"or the environment variable; /ask-settings shows what is in force."
+	);
+}
+
+/** What `/ask-settings` shows: each setting, its value and where it came from, and any problems. */
+export function settingsReport(resolved: ResolvedSettings): string {
+	const { settings, from } = resolved;
+	const shown: Record<SettingName, string> = {
+		plain: settings.plain === undefined ? "off (default)" : settings.plain ? "on" : "off",
+		screen: settings.screen ?? "inline (default)",
+		bell: settings.bell === undefined ? "on (default)" : settings.bell ? "on" : "off",
+		timeout: settings.timeout === undefined ? "none (default)" : parseTimeout(settings.timeout).seconds === 0 ? `${settings.timeout} (none)` : settings.timeout,
+		escDelay: settings.escDelay === undefined ? "50 ms, 100 over ssh (default)" : `${settings.escDelay} ms`,
+	};
+	const lines = SETTING_NAMES.map((name) => `${name}: ${shown[name]}${from[name] ? ` (${from[name]})` : ""}`);
+	if (resolved.problems.length > 0) lines.push("", settingsProblemText(resolved.problems));
+	return `ask_user settings\n${lines.join("\n")}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -994,8 +1221,35 @@ type "preview" shows each option's preview text (code, a layout, a config file) 
 The result lists each answer by question id with the chosen values and labels, any custom text and notes; unanswered questions are omitted.
 If the user cancels, or no terminal is available ("Needs user input"), no answers are given: do not assume any.`;
 
-/** Registers the `ask_user` tool. */
+/** Registers the `ask_user` tool, its flags and the `/ask-settings` command. */
 export default function piAsk(pi: ExtensionAPI): void {
+	// The person's settings (plain mode, screen, bell, timeout, escape delay): pi's flags for one
+	// run, the "piAsk" object of pi's settings for every run, read at each call.
+	for (const flag of Object.values(ASK_FLAGS)) {
+		if (flag.type === "boolean") pi.registerFlag(flag.name, { description: flag.description, type: "boolean", default: false });
+		else pi.registerFlag(flag.name, { description: flag.description, type: "string" });
+	}
+	const currentSettings = (): ResolvedSettings => {
+		let settings: unknown;
+		try {
+			settings = pi.getSettings();
+		} catch {
+			settings = undefined;
+		}
+		return resolveAskSettings({ flag: (name) => pi.getFlag(name), settings, env: process.env });
+	};
+	pi.on("session_start", (_event, ctx) => {
+		const { problems } = currentSettings();
+		if (problems.length > 0) ctx.ui.notify(settingsProblemText(problems), "warning");
+	});
+	pi.registerCommand("ask-settings", {
+		description: "Show the ask_user settings in force (plain, screen, bell, timeout, escape delay) and where each comes from",
+		handler: async (_args, ctx) => {
+			const resolved = currentSettings();
+			ctx.ui.notify(settingsReport(resolved), resolved.problems.length > 0 ? "warning" : "info");
+		},
+	});
+
 	pi.registerTool({
 		name: "ask_user",
 		label: "Ask user",
@@ -1012,10 +1266,15 @@ export default function piAsk(pi: ExtensionAPI): void {
 		executionMode: "sequential",
 
 		async execute(toolCallId, params, signal, _onUpdate, ctx) {
+			// A setting that cannot be used is the tool error: the questionnaire never runs
+			// otherwise than the person chose.
+			const { settings, problems } = currentSettings();
+			if (problems.length > 0) throw new Error(settingsProblemText(problems));
 			const bin = findBinary();
 			const { content, details } = await askWithBinary(bin.path, params, signal, ctx, {
 				checkVersion: () => checkBinaryVersion(bin.path),
 				context: askingText(ctx.sessionManager, toolCallId),
+				settings,
 			});
 			return { content, details };
 		},

@@ -189,7 +189,7 @@ test("compareVersions orders numerically", () => {
 
 test("the tool registers with the contract's name, mode and parameters", () => {
 	const tools = [];
-	ext.default({ registerTool: (t) => tools.push(t) });
+	ext.default({ registerTool: (t) => tools.push(t), registerFlag() {}, registerCommand() {}, on() {} });
 	assert.equal(tools.length, 1);
 	const [tool] = tools;
 	assert.equal(tool.name, "ask_user");
