@@ -224,16 +224,17 @@ fn ask(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
     }
     // Only the terminal front end shows the context (the peek key): read it now, once the
     // signals are handled, bounded as the payload is (read_context).
-    let context = cli.context.as_deref().and_then(|path| {
-        read_context(path, cli.max_payload_bytes)
-            .map_err(|why| {
-                let path = path.display().to_string();
-                let path = crate::sanitize::for_terminal(&path);
-                say(&format!(
-                    "pi-ask: cannot use --context {path}: {why}; going on without it"
-                ));
-            })
-            .ok()
+    // A file that cannot be used is said on stderr, and the peek says it too (under pi,
+    // stderr is a pipe the person does not see).
+    let context = cli.context.as_deref().map(|path| {
+        read_context(path, cli.max_payload_bytes).unwrap_or_else(|why| {
+            let path = path.display().to_string();
+            let path = crate::sanitize::for_terminal(&path);
+            say(&format!(
+                "pi-ask: cannot use --context {path}: {why}; going on without it"
+            ));
+            format!("The agent's message cannot be shown: --context {path}: {why}.")
+        })
     });
     frontend::tty::ask(flow, &AskOptions { context, ..opts })
 }

@@ -914,6 +914,11 @@ fn a_context_that_cannot_be_used_is_one_line_on_stderr_and_the_questions_go_on()
         let path = path.to_str().unwrap();
         let mut s = Session::spawn(PREFS, &["--context", path, "--max-payload-bytes", "5000"]);
         s.wait_for("1. Minimal");
+        // The peek says why (under pi, stderr is a pipe the person does not see).
+        s.send("\x1d");
+        s.wait_for("The agent's message cannot be shown: --context");
+        s.send("x");
+        s.wait_for("1. Minimal");
         s.send(CTRL_C);
         assert_dismissed(&mut s, 130);
         assert_eq!(
