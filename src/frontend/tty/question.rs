@@ -193,11 +193,12 @@ impl<B: Backend> Tty<'_, B> {
         } else {
             (avail / per_item).max(1)
         };
-        // The most used keys first: the line is cut at the window's width.
+        // The most used keys first, Ctrl+C's meaning and the peek key within 80 columns: the
+        // line is cut at the window's width.
         let help = if is_multi {
-            "↑↓ move · Space/1-9 tick · Enter done · ←→ question · n/N note · a all · Esc cancel · ^C dismiss · ^] context"
+            "↑↓ move · Space/1-9 tick · Enter done · a all · Esc cancel · ^C dismiss · ^] context · n/N note · ←→ question"
         } else {
-            "↑↓ move · Enter/1-9 choose · ←→ question · n/N note · Esc cancel · ^C dismiss · ^] context"
+            "↑↓ move · Enter/1-9 choose · n/N note · Esc cancel · ^C dismiss · ^] context · ←→ question"
         };
         View {
             q,
