@@ -196,7 +196,7 @@ impl<B: Backend> Tty<'_, B> {
         // The most used keys first, Ctrl+C's meaning and the peek key within 80 columns: the
         // line is cut at the window's width.
         let help = if is_multi {
-            "↑↓ move · Space/1-9 tick · Enter done · a all · Esc cancel · ^C dismiss · ^] context · n/N note · ←→ question"
+            "↑↓ move · Space/1-9 tick · Enter done · Esc cancel · ^C dismiss · ^] context · a all · n/N note · ←→ question"
         } else {
             "↑↓ move · Enter/1-9 choose · n/N note · Esc cancel · ^C dismiss · ^] context · ←→ question"
         };
