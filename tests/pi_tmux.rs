@@ -385,9 +385,16 @@ fn descendant_named(root: i32, name: &str) -> i32 {
                 }
             }
         }
+        // The extension's version check (`pi-ask --version`) is not the questionnaire.
+        let version_check = |pid: &i32| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .unwrap_or_default()
+                .split(|&b| b == 0)
+                .any(|arg| arg == b"--version")
+        };
         if let Some((pid, _, _)) = procs
             .iter()
-            .find(|(pid, _, comm)| comm == name && family.contains(pid))
+            .find(|(pid, _, comm)| comm == name && family.contains(pid) && !version_check(pid))
         {
             return *pid;
         }
