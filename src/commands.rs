@@ -222,8 +222,8 @@ const SUBCOMMANDS: [&str; 5] = ["validate", "schema", "completions", "man", "hel
 
 /// What to say when the first argument looks like a mistyped subcommand rather than a payload
 /// file: it names no file, and it is `version` (`--version` is meant) or close to a
-/// subcommand's name (Jaro-Winkler similarity of 0.8 or more, as clap and the payload's
-/// unknown fields use). `None` otherwise: it is the payload (read and reported as usual).
+/// subcommand's name (`contract::closest`, the typo rule of the payload's unknown
+/// fields). `None` otherwise: it is the payload (read and reported as usual).
 pub fn mistyped(first: Option<std::ffi::OsString>) -> Option<String> {
     let first = first?.into_string().ok()?;
     if first.starts_with('-') || std::path::Path::new(&first).exists() {
@@ -238,13 +238,8 @@ pub fn mistyped(first: Option<std::ffi::OsString>) -> Option<String> {
             "pi-ask: there is no file named {shown}: for the version, run `pi-ask --version`"
         ));
     }
-    let best = SUBCOMMANDS
-        .iter()
-        .map(|s| (strsim::jaro_winkler(&first, s), *s))
-        .filter(|(score, _)| *score >= 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))?;
+    let best = crate::contract::closest(&first, SUBCOMMANDS.iter().copied())?;
     Some(format!(
-        "pi-ask: there is no file named {shown} and no such subcommand: did you mean `pi-ask {}`?",
-        best.1
+        "pi-ask: there is no file named {shown} and no such subcommand: did you mean `pi-ask {best}`?"
     ))
 }

@@ -649,8 +649,6 @@ impl<'q> OptionIndex<'q> {
     }
 }
 
-pub use super::json::{answers_size_limit, REPLAY_FACTOR};
-
 /// Reads at most `limit` bytes of the answers file at `path` (`-` for stdin); `limit` is
 /// [`answers_size_limit`] of the payload the file answers.
 ///

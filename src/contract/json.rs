@@ -270,8 +270,9 @@ pub(super) fn listing<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> Stri
 /// values alike.
 const TYPO_SIMILARITY: f64 = 0.8;
 
-/// The candidate closest to `word` when it is alike enough to be a likely typo.
-fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+/// The candidate closest to `word` when it is alike enough to be a likely typo (the one typo
+/// rule: field names, question ids, option values, and a mistyped subcommand).
+pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let lower = word.to_lowercase();
     candidates
         .map(|k| (k, strsim::jaro_winkler(&lower, &k.to_lowercase())))

@@ -22,13 +22,13 @@ mod rules;
 mod validate;
 
 pub use answers_file::{
-    answers_size_limit, parse_answers, parse_answers_value, read_answers, AnswerEntry, AnswersFile,
-    REPLAY_FACTOR,
+    parse_answers, parse_answers_value, read_answers, AnswerEntry, AnswersFile,
 };
 pub use codes::{ErrorCode, ProblemCode};
 pub use dialects::{
     claude_code_keys, parse_payload_as, parse_value_as, Dialect, InputFormat, Reading,
 };
+pub use json::{answers_size_limit, closest, REPLAY_FACTOR};
 pub use json::{malformed_json, reading_problem_for_people, Input};
 pub(crate) use json::{quoted, read_at_most, without_os_error};
 pub use validate::{display_path, parse_payload, parse_payload_value, read_payload, PayloadError};
