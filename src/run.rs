@@ -50,13 +50,14 @@ pub fn settings_from_environment(
         );
     }
     if let (false, Some(value)) = (given("screen"), env("PI_ASK_SCREEN")) {
-        cli.screen = match value.trim().to_ascii_lowercase().as_str() {
-            "inline" | "" => crate::cli::ScreenArg::Inline,
-            "full" => crate::cli::ScreenArg::Full,
-            _ => {
-                return Err(bad("PI_ASK_SCREEN", &value, "it is inline or full".into()));
-            }
+        // The values of `--screen`, read as clap reads them (an empty value is the default).
+        let value = if value.trim().is_empty() {
+            "inline"
+        } else {
+            value.trim()
         };
+        cli.screen = <crate::cli::ScreenArg as clap::ValueEnum>::from_str(value, true)
+            .map_err(|_| bad("PI_ASK_SCREEN", value, "it is inline or full".into()))?;
     }
     if let (false, Some(value)) = (given("max_payload_bytes"), env("PI_ASK_MAX_PAYLOAD_BYTES")) {
         cli.max_payload_bytes = value.trim().parse().map_err(|_| {
