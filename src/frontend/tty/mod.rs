@@ -562,11 +562,18 @@ impl<B: Backend> Tty<'_, B> {
     /// again at the cursor, parked at its top.
     fn resized(&mut self) {
         self.update_finals();
+        self.restart_at_cursor();
+    }
+
+    /// Inline: the live region starts again at the cursor (after a resize, `fg`, or a resize
+    /// under an editor): the transcript lines drawn so far stay where the terminal has them,
+    /// given up; on the alternate screen the next frame is drawn whole.
+    fn restart_at_cursor(&mut self) {
         if self.screen.placement() == Placement::Inline {
             let live = std::mem::take(&mut self.live);
-            self.screen.forget_top(live.len());
             self.frozen.extend(live);
             self.screen.restart_here();
+            self.farewell_key = None;
         }
         self.screen.invalidate();
     }
@@ -575,15 +582,8 @@ impl<B: Backend> Tty<'_, B> {
     /// erased before, and the shell wrote under it; it is left as it is and drawn again where
     /// the cursor is now, as after `fg` from Ctrl+Z. The time of `--timeout` starts again.
     fn continued(&mut self) {
-        if self.screen.placement() == Placement::Inline {
-            // A line of its own under what the shell wrote.
-            let live = std::mem::take(&mut self.live);
-            self.frozen.extend(live);
-            self.screen.restart_here();
-            self.farewell_key = None;
-        }
+        self.restart_at_cursor();
         self.key_came();
-        self.screen.invalidate();
     }
 
     /// Ctrl+Z: inline, the live block is erased first (the transcript stays), the cursor
@@ -593,16 +593,12 @@ impl<B: Backend> Tty<'_, B> {
             let mut empty = Frame::new(Vec::new());
             empty.cursor = Cursor::At(0, 0);
             self.draw(empty)?;
-            let live = std::mem::take(&mut self.live);
-            self.frozen.extend(live);
-            self.screen.restart_here();
         }
+        self.restart_at_cursor();
         crate::terminal::set_farewell(None);
-        self.farewell_key = None;
         self.io.suspend()?;
         // Back with `fg`: the time starts again from there.
         self.key_came();
-        self.screen.invalidate();
         Ok(())
     }
 
@@ -893,10 +889,7 @@ impl<B: Backend> Tty<'_, B> {
                 // under the editor's line (what was drawn stays, nothing before it is erased).
                 Placement::Inline if self.io.size() != size => {
                     self.abandoned_row = None;
-                    let live = std::mem::take(&mut self.live);
-                    self.frozen.extend(live);
-                    self.screen.restart_here();
-                    self.farewell_key = None;
+                    self.restart_at_cursor();
                     self.settle();
                 }
                 Placement::Inline => {
