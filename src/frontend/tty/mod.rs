@@ -63,7 +63,7 @@ use crate::sanitize::{for_terminal, one_line};
 use menu::Menu;
 use screen::{Cursor, Frame};
 use std::io;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// Asks every question on the terminal, then shows the review; returns how the flow ended.
 ///
@@ -95,7 +95,8 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         abandoned_row: None,
         revision: 0,
         live: Vec::new(),
-        finals: Arc::new(Vec::new()),
+        finals: Arc::new(Mutex::new(Vec::new())),
+        finals_revision: 0,
         highlight: vec![None; n],
         filters: vec![None; n],
         completer: AtCompleter::new(opts.cwd.clone()),
@@ -215,7 +216,7 @@ struct Tty<'p, B> {
     /// The last [`Tty::transcript`] while the run goes on, and what it depended on.
     transcript_memo: Option<(TranscriptKey, Vec<(Entry, String)>)>,
     /// What the farewell last set depended on (it is set again only when that changes).
-    farewell_key: Option<(usize, usize, usize)>,
+    farewell_key: Option<(usize, usize)>,
     /// The row of an editor's cursor under its first row, when the timeout gave the editor
     /// up (its line was never ended).
     abandoned_row: Option<usize>,
@@ -226,7 +227,9 @@ struct Tty<'p, B> {
     live: Vec<(Entry, String)>,
     /// Every question's transcript line as it is now: the final transcript when the run
     /// ends, from a signal too ([`crate::terminal::set_farewell`]).
-    finals: Arc<Vec<String>>,
+    finals: Arc<Mutex<Vec<String>>>,
+    /// Counts the changes of [`Tty::finals`] (what the transcript above the block depends on).
+    finals_revision: usize,
     /// The row to highlight when a question is shown again.
     highlight: Vec<Option<usize>>,
     /// Each question's option filter ("Filter options…"), `None` when all options show.
@@ -282,19 +285,38 @@ impl<B: Backend> Tty<'_, B> {
     /// Applies a command; the flow refusing one this front end sent is a bug, reported as
     /// an [`io::Error`] wrapping the [`FlowError`] ([`drive`] turns it into `internal`).
     fn apply(&mut self, command: Command) -> io::Result<()> {
-        let answers_change = !matches!(
-            command,
-            Command::Next | Command::Back | Command::Open(_) | Command::Deny
-        );
+        // The question whose answer or notes the command may change: its transcript line is
+        // made again (one line a key, however many questions there are).
+        let touched = match &command {
+            Command::SetNote { question, .. } | Command::SetOptionNote { question, .. } => {
+                Some(*question)
+            }
+            Command::Next
+            | Command::Back
+            | Command::Open(_)
+            | Command::Review
+            | Command::Submit
+            | Command::Cancel
+            | Command::Confirm
+            | Command::Deny
+            | Command::Dismiss
+            | Command::Interrupt
+            | Command::TimeOut(_) => None,
+            _ => match self.flow.screen() {
+                Screen::Question(q) => Some(q),
+                _ => None,
+            },
+        };
         self.flow.apply(command).map_err(io::Error::other)?;
         self.revision += 1;
-        if answers_change {
-            self.update_finals();
+        if let Some(q) = touched {
+            self.update_final(q);
         }
         Ok(())
     }
 
-    /// Every question's transcript line, again (after a command that may change answers).
+    /// Every question's transcript line, again (at the first screen, after a resize, at the
+    /// end).
     fn update_finals(&mut self) {
         if self.screen.placement() != Placement::Inline {
             return;
@@ -304,7 +326,29 @@ impl<B: Backend> Tty<'_, B> {
         let lines = (0..payload.questions.len())
             .map(|q| view::transcript_line(&self.look, payload, self.flow.answers(), q, width))
             .collect();
-        self.finals = Arc::new(lines);
+        *self.finals.lock().unwrap_or_else(|e| e.into_inner()) = lines;
+        self.finals_revision += 1;
+    }
+
+    /// Question `q`'s transcript line, again (after a command that may change its answer).
+    fn update_final(&mut self, q: usize) {
+        if self.screen.placement() != Placement::Inline {
+            return;
+        }
+        let line = view::transcript_line(
+            &self.look,
+            self.flow.payload(),
+            self.flow.answers(),
+            q,
+            self.width(),
+        );
+        let mut finals = self.finals.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(old) = finals.get_mut(q) {
+            if *old != line {
+                *old = line;
+                self.finals_revision += 1;
+            }
+        }
     }
 
     /// The transcript entries above the live block now: the title, then the line of every
@@ -315,7 +359,7 @@ impl<B: Backend> Tty<'_, B> {
             return self.transcript_now(ending);
         }
         let key = (
-            Arc::as_ptr(&self.finals) as usize,
+            self.finals_revision,
             self.left.iter().filter(|&&l| l).count(),
             self.frozen.count,
             self.flow.screen(),
@@ -333,6 +377,7 @@ impl<B: Backend> Tty<'_, B> {
 
     fn transcript_now(&self, ending: Option<&Ending>) -> Vec<(Entry, String)> {
         let payload = self.flow.payload();
+        let finals = self.finals.lock().unwrap_or_else(|e| e.into_inner());
         let width = self.width();
         let mut entries = Vec::new();
         if let Some(title) = &payload.title {
@@ -350,7 +395,7 @@ impl<B: Backend> Tty<'_, B> {
         };
         for q in 0..before {
             if self.left[q] || ending.is_some() {
-                let line = self.finals.get(q).cloned().unwrap_or_default();
+                let line = finals.get(q).cloned().unwrap_or_default();
                 entries.push((Entry::Question(q), line));
             }
         }
@@ -423,39 +468,28 @@ impl<B: Backend> Tty<'_, B> {
     }
 
     /// What a signal or a panic leaves: the final transcript in place of the live region.
+    /// Set again only when the region moves or lines are given up; the question lines are read
+    /// when the signal comes (they are shared).
     fn farewell(&mut self) {
         if self.screen.placement() != Placement::Inline {
             return;
         }
-        if self.finals.len() != self.left.len() {
+        if self.finals_revision == 0 {
             self.update_finals();
         }
         let park = self.screen.parked();
-        let key = (park, self.frozen.count, Arc::as_ptr(&self.finals) as usize);
+        let key = (park, self.frozen.count);
         if self.farewell_key == Some(key) {
             return;
         }
         self.farewell_key = Some(key);
-        let mut head: Vec<String> = Vec::new();
-        let mut tail = Vec::new();
-        let title = self.flow.payload().title.as_deref().map(one_line);
         let width = self.width();
-        if let Some(title) = title {
-            let entry = (Entry::Title, self.look.heading(&title, width));
-            if !self.frozen.contains(&entry) {
-                head.push(entry.1);
-            }
-        }
-        for (q, line) in self.finals.iter().enumerate() {
-            let frozen = self
-                .frozen
-                .questions
-                .get(&q)
-                .is_some_and(|l| l.contains(line));
-            if !frozen {
-                tail.push(q);
-            }
-        }
+        let title = self.flow.payload().title.as_deref().map(one_line);
+        let head = title
+            .map(|title| (Entry::Title, self.look.heading(&title, width)))
+            .filter(|entry| !self.frozen.contains(entry))
+            .map(|(_, line)| line);
+        let frozen = self.frozen.questions.clone();
         let finals = Arc::clone(&self.finals);
         let colour = self.look.colour();
         crate::terminal::set_farewell(Some(Box::new(move |departure| {
@@ -466,10 +500,13 @@ impl<B: Backend> Tty<'_, B> {
                 crate::terminal::Departure::Signal(signal) => Ending::Aborted { signal },
                 crate::terminal::Departure::Panic => Ending::Internal("a panic".into()),
             };
-            let look = Look::new(colour);
-            let mut lines = head.clone();
-            lines.extend(tail.iter().map(|&q| finals[q].clone()));
-            lines.push(look.ending(&ending, width));
+            let finals = finals.lock().unwrap_or_else(|e| e.into_inner());
+            let mut lines: Vec<String> = head.iter().cloned().collect();
+            lines.extend(finals.iter().enumerate().filter_map(|(q, line)| {
+                let given_up = frozen.get(&q).is_some_and(|l| l.contains(line));
+                (!given_up).then(|| line.clone())
+            }));
+            lines.push(Look::new(colour).ending(&ending, width));
             screen::Screen::from_parked(park).finish(&lines)
         })));
     }
