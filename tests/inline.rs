@@ -61,6 +61,26 @@ fn lines(screen: &str) -> Vec<String> {
         .collect()
 }
 
+/// Everything the terminal holds after the run: the scrollback, then the screen, non-empty
+/// lines only.
+fn left_behind(s: &Session) -> Vec<String> {
+    let mut everything: Vec<String> = s
+        .scrollback()
+        .into_iter()
+        .filter(|l| !l.is_empty())
+        .collect();
+    everything.extend(lines(&s.screen()));
+    everything
+}
+
+/// Opens the custom-text editor of the first question, `down` rows under the first option.
+fn open_own_answer(s: &mut Session, down: usize) {
+    s.send(&DOWN.repeat(down));
+    s.wait_for(">     Type your own…");
+    s.send("\r");
+    s.wait_for("Your own answer");
+}
+
 /// The lines after the one that starts with `marker` (the typed command line).
 fn after(screen: &str, marker: &str) -> Vec<String> {
     let all = lines(screen);
@@ -205,8 +225,7 @@ fn starting_on_the_last_row_leaves_no_frame_in_the_scrollback() {
     s.wait_until("the shell prompt after the transcript", |screen| {
         screen.contains("✔ Submitted") && screen.trim_end().ends_with(SHELL_PROMPT.trim_end())
     });
-    let mut everything = s.scrollback();
-    everything.extend(lines(&s.screen()));
+    let everything = left_behind(&s);
     let from = everything
         .iter()
         .rposition(|l| l == "40")
@@ -470,10 +489,7 @@ fn a_long_completion_list_stays_inside_the_block_and_leaves_nothing() {
         .push(("PI_ASK_INDEX_WAIT_MS".into(), "10000".into()));
     let mut s = Session::spawn_with(payload, &["--cwd", tree.path().to_str().unwrap()], opts);
     s.wait_for("Which file?");
-    s.send(DOWN);
-    s.wait_for(">     Type your own…");
-    s.send("\r");
-    s.wait_for("Your own answer");
+    open_own_answer(&mut s, 1);
     s.send("see @note");
     s.wait_for("> see @note");
     s.send("\t");
@@ -495,13 +511,8 @@ fn a_long_completion_list_stays_inside_the_block_and_leaves_nothing() {
         result.unwrap()["details"]["answers"]["f"]["customText"],
         json!("see @note07.md")
     );
-    let mut everything = s.scrollback();
-    everything.extend(lines(&s.screen()));
-    let ours: Vec<&str> = everything
-        .iter()
-        .map(String::as_str)
-        .filter(|l| !l.is_empty())
-        .collect();
+    let everything = left_behind(&s);
+    let ours: Vec<&str> = everything.iter().map(String::as_str).collect();
     assert_eq!(
         ours,
         ["Files", "File: “see @note07.md”", "✔ Submitted"],
@@ -622,10 +633,7 @@ fn a_multi_line_paste_and_the_countdown_in_an_editor_keep_the_block_in_place() {
     let mut s = Session::spawn_with(PREFS, &["--timeout", "4"], inline(16, 60));
     s.wait_for("1. Minimal");
     // "Type your own…": four rows down (three options, then the action rows).
-    s.send(&DOWN.repeat(3));
-    s.wait_for(">     Type your own…");
-    s.send("\r");
-    s.wait_for("Your own answer");
+    open_own_answer(&mut s, 3);
     s.send("\x1b[200~first line\nsecond line\nthird\x1b[201~");
     s.wait_for("third");
     // No key now: the countdown runs in the block's top line, then the flow times out with
@@ -637,13 +645,8 @@ fn a_multi_line_paste_and_the_countdown_in_an_editor_keep_the_block_in_place() {
         result.unwrap()["details"]["answers"]["style"]["customText"],
         json!("first line\nsecond line\nthird")
     );
-    let mut everything = s.scrollback();
-    everything.extend(lines(&s.screen()));
-    let ours: Vec<&str> = everything
-        .iter()
-        .map(String::as_str)
-        .filter(|l| !l.is_empty())
-        .collect();
+    let everything = left_behind(&s);
+    let ours: Vec<&str> = everything.iter().map(String::as_str).collect();
     assert_eq!(
         ours,
         [
@@ -705,8 +708,7 @@ fn a_timeout_in_an_editor_and_ctrl_z_in_an_editor_keep_the_lines_before_the_run(
     s.wait_until("the transcript", |screen| {
         screen.contains("Timed out") && screen.trim_end().ends_with(SHELL_PROMPT.trim_end())
     });
-    let mut everything = s.scrollback();
-    everything.extend(lines(&s.screen()));
+    let everything = left_behind(&s);
     let at = everything
         .iter()
         .position(|l| l == "100")
@@ -751,8 +753,7 @@ fn a_timeout_in_an_editor_and_ctrl_z_in_an_editor_keep_the_lines_before_the_run(
     s.wait_until("the transcript", |screen| {
         screen.contains("✔ Submitted") && screen.trim_end().ends_with(SHELL_PROMPT.trim_end())
     });
-    let mut everything = s.scrollback();
-    everything.extend(lines(&s.screen()));
+    let everything = left_behind(&s);
     assert!(
         everything
             .iter()
@@ -785,10 +786,7 @@ fn hostile_file_names_never_reach_the_terminal_raw_when_completed() {
         .push(("PI_ASK_INDEX_WAIT_MS".into(), "10000".into()));
     let mut s = Session::spawn_with(payload, &["--cwd", tree.path().to_str().unwrap()], opts);
     s.wait_for("Which file?");
-    s.send(DOWN);
-    s.wait_for(">     Type your own…");
-    s.send("\r");
-    s.wait_for("Your own answer");
+    open_own_answer(&mut s, 1);
     // The list: each name escaped.
     s.send("@notes");
     s.wait_for("> @notes");
@@ -858,10 +856,7 @@ fn a_stop_from_outside_then_fg_puts_raw_mode_back_and_draws_the_block_again() {
 fn a_pasted_control_character_is_shown_as_a_symbol_and_kept_in_the_answer() {
     let mut s = Session::spawn_with(PREFS, &["--no-bell"], inline(24, 100));
     s.wait_for("1. Minimal");
-    s.send(&DOWN.repeat(3));
-    s.wait_for(">     Type your own…");
-    s.send("\r");
-    s.wait_for("Your own answer");
+    open_own_answer(&mut s, 3);
     s.send("\x1b[200~bell\u{7} csi\u{9b}31m bs\u{8} del\u{7f} rtl\u{202e}end\x1b[201~");
     // (vt100 shows no U+FFFD, the symbol of the C1 control.)
     s.wait_for("31m bs␈ del␡ rtlend");
