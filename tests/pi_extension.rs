@@ -649,38 +649,10 @@ fn main_screen_lines(raw: &[u8]) -> Vec<String> {
     lines
 }
 
-/// The pid of the child of `parent` whose command name is `name` (from /proc), waiting up to
-/// a few seconds for it to appear.
+/// The pid of pi's process `name` (the questionnaire, not the version check): see
+/// [`crate::pi_tmux::descendant_named`].
 fn child_named(parent: i32, name: &str) -> i32 {
-    let start = Instant::now();
-    loop {
-        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-            let Ok(pid) = entry.file_name().to_string_lossy().parse::<i32>() else {
-                continue;
-            };
-            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-                continue;
-            };
-            // "pid (comm) state ppid ...": comm may hold spaces, so split at the last ')'.
-            let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
-                continue;
-            };
-            let ppid = stat[close + 1..].split_whitespace().nth(1);
-            // The extension's version check (`pi-ask --version`, started just before the
-            // questionnaire) may still be there: it is not the questionnaire.
-            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-            let version_check = cmdline.split(|&b| b == 0).any(|arg| arg == b"--version");
-            if &stat[open + 1..close] == name && ppid == Some(&parent.to_string()) && !version_check
-            {
-                return pid;
-            }
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "no child {name} of {parent}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    crate::pi_tmux::descendant_named(parent, name)
 }
 
 #[test]

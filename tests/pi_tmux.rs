@@ -353,7 +353,7 @@ fn tmux_a_killed_binary_leaves_pi_whole() {
 
 /// The pid of the process named `name` among the descendants of `root` (from /proc), waiting
 /// up to a few seconds for it.
-fn descendant_named(root: i32, name: &str) -> i32 {
+pub(crate) fn descendant_named(root: i32, name: &str) -> i32 {
     let start = Instant::now();
     loop {
         let mut procs = Vec::new();
