@@ -1144,8 +1144,26 @@ export function settingsReport(resolved: ResolvedSettings): string {
 
 type Theme = Parameters<NonNullable<Parameters<ExtensionAPI["registerTool"]>[0]["renderCall"]>>[1];
 
+/**
+ * `text` safe to draw in pi's terminal, as the binary draws payload text (its
+ * `sanitize::for_terminal`): C0 and C1 controls but newline and tab, DEL, and bidirectional
+ * controls become visible escapes (`\e`, `\x07`, `\u{202e}`), so a payload, a pasted answer
+ * or a file name never sets the title, writes the clipboard or clears the screen.
+ */
+export function safe(text: string): string {
+	return String(text).replace(
+		/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g,
+		(c) => {
+			const code = c.codePointAt(0) ?? 0;
+			if (code === 0x1b) return "\\e";
+			if (code < 0x100) return `\\x${code.toString(16).padStart(2, "0")}`;
+			return `\\u{${code.toString(16)}}`;
+		},
+	);
+}
+
 function oneLine(text: string, max = 80): string {
-	const flat = text.replace(/\s+/g, " ").trim();
+	const flat = safe(text).replace(/\s+/g, " ").trim();
 	return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
@@ -1157,8 +1175,8 @@ export function callText(args: Partial<AskUserParams> | undefined, theme: Theme)
 	text += theme.fg("muted", ` · ${questions.length} question${questions.length === 1 ? "" : "s"}`);
 	questions.forEach((q, i) => {
 		if (!q) return;
-		const label = q.label?.trim() ? q.label : `Q${i + 1}`;
-		const kind = q.type && q.type !== "single" ? theme.fg("dim", ` [${q.type}]`) : "";
+		const label = q.label?.trim() ? oneLine(q.label, 40) : `Q${i + 1}`;
+		const kind = q.type && q.type !== "single" ? theme.fg("dim", ` [${oneLine(String(q.type), 20)}]`) : "";
 		const options = Array.isArray(q.options) ? q.options.map((o) => o?.label).filter(Boolean) : [];
 		text += `\n  ${theme.fg("accent", label)}${kind} ${oneLine(q.prompt ?? "", 70)}`;
 		if (options.length) text += theme.fg("dim", ` (${oneLine(options.join(" / "), 60)})`);
@@ -1174,7 +1192,7 @@ export function resultText(result: { content: Array<{ type: string; text?: strin
 	const details = result.details as AskUserDetails | undefined;
 	if (!details || !Array.isArray(details.questions)) {
 		const first = result.content.find((c) => c.type === "text");
-		return first?.text ?? "";
+		return safe(first?.text ?? "");
 	}
 	if (details.cancelled) {
 		const error = details.error;
@@ -1184,13 +1202,13 @@ export function resultText(result: { content: Array<{ type: string; text?: strin
 	}
 	const lines = details.questions.map((q) => {
 		const answer = details.answers?.[q.id];
-		const label = theme.fg("accent", q.label);
+		const label = theme.fg("accent", oneLine(q.label, 60));
 		let line: string;
 		if (answer && answer.values.length > 0) {
 			const shown = answer.labels.map((l, i) =>
 				answer.customText !== undefined && i === answer.labels.length - 1 && answer.values[i] === answer.customText
 					? `“${oneLine(l, 60)}”`
-					: l,
+					: oneLine(l, 60),
 			);
 			line = `${theme.fg("success", "✓ ")}${label}: ${shown.join(", ")}`;
 		} else {
@@ -1204,7 +1222,7 @@ export function resultText(result: { content: Array<{ type: string; text?: strin
 			const i = answer?.values.indexOf(value) ?? -1;
 			notes.push(`note on ${i >= 0 && answer?.labels[i] ? answer.labels[i] : value}: ${note}`);
 		}
-		for (const note of notes) line += expanded ? `\n    ${theme.fg("muted", note)}` : theme.fg("muted", ` · ${oneLine(note, 60)}`);
+		for (const note of notes) line += expanded ? `\n    ${theme.fg("muted", safe(note))}` : theme.fg("muted", ` · ${oneLine(note, 60)}`);
 		return line;
 	});
 	return lines.join("\n");

@@ -470,3 +470,25 @@ test("binaryUsesFullScreen: PI_ASK_SCREEN=full, the person's choice; inline othe
 	assert.equal(ext.binaryUsesFullScreen({ PI_ASK_SCREEN: "inline" }), false);
 	assert.equal(ext.binaryUsesFullScreen({}), false);
 });
+
+test("callText and resultText show payload and answer text escaped, never run", () => {
+	const evil = "T\x1b]52;c;eA==\x07\x1b[2J\u202eEVIL\x1b]2;PWNED\x07";
+	const call = ext.callText(
+		{ title: evil, questions: [{ id: "q", label: evil, prompt: evil, type: "single", options: [{ value: "v", label: evil }] }] },
+		theme,
+	);
+	const result = {
+		content: [{ type: "text", text: "done" }],
+		details: {
+			title: evil,
+			cancelled: false,
+			questions: [{ id: "q", label: evil, prompt: evil, type: "single" }],
+			answers: { q: { values: ["v", "own\x07"], labels: [evil, "own\x07"], indices: [1], customText: "own\x07", note: `n${evil}`, optionNotes: { v: evil } } },
+		},
+	};
+	for (const text of [call, ext.resultText(result, false, theme), ext.resultText(result, true, theme)]) {
+		assert.ok(!/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]/.test(text), JSON.stringify(text));
+		assert.ok(text.includes("\\e]52;c;eA==\\x07\\e[2J\\u{202e}EVIL"), JSON.stringify(text));
+	}
+	assert.equal(ext.safe("a\tb\nc\x1b[31md\u2066"), "a\tb\nc\\e[31md\\u{2066}");
+});
