@@ -41,13 +41,15 @@
 //! `review.rs`, `pager.rs`; pure text layout is in `super::layout`.
 
 mod backend;
+mod fake;
 mod menu;
 mod pager;
 mod question;
 mod review;
 mod screen;
 
-pub use backend::{Backend, EditWait, FakeBackend, TtyBackend};
+pub use backend::{Backend, EditWait, TtyBackend};
+pub use fake::FakeBackend;
 pub use screen::Placement;
 
 use super::layout::{fit, width_of, wrap, wrap_words};
