@@ -41,6 +41,7 @@
 //! `review.rs`, `pager.rs`; pure text layout is in `super::layout`.
 
 mod backend;
+#[cfg(any(test, feature = "fake-terminal"))]
 mod fake;
 mod menu;
 mod pager;
@@ -49,7 +50,8 @@ mod review;
 mod screen;
 
 pub use backend::{Backend, EditWait, TtyBackend};
-pub use fake::FakeBackend;
+#[cfg(any(test, feature = "fake-terminal"))]
+pub use fake::{Clamp, FakeBackend};
 pub use screen::Placement;
 
 use super::layout::{fit, width_of, wrap, wrap_words};
