@@ -63,8 +63,8 @@
 //! still rewrite) with relative moves, and leaves only its transcript. The fake records who last
 //! changed each row (rows that scrolled off the top count on, so a row keeps its number), where
 //! each of the front end's writes went (from the highest row its cursor reached to the lowest
-//! row it or the editor's echo after it reached or changed), and every cursor move the screen
-//! cut short. [`FakeBackend::stale_rows`] lists what is wrong:
+//! row it or the editor's echo after it left text on), and every cursor move the screen cut
+//! short. [`FakeBackend::stale_rows`] lists what is wrong:
 //!
 //! - a cursor-up or cursor-down that could not go as far as asked: the front end reached for a
 //!   row that is gone, so what it drew there is in the scrollback, stale;
@@ -123,6 +123,8 @@ pub struct FakeBackend {
     before: Option<Vec<(usize, String)>>,
     /// The narrowest window since the run started.
     narrowest: usize,
+    /// Where each front-end write ends in `written`.
+    write_ends: Vec<usize>,
 }
 
 /// The fake editor's state between waits.
@@ -179,6 +181,7 @@ impl FakeBackend {
             resize_pending: false,
             before: None,
             narrowest: cols,
+            write_ends: Vec::new(),
         }
     }
 
@@ -373,11 +376,48 @@ impl FakeBackend {
         }
     }
 
-    /// The problems, the scrollback and the screen, for a failure message.
+    /// The front end's write number `n` (from 0), as written.
+    pub fn write_number(&self, n: usize) -> &str {
+        let start = n.checked_sub(1).map_or(0, |i| self.write_ends[i]);
+        self.write_ends
+            .get(n)
+            .map_or("", |&end| &self.written[start..end])
+    }
+
+    /// The problems, the writes they name (escaped, with where each drew), the scrollback and
+    /// the screen, for a failure message.
     pub fn report(&mut self, problems: &[String]) -> String {
         let mut out = String::new();
         for p in problems {
             let _ = writeln!(out, "- {p}");
+        }
+        let mut named: Vec<usize> = problems
+            .iter()
+            .flat_map(|p| p.split("write ").skip(1))
+            .filter_map(|rest| {
+                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                digits.parse().ok()
+            })
+            .collect();
+        named.sort_unstable();
+        named.dedup();
+        for n in named {
+            let span = self.term.frames.iter().find(|f| f.write == n);
+            let _ = writeln!(
+                out,
+                "write {n}{}: {:?}",
+                span.map_or(String::new(), |f| format!(
+                    " (absolute rows {}..={}{})",
+                    f.top,
+                    f.bottom,
+                    if f.after_resize {
+                        ", after a resize"
+                    } else {
+                        ""
+                    }
+                )),
+                self.write_number(n)
+            );
         }
         let (row, col) = self.cursor();
         let _ = writeln!(out, "scrollback:\n{}", term::show(&self.scrollback()));
@@ -498,6 +538,7 @@ impl Backend for FakeBackend {
             self.narrowest = self.size.1;
         }
         self.written.push_str(bytes);
+        self.write_ends.push(self.written.len());
         let n = self.term.writes;
         self.term.writes += 1;
         self.term.write(bytes, Writer::Frame(n));

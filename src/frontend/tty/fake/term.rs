@@ -150,9 +150,7 @@ pub(super) struct Term {
     pub writes: usize,
     /// Cursor moves that were cut short.
     pub clamps: Vec<Clamp>,
-    /// For each front-end write that drew: (its write number, the top absolute row its cursor
-    /// reached, the lowest absolute row it or the editor after it changed or reached, the
-    /// window's rows, whether a resize came since the write before).
+    /// Where each front-end write that moved or changed something drew.
     pub frames: Vec<FrameSpan>,
     resized: bool,
 }
@@ -160,9 +158,13 @@ pub(super) struct Term {
 /// Where one front-end write drew (absolute rows: rows scrolled off the top count on).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct FrameSpan {
+    /// The write's number (from 0).
     pub write: usize,
+    /// The highest row its cursor reached.
     pub top: usize,
+    /// The lowest row it, or the editor's echo after it, left text on.
     pub bottom: usize,
+    /// The window's rows then.
     pub rows: usize,
     /// A resize came between the write before and this one.
     pub after_resize: bool,
@@ -287,7 +289,8 @@ impl Term {
             }
             let width = if self.joiner { 0 } else { tmux_width(c) };
             self.joiner = c == '\u{200D}';
-            if width > 0 && vt100_width(c) == width && !in_pool(c) {
+            // vt100 draws no U+FFFD (tmux: one column).
+            if width > 0 && vt100_width(c) == width && !in_pool(c) && c != '\u{FFFD}' {
                 out.push(c);
             } else {
                 out.push(self.standins.get(c, width));
@@ -312,7 +315,7 @@ impl Term {
         let before_rows = self.raw_rows();
         let before_base = self.scrolled();
         let start = self.absolute_cursor();
-        let (mut top, mut bottom) = (start, start);
+        let mut top = start;
         let text = self.substitute(bytes);
         let mut rest = text.as_str();
         // Each escape sequence is applied on its own, so the cursor is known before and after it.
@@ -326,13 +329,10 @@ impl Term {
             if let Some(seq) = sequence {
                 self.check_move(seq, writer);
                 self.parser.process(seq.as_bytes());
-                let at = self.absolute_cursor();
-                top = top.min(at);
-                bottom = bottom.max(at);
+                top = top.min(self.absolute_cursor());
             }
             if !text.is_empty() {
                 self.parser.process(text.as_bytes());
-                bottom = bottom.max(self.absolute_cursor());
             }
             rest = tail;
         }
@@ -351,18 +351,23 @@ impl Term {
             let was = before_rows.get(abs - before_base).map(String::as_str);
             let trim = |s: Option<&str>| s.unwrap_or("").trim_end().to_string();
             if trim(now) != trim(was) {
-                changed.push(abs);
+                changed.push((abs, !trim(now).is_empty()));
             }
         }
         if self.writers.len() < base + after.len() {
             self.writers.resize(base + after.len(), Writer::Before);
         }
-        for &abs in &changed {
+        // The lowest row this write left text on (rows it erased are no longer drawn).
+        let mut bottom = None;
+        for &(abs, drawn) in &changed {
             self.writers[abs] = writer;
-            bottom = bottom.max(abs);
+            if drawn {
+                bottom = Some(abs);
+            }
         }
+        let bottom = bottom.unwrap_or(start.min(top));
         match writer {
-            Writer::Frame(n) if top != bottom || !changed.is_empty() || top != start => {
+            Writer::Frame(n) if !changed.is_empty() || top != start => {
                 let (rows, _) = self.size();
                 self.frames.push(FrameSpan {
                     write: n,
