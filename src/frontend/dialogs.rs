@@ -28,7 +28,7 @@
 
 use super::plain::{FileLines, Lines, Untimed};
 use super::timeout::Deadline;
-use super::view;
+use crate::ui::view;
 use crate::contract::QuestionType;
 use crate::flow::{Command, Flow, Screen};
 use crate::result::Ending;

@@ -22,7 +22,7 @@
 
 use super::layout::indented;
 use super::timeout::{plain_countdown_line, Deadline};
-use super::view;
+use crate::ui::view;
 use super::AskOptions;
 use crate::contract::{Question, QuestionType};
 use crate::flow::{Command, Flow, FlowError, Screen};

@@ -69,15 +69,6 @@ impl Menu {
             self.active = row;
         }
     }
-
-    /// "[Page 2/5] " after the help line when there is more than one page, else "".
-    pub fn page_info(&self) -> String {
-        if self.pages() > 1 {
-            format!(" [Page {}/{}] ", self.page() + 1, self.pages())
-        } else {
-            String::new()
-        }
-    }
 }
 
 #[cfg(test)]
