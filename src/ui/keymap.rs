@@ -103,14 +103,44 @@ macro_rules! bind {
 
 /// Keys that do the same on every screen; looked up after the screen's own.
 pub static GLOBAL: &[Binding] = &[
-    bind!(&[Key::Ctrl('c')], Action::Dismiss, "^C", "dismiss", "dismiss the questions at once"),
-    bind!(&[Key::Ctrl(']')], Action::Peek, "^]", "context", "show the agent's message"),
-    bind!(&[Key::Ctrl('z')], Action::Suspend, "^Z", "", "suspend (fg brings it back)"),
+    bind!(
+        &[Key::Ctrl('c')],
+        Action::Dismiss,
+        "^C",
+        "dismiss",
+        "dismiss the questions at once"
+    ),
+    bind!(
+        &[Key::Ctrl(']')],
+        Action::Peek,
+        "^]",
+        "context",
+        "show the agent's message"
+    ),
+    bind!(
+        &[Key::Ctrl('z')],
+        Action::Suspend,
+        "^Z",
+        "",
+        "suspend (fg brings it back)"
+    ),
 ];
 
 const MOVES: [Binding; 6] = [
-    bind!(&[Key::Up, Key::Char('k')], Action::Up, "\u{2191}\u{2193}", "move", "move up (k)"),
-    bind!(&[Key::Down, Key::Char('j')], Action::Down, "\u{2193}", "", "move down (j)"),
+    bind!(
+        &[Key::Up, Key::Char('k')],
+        Action::Up,
+        "\u{2191}\u{2193}",
+        "move",
+        "move up (k)"
+    ),
+    bind!(
+        &[Key::Down, Key::Char('j')],
+        Action::Down,
+        "\u{2193}",
+        "",
+        "move down (j)"
+    ),
     bind!(&[Key::PageUp], Action::PageUp, "PgUp", "", "previous page"),
     bind!(&[Key::PageDown], Action::PageDown, "PgDn", "", "next page"),
     bind!(&[Key::Home], Action::First, "Home", "", "first row"),
@@ -120,16 +150,76 @@ const MOVES: [Binding; 6] = [
 /// A single-select or preview question.
 pub static SINGLE: &[Binding] = &[
     MOVES[0],
-    bind!(&[Key::Enter], Action::Confirm, "Enter", "choose", "choose the option and go on"),
-    bind!(&DIGITS, Action::Number(0), "1-9", "", "choose option 1-9 (the last: Type your own)"),
-    bind!(&[Key::Char(' ')], Action::Toggle, "Space", "", "select or deselect, staying here"),
-    bind!(&[Key::Char('n')], Action::OptionNote, "n", "note", "note on the highlighted option"),
-    bind!(&[Key::Char('N')], Action::QuestionNote, "N", "", "note on the question"),
-    bind!(&[Key::Tab, Key::Right], Action::NextQuestion, "Tab", "", "next question (\u{2192})"),
-    bind!(&[Key::BackTab, Key::Left], Action::PrevQuestion, "S-Tab", "", "previous question (\u{2190})"),
-    bind!(&[Key::Esc, Key::Char('q')], Action::Cancel, "Esc", "cancel", "cancel (q)"),
-    bind!(&[Key::Char('/')], Action::Filter, "/", "", "filter the options"),
-    bind!(&[Key::Char('v')], Action::View, "v", "", "whole text or preview of the option"),
+    bind!(
+        &[Key::Enter],
+        Action::Confirm,
+        "Enter",
+        "choose",
+        "choose the option and go on"
+    ),
+    bind!(
+        &DIGITS,
+        Action::Number(0),
+        "1-9",
+        "",
+        "choose option 1-9 (the last: Type your own)"
+    ),
+    bind!(
+        &[Key::Char(' ')],
+        Action::Toggle,
+        "Space",
+        "",
+        "select or deselect, staying here"
+    ),
+    bind!(
+        &[Key::Char('n')],
+        Action::OptionNote,
+        "n",
+        "note",
+        "note on the highlighted option"
+    ),
+    bind!(
+        &[Key::Char('N')],
+        Action::QuestionNote,
+        "N",
+        "",
+        "note on the question"
+    ),
+    bind!(
+        &[Key::Tab, Key::Right],
+        Action::NextQuestion,
+        "Tab",
+        "",
+        "next question (\u{2192})"
+    ),
+    bind!(
+        &[Key::BackTab, Key::Left],
+        Action::PrevQuestion,
+        "S-Tab",
+        "",
+        "previous question (\u{2190})"
+    ),
+    bind!(
+        &[Key::Esc, Key::Char('q')],
+        Action::Cancel,
+        "Esc",
+        "cancel",
+        "cancel (q)"
+    ),
+    bind!(
+        &[Key::Char('/')],
+        Action::Filter,
+        "/",
+        "",
+        "filter the options"
+    ),
+    bind!(
+        &[Key::Char('v')],
+        Action::View,
+        "v",
+        "",
+        "whole text or preview of the option"
+    ),
     bind!(&[Key::Char('?')], Action::Keys, "?", "keys", "this list"),
     MOVES[1],
     MOVES[2],
@@ -141,17 +231,83 @@ pub static SINGLE: &[Binding] = &[
 /// A multi-select question.
 pub static MULTI: &[Binding] = &[
     MOVES[0],
-    bind!(&[Key::Char(' ')], Action::Toggle, "Space", "tick", "tick or untick the option"),
-    bind!(&[Key::Enter], Action::Confirm, "Enter", "done", "done: go on (on Type your own: edit)"),
-    bind!(&DIGITS, Action::Number(0), "1-9", "", "tick option 1-9 (the last: Type your own)"),
-    bind!(&[Key::Char('n')], Action::OptionNote, "n", "note", "note on the highlighted option"),
-    bind!(&[Key::Char('N')], Action::QuestionNote, "N", "", "note on the question"),
-    bind!(&[Key::Char('a')], Action::ToggleAll, "a", "", "tick all, or none"),
-    bind!(&[Key::Tab, Key::Right], Action::NextQuestion, "Tab", "", "next question (\u{2192})"),
-    bind!(&[Key::BackTab, Key::Left], Action::PrevQuestion, "S-Tab", "", "previous question (\u{2190})"),
-    bind!(&[Key::Esc, Key::Char('q')], Action::Cancel, "Esc", "cancel", "cancel (q)"),
-    bind!(&[Key::Char('/')], Action::Filter, "/", "", "filter the options"),
-    bind!(&[Key::Char('v')], Action::View, "v", "", "whole text of the option"),
+    bind!(
+        &[Key::Char(' ')],
+        Action::Toggle,
+        "Space",
+        "tick",
+        "tick or untick the option"
+    ),
+    bind!(
+        &[Key::Enter],
+        Action::Confirm,
+        "Enter",
+        "done",
+        "done: go on (on Type your own: edit)"
+    ),
+    bind!(
+        &DIGITS,
+        Action::Number(0),
+        "1-9",
+        "",
+        "tick option 1-9 (the last: Type your own)"
+    ),
+    bind!(
+        &[Key::Char('n')],
+        Action::OptionNote,
+        "n",
+        "note",
+        "note on the highlighted option"
+    ),
+    bind!(
+        &[Key::Char('N')],
+        Action::QuestionNote,
+        "N",
+        "",
+        "note on the question"
+    ),
+    bind!(
+        &[Key::Char('a')],
+        Action::ToggleAll,
+        "a",
+        "",
+        "tick all, or none"
+    ),
+    bind!(
+        &[Key::Tab, Key::Right],
+        Action::NextQuestion,
+        "Tab",
+        "",
+        "next question (\u{2192})"
+    ),
+    bind!(
+        &[Key::BackTab, Key::Left],
+        Action::PrevQuestion,
+        "S-Tab",
+        "",
+        "previous question (\u{2190})"
+    ),
+    bind!(
+        &[Key::Esc, Key::Char('q')],
+        Action::Cancel,
+        "Esc",
+        "cancel",
+        "cancel (q)"
+    ),
+    bind!(
+        &[Key::Char('/')],
+        Action::Filter,
+        "/",
+        "",
+        "filter the options"
+    ),
+    bind!(
+        &[Key::Char('v')],
+        Action::View,
+        "v",
+        "",
+        "whole text of the option"
+    ),
     bind!(&[Key::Char('?')], Action::Keys, "?", "keys", "this list"),
     MOVES[1],
     MOVES[2],
@@ -163,12 +319,48 @@ pub static MULTI: &[Binding] = &[
 /// The review.
 pub static REVIEW: &[Binding] = &[
     MOVES[0],
-    bind!(&[Key::Enter], Action::Confirm, "Enter", "choose", "run the action, or change the question"),
-    bind!(&DIGITS, Action::Number(0), "1-2", "", "an action; press twice to run it"),
-    bind!(&[Key::Char('N')], Action::QuestionNote, "N", "", "note on the highlighted question"),
-    bind!(&[Key::BackTab, Key::Left], Action::PrevQuestion, "\u{2190}", "back", "back to the last question (S-Tab)"),
-    bind!(&[Key::Tab, Key::Right], Action::NextQuestion, "Tab", "", "the first question (\u{2192})"),
-    bind!(&[Key::Esc, Key::Char('q')], Action::Cancel, "Esc", "cancel", "cancel (q)"),
+    bind!(
+        &[Key::Enter],
+        Action::Confirm,
+        "Enter",
+        "choose",
+        "run the action, or change the question"
+    ),
+    bind!(
+        &DIGITS,
+        Action::Number(0),
+        "1-2",
+        "",
+        "an action; press twice to run it"
+    ),
+    bind!(
+        &[Key::Char('N')],
+        Action::QuestionNote,
+        "N",
+        "",
+        "note on the highlighted question"
+    ),
+    bind!(
+        &[Key::BackTab, Key::Left],
+        Action::PrevQuestion,
+        "\u{2190}",
+        "back",
+        "back to the last question (S-Tab)"
+    ),
+    bind!(
+        &[Key::Tab, Key::Right],
+        Action::NextQuestion,
+        "Tab",
+        "",
+        "the first question (\u{2192})"
+    ),
+    bind!(
+        &[Key::Esc, Key::Char('q')],
+        Action::Cancel,
+        "Esc",
+        "cancel",
+        "cancel (q)"
+    ),
     bind!(&[Key::Char('?')], Action::Keys, "?", "keys", "this list"),
     MOVES[1],
     MOVES[4],
@@ -181,19 +373,43 @@ pub static CONFIRM: &[Binding] = &[
     bind!(&[Key::Enter], Action::Confirm, "Enter", "choose", "choose"),
     bind!(&[Key::Char('y')], Action::Yes, "y/n", "", "yes"),
     bind!(&[Key::Char('n')], Action::No, "n", "", "no"),
-    bind!(&[Key::Esc, Key::Char('q')], Action::Cancel, "Esc", "back", "no, back"),
+    bind!(
+        &[Key::Esc, Key::Char('q')],
+        Action::Cancel,
+        "Esc",
+        "back",
+        "no, back"
+    ),
     MOVES[1],
 ];
 
 /// A pager (a preview, a whole text, the agent's message, the key list).
 pub static PAGER: &[Binding] = &[
-    bind!(&[Key::Up, Key::Char('k')], Action::Up, "\u{2191}\u{2193}", "scroll", "scroll up (k)"),
-    bind!(&[Key::Down, Key::Char('j'), Key::Char(' ')], Action::Down, "\u{2193}", "", "scroll down (j)"),
+    bind!(
+        &[Key::Up, Key::Char('k')],
+        Action::Up,
+        "\u{2191}\u{2193}",
+        "scroll",
+        "scroll up (k)"
+    ),
+    bind!(
+        &[Key::Down, Key::Char('j'), Key::Char(' ')],
+        Action::Down,
+        "\u{2193}",
+        "",
+        "scroll down (j)"
+    ),
     MOVES[2],
     MOVES[3],
     MOVES[4],
     MOVES[5],
-    bind!(&[Key::Esc, Key::Char('q'), Key::Enter, Key::Ctrl(']')], Action::Cancel, "Esc", "back", "back (q, Enter)"),
+    bind!(
+        &[Key::Esc, Key::Char('q'), Key::Enter, Key::Ctrl(']')],
+        Action::Cancel,
+        "Esc",
+        "back",
+        "back (q, Enter)"
+    ),
 ];
 
 /// What `key` does on the screen whose map is `map` (then [`GLOBAL`]); `None`: nothing.
@@ -301,14 +517,19 @@ mod tests {
             "\u{2191}\u{2193} move \u{b7} Space tick \u{b7} Enter done \u{b7} n note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ? keys"
         );
         // A narrow window keeps the first hints and the key list.
-        let narrow = hint_line(SINGLE, &[], "", 30);
-        assert_eq!(narrow, "\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} ? keys");
+        let narrow = hint_line(SINGLE, &[], "", 31);
+        assert_eq!(
+            narrow,
+            "\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} ? keys"
+        );
     }
 
     #[test]
     fn the_key_list_names_every_binding() {
         let list = key_list(SINGLE);
         assert_eq!(list.len(), SINGLE.len() + GLOBAL.len());
-        assert!(list.iter().any(|l| l.starts_with("Space") && l.ends_with("select or deselect, staying here")));
+        assert!(list
+            .iter()
+            .any(|l| l.starts_with("Space") && l.ends_with("select or deselect, staying here")));
     }
 }

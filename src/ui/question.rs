@@ -275,7 +275,10 @@ mod tests {
                 {"id":"p","prompt":"Layout?","type":"preview","options":[{"value":"c","label":"C","preview":"x"}]}]}"#,
         );
         let q1 = &p.questions[0];
-        assert_eq!(Rows::of(q1, None).to_vec(), vec![Row::Option(0), Row::TypeOwn]);
+        assert_eq!(
+            Rows::of(q1, None).to_vec(),
+            vec![Row::Option(0), Row::TypeOwn]
+        );
         assert_eq!(digit_row(q1, 2), Some(Row::TypeOwn));
         assert_eq!(digit_row(q1, 3), None);
         assert_eq!(
@@ -284,9 +287,18 @@ mod tests {
         );
         assert_eq!(digit_row(&p.questions[1], 3), Some(Row::TypeOwn));
         let answers = AnswerState::new(&p);
-        assert_eq!(row_text(&p, &answers, 0, Row::TypeOwn, false, false), "2. Type your own\u{2026}");
-        assert_eq!(row_text(&p, &answers, 0, Row::TypeOwn, true, false), "2. Type your own");
-        assert_eq!(row_text(&p, &answers, 1, Row::Next, false, true), "   Next: review \u{2192}");
+        assert_eq!(
+            row_text(&p, &answers, 0, Row::TypeOwn, false, false),
+            "2. Type your own\u{2026}"
+        );
+        assert_eq!(
+            row_text(&p, &answers, 0, Row::TypeOwn, true, false),
+            "2. Type your own"
+        );
+        assert_eq!(
+            row_text(&p, &answers, 1, Row::Next, false, true),
+            "   Next: review \u{2192}"
+        );
         assert_eq!(prompt_text(&p, 1), "2/3 Q2 \u{b7} Which?");
     }
 

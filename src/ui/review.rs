@@ -74,7 +74,13 @@ pub fn question_lines(payload: &Payload, answers: &AnswerState, q: usize) -> Vec
     let question = &payload.questions[q];
     let line = |kind, indent, text: String| Line { kind, indent, text };
     let mut lines = vec![line(LineKind::Label, 1, label(payload, q))];
-    let note = |text: &str| line(LineKind::Note, 5, format!("{} {}", words::NOTE_LABEL, one_line(text)));
+    let note = |text: &str| {
+        line(
+            LineKind::Note,
+            5,
+            format!("{} {}", words::NOTE_LABEL, one_line(text)),
+        )
+    };
     let summary = answers.summary(payload, q);
     if summary.options.is_empty() && summary.custom_text.is_none() && summary.note.is_none() {
         lines.push(line(LineKind::Unanswered, 3, words::UNANSWERED.to_string()));
@@ -145,11 +151,21 @@ mod tests {
         };
         assert_eq!(
             texts(0),
-            [" Single", "     Note: Question note", "   \u{2192} Code demo", "     Note: Option note"]
+            [
+                " Single",
+                "     Note: Question note",
+                "   \u{2192} Code demo",
+                "     Note: Option note"
+            ]
         );
         assert_eq!(
             texts(1),
-            [" Multi", "   \u{2192} Follow-up action", "     Note: First note", "   \u{2192} Docs demo"]
+            [
+                " Multi",
+                "   \u{2192} Follow-up action",
+                "     Note: First note",
+                "   \u{2192} Docs demo"
+            ]
         );
         assert_eq!(texts(2), [" Skipped", "   \u{2192} unanswered"]);
         assert_eq!(ReviewAction::Submit.numbered(), "1. Submit");

@@ -23,7 +23,8 @@ pub const ANSWER_EDITOR_HINT: &str = "Enter submit \u{b7} Esc close";
 pub const NOTE_EDITOR_HINT: &str = "Enter save \u{b7} Esc close";
 
 /// The filter editor's hint.
-pub const FILTER_EDITOR_HINT: &str = "Enter filter \u{b7} empty Enter: all options \u{b7} Esc close";
+pub const FILTER_EDITOR_HINT: &str =
+    "Enter filter \u{b7} empty Enter: all options \u{b7} Esc close";
 
 /// What a note editor edits: the question's note.
 pub const QUESTION_NOTE: &str = "Note on this question";
@@ -39,7 +40,10 @@ pub const FILTER: &str = "Filter options by label, value or description";
 /// The line above a filtered menu: how many options match.
 pub fn filter_line(filter: &str, shown: usize, of: usize) -> String {
     match shown {
-        0 => format!("Filter {}: no option matches", crate::frontend::layout::quote(filter)),
+        0 => format!(
+            "Filter {}: no option matches",
+            crate::frontend::layout::quote(filter)
+        ),
         _ => format!(
             "Filter {}: {shown} of {of} options",
             crate::frontend::layout::quote(filter)

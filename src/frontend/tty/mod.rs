@@ -264,7 +264,9 @@ impl<B: Backend> Session<'_, B> {
                 self.questions[q].enter(&cx);
             }
             Screen::Review => self.review.enter(),
-            Screen::ConfirmCancel { .. } => self.confirm = Some(Confirm::new(words::CONFIRM_CANCEL, None)),
+            Screen::ConfirmCancel { .. } => {
+                self.confirm = Some(Confirm::new(words::CONFIRM_CANCEL, None))
+            }
             Screen::ConfirmSubmit => {
                 let payload = self.flow.payload();
                 let names: Vec<String> = self
@@ -273,7 +275,10 @@ impl<B: Backend> Session<'_, B> {
                     .into_iter()
                     .map(|q| one_line(&payload.questions[q].label).into_owned())
                     .collect();
-                self.confirm = Some(Confirm::new(words::CONFIRM_SUBMIT, Some(words::unanswered_required(&names))));
+                self.confirm = Some(Confirm::new(
+                    words::CONFIRM_SUBMIT,
+                    Some(words::unanswered_required(&names)),
+                ));
             }
         }
     }
@@ -300,26 +305,44 @@ impl<B: Backend> Session<'_, B> {
     fn render(&self, width: usize, height: usize, status: Option<&str>) -> Block {
         let cx = cx(&self.flow, &self.look, width, height, status);
         match self.overlays.last() {
-            Some(Overlay::Pager(p)) => Block { lines: p.render(&cx), editor: false },
+            Some(Overlay::Pager(p)) => Block {
+                lines: p.render(&cx),
+                editor: false,
+            },
             Some(Overlay::Editor(e)) => {
                 let mut lines = vec![e.hint(&cx)];
-                let under = Cx { height: height.saturating_sub(2).max(1), status: None, ..cx };
+                let under = Cx {
+                    height: height.saturating_sub(2).max(1),
+                    status: None,
+                    ..cx
+                };
                 let at_review = self.flow.screen() == Screen::Review;
                 lines.extend(match e.target {
-                    Target::CustomText(q) => self.questions[q].render(&under, Mode::Editing(Row::TypeOwn)),
-                    Target::OptionNote(q, o) => self.questions[q].render(&under, Mode::Editing(Row::Option(o))),
+                    Target::CustomText(q) => {
+                        self.questions[q].render(&under, Mode::Editing(Row::TypeOwn))
+                    }
+                    Target::OptionNote(q, o) => {
+                        self.questions[q].render(&under, Mode::Editing(Row::Option(o)))
+                    }
                     Target::Note(_) if at_review => Vec::new(),
-                    Target::Note(q) | Target::Filter(q) => self.questions[q].render(&under, Mode::Prompt),
+                    Target::Note(q) | Target::Filter(q) => {
+                        self.questions[q].render(&under, Mode::Prompt)
+                    }
                 });
-                Block { lines, editor: true }
+                Block {
+                    lines,
+                    editor: true,
+                }
             }
             None => Block {
                 lines: match self.flow.screen() {
                     Screen::Question(q) => self.questions[q].render(&cx, Mode::Menu),
                     Screen::Review => self.review.render(&cx),
-                    Screen::ConfirmCancel { .. } | Screen::ConfirmSubmit => {
-                        self.confirm.as_ref().map(|c| c.render(&cx)).unwrap_or_default()
-                    }
+                    Screen::ConfirmCancel { .. } | Screen::ConfirmSubmit => self
+                        .confirm
+                        .as_ref()
+                        .map(|c| c.render(&cx))
+                        .unwrap_or_default(),
                 },
                 editor: false,
             },
@@ -335,11 +358,21 @@ impl<B: Backend> Session<'_, B> {
         let mut lines = Vec::new();
         if let Some(title) = &payload.title {
             let title = one_line(title);
-            lines.push(Line { entry: Entry::Title, text: self.look.heading(&title, width), key: title.into_owned() });
+            lines.push(Line {
+                entry: Entry::Title,
+                text: self.look.heading(&title, width),
+                key: title.into_owned(),
+            });
         }
         let before = match (ending, self.flow.screen()) {
             (Some(_), _) => payload.questions.len(),
-            (None, Screen::Question(q) | Screen::ConfirmCancel { from: Place::Question(q) }) => q,
+            (
+                None,
+                Screen::Question(q)
+                | Screen::ConfirmCancel {
+                    from: Place::Question(q),
+                },
+            ) => q,
             _ => payload.questions.len(),
         };
         for q in 0..before.min(self.lines.len()) {
@@ -349,7 +382,11 @@ impl<B: Backend> Session<'_, B> {
         }
         if let Some(ending) = ending {
             let (_, words) = view::ending_words(ending);
-            lines.push(Line { entry: Entry::End, text: self.look.ending(ending, width), key: words });
+            lines.push(Line {
+                entry: Entry::End,
+                text: self.look.ending(ending, width),
+                key: words,
+            });
         }
         lines
     }
@@ -370,7 +407,9 @@ impl<B: Backend> Session<'_, B> {
         if self.region.placement() != Placement::Inline {
             return;
         }
-        self.lines = (0..self.flow.payload().questions.len()).map(|q| self.line_of(q)).collect();
+        self.lines = (0..self.flow.payload().questions.len())
+            .map(|q| self.line_of(q))
+            .collect();
         let mut f = self.farewell.lock().unwrap_or_else(|e| e.into_inner());
         f.questions = self.lines.clone();
     }
@@ -384,7 +423,23 @@ impl<B: Backend> Session<'_, B> {
         let width = term_width(cols);
         let status = self.countdown(now).map(|l| fit(&l, width));
         let block = if rows < MIN_ROWS {
-            Block { lines: vec![fit(words::TOO_SMALL, width)], editor: false }
+            Block {
+                lines: vec![fit(words::TOO_SMALL, width)],
+                editor: false,
+            }
+        } else if self.region.placement() == Placement::Full {
+            // On the alternate screen the title heads the screen (inline it is the
+            // transcript's first line).
+            let title = self
+                .flow
+                .payload()
+                .title
+                .as_deref()
+                .map(|t| self.look.heading(&one_line(t), width));
+            let height = self.region.budget(rows) - usize::from(title.is_some());
+            let mut block = self.render(width, height.max(1), status.as_deref());
+            block.lines.splice(0..0, title);
+            block
         } else {
             self.render(width, self.region.budget(rows), status.as_deref())
         };
@@ -415,7 +470,10 @@ impl<B: Backend> Session<'_, B> {
             let mut f = self.farewell.lock().unwrap_or_else(|e| e.into_inner());
             f.active = true;
             f.colour = self.look.colour();
-            f.title = self.transcript(None).into_iter().find(|l| l.entry == Entry::Title);
+            f.title = self
+                .transcript(None)
+                .into_iter()
+                .find(|l| l.entry == Entry::Title);
         }
         let shared = Arc::clone(&self.farewell);
         crate::terminal::set_farewell(Some(Box::new(move |departure| {
@@ -424,14 +482,20 @@ impl<B: Backend> Session<'_, B> {
                 return String::new();
             }
             let ending = match departure {
-                crate::terminal::Departure::Signal(signal_hook::consts::SIGINT) => Ending::Interrupted,
+                crate::terminal::Departure::Signal(signal_hook::consts::SIGINT) => {
+                    Ending::Interrupted
+                }
                 crate::terminal::Departure::Signal(signal) => Ending::Aborted { signal },
                 crate::terminal::Departure::Panic => Ending::Internal("a panic".into()),
             };
             let mut lines: Transcript = f.title.iter().cloned().collect();
             lines.extend(f.questions.iter().cloned());
             let (_, words) = view::ending_words(&ending);
-            lines.push(Line { entry: Entry::End, text: Look::new(f.colour).ending(&ending, f.width), key: words });
+            lines.push(Line {
+                entry: Entry::End,
+                text: Look::new(f.colour).ending(&ending, f.width),
+                key: words,
+            });
             region::finish_bytes(f.at, &Region::final_lines(&f.given_up, &lines))
         })));
     }
@@ -452,6 +516,10 @@ impl<B: Backend> Session<'_, B> {
     fn leave(&mut self, ending: &Ending) {
         if let Ok(mut f) = self.farewell.lock() {
             f.active = false;
+        }
+        if self.region.placement() == Placement::Full {
+            // The backend leaves the alternate screen ([`Backend::finish`]).
+            return;
         }
         self.update_lines();
         let lines = self.transcript(Some(ending));
@@ -507,7 +575,9 @@ impl<B: Backend> Session<'_, B> {
     fn keymap(&self) -> &'static [keymap::Binding] {
         match (self.overlays.last(), self.flow.screen()) {
             (Some(_), _) => keymap::PAGER,
-            (None, Screen::Question(q)) => crate::ui::question::keymap(&self.flow.payload().questions[q]),
+            (None, Screen::Question(q)) => {
+                crate::ui::question::keymap(&self.flow.payload().questions[q])
+            }
             (None, Screen::Review) => keymap::REVIEW,
             (None, _) => keymap::CONFIRM,
         }
@@ -516,7 +586,13 @@ impl<B: Backend> Session<'_, B> {
     /// What `action` does on the screen (not an overlay).
     fn screen_action(&mut self, action: Action) -> Outcome {
         let (rows, cols) = self.io.size();
-        let cx = cx(&self.flow, &self.look, term_width(cols), self.region.budget(rows), None);
+        let cx = cx(
+            &self.flow,
+            &self.look,
+            term_width(cols),
+            self.region.budget(rows),
+            None,
+        );
         match self.flow.screen() {
             Screen::Question(q) => self.questions[q].on(action, &cx),
             Screen::Review => self.review.on(action, &cx),
@@ -606,7 +682,11 @@ impl<B: Backend> Session<'_, B> {
                 self.overlays.push(Overlay::Pager(pager));
             }
             (None, Placement::Inline) => {
-                let pager = Pager::new(words::PEEK_TITLE.to_string(), words::PEEK_NONE.to_string(), false);
+                let pager = Pager::new(
+                    words::PEEK_TITLE.to_string(),
+                    words::PEEK_NONE.to_string(),
+                    false,
+                );
                 self.overlays.push(Overlay::Pager(pager));
             }
             (None, Placement::Full) => {
@@ -663,10 +743,15 @@ impl<B: Backend> Session<'_, B> {
         let initial = editor.initial.clone();
         let placeholder = editor.placeholder();
         let size = self.io.size();
-        let mut open = self.editor.unwrap_or(OpenEditor { size, key_at: None, counting: false });
+        let mut open = self.editor.unwrap_or(OpenEditor {
+            size,
+            key_at: None,
+            counting: false,
+        });
         if self.editor.is_none() {
             let (rows, cols) = size;
-            self.completer.set_list_room(rows.saturating_sub(self.region.at() + 2), cols);
+            self.completer
+                .set_list_room(rows.saturating_sub(self.region.at() + 2), cols);
             self.completer.set_placeholder(placeholder);
         }
         let mut wait = wait;
@@ -674,7 +759,10 @@ impl<B: Backend> Session<'_, B> {
             let quiet = (at + EDITOR_QUIET).saturating_duration_since(self.io.now());
             wait = Some(wait.map_or(quiet, |w| w.min(quiet)));
         }
-        match self.io.edit(EDITOR_PROMPT, &initial, &self.completer, wait)? {
+        match self
+            .io
+            .edit(EDITOR_PROMPT, &initial, &self.completer, wait)?
+        {
             EditWait::Closed(edit) => {
                 self.editor = None;
                 self.key_came();
@@ -685,14 +773,19 @@ impl<B: Backend> Session<'_, B> {
                     deadline.reset(at);
                 }
                 let now = self.io.now();
-                if last_key.is_some() {
+                // Inline, the top row is found from the editor's cursor, which its thread moves
+                // as it draws a key: nothing is written until it has been quiet a moment.
+                if last_key.is_some() && self.region.placement() == Placement::Inline {
                     open.key_at = Some(now);
                 }
                 self.editor = Some(open);
                 if self.deadline.is_some_and(|d| d.is_past(now)) {
                     return Ok(());
                 }
-                if open.key_at.is_some_and(|at| now.saturating_duration_since(at) < EDITOR_QUIET) {
+                if open
+                    .key_at
+                    .is_some_and(|at| now.saturating_duration_since(at) < EDITOR_QUIET)
+                {
                     return Ok(());
                 }
                 open.key_at = None;
@@ -720,7 +813,10 @@ impl<B: Backend> Session<'_, B> {
         open.counting = self.countdown(now).is_some();
         self.editor = Some(open);
         let bytes = match self.region.placement() {
-            Placement::Full => format!("\x1b7\x1b[1;1H{line}\x1b[K\x1b8"),
+            Placement::Full => {
+                let row = 1 + usize::from(self.flow.payload().title.is_some());
+                format!("\x1b7\x1b[{row};1H{line}\x1b[K\x1b8")
+            }
             Placement::Inline => {
                 let before = self.io.editor_cursor();
                 let (row, col) = editor_cursor_at(EDITOR_PROMPT, &before, cols);
@@ -739,11 +835,16 @@ impl<B: Backend> Session<'_, B> {
     fn editor_closed(&mut self, opened: (usize, usize), edit: Edit) -> io::Result<()> {
         let (rows, cols) = self.io.size();
         let text = match &edit {
-            Edit::Saved(t) | Edit::Closed(t) | Edit::Suspended(t) | Edit::Peek(t) | Edit::TimedOut(t) => t.as_str(),
+            Edit::Saved(t)
+            | Edit::Closed(t)
+            | Edit::Suspended(t)
+            | Edit::Peek(t)
+            | Edit::TimedOut(t) => t.as_str(),
             Edit::Navigate(_) | Edit::Interrupted => "",
         };
         let t = self.transcript(None);
-        self.region.editor_closed(editor_rows(EDITOR_PROMPT, text, cols), &t, rows);
+        self.region
+            .editor_closed(editor_rows(EDITOR_PROMPT, text, cols), &t, rows);
         if opened != (rows, cols) {
             self.region.resized(opened.1, cols, rows, &t);
             self.cols = cols;
@@ -767,8 +868,20 @@ impl<B: Backend> Session<'_, B> {
 }
 
 /// A [`Cx`] for `width` x `height`.
-fn cx<'a, 'p>(flow: &'a Flow<'p>, look: &'a Look, width: usize, height: usize, status: Option<&'a str>) -> Cx<'a, 'p> {
-    Cx { flow, look, width, height, status }
+fn cx<'a, 'p>(
+    flow: &'a Flow<'p>,
+    look: &'a Look,
+    width: usize,
+    height: usize,
+    status: Option<&'a str>,
+) -> Cx<'a, 'p> {
+    Cx {
+        flow,
+        look,
+        width,
+        height,
+        status,
+    }
 }
 
 #[cfg(test)]

@@ -33,7 +33,11 @@ impl Target {
             Target::CustomText(_) if saved => Command::SaveCustomText(text),
             Target::CustomText(_) => Command::DraftCustomText(text),
             Target::Note(question) => Command::SetNote { question, text },
-            Target::OptionNote(question, option) => Command::SetOptionNote { question, option, text },
+            Target::OptionNote(question, option) => Command::SetOptionNote {
+                question,
+                option,
+                text,
+            },
             Target::Filter(_) => return None,
         })
     }
@@ -53,7 +57,11 @@ pub(super) struct Editor {
 impl Editor {
     /// An editor of `target`, called `what`, opening with `initial`.
     pub fn new(target: Target, what: String, initial: String) -> Self {
-        Editor { target, what, initial }
+        Editor {
+            target,
+            what,
+            initial,
+        }
     }
 
     /// The placeholder shown while the line is empty (upstream `editorPlaceholderInput`,
@@ -150,9 +158,14 @@ impl Pager {
     fn lines(&self, width: usize) -> std::cell::Ref<'_, Vec<String>> {
         let stale = self.wrapped.borrow().as_ref().map(|(w, _)| *w) != Some(width);
         if stale {
-            *self.wrapped.borrow_mut() = Some((width, wrap(&for_terminal(&self.text), width.saturating_sub(2).max(1))));
+            *self.wrapped.borrow_mut() = Some((
+                width,
+                wrap(&for_terminal(&self.text), width.saturating_sub(2).max(1)),
+            ));
         }
-        std::cell::Ref::map(self.wrapped.borrow(), |w| &w.as_ref().expect("wrapped above").1)
+        std::cell::Ref::map(self.wrapped.borrow(), |w| {
+            &w.as_ref().expect("wrapped above").1
+        })
     }
 
     /// The pager's lines within `cx.height` rows: the title with the position, the page, the
@@ -176,11 +189,25 @@ impl Pager {
             (false, false) => "",
         };
         let title = crate::sanitize::one_line(&self.title).into_owned();
-        let mut out = vec![cx.look.heading(&format!("{title} \u{b7} lines {}-{end} of {}{more}", (top + 1).min(end.max(1)), lines.len()), cx.width)];
-        out.extend(lines[top..end].iter().map(|l| fit(&format!("\u{2502} {l}"), cx.width)));
+        let mut out = vec![cx.look.heading(
+            &format!(
+                "{title} \u{b7} lines {}-{end} of {}{more}",
+                (top + 1).min(end.max(1)),
+                lines.len()
+            ),
+            cx.width,
+        )];
+        out.extend(
+            lines[top..end]
+                .iter()
+                .map(|l| fit(&format!("\u{2502} {l}"), cx.width)),
+        );
         out.push(match cx.status {
             Some(status) => fit(status, cx.width),
-            None => cx.look.hint(&keymap::hint_line(keymap::PAGER, &[], "", cx.width), cx.width),
+            None => cx.look.hint(
+                &keymap::hint_line(keymap::PAGER, &[], "", cx.width),
+                cx.width,
+            ),
         });
         out
     }
@@ -215,7 +242,11 @@ pub(super) struct Confirm {
 impl Confirm {
     /// A confirmation of `words`, with a `detail` line.
     pub fn new(words: Confirmation, detail: Option<String>) -> Self {
-        Confirm { words, detail, yes: false }
+        Confirm {
+            words,
+            detail,
+            yes: false,
+        }
     }
 
     /// Its lines: the title, the detail, no, yes, the hint.
@@ -228,7 +259,10 @@ impl Confirm {
         lines.push(cx.look.select_item(self.words.yes, self.yes, cx.width));
         lines.push(match cx.status {
             Some(status) => fit(status, cx.width),
-            None => cx.look.hint(&keymap::hint_line(keymap::CONFIRM, &[], "", cx.width), cx.width),
+            None => cx.look.hint(
+                &keymap::hint_line(keymap::CONFIRM, &[], "", cx.width),
+                cx.width,
+            ),
         });
         lines
     }

@@ -75,7 +75,9 @@ impl QuestionPrompt {
         let question = &cx.flow.payload().questions[self.q];
         let row = match answers.selected(self.q).first() {
             Some(&o) => Row::Option(o),
-            None if answers.custom_text(self.q).is_some() && question.kind != QuestionType::Multi => {
+            None if answers.custom_text(self.q).is_some()
+                && question.kind != QuestionType::Multi =>
+            {
                 Row::TypeOwn
             }
             None => Row::Option(0),
@@ -119,18 +121,26 @@ impl QuestionPrompt {
             fixed.push(look.hint(&format!("  {note}"), width));
         }
         if let Some((f, shown)) = &self.filter {
-            fixed.push(look.hint(&words::filter_line(f, shown.len(), question.options.len()), width));
+            fixed.push(look.hint(
+                &words::filter_line(f, shown.len(), question.options.len()),
+                width,
+            ));
         }
         let hint_rows = usize::from(mode == Mode::Menu);
         let has_desc = question.options.iter().any(|o| o.description.is_some());
-        let has_note = (0..question.options.len()).any(|o| answers.option_note(self.q, o).is_some());
+        let has_note =
+            (0..question.options.len()).any(|o| answers.option_note(self.q, o).is_some());
         let per_item = 1 + usize::from(has_desc) + usize::from(has_note);
         let prompt = for_terminal(&model::prompt_text(payload, self.q)).into_owned();
         let prompt_width = width.saturating_sub(4).max(1);
         let context = question.context.as_deref().map(for_terminal);
         let menu_rows = if mode == Mode::Prompt { 0 } else { rows.len() };
         // The rows the menu needs in full, and at least (three rows, or all of them).
-        let preview_h = if preview && mode != Mode::Prompt { self.preview_height(cx, rows.len() * per_item) } else { 0 };
+        let preview_h = if preview && mode != Mode::Prompt {
+            self.preview_height(cx, rows.len() * per_item)
+        } else {
+            0
+        };
         let menu_need = menu_rows * per_item + preview_h;
         let menu_min = menu_rows.min(3) * per_item + preview_h;
         let room = cx.height.saturating_sub(fixed.len() + hint_rows);
@@ -151,7 +161,10 @@ impl QuestionPrompt {
         if mode == Mode::Prompt {
             return lines;
         }
-        let avail = cx.height.saturating_sub(lines.len() + hint_rows + preview_h).max(1);
+        let avail = cx
+            .height
+            .saturating_sub(lines.len() + hint_rows + preview_h)
+            .max(1);
         let per_page = (avail / per_item).max(1).min(rows.len().max(1));
         self.per_page.set(per_page);
         let active = match mode {
@@ -160,7 +173,12 @@ impl QuestionPrompt {
         };
         let menu = Menu::new(rows.len(), per_page, active);
         let to_review = cx.flow.next_is_review(self.q);
-        let indent = " ".repeat(look.item_indent() + if multi { 0 } else { 4 } + model::number(question, Row::Option(0)).len() + 1);
+        let indent = " ".repeat(
+            look.item_indent()
+                + if multi { 0 } else { 4 }
+                + model::number(question, Row::Option(0)).len()
+                + 1,
+        );
         for i in menu.visible() {
             if rows.is_empty() {
                 break;
@@ -186,10 +204,17 @@ impl QuestionPrompt {
             }
         }
         if mode == Mode::Menu {
-            let page = if menu.pages() > 1 { format!("[{}/{}]", menu.page() + 1, menu.pages()) } else { String::new() };
+            let page = if menu.pages() > 1 {
+                format!("[{}/{}]", menu.page() + 1, menu.pages())
+            } else {
+                String::new()
+            };
             lines.push(match cx.status {
                 Some(status) => fit(status, width),
-                None => look.hint(&keymap::hint_line(model::keymap(question), &[], &page, width), width),
+                None => look.hint(
+                    &keymap::hint_line(model::keymap(question), &[], &page, width),
+                    width,
+                ),
             });
         }
         lines
@@ -204,7 +229,11 @@ impl QuestionPrompt {
         let w = cx.width.saturating_sub(10).max(1);
         let mut longest = 0;
         for o in &question.options {
-            longest = longest.max(wrapped_len(&for_terminal(o.preview.as_deref().unwrap_or("")), w, cap + 1));
+            longest = longest.max(wrapped_len(
+                &for_terminal(o.preview.as_deref().unwrap_or("")),
+                w,
+                cap + 1,
+            ));
             if longest > cap {
                 break;
             }
@@ -212,18 +241,31 @@ impl QuestionPrompt {
         longest.min(cap)
     }
 
-    fn preview_lines(&self, cx: &Cx<'_, '_>, option: usize, indent: &str, height: usize) -> Vec<String> {
+    fn preview_lines(
+        &self,
+        cx: &Cx<'_, '_>,
+        option: usize,
+        indent: &str,
+        height: usize,
+    ) -> Vec<String> {
         let o = &cx.flow.payload().questions[self.q].options[option];
         let text = for_terminal(o.preview.as_deref().unwrap_or(""));
         let w = cx.width.saturating_sub(10).max(1);
         let total = wrapped_len(&text, w, usize::MAX);
-        let shown = if total > height { height.saturating_sub(1) } else { total };
+        let shown = if total > height {
+            height.saturating_sub(1)
+        } else {
+            total
+        };
         let mut lines: Vec<String> = wrap_head(&text, w, shown)
             .into_iter()
             .map(|l| fit(&format!("{indent}\u{2502} {l}"), cx.width))
             .collect();
         if total > shown {
-            lines.push(cx.look.hint(&format!("{indent}\u{2502} {}", words::preview_more(total - shown)), cx.width));
+            lines.push(cx.look.hint(
+                &format!("{indent}\u{2502} {}", words::preview_more(total - shown)),
+                cx.width,
+            ));
         }
         lines
     }
@@ -240,12 +282,30 @@ impl QuestionPrompt {
         let mut menu = Menu::new(len, per_page, self.active);
         let q = self.q;
         let outcome = match action {
-            Action::Up => { menu.up(); Outcome::Stay }
-            Action::Down => { menu.down(); Outcome::Stay }
-            Action::PageUp => { menu.page_up(); Outcome::Stay }
-            Action::PageDown => { menu.page_down(); Outcome::Stay }
-            Action::First => { menu.go(0); Outcome::Stay }
-            Action::Last => { menu.go(len - 1); Outcome::Stay }
+            Action::Up => {
+                menu.up();
+                Outcome::Stay
+            }
+            Action::Down => {
+                menu.down();
+                Outcome::Stay
+            }
+            Action::PageUp => {
+                menu.page_up();
+                Outcome::Stay
+            }
+            Action::PageDown => {
+                menu.page_down();
+                Outcome::Stay
+            }
+            Action::First => {
+                menu.go(0);
+                Outcome::Stay
+            }
+            Action::Last => {
+                menu.go(len - 1);
+                Outcome::Stay
+            }
             Action::Number(d) => match model::digit_row(question, d) {
                 None => Outcome::Stay,
                 Some(row) => {
@@ -263,7 +323,11 @@ impl QuestionPrompt {
                 Some(Row::Option(o)) if multi => Outcome::Apply(Command::Toggle(o)),
                 Some(Row::Option(o)) => {
                     let selected = answers.is_selected(q, o).unwrap_or(false);
-                    Outcome::Apply(Command::SetSelection(if selected { vec![] } else { vec![o] }))
+                    Outcome::Apply(Command::SetSelection(if selected {
+                        vec![]
+                    } else {
+                        vec![o]
+                    }))
                 }
                 Some(Row::TypeOwn) => self.open_custom(cx),
                 _ => Outcome::Stay,
@@ -275,9 +339,20 @@ impl QuestionPrompt {
                 _ => Outcome::Apply(Command::Next),
             },
             Action::ToggleAll if multi => {
-                let shown: Vec<usize> = (0..rows.options()).filter_map(|i| match rows.get(i) { Row::Option(o) => Some(o), _ => None }).collect();
-                let all = shown.iter().all(|&o| answers.is_selected(q, o).unwrap_or(false));
-                let mut selection: Vec<usize> = answers.selected(q).into_iter().filter(|o| !shown.contains(o)).collect();
+                let shown: Vec<usize> = (0..rows.options())
+                    .filter_map(|i| match rows.get(i) {
+                        Row::Option(o) => Some(o),
+                        _ => None,
+                    })
+                    .collect();
+                let all = shown
+                    .iter()
+                    .all(|&o| answers.is_selected(q, o).unwrap_or(false));
+                let mut selection: Vec<usize> = answers
+                    .selected(q)
+                    .into_iter()
+                    .filter(|o| !shown.contains(o))
+                    .collect();
                 if !all {
                     selection.extend(shown);
                 }
@@ -291,11 +366,19 @@ impl QuestionPrompt {
                 };
                 let label = one_line(&question.options[o].label).into_owned();
                 let initial = answers.option_note(q, o).unwrap_or("").to_string();
-                Outcome::Open(Overlay::Editor(Editor::new(Target::OptionNote(q, o), words::option_note(&label), initial)))
+                Outcome::Open(Overlay::Editor(Editor::new(
+                    Target::OptionNote(q, o),
+                    words::option_note(&label),
+                    initial,
+                )))
             }
             Action::QuestionNote => {
                 let initial = answers.note(q).unwrap_or("").to_string();
-                Outcome::Open(Overlay::Editor(Editor::new(Target::Note(q), words::QUESTION_NOTE.to_string(), initial)))
+                Outcome::Open(Overlay::Editor(Editor::new(
+                    Target::Note(q),
+                    words::QUESTION_NOTE.to_string(),
+                    initial,
+                )))
             }
             Action::NextQuestion => Outcome::Apply(Command::Next),
             Action::PrevQuestion if q == 0 => Outcome::Apply(Command::Review),
@@ -303,15 +386,25 @@ impl QuestionPrompt {
             Action::Cancel => Outcome::Apply(Command::Cancel),
             Action::Filter if !question.options.is_empty() => {
                 let initial = self.filter_text().unwrap_or("").to_string();
-                Outcome::Open(Overlay::Editor(Editor::new(Target::Filter(q), words::FILTER.to_string(), initial)))
+                Outcome::Open(Overlay::Editor(Editor::new(
+                    Target::Filter(q),
+                    words::FILTER.to_string(),
+                    initial,
+                )))
             }
             Action::View => match self.active_row(cx) {
                 Some(Row::Option(o)) => {
                     let title = match question.kind {
-                        QuestionType::Preview => words::preview_title(&one_line(&question.options[o].label)),
+                        QuestionType::Preview => {
+                            words::preview_title(&one_line(&question.options[o].label))
+                        }
                         _ => words::full_text_title(o + 1),
                     };
-                    Outcome::Open(Overlay::Pager(Pager::new(title, model::full_text(payload, answers, q, o), false)))
+                    Outcome::Open(Overlay::Pager(Pager::new(
+                        title,
+                        model::full_text(payload, answers, q, o),
+                        false,
+                    )))
                 }
                 _ => Outcome::Stay,
             },
@@ -335,8 +428,17 @@ impl QuestionPrompt {
         if let Some(i) = self.rows(cx).index_of(Row::TypeOwn) {
             self.active = i;
         }
-        let initial = cx.flow.answers().custom_text(self.q).unwrap_or("").to_string();
-        Outcome::Open(Overlay::Editor(Editor::new(Target::CustomText(self.q), words::TYPE_OWN.to_string(), initial)))
+        let initial = cx
+            .flow
+            .answers()
+            .custom_text(self.q)
+            .unwrap_or("")
+            .to_string();
+        Outcome::Open(Overlay::Editor(Editor::new(
+            Target::CustomText(self.q),
+            words::TYPE_OWN.to_string(),
+            initial,
+        )))
     }
 
     /// Opens the custom-text editor of a text-only question by itself, once.

@@ -120,9 +120,16 @@ pub fn reflows(env: impl Fn(&str) -> Option<String>) -> bool {
     if set("STY") || env("TERM").is_some_and(|t| t.starts_with("screen") && !set("TMUX")) {
         return false;
     }
-    if ["TMUX", "VTE_VERSION", "KITTY_WINDOW_ID", "WEZTERM_PANE", "WT_SESSION", "ALACRITTY_WINDOW_ID"]
-        .iter()
-        .any(|v| set(v))
+    if [
+        "TMUX",
+        "VTE_VERSION",
+        "KITTY_WINDOW_ID",
+        "WEZTERM_PANE",
+        "WT_SESSION",
+        "ALACRITTY_WINDOW_ID",
+    ]
+    .iter()
+    .any(|v| set(v))
     {
         return true;
     }
@@ -219,7 +226,13 @@ impl Region {
     /// The bytes that draw `block` under the `transcript` entries not given up yet, in a
     /// window of `rows` x `cols` (empty when nothing changed). Inline, the lines that may be out
     /// of reach afterwards are given up.
-    pub fn draw(&mut self, transcript: &Transcript, block: &Block, rows: usize, cols: usize) -> String {
+    pub fn draw(
+        &mut self,
+        transcript: &Transcript,
+        block: &Block,
+        rows: usize,
+        cols: usize,
+    ) -> String {
         match self.placement {
             Placement::Full => self.draw_full(block),
             Placement::Inline => self.draw_inline(transcript, block, rows, cols),
@@ -260,9 +273,19 @@ impl Region {
         out
     }
 
-    fn draw_inline(&mut self, transcript: &Transcript, block: &Block, rows: usize, cols: usize) -> String {
-        let given: std::collections::HashSet<Entry> = self.given_up.iter().map(|l| l.entry).collect();
-        let live: Vec<&Line> = transcript.iter().filter(|l| !given.contains(&l.entry)).collect();
+    fn draw_inline(
+        &mut self,
+        transcript: &Transcript,
+        block: &Block,
+        rows: usize,
+        cols: usize,
+    ) -> String {
+        let given: std::collections::HashSet<Entry> =
+            self.given_up.iter().map(|l| l.entry).collect();
+        let live: Vec<&Line> = transcript
+            .iter()
+            .filter(|l| !given.contains(&l.entry))
+            .collect();
         let mut lines: Vec<String> = live.iter().map(|l| l.text.clone()).collect();
         let mut block_lines = block.lines.clone();
         // The block itself keeps within the window (the screens lay out within the budget;
@@ -282,7 +305,11 @@ impl Region {
         let mut at = self.at;
         let mut exists = self.exists;
         for (row, line) in lines.iter().enumerate() {
-            if self.shown.get(row).is_some_and(|s| s.as_deref() == Some(line.as_str())) {
+            if self
+                .shown
+                .get(row)
+                .is_some_and(|s| s.as_deref() == Some(line.as_str()))
+            {
                 continue;
             }
             go(&mut out, &mut at, &mut exists, row);
@@ -291,7 +318,11 @@ impl Region {
         }
         // Rows under the new lines that may still show something: erased, each from its left.
         for row in n..self.dirty {
-            if self.shown.get(row).is_some_and(|s| s.as_deref() == Some("")) {
+            if self
+                .shown
+                .get(row)
+                .is_some_and(|s| s.as_deref() == Some(""))
+            {
                 continue;
             }
             go(&mut out, &mut at, &mut exists, row);
@@ -444,7 +475,11 @@ mod tests {
     use super::*;
 
     fn line(entry: Entry, text: &str) -> Line {
-        Line { entry, text: text.to_string(), key: text.to_string() }
+        Line {
+            entry,
+            text: text.to_string(),
+            key: text.to_string(),
+        }
     }
 
     fn block(lines: &[&str]) -> Block {
@@ -477,12 +512,28 @@ mod tests {
         // reach in a window of 5 rows.
         assert_eq!(r.given_up().len(), 1);
         r.draw(&t("q1 · A"), &block(&["b1", "b2", "b3"]), 5, 20);
+        assert_eq!(r.given_up().len(), 1);
+        // Another transcript line pushes the first question's line out of reach too.
+        let mut three = t("q1 · A");
+        three.push(line(Entry::Question(1), "q2 · C"));
+        r.draw(&three, &block(&["b1", "b2", "b3"]), 5, 20);
         assert_eq!(r.given_up().len(), 2);
         // The answer changed after its line went out of reach: the whole final transcript is
         // written again, in order.
-        let end = vec![line(Entry::Title, "T"), line(Entry::Question(0), "q1 · B"), line(Entry::End, "done")];
-        assert_eq!(Region::final_lines(r.given_up(), &end), ["T", "q1 · B", "done"]);
-        let same = vec![line(Entry::Title, "T"), line(Entry::Question(0), "q1 · A"), line(Entry::End, "done")];
+        let end = vec![
+            line(Entry::Title, "T"),
+            line(Entry::Question(0), "q1 · B"),
+            line(Entry::End, "done"),
+        ];
+        assert_eq!(
+            Region::final_lines(r.given_up(), &end),
+            ["T", "q1 · B", "done"]
+        );
+        let same = vec![
+            line(Entry::Title, "T"),
+            line(Entry::Question(0), "q1 · A"),
+            line(Entry::End, "done"),
+        ];
         assert_eq!(Region::final_lines(r.given_up(), &same), ["done"]);
     }
 
@@ -505,23 +556,42 @@ mod tests {
     #[test]
     fn the_end_replaces_the_region_and_leaves_the_cursor_under_it() {
         let mut r = Region::new(Placement::Inline, false);
-        r.draw(&vec![line(Entry::Title, "T")], &block(&["q", "o1", "o2"]), 24, 20);
+        r.draw(
+            &vec![line(Entry::Title, "T")],
+            &block(&["q", "o1", "o2"]),
+            24,
+            20,
+        );
         let bytes = r.finish(&vec![
             line(Entry::Title, "T"),
             line(Entry::Question(0), "✔ q · a"),
             line(Entry::End, "✔ Submitted"),
         ]);
-        assert_eq!(bytes, "\x1b[4A\rT\x1b[K\r\n✔ q · a\x1b[K\r\n✔ Submitted\x1b[K\x1b[J\r\n\x1b[?25h");
+        assert_eq!(
+            bytes,
+            "\x1b[4A\rT\x1b[K\r\n✔ q · a\x1b[K\r\n✔ Submitted\x1b[K\x1b[J\r\n\x1b[?25h"
+        );
     }
 
     #[test]
     fn which_terminals_rewrap() {
         let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |name: &str| pairs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string())
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            }
         };
-        assert!(reflows(env(&[("TMUX", "/tmp/tmux-0/default,1,0"), ("TERM", "tmux-256color")])));
+        assert!(reflows(env(&[
+            ("TMUX", "/tmp/tmux-0/default,1,0"),
+            ("TERM", "tmux-256color")
+        ])));
         assert!(!reflows(env(&[("STY", "123.pts-0"), ("TERM", "screen")])));
         assert!(!reflows(env(&[("TERM", "xterm-256color")])));
-        assert!(reflows(env(&[("VTE_VERSION", "7600"), ("TERM", "xterm-256color")])));
+        assert!(reflows(env(&[
+            ("VTE_VERSION", "7600"),
+            ("TERM", "xterm-256color")
+        ])));
     }
 }

@@ -62,7 +62,9 @@ impl Review {
                     match line.kind {
                         LineKind::Label => look.select_item(text.trim_start(), q == active, width),
                         LineKind::Answer => fit(&format!("  {text}"), width),
-                        LineKind::Note | LineKind::Unanswered => look.hint(&format!("  {text}"), width),
+                        LineKind::Note | LineKind::Unanswered => {
+                            look.hint(&format!("  {text}"), width)
+                        }
                     }
                 })
                 .collect();
@@ -82,13 +84,21 @@ impl Review {
         }
         let prefix: Vec<String> = self
             .armed
-            .map(|a| words::press_again(ACTIONS.iter().position(|x| *x == a).unwrap_or(0) + 1, a.label()))
+            .map(|a| {
+                words::press_again(
+                    ACTIONS.iter().position(|x| *x == a).unwrap_or(0) + 1,
+                    a.label(),
+                )
+            })
             .into_iter()
             .collect();
         let prefix: Vec<&str> = prefix.iter().map(String::as_str).collect();
         lines.push(match cx.status {
             Some(status) => fit(status, width),
-            None => look.hint(&keymap::hint_line(keymap::REVIEW, &prefix, "", width), width),
+            None => look.hint(
+                &keymap::hint_line(keymap::REVIEW, &prefix, "", width),
+                width,
+            ),
         });
         lines
     }
@@ -122,7 +132,11 @@ impl Review {
             Action::QuestionNote if active < n => {
                 let initial = cx.flow.answers().note(active).unwrap_or("").to_string();
                 let what = words::option_note(&model::label(cx.flow.payload(), active));
-                return Outcome::Open(Overlay::Editor(Editor::new(Target::Note(active), what, initial)));
+                return Outcome::Open(Overlay::Editor(Editor::new(
+                    Target::Note(active),
+                    what,
+                    initial,
+                )));
             }
             Action::PrevQuestion => return Outcome::Apply(Command::Back),
             Action::NextQuestion => return Outcome::Apply(Command::First),
