@@ -799,17 +799,13 @@ impl<B: Backend> Session<'_, B> {
     fn editor_countdown(&mut self, mut open: OpenEditor, now: Instant) -> io::Result<()> {
         let (rows, cols) = self.io.size();
         let width = term_width(cols);
-        let line = match self.countdown(now) {
-            Some(line) => fit(&line, width),
-            None if open.counting => {
-                let block = self.render(width, self.region.budget(rows), None);
-                block.lines.first().cloned().unwrap_or_default()
-            }
-            None => {
-                self.editor = Some(open);
-                return Ok(());
-            }
-        };
+        let status = self.countdown(now).map(|l| fit(&l, width));
+        if status.is_none() && !open.counting {
+            self.editor = Some(open);
+            return Ok(());
+        }
+        let block = self.render(width, self.region.budget(rows), status.as_deref());
+        let line = block.lines.first().cloned().unwrap_or_default();
         open.counting = self.countdown(now).is_some();
         self.editor = Some(open);
         let bytes = match self.region.placement() {

@@ -76,15 +76,16 @@ impl Editor {
 
     /// The editor's hint line: what it edits and its keys (or the countdown).
     pub fn hint(&self, cx: &Cx<'_, '_>) -> String {
+        let what = crate::sanitize::one_line(&self.what).into_owned();
         if let Some(status) = cx.status {
-            return fit(status, cx.width);
+            // What is edited stays in view; the countdown takes the keys' place.
+            return fit(&format!("{what} \u{b7} {status}"), cx.width);
         }
         let keys = match self.target {
             Target::CustomText(_) => words::ANSWER_EDITOR_HINT,
             Target::Note(_) | Target::OptionNote(..) => words::NOTE_EDITOR_HINT,
             Target::Filter(_) => words::FILTER_EDITOR_HINT,
         };
-        let what = crate::sanitize::one_line(&self.what).into_owned();
         cx.look.hint(&format!("{what} \u{b7} {keys}"), cx.width)
     }
 
