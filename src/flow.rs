@@ -113,6 +113,9 @@ pub enum Command {
     Open(usize),
     /// Go to the review.
     Review,
+    /// The first question, walking forward from it (Tab at the review: the questions and
+    /// the review wrap around, upstream `moveTab`).
+    First,
     /// Submit: asks first when a required question is unanswered.
     Submit,
     /// Esc: cancel, asking first when answers or notes would be lost; at a confirmation, no.
@@ -360,6 +363,11 @@ impl<'p> Flow<'p> {
                 self.at_question_or_review()?;
                 self.screen = Screen::Review;
             }
+            Command::First => {
+                self.at_question_or_review()?;
+                self.back_to_review = false;
+                self.screen = Screen::Question(0);
+            }
             Command::Submit => {
                 self.at_question_or_review()?;
                 if self.unanswered_required().is_empty() {
@@ -386,6 +394,27 @@ impl<'p> Flow<'p> {
             },
         }
         Ok(())
+    }
+
+    /// The question whose answer or notes `command` may change, applied now: the one it
+    /// names (notes), else the current question for the commands that answer it.
+    pub fn touched(&self, command: &Command) -> Option<usize> {
+        match command {
+            Command::SetNote { question, .. } | Command::SetOptionNote { question, .. } => {
+                Some(*question)
+            }
+            Command::Choose(_)
+            | Command::Toggle(_)
+            | Command::SetSelection(_)
+            | Command::Answer { .. }
+            | Command::SaveCustomText(_)
+            | Command::DraftCustomText(_)
+            | Command::ClearAnswer => match self.screen {
+                Screen::Question(q) => Some(q),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// [`Flow::apply`] for a command a front end only sends where it applies: a refusal is a

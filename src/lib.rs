@@ -26,3 +26,4 @@ pub mod run;
 mod sanitize;
 pub mod schema;
 mod terminal;
+pub mod ui;

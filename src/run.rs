@@ -240,14 +240,14 @@ fn ask(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
     frontend::tty::ask(flow, &AskOptions { context, ..opts })
 }
 
-/// Whether the terminal front end draws in colour (`frontend::view::colour_wanted`: NO_COLOR,
+/// Whether the terminal front end draws in colour (`ui::view::colour_wanted`: NO_COLOR,
 /// CLICOLOR, CLICOLOR_FORCE, and whether /dev/tty is a terminal, not stderr); dialoguer's
 /// styles follow console's stderr switch, set here to match.
 fn colour_for_the_terminal() -> bool {
     let tty = crate::terminal::open_tty()
         .map(|f| std::io::IsTerminal::is_terminal(&f))
         .unwrap_or(false);
-    let colour = frontend::view::colour_wanted(|name| std::env::var(name).ok(), tty);
+    let colour = crate::ui::view::colour_wanted(|name| std::env::var(name).ok(), tty);
     console::set_colors_enabled_stderr(colour);
     colour
 }

@@ -86,6 +86,8 @@ pub struct AtCompleter {
     listing: Arc<Mutex<Listing>>,
     /// Rows the list may take under the editor line, and the terminal's columns.
     room: Arc<(AtomicUsize, AtomicUsize)>,
+    /// The hint shown while the line is empty (`Type answer...`).
+    placeholder: Arc<Mutex<&'static str>>,
 }
 
 /// The candidate list under the editor line.
@@ -119,6 +121,7 @@ impl AtCompleter {
             offered: Arc::new(Mutex::new(Vec::new())),
             listing: Arc::new(Mutex::new(Listing::default())),
             room: Arc::new((AtomicUsize::new(8), AtomicUsize::new(80))),
+            placeholder: Arc::new(Mutex::new("")),
         }
     }
 
@@ -133,6 +136,12 @@ impl AtCompleter {
     pub fn home(mut self, home: Option<PathBuf>) -> AtCompleter {
         self.home = home;
         self
+    }
+
+    /// Sets the hint shown while the editor's line is empty (a placeholder such as
+    /// `Type answer...`; empty: none).
+    pub fn set_placeholder(&self, text: &'static str) {
+        *self.placeholder.lock().unwrap_or_else(|e| e.into_inner()) = text;
     }
 
     /// Sets how many rows the candidate list may take under the editor line (0: none, only a
@@ -455,6 +464,10 @@ impl Hinter for AtCompleter {
     type Hint = StatusHint;
 
     fn hint(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> Option<StatusHint> {
+        if line.is_empty() {
+            let placeholder = *self.placeholder.lock().unwrap_or_else(|e| e.into_inner());
+            return (!placeholder.is_empty()).then(|| StatusHint(placeholder.to_string()));
+        }
         let status = self.hint_at(line, pos);
         let list = self.list_hint(line, pos);
         match (status, list) {

@@ -28,11 +28,11 @@
 
 use super::plain::{FileLines, Lines, Untimed};
 use super::timeout::Deadline;
-use super::view;
 use crate::contract::QuestionType;
 use crate::flow::{Command, Flow, Screen};
 use crate::result::Ending;
 use crate::sanitize::one_line;
+use crate::ui::view;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt::Write as _;

@@ -18,7 +18,6 @@ pub mod plain;
 pub mod scripted;
 pub mod timeout;
 pub mod tty;
-pub mod view;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -39,7 +38,7 @@ pub struct AskOptions {
     /// Where the terminal front end draws (`--screen`, `PI_ASK_SCREEN`): inline at the
     /// cursor (the default) or on the alternate screen.
     pub placement: tty::Placement,
-    /// Whether the terminal front end draws in colour ([`view::colour_wanted`]).
+    /// Whether the terminal front end draws in colour ([`crate::ui::view::colour_wanted`]).
     pub colour: bool,
 }
 

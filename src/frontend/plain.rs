@@ -22,12 +22,12 @@
 
 use super::layout::indented;
 use super::timeout::{plain_countdown_line, Deadline};
-use super::view;
 use super::AskOptions;
 use crate::contract::{Question, QuestionType};
 use crate::flow::{Command, Flow, FlowError, Screen};
 use crate::result::Ending;
 use crate::sanitize::one_line;
+use crate::ui::view;
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Write};

@@ -69,15 +69,6 @@ impl Menu {
             self.active = row;
         }
     }
-
-    /// "[Page 2/5] " after the help line when there is more than one page, else "".
-    pub fn page_info(&self) -> String {
-        if self.pages() > 1 {
-            format!(" [Page {}/{}] ", self.page() + 1, self.pages())
-        } else {
-            String::new()
-        }
-    }
 }
 
 #[cfg(test)]
@@ -104,7 +95,7 @@ mod tests {
         assert_eq!((m.active, m.visible()), (9, 8..10));
         m.page_up();
         assert_eq!(m.active, 5);
-        assert_eq!(m.page_info(), " [Page 2/3] ");
+        assert_eq!((m.page(), m.pages()), (1, 3));
         m.go(99);
         assert_eq!(m.active, 5);
     }
@@ -113,7 +104,7 @@ mod tests {
     fn sizes_are_kept_sane() {
         let m = Menu::new(0, 0, 7);
         assert_eq!((m.len, m.per_page, m.active), (1, 1, 0));
-        assert_eq!(m.page_info(), "");
+        assert_eq!(m.pages(), 1);
         let m = Menu::new(5, 50, 9);
         assert_eq!((m.per_page, m.active, m.visible()), (5, 4, 0..5));
     }

@@ -1,187 +1,148 @@
-//! The review screen: every question with its answer and notes; re-open, notes, submit,
-//! cancel. Which questions are unanswered and `required`, and what submit and cancel do,
-//! is the flow's ([`crate::flow`]).
+//! The review component: the screen model's review ([`crate::ui::review`]) as a menu: each
+//! question's lines (its label is the row that re-opens it), then the numbered actions. A
+//! digit runs an action on its second press (upstream `doublePressReviewShortcuts`), so a
+//! stray digit never submits. What submit and cancel do is the flow's.
 
-use super::screen::Frame;
-use super::{help_line, Backend, Input, Menu, Tty};
+use super::layers::{Cx, Outcome, Overlay};
+use super::overlay::{Editor, Target};
 use crate::flow::Command;
-use crate::frontend::layout::{fit, quote};
-use crate::frontend::view;
-use crate::keys::Key;
-use crate::sanitize::one_line;
-use std::io;
+use crate::frontend::layout::fit;
+use crate::ui::keymap::{self, Action};
+use crate::ui::review::{self as model, LineKind, ReviewAction, ACTIONS};
+use crate::ui::words;
 
-/// A review-menu row after the questions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum ReviewAction {
-    Submit,
-    NoteQuestion,
-    NoteOption,
-    Cancel,
+/// The review's state: the highlighted item (questions, then actions) and a digit pressed once.
+#[derive(Debug, Default)]
+pub(super) struct Review {
+    /// The highlighted item: a question (below the question count) or an action after them;
+    /// `None`: Submit (the review opens on it).
+    active: Option<usize>,
+    /// The action whose digit was pressed once.
+    armed: Option<ReviewAction>,
 }
 
-const REVIEW_ACTIONS: [ReviewAction; 4] = [
-    ReviewAction::Submit,
-    ReviewAction::NoteQuestion,
-    ReviewAction::NoteOption,
-    ReviewAction::Cancel,
-];
+impl Review {
+    fn active(&self, n: usize) -> usize {
+        self.active.unwrap_or(n)
+    }
 
-impl<B: Backend> Tty<'_, B> {
-    /// The review menu: keys until one leaves it, applied to the flow.
-    pub(super) fn review(&mut self) -> io::Result<()> {
-        let nq = self.flow.payload().questions.len();
-        let (header, _) = self.header_lines(None);
-        let width = self.width();
-        let missing = self.flow.unanswered_required();
-        let summaries: Vec<(String, Vec<String>)> = (0..nq)
-            .map(|q| {
-                let (payload, answers) = (self.flow.payload(), self.flow.answers());
-                let mark = view::review_mark(payload, answers, q);
-                let mut notes = view::note_lines(payload, answers, q);
-                if notes.len() > 3 {
-                    let more = notes.len() - 2;
-                    notes.truncate(2);
-                    notes.push(format!("… {more} more notes"));
-                }
-                (
-                    format!("{mark} {}", view::review_line(payload, answers, q)),
-                    notes,
+    /// Opened again: on Submit.
+    pub fn enter(&mut self) {
+        self.active = None;
+        self.armed = None;
+    }
+
+    /// The review's lines within `cx.height` rows: the title, the questions around the
+    /// highlighted one, the actions, the hint.
+    pub fn render(&self, cx: &Cx<'_, '_>) -> Vec<String> {
+        let payload = cx.flow.payload();
+        let answers = cx.flow.answers();
+        let n = payload.questions.len();
+        let active = self.active(n);
+        let (look, width) = (cx.look, cx.width);
+        let mut lines = vec![look.heading(words::REVIEW_TITLE, width)];
+        let fixed = 1 + 1 + ACTIONS.len() + 1;
+        let room = cx.height.saturating_sub(fixed);
+        // The questions shown: from the first that lets the highlighted (or the last) one show.
+        let target = active.min(n.saturating_sub(1));
+        let block = |q: usize| model::question_lines(payload, answers, q);
+        let height = |q: usize| block(q).len() + usize::from(q + 1 < n);
+        let mut first = target;
+        let mut used = height(target).min(room);
+        while first > 0 && used + height(first - 1) <= room {
+            first -= 1;
+            used += height(first);
+        }
+        let mut body: Vec<String> = Vec::new();
+        for q in first..n {
+            let mut lines_q: Vec<String> = block(q)
+                .into_iter()
+                .map(|line| {
+                    let text = format!("{}{}", " ".repeat(line.indent), line.text);
+                    match line.kind {
+                        LineKind::Label => look.select_item(text.trim_start(), q == active, width),
+                        LineKind::Answer => fit(&format!("  {text}"), width),
+                        LineKind::Note | LineKind::Unanswered => {
+                            look.hint(&format!("  {text}"), width)
+                        }
+                    }
+                })
+                .collect();
+            if q + 1 < n {
+                lines_q.push(String::new());
+            }
+            if body.len() + lines_q.len() > room && q != first {
+                break;
+            }
+            body.extend(lines_q);
+        }
+        body.truncate(room);
+        lines.extend(body);
+        lines.push(String::new());
+        for (i, action) in ACTIONS.iter().enumerate() {
+            lines.push(look.select_item(&action.numbered(), active == n + i, width));
+        }
+        let prefix: Vec<String> = self
+            .armed
+            .map(|a| {
+                words::press_again(
+                    ACTIONS.iter().position(|x| *x == a).unwrap_or(0) + 1,
+                    a.label(),
                 )
             })
+            .into_iter()
             .collect();
-        let per_item = 1 + summaries.iter().map(|(_, n)| n.len()).max().unwrap_or(0);
-        let per_page = (self.rows().saturating_sub(header.len() + 2) / per_item).max(1);
-        let look = std::rc::Rc::clone(&self.look);
-        let render = |row: usize, active: bool| -> Vec<String> {
-            if row < nq {
-                let (line, notes) = &summaries[row];
-                let mut lines = vec![look.select_item(line, active, width)];
-                for note in notes {
-                    lines.push(look.hint(&format!("        {note}"), width));
-                }
-                return lines;
-            }
-            let label = match REVIEW_ACTIONS[row - nq] {
-                ReviewAction::Submit if missing.is_empty() => "Submit".to_string(),
-                ReviewAction::Submit => format!(
-                    "Submit ({} required question{} unanswered)",
-                    missing.len(),
-                    if missing.len() == 1 { "" } else { "s" }
-                ),
-                ReviewAction::NoteQuestion => "Note on a question…".to_string(),
-                ReviewAction::NoteOption => "Note on an option…".to_string(),
-                ReviewAction::Cancel => "Cancel".to_string(),
-            };
-            let line = look.select_item(&label, active, width);
-            if row == nq {
-                vec![fit(&format!("  {}", "─".repeat(24)), width), line]
-            } else {
-                vec![line]
-            }
-        };
-        let help = "↑↓ move · Enter choose · 1-9 open question · ← back · Esc cancel · ^C dismiss · ^] context";
-        let mut menu = Menu::new(nq + REVIEW_ACTIONS.len(), per_page, nq);
-        let row = loop {
-            let mut lines = header.clone();
-            lines.push(help_line(help, &menu, width));
-            for row in menu.visible() {
-                lines.extend(render(row, row == menu.active));
-            }
-            let key = match self.input(Frame::new(lines))? {
-                Input::Key(key) => key,
-                Input::Relayout | Input::Ended => return Ok(()),
-            };
-            match key {
-                Key::Up | Key::Char('k') => menu.up(),
-                Key::Down | Key::Char('j') => menu.down(),
-                Key::PageUp => menu.page_up(),
-                Key::PageDown => menu.page_down(),
-                Key::Home => menu.go(0),
-                Key::End => menu.go(menu.len - 1),
-                Key::Char(d @ '1'..='9') if (d as usize - '1' as usize) < nq => {
-                    return self.apply(Command::Open(d as usize - '1' as usize));
-                }
-                Key::BackTab | Key::Left => return self.apply(Command::Back),
-                Key::Esc | Key::Char('q') => return self.apply(Command::Cancel),
-                Key::Enter | Key::Char(' ') => break menu.active,
-                _ => {}
-            }
-        };
-        if row < nq {
-            return self.apply(Command::Open(row));
-        }
-        match REVIEW_ACTIONS[row - nq] {
-            ReviewAction::Submit => self.apply(Command::Submit),
-            ReviewAction::Cancel => self.apply(Command::Cancel),
-            ReviewAction::NoteQuestion => match self.pick_question("Note on which question?")? {
-                Some(q) => self.note_question(q),
-                None => Ok(()),
-            },
-            ReviewAction::NoteOption => {
-                match self.pick_question("Note on an option of which question?")? {
-                    Some(q) => match self.pick_option(q, "Note on which option?")? {
-                        Some(option) => self.edit_option_note(q, option),
-                        None => Ok(()),
-                    },
-                    None => Ok(()),
-                }
-            }
-        }
-    }
-
-    /// "Submit anyway?" when required questions are unanswered
-    /// ([`Flow::unanswered_required`](crate::flow::Flow::unanswered_required)).
-    pub(super) fn confirm_submit(&mut self) -> io::Result<()> {
-        let payload = self.flow.payload();
-        let nq = payload.questions.len();
-        let names: Vec<String> = self
-            .flow
-            .unanswered_required()
-            .iter()
-            .map(|&q| format!("{}/{nq} {}", q + 1, one_line(&payload.questions[q].label)))
-            .collect();
-        let yes = self.confirm(
-            None,
-            &format!(
-                "Unanswered required questions: {}. Submit anyway?",
-                names.join(", ")
+        let prefix: Vec<&str> = prefix.iter().map(String::as_str).collect();
+        lines.push(match cx.status {
+            Some(status) => fit(status, width),
+            None => look.hint(
+                &keymap::hint_line(keymap::REVIEW, &prefix, "", width),
+                width,
             ),
-            "Yes, submit anyway",
-            "No, back to the review",
-        )?;
-        match yes {
-            Some(yes) => self.apply(if yes { Command::Confirm } else { Command::Deny }),
-            None => Ok(()),
-        }
+        });
+        lines
     }
 
-    /// A menu of the questions (with their notes) and "← Back"; `None` for back/Esc.
-    fn pick_question(&mut self, what: &str) -> io::Result<Option<usize>> {
-        let nq = self.flow.payload().questions.len();
-        let render = |t: &Self, row: usize, active: bool| {
-            if row == nq {
-                return vec![t.look.select_item("← Back", active, t.width())];
-            }
-            let question = &t.flow.payload().questions[row];
-            let note = match t.flow.answers().note(row) {
-                Some(n) => format!("  (note {})", quote(n)),
-                None => String::new(),
-            };
-            vec![t.look.select_item(
-                &format!("{}/{nq} {}{note}", row + 1, one_line(&question.label)),
-                active,
-                t.width(),
-            )]
+    /// What `action` does.
+    pub fn on(&mut self, action: Action, cx: &Cx<'_, '_>) -> Outcome {
+        let n = cx.flow.payload().questions.len();
+        let items = n + ACTIONS.len();
+        let active = self.active(n);
+        let armed = self.armed.take();
+        let run = |a: ReviewAction| match a {
+            ReviewAction::Submit => Command::Submit,
+            ReviewAction::Cancel => Command::Cancel,
         };
-        let picked = self.pick(
-            None,
-            Some(what),
-            "↑↓ move · Enter choose · Esc back",
-            nq + 1,
-            0,
-            &render,
-        )?;
-        Ok(picked.filter(|&row| row < nq))
+        match action {
+            Action::Up => self.active = Some((active + items - 1) % items),
+            Action::Down => self.active = Some((active + 1) % items),
+            Action::First => self.active = Some(0),
+            Action::Last => self.active = Some(items - 1),
+            Action::Number(d) => {
+                if let Some(a) = ReviewAction::numbered_as(d) {
+                    self.active = Some(n + d - 1);
+                    if armed == Some(a) {
+                        return Outcome::Apply(run(a));
+                    }
+                    self.armed = Some(a);
+                }
+            }
+            Action::Confirm if active < n => return Outcome::Apply(Command::Open(active)),
+            Action::Confirm => return Outcome::Apply(run(ACTIONS[active - n])),
+            Action::QuestionNote if active < n => {
+                let initial = cx.flow.answers().note(active).unwrap_or("").to_string();
+                let what = words::option_note(&model::label(cx.flow.payload(), active));
+                return Outcome::Open(Overlay::Editor(Editor::new(
+                    Target::Note(active),
+                    what,
+                    initial,
+                )));
+            }
+            Action::PrevQuestion => return Outcome::Apply(Command::Back),
+            Action::NextQuestion => return Outcome::Apply(Command::First),
+            Action::Cancel => return Outcome::Apply(Command::Cancel),
+            _ => {}
+        }
+        Outcome::Stay
     }
 }

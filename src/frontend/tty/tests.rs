@@ -74,10 +74,35 @@ fn digits_choose_on_single_and_tick_on_multi_never_submitting() {
 }
 
 #[test]
-fn digits_on_the_review_reopen_that_question() {
+fn digits_on_the_review_run_an_action_on_the_second_press_only() {
+    // Upstream `doublePressReviewShortcuts`: a first digit arms its action, a second press of
+    // the same digit runs it; another digit arms another.
     let mut events = vec![key(Key::Tab), key(Key::Tab)];
-    events.extend(chars("1")); // review: re-open question 1
-    events.extend(chars("3")); // choose option 3: back to the review
+    events.extend(chars("1"));
+    let (answers, screen) = session(PREFS, events.clone());
+    assert!(
+        matches!(answers, Err(Ending::TerminalLost(_))),
+        "{answers:?}"
+    );
+    assert!(screen.contains("Press 1 again to submit"), "{screen}");
+    events.extend(chars("21"));
+    let (answers, _) = session(PREFS, events.clone());
+    assert!(
+        matches!(answers, Err(Ending::TerminalLost(_))),
+        "{answers:?}"
+    );
+    events.extend(chars("1"));
+    let (answers, _) = session(PREFS, events);
+    assert_eq!(answers, submitted(json!({})));
+    // A question is re-opened by Enter on its row: ↑ ↑ from Submit reach question 1.
+    let mut events = vec![
+        key(Key::Tab),
+        key(Key::Tab),
+        key(Key::Up),
+        key(Key::Up),
+        key(Key::Enter),
+    ];
+    events.extend(chars("3")); // choose option 3: back to the review, on Submit
     events.push(key(Key::Enter));
     let (answers, _) = session(PREFS, events);
     assert_eq!(
@@ -94,8 +119,9 @@ fn n_and_shift_n_write_the_option_note_and_the_question_note() {
     events.push(key(Key::Char('N')));
     events.extend(chars("later"));
     events.push(key(Key::Enter));
-    events.push(key(Key::Char(' '))); // the highlight stayed on option 2: choose it
-    events.extend([key(Key::Tab), key(Key::Enter)]);
+    // The highlight stayed on option 2: Space selects it and stays; Tab Tab: the review.
+    events.push(key(Key::Char(' ')));
+    events.extend([key(Key::Tab), key(Key::Tab), key(Key::Enter)]);
     let (answers, _) = session(PREFS, events);
     assert_eq!(
         answers,
@@ -107,12 +133,13 @@ fn n_and_shift_n_write_the_option_note_and_the_question_note() {
 }
 
 #[test]
-fn tab_and_arrows_move_between_questions_keeping_ticks() {
+fn tab_and_arrows_move_between_questions_keeping_ticks_and_wrap_over_the_review() {
     let mut events = vec![key(Key::Right)]; // question 2 without choosing
     events.push(key(Key::Char(' '))); // tick React
     events.push(key(Key::BackTab)); // back to question 1, ticks kept
-    events.push(key(Key::Left)); // no question before the first: nothing
-    events.push(key(Key::Char('1')));
+    events.push(key(Key::Left)); // before the first question: the review (upstream `moveTab`)
+    events.push(key(Key::Tab)); // after the review: the first question
+    events.push(key(Key::Char('1'))); // choose Minimal: question 2
     events.push(key(Key::Tab)); // question 2 → the review
     events.push(key(Key::Enter));
     let (answers, _) = session(PREFS, events);
@@ -156,10 +183,16 @@ fn home_end_and_page_keys_reach_every_option_of_a_long_list() {
         60,
     );
     assert!(matches!(answers, Err(Ending::TerminalLost(_))));
-    assert!(screen.contains("[Page 3/"), "{screen}");
+    assert!(screen.contains("[3/"), "{screen}");
+    // End: the last row, Type your own; the option above it is option 60.
     let (answers, _) = session_sized(
         &payload,
-        vec![key(Key::End), key(Key::Enter), key(Key::Enter)],
+        vec![
+            key(Key::End),
+            key(Key::Up),
+            key(Key::Enter),
+            key(Key::Enter),
+        ],
         12,
         60,
     );
@@ -204,9 +237,9 @@ fn esc_asks_before_discarding_answers_and_ctrl_c_interrupts() {
 
 #[test]
 fn an_empty_editor_navigates_without_esc() {
-    // "Type your own…" is the row under the three options; ↓ from the empty editor goes on.
-    // ↑ from the first option wraps round to the action rows (3 options + 4 actions).
-    let mut events = vec![key(Key::Up), key(Key::Up), key(Key::Up), key(Key::Up)];
+    // "Type your own…" is the row under the three options: ↑ from the first option wraps
+    // round to it.
+    let mut events = vec![key(Key::Up)];
     events.push(key(Key::Enter)); // "Type your own…"
     events.push(key(Key::Tab)); // empty editor: Tab goes to the next question
     events.extend([key(Key::Tab), key(Key::Enter)]);
@@ -260,8 +293,12 @@ fn a_resize_lays_the_screen_out_again_at_once() {
     backend.sizes.push_back((8, 20));
     let _ = drive(Flow::new(&p), &mut backend, &opts());
     let screen = backend.screen();
-    assert!(screen.starts_with("1/2 Style\n"), "{screen}");
+    assert!(
+        screen.starts_with("Implementation pre\u{2026}\n1/2 Style"),
+        "{screen}"
+    );
     assert!(screen.lines().all(|l| l.chars().count() <= 19), "{screen}");
+    assert!(screen.lines().count() <= 7, "{screen}");
 }
 
 #[test]
@@ -385,15 +422,18 @@ fn the_countdown_replaces_the_top_line_and_a_key_puts_it_back() {
         screen.starts_with("Implementation preferences\n1/2 Style"),
         "{screen}"
     );
-    assert!(screen.contains(">"), "{screen}");
-    // With the countdown shown, the top line is the countdown.
+    assert!(screen.ends_with("\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} n note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ^] context \u{b7} ? keys"), "{screen}");
+    // With the countdown shown, the hint line is the countdown: which question is up stays
+    // in view.
     let (_, shown) = timed_session(PREFS, timeouts(1), 12);
+    let screen = shown.screen();
     assert!(
-        shown
-            .screen()
-            .starts_with("Closing in 10 s without an answer: press any key\n1/2 Style"),
-        "{}",
-        shown.screen()
+        screen.starts_with("Implementation preferences\n1/2 Style"),
+        "{screen}"
+    );
+    assert!(
+        screen.ends_with("\nClosing in 10 s without an answer: press any key"),
+        "{screen}"
     );
     // 2 + 1 + 11 waits: 3 s, then the whole 12 s again.
     events.extend(timeouts(11));
@@ -419,10 +459,11 @@ fn an_open_editor_times_out_with_its_draft_saved_as_esc_saves_it() {
         timed_out(ending).0,
         json!({"style": {"values": ["Sol"], "labels": ["Sol"], "indices": [], "customText": "Sol"}})
     );
-    // The countdown is written over the top row, the editor's cursor kept.
+    // The countdown is written over the editor's hint line (under the title), the editor's
+    // cursor kept.
     assert!(backend
         .written
-        .contains("\x1b7\x1b[1;1HClosing in 1 s without an answer: press any key\x1b[K\x1b8"));
+        .contains("\x1b7\x1b[2;1HClosing in 1 s without an answer: press any key\x1b[K\x1b8"));
 }
 
 #[test]
@@ -448,8 +489,8 @@ fn a_key_in_an_editor_starts_the_time_again_and_clears_the_countdown() {
     assert!(matches!(ending, Ending::TerminalLost(_)), "{ending:?}");
     assert!(
         backend.written.ends_with(
-            "\x1b7\x1b[1;1HClosing in 10 s without an answer: press any key\x1b[K\x1b8\
-         \x1b7\x1b[1;1HImplementation preferences\x1b[K\x1b8"
+            "\x1b7\x1b[2;1HClosing in 10 s without an answer: press any key\x1b[K\x1b8\
+         \x1b7\x1b[2;1HNote on this question \u{b7} Enter save \u{b7} Esc close\x1b[K\x1b8"
         ),
         "{:?}",
         backend.written
@@ -457,7 +498,7 @@ fn a_key_in_an_editor_starts_the_time_again_and_clears_the_countdown() {
 }
 
 #[test]
-fn a_peek_ends_when_the_countdown_starts() {
+fn a_peek_shows_the_countdown_in_its_hint_line() {
     let p = parse_payload(PREFS).unwrap();
     let mut backend = FakeBackend::new(30, 100, vec![key(Key::Ctrl(']')), Event::Timeout]);
     let _ = drive(
@@ -469,10 +510,9 @@ fn a_peek_ends_when_the_countdown_starts() {
             ..opts()
         },
     );
-    let screen = backend.screen();
-    assert!(
-        screen.starts_with("Closing in 10 s without an answer: press any key\n1/2 Style"),
-        "{screen}"
+    assert_eq!(
+        backend.screen(),
+        "Implementation preferences\nThe agent's message \u{b7} lines 1-1 of 1\n\u{2502} Which style do you want?\nClosing in 10 s without an answer: press any key"
     );
 }
 
@@ -571,18 +611,25 @@ fn inline_leaves_the_transcript_on_the_fake_terminal() {
 fn tab_and_arrows_in_an_empty_note_editor_opened_from_the_review_never_end_the_flow() {
     // Found by the tty_session fuzz target: Tab there sent Next at the review (`internal`).
     for (nav, after) in [
-        (Key::Tab, vec![key(Key::Enter)]),
-        (Key::Right, vec![key(Key::Enter)]),
+        // Tab, →: the first question; Tab Tab back to the review, on Submit.
+        (
+            Key::Tab,
+            vec![key(Key::Tab), key(Key::Tab), key(Key::Enter)],
+        ),
+        (
+            Key::Right,
+            vec![key(Key::Tab), key(Key::Tab), key(Key::Enter)],
+        ),
+        // ↓: from question 2's row to Submit.
         (Key::Down, vec![key(Key::Enter)]),
-        // ← at the review goes back to the last question; Tab returns to the review.
+        // ←: back to the last question; Tab returns to the review.
         (Key::Left, vec![key(Key::Tab), key(Key::Enter)]),
     ] {
-        let mut events = vec![key(Key::Tab), key(Key::Tab)]; // to the review
-        events.push(key(Key::Down)); // "Note on a question…"
-        events.push(key(Key::Enter));
-        events.push(key(Key::Enter)); // question 1: its note editor, empty
+        let mut events = vec![key(Key::Tab), key(Key::Tab)]; // to the review, on Submit
+        events.push(key(Key::Up)); // question 2's row
+        events.push(key(Key::Char('N'))); // its note editor, empty
         events.push(key(nav.clone()));
-        events.extend(after); // Submit
+        events.extend(after);
         let (answers, screen) = session(PREFS, events);
         assert_eq!(answers, submitted(json!({})), "{nav:?}\n{screen}");
     }

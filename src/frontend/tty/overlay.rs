@@ -1,0 +1,284 @@
+//! The small components: the line editor's frame ([`Editor`]: what it edits, its hint, what
+//! its closing does), the pager ([`Pager`]: a preview, a whole text, the key list, the agent's
+//! message) and the confirmations ([`Confirm`]).
+
+use super::layers::{Cx, Outcome};
+use crate::editor::Edit;
+use crate::flow::Command;
+use crate::frontend::layout::{fit, wrap};
+use crate::keys::Key;
+use crate::sanitize::for_terminal;
+use crate::ui::keymap::{self, Action};
+use crate::ui::words::{self, Confirmation};
+use std::cell::{Cell, RefCell};
+
+/// What an editor edits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Target {
+    /// Question `q`'s custom text (Type your own).
+    CustomText(usize),
+    /// Question `q`'s note.
+    Note(usize),
+    /// The note of option `o` of question `q`.
+    OptionNote(usize, usize),
+    /// Question `q`'s option filter.
+    Filter(usize),
+}
+
+impl Target {
+    /// The command that saves `text` (Enter), or keeps it as a draft (`saved` false: Esc, a
+    /// timeout); `None` for the filter, which is no answer.
+    fn command(self, text: String, saved: bool) -> Option<Command> {
+        Some(match self {
+            Target::CustomText(_) if saved => Command::SaveCustomText(text),
+            Target::CustomText(_) => Command::DraftCustomText(text),
+            Target::Note(question) => Command::SetNote { question, text },
+            Target::OptionNote(question, option) => Command::SetOptionNote {
+                question,
+                option,
+                text,
+            },
+            Target::Filter(_) => return None,
+        })
+    }
+}
+
+/// An open line editor's frame.
+#[derive(Debug)]
+pub(super) struct Editor {
+    /// What it edits.
+    pub target: Target,
+    /// What the hint line calls it.
+    what: String,
+    /// The text it opens with (the draft again after a suspend or a peek).
+    pub initial: String,
+}
+
+impl Editor {
+    /// An editor of `target`, called `what`, opening with `initial`.
+    pub fn new(target: Target, what: String, initial: String) -> Self {
+        Editor {
+            target,
+            what,
+            initial,
+        }
+    }
+
+    /// The placeholder shown while the line is empty (upstream `editorPlaceholderInput`,
+    /// `editorPlaceholderNote`).
+    pub fn placeholder(&self) -> &'static str {
+        match self.target {
+            Target::CustomText(_) => words::ANSWER_PLACEHOLDER,
+            Target::Note(_) | Target::OptionNote(..) => words::NOTE_PLACEHOLDER,
+            Target::Filter(_) => "",
+        }
+    }
+
+    /// The editor's hint line: what it edits and its keys (or the countdown).
+    pub fn hint(&self, cx: &Cx<'_, '_>) -> String {
+        let what = crate::sanitize::one_line(&self.what).into_owned();
+        if let Some(status) = cx.status {
+            // What is edited stays in view; the countdown takes the keys' place.
+            return fit(&format!("{what} \u{b7} {status}"), cx.width);
+        }
+        let keys = match self.target {
+            Target::CustomText(_) => words::ANSWER_EDITOR_HINT,
+            Target::Note(_) | Target::OptionNote(..) => words::NOTE_EDITOR_HINT,
+            Target::Filter(_) => words::FILTER_EDITOR_HINT,
+        };
+        cx.look.hint(&format!("{what} \u{b7} {keys}"), cx.width)
+    }
+
+    /// What the editor's closing does (the contract's "Editing flow"): Enter saves, Esc keeps
+    /// the draft, Ctrl+C dismisses, a timeout keeps the draft then times the flow out (the
+    /// loop applies the timeout); an empty editor left with ↑ ↓ Tab Shift+Tab ← → keeps the
+    /// empty draft and moves as those keys do on the screen under it.
+    pub fn closed(&mut self, edit: Edit) -> Outcome {
+        let (text, saved, then) = match edit {
+            Edit::Saved(text) => (text, true, None),
+            Edit::Closed(text) | Edit::TimedOut(text) => (text, false, None),
+            Edit::Interrupted => {
+                return Outcome::Close {
+                    apply: Some(Command::Interrupt),
+                    then: None,
+                }
+            }
+            Edit::Suspended(text) | Edit::Peek(text) => {
+                self.initial = text;
+                return Outcome::Stay;
+            }
+            Edit::Navigate(key) => {
+                let then = match key {
+                    Key::Up => Action::Up,
+                    Key::Down => Action::Down,
+                    Key::Tab | Key::Right => Action::NextQuestion,
+                    _ => Action::PrevQuestion,
+                };
+                (String::new(), false, Some(then))
+            }
+        };
+        if let Target::Filter(q) = self.target {
+            let text = text.trim();
+            return Outcome::Filter(q, (!text.is_empty()).then(|| text.to_string()));
+        }
+        Outcome::Close {
+            apply: self.target.command(text, saved),
+            then,
+        }
+    }
+}
+
+/// A pager over a text: every line reachable, a position in the title.
+#[derive(Debug)]
+pub(super) struct Pager {
+    title: String,
+    text: String,
+    /// The first line shown; `None`: not placed yet.
+    top: Cell<Option<usize>>,
+    /// Opens at the end (the agent's message: its question is at the end).
+    from_end: bool,
+    /// The text wrapped, for a width.
+    wrapped: RefCell<Option<(usize, Vec<String>)>>,
+    /// Lines a page holds, as last drawn.
+    page: Cell<usize>,
+}
+
+impl Pager {
+    /// A pager titled `title` over `text`, at its start or its end (`from_end`).
+    pub fn new(title: String, text: String, from_end: bool) -> Self {
+        Pager {
+            title,
+            text,
+            top: Cell::new(None),
+            from_end,
+            wrapped: RefCell::new(None),
+            page: Cell::new(1),
+        }
+    }
+
+    fn lines(&self, width: usize) -> std::cell::Ref<'_, Vec<String>> {
+        let stale = self.wrapped.borrow().as_ref().map(|(w, _)| *w) != Some(width);
+        if stale {
+            *self.wrapped.borrow_mut() = Some((
+                width,
+                wrap(&for_terminal(&self.text), width.saturating_sub(2).max(1)),
+            ));
+        }
+        std::cell::Ref::map(self.wrapped.borrow(), |w| {
+            &w.as_ref().expect("wrapped above").1
+        })
+    }
+
+    /// The pager's lines within `cx.height` rows: the title with the position, the page, the
+    /// hint (or the countdown).
+    pub fn render(&self, cx: &Cx<'_, '_>) -> Vec<String> {
+        let lines = self.lines(cx.width);
+        let height = cx.height.saturating_sub(2).max(1);
+        self.page.set(height);
+        let max_top = lines.len().saturating_sub(height);
+        let top = match self.top.get() {
+            Some(top) => top.min(max_top),
+            None if self.from_end => max_top,
+            None => 0,
+        };
+        self.top.set(Some(top));
+        let end = (top + height).min(lines.len());
+        let more = match (top > 0, end < lines.len()) {
+            (true, true) => " \u{b7} more \u{2191}\u{2193}",
+            (true, false) => " \u{b7} more \u{2191}",
+            (false, true) => " \u{b7} more \u{2193}",
+            (false, false) => "",
+        };
+        let title = crate::sanitize::one_line(&self.title).into_owned();
+        let mut out = vec![cx.look.heading(
+            &format!(
+                "{title} \u{b7} lines {}-{end} of {}{more}",
+                (top + 1).min(end.max(1)),
+                lines.len()
+            ),
+            cx.width,
+        )];
+        out.extend(
+            lines[top..end]
+                .iter()
+                .map(|l| fit(&format!("\u{2502} {l}"), cx.width)),
+        );
+        out.push(match cx.status {
+            Some(status) => fit(status, cx.width),
+            None => cx.look.hint(
+                &keymap::hint_line(keymap::PAGER, &[], "", cx.width),
+                cx.width,
+            ),
+        });
+        out
+    }
+
+    /// What `action` does: scroll, or close (any key it does not use closes it too).
+    pub fn on(&mut self, action: Option<Action>) -> Outcome {
+        let top = self.top.get().unwrap_or(0);
+        let page = self.page.get().max(1);
+        let new = match action {
+            Some(Action::Up) => top.saturating_sub(1),
+            Some(Action::Down) => top + 1,
+            Some(Action::PageUp) => top.saturating_sub(page),
+            Some(Action::PageDown) => top + page,
+            Some(Action::First) => 0,
+            Some(Action::Last) => usize::MAX / 2,
+            _ => return Outcome::close(),
+        };
+        self.top.set(Some(new));
+        Outcome::Stay
+    }
+}
+
+/// A yes / no confirmation: "no" first and highlighted; Esc means no.
+#[derive(Debug)]
+pub(super) struct Confirm {
+    words: Confirmation,
+    /// A line under the title (which required questions are unanswered).
+    detail: Option<String>,
+    yes: bool,
+}
+
+impl Confirm {
+    /// A confirmation of `words`, with a `detail` line.
+    pub fn new(words: Confirmation, detail: Option<String>) -> Self {
+        Confirm {
+            words,
+            detail,
+            yes: false,
+        }
+    }
+
+    /// Its lines: the title, the detail, no, yes, the hint.
+    pub fn render(&self, cx: &Cx<'_, '_>) -> Vec<String> {
+        let mut lines = vec![cx.look.prompt(self.words.title, cx.width)];
+        if let Some(detail) = &self.detail {
+            lines.push(fit(&crate::sanitize::one_line(detail), cx.width));
+        }
+        lines.push(cx.look.select_item(self.words.no, !self.yes, cx.width));
+        lines.push(cx.look.select_item(self.words.yes, self.yes, cx.width));
+        lines.push(match cx.status {
+            Some(status) => fit(status, cx.width),
+            None => cx.look.hint(
+                &keymap::hint_line(keymap::CONFIRM, &[], "", cx.width),
+                cx.width,
+            ),
+        });
+        lines
+    }
+
+    /// What `action` does.
+    pub fn on(&mut self, action: Action) -> Outcome {
+        match action {
+            Action::Up | Action::Down => {
+                self.yes = !self.yes;
+                Outcome::Stay
+            }
+            Action::Confirm if self.yes => Outcome::Apply(Command::Confirm),
+            Action::Yes => Outcome::Apply(Command::Confirm),
+            Action::Confirm | Action::No | Action::Cancel => Outcome::Apply(Command::Deny),
+            _ => Outcome::Stay,
+        }
+    }
+}

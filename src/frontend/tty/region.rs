@@ -1,0 +1,597 @@
+//! The region: what the terminal front end has on the terminal, and how the next frame gets
+//! there (docs/interactive.md "Placement").
+//!
+//! - [`Placement::Inline`] (the default): the region starts at the cursor on the normal screen.
+//!   It holds the transcript lines still in reach (the title, one line per question left),
+//!   then the live block. It is written with CR, LF, relative moves and erase-in-line only;
+//!   an erase-below is written only after a line's text, never at a row's left. Between frames
+//!   the cursor rests at the left of the row under the block (an editor's row, when one is
+//!   open) and stays visible, so a link that drops leaves the shell's prompt under a whole
+//!   frame. The first frame first writes a row's worth of spaces and a CR, as zsh's
+//!   PROMPT_SP does: a partial line before the run is kept (the spaces wrap past it) and a
+//!   whole one is not doubled. The region keeps within the window's rows less one: the top
+//!   lines that may have scrolled out of the cursor's reach are given up ([`Region::draw`])
+//!   and never written again. At the end ([`Region::finish`], or a signal through
+//!   [`finish_bytes`]) the region becomes the final transcript: the title, each question's
+//!   final line in question order, and how the run ended; when a line given up earlier no
+//!   longer says what its question's answer is (it was changed from the review), the whole
+//!   final transcript is written again below it, so the last lines on the terminal are the
+//!   answers, once each, in order.
+//! - [`Placement::Full`]: the alternate screen, each line at its row, absolute moves.
+//!
+//! A resize: terminals that rewrap rows (tmux, VTE, kitty, iTerm2, WezTerm, foot; not xterm
+//! or GNU screen) make a line wider than the new width take more rows. The cursor is under
+//! the region, so the region's top is as many rows up as its lines take at the new width
+//! ([`Region::resized`]); the next frame is written whole from there, erasing what is below.
+
+use super::screen_width;
+use console::measure_text_width;
+use std::fmt::Write as _;
+
+/// Where the questionnaire is drawn (`--screen`, `PI_ASK_SCREEN`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Placement {
+    /// At the cursor on the normal screen, leaving a transcript.
+    #[default]
+    Inline,
+    /// On the alternate screen; nothing is left when it ends.
+    Full,
+}
+
+/// A transcript line's identity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Entry {
+    /// The payload's title.
+    Title,
+    /// A question's collapsed line.
+    Question(usize),
+    /// How the run ended.
+    End,
+}
+
+/// A transcript line: which entry, its text as drawn, and what it says before it was fitted
+/// to a width (a line given up is stale when that changed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Line {
+    /// The entry.
+    pub entry: Entry,
+    /// The line as drawn.
+    pub text: String,
+    /// What it says, whatever the width.
+    pub key: String,
+}
+
+/// A transcript: its lines, in order.
+pub(super) type Transcript = Vec<Line>;
+
+/// What a screen draws: its lines (each fitted to the width), and whether an editor opens on
+/// the row under them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct Block {
+    /// The lines.
+    pub lines: Vec<String>,
+    /// An editor opens on the row under the lines (the cursor is shown there).
+    pub editor: bool,
+}
+
+/// What is on the terminal, to draw the next frame as a difference.
+#[derive(Debug)]
+pub(super) struct Region {
+    placement: Placement,
+    /// The terminal rewraps rows on a resize.
+    reflows: bool,
+    /// Transcript lines given up: written, maybe out of reach, never written again.
+    given_up: Transcript,
+    /// The transcript entries at the top of `shown`.
+    live: Vec<Entry>,
+    /// The region's rows from its top: what each shows, `None` when unknown (an editor's rows,
+    /// rows a resize rewrapped).
+    shown: Vec<Option<String>>,
+    /// The cursor's row, from the top (at the left).
+    at: usize,
+    /// The lowest row that exists under the top (written, or made by line feeds): a move down
+    /// to it is a cursor move, past it line feeds.
+    exists: usize,
+    /// Rows from here down show nothing (rows above may show something of ours).
+    dirty: usize,
+    /// Nothing written yet here: the next frame keeps a partial line first.
+    fresh: bool,
+    /// Full placement: the last lines drawn (`None`: draw whole), and whether an editor row
+    /// followed them.
+    full: Option<(Vec<String>, bool)>,
+}
+
+/// `ESC[nA` / `ESC[nB` from row `from` to row `to` (never a zero count: xterm reads `ESC[0A`
+/// as one row).
+fn vertical(out: &mut String, from: usize, to: usize) {
+    if to < from {
+        let _ = write!(out, "\x1b[{}A", from - to);
+    } else if to > from {
+        let _ = write!(out, "\x1b[{}B", to - from);
+    }
+}
+
+/// Whether the terminal rewraps rows on a resize, from the environment: tmux, VTE, kitty,
+/// iTerm2, WezTerm, Windows Terminal, foot, alacritty, ghostty and VS Code's terminal do;
+/// xterm, the Linux console and GNU screen (`STY`, which is the terminal pi-ask talks to
+/// when it runs inside screen) do not.
+pub fn reflows(env: impl Fn(&str) -> Option<String>) -> bool {
+    let set = |name: &str| env(name).is_some_and(|v| !v.is_empty());
+    if set("STY") || env("TERM").is_some_and(|t| t.starts_with("screen") && !set("TMUX")) {
+        return false;
+    }
+    if [
+        "TMUX",
+        "VTE_VERSION",
+        "KITTY_WINDOW_ID",
+        "WEZTERM_PANE",
+        "WT_SESSION",
+        "ALACRITTY_WINDOW_ID",
+    ]
+    .iter()
+    .any(|v| set(v))
+    {
+        return true;
+    }
+    let program = env("TERM_PROGRAM").unwrap_or_default();
+    let term = env("TERM").unwrap_or_default();
+    ["iTerm.app", "WezTerm", "vscode", "ghostty", "tmux"].contains(&program.as_str())
+        || ["kitty", "foot", "alacritty", "ghostty", "tmux"]
+            .iter()
+            .any(|t| term.contains(t))
+}
+
+/// The bytes that put `lines` in place of an inline region whose cursor rests `at` rows under
+/// its top (at the left): up to the top, each line, then everything under the last one erased
+/// (after its text), and the cursor at the left of the row under them, visible. Used for
+/// every ending, from the front end and from a signal or a panic.
+pub(super) fn finish_bytes(at: usize, lines: &[String]) -> String {
+    let mut out = String::new();
+    vertical(&mut out, at, 0);
+    out.push('\r');
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            out.push_str("\r\n");
+        }
+        out.push_str(line);
+        out.push_str("\x1b[K");
+    }
+    out.push_str("\x1b[J");
+    if !lines.is_empty() {
+        out.push_str("\r\n");
+    }
+    out.push_str("\x1b[?25h");
+    out
+}
+
+/// From row `at` to the left of row `row`: a cursor move up or down to a row that exists, line
+/// feeds past the lowest one (`exists`).
+fn go(out: &mut String, at: &mut usize, exists: &mut usize, row: usize) {
+    if row > *exists {
+        vertical(out, *at, *exists);
+        for _ in *exists..row {
+            out.push_str("\r\n");
+        }
+        *exists = row;
+    } else {
+        vertical(out, *at, row);
+        out.push('\r');
+    }
+    *at = row;
+}
+
+impl Region {
+    /// A region for `placement`, nothing drawn yet; `reflows`: the terminal rewraps rows on a
+    /// resize ([`reflows`]).
+    pub fn new(placement: Placement, reflows: bool) -> Self {
+        Region {
+            placement,
+            reflows,
+            given_up: Vec::new(),
+            live: Vec::new(),
+            shown: Vec::new(),
+            at: 0,
+            exists: 0,
+            dirty: 0,
+            fresh: true,
+            full: None,
+        }
+    }
+
+    /// The placement.
+    pub fn placement(&self) -> Placement {
+        self.placement
+    }
+
+    /// Rows a block may take in a window of `rows` rows: all but one on the alternate screen
+    /// (an editor's row), two less inline (the row the cursor rests on, and a row so the top
+    /// stays in reach).
+    pub fn budget(&self, rows: usize) -> usize {
+        match self.placement {
+            Placement::Full => rows.saturating_sub(1).max(1),
+            Placement::Inline => rows.saturating_sub(2).max(1),
+        }
+    }
+
+    /// The cursor's row under the region's top (inline), for [`finish_bytes`].
+    pub fn at(&self) -> usize {
+        self.at
+    }
+
+    /// The transcript lines given up so far.
+    pub fn given_up(&self) -> &Transcript {
+        &self.given_up
+    }
+
+    /// The bytes that draw `block` under the `transcript` entries not given up yet, in a
+    /// window of `rows` x `cols` (empty when nothing changed). Inline, the lines that may be out
+    /// of reach afterwards are given up.
+    pub fn draw(
+        &mut self,
+        transcript: &Transcript,
+        block: &Block,
+        rows: usize,
+        cols: usize,
+    ) -> String {
+        match self.placement {
+            Placement::Full => self.draw_full(block),
+            Placement::Inline => self.draw_inline(transcript, block, rows, cols),
+        }
+    }
+
+    fn draw_full(&mut self, block: &Block) -> String {
+        let mut out = String::new();
+        let old = self.full.take();
+        let whole = old.is_none();
+        if whole {
+            out.push_str("\x1b[H\x1b[2J");
+        }
+        let (old_lines, old_editor) = old.unwrap_or_default();
+        for row in 0..block.lines.len().max(old_lines.len()) {
+            let new = block.lines.get(row);
+            if !whole && old_lines.get(row) == new {
+                continue;
+            }
+            match new {
+                Some(line) if whole && line.is_empty() => {}
+                Some(line) => {
+                    let _ = write!(out, "\x1b[{};1H{line}\x1b[K", row + 1);
+                }
+                None => {
+                    let _ = write!(out, "\x1b[{};1H\x1b[K", row + 1);
+                }
+            }
+        }
+        if !out.is_empty() || old_editor != block.editor || whole {
+            if block.editor {
+                let _ = write!(out, "\x1b[{};1H\x1b[K\x1b[?25h", block.lines.len() + 1);
+            } else {
+                out.push_str("\x1b[?25l");
+            }
+        }
+        self.full = Some((block.lines.clone(), block.editor));
+        out
+    }
+
+    fn draw_inline(
+        &mut self,
+        transcript: &Transcript,
+        block: &Block,
+        rows: usize,
+        cols: usize,
+    ) -> String {
+        let given: std::collections::HashSet<Entry> =
+            self.given_up.iter().map(|l| l.entry).collect();
+        let live: Vec<&Line> = transcript
+            .iter()
+            .filter(|l| !given.contains(&l.entry))
+            .collect();
+        let mut lines: Vec<String> = live.iter().map(|l| l.text.clone()).collect();
+        let mut block_lines = block.lines.clone();
+        // The block itself keeps within the window (the screens lay out within the budget;
+        // this is the last guard).
+        let budget = self.budget(rows);
+        if block_lines.len() > budget {
+            block_lines.drain(..block_lines.len() - budget);
+        }
+        lines.extend(block_lines);
+        let mut out = String::new();
+        if self.fresh {
+            // PROMPT_SP: a partial line is kept, a whole one is not doubled.
+            out.push_str(&" ".repeat(cols.max(1)));
+            out.push_str("\r\x1b[K");
+        }
+        let n = lines.len();
+        let mut at = self.at;
+        let mut exists = self.exists;
+        for (row, line) in lines.iter().enumerate() {
+            if self
+                .shown
+                .get(row)
+                .is_some_and(|s| s.as_deref() == Some(line.as_str()))
+            {
+                continue;
+            }
+            go(&mut out, &mut at, &mut exists, row);
+            out.push_str(line);
+            out.push_str("\x1b[K");
+        }
+        // Rows under the new lines that may still show something: erased, each from its left.
+        for row in n..self.dirty {
+            if self
+                .shown
+                .get(row)
+                .is_some_and(|s| s.as_deref() == Some(""))
+            {
+                continue;
+            }
+            go(&mut out, &mut at, &mut exists, row);
+            out.push_str("\x1b[K");
+        }
+        if at != n || self.fresh {
+            go(&mut out, &mut at, &mut exists, n);
+        }
+        self.fresh = false;
+        self.shown = lines.into_iter().map(Some).collect();
+        self.live = live.iter().map(|l| l.entry).collect();
+        self.at = at;
+        self.exists = exists.max(at);
+        self.dirty = n;
+        self.give_up_unreachable(transcript, rows);
+        out
+    }
+
+    /// Gives up the top rows that may be out of the cursor's reach in a window of `rows` rows:
+    /// the cursor rests `at` rows under the top, and only `rows - 1` rows above it are sure to
+    /// be on screen.
+    fn give_up_unreachable(&mut self, transcript: &Transcript, rows: usize) {
+        let gone = self.at.saturating_sub(rows.saturating_sub(1).max(1));
+        if gone == 0 {
+            return;
+        }
+        let entries = gone.min(self.live.len());
+        for entry in self.live.drain(..entries) {
+            if let Some(line) = transcript.iter().find(|l| l.entry == entry) {
+                self.given_up.push(line.clone());
+            }
+        }
+        self.shown.drain(..gone.min(self.shown.len()));
+        self.at -= gone;
+        self.exists = self.exists.saturating_sub(gone);
+        self.dirty = self.dirty.saturating_sub(gone);
+    }
+
+    /// An editor ran on the cursor's row and left the cursor `rows` rows under it, at the left
+    /// (rustyline ends its line with a line feed): those rows are unknown until drawn again.
+    pub fn editor_closed(&mut self, rows: usize, transcript: &Transcript, window_rows: usize) {
+        if self.placement == Placement::Full {
+            self.full = None;
+            return;
+        }
+        self.shown.truncate(self.at);
+        self.shown.extend(std::iter::repeat_n(None, rows));
+        self.at += rows;
+        self.exists = self.exists.max(self.at);
+        self.dirty = self.dirty.max(self.at);
+        self.give_up_unreachable(transcript, window_rows);
+    }
+
+    /// The window is now `cols` columns and `rows` rows (it was `old_cols`): the region's top
+    /// is where its rows are now (rewrapped when the terminal rewraps), the next frame is drawn
+    /// whole from there. Lines pushed out of the cursor's reach are given up as they are.
+    pub fn resized(&mut self, old_cols: usize, cols: usize, rows: usize, transcript: &Transcript) {
+        if self.placement == Placement::Full {
+            self.full = None;
+            return;
+        }
+        let cols = cols.max(1);
+        let reflows = self.reflows && cols < old_cols;
+        let above: Vec<usize> = (0..self.at)
+            .map(|row| match self.shown.get(row) {
+                Some(Some(l)) if reflows => measure_text_width(l).max(1).div_ceil(cols),
+                _ => 1,
+            })
+            .collect();
+        let reach = rows.saturating_sub(1).max(1);
+        let mut up: usize = above.iter().sum();
+        let mut lost = 0;
+        while up > reach && lost < above.len() && above[lost] <= up - reach {
+            up -= above[lost];
+            lost += 1;
+        }
+        let up = up.min(reach);
+        for entry in self.live.drain(..lost.min(self.live.len())) {
+            if let Some(line) = transcript.iter().find(|l| l.entry == entry) {
+                self.given_up.push(line.clone());
+            }
+        }
+        self.shown = vec![None; up];
+        self.at = up;
+        self.exists = up;
+        self.dirty = up;
+    }
+
+    /// Inline: whatever was drawn stays as the terminal has it, and the region starts again at
+    /// the cursor (after `fg`, or a stop from outside): nothing above is written again.
+    pub fn restart(&mut self, transcript: &Transcript) {
+        if self.placement == Placement::Full {
+            self.full = None;
+            return;
+        }
+        for entry in self.live.drain(..) {
+            if let Some(line) = transcript.iter().find(|l| l.entry == entry) {
+                self.given_up.push(line.clone());
+            }
+        }
+        self.shown.clear();
+        self.at = 0;
+        self.exists = 0;
+        self.dirty = 0;
+        self.fresh = true;
+    }
+
+    /// The lines the final transcript `lines` leaves in the region: the ones not given up,
+    /// or all of them when a line given up no longer says what it should.
+    pub fn final_lines(given_up: &Transcript, lines: &Transcript) -> Vec<String> {
+        let given: std::collections::HashMap<Entry, &str> =
+            given_up.iter().map(|l| (l.entry, l.key.as_str())).collect();
+        let stale = lines
+            .iter()
+            .any(|l| given.get(&l.entry).is_some_and(|k| *k != l.key));
+        lines
+            .iter()
+            .filter(|l| stale || !given.contains_key(&l.entry))
+            .map(|l| l.text.clone())
+            .collect()
+    }
+
+    /// The bytes that end the run: inline, `lines` (the final transcript) in place of the
+    /// region ([`Region::final_lines`], [`finish_bytes`]); on the alternate screen, a clear.
+    pub fn finish(&mut self, lines: &Transcript) -> String {
+        if self.placement == Placement::Full {
+            self.full = None;
+            return "\x1b[H\x1b[2J".to_string();
+        }
+        let lines = Region::final_lines(&self.given_up, lines);
+        let out = if self.fresh && lines.is_empty() {
+            String::new()
+        } else {
+            let mut out = String::new();
+            if self.fresh {
+                out.push_str(&" ".repeat(screen_width().max(1)));
+                out.push_str("\r\x1b[K");
+            }
+            out.push_str(&finish_bytes(self.at, &lines));
+            out
+        };
+        *self = Region::new(Placement::Inline, self.reflows);
+        self.fresh = false;
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(entry: Entry, text: &str) -> Line {
+        Line {
+            entry,
+            text: text.to_string(),
+            key: text.to_string(),
+        }
+    }
+
+    fn block(lines: &[&str]) -> Block {
+        Block {
+            lines: lines.iter().map(|l| l.to_string()).collect(),
+            editor: false,
+        }
+    }
+
+    #[test]
+    fn the_first_frame_keeps_a_partial_line_and_rests_under_the_block() {
+        let mut r = Region::new(Placement::Inline, false);
+        let bytes = r.draw(&vec![], &block(&["a", "b"]), 24, 10);
+        assert_eq!(bytes, "          \r\x1b[K\ra\x1b[K\r\nb\x1b[K\r\n");
+        // A key: one line, relative moves, back under the block.
+        let bytes = r.draw(&vec![], &block(&["a", "B"]), 24, 10);
+        assert_eq!(bytes, "\x1b[1A\rB\x1b[K\x1b[1B\r");
+        assert_eq!(r.draw(&vec![], &block(&["a", "B"]), 24, 10), "");
+        // A shorter block: the rows under it erased, each from its left; no erase-below.
+        let bytes = r.draw(&vec![], &block(&["x"]), 24, 10);
+        assert_eq!(bytes, "\x1b[2A\rx\x1b[K\x1b[1B\r\x1b[K");
+    }
+
+    #[test]
+    fn transcript_lines_out_of_reach_are_given_up_and_a_stale_one_is_superseded() {
+        let mut r = Region::new(Placement::Inline, false);
+        let t = |a: &str| vec![line(Entry::Title, "T"), line(Entry::Question(0), a)];
+        r.draw(&t("q1 · A"), &block(&["b1", "b2", "b3"]), 5, 20);
+        // 2 transcript lines + 3 block lines: the cursor rests 5 rows under the top; 4 are in
+        // reach in a window of 5 rows.
+        assert_eq!(r.given_up().len(), 1);
+        r.draw(&t("q1 · A"), &block(&["b1", "b2", "b3"]), 5, 20);
+        assert_eq!(r.given_up().len(), 1);
+        // Another transcript line pushes the first question's line out of reach too.
+        let mut three = t("q1 · A");
+        three.push(line(Entry::Question(1), "q2 · C"));
+        r.draw(&three, &block(&["b1", "b2", "b3"]), 5, 20);
+        assert_eq!(r.given_up().len(), 2);
+        // The answer changed after its line went out of reach: the whole final transcript is
+        // written again, in order.
+        let end = vec![
+            line(Entry::Title, "T"),
+            line(Entry::Question(0), "q1 · B"),
+            line(Entry::End, "done"),
+        ];
+        assert_eq!(
+            Region::final_lines(r.given_up(), &end),
+            ["T", "q1 · B", "done"]
+        );
+        let same = vec![
+            line(Entry::Title, "T"),
+            line(Entry::Question(0), "q1 · A"),
+            line(Entry::End, "done"),
+        ];
+        assert_eq!(Region::final_lines(r.given_up(), &same), ["done"]);
+    }
+
+    #[test]
+    fn a_resize_finds_the_top_where_a_rewrapping_terminal_put_it() {
+        let mut r = Region::new(Placement::Inline, true);
+        r.draw(&vec![], &block(&["0123456789", "ab"]), 24, 20);
+        r.resized(20, 5, 24, &vec![]);
+        // "0123456789" takes 2 rows at 5 columns, "ab" one: the top is 3 rows up.
+        let bytes = r.draw(&vec![], &block(&["0123", "ab"]), 24, 5);
+        assert!(bytes.starts_with("\x1b[3A\r0123\x1b[K"), "{bytes:?}");
+        // Without rewrap, each line kept its row.
+        let mut r = Region::new(Placement::Inline, false);
+        r.draw(&vec![], &block(&["0123456789", "ab"]), 24, 20);
+        r.resized(20, 5, 24, &vec![]);
+        let bytes = r.draw(&vec![], &block(&["0123", "ab"]), 24, 5);
+        assert!(bytes.starts_with("\x1b[2A\r0123\x1b[K"), "{bytes:?}");
+    }
+
+    #[test]
+    fn the_end_replaces_the_region_and_leaves_the_cursor_under_it() {
+        let mut r = Region::new(Placement::Inline, false);
+        r.draw(
+            &vec![line(Entry::Title, "T")],
+            &block(&["q", "o1", "o2"]),
+            24,
+            20,
+        );
+        let bytes = r.finish(&vec![
+            line(Entry::Title, "T"),
+            line(Entry::Question(0), "✔ q · a"),
+            line(Entry::End, "✔ Submitted"),
+        ]);
+        assert_eq!(
+            bytes,
+            "\x1b[4A\rT\x1b[K\r\n✔ q · a\x1b[K\r\n✔ Submitted\x1b[K\x1b[J\r\n\x1b[?25h"
+        );
+    }
+
+    #[test]
+    fn which_terminals_rewrap() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert!(reflows(env(&[
+            ("TMUX", "/tmp/tmux-0/default,1,0"),
+            ("TERM", "tmux-256color")
+        ])));
+        assert!(!reflows(env(&[("STY", "123.pts-0"), ("TERM", "screen")])));
+        assert!(!reflows(env(&[("TERM", "xterm-256color")])));
+        assert!(reflows(env(&[
+            ("VTE_VERSION", "7600"),
+            ("TERM", "xterm-256color")
+        ])));
+    }
+}

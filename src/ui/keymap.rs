@@ -1,0 +1,535 @@
+//! The keys of every screen as data: which key does what ([`Action`]), on which screen, and
+//! how the hint line and the full key list (`?`) name it. A front end looks a key up here
+//! ([`action`]) and never matches keys of its own; the hint line is generated from the same
+//! table ([`hint_line`]), so it always tells the truth. The keyboard is the contract's
+//! ("Keyboard behavior") as its upstream tests have it (eko24ive/pi-ask v0.3.0
+//! `tests/state.test.ts`, `tests/input.test.ts`).
+
+use crate::frontend::layout::width_of;
+use crate::keys::Key;
+
+/// What a key asks for on a screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// The highlight up one row (wraps).
+    Up,
+    /// The highlight down one row (wraps).
+    Down,
+    /// A page up.
+    PageUp,
+    /// A page down.
+    PageDown,
+    /// The first row.
+    First,
+    /// The last row.
+    Last,
+    /// A digit 1-9: the row with that number, whatever page is shown (a question's options,
+    /// then its Type your own row; the review's actions).
+    Number(usize),
+    /// Space: tick or untick the highlighted option, staying on the question (single-select
+    /// too: a second Space deselects).
+    Toggle,
+    /// Enter: choose or run the highlighted row.
+    Confirm,
+    /// `a`: tick all the options shown, or none (multi-select).
+    ToggleAll,
+    /// `n`: the highlighted option's note.
+    OptionNote,
+    /// `N` (Shift+N): the question's note.
+    QuestionNote,
+    /// Tab, →: the next question; the review after the last; the first after the review.
+    NextQuestion,
+    /// Shift+Tab, ←: the previous question; the review before the first.
+    PrevQuestion,
+    /// `/`: filter the options.
+    Filter,
+    /// `v`: the highlighted option's whole text or preview.
+    View,
+    /// `?`: every key of the screen.
+    Keys,
+    /// Esc, `q`: cancel (asking first when answers would be lost); in a pager or a
+    /// confirmation, back.
+    Cancel,
+    /// `y`: yes at a confirmation.
+    Yes,
+    /// `n`: no at a confirmation.
+    No,
+    /// Ctrl+C: dismiss at once, everywhere.
+    Dismiss,
+    /// Ctrl+Z: suspend like a shell job.
+    Suspend,
+    /// Ctrl+]: peek at the agent's message (`--context`).
+    Peek,
+}
+
+/// One line of a key map: the keys, what they do, and how they are named.
+#[derive(Debug, Clone, Copy)]
+pub struct Binding {
+    /// The keys.
+    pub keys: &'static [Key],
+    /// What they do.
+    pub action: Action,
+    /// The keys as the hint line and the key list name them (`↑↓`, `Enter`).
+    pub name: &'static str,
+    /// What they do, in the hint line's words (`move`); empty: not in the hint line.
+    pub hint: &'static str,
+    /// What they do, in the key list's words.
+    pub describe: &'static str,
+}
+
+const DIGITS: [Key; 9] = [
+    Key::Char('1'),
+    Key::Char('2'),
+    Key::Char('3'),
+    Key::Char('4'),
+    Key::Char('5'),
+    Key::Char('6'),
+    Key::Char('7'),
+    Key::Char('8'),
+    Key::Char('9'),
+];
+
+macro_rules! bind {
+    ($keys:expr, $action:expr, $name:expr, $hint:expr, $describe:expr) => {
+        Binding {
+            keys: $keys,
+            action: $action,
+            name: $name,
+            hint: $hint,
+            describe: $describe,
+        }
+    };
+}
+
+/// Keys that do the same on every screen; looked up after the screen's own.
+pub static GLOBAL: &[Binding] = &[
+    bind!(
+        &[Key::Ctrl('c')],
+        Action::Dismiss,
+        "^C",
+        "dismiss",
+        "dismiss the questions at once"
+    ),
+    bind!(
+        &[Key::Ctrl(']')],
+        Action::Peek,
+        "^]",
+        "context",
+        "show the agent's message"
+    ),
+    bind!(
+        &[Key::Ctrl('z')],
+        Action::Suspend,
+        "^Z",
+        "",
+        "suspend (fg brings it back)"
+    ),
+];
+
+const MOVES: [Binding; 6] = [
+    bind!(
+        &[Key::Up, Key::Char('k')],
+        Action::Up,
+        "\u{2191}\u{2193}",
+        "move",
+        "move up (k)"
+    ),
+    bind!(
+        &[Key::Down, Key::Char('j')],
+        Action::Down,
+        "\u{2193}",
+        "",
+        "move down (j)"
+    ),
+    bind!(&[Key::PageUp], Action::PageUp, "PgUp", "", "previous page"),
+    bind!(&[Key::PageDown], Action::PageDown, "PgDn", "", "next page"),
+    bind!(&[Key::Home], Action::First, "Home", "", "first row"),
+    bind!(&[Key::End], Action::Last, "End", "", "last row"),
+];
+
+/// A single-select or preview question.
+pub static SINGLE: &[Binding] = &[
+    MOVES[0],
+    bind!(
+        &[Key::Enter],
+        Action::Confirm,
+        "Enter",
+        "choose",
+        "choose the option and go on"
+    ),
+    bind!(
+        &DIGITS,
+        Action::Number(0),
+        "1-9",
+        "",
+        "choose option 1-9 (the last: Type your own)"
+    ),
+    bind!(
+        &[Key::Char(' ')],
+        Action::Toggle,
+        "Space",
+        "",
+        "select or deselect, staying here"
+    ),
+    bind!(
+        &[Key::Char('n')],
+        Action::OptionNote,
+        "n",
+        "note",
+        "note on the highlighted option"
+    ),
+    bind!(
+        &[Key::Char('N')],
+        Action::QuestionNote,
+        "N",
+        "",
+        "note on the question"
+    ),
+    bind!(
+        &[Key::Tab, Key::Right],
+        Action::NextQuestion,
+        "Tab",
+        "",
+        "next question (\u{2192})"
+    ),
+    bind!(
+        &[Key::BackTab, Key::Left],
+        Action::PrevQuestion,
+        "S-Tab",
+        "",
+        "previous question (\u{2190})"
+    ),
+    bind!(
+        &[Key::Esc, Key::Char('q')],
+        Action::Cancel,
+        "Esc",
+        "cancel",
+        "cancel (q)"
+    ),
+    bind!(
+        &[Key::Char('/')],
+        Action::Filter,
+        "/",
+        "",
+        "filter the options"
+    ),
+    bind!(
+        &[Key::Char('v')],
+        Action::View,
+        "v",
+        "",
+        "whole text or preview of the option"
+    ),
+    bind!(&[Key::Char('?')], Action::Keys, "?", "keys", "this list"),
+    MOVES[1],
+    MOVES[2],
+    MOVES[3],
+    MOVES[4],
+    MOVES[5],
+];
+
+/// A multi-select question.
+pub static MULTI: &[Binding] = &[
+    MOVES[0],
+    bind!(
+        &[Key::Char(' ')],
+        Action::Toggle,
+        "Space",
+        "tick",
+        "tick or untick the option"
+    ),
+    bind!(
+        &[Key::Enter],
+        Action::Confirm,
+        "Enter",
+        "done",
+        "done: go on (on Type your own: edit)"
+    ),
+    bind!(
+        &DIGITS,
+        Action::Number(0),
+        "1-9",
+        "",
+        "tick option 1-9 (the last: Type your own)"
+    ),
+    bind!(
+        &[Key::Char('n')],
+        Action::OptionNote,
+        "n",
+        "note",
+        "note on the highlighted option"
+    ),
+    bind!(
+        &[Key::Char('N')],
+        Action::QuestionNote,
+        "N",
+        "",
+        "note on the question"
+    ),
+    bind!(
+        &[Key::Char('a')],
+        Action::ToggleAll,
+        "a",
+        "",
+        "tick all, or none"
+    ),
+    bind!(
+        &[Key::Tab, Key::Right],
+        Action::NextQuestion,
+        "Tab",
+        "",
+        "next question (\u{2192})"
+    ),
+    bind!(
+        &[Key::BackTab, Key::Left],
+        Action::PrevQuestion,
+        "S-Tab",
+        "",
+        "previous question (\u{2190})"
+    ),
+    bind!(
+        &[Key::Esc, Key::Char('q')],
+        Action::Cancel,
+        "Esc",
+        "cancel",
+        "cancel (q)"
+    ),
+    bind!(
+        &[Key::Char('/')],
+        Action::Filter,
+        "/",
+        "",
+        "filter the options"
+    ),
+    bind!(
+        &[Key::Char('v')],
+        Action::View,
+        "v",
+        "",
+        "whole text of the option"
+    ),
+    bind!(&[Key::Char('?')], Action::Keys, "?", "keys", "this list"),
+    MOVES[1],
+    MOVES[2],
+    MOVES[3],
+    MOVES[4],
+    MOVES[5],
+];
+
+/// The review.
+pub static REVIEW: &[Binding] = &[
+    MOVES[0],
+    bind!(
+        &[Key::Enter],
+        Action::Confirm,
+        "Enter",
+        "choose",
+        "run the action, or change the question"
+    ),
+    bind!(
+        &DIGITS,
+        Action::Number(0),
+        "1-2",
+        "",
+        "an action; press twice to run it"
+    ),
+    bind!(
+        &[Key::Char('N')],
+        Action::QuestionNote,
+        "N",
+        "",
+        "note on the highlighted question"
+    ),
+    bind!(
+        &[Key::BackTab, Key::Left],
+        Action::PrevQuestion,
+        "\u{2190}",
+        "back",
+        "back to the last question (S-Tab)"
+    ),
+    bind!(
+        &[Key::Tab, Key::Right],
+        Action::NextQuestion,
+        "Tab",
+        "",
+        "the first question (\u{2192})"
+    ),
+    bind!(
+        &[Key::Esc, Key::Char('q')],
+        Action::Cancel,
+        "Esc",
+        "cancel",
+        "cancel (q)"
+    ),
+    bind!(&[Key::Char('?')], Action::Keys, "?", "keys", "this list"),
+    MOVES[1],
+    MOVES[4],
+    MOVES[5],
+];
+
+/// A yes / no confirmation.
+pub static CONFIRM: &[Binding] = &[
+    MOVES[0],
+    bind!(&[Key::Enter], Action::Confirm, "Enter", "choose", "choose"),
+    bind!(&[Key::Char('y')], Action::Yes, "y/n", "", "yes"),
+    bind!(&[Key::Char('n')], Action::No, "n", "", "no"),
+    bind!(
+        &[Key::Esc, Key::Char('q')],
+        Action::Cancel,
+        "Esc",
+        "back",
+        "no, back"
+    ),
+    MOVES[1],
+];
+
+/// A pager (a preview, a whole text, the agent's message, the key list).
+pub static PAGER: &[Binding] = &[
+    bind!(
+        &[Key::Up, Key::Char('k')],
+        Action::Up,
+        "\u{2191}\u{2193}",
+        "scroll",
+        "scroll up (k)"
+    ),
+    bind!(
+        &[Key::Down, Key::Char('j'), Key::Char(' ')],
+        Action::Down,
+        "\u{2193}",
+        "",
+        "scroll down (j)"
+    ),
+    MOVES[2],
+    MOVES[3],
+    MOVES[4],
+    MOVES[5],
+    bind!(
+        &[Key::Esc, Key::Char('q'), Key::Enter, Key::Ctrl(']')],
+        Action::Cancel,
+        "Esc",
+        "back",
+        "back (q, Enter)"
+    ),
+];
+
+/// What `key` does on the screen whose map is `map` (then [`GLOBAL`]); `None`: nothing.
+/// A digit's [`Action::Number`] carries its number (1-9).
+pub fn action(map: &[Binding], key: &Key) -> Option<Action> {
+    map.iter()
+        .chain(GLOBAL)
+        .find(|b| b.keys.contains(key))
+        .map(|b| match (b.action, key) {
+            (Action::Number(_), Key::Char(d)) => Action::Number(*d as usize - '0' as usize),
+            (action, _) => action,
+        })
+}
+
+/// The hint line of a screen, within `width` columns: `prefix` words first (a screen's own,
+/// such as "Press 1 again to submit"), then each binding with a hint in the map's order while
+/// it fits, then `? keys` when the map has it; `suffix` (a page counter) last.
+pub fn hint_line(map: &[Binding], prefix: &[&str], suffix: &str, width: usize) -> String {
+    const SEP: &str = " \u{b7} ";
+    let keys = map.iter().find(|b| b.action == Action::Keys);
+    let tail = keys.map(|b| format!("{} {}", b.name, b.hint));
+    let reserve = tail.as_ref().map_or(0, |t| width_of(t) + 3) + width_of(suffix);
+    let mut parts: Vec<String> = prefix.iter().map(|p| p.to_string()).collect();
+    let mut used: usize = parts.iter().map(|p| width_of(p) + 3).sum();
+    for b in map.iter().chain(GLOBAL) {
+        if b.hint.is_empty() || b.action == Action::Keys {
+            continue;
+        }
+        let part = format!("{} {}", b.name, b.hint);
+        let w = width_of(&part) + 3;
+        if used + w + reserve > width + 3 {
+            break;
+        }
+        used += w;
+        parts.push(part);
+    }
+    parts.extend(tail);
+    let line = parts.join(SEP);
+    let line = if suffix.is_empty() {
+        line
+    } else {
+        format!("{line} {suffix}")
+    };
+    crate::frontend::layout::fit(&line, width)
+}
+
+/// Every key of a screen (its map, then [`GLOBAL`]), a line each: `name  what it does`.
+pub fn key_list(map: &[Binding]) -> Vec<String> {
+    let entries: Vec<(&str, &str)> = map
+        .iter()
+        .chain(GLOBAL)
+        .map(|b| (key_names(b), b.describe))
+        .collect();
+    let w = entries.iter().map(|(k, _)| width_of(k)).max().unwrap_or(0);
+    entries
+        .into_iter()
+        .map(|(k, d)| format!("{k}{}  {d}", " ".repeat(w - width_of(k))))
+        .collect()
+}
+
+/// The key list's name for a binding's keys.
+fn key_names(b: &Binding) -> &'static str {
+    match b.action {
+        Action::Up => "\u{2191} k",
+        Action::Down => "\u{2193} j",
+        Action::NextQuestion => "Tab \u{2192}",
+        Action::PrevQuestion => "S-Tab \u{2190}",
+        Action::Cancel => "Esc q",
+        Action::QuestionNote => "N",
+        Action::OptionNote => "n",
+        _ => b.name,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_carry_their_number_and_global_keys_apply_everywhere() {
+        assert_eq!(action(SINGLE, &Key::Char('3')), Some(Action::Number(3)));
+        assert_eq!(action(REVIEW, &Key::Char('1')), Some(Action::Number(1)));
+        assert_eq!(action(SINGLE, &Key::Char(' ')), Some(Action::Toggle));
+        assert_eq!(action(SINGLE, &Key::Char('N')), Some(Action::QuestionNote));
+        assert_eq!(action(SINGLE, &Key::Char('n')), Some(Action::OptionNote));
+        assert_eq!(action(CONFIRM, &Key::Char('n')), Some(Action::No));
+        assert_eq!(action(PAGER, &Key::Ctrl('c')), Some(Action::Dismiss));
+        assert_eq!(action(SINGLE, &Key::BackTab), Some(Action::PrevQuestion));
+        assert_eq!(action(SINGLE, &Key::Char('x')), None);
+    }
+
+    #[test]
+    fn hint_lines_fit_80_columns_and_end_with_the_key_list() {
+        for map in [SINGLE, MULTI, REVIEW] {
+            let line = hint_line(map, &[], "", 80);
+            assert!(width_of(&line) <= 80, "{line}");
+            assert!(line.ends_with("? keys"), "{line}");
+        }
+        assert_eq!(
+            hint_line(SINGLE, &[], "", 80),
+            "\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} n note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ^] context \u{b7} ? keys"
+        );
+        assert_eq!(
+            hint_line(MULTI, &[], "", 80),
+            "\u{2191}\u{2193} move \u{b7} Space tick \u{b7} Enter done \u{b7} n note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ? keys"
+        );
+        // A narrow window keeps the first hints and the key list.
+        let narrow = hint_line(SINGLE, &[], "", 31);
+        assert_eq!(
+            narrow,
+            "\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} ? keys"
+        );
+    }
+
+    #[test]
+    fn the_key_list_names_every_binding() {
+        let list = key_list(SINGLE);
+        assert_eq!(list.len(), SINGLE.len() + GLOBAL.len());
+        assert!(list
+            .iter()
+            .any(|l| l.starts_with("Space") && l.ends_with("select or deselect, staying here")));
+    }
+}

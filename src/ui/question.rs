@@ -1,0 +1,320 @@
+//! The question screen's model: which rows a question has, what each says and does, and which
+//! key map applies. Every front end draws these rows (the terminal as a menu, plain mode as
+//! numbered lines, dialogs as a select's choices); none has rows of its own.
+//!
+//! The rows (docs/interactive.md "Question screen"): the question's options, numbered 1..N;
+//! then, when the question takes custom text, Type your own, numbered N+1 (the upstream's
+//! internal option: its digit opens its editor); then, on a multi-select question, the row that
+//! moves on (Next → / Next: review →). Notes have no row: `n` and `N` open them.
+
+use super::keymap::{self, Binding};
+use super::words;
+use crate::answers::AnswerState;
+use crate::contract::{Payload, Question, QuestionType};
+use crate::frontend::layout::quote;
+use crate::sanitize::one_line;
+
+/// A row of a question screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Row {
+    /// An option (its index in the question).
+    Option(usize),
+    /// Type your own: opens the custom-text editor.
+    TypeOwn,
+    /// Moves on (multi-select): the next question or the review.
+    Next,
+}
+
+/// The rows of a question screen, without listing them (a question may have 100,000
+/// options): the options `shown` (all of them without a filter), Type your own when the
+/// question takes custom text, the Next row on a multi-select question.
+#[derive(Debug, Clone, Copy)]
+pub struct Rows<'a> {
+    shown: Option<&'a [usize]>,
+    options: usize,
+    type_own: bool,
+    next: bool,
+}
+
+impl<'a> Rows<'a> {
+    /// The rows of `question` with the options `shown` (all when `None`).
+    pub fn of(question: &Question, shown: Option<&'a [usize]>) -> Rows<'a> {
+        Rows {
+            shown,
+            options: shown.map_or(question.options.len(), <[usize]>::len),
+            type_own: question.allows_custom_text(),
+            next: question.kind == QuestionType::Multi,
+        }
+    }
+
+    /// How many rows.
+    pub fn len(&self) -> usize {
+        self.options + usize::from(self.type_own) + usize::from(self.next)
+    }
+
+    /// Whether there is no row (a filter that matches nothing, free text off).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// How many option rows.
+    pub fn options(&self) -> usize {
+        self.options
+    }
+
+    /// Row `i` (below [`Rows::len`]).
+    pub fn get(&self, i: usize) -> Row {
+        if i < self.options {
+            Row::Option(self.shown.map_or(i, |s| s[i]))
+        } else if i == self.options && self.type_own {
+            Row::TypeOwn
+        } else {
+            Row::Next
+        }
+    }
+
+    /// Where row `row` is, when shown.
+    pub fn index_of(&self, row: Row) -> Option<usize> {
+        match row {
+            Row::Option(o) => match self.shown {
+                Some(s) => s.binary_search(&o).ok(),
+                None => (o < self.options).then_some(o),
+            },
+            Row::TypeOwn => self.type_own.then_some(self.options),
+            Row::Next => self.next.then(|| self.len() - 1),
+        }
+    }
+
+    /// Every row, in order.
+    pub fn to_vec(&self) -> Vec<Row> {
+        (0..self.len()).map(|i| self.get(i)).collect()
+    }
+}
+
+/// The row digit `digit` (1-9) names on question `question`: option `digit` (whatever page or
+/// filter shows), or Type your own as number N+1 (upstream `applyNumberShortcut`).
+pub fn digit_row(question: &Question, digit: usize) -> Option<Row> {
+    let n = question.options.len();
+    match digit {
+        d if (1..=n).contains(&d) => Some(Row::Option(d - 1)),
+        d if d == n + 1 && question.allows_custom_text() => Some(Row::TypeOwn),
+        _ => None,
+    }
+}
+
+/// The key map of question `question`'s screen.
+pub fn keymap(question: &Question) -> &'static [Binding] {
+    match question.kind {
+        QuestionType::Multi => keymap::MULTI,
+        QuestionType::Single | QuestionType::Preview => keymap::SINGLE,
+    }
+}
+
+/// The question's place and name before its prompt: `1/2 Style` (with ` (required)`), or
+/// `None` when the payload has one question and it is not required.
+pub fn place(payload: &Payload, q: usize) -> Option<String> {
+    let n = payload.questions.len();
+    let question = &payload.questions[q];
+    let required = if question.required { " (required)" } else { "" };
+    (n > 1 || question.required)
+        .then(|| format!("{}/{n} {}{required}", q + 1, one_line(&question.label)))
+}
+
+/// The prompt line's text: the place ([`place`]) and the prompt, `1/2 Style · How…?`. The
+/// prompt keeps its line breaks; front ends wrap it.
+pub fn prompt_text(payload: &Payload, q: usize) -> String {
+    let question = &payload.questions[q];
+    match place(payload, q) {
+        Some(place) => format!("{place} \u{b7} {}", question.prompt),
+        None => question.prompt.clone(),
+    }
+}
+
+/// The width of the widest number a row of `question` shows (options and Type your own).
+fn number_width(question: &Question) -> usize {
+    (question.options.len() + 1).to_string().len()
+}
+
+/// The number a row shows (`1.`), right-aligned for the question; the Next row has none.
+pub fn number(question: &Question, row: Row) -> String {
+    let w = number_width(question);
+    match row {
+        Row::Option(o) => format!("{:>w$}.", o + 1),
+        Row::TypeOwn => format!("{:>w$}.", question.options.len() + 1),
+        Row::Next => " ".repeat(w + 1),
+    }
+}
+
+/// What row `row` of question `q` says, on one line, numbered: `2. Balanced`, `3. Type your
+/// own… “draft”`, `Next: review →`. `editing`: Type your own's editor is open under it (its
+/// label loses the `…`). `to_review`: moving on shows the review.
+pub fn row_text(
+    payload: &Payload,
+    answers: &AnswerState,
+    q: usize,
+    row: Row,
+    editing: bool,
+    to_review: bool,
+) -> String {
+    let question = &payload.questions[q];
+    let n = number(question, row);
+    match row {
+        Row::Option(o) => format!("{n} {}", one_line(&question.options[o].label)),
+        Row::TypeOwn if editing => format!("{n} {}", words::TYPE_OWN),
+        Row::TypeOwn => match answers.custom_text(q) {
+            Some(text) => format!("{n} {} {}", words::TYPE_OWN_ROW, quote(text)),
+            None => format!("{n} {}", words::TYPE_OWN_ROW),
+        },
+        Row::Next => format!("{n} {}", words::next_row(to_review)),
+    }
+}
+
+/// Whether row `row` of question `q` is chosen (an option selected; Type your own with
+/// custom text).
+pub fn is_chosen(answers: &AnswerState, q: usize, row: Row) -> bool {
+    match row {
+        Row::Option(o) => answers.is_selected(q, o).unwrap_or(false),
+        Row::TypeOwn => answers.custom_text(q).is_some(),
+        Row::Next => false,
+    }
+}
+
+/// The lines under row `row` (without indent): an option's description, then its note
+/// (`note: …`).
+pub fn detail_lines(payload: &Payload, answers: &AnswerState, q: usize, row: Row) -> Vec<String> {
+    let Row::Option(o) = row else {
+        return Vec::new();
+    };
+    let option = &payload.questions[q].options[o];
+    let mut lines = Vec::new();
+    if let Some(d) = &option.description {
+        lines.push(one_line(d).into_owned());
+    }
+    if let Some(note) = answers.option_note(q, o) {
+        lines.push(format!("note: {}", one_line(note)));
+    }
+    lines
+}
+
+/// The question note's line under the prompt (`Note: …`), when it has one.
+pub fn note_line(answers: &AnswerState, q: usize) -> Option<String> {
+    answers
+        .note(q)
+        .map(|n| format!("{} {}", words::NOTE_LABEL, one_line(n)))
+}
+
+/// Whether option `option` matches the filter `needle` (already lowercased): its label, value
+/// or description contains it, ignoring case.
+pub fn matches_filter(option: &crate::contract::QuestionOption, needle: &str) -> bool {
+    let has = |t: &str| {
+        if t.is_ascii() && needle.is_ascii() {
+            t.to_ascii_lowercase().contains(needle)
+        } else {
+            t.to_lowercase().contains(needle)
+        }
+    };
+    has(&option.label) || has(&option.value) || option.description.as_deref().is_some_and(has)
+}
+
+/// The options of `question` that `filter` shows, by index.
+pub fn filtered(question: &Question, filter: &str) -> Vec<usize> {
+    let needle = filter.to_lowercase();
+    (0..question.options.len())
+        .filter(|&i| matches_filter(&question.options[i], &needle))
+        .collect()
+}
+
+/// Everything about question `q` and one of its options, uncut (`v`): title, place, prompt,
+/// context, the option's label, description and note; a preview question's option: its
+/// preview.
+pub fn full_text(payload: &Payload, answers: &AnswerState, q: usize, option: usize) -> String {
+    let question = &payload.questions[q];
+    let o = &question.options[option];
+    if question.kind == QuestionType::Preview {
+        return o.preview.clone().unwrap_or_default();
+    }
+    let mut text = String::new();
+    if let Some(title) = &payload.title {
+        text.push_str(&format!("{title}\n\n"));
+    }
+    text.push_str(&format!(
+        "{}/{} {}\n{}\n",
+        q + 1,
+        payload.questions.len(),
+        question.label,
+        question.prompt
+    ));
+    if let Some(context) = &question.context {
+        text.push_str(&format!("\n{context}\n"));
+    }
+    text.push_str(&format!("\n{}. {}\n", option + 1, o.label));
+    if let Some(d) = &o.description {
+        text.push_str(&format!("{d}\n"));
+    }
+    if let Some(note) = answers.option_note(q, option) {
+        text.push_str(&format!("note: {note}\n"));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::contract::QuestionOption;
+
+    fn payload(json: &str) -> Payload {
+        crate::contract::parse_payload(json).expect("a valid payload")
+    }
+
+    #[test]
+    fn type_your_own_is_option_n_plus_one_and_multi_adds_next() {
+        let p = payload(
+            r#"{"questions":[
+                {"id":"q1","prompt":"Other?","options":[{"value":"a","label":"A"}]},
+                {"id":"fe","prompt":"Which?","type":"multi","options":[{"value":"r","label":"React"},{"value":"v","label":"Vue"}]},
+                {"id":"p","prompt":"Layout?","type":"preview","options":[{"value":"c","label":"C","preview":"x"}]}]}"#,
+        );
+        let q1 = &p.questions[0];
+        assert_eq!(
+            Rows::of(q1, None).to_vec(),
+            vec![Row::Option(0), Row::TypeOwn]
+        );
+        assert_eq!(digit_row(q1, 2), Some(Row::TypeOwn));
+        assert_eq!(digit_row(q1, 3), None);
+        assert_eq!(
+            Rows::of(&p.questions[1], None).to_vec(),
+            vec![Row::Option(0), Row::Option(1), Row::TypeOwn, Row::Next]
+        );
+        assert_eq!(digit_row(&p.questions[1], 3), Some(Row::TypeOwn));
+        let answers = AnswerState::new(&p);
+        assert_eq!(
+            row_text(&p, &answers, 0, Row::TypeOwn, false, false),
+            "2. Type your own\u{2026}"
+        );
+        assert_eq!(
+            row_text(&p, &answers, 0, Row::TypeOwn, true, false),
+            "2. Type your own"
+        );
+        assert_eq!(
+            row_text(&p, &answers, 1, Row::Next, false, true),
+            "   Next: review \u{2192}"
+        );
+        assert_eq!(prompt_text(&p, 1), "2/3 Q2 \u{b7} Which?");
+    }
+
+    #[test]
+    fn filter_matches_label_value_or_description_ignoring_case() {
+        let option = |label: &str, description: Option<&str>| QuestionOption {
+            value: "v1".to_string(),
+            label: label.to_string(),
+            description: description.map(str::to_string),
+            preview: None,
+        };
+        assert!(matches_filter(&option("CAFÉ bar", None), "é"));
+        assert!(matches_filter(&option("Café", None), "café"));
+        assert!(matches_filter(&option("日本 10", None), "日本"));
+        assert!(matches_filter(&option("x", Some("Fast ENGINE")), "engine"));
+        assert!(matches_filter(&option("x", None), "v1"));
+        assert!(!matches_filter(&option("Option 4", Some("d")), "option 42"));
+    }
+}

@@ -1,0 +1,149 @@
+//! Every word a screen says that is not the payload's: row labels, editor labels and
+//! placeholders, confirmations, titles. Written once; the terminal (both placements), plain and
+//! dialogs front ends all read them from here. The upstream's wording where it has one
+//! (eko24ive/pi-ask `src/constants.ts`, `src/ui/constants.ts` at v0.3.0).
+
+/// The internal option every question that takes custom text gets, after its own options
+/// (contract "Input rules"; upstream `OTHER_OPTION_LABEL`).
+pub const TYPE_OWN: &str = "Type your own";
+
+/// The Type your own row of a menu: it opens an editor.
+pub const TYPE_OWN_ROW: &str = "Type your own\u{2026}";
+
+/// The custom-text editor's placeholder (upstream `editorPlaceholderInput`).
+pub const ANSWER_PLACEHOLDER: &str = "Type answer...";
+
+/// The note editors' placeholder (upstream `editorPlaceholderNote`).
+pub const NOTE_PLACEHOLDER: &str = "Add a note...";
+
+/// The custom-text editor's hint (upstream `footerInput`).
+pub const ANSWER_EDITOR_HINT: &str = "Enter submit \u{b7} Esc close";
+
+/// The note editors' hint (upstream `footerNote`).
+pub const NOTE_EDITOR_HINT: &str = "Enter save \u{b7} Esc close";
+
+/// The filter editor's hint.
+pub const FILTER_EDITOR_HINT: &str =
+    "Enter filter \u{b7} empty Enter: all options \u{b7} Esc close";
+
+/// What a note editor edits: the question's note.
+pub const QUESTION_NOTE: &str = "Note on this question";
+
+/// What a note editor edits: an option's note.
+pub fn option_note(label: &str) -> String {
+    format!("Note on {label}")
+}
+
+/// What the filter editor edits.
+pub const FILTER: &str = "Filter options by label, value or description";
+
+/// The line above a filtered menu: how many options match.
+pub fn filter_line(filter: &str, shown: usize, of: usize) -> String {
+    match shown {
+        0 => format!(
+            "Filter {}: no option matches",
+            crate::frontend::layout::quote(filter)
+        ),
+        _ => format!(
+            "Filter {}: {shown} of {of} options",
+            crate::frontend::layout::quote(filter)
+        ),
+    }
+}
+
+/// The review's title (upstream `reviewTitle`).
+pub const REVIEW_TITLE: &str = "Review answers";
+
+/// The review's line for a question with no answer (upstream `unanswered`).
+pub const UNANSWERED: &str = "\u{2192} unanswered";
+
+/// The label before a question note in the review (upstream `questionNoteTitle`).
+pub const NOTE_LABEL: &str = "Note:";
+
+/// The review's actions (upstream `SUBMIT_CHOICES`).
+pub const SUBMIT: &str = "Submit";
+/// See [`SUBMIT`].
+pub const CANCEL: &str = "Cancel";
+
+/// The review's hint after a first press of an action's digit: a second press confirms
+/// (upstream `doublePressReviewShortcuts`).
+pub fn press_again(digit: usize, action: &str) -> String {
+    format!("Press {digit} again to {}", action.to_lowercase())
+}
+
+/// A yes / no question: what is asked, the answer that goes on, the answer that goes back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Confirmation {
+    /// The title or question.
+    pub title: &'static str,
+    /// Yes.
+    pub yes: &'static str,
+    /// No (highlighted first; Esc means no).
+    pub no: &'static str,
+}
+
+/// Esc with answers or notes that would be lost (docs/interactive.md "Cancel").
+pub const CONFIRM_CANCEL: Confirmation = Confirmation {
+    title: "Cancel and discard your answers?",
+    yes: "Yes, discard the answers and cancel",
+    no: "No, keep answering",
+};
+
+/// Submit with `required` questions unanswered: asked, never refused (contract "Input
+/// rules": required never blocks).
+pub const CONFIRM_SUBMIT: Confirmation = Confirmation {
+    title: "Submit anyway?",
+    yes: "Yes, submit",
+    no: "No, go back to the review",
+};
+
+/// The line over [`CONFIRM_SUBMIT`]: which required questions have no answer.
+pub fn unanswered_required(names: &[String]) -> String {
+    format!("Unanswered required questions: {}.", names.join(", "))
+}
+
+/// The row that moves on from a multi-select question: to the next question, or to the
+/// review when moving on shows it ([`crate::flow::Flow::next_is_review`]).
+pub fn next_row(to_review: bool) -> &'static str {
+    if to_review {
+        "Next: review \u{2192}"
+    } else {
+        "Next \u{2192}"
+    }
+}
+
+/// The key list's title (`?`).
+pub const KEYS_TITLE: &str = "Keys";
+
+/// The pager's hint.
+pub const PAGER_HINT: &str = "\u{2191}\u{2193} scroll \u{b7} Esc/q back";
+
+/// The peek's title with `--context` (the agent's message).
+pub const PEEK_TITLE: &str = "The agent's message";
+
+/// The peek without `--context`, inline: where the agent's message is.
+pub const PEEK_NONE: &str =
+    "No context was given: the agent's message, when it wrote one, is above the questions.";
+
+/// The peek when `--context` could not be read.
+pub fn peek_unusable(why: &str) -> String {
+    format!("The context could not be shown: {why}")
+}
+
+/// The notice drawn in a window too small for any screen.
+pub const TOO_SMALL: &str = "Window too small: enlarge it";
+
+/// Where the full text of a cut option is (`v`).
+pub fn full_text_title(option: usize) -> String {
+    format!("Full text of option {option}")
+}
+
+/// The pager's title for a preview.
+pub fn preview_title(label: &str) -> String {
+    format!("Preview of {label}")
+}
+
+/// The line under a preview cut to the room it has.
+pub fn preview_more(lines: usize) -> String {
+    format!("\u{2026} {lines} more lines: v shows the whole preview")
+}
