@@ -12,7 +12,7 @@
 //! terminal. Inline, also: none of the sequences the inline placement never writes
 //! (alternate screen, clear screen, absolute moves, saved cursor, scroll regions, zero-count
 //! moves), and nothing stale (`FakeBackend::stale_rows`: every cursor move reached its row, the
-//! live region kept within the window's rows less one, nothing left below the cursor, the
+//! live block kept within the window's rows less one, nothing left below the cursor, the
 //! text printed before the run kept, no editor row left). (That the real terminal's modes are
 //! put back is checked by the pty tests.)
 //!

@@ -68,9 +68,9 @@
 //!
 //! - a cursor-up or cursor-down that could not go as far as asked: the front end reached for a
 //!   row that is gone, so what it drew there is in the scrollback, stale;
-//! - a live region taller than the window's rows less one: from the top row the next write
-//!   comes back to, down to the lowest row the write before drew (the region the front end
-//!   keeps live must fit so its top stays reachable), not counted across a resize;
+//! - a live block taller than the window's rows less one: from the highest row the next write
+//!   changes (a transcript line it writes again as it was is not the block), down to the
+//!   lowest row the write before left text on, not counted across a resize;
 //! - a row below the cursor when the run ends that is not blank, or text right of the cursor
 //!   on its row (the live block was not erased);
 //! - a row that held text before the run and holds other text now (the run drew over the
@@ -274,7 +274,7 @@ impl FakeBackend {
         rows
     }
 
-    /// The cursor moves the screen cut short, and the live regions taller than the window's
+    /// The cursor moves the screen cut short, and the live blocks taller than the window's
     /// rows less one (the first two points of "Stale rows" in the module notes).
     fn reach_problems(&self) -> Vec<String> {
         let mut problems: Vec<String> = self
@@ -290,22 +290,25 @@ impl FakeBackend {
             .collect();
         for pair in self.term.frames.windows(2) {
             let (drawn, next) = (pair[0], pair[1]);
-            if next.after_resize || drawn.bottom < next.top {
+            let Some(top) = next.first_changed else {
+                continue;
+            };
+            if next.after_resize || drawn.bottom < top {
                 continue;
             }
-            let height = drawn.bottom - next.top + 1;
+            let height = drawn.bottom - top + 1;
             if height > drawn.rows.saturating_sub(1).max(1) {
                 problems.push(format!(
-                    "write {}: a live region of {height} rows (absolute rows {}..={}, redrawn \
-                     from its top by write {}) in a window of {} rows",
-                    drawn.write, next.top, drawn.bottom, next.write, drawn.rows
+                    "write {}: a live block of {height} rows (absolute rows {top}..={}, the \
+                     first changed again by write {}) in a window of {} rows",
+                    drawn.write, drawn.bottom, next.write, drawn.rows
                 ));
             }
         }
         problems
     }
 
-    /// Whether the live region always fitted the window's rows less one and every row the front
+    /// Whether the live block always fitted the window's rows less one and every row the front
     /// end reached for was there (see "Stale rows" in the module notes).
     pub fn block_fits(&self) -> bool {
         self.reach_problems().is_empty()

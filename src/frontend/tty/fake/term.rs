@@ -164,6 +164,8 @@ pub(super) struct FrameSpan {
     pub top: usize,
     /// The lowest row it, or the editor's echo after it, left text on.
     pub bottom: usize,
+    /// The highest row it changed (`None`: none).
+    pub first_changed: Option<usize>,
     /// The window's rows then.
     pub rows: usize,
     /// A resize came between the write before and this one.
@@ -373,6 +375,7 @@ impl Term {
                     write: n,
                     top,
                     bottom,
+                    first_changed: changed.first().map(|&(abs, _)| abs),
                     rows,
                     after_resize: std::mem::take(&mut self.resized),
                 });

@@ -313,9 +313,9 @@ fn a_block_taller_than_the_window_is_found() {
         [
             "write 1: ESC[4A from row 3 was cut short: the rows it reaches for are gone",
             "write 2: ESC[4A from row 3 was cut short: the rows it reaches for are gone",
-            "write 0: a live region of 4 rows (absolute rows 1..=4, redrawn from its top by \
+            "write 0: a live block of 4 rows (absolute rows 1..=4, the first changed again by \
              write 1) in a window of 4 rows",
-            "write 1: a live region of 4 rows (absolute rows 2..=5, redrawn from its top by \
+            "write 1: a live block of 4 rows (absolute rows 2..=5, the first changed again by \
              write 2) in a window of 4 rows",
         ]
     );
@@ -324,11 +324,18 @@ fn a_block_taller_than_the_window_is_found() {
 }
 
 #[test]
-fn a_block_of_the_window_less_one_fits() {
+fn a_block_of_the_window_less_one_fits_under_a_transcript_line_written_again() {
     let mut fake = FakeBackend::new(4, 30, []);
     let block: &[&str] = &["a", "b", "c"];
     draw(&mut fake, &[block, block, block], &["done"]);
     assert_eq!(fake.stale_rows(), Vec::<String>::new());
+    // The title is written again as it was with each frame: the block under it has 3 rows.
+    let mut fake = FakeBackend::new(4, 30, []);
+    let first: &[&str] = &["Title", "a", "b", "c"];
+    let second: &[&str] = &["Title", "a", "B", "c"];
+    draw(&mut fake, &[first, second], &["Title", "done"]);
+    assert_eq!(fake.stale_rows(), Vec::<String>::new());
+    assert_eq!(fake.left(), ["Title", "done"]);
 }
 
 #[test]
