@@ -95,8 +95,6 @@ use std::io;
 use std::time::{Duration, Instant};
 use term::{Term, Writer};
 
-pub use term::Clamp;
-
 /// A terminal played from a list of events on a fake clock, with a vt100 screen (see the
 /// module notes). When the events run out the terminal is gone (`UnexpectedEof`).
 #[derive(Debug)]

@@ -25,7 +25,7 @@ mod review;
 
 pub use backend::{Backend, EditWait, TtyBackend};
 #[cfg(any(test, feature = "fake-terminal"))]
-pub use fake::{Clamp, FakeBackend};
+pub use fake::FakeBackend;
 pub use region::Placement;
 
 use super::timeout::{countdown_line, Deadline};

@@ -128,7 +128,7 @@ impl Standins {
 
 /// A cursor move that could not go as far as asked: the row it wanted is not on the screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Clamp {
+pub(super) struct Clamp {
     /// The front end's write number (from 0).
     pub write: usize,
     /// The sequence (`ESC[5A`).
