@@ -6,8 +6,8 @@
 //! timeouts and its editor, which types the keys that follow and echoes them).
 //!
 //! Properties: nothing panics; the flow always ends in a valid ending for the input
-//! (submitted, dismissed, interrupted, a lost terminal when the input runs out, timed out only
-//! with `--timeout`), never an internal error; a submitted or timed-out result replays through
+//! (submitted, dismissed, interrupted, a lost terminal when the input runs out, or with
+//! `--timeout` timed out once it runs out), never an internal error; a submitted or timed-out result replays through
 //! `--answers` to the same answers; no OSC string (window title, clipboard) reaches the
 //! terminal. Inline, also: none of the sequences the inline placement never writes
 //! (alternate screen, clear screen, absolute moves, saved cursor, scroll regions, zero-count
@@ -83,6 +83,8 @@ fuzz_target!(|data: &[u8]| {
     let (rows, cols) = size(*first_size);
     let mut backend = FakeBackend::timed(rows, cols, events);
     backend.sizes = sizes.into();
+    // With `--timeout`, the person stops typing when the input runs out: the time runs out.
+    backend.idle_at_end = pick & 0x40 != 0;
     if pick & 0x04 != 0 {
         backend.print("$ pi-ask q.json\n");
     }
@@ -115,6 +117,9 @@ fuzz_target!(|data: &[u8]| {
     let state = match &ending {
         Ending::Submitted(state) => Some(state),
         Ending::TimedOut { answers, .. } if opts.timeout.is_some() => Some(answers),
+        Ending::TerminalLost(why) if opts.timeout.is_some() => {
+            panic!("the input ran out with --timeout and the terminal was lost: {why}")
+        }
         Ending::Dismissed | Ending::Interrupted | Ending::TerminalLost(_) => None,
         Ending::Internal(why) => panic!("the front end sent a command the flow refused: {why}"),
         other => panic!("the terminal front end ended as {other:?}"),

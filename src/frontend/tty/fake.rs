@@ -42,7 +42,9 @@
 //! due moves the clock by the wait and gives [`Event::Timeout`] (or [`EditWait::Open`] with no
 //! key); an event moves the clock to when it is due. A scripted [`Event::Timeout`] is a wait
 //! that passes with no key: the clock moves by the wait the front end asked for (without a
-//! wait, the front end is told of a timeout and no time passes). Nothing sleeps.
+//! wait, the front end is told of a timeout and no time passes). When the events run out the
+//! terminal is gone, or (with [`FakeBackend::idle_at_end`]) every wait passes with no key, as
+//! when a person stops typing, so `--timeout` ends the run. Nothing sleeps.
 //!
 //! ## The editor
 //!
@@ -109,6 +111,9 @@ pub struct FakeBackend {
     pub written: String,
     /// How often the job was suspended.
     pub suspends: usize,
+    /// When the events run out: waits pass with no key, as when a person stops typing (`true`),
+    /// or the terminal is gone (`false`, the default; a wait for ever is gone too).
+    pub idle_at_end: bool,
     clock: ManualClock,
     started: Instant,
     /// When the last event came (the next one's gap counts from it).
@@ -171,6 +176,7 @@ impl FakeBackend {
             events: events.into_iter().collect(),
             written: String::new(),
             suspends: 0,
+            idle_at_end: false,
             clock,
             started,
             last_event: started,
@@ -439,6 +445,10 @@ impl FakeBackend {
     /// The next event within `wait` (`None`: however long it takes).
     fn next(&mut self, wait: Option<Duration>) -> io::Result<Next> {
         let Some((gap, event)) = self.events.front().cloned() else {
+            if let (true, Some(wait)) = (self.idle_at_end, wait) {
+                self.clock.advance(wait);
+                return Ok(Next::Waited);
+            }
             return Err(io::Error::new(
                 io::ErrorKind::UnexpectedEof,
                 "no more input",

@@ -180,6 +180,18 @@ fn the_clock_moves_by_waits_and_to_each_event() {
         fake.event(None).unwrap_err().kind(),
         io::ErrorKind::UnexpectedEof
     );
+    // Idle at the end: waits pass with no key; a wait for ever has nothing to wait for.
+    let mut fake = FakeBackend::new(5, 20, []);
+    fake.idle_at_end = true;
+    assert_eq!(
+        fake.event(Some(Duration::from_secs(3))).unwrap(),
+        Event::Timeout
+    );
+    assert_eq!(fake.elapsed(), Duration::from_secs(3));
+    assert_eq!(
+        fake.event(None).unwrap_err().kind(),
+        io::ErrorKind::UnexpectedEof
+    );
     // A scripted timeout is the wait the front end asked for.
     let mut fake = FakeBackend::new(5, 20, [Event::Timeout]);
     assert_eq!(
