@@ -28,6 +28,7 @@ mod output_file;
 mod pi_extension;
 mod pi_tmux;
 mod plain;
+mod region;
 mod replay;
 mod replay_pty;
 mod schema;

@@ -263,6 +263,32 @@ impl Look {
         out
     }
 
+    /// A prompt of several lines (each fitted to `width` less 4): the theme's mark before the
+    /// first (`? `), its end after the last (` ›`, or `:` without colour), the lines between
+    /// indented by two columns.
+    pub fn prompt_lines(&self, lines: &[String], width: usize) -> Vec<String> {
+        if lines.len() <= 1 {
+            return lines.iter().map(|l| self.prompt(l, width)).collect();
+        }
+        let mut sample = String::new();
+        let _ = self.theme().format_prompt(&mut sample, "\u{1}");
+        let (pre, post) = sample.split_once('\u{1}').unwrap_or(("", ""));
+        let bold = |t: &str| match self.colour {
+            true => Style::new().for_stderr().bold().apply_to(t).to_string(),
+            false => t.to_string(),
+        };
+        let last = lines.len() - 1;
+        lines
+            .iter()
+            .enumerate()
+            .map(|(i, line)| match i {
+                0 => format!("{pre}{line}{}", if self.colour { "\x1b[0m" } else { "" }),
+                i if i == last => format!("  {}{post}", bold(line)),
+                _ => format!("  {}", bold(line)),
+            })
+            .collect()
+    }
+
     /// A question collapsed into one transcript line, dialoguer's answered form: `✔ Style ·
     /// Balanced` (colour) or `Style: Balanced`; with no answer `✘ Style · no answer`. The
     /// answer is cut first, then the name, so both fit `width`.

@@ -351,6 +351,17 @@ impl Session {
         self.screen.lock().unwrap().screen().contents()
     }
 
+    /// The screen's rows as the terminal shows them (a wrapped line is two rows), trailing
+    /// spaces trimmed.
+    pub fn rows(&self) -> Vec<String> {
+        let p = self.screen.lock().unwrap();
+        let (_, cols) = p.screen().size();
+        p.screen()
+            .rows(0, cols.into())
+            .map(|r| r.trim_end().to_string())
+            .collect()
+    }
+
     /// The lines that scrolled off the top of the main (not alternate) screen, oldest first,
     /// trailing spaces trimmed. A flow drawn on the alternate screen leaves none.
     pub fn scrollback(&self) -> Vec<String> {

@@ -150,12 +150,17 @@ impl QuestionPrompt {
             .saturating_sub(menu_need)
             .max(3.min(room.saturating_sub(menu_min)))
             .max(1);
-        let mut lines = prompt_lines(&prompt, context.as_deref(), prompt_width, prompt_max);
-        if let Some(first) = lines.first_mut() {
-            *first = look.prompt(first, width);
-        }
-        for line in lines.iter_mut().skip(1) {
-            *line = fit(&format!("  {line}"), width);
+        let wrapped = prompt_lines(&prompt, None, prompt_width, prompt_max);
+        let mut lines = look.prompt_lines(&wrapped, width);
+        // The question's context (docs/dialects.md) under the prompt, dim, in what is left.
+        if let Some(context) = context.as_deref() {
+            let room = prompt_max.saturating_sub(lines.len());
+            for line in prompt_lines(context, None, prompt_width, room.max(1))
+                .into_iter()
+                .take(room)
+            {
+                lines.push(look.hint(&format!("  {line}"), width));
+            }
         }
         lines.extend(fixed);
         if mode == Mode::Prompt {
