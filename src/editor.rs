@@ -284,8 +284,8 @@ fn edit<H: Helper>(
         // The helper always draws the line (`complete::AtCompleter::highlight` leaves out
         // control characters); its own colours follow NO_COLOR.
         .color_mode(rustyline::ColorMode::Forced)
-        // Widths per grapheme, as the front end lays its lines out (`frontend::layout`): a
-        // control character takes a column, shown as a symbol (`sanitize::for_editor`).
+        // Widths per grapheme, as the front end lays its lines out (`text::layout`): a
+        // control character takes a column, shown as a symbol (`text::for_editor`).
         .grapheme_cluster_mode(rustyline::GraphemeClusterMode::Unicode)
         .build();
     let mut editor: Editor<H, DefaultHistory> = Editor::with_config(config).map_err(to_io)?;

@@ -21,7 +21,7 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "The default of --max-payload-bytes (4194304); the option wins.",
     ),
     (
-        crate::complete::WAIT_ENV,
+        crate::limits::INDEX_WAIT_ENV,
         "How many milliseconds a Tab in an editor waits for the @ file-path index before it lists \
          the files indexed so far (default 400).",
     ),
@@ -408,10 +408,10 @@ mod tests {
                 .map(|(_, t)| *t)
                 .unwrap()
         };
-        let bytes = format!("({})", crate::cli::DEFAULT_MAX_PAYLOAD_BYTES);
+        let bytes = format!("({})", crate::limits::DEFAULT_MAX_PAYLOAD_BYTES);
         assert!(text("PI_ASK_MAX_PAYLOAD_BYTES").contains(&bytes));
-        let wait = format!("(default {})", crate::complete::FIRST_WAIT.as_millis());
-        assert!(text(crate::complete::WAIT_ENV).contains(&wait));
+        let wait = format!("(default {})", crate::limits::INDEX_FIRST_WAIT.as_millis());
+        assert!(text(crate::limits::INDEX_WAIT_ENV).contains(&wait));
     }
 
     #[test]

@@ -13,14 +13,14 @@ use std::path::{Path, PathBuf};
 /// format (`result::formats::render`).
 ///
 /// Characters a terminal would act on (C1 controls, bidirectional overrides and isolates,
-/// line separators; see `sanitize`) are written as `\uXXXX` escapes, so the result printed
+/// line separators; see `text::sanitize`) are written as `\uXXXX` escapes, so the result printed
 /// straight to a terminal cannot reorder or hide text. The strings are unchanged: any JSON
 /// parser reads the same values back (serde_json already escapes C0 controls).
 pub fn to_json<T: Serialize + ?Sized>(result: &T) -> String {
     let s = serde_json::to_string_pretty(result).expect("results always serialize");
     let mut out = String::with_capacity(s.len() + 1);
     for c in s.chars() {
-        if c != '\n' && c != '\t' && crate::sanitize::is_unsafe(c) {
+        if c != '\n' && c != '\t' && crate::text::is_unsafe(c) {
             // Outside strings pretty JSON has only ASCII, so every such char is in a string.
             out.push_str(&format!("\\u{:04x}", c as u32));
         } else {
@@ -70,9 +70,9 @@ pub fn write_result<T: Serialize + ?Sized>(result: &T, path: Option<&Path>) -> R
 }
 
 /// A path as a message shows it: escape sequences and control characters in a file name are
-/// shown escaped (`sanitize::for_terminal`), never run, as every path in pi-ask's messages.
+/// shown escaped (`text::for_terminal`), never run, as every path in pi-ask's messages.
 fn shown(path: &Path) -> String {
-    crate::sanitize::for_terminal(&path.display().to_string()).into_owned()
+    crate::text::for_terminal(&path.display().to_string()).into_owned()
 }
 
 /// An I/O error in the operating system's words ("No such file or directory"), without

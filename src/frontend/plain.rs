@@ -20,14 +20,14 @@
 //! and a line half typed when the time is up is discarded (the terminal's input is flushed
 //! when it is restored).
 
-use super::layout::indented;
 use super::timeout::{plain_countdown_line, Deadline};
 use super::view;
 use super::AskOptions;
 use crate::contract::{Question, QuestionType};
 use crate::flow::{Command, Flow, FlowError, Screen};
 use crate::result::Ending;
-use crate::sanitize::one_line;
+use crate::text::indented;
+use crate::text::one_line;
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Write};

@@ -11,13 +11,13 @@
 use crate::answers::AnswerState;
 use crate::contract::{Payload, Question};
 use crate::flow::Flow;
-use crate::frontend::layout::{fit, width_of};
 use crate::result::Ending;
-use crate::sanitize::one_line;
+use crate::text::one_line;
+use crate::text::{fit, width_of};
 use console::{style, Style};
 use dialoguer::theme::{ColorfulTheme, SimpleTheme, Theme};
 
-pub use crate::frontend::layout::quote;
+pub use crate::text::quote;
 
 /// What question `q` has for an answer, in one line: the selected options' labels in option
 /// order, then the custom text quoted (contract "Output rules": custom text last); `None`

@@ -52,7 +52,6 @@ pub use backend::{Backend, EditWait, TtyBackend};
 pub use fake::FakeBackend;
 pub use screen::Placement;
 
-use super::layout::{fit, width_of, wrap, wrap_words};
 use super::timeout::{countdown_line, Deadline};
 use super::view::{self, Look};
 use super::AskOptions;
@@ -61,7 +60,8 @@ use crate::editor::Edit;
 use crate::flow::{Command, Flow, FlowError, Place, Screen};
 use crate::keys::{Event, Key};
 use crate::result::Ending;
-use crate::sanitize::{for_terminal, one_line};
+use crate::text::{fit, width_of, wrap, wrap_words};
+use crate::text::{for_terminal, one_line};
 use menu::Menu;
 use screen::{Cursor, Frame};
 use std::io;

@@ -3,9 +3,9 @@
 
 use super::screen::Frame;
 use super::{Backend, Input, Tty};
-use crate::frontend::layout::{fit, wrap};
 use crate::keys::Key;
-use crate::sanitize::for_terminal;
+use crate::text::for_terminal;
+use crate::text::{fit, wrap};
 use std::io;
 
 impl<B: Backend> Tty<'_, B> {

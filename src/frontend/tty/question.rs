@@ -7,10 +7,10 @@ use super::{help_line, Backend, Input, Menu, Tty};
 use crate::contract::{QuestionOption, QuestionType};
 use crate::editor::Edit;
 use crate::flow::{Command, Screen};
-use crate::frontend::layout::{fit, quote, width_of, wrap_head, wrapped_len};
 use crate::frontend::view;
 use crate::keys::Key;
-use crate::sanitize::{for_terminal, one_line};
+use crate::text::{fit, quote, width_of, wrap_head, wrapped_len};
+use crate::text::{for_terminal, one_line};
 use std::io;
 
 /// An action row under a question's options.

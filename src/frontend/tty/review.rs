@@ -5,10 +5,10 @@
 use super::screen::Frame;
 use super::{help_line, Backend, Input, Menu, Tty};
 use crate::flow::Command;
-use crate::frontend::layout::{fit, quote};
 use crate::frontend::view;
 use crate::keys::Key;
-use crate::sanitize::one_line;
+use crate::text::one_line;
+use crate::text::{fit, quote};
 use std::io;
 
 /// A review-menu row after the questions.

@@ -2,7 +2,7 @@
 //! prose and previews, counting wrapped lines without wrapping them all, quoting. No
 //! terminal: every function takes text and widths in display columns and is unit-tested here.
 
-use crate::sanitize::{for_terminal, one_line};
+use super::sanitize::{for_terminal, one_line};
 use std::fmt::Write as _;
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthStr;
