@@ -3,13 +3,16 @@
 //!
 //! - [`sanitize`]: payload and typed text made safe to draw (no control character, escape
 //!   sequence or bidirectional control reaches the terminal as-is);
-//! - [`layout`]: display widths, cutting a line to fit, wrapping, counting wrapped lines,
-//!   quoting, indenting.
+//! - [`width`]: display widths as terminals count them, and the byte bounds of a drawn line;
+//! - [`layout`]: cutting a line to fit, wrapping, counting wrapped lines, quoting, indenting,
+//!   every line within its columns and its bytes.
 //!
-//! Both are pure functions of their text and widths, unit-tested in their files.
+//! All are pure functions of their text and widths, unit-tested in their files.
 
 pub mod layout;
 pub mod sanitize;
+pub mod width;
 
-pub use layout::{fit, indented, quote, width_of, wrap, wrap_head, wrap_words, wrapped_len};
+pub use layout::{fit, indented, quote, wrap, wrap_head, wrap_words, wrapped_len};
 pub use sanitize::{for_editor, for_terminal, is_unsafe, one_line};
+pub use width::{editor_cursor, editor_width, grapheme_width, width_of};

@@ -1044,27 +1044,7 @@ const EDITOR_PROMPT: &str = "> ";
 /// Where the cursor of an editor is, as (row, column) from the start of its prompt, when the
 /// text before it is `before` (rustyline's layout at `cols` columns).
 fn editor_cursor_at(prompt: &str, before: &str, cols: usize) -> (usize, usize) {
-    use unicode_segmentation::UnicodeSegmentation;
-    let cols = cols.max(1);
-    let (mut row, mut col) = (0usize, 0usize);
-    for g in prompt.graphemes(true).chain(before.graphemes(true)) {
-        if g == "\n" {
-            row += 1;
-            col = 0;
-            continue;
-        }
-        let w = if g == "\t" { 8 - col % 8 } else { width_of(g) };
-        col += w;
-        if col > cols {
-            row += 1;
-            col = w;
-        }
-    }
-    if col == cols {
-        row += 1;
-        col = 0;
-    }
-    (row, col)
+    crate::text::editor_cursor(prompt, before, cols)
 }
 
 /// Columns a drawn line may use: the width less one (a line that fills the last column makes
