@@ -37,6 +37,16 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
          Otherwise the terminal type the editors write for.",
     ),
     (
+        "LC_ALL",
+        "With LC_CTYPE and LANG, the locale (the first of the three set and not empty; none \
+         set is the C locale). When its codeset is not UTF-8 (C, POSIX, en_US.ISO-8859-1), \
+         pi-ask writes only ASCII to the terminal: its glyphs as >, [x], (*), <- ->, ... and \
+         every other non-ASCII character of payload text escaped as \\u{e9}. The answers keep \
+         the text as it is.",
+    ),
+    ("LC_CTYPE", "See LC_ALL."),
+    ("LANG", "See LC_ALL."),
+    (
         "PI_ASK_TIMEOUT",
         "The default of --timeout: seconds without a key before the questionnaire ends, keeping \
          the answers given (exit 124); 0 or empty: never; the option wins.",

@@ -31,6 +31,37 @@ pub fn to_json<T: Serialize + ?Sized>(result: &T) -> String {
     out
 }
 
+/// `json` as stdout takes it: on a terminal whose locale is not UTF-8
+/// (`text::terminal_charset`), every non-ASCII character as a `\uXXXX` escape (the same
+/// value to any JSON parser), so no byte from 0x80 up reaches it; else unchanged.
+fn for_stdout(json: String) -> String {
+    use std::io::IsTerminal;
+    if json.is_ascii()
+        || crate::text::terminal_charset() == crate::text::Charset::Utf8
+        || !io::stdout().is_terminal()
+    {
+        return json;
+    }
+    ascii_json(&json)
+}
+
+/// `json` with every non-ASCII character as `\uXXXX` escapes (two for one beyond the Basic
+/// Multilingual Plane). Outside strings pretty JSON has only ASCII.
+fn ascii_json(json: &str) -> String {
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{:04x}", unit));
+            }
+        }
+    }
+    out
+}
+
 /// Writes `result` to `path`, or to stdout when `path` is `None` or `-`.
 ///
 /// What `path` is decides how:
@@ -54,6 +85,7 @@ pub fn write_result<T: Serialize + ?Sized>(result: &T, path: Option<&Path>) -> R
     let json = to_json(result);
     match path.filter(|p| *p != Path::new("-")) {
         None => {
+            let json = for_stdout(json);
             let mut out = io::stdout().lock();
             out.write_all(json.as_bytes())
                 .and_then(|_| out.flush())
@@ -191,4 +223,20 @@ fn current_umask() -> u32 {
     let mask = umask(Mode::from_bits_truncate(0o022));
     umask(mask);
     mask.bits() as u32
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ascii_json_escapes_every_non_ascii_character_and_reads_back_the_same() {
+        let json = "{\n  \"a\": \"caf\u{e9} \u{6db} \u{1f600}\"\n}";
+        let ascii = super::ascii_json(json);
+        assert_eq!(
+            ascii,
+            "{\n  \"a\": \"caf\\u00e9 \\u06db \\ud83d\\ude00\"\n}"
+        );
+        let back: serde_json::Value = serde_json::from_str(&ascii).unwrap();
+        let was: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(back, was);
+    }
 }

@@ -409,7 +409,7 @@ fn a_width_shrink_in_tmux_lays_the_block_out_once_on_screen() {
     std::fs::write(dir.path().join("q.json"), PREFS).unwrap();
     let socket = format!("pi-ask-inline-{}", std::process::id());
     let command = format!(
-        "cd {} && printf 'before\\n' && NO_COLOR=1 PI_ASK_SCREEN=inline {} q.json --output r.json; sleep 60",
+        "cd {} && printf 'before\\n' && LANG=C.UTF-8 NO_COLOR=1 PI_ASK_SCREEN=inline {} q.json --output r.json; sleep 60",
         dir.path().display(),
         env!("CARGO_BIN_EXE_pi-ask")
     );
@@ -540,7 +540,7 @@ fn gnu_screen_with_its_default_settings_keeps_only_the_transcript_in_its_scrollb
     std::fs::write(dir.path().join("screenrc"), "").unwrap();
     let name = format!("pi-ask-inline-{}", std::process::id());
     let command = format!(
-        "cd {} && seq 1 40 && NO_COLOR=1 PI_ASK_SCREEN=inline {} q.json --output r.json; sleep 60",
+        "cd {} && seq 1 40 && LANG=C.UTF-8 NO_COLOR=1 PI_ASK_SCREEN=inline {} q.json --output r.json; sleep 60",
         dir.path().display(),
         env!("CARGO_BIN_EXE_pi-ask")
     );

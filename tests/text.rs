@@ -162,3 +162,155 @@ fn wide_graphemes_in_a_description_never_break_the_redraw_in_tmux() {
         assert_eq!(rows, 1, "{label} on {rows} rows:\n{pane}");
     }
 }
+
+/// A payload whose text is not ASCII: an accented letter, CJK, an arrow, and U+06DB (UTF-8
+/// DB 9B: CSI to an 8-bit terminal).
+fn non_ascii_payload() -> String {
+    json!({"title": "R\u{e9}sum\u{e9} \u{2192} plan", "questions": [
+        {"id": "drink", "label": "Boisson", "prompt": "Caf\u{e9} ou th\u{e9}?",
+         "options": [
+            {"value": "cafe", "label": "Caf\u{e9}", "description": "\u{65e5}\u{672c} \u{6db}"},
+            {"value": "the", "label": "Th\u{e9} \u{2192} vert"}]},
+        {"id": "extra", "label": "Extras", "prompt": "Na\u{ef}ve extras", "type": "multi",
+         "options": [{"value": "milk", "label": "Lait \u{2714}"}, {"value": "sugar", "label": "Sucre"}]}]})
+    .to_string()
+}
+
+#[test]
+fn a_c_locale_gets_ascii_only_payload_text_escaped_and_the_answers_kept() {
+    use crate::common::pty::{Options, Session};
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+    let dir = tempfile::tempdir().unwrap();
+    let payload = dir.path().join("payload.json");
+    std::fs::write(&payload, non_ascii_payload()).unwrap();
+    // No --output: the result JSON is written to the terminal too.
+    cmd.arg(&payload).args(["--screen", "inline"]);
+    let opts = Options {
+        env: vec![("LC_ALL".into(), "C".into())],
+        stderr_to_pty: true,
+        ..Options::default()
+    };
+    let output = dir.path().join("none.json");
+    let mut s = Session::spawn_command(cmd, dir, output, opts);
+    // Payload text is escaped, pi-ask's own glyphs are ASCII.
+    let screen = s.wait_all(&["Caf\\u{e9} ou th\\u{e9}?", "Th\\u{e9} -> vert"]);
+    assert!(screen.contains("R\\u{e9}sum\\u{e9} -> plan"), "{screen}");
+    assert!(screen.contains("\\u{65e5}\\u{672c} \\u{6db}"), "{screen}");
+    assert!(screen.contains("( ) 1. Caf\\u{e9}"), "{screen}");
+    // The note editor on the first option: a typed `é` is drawn as `?` and kept.
+    s.send("n");
+    s.wait_for("Note on option Caf\\u{e9}");
+    std::thread::sleep(Duration::from_millis(200));
+    s.send("tr\u{e8}s bien");
+    s.wait_for("> tr?s bien");
+    s.send("\r");
+    s.wait_gone("> tr?s bien");
+    s.send("1");
+    s.wait_for("Na\\u{ef}ve extras");
+    s.send(" ");
+    s.wait_for("[x] 1. Lait v");
+    s.send("\t");
+    s.wait_for("Review your answers");
+    s.send("\r");
+    let (code, _) = s.finish();
+    assert_eq!(code, 0);
+    let raw = s.output();
+    let high: Vec<(usize, u8)> = raw
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|(_, b)| *b >= 0x80)
+        .collect();
+    assert!(
+        high.is_empty(),
+        "{} bytes from 0x80 up, first at {:?}: {}",
+        high.len(),
+        high.first(),
+        String::from_utf8_lossy(&raw)
+    );
+    // The result on the terminal: ASCII JSON escapes, the same strings.
+    let text = String::from_utf8_lossy(&raw).replace("\r\n", "\n");
+    let at = text
+        .rfind("{\n  \"content\"")
+        .expect("the result on the terminal");
+    let result: serde_json::Value = serde_json::Deserializer::from_str(&text[at..])
+        .into_iter()
+        .next()
+        .unwrap()
+        .unwrap();
+    let answers = &result["details"]["answers"];
+    assert_eq!(answers["drink"]["labels"], json!(["Caf\u{e9}"]));
+    assert_eq!(
+        answers["drink"]["optionNotes"],
+        json!({"cafe": "tr\u{e8}s bien"})
+    );
+    assert_eq!(answers["extra"]["labels"], json!(["Lait \u{2714}"]));
+}
+
+#[test]
+fn gnu_screen_under_lang_c_shows_a_single_select_questions_options() {
+    if !installed("screen", "--version") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), non_ascii_payload()).unwrap();
+    std::fs::write(dir.path().join("screenrc"), "").unwrap();
+    let name = format!("pi-ask-text-{}", std::process::id());
+    let command = format!(
+        "cd {} && NO_COLOR=1 PI_ASK_SCREEN=inline {} q.json --output r.json; sleep 60",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_pi-ask")
+    );
+    let rc = dir.path().join("screenrc");
+    // screen in the C locale, without -U: an 8-bit terminal.
+    let screen = |args: &[&str]| {
+        Command::new("screen")
+            .env("LANG", "C")
+            .env_remove("LC_ALL")
+            .env_remove("LC_CTYPE")
+            .args(["-S", &name])
+            .args(args)
+            .status()
+            .expect("screen runs");
+    };
+    screen(&[
+        "-c",
+        rc.to_str().unwrap(),
+        "-d",
+        "-m",
+        "bash",
+        "-c",
+        &command,
+    ]);
+    let copy = dir.path().join("copy.txt");
+    let hardcopy = || {
+        let _ = std::fs::remove_file(&copy);
+        screen(&["-X", "hardcopy", copy.to_str().unwrap()]);
+        std::thread::sleep(Duration::from_millis(100));
+        String::from_utf8_lossy(&std::fs::read(&copy).unwrap_or_default()).into_owned()
+    };
+    let shown = wait_until("the question", hardcopy, |t| {
+        t.contains("Caf\\u{e9} ou th\\u{e9}?")
+    });
+    let shown = if shown.contains("Th\\u{e9} -> vert") {
+        shown
+    } else {
+        wait_until("the options", hardcopy, |t| t.contains("Th\\u{e9} -> vert"))
+    };
+    screen(&["-X", "stuff", "2"]);
+    let next = wait_until("the second question", hardcopy, |t| {
+        t.contains("Na\\u{ef}ve extras")
+    });
+    screen(&["-X", "quit"]);
+    for option in ["1. Caf\\u{e9}", "2. Th\\u{e9} -> vert"] {
+        assert_eq!(
+            shown.lines().filter(|l| l.contains(option)).count(),
+            1,
+            "{option}:\n{shown}"
+        );
+    }
+    assert!(
+        next.contains("1. Lait v") && next.contains("2. Sucre"),
+        "{next}"
+    );
+}

@@ -463,11 +463,16 @@ impl Hinter for AtCompleter {
         let list = self.list_hint(line, pos);
         match (status, list) {
             (None, None) => None,
-            (status, list) => Some(StatusHint(format!(
-                "{}{}",
-                status.unwrap_or_default(),
-                list.unwrap_or_default()
-            ))),
+            // In the terminal's charset: `indexing…` is `indexing...` on an ASCII terminal.
+            (status, list) => Some(StatusHint(
+                crate::text::terminal_charset()
+                    .write(&format!(
+                        "{}{}",
+                        status.unwrap_or_default(),
+                        list.unwrap_or_default()
+                    ))
+                    .into_owned(),
+            )),
         }
     }
 }
@@ -477,6 +482,19 @@ impl Highlighter for AtCompleter {
     /// ([`crate::text::for_editor`]); the text itself is kept as typed or pasted.
     fn highlight<'l>(&self, line: &'l str, _pos: usize) -> Cow<'l, str> {
         crate::text::for_editor(line)
+    }
+
+    /// Whether a key typed at the end of `line` needs the line drawn again through
+    /// [`Highlighter::highlight`] (rustyline otherwise echoes the character as it is): when
+    /// the drawn line differs from the text (a character an ASCII terminal cannot show, a
+    /// line separator).
+    fn highlight_char(
+        &self,
+        line: &str,
+        _pos: usize,
+        _kind: rustyline::highlight::CmdKind,
+    ) -> bool {
+        matches!(crate::text::for_editor(line), Cow::Owned(_))
     }
 
     fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {

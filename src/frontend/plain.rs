@@ -328,6 +328,8 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
     if opts.bell {
         let _ = writer.write_all(b"\x07");
     }
+    // ASCII only on a terminal whose locale is not UTF-8 (`text::charset`).
+    let writer = crate::text::charset::CharsetWriter::new(writer, crate::text::terminal_charset());
     run_with_timeout(flow, FileLines(BufReader::new(tty)), writer, opts.timeout)
 }
 

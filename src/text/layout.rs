@@ -7,10 +7,11 @@
 //! no drawn line is longer than a screenful whatever the text (a million zero-width spaces
 //! are cut like a million letters).
 
+use super::charset::{terminal_charset, Charset, Glyph};
 use super::sanitize::{for_terminal, one_line};
+use super::width::{cap_grapheme, grapheme_width, line_byte_budget, width_of_in};
 #[cfg(test)]
-use super::width::MAX_GRAPHEME_BYTES;
-use super::width::{cap_grapheme, grapheme_width, line_byte_budget, width_of};
+use super::width::{width_of, MAX_GRAPHEME_BYTES};
 use std::fmt::Write as _;
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -40,26 +41,38 @@ fn fits(text: &str, width: usize) -> bool {
 }
 
 /// `text` cut to `width` display columns and its byte budget (with "…"), so no line wraps.
-/// Combining marks stay with their letter.
+/// Combining marks stay with their letter. In the terminal's charset
+/// ([`terminal_charset`]): see [`fit_in`].
 pub fn fit(text: &str, width: usize) -> String {
-    if fits(text, width) {
-        return text.to_string();
+    fit_in(text, width, terminal_charset())
+}
+
+/// [`fit`] in `charset`: in ASCII, the ASCII spelling of `text` ([`Charset::write`]) cut,
+/// with `...` (`.` under four columns).
+pub fn fit_in(text: &str, width: usize, charset: Charset) -> String {
+    let text = charset.write(text);
+    if fits(&text, width) {
+        return text.into_owned();
     }
-    let room = width.saturating_sub(1);
+    let ellipsis = match charset.glyph(Glyph::Ellipsis) {
+        e if e.len() >= width && charset == Charset::Ascii => ".",
+        e => e,
+    };
+    let room = width.saturating_sub(width_of_in(ellipsis, charset));
     if text.is_ascii() {
-        return format!("{}…", &text[..room]);
+        return format!("{}{ellipsis}", &text[..room.min(text.len())]);
     }
-    let budget = line_byte_budget(width) - '…'.len_utf8();
+    let budget = line_byte_budget(width) - ellipsis.len();
     let mut out = String::new();
     let mut used = 0;
-    for (g, w) in cells(text) {
+    for (g, w) in cells(&text) {
         if used + w > room || out.len() + g.len() > budget {
             break;
         }
         out.push_str(g);
         used += w;
     }
-    out.push('…');
+    out.push_str(ellipsis);
     out
 }
 
@@ -103,8 +116,15 @@ fn wrap_line(line: &str, width: usize, max: usize, out: &mut Vec<String>) {
     out.push(cur);
 }
 
-/// `text` (already safe to draw) wrapped to `width` display columns, line breaks kept.
+/// `text` (already safe to draw) wrapped to `width` display columns, line breaks kept; in
+/// the terminal's charset ([`wrap_in`]).
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    wrap_in(text, width, terminal_charset())
+}
+
+/// [`wrap`] in `charset`: in ASCII, the ASCII spelling of `text` ([`Charset::write`]).
+pub fn wrap_in(text: &str, width: usize, charset: Charset) -> Vec<String> {
+    let text = charset.write(text);
     let width = width.max(1);
     let mut out = Vec::new();
     for line in text.split('\n') {
@@ -138,15 +158,21 @@ impl textwrap::core::Fragment for Piece<'_> {
 /// The width a word piece takes in word wrapping: its columns, or its bytes per
 /// [`super::width::BYTES_PER_COLUMN`] when that is more.
 fn piece_width(word: &str) -> usize {
-    width_of(word).max(word.len().div_ceil(super::width::BYTES_PER_COLUMN))
+    width_of_in(word, Charset::Utf8).max(word.len().div_ceil(super::width::BYTES_PER_COLUMN))
 }
 
 /// `text` (already safe to draw) wrapped to `width` display columns between words, like
 /// prose; a word longer than a line is broken. For prompts; previews keep [`wrap`], which
 /// keeps every character (code, aligned columns) as it is. Lines are laid out by
 /// textwrap's first-fit algorithm (its words: ASCII spaces; trailing spaces dropped) over
-/// the widths of [`super::width`].
+/// the widths of [`super::width`]. In the terminal's charset ([`wrap_words_in`]).
 pub fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    wrap_words_in(text, width, terminal_charset())
+}
+
+/// [`wrap_words`] in `charset`: in ASCII, the ASCII spelling of `text` ([`Charset::write`]).
+pub fn wrap_words_in(text: &str, width: usize, charset: Charset) -> Vec<String> {
+    let text = charset.write(text);
     let width = width.max(1);
     let mut out = Vec::new();
     for line in text.split('\n') {
@@ -219,6 +245,7 @@ fn split_word<'a>(word: &'a str, spaces: &'a str, width: usize, pieces: &mut Vec
 
 /// The first `max` lines of [`wrap`]`(text, width)`, wrapping no more than needed.
 pub fn wrap_head(text: &str, width: usize, max: usize) -> Vec<String> {
+    let text = terminal_charset().write(text);
     let width = width.max(1);
     let mut out = Vec::new();
     for line in text.split('\n') {
@@ -232,6 +259,7 @@ pub fn wrap_head(text: &str, width: usize, max: usize) -> Vec<String> {
 
 /// How many lines [`wrap`] makes of `text` at `width`, counting no further than `cap`.
 pub fn wrapped_len(text: &str, width: usize, cap: usize) -> usize {
+    let text = terminal_charset().write(text);
     let width = width.max(1);
     let mut n = 0;
     for line in text.split('\n') {

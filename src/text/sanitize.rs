@@ -66,9 +66,20 @@ pub fn for_terminal(text: &str) -> Cow<'_, str> {
 /// out too; and a zero width joiner and the variation selectors VS15 / VS16 are left out,
 /// so no terminal joins or widens a sequence the editor counts per code point (`❤️` is drawn
 /// `❤`, one column, as counted). Newlines and tabs stay (the editor lays them out). The text
-/// saved is the line itself.
+/// saved is the line itself. In the terminal's charset ([`for_editor_in`]).
 pub fn for_editor(line: &str) -> Cow<'_, str> {
-    if !line.chars().any(|c| is_unsafe(c) || drawn_otherwise(c)) {
+    for_editor_in(line, super::charset::terminal_charset())
+}
+
+/// [`for_editor`] in `charset`: in ASCII, a non-ASCII character is drawn as `?` in each
+/// column the editor counts for it (`é` `?`, `日` `??`, a combining mark nothing), so the
+/// editor's cursor still matches and no byte from 0x80 up is written.
+pub fn for_editor_in(line: &str, charset: super::charset::Charset) -> Cow<'_, str> {
+    let ascii = charset == super::charset::Charset::Ascii;
+    if !line
+        .chars()
+        .any(|c| is_unsafe(c) || drawn_otherwise(c) || (ascii && !c.is_ascii()))
+    {
         return Cow::Borrowed(line);
     }
     let mut out = String::with_capacity(line.len());
@@ -85,7 +96,10 @@ pub fn for_editor(line: &str) -> Cow<'_, str> {
             if drawn_otherwise(c) {
                 continue;
             }
-            if !is_unsafe(c) {
+            if ascii && !c.is_ascii() {
+                let columns = super::width::editor_width(c.encode_utf8(&mut [0; 4]));
+                out.extend(std::iter::repeat_n('?', columns));
+            } else if !is_unsafe(c) {
                 out.push(c);
             } else if super::width::editor_width(c.encode_utf8(&mut [0; 4])) > 0 {
                 // U+2028 / U+2029: one column for the editor.
@@ -172,6 +186,19 @@ mod tests {
             for_editor("\u{1f468}\u{200d}\u{1f469}"),
             "\u{1f468}\u{1f469}"
         );
+    }
+
+    #[test]
+    fn an_ascii_editor_line_is_ascii_in_the_columns_counted() {
+        use crate::text::charset::Charset;
+        let line = "caf\u{e9} \u{65e5} e\u{301} \u{6db}\u{1b}[1m\u{7}";
+        let drawn = for_editor_in(line, Charset::Ascii);
+        // (U+06DB is a combining mark: no column, nothing drawn; ESC [ 1 m and BEL neither.)
+        assert_eq!(drawn, "caf? ?? e ");
+        assert!(matches!(
+            for_editor_in("plain", Charset::Ascii),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]

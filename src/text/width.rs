@@ -63,11 +63,20 @@ pub fn grapheme_width(g: &str) -> usize {
     }
 }
 
-/// Display columns of `text`: the sum of its graphemes' [`grapheme_width`]s (ASCII by
-/// bytes).
+/// Display columns of `text` as the terminal's charset writes it ([`width_of_in`] of
+/// `text::terminal_charset`).
 pub fn width_of(text: &str) -> usize {
+    width_of_in(text, super::charset::terminal_charset())
+}
+
+/// Display columns of `text` as `charset` writes it: in UTF-8 the sum of its graphemes'
+/// [`grapheme_width`]s (ASCII by bytes); in ASCII the length of what it writes
+/// (`text::Charset::write`), as the layout lays that out.
+pub fn width_of_in(text: &str, charset: super::charset::Charset) -> usize {
     if text.is_ascii() {
         text.len()
+    } else if charset == super::charset::Charset::Ascii {
+        charset.write(text).len()
     } else {
         text.graphemes(true).map(grapheme_width).sum()
     }
