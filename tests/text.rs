@@ -314,3 +314,97 @@ fn gnu_screen_under_lang_c_shows_a_single_select_questions_options() {
         "{next}"
     );
 }
+
+#[test]
+fn a_label_of_a_million_zero_width_spaces_is_cut_on_every_redraw() {
+    use crate::common::pty::{Options, Session};
+    // 3.9 MB of no width: every line drawn is cut by bytes as well as columns.
+    let label = format!("Alpha{}", "\u{200b}".repeat(1_300_000));
+    let payload = json!({"questions": [{"id": "pick", "prompt": "Pick one", "options": [
+        {"value": "a", "label": label}, {"value": "b", "label": "Beta"}]}]})
+    .to_string();
+    let mut s = Session::spawn_with(
+        &payload,
+        &[],
+        Options {
+            env: vec![("PI_ASK_SCREEN".into(), "inline".into())],
+            ..Options::default()
+        },
+    );
+    s.wait_all(&["Pick one", "Beta"]);
+    for key in ["\x1b[B", "\x1b[A", "\x1b[B", "\x1b[A"] {
+        s.send(key);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    s.send("\x1b[B");
+    s.wait_for("> ( ) 2. Beta");
+    s.send("\r");
+    s.wait_for("Review your answers");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result.unwrap()["details"]["answers"]["pick"]["values"],
+        json!(["b"])
+    );
+    // Five keys and the ending: a few screens' worth of bytes, not megabytes.
+    let written = s.output().len();
+    assert!(written < 200_000, "{written} bytes written");
+}
+
+#[test]
+fn plain_mode_and_messages_in_a_c_locale_are_ascii_too() {
+    use crate::common::pty::{Options, Session};
+    let payload = json!({"questions": [{"id": "drink", "label": "Boisson",
+        "prompt": "Caf\u{e9} \u{2192} th\u{e9}?", "options": [
+            {"value": "cafe", "label": "Caf\u{e9}", "description": "\u{6db} \u{201d}"},
+            {"value": "the", "label": "Th\u{e9}"}]}]})
+    .to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("payload.json");
+    std::fs::write(&path, payload).unwrap();
+    let output = dir.path().join("result.json");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+    cmd.arg(&path).arg("--output").arg(&output);
+    let opts = Options {
+        env: vec![
+            ("LC_ALL".into(), "C".into()),
+            ("TERM".into(), "dumb".into()),
+        ],
+        stderr_to_pty: true,
+        ..Options::default()
+    };
+    let mut s = Session::spawn_command(cmd, dir, output, opts);
+    s.expect("Caf\\u{e9} -> th\\u{e9}?");
+    s.expect("1/1> ");
+    s.send("1\r");
+    s.expect("review> ");
+    s.send("\r");
+    let status = s.wait_eof();
+    assert_eq!(status.code(), Some(0));
+    let raw = s.output();
+    assert!(
+        raw.iter().all(|b| *b < 0x80),
+        "{}",
+        String::from_utf8_lossy(&raw)
+    );
+    let text = String::from_utf8_lossy(&raw);
+    assert!(text.contains("\\u{6db} \""), "{text}");
+    // A message on stderr names a path as ASCII.
+    let out = Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .arg("caf\u{e9}-\u{6db}.json")
+        .env("LC_ALL", "C")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        out.stderr.iter().all(|b| *b < 0x80),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("caf\\u{e9}-\\u{6db}.json"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
