@@ -3,9 +3,9 @@
 //! takes text and widths in display columns ([`super::width`]) and is unit-tested here.
 //!
 //! Every line these functions return keeps within its width in columns AND within
-//! [`line_byte_budget`] bytes, and no grapheme in it is longer than [`MAX_GRAPHEME_BYTES`], so
-//! no drawn line is longer than a screenful whatever the text (a million zero-width spaces
-//! are cut like a million letters).
+//! [`line_byte_budget`] bytes, and no grapheme in it is longer than
+//! [`super::width::MAX_GRAPHEME_BYTES`], so no drawn line is longer than a screenful whatever
+//! the text (a million zero-width spaces are cut like a million letters).
 
 use super::charset::{terminal_charset, Charset, Glyph};
 use super::sanitize::{for_terminal, one_line};
