@@ -45,6 +45,35 @@ fn wait_until(what: &str, probe: impl Fn() -> String, ok: impl Fn(&str) -> bool)
     }
 }
 
+/// Starts pi-ask on `payload` (inline, no colour, a UTF-8 locale) in a new tmux server
+/// `socket`, in a window of `cols` x `rows` named `t`; returns the folder it runs in.
+fn pi_ask_in_tmux(socket: &str, payload: &str, cols: u16, rows: u16) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), payload).unwrap();
+    let command = format!(
+        "cd {} && LANG=C.UTF-8 NO_COLOR=1 PI_ASK_SCREEN=inline {} q.json --output r.json; sleep 60",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_pi-ask")
+    );
+    let (cols, rows) = (cols.to_string(), rows.to_string());
+    tmux(
+        socket,
+        &[
+            "-u",
+            "new-session",
+            "-d",
+            "-x",
+            &cols,
+            "-y",
+            &rows,
+            "-s",
+            "t",
+            &command,
+        ],
+    );
+    dir
+}
+
 /// A text-only question (yishan's format, no options): its editor opens at once.
 fn text_only_payload() -> String {
     json!({"question": "What should the release be called?"}).to_string()
@@ -55,29 +84,8 @@ fn the_editor_places_its_cursor_where_tmux_draws_wide_graphemes() {
     if !installed("tmux", "-V") {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("q.json"), text_only_payload()).unwrap();
     let socket = format!("pi-ask-text-{}", std::process::id());
-    let command = format!(
-        "cd {} && LANG=C.UTF-8 NO_COLOR=1 PI_ASK_SCREEN=inline {} q.json --output r.json; sleep 60",
-        dir.path().display(),
-        env!("CARGO_BIN_EXE_pi-ask")
-    );
-    tmux(
-        &socket,
-        &[
-            "-u",
-            "new-session",
-            "-d",
-            "-x",
-            "80",
-            "-y",
-            "20",
-            "-s",
-            "t",
-            &command,
-        ],
-    );
+    let _dir = pi_ask_in_tmux(&socket, &text_only_payload(), 80, 20);
     let pane = || tmux(&socket, &["capture-pane", "-p", "-t", "t"]);
     let cursor = || {
         tmux(
@@ -126,29 +134,8 @@ fn wide_graphemes_in_a_description_never_break_the_redraw_in_tmux() {
             {"value": "a", "label": "Alpha", "description": format!("first {wide}")},
             {"value": "b", "label": "Beta", "description": format!("second {wide}")},
             {"value": "c", "label": "Gamma"}]}]});
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("q.json"), payload.to_string()).unwrap();
     let socket = format!("pi-ask-text-rows-{}", std::process::id());
-    let command = format!(
-        "cd {} && LANG=C.UTF-8 NO_COLOR=1 PI_ASK_SCREEN=inline {} q.json --output r.json; sleep 60",
-        dir.path().display(),
-        env!("CARGO_BIN_EXE_pi-ask")
-    );
-    tmux(
-        &socket,
-        &[
-            "-u",
-            "new-session",
-            "-d",
-            "-x",
-            "60",
-            "-y",
-            "24",
-            "-s",
-            "t",
-            &command,
-        ],
-    );
+    let _dir = pi_ask_in_tmux(&socket, &payload.to_string(), 60, 24);
     let history = || tmux(&socket, &["capture-pane", "-p", "-S", "-", "-t", "t"]);
     wait_until("the question", history, |p| p.contains("Gamma"));
     for key in ["Down", "Down", "Up", "Down"] {
