@@ -5,8 +5,7 @@ use clap::{Args, Parser, Subcommand, ValueHint};
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Default `--max-payload-bytes`: 4 MiB.
-pub const DEFAULT_MAX_PAYLOAD_BYTES: u64 = 4 * 1024 * 1024;
+pub use crate::limits::DEFAULT_MAX_PAYLOAD_BYTES;
 
 /// Ask the clarifying questions of an ask_user payload in the terminal and print the answers as
 /// ask_user result JSON on stdout.
@@ -251,13 +250,4 @@ pub enum ScreenArg {
     Inline,
     /// On the alternate screen, as a full-screen program; nothing is left when it ends.
     Full,
-}
-
-impl From<ScreenArg> for crate::frontend::tty::Placement {
-    fn from(arg: ScreenArg) -> Self {
-        match arg {
-            ScreenArg::Inline => crate::frontend::tty::Placement::Inline,
-            ScreenArg::Full => crate::frontend::tty::Placement::Full,
-        }
-    }
 }

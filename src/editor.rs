@@ -284,9 +284,11 @@ fn edit<H: Helper>(
         // The helper always draws the line (`complete::AtCompleter::highlight` leaves out
         // control characters); its own colours follow NO_COLOR.
         .color_mode(rustyline::ColorMode::Forced)
-        // Widths per grapheme, as the front end lays its lines out (`frontend::layout`): a
-        // control character takes a column, shown as a symbol (`sanitize::for_editor`).
-        .grapheme_cluster_mode(rustyline::GraphemeClusterMode::Unicode)
+        // Widths per code point, as terminals count them (`text::width`): `👍🏽` is 4 columns
+        // in tmux, GNU screen and xterm; the helper draws each grapheme in the columns counted
+        // (`text::for_editor`), and the front end places the cursor by the same count
+        // (`text::editor_cursor`). (rustyline would guess the mode from TERM_PROGRAM.)
+        .grapheme_cluster_mode(rustyline::GraphemeClusterMode::WcWidth)
         .build();
     let mut editor: Editor<H, DefaultHistory> = Editor::with_config(config).map_err(to_io)?;
     editor.set_helper(helper);

@@ -21,7 +21,7 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "The default of --max-payload-bytes (4194304); the option wins.",
     ),
     (
-        crate::complete::WAIT_ENV,
+        crate::limits::INDEX_WAIT_ENV,
         "How many milliseconds a Tab in an editor waits for the @ file-path index before it lists \
          the files indexed so far (default 400).",
     ),
@@ -36,6 +36,16 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "Unset, empty or dumb: plain mode, as --plain (numbered lines, no escape sequences). \
          Otherwise the terminal type the editors write for.",
     ),
+    (
+        "LC_ALL",
+        "With LC_CTYPE and LANG, the locale (the first of the three set and not empty; none \
+         set is the C locale). When its codeset is not UTF-8 (C, POSIX, en_US.ISO-8859-1), \
+         pi-ask writes only ASCII to the terminal: its glyphs as >, [x], (*), <- ->, ... and \
+         every other non-ASCII character of payload text escaped as \\u{e9}. The answers keep \
+         the text as it is.",
+    ),
+    ("LC_CTYPE", "See LC_ALL."),
+    ("LANG", "See LC_ALL."),
     (
         "PI_ASK_TIMEOUT",
         "The default of --timeout: seconds without a key before the questionnaire ends, keeping \
@@ -408,10 +418,10 @@ mod tests {
                 .map(|(_, t)| *t)
                 .unwrap()
         };
-        let bytes = format!("({})", crate::cli::DEFAULT_MAX_PAYLOAD_BYTES);
+        let bytes = format!("({})", crate::limits::DEFAULT_MAX_PAYLOAD_BYTES);
         assert!(text("PI_ASK_MAX_PAYLOAD_BYTES").contains(&bytes));
-        let wait = format!("(default {})", crate::complete::FIRST_WAIT.as_millis());
-        assert!(text(crate::complete::WAIT_ENV).contains(&wait));
+        let wait = format!("(default {})", crate::limits::INDEX_FIRST_WAIT.as_millis());
+        assert!(text(crate::limits::INDEX_WAIT_ENV).contains(&wait));
     }
 
     #[test]

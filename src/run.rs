@@ -41,7 +41,7 @@ pub fn settings_from_environment(
     let bad = |name: &str, value: &str, why: String| {
         format!(
             "{name}={:?} cannot be used: {why}",
-            crate::sanitize::one_line(value)
+            crate::text::one_line(value)
         )
     };
     if let (false, Some(value)) = (given("timeout"), env("PI_ASK_TIMEOUT")) {
@@ -137,8 +137,8 @@ fn report(ending: &Ending, cli: &Cli, payload_path: &Path) {
         ),
         _ => return,
     };
-    // Payload text may carry escape sequences: shown escaped, never run (src/sanitize.rs).
-    crate::terminal::say(crate::sanitize::for_terminal(&text).trim_end_matches('\n'));
+    // Payload text may carry escape sequences: shown escaped, never run (src/text/sanitize.rs).
+    crate::terminal::say(crate::text::for_terminal(&text).trim_end_matches('\n'));
 }
 
 /// What a person reads on stderr about an `input` that cannot be used, ending in a newline.
@@ -209,7 +209,10 @@ fn ask(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
         context: None,
         bell: !cli.no_bell && std::env::var("PI_ASK_BELL").map_or(true, |v| v.trim() != "0"),
         timeout: cli.timeout.filter(|t| !t.is_zero()),
-        placement: cli.screen.into(),
+        placement: match cli.screen {
+            crate::cli::ScreenArg::Inline => frontend::tty::Placement::Inline,
+            crate::cli::ScreenArg::Full => frontend::tty::Placement::Full,
+        },
         colour: colour_for_the_terminal(),
     };
     if let Some(ms) = cli.escape_delay {
@@ -230,7 +233,7 @@ fn ask(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
     let context = cli.context.as_deref().map(|path| {
         read_context(path, cli.max_payload_bytes).unwrap_or_else(|why| {
             let path = path.display().to_string();
-            let path = crate::sanitize::for_terminal(&path);
+            let path = crate::text::for_terminal(&path);
             say(&format!(
                 "pi-ask: cannot use --context {path}: {why}; going on without it"
             ));

@@ -87,6 +87,7 @@ pub fn say_farewell(departure: Departure) {
     let farewell = FAREWELL.lock().unwrap_or_else(|e| e.into_inner()).take();
     if let Some(farewell) = farewell {
         let bytes = farewell(departure);
+        let bytes = crate::text::terminal_charset().guard(&bytes).into_owned();
         if let Ok(mut tty) = open_tty() {
             let _ = tty.write_all(bytes.as_bytes());
             let _ = tty.flush();
@@ -97,6 +98,8 @@ pub fn say_farewell(departure: Departure) {
 /// Writes `line` and a newline on stderr, ignoring a failure: stderr may be the terminal that
 /// just went away, and a message must never end the thread that writes the result.
 pub fn say(line: &str) {
+    // In the terminal's charset: ASCII only when the locale is not UTF-8 (`text::charset`).
+    let line = crate::text::terminal_charset().write(line);
     let mut err = io::stderr().lock();
     let _ = writeln!(err, "{line}");
     let _ = err.flush();

@@ -34,6 +34,7 @@ mod replay_pty;
 mod schema;
 mod scripted;
 mod signals;
+mod text;
 mod timeout;
 mod tty;
 mod tty_keys;

@@ -51,12 +51,12 @@ pub use index::{FileIndex, Limits, Progress};
 pub const MAX_CANDIDATES: usize = 20;
 
 /// Longest a Tab waits for an unfinished index before listing what is indexed so far, unless
-/// the environment variable [`WAIT_ENV`] says otherwise.
-pub const FIRST_WAIT: Duration = Duration::from_millis(400);
+/// the environment variable [`WAIT_ENV`] says otherwise ([`crate::limits::INDEX_FIRST_WAIT`]).
+pub const FIRST_WAIT: Duration = crate::limits::INDEX_FIRST_WAIT;
 
-/// Environment variable overriding [`FIRST_WAIT`], in milliseconds (tests set it high so a
-/// loaded machine cannot turn a Tab into a partial list).
-pub const WAIT_ENV: &str = "PI_ASK_INDEX_WAIT_MS";
+/// Environment variable overriding [`FIRST_WAIT`], in milliseconds
+/// ([`crate::limits::INDEX_WAIT_ENV`]).
+pub const WAIT_ENV: &str = crate::limits::INDEX_WAIT_ENV;
 
 /// The `indexing… N files` hint appears once a walk has run this long.
 pub const HINT_AFTER: Duration = Duration::from_millis(100);
@@ -410,10 +410,14 @@ impl AtCompleter {
 /// rows, the last saying how many more there are; one line per row, each after a line feed.
 /// With no room, a count of the candidates on the editor's own line.
 pub fn list_rows(names: &[String], rows: usize, cols: usize) -> String {
-    use crate::frontend::layout::{fit, width_of};
+    use crate::text::{fit, width_of};
     let names: Vec<String> = names
         .iter()
-        .map(|n| crate::sanitize::one_line(&crate::sanitize::for_terminal(n)).into_owned())
+        .map(|n| {
+            // As the editor measures its hint (`text::for_editor`).
+            let shown = crate::text::one_line(&crate::text::for_terminal(n)).into_owned();
+            crate::text::for_editor(&shown).into_owned()
+        })
         .collect();
     let n = names.len();
     if rows == 0 {
@@ -472,20 +476,38 @@ impl Hinter for AtCompleter {
         let list = self.list_hint(line, pos);
         match (status, list) {
             (None, None) => None,
-            (status, list) => Some(StatusHint(format!(
-                "{}{}",
-                status.unwrap_or_default(),
-                list.unwrap_or_default()
-            ))),
+            // In the terminal's charset: `indexing…` is `indexing...` on an ASCII terminal.
+            (status, list) => Some(StatusHint(
+                crate::text::terminal_charset()
+                    .write(&format!(
+                        "{}{}",
+                        status.unwrap_or_default(),
+                        list.unwrap_or_default()
+                    ))
+                    .into_owned(),
+            )),
         }
     }
 }
 
 impl Highlighter for AtCompleter {
     /// The line as drawn: no control character reaches the terminal
-    /// ([`crate::sanitize::for_editor`]); the text itself is kept as typed or pasted.
+    /// ([`crate::text::for_editor`]); the text itself is kept as typed or pasted.
     fn highlight<'l>(&self, line: &'l str, _pos: usize) -> Cow<'l, str> {
-        crate::sanitize::for_editor(line)
+        crate::text::for_editor(line)
+    }
+
+    /// Whether a key typed at the end of `line` needs the line drawn again through
+    /// [`Highlighter::highlight`] (rustyline otherwise echoes the character as it is): when
+    /// the drawn line differs from the text (a character an ASCII terminal cannot show, a
+    /// line separator).
+    fn highlight_char(
+        &self,
+        line: &str,
+        _pos: usize,
+        _kind: rustyline::highlight::CmdKind,
+    ) -> bool {
+        matches!(crate::text::for_editor(line), Cow::Owned(_))
     }
 
     fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {

@@ -31,7 +31,7 @@ use super::timeout::Deadline;
 use crate::contract::QuestionType;
 use crate::flow::{Command, Flow, Screen};
 use crate::result::Ending;
-use crate::sanitize::one_line;
+use crate::text::one_line;
 use crate::ui::view;
 use serde::Serialize;
 use serde_json::Value;
@@ -157,7 +157,7 @@ impl From<io::Error> for Stop {
 }
 
 /// The dialogs front end over any line source and sink: the testable core of [`ask`].
-/// `input` gives response lines (each at most [`crate::cli::DEFAULT_MAX_PAYLOAD_BYTES`]),
+/// `input` gives response lines (each at most [`crate::limits::DEFAULT_MAX_PAYLOAD_BYTES`]),
 /// `out` receives the request lines (flushed after each). It never times out.
 pub fn run<R: BufRead, W: Write>(flow: Flow<'_>, input: R, out: W) -> Ending {
     run_timed(
@@ -165,7 +165,7 @@ pub fn run<R: BufRead, W: Write>(flow: Flow<'_>, input: R, out: W) -> Ending {
         Untimed(input),
         out,
         None,
-        crate::cli::DEFAULT_MAX_PAYLOAD_BYTES,
+        crate::limits::DEFAULT_MAX_PAYLOAD_BYTES,
     )
 }
 
@@ -425,12 +425,12 @@ impl<R: Lines, W: Write> Dialogs<'_, R, W> {
             self.marker(q),
             question.kind.instruction()
         );
-        s.push_str(&crate::sanitize::for_terminal(&question.prompt));
+        s.push_str(&crate::text::for_terminal(&question.prompt));
         if question.kind == QuestionType::Preview {
             for (i, option) in question.options.iter().enumerate() {
                 let _ = write!(s, "\n\n{}. {}:", i + 1, one_line(&option.label));
                 for line in
-                    crate::sanitize::for_terminal(option.preview.as_deref().unwrap_or("")).lines()
+                    crate::text::for_terminal(option.preview.as_deref().unwrap_or("")).lines()
                 {
                     let _ = write!(s, "\n  | {line}");
                 }

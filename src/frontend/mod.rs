@@ -13,7 +13,6 @@
 //! out, when the countdown shows and what it says.
 
 pub mod dialogs;
-pub(crate) mod layout;
 pub mod plain;
 pub mod scripted;
 pub mod timeout;

@@ -20,13 +20,13 @@
 //! and a line half typed when the time is up is discarded (the terminal's input is flushed
 //! when it is restored).
 
-use super::layout::indented;
 use super::timeout::{plain_countdown_line, Deadline};
 use super::AskOptions;
 use crate::contract::{Question, QuestionType};
 use crate::flow::{Command, Flow, FlowError, Screen};
 use crate::result::Ending;
-use crate::sanitize::one_line;
+use crate::text::indented;
+use crate::text::one_line;
 use crate::ui::view;
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
@@ -328,6 +328,8 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
     if opts.bell {
         let _ = writer.write_all(b"\x07");
     }
+    // ASCII only on a terminal whose locale is not UTF-8 (`text::charset`).
+    let writer = crate::text::charset::CharsetWriter::new(writer, crate::text::terminal_charset());
     run_with_timeout(flow, FileLines(BufReader::new(tty)), writer, opts.timeout)
 }
 

@@ -11,8 +11,8 @@ use super::keymap::{self, Binding};
 use super::words;
 use crate::answers::AnswerState;
 use crate::contract::{Payload, Question, QuestionType};
-use crate::frontend::layout::quote;
-use crate::sanitize::one_line;
+use crate::text::one_line;
+use crate::text::quote;
 
 /// A row of a question screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -9,8 +9,8 @@
 use super::words;
 use crate::answers::AnswerState;
 use crate::contract::Payload;
-use crate::frontend::layout::quote;
-use crate::sanitize::one_line;
+use crate::text::one_line;
+use crate::text::quote;
 
 /// An action of the review, in the order shown (numbered from 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -40,13 +40,10 @@ pub const FILTER: &str = "Filter options by label, value or description";
 /// The line above a filtered menu: how many options match.
 pub fn filter_line(filter: &str, shown: usize, of: usize) -> String {
     match shown {
-        0 => format!(
-            "Filter {}: no option matches",
-            crate::frontend::layout::quote(filter)
-        ),
+        0 => format!("Filter {}: no option matches", crate::text::quote(filter)),
         _ => format!(
             "Filter {}: {shown} of {of} options",
-            crate::frontend::layout::quote(filter)
+            crate::text::quote(filter)
         ),
     }
 }

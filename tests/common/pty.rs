@@ -2,7 +2,8 @@
 //!
 //! [`Session::spawn`] starts `pi-ask` in a new pseudo-terminal (the pty is its controlling
 //! terminal, so `/dev/tty` works, and also its stdin/stdout), with `TERM=xterm-256color`,
-//! `NO_COLOR=1`, `PI_ASK_SCREEN=full` (the full-screen layout; tests/inline.rs sets `inline`) and an explicit window size. Everything the program draws is parsed by a
+//! `NO_COLOR=1`, `PI_ASK_SCREEN=full` (the full-screen layout; tests/inline.rs sets `inline`),
+//! `LANG=C.UTF-8` (no `LC_ALL`, `LC_CTYPE`) and an explicit window size. Everything the program draws is parsed by a
 //! `vt100` screen, so tests wait for and assert what is on the screen, not raw bytes. The
 //! result JSON is read from `--output FILE` (stdout is the pty).
 //!
@@ -164,6 +165,10 @@ impl Session {
             // The tests written for the full-screen layout keep it; the inline placement's
             // tests (tests/inline.rs) set PI_ASK_SCREEN=inline.
             .env("PI_ASK_SCREEN", "full")
+            // A UTF-8 terminal whatever the machine's locale (tests/text.rs sets LC_ALL=C).
+            .env("LANG", "C.UTF-8")
+            .env_remove("LC_ALL")
+            .env_remove("LC_CTYPE")
             .env_remove("PI_ASK_ANSWERS")
             .env_remove("PI_ASK_TIMEOUT")
             .env_remove("COLUMNS")

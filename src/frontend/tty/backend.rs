@@ -236,6 +236,9 @@ impl Backend for TtyBackend {
     }
 
     fn write(&mut self, bytes: &str) -> io::Result<()> {
+        // The text layer writes ASCII on a terminal whose locale is not UTF-8; this guard
+        // keeps any glyph it missed from sending a byte from 0x80 up (`text::Charset::guard`).
+        let bytes = crate::text::terminal_charset().guard(bytes);
         io::Write::write_all(&mut self.out, bytes.as_bytes())?;
         io::Write::flush(&mut self.out)
     }

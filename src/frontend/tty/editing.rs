@@ -6,8 +6,8 @@ use super::layers::{Outcome, Overlay};
 use super::{term_width, Backend, Placement, Session};
 use crate::editor::Edit;
 use crate::flow::Command;
-use crate::frontend::layout::{fit, width_of};
 use crate::frontend::tty::EditWait;
+use crate::text::fit;
 use std::io;
 use std::time::{Duration, Instant};
 
@@ -39,27 +39,7 @@ pub(super) fn editor_rows(prompt: &str, text: &str, cols: usize) -> usize {
 /// Where the cursor of an editor is, as (row, column) from the start of its prompt, when the
 /// text before it is `before` (rustyline's layout at `cols` columns).
 pub(super) fn editor_cursor_at(prompt: &str, before: &str, cols: usize) -> (usize, usize) {
-    use unicode_segmentation::UnicodeSegmentation;
-    let cols = cols.max(1);
-    let (mut row, mut col) = (0usize, 0usize);
-    for g in prompt.graphemes(true).chain(before.graphemes(true)) {
-        if g == "\n" {
-            row += 1;
-            col = 0;
-            continue;
-        }
-        let w = if g == "\t" { 8 - col % 8 } else { width_of(g) };
-        col += w;
-        if col > cols {
-            row += 1;
-            col = w;
-        }
-    }
-    if col == cols {
-        row += 1;
-        col = 0;
-    }
-    (row, col)
+    crate::text::editor_cursor(prompt, before, cols)
 }
 
 impl<B: Backend> Session<'_, B> {

@@ -6,7 +6,7 @@
 use super::layers::{Cx, Outcome, Overlay};
 use super::overlay::{Editor, Target};
 use crate::flow::Command;
-use crate::frontend::layout::fit;
+use crate::text::fit;
 use crate::ui::keymap::{self, Action};
 use crate::ui::review::{self as model, LineKind, ReviewAction, ACTIONS};
 use crate::ui::words;

@@ -8,7 +8,7 @@ use super::question::{Mode, QuestionPrompt};
 use super::region::Block;
 use super::review::Review;
 use crate::flow::{Flow, Screen};
-use crate::sanitize::one_line;
+use crate::text::one_line;
 use crate::ui::keymap::{self, Action};
 use crate::ui::question::Row;
 use crate::ui::view::Look;

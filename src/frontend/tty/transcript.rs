@@ -7,7 +7,7 @@ use super::region::{self, Entry, Line, Region, Transcript};
 use super::term_width;
 use crate::flow::{Flow, Place, Screen};
 use crate::result::Ending;
-use crate::sanitize::one_line;
+use crate::text::one_line;
 use crate::ui::view::{self, Look};
 use std::sync::{Arc, Mutex};
 
