@@ -186,7 +186,7 @@ fn a_c_locale_gets_ascii_only_payload_text_escaped_and_the_answers_kept() {
     assert!(screen.contains("( ) 1. Caf\\u{e9}"), "{screen}");
     // The note editor on the first option: a typed `é` is drawn as `?` and kept.
     s.send("n");
-    s.wait_for("Note on option Caf\\u{e9}");
+    s.wait_for("Note on Caf\\u{e9}");
     std::thread::sleep(Duration::from_millis(200));
     s.send("tr\u{e8}s bien");
     s.wait_for("> tr?s bien");
@@ -197,7 +197,7 @@ fn a_c_locale_gets_ascii_only_payload_text_escaped_and_the_answers_kept() {
     s.send(" ");
     s.wait_for("[x] 1. Lait v");
     s.send("\t");
-    s.wait_for("Review your answers");
+    s.wait_for("Review answers");
     s.send("\r");
     let (code, _) = s.finish();
     assert_eq!(code, 0);
@@ -326,7 +326,7 @@ fn a_label_of_a_million_zero_width_spaces_is_cut_on_every_redraw() {
     s.send("\x1b[B");
     s.wait_for("> ( ) 2. Beta");
     s.send("\r");
-    s.wait_for("Review your answers");
+    s.wait_for("Review answers");
     s.send("\r");
     let (code, result) = s.finish();
     assert_eq!(code, 0);
