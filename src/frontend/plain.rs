@@ -989,18 +989,17 @@ mod tests {
     }
 
     #[test]
-    fn preview_questions_take_no_custom_text() {
+    fn preview_questions_take_custom_text_instead_of_an_option() {
         let p = payload();
         let preview = &p.questions[2];
-        let want = Entry::Invalid(
-            "this preview question takes no answer of your own: choose a number from 1 to 2".into(),
-        );
-        assert_eq!(parse_entry("> mine", preview), want);
-        assert_eq!(parse_entry("1 > mine", preview), want);
+        assert_eq!(parse_entry("> mine", preview), answer(None, Some("mine")));
         assert_eq!(parse_entry("2", preview), answer(Some(vec![1]), None));
         assert_eq!(
             parse_entry("mine", preview),
-            Entry::Invalid("not an option: type a number from 1 to 2 (? for help)".into())
+            Entry::Invalid(
+                "not an option: type a number from 1 to 2, or \"> your own answer\" (? for help)"
+                    .into()
+            )
         );
     }
 
