@@ -384,8 +384,9 @@ fn tui_answer_the_questionnaire_and_pi_continues() {
     );
     assert!(screen.contains("✓ Style: Balanced"), "{screen}");
     assert!(screen.contains("✓ Frontend: React"), "{screen}");
+    // The model's turn: what the model saw, the contract's summary.
     assert!(
-        screen.contains("User submitted the questionnaire \"Implementation preferences\":"),
+        screen.contains("MODEL SAW:\nStyle: Balanced\nFrontend: React\nEND OF TURN"),
         "{screen}"
     );
     assert!(!screen.contains("Review your answers"), "{screen}");

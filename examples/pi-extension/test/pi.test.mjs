@@ -222,7 +222,7 @@ test("RPC mode: cancelling the dialogs gives the dismissed result", async () => 
 		{ cwd: work },
 	);
 	assert.equal(expected.code, 1);
-	assert.match(expected.result.content[0].text, /^User dismissed the questionnaire "Project setup"/);
+	assert.match(expected.result.content[0].text, /^User cancelled the ask flow$/);
 
 	// Answer the first question, then Esc at the second: the flow asks first (an answer would
 	// be lost), and yes cancels.
