@@ -20,6 +20,7 @@ pub mod flow;
 pub mod frontend;
 pub mod keys;
 pub mod man;
+pub mod notify;
 pub mod output;
 pub mod result;
 pub mod run;

@@ -322,11 +322,14 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
         Ok(f) => f,
         Err(e) => return Ending::TerminalLost(format!("cannot open the terminal: {e}")),
     };
-    // Lines typed before the first prompt never answer it; the bell tells someone in another
-    // window that the agent waits.
+    // Lines typed before the first prompt never answer it; the notification (the bell by
+    // default) tells someone in another window that the agent waits. No escape sequences in
+    // plain mode: the OSC channels are left out.
     crate::terminal::discard_typeahead();
-    if opts.bell {
-        let _ = writer.write_all(b"\x07");
+    if let Some(question) = flow.payload().questions.first() {
+        let notice =
+            crate::notify::Notice::question_waiting(flow.payload().title.as_deref(), question, 0);
+        let _ = writer.write_all(&opts.notify.when_waiting(&notice, false));
     }
     run_with_timeout(flow, FileLines(BufReader::new(tty)), writer, opts.timeout)
 }

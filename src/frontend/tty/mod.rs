@@ -103,7 +103,7 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         filters: vec![None; n],
         completer: AtCompleter::new(opts.cwd.clone()),
         context: opts.context.clone(),
-        bell: opts.bell,
+        bell: opts.notify.rings_bell(),
         deadline: None,
     };
     tty.deadline = opts.timeout.map(|t| Deadline::new(t, tty.io.now()));
