@@ -49,8 +49,8 @@ pub struct Cli {
     /// How to notify once when the questions wait: channels separated by commas, `bell` (the
     /// default), `osc9`, `osc777` (desktop notifications through the terminal, also over ssh),
     /// `command` (--notify-command), or `none` [env: PI_ASK_NOTIFY].
-    #[arg(long, value_name = "CHANNELS", value_parser = crate::notify::parse_channels)]
-    pub notify: Option<Vec<crate::notify::Channel>>,
+    #[arg(long, value_name = "CHANNELS", value_parser = crate::notify::Channels::parse)]
+    pub notify: Option<crate::notify::Channels>,
 
     /// Run this shell command when the questions wait, with ASK_NOTIFY_EVENT, ASK_NOTIFY_TITLE
     /// and ASK_NOTIFY_MESSAGE set; killed after 5 s, its failure ignored (adds `command` to

@@ -59,6 +59,19 @@ impl Channel {
     ];
 }
 
+/// A `--notify` list as the command line holds it ([`Channels::parse`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Channels(pub Vec<Channel>);
+
+impl Channels {
+    /// [`parse_channels`], for clap.
+    ///
+    /// Errors: as [`parse_channels`].
+    pub fn parse(list: &str) -> Result<Channels, String> {
+        parse_channels(list).map(Channels)
+    }
+}
+
 /// Which channels notify, in the order given, and the command of the `command` channel.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settings {

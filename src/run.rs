@@ -82,14 +82,18 @@ pub fn settings_from_environment(
     }
     if let (false, Some(value)) = (given("notify"), env("PI_ASK_NOTIFY")) {
         cli.notify = Some(
-            crate::notify::parse_channels(&value)
+            crate::notify::Channels::parse(&value)
                 .map_err(|why| bad("PI_ASK_NOTIFY", &value, why))?,
         );
     }
     if let (false, Some(value)) = (given("notify_command"), env("PI_ASK_NOTIFY_COMMAND")) {
         cli.notify_command = Some(value);
     }
-    crate::notify::Settings::new(cli.notify.clone(), false, cli.notify_command.clone())?;
+    crate::notify::Settings::new(
+        cli.notify.clone().map(|c| c.0),
+        false,
+        cli.notify_command.clone(),
+    )?;
     Ok(())
 }
 
@@ -230,7 +234,7 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
             .unwrap_or_else(|| ".".into()),
         context: None,
         notify: crate::notify::Settings::new(
-            cli.notify.clone(),
+            cli.notify.clone().map(|c| c.0),
             cli.no_bell || std::env::var("PI_ASK_BELL").is_ok_and(|v| v.trim() == "0"),
             cli.notify_command.clone(),
         )

@@ -436,3 +436,54 @@ fn lines_come_from_the_terminal_not_from_stdin() {
         json!(["sqlite"])
     );
 }
+
+#[test]
+fn auto_submit_submits_when_the_last_answer_reaches_the_review() {
+    let mut run = Run::start(&single(), Some("dumb"), &["--auto-submit"]);
+    run.answer("1/1> ", "2");
+    let (code, result, screen) = run.finish();
+    assert_eq!(code, 0);
+    assert!(!screen.contains("review> "), "{screen}");
+    assert_eq!(result["content"][0]["text"], "Database: SQLite");
+}
+
+#[test]
+fn a_notification_command_runs_once_when_the_questions_wait_and_no_bell_rings() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("notified.txt");
+    let command = format!(
+        "printf '%s|%s|%s' \"$ASK_NOTIFY_EVENT\" \"$ASK_NOTIFY_TITLE\" \"$ASK_NOTIFY_MESSAGE\" >> '{}'",
+        file.display()
+    );
+    let mut run = Run::start(
+        &single(),
+        Some("dumb"),
+        &["--notify", "command", "--notify-command", &command],
+    );
+    run.expect("1/1> ");
+    let start = std::time::Instant::now();
+    while !file.exists() && start.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    run.session.send("1\r");
+    run.answer("review> ", "");
+    let (code, _, screen) = run.finish();
+    assert_eq!(code, 0);
+    assert!(!screen.contains('\x07'), "the command alone rings no bell");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "question.waiting|pi ask|Question waiting: Database"
+    );
+}
+
+#[test]
+fn the_bell_is_the_default_notification_and_none_turns_it_off() {
+    for (args, bells) in [(&[][..], 1), (&["--notify", "none"][..], 0)] {
+        let mut run = Run::start(&single(), Some("dumb"), args);
+        run.answer("1/1> ", "1");
+        run.answer("review> ", "");
+        let (code, _, screen) = run.finish();
+        assert_eq!(code, 0);
+        assert_eq!(screen.matches('\x07').count(), bells, "{args:?}");
+    }
+}
