@@ -461,6 +461,7 @@ fn cancelled(payload: Option<&Payload>, text: String, error: Option<ErrorInfo>) 
 }
 
 /// Every question with its id, how to answer it, its options (`N) label [value]: description`,
+/// ` (recommended)` after `[value]` on a recommended option,
 /// previews as `| ` lines), its context (docs/dialects.md) and whether custom text is taken:
 /// the "Needs user input" result lists the questions this way, and so does `pi-ask validate`.
 pub fn listing(payload: &Payload) -> String {
@@ -481,6 +482,9 @@ pub fn listing(payload: &Payload) -> String {
         }
         for (i, option) in question.options.iter().enumerate() {
             let _ = write!(text, "   {}) {} [{}]", i + 1, option.label, option.value);
+            if option.recommended {
+                text.push_str(" (recommended)");
+            }
             if let Some(d) = &option.description {
                 let _ = write!(text, ": {d}");
             }
@@ -503,7 +507,8 @@ pub fn listing(payload: &Payload) -> String {
 }
 
 /// The pending questions as the contract's project's tool lists them for the caller to ask by
-/// hand: `1. Label: prompt`, then `   - Label [value]` per option (`: description` after it,
+/// hand: `1. Label: prompt`, then `   - Label [value]` per option (` (recommended)` and
+/// `: description` after it,
 /// a preview's lines as `     | ...`), `   - Type your own [custom]` where custom text is
 /// taken; a question's context (docs/dialects.md) as `   context: ...` under it.
 pub fn pending_listing(payload: &Payload) -> Vec<String> {
@@ -520,6 +525,9 @@ pub fn pending_listing(payload: &Payload) -> Vec<String> {
         }
         for option in &question.options {
             let mut line = format!("   - {} [{}]", option.label, option.value);
+            if option.recommended {
+                line.push_str(" (recommended)");
+            }
             if let Some(d) = &option.description {
                 let _ = write!(line, ": {d}");
             }
@@ -691,6 +699,28 @@ mod tests {
         assert_eq!(d["answers"], json!({}));
         assert!(d.get("error").is_none());
         assert_eq!(d["title"], json!("Prefs"));
+    }
+
+    #[test]
+    fn listings_mark_a_recommended_option() {
+        let p = parse_payload(
+            &json!({"questions": [{"id": "db", "prompt": "Database?", "options": [
+                {"value": "pg", "label": "PostgreSQL", "recommended": true, "description": "Full."},
+                {"value": "lite", "label": "SQLite"}]}]})
+            .to_string(),
+        )
+        .unwrap();
+        assert_eq!(
+            pending_listing(&p),
+            [
+                "1. Q1: Database?",
+                "   - PostgreSQL [pg] (recommended): Full.",
+                "   - SQLite [lite]",
+                "   - Type your own [custom]"
+            ]
+        );
+        assert!(listing(&p)
+            .contains("   1) PostgreSQL [pg] (recommended): Full.\n   2) SQLite [lite]\n"));
     }
 
     #[test]
