@@ -321,6 +321,12 @@ impl<'p> Flow<'p> {
         }
     }
 
+    /// Whether Space on question `q`'s custom row ticks or unticks it (a multi-select question
+    /// with saved custom text: send [`Command::ToggleCustom`]) rather than opening the editor.
+    pub fn custom_row_toggles(&self, q: usize) -> bool {
+        self.answers.custom_row_toggles(q)
+    }
+
     /// Whether question `q` is the last one.
     pub fn is_last(&self, q: usize) -> bool {
         q + 1 == self.payload.questions.len()
