@@ -45,6 +45,23 @@ pub struct Cli {
     #[arg(long)]
     pub no_bell: bool,
 
+    /// How to notify once when the questions wait: channels separated by commas, `bell` (the
+    /// default), `osc9`, `osc777` (desktop notifications through the terminal, also over ssh),
+    /// `command` (--notify-command), or `none` [env: PI_ASK_NOTIFY].
+    #[arg(long, value_name = "CHANNELS", value_parser = crate::notify::Channels::parse)]
+    pub notify: Option<crate::notify::Channels>,
+
+    /// Run this shell command when the questions wait, with ASK_NOTIFY_EVENT, ASK_NOTIFY_TITLE
+    /// and ASK_NOTIFY_MESSAGE set; killed after 5 s, its failure ignored (adds `command` to
+    /// --notify) [env: PI_ASK_NOTIFY_COMMAND].
+    #[arg(long, value_name = "COMMAND")]
+    pub notify_command: Option<String>,
+
+    /// Submit at once on reaching the review when every question is answered and no note was
+    /// written (off by default) [env: PI_ASK_AUTO_SUBMIT=1].
+    #[arg(long)]
+    pub auto_submit: bool,
+
     /// Ask with numbered lines and line input only, no cursor movement or colour: for screen
     /// readers, logs and terminals without cursor control (chosen by itself when TERM is
     /// dumb or unset) [env: PI_ASK_PLAIN=1].

@@ -21,6 +21,7 @@ pub mod frontend;
 pub mod keys;
 pub mod limits;
 pub mod man;
+pub mod notify;
 pub mod output;
 pub mod result;
 pub mod run;

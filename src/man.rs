@@ -56,6 +56,18 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "0: do not ring the terminal bell when the first question appears (as --no-bell).",
     ),
     (
+        "PI_ASK_NOTIFY",
+        "How to notify once when the questions wait (as --notify): bell (the default), osc9, osc777, command, none, separated by commas.",
+    ),
+    (
+        "PI_ASK_NOTIFY_COMMAND",
+        "A shell command run when the questions wait (as --notify-command), with ASK_NOTIFY_EVENT=question.waiting, ASK_NOTIFY_TITLE and ASK_NOTIFY_MESSAGE set; killed after 5 s, its failure ignored.",
+    ),
+    (
+        "PI_ASK_AUTO_SUBMIT",
+        "1: submit at once on reaching the review when every question is answered and no note was written (as --auto-submit); 0 or unset: show the review.",
+    ),
+    (
         "PI_ASK_PLAIN",
         "1: ask with numbered lines (as --plain); 0 or unset: the terminal front end.",
     ),
@@ -86,7 +98,8 @@ pub const GUIDES: &[(&str, &[&str])] = &[
         &[
             "The payload is the ask_user contract's {title?, questions: [{id, label?, prompt, \
              type?: single|multi|preview, required?, options: [{value, label, description?, \
-             preview?}]}]}, or the payload of another ask-the-user tool, detected by its fields \
+             preview?, recommended?}]}]} (recommended: true marks an option and highlights it \
+             first, never selects it), or the payload of another ask-the-user tool, detected by its fields \
              (--input-format names it): mickyyy68 ({questions: [{question, header?, \
              multiSelect?, options: [{label, description?}]}]}), claude-code (Claude Code's \
              AskUserQuestion, the same fields), yishan (one {question, context?, options?, \
@@ -104,7 +117,9 @@ pub const GUIDES: &[(&str, &[&str])] = &[
              question id, where an ENTRY is an option's value (\"balanced\"), its 1-based \
              position (2), a list of them ([\"react\", \"svelte\"]), or {\"values\": [...], \
              \"customText\": \"...\", \"note\": \"...\", \"optionNotes\": {VALUE: \"...\"}}. \
-             A result pi-ask wrote (or its details) is an answers file too, so a recorded run \
+             \"mode\": \"elaborate\" beside \"answers\" ends with Elaborate instead of Submit \
+             (an elaborate result: details.mode, elaboration, continuation; option notes may \
+             then be on unselected options). A result pi-ask wrote (or its details) is an answers file too, so a recorded run \
              replays to the same answers. It may be as large as --max-payload-bytes plus 16 \
              times the payload's size. pi-ask schema answers prints its JSON Schema; pi-ask \
              validate PAYLOAD --answers FILE checks one.",

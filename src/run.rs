@@ -29,7 +29,8 @@ pub fn terminal_available() -> bool {
 
 /// Fills the settings of the main command that the command line left out from their
 /// environment variables (`PI_ASK_TIMEOUT`, `PI_ASK_SCREEN`, `PI_ASK_MAX_PAYLOAD_BYTES`,
-/// `PI_ASK_PLAIN`), read only here, so a subcommand never trips on them; `given(id)` says
+/// `PI_ASK_PLAIN`, `PI_ASK_AUTO_SUBMIT`, `PI_ASK_NOTIFY`, `PI_ASK_NOTIFY_COMMAND`), read only
+/// here, so a subcommand never trips on them; `given(id)` says
 /// whether the command line gave the argument `id` itself (it wins). `env` reads a variable.
 ///
 /// Errors: a variable's value cannot be used; the message names the variable and its value.
@@ -68,13 +69,31 @@ pub fn settings_from_environment(
             )
         })?;
     }
+    let switch = |name: &str, value: &str| match value.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "" | "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err(bad(name, value, "it is 1 or 0".into())),
+    };
     if let (false, Some(value)) = (cli.plain, env("PI_ASK_PLAIN")) {
-        cli.plain = match value.trim().to_ascii_lowercase().as_str() {
-            "1" | "true" | "yes" | "on" => true,
-            "" | "0" | "false" | "no" | "off" => false,
-            _ => return Err(bad("PI_ASK_PLAIN", &value, "it is 1 or 0".into())),
-        };
+        cli.plain = switch("PI_ASK_PLAIN", &value)?;
     }
+    if let (false, Some(value)) = (cli.auto_submit, env("PI_ASK_AUTO_SUBMIT")) {
+        cli.auto_submit = switch("PI_ASK_AUTO_SUBMIT", &value)?;
+    }
+    if let (false, Some(value)) = (given("notify"), env("PI_ASK_NOTIFY")) {
+        cli.notify = Some(
+            crate::notify::Channels::parse(&value)
+                .map_err(|why| bad("PI_ASK_NOTIFY", &value, why))?,
+        );
+    }
+    if let (false, Some(value)) = (given("notify_command"), env("PI_ASK_NOTIFY_COMMAND")) {
+        cli.notify_command = Some(value);
+    }
+    crate::notify::Settings::new(
+        cli.notify.clone().map(|c| c.0),
+        false,
+        cli.notify_command.clone(),
+    )?;
     Ok(())
 }
 
@@ -181,7 +200,14 @@ pub fn for_people(problems: &[Problem], input: Input, path: &Path) -> String {
 /// Picks the front end and asks; returns how the flow ended. `payload_bytes` is the
 /// payload's size as read.
 fn ask(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
-    let flow = Flow::new(payload);
+    let ending = ask_with(payload, payload_bytes, cli);
+    // A notification command never outlives the run.
+    crate::notify::stop_commands();
+    ending
+}
+
+fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
+    let flow = Flow::new(payload).with_auto_submit(cli.auto_submit);
     if let Some(answers) = &cli.answers {
         let limit = answers_size_limit(payload_bytes, cli.max_payload_bytes);
         return frontend::scripted::answer_from_file(flow, answers, limit);
@@ -207,7 +233,12 @@ fn ask(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
             .or_else(|| std::env::current_dir().ok())
             .unwrap_or_else(|| ".".into()),
         context: None,
-        bell: !cli.no_bell && std::env::var("PI_ASK_BELL").map_or(true, |v| v.trim() != "0"),
+        notify: crate::notify::Settings::new(
+            cli.notify.clone().map(|c| c.0),
+            cli.no_bell || std::env::var("PI_ASK_BELL").is_ok_and(|v| v.trim() == "0"),
+            cli.notify_command.clone(),
+        )
+        .unwrap_or_default(),
         timeout: cli.timeout.filter(|t| !t.is_zero()),
         placement: match cli.screen {
             crate::cli::ScreenArg::Inline => frontend::tty::Placement::Inline,

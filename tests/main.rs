@@ -12,11 +12,13 @@ mod scripted_support;
 #[path = "../benches/harness/bench.rs"]
 mod bench;
 
+mod additions;
 mod answers_errors;
 mod bench_harness;
 mod cli_habits;
 mod cli_payload;
 mod complete;
+mod conformance;
 mod dialects;
 mod dialogs;
 mod human_errors;

@@ -186,10 +186,10 @@ fn a_recorded_result_larger_than_max_payload_bytes_replays() {
 
 #[test]
 fn a_recorded_yishan_result_nine_times_its_payload_replays() {
-    // One yishan question with 60,000 short options, all chosen: the yishan result lists the
-    // options and the response, pretty-printed: about nine times the payload's size.
+    // One yishan question with 70,000 short options, all chosen: the yishan result lists the
+    // options and the response, pretty-printed: over eight times the payload's size.
     let dir = Dir::new();
-    let options: Vec<String> = (0..60_000).map(|j| j.to_string()).collect();
+    let options: Vec<String> = (0..70_000).map(|j| j.to_string()).collect();
     let (payload, size) = compact(
         &dir,
         "payload.json",

@@ -28,9 +28,11 @@ pub struct AskOptions {
     pub cwd: PathBuf,
     /// What the peek key (Ctrl+]) shows: the agent's message that asked (`--context FILE`).
     pub context: Option<String>,
-    /// Ring the terminal bell once when the first screen appears (off with `--no-bell` or
-    /// `PI_ASK_BELL=0`).
-    pub bell: bool,
+    /// How to notify once when the first screen waits (`--notify`, `--notify-command`,
+    /// `--no-bell`, `PI_ASK_BELL=0`; [`crate::notify`]): the terminal front end rings the bell
+    /// when [`crate::notify::Settings::rings_bell`]; the other channels are
+    /// [`crate::notify::Settings::when_waiting`]'s.
+    pub notify: crate::notify::Settings,
     /// End the flow when no key comes for this long (`--timeout`, `PI_ASK_TIMEOUT`); `None`:
     /// never. The scripted front end never times out.
     pub timeout: Option<Duration>,

@@ -309,6 +309,7 @@ mod tests {
             label: label.to_string(),
             description: description.map(str::to_string),
             preview: None,
+            recommended: false,
         };
         assert!(matches_filter(&option("CAFÉ bar", None), "é"));
         assert!(matches_filter(&option("Café", None), "café"));

@@ -113,6 +113,7 @@ pub fn transcript_name(question: &Question, q: usize) -> String {
 pub fn ending_words(ending: &Ending) -> (bool, String) {
     match ending {
         Ending::Submitted(_) => (true, "Submitted".into()),
+        Ending::Elaborated(_) => (true, "Elaboration requested".into()),
         Ending::Dismissed => (false, "Cancelled: no answers were given".into()),
         Ending::Interrupted => (false, "Dismissed (Ctrl+C): no answers were given".into()),
         Ending::Aborted { signal } => (

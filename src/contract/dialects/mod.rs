@@ -411,6 +411,7 @@ mod tests {
             {"value": "postgres", "label": "PostgreSQL", "description": "Full."},
             {"label": "  SQLite "}
         ]}]}));
+        // The label is trimmed as every label is (the contract's project's normalize).
         assert_eq!(format, Dialect::Mickyyy68);
         assert_eq!(
             p,
@@ -418,7 +419,7 @@ mod tests {
                 "prompt": "Which database should the project use?", "type": "single",
                 "required": false, "options": [
                     {"value": "postgres", "label": "PostgreSQL", "description": "Full."},
-                    {"value": "SQLite", "label": "  SQLite "}]}]})
+                    {"value": "SQLite", "label": "SQLite"}]}]})
         );
     }
 
@@ -534,7 +535,7 @@ mod tests {
             payload(json!({"question": "Which?", "options": ["a", " b "], "allowMultiple": true}));
         assert_eq!(
             p["questions"][0]["options"],
-            json!([{"value": "a", "label": "a"}, {"value": "b", "label": " b "}])
+            json!([{"value": "a", "label": "a"}, {"value": "b", "label": "b"}])
         );
         assert_eq!(p["questions"][0]["type"], "multi");
     }

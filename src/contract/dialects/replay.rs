@@ -464,16 +464,23 @@ impl Reader<'_> {
     }
 }
 
-/// The options whose labels `texts` are (in the order given), and the text that is no
-/// label: the custom text (the last one, when several).
+/// The options whose labels `texts` are (in the order given; the first option of a label
+/// repeated), and the text that is no label: the custom text (the last one, when several).
+/// The labels are looked up in a map, so a result choosing each of 60,000 options replays in
+/// linear time.
 fn by_label<'a>(
     question: &Question,
     texts: impl Iterator<Item = &'a str>,
 ) -> (Vec<usize>, Option<String>) {
+    let mut index: std::collections::HashMap<&str, usize> =
+        std::collections::HashMap::with_capacity(question.options.len());
+    for (i, o) in question.options.iter().enumerate() {
+        index.entry(o.label.as_str()).or_insert(i);
+    }
     let mut options = Vec::new();
     let mut custom = None;
     for t in texts {
-        match question.options.iter().position(|o| o.label == t) {
+        match index.get(t).copied() {
             Some(i) => options.push(i),
             None => custom = Some(t.to_string()),
         }

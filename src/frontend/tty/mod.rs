@@ -74,7 +74,7 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         look: Look::new(opts.colour),
         completer: AtCompleter::new(opts.cwd.clone()),
         context: opts.context.clone(),
-        bell: opts.bell,
+        bell: opts.notify.rings_bell(),
         deadline: None,
         cols: 0,
         block_rows: 0,

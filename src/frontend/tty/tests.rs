@@ -21,7 +21,10 @@ fn opts() -> AskOptions {
     AskOptions {
         cwd: ".".into(),
         context: None,
-        bell: false,
+        notify: crate::notify::Settings {
+            channels: Vec::new(),
+            command: None,
+        },
         timeout: None,
         placement: Placement::Full,
         ..AskOptions::default()
@@ -309,7 +312,7 @@ fn the_bell_rings_once_on_the_first_screen() {
         Flow::new(&p),
         &mut backend,
         &AskOptions {
-            bell: true,
+            notify: crate::notify::Settings::default(),
             ..opts()
         },
     );
