@@ -91,15 +91,6 @@ impl ReviewAction {
         ReviewAction::Cancel,
     ];
 
-    /// Its label: `Submit`, `Elaborate`, `Cancel`.
-    pub fn label(self) -> &'static str {
-        match self {
-            ReviewAction::Submit => "Submit",
-            ReviewAction::Elaborate => "Elaborate",
-            ReviewAction::Cancel => "Cancel",
-        }
-    }
-
     /// The command it sends.
     pub fn command(self) -> Command {
         match self {
@@ -509,6 +500,7 @@ impl<'p> Flow<'p> {
             | Command::Answer { .. }
             | Command::SaveCustomText(_)
             | Command::DraftCustomText(_)
+            | Command::ToggleCustom
             | Command::ClearAnswer => match self.screen {
                 Screen::Question(q) => Some(q),
                 _ => None,
@@ -950,8 +942,12 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(
-            ReviewAction::ALL.map(ReviewAction::label),
-            ["Submit", "Elaborate", "Cancel"]
+            ReviewAction::ALL,
+            [
+                ReviewAction::Submit,
+                ReviewAction::Elaborate,
+                ReviewAction::Cancel
+            ]
         );
         assert_eq!(ReviewAction::Elaborate.command(), Command::Elaborate);
     }

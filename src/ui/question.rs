@@ -159,7 +159,13 @@ pub fn row_text(
     let question = &payload.questions[q];
     let n = number(question, row);
     match row {
-        Row::Option(o) => format!("{n} {}", one_line(&question.options[o].label)),
+        Row::Option(o) => {
+            let option = &question.options[o];
+            match option.recommended {
+                true => format!("{n} {} {}", one_line(&option.label), words::RECOMMENDED),
+                false => format!("{n} {}", one_line(&option.label)),
+            }
+        }
         Row::TypeOwn if editing => format!("{n} {}", words::TYPE_OWN),
         Row::TypeOwn => match answers.custom_text(q) {
             Some(text) => format!("{n} {} {}", words::TYPE_OWN_ROW, quote(text)),
@@ -174,6 +180,8 @@ pub fn row_text(
 pub fn is_chosen(answers: &AnswerState, q: usize, row: Row) -> bool {
     match row {
         Row::Option(o) => answers.is_selected(q, o).unwrap_or(false),
+        // On a multi-select question the custom row is ticked or not, its text kept either way.
+        Row::TypeOwn if answers.custom_row_toggles(q) => answers.is_custom_ticked(q),
         Row::TypeOwn => answers.custom_text(q).is_some(),
         Row::Next => false,
     }

@@ -32,7 +32,7 @@ pub use region::Placement;
 use super::timeout::{countdown_line, Deadline};
 use super::AskOptions;
 use crate::complete::AtCompleter;
-use crate::flow::{Command, Flow, FlowError};
+use crate::flow::{Command, Flow, FlowError, Screen};
 use crate::keys::{Event, Key};
 use crate::result::Ending;
 use crate::text::fit;
@@ -74,7 +74,7 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         look: Look::new(opts.colour),
         completer: AtCompleter::new(opts.cwd.clone()),
         context: opts.context.clone(),
-        bell: opts.notify.rings_bell(),
+        notify: Some(opts.notify.clone()),
         deadline: None,
         cols: 0,
         block_rows: 0,
@@ -114,8 +114,8 @@ struct Session<'p, B> {
     completer: AtCompleter,
     /// What the peek shows (`--context FILE`).
     context: Option<String>,
-    /// Ring the bell at the first frame.
-    bell: bool,
+    /// How to notify that the questions wait, at the first frame (`--notify`).
+    notify: Option<crate::notify::Settings>,
     deadline: Option<Deadline>,
     /// The columns the last frame was laid out for.
     cols: usize,
@@ -160,6 +160,26 @@ impl<B: Backend> Session<'_, B> {
             }
         }
         Ok(())
+    }
+
+    /// Notifies once that the questions wait (the bell, OSC 9 / 777, a command: `--notify`),
+    /// naming the question shown.
+    fn notify_waiting(&mut self, notify: &crate::notify::Settings) -> io::Result<()> {
+        let payload = self.flow.payload();
+        let q = match self.flow.screen() {
+            Screen::Question(q) => q,
+            _ => 0,
+        };
+        let notice = crate::notify::Notice::question_waiting(
+            payload.title.as_deref(),
+            &payload.questions[q],
+            q,
+        );
+        let bytes = notify.when_waiting(&notice, true);
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        self.io.write(&String::from_utf8_lossy(&bytes))
     }
 
     /// Sets the screens up for the flow's screen; the question left gets its line.
@@ -236,8 +256,8 @@ impl<B: Backend> Session<'_, B> {
         if !bytes.is_empty() {
             self.io.write(&bytes)?;
         }
-        if std::mem::take(&mut self.bell) {
-            self.io.write("\x07")?;
+        if let Some(notify) = self.notify.take() {
+            self.notify_waiting(&notify)?;
         }
         if !self.record.ready() {
             // Every question's line is made after the first frame: the first frame comes first.

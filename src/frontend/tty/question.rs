@@ -80,7 +80,8 @@ impl QuestionPrompt {
             {
                 Row::TypeOwn
             }
-            None => Row::Option(0),
+            // The recommended option is highlighted first (never chosen).
+            None => Row::Option(question.first_highlighted()),
         };
         self.active = rows.index_of(row).unwrap_or(0);
     }
@@ -333,6 +334,10 @@ impl QuestionPrompt {
                     } else {
                         vec![o]
                     }))
+                }
+                // A multi-select custom row with saved text ticks or unticks, its text kept.
+                Some(Row::TypeOwn) if cx.flow.custom_row_toggles(q) => {
+                    Outcome::Apply(Command::ToggleCustom)
                 }
                 Some(Row::TypeOwn) => self.open_custom(cx),
                 _ => Outcome::Stay,
