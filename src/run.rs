@@ -30,13 +30,15 @@ pub fn terminal_available() -> bool {
 /// Fills the settings of the main command that the command line left out from their
 /// environment variables (`PI_ASK_TIMEOUT`, `PI_ASK_SCREEN`, `PI_ASK_MAX_PAYLOAD_BYTES`,
 /// `PI_ASK_PLAIN`), read only here, so a subcommand never trips on them; `given(id)` says
-/// whether the command line gave the argument `id` itself (it wins). `env` reads a variable.
+/// whether the command line gave the argument `id` itself (it wins). `env` reads a variable
+/// as the operating system holds it (`std::env::var_os`).
 ///
-/// Errors: a variable's value cannot be used; the message names the variable and its value.
+/// Errors: a variable's value cannot be used (it is not UTF-8 text, or not a value of its
+/// setting); the message names the variable and its value (invalid bytes shown as U+FFFD).
 pub fn settings_from_environment(
     cli: &mut Cli,
     given: impl Fn(&str) -> bool,
-    env: impl Fn(&str) -> Option<String>,
+    env: impl Fn(&str) -> Option<std::ffi::OsString>,
 ) -> Result<(), String> {
     let bad = |name: &str, value: &str, why: String| {
         format!(
@@ -44,12 +46,28 @@ pub fn settings_from_environment(
             crate::sanitize::one_line(value)
         )
     };
-    if let (false, Some(value)) = (given("timeout"), env("PI_ASK_TIMEOUT")) {
+    // A value that is not UTF-8 is named, never taken for an unset variable; a variable whose
+    // setting the command line gave is not read.
+    let env = |given: bool, name: &str| -> Result<Option<String>, String> {
+        if given {
+            return Ok(None);
+        }
+        match env(name).map(std::ffi::OsString::into_string) {
+            None => Ok(None),
+            Some(Ok(value)) => Ok(Some(value)),
+            Some(Err(raw)) => Err(bad(
+                name,
+                &raw.to_string_lossy(),
+                "it is not UTF-8 text".into(),
+            )),
+        }
+    };
+    if let Some(value) = env(given("timeout"), "PI_ASK_TIMEOUT")? {
         cli.timeout = Some(
             crate::cli::parse_timeout(&value).map_err(|why| bad("PI_ASK_TIMEOUT", &value, why))?,
         );
     }
-    if let (false, Some(value)) = (given("screen"), env("PI_ASK_SCREEN")) {
+    if let Some(value) = env(given("screen"), "PI_ASK_SCREEN")? {
         // The values of `--screen`, read as clap reads them (an empty value is the default).
         let value = if value.trim().is_empty() {
             "inline"
@@ -59,7 +77,7 @@ pub fn settings_from_environment(
         cli.screen = <crate::cli::ScreenArg as clap::ValueEnum>::from_str(value, true)
             .map_err(|_| bad("PI_ASK_SCREEN", value, "it is inline or full".into()))?;
     }
-    if let (false, Some(value)) = (given("max_payload_bytes"), env("PI_ASK_MAX_PAYLOAD_BYTES")) {
+    if let Some(value) = env(given("max_payload_bytes"), "PI_ASK_MAX_PAYLOAD_BYTES")? {
         cli.max_payload_bytes = value.trim().parse().map_err(|_| {
             bad(
                 "PI_ASK_MAX_PAYLOAD_BYTES",
@@ -68,7 +86,7 @@ pub fn settings_from_environment(
             )
         })?;
     }
-    if let (false, Some(value)) = (cli.plain, env("PI_ASK_PLAIN")) {
+    if let Some(value) = env(cli.plain, "PI_ASK_PLAIN")? {
         cli.plain = match value.trim().to_ascii_lowercase().as_str() {
             "1" | "true" | "yes" | "on" => true,
             "" | "0" | "false" | "no" | "off" => false,
