@@ -43,6 +43,22 @@ use std::borrow::Cow;
 use std::io;
 use std::sync::{Arc, Mutex};
 
+/// The terminals rustyline cannot drive (its `UNSUPPORTED_TERM`, compared without regard to
+/// case): there its editor reads stdin as lines and prints its prompt on stdout.
+const UNDRIVABLE_TERMS: [&str; 3] = ["dumb", "cons25", "emacs"];
+
+/// Whether the editor cannot drive a terminal of this `TERM` (surrounding blanks ignored):
+/// unset, empty, or one of rustyline's unsupported terminals in any case. The plain front
+/// end asks there instead (`frontend::wants_plain`), and [`edit_line`] refuses to run.
+pub fn cannot_drive(term: Option<&str>) -> bool {
+    match term.map(str::trim) {
+        None | Some("") => true,
+        Some(term) => UNDRIVABLE_TERMS
+            .iter()
+            .any(|known| known.eq_ignore_ascii_case(term)),
+    }
+}
+
 /// How an editor was closed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Edit {
@@ -270,6 +286,15 @@ fn edit<H: Helper>(
     helper: Option<H>,
     watch: Option<Arc<Watch>>,
 ) -> io::Result<Edit> {
+    // rustyline's own test: there it would read stdin and write its prompt on stdout, which
+    // carries only the result.
+    if std::env::var("TERM").is_ok_and(|term| {
+        UNDRIVABLE_TERMS
+            .iter()
+            .any(|known| known.eq_ignore_ascii_case(&term))
+    }) {
+        return Err(io::Error::other("the editor cannot drive this TERM"));
+    }
     let escape_ms = u16::try_from(crate::keys::escape_delay().as_millis()).unwrap_or(u16::MAX);
     let config = Config::builder()
         .behavior(Behavior::PreferTerm)
