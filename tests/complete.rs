@@ -217,3 +217,23 @@ fn unreadable_folders_are_skipped() {
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
     assert_eq!(details, custom_answer(expected));
 }
+
+#[test]
+fn a_folder_of_more_than_a_thousand_entries_inserts_the_prefix_of_all_of_them() {
+    let tree = tempfile::tempdir().unwrap();
+    let root = tree.path();
+    for i in 0..1100 {
+        write(root, &format!("logs/app_2024_{i:04}.log"));
+    }
+    write(root, "logs/readme.txt");
+    let mut s = open_editor(root);
+    s.send("@logs/");
+    s.wait_for("> @logs/");
+    s.send(TAB);
+    s.wait_for("more: type more of the name");
+    // Nothing is inserted: readme.txt matches too, past the listed thousand.
+    s.send("!");
+    s.wait_for("> @logs/!");
+    let details = save_and_submit(&mut s);
+    assert_eq!(details, custom_answer("@logs/!"));
+}

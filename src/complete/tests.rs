@@ -231,11 +231,19 @@ fn applying_quoted_candidates_like_pi() {
 /// only candidate or the candidates' common prefix (when longer than what was typed), through
 /// [`insertion`] as `AtCompleter::update` does; `None` when the line stays as it is.
 fn tab(c: &AtCompleter, line: &str, pos: usize) -> Option<(String, usize)> {
-    let (start, pairs) = c.complete_at(line, pos)?;
+    let Candidates {
+        start,
+        pairs,
+        elected,
+    } = c.candidates(line, pos)?;
     let offered: Vec<String> = pairs.iter().map(|p| p.replacement.clone()).collect();
-    let lcp = rustyline::completion::longest_common_prefix(&pairs)?;
+    let lcp = match pairs.as_slice() {
+        [] => return None,
+        [only] => only.replacement.clone(),
+        _ => elected,
+    };
     if lcp.len() > pos - start || pairs.len() == 1 {
-        insertion(line, pos, start, lcp, &offered)
+        insertion(line, pos, start, &lcp, &offered)
     } else {
         None
     }
@@ -580,5 +588,30 @@ fn the_list_under_the_line_takes_its_room_and_shows_names_safely() {
     assert!(
         !shown.contains('\u{1b}') && !shown.contains('\u{7}'),
         "{shown:?}"
+    );
+}
+
+#[test]
+fn a_folder_of_more_than_a_thousand_entries_takes_the_prefix_of_all_of_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for i in 0..1200 {
+        write(root, &format!("logs/app_2024_{i:04}.log"), "");
+    }
+    write(root, "logs/readme.txt", "");
+    let c = completer(root);
+    let listed = complete(&c, "@logs/");
+    assert_eq!(listed.len(), 1000);
+    assert_eq!(listed[0].0, "app_2024_0000.log");
+    // readme.txt is past the cut list, yet a match: nothing in common beyond `@logs/`.
+    assert_eq!(tab(&c, "@logs/", 6), None);
+    assert_eq!(
+        c.candidates("@logs/", 6).map(|c| c.elected),
+        Some("@logs/".to_string())
+    );
+    // Among the app logs alone the prefix is theirs.
+    assert_eq!(
+        tab(&c, "@logs/a", 7),
+        Some(("@logs/app_2024_".to_string(), 15))
     );
 }
