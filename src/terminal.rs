@@ -94,6 +94,15 @@ pub fn say_farewell(departure: Departure) {
     }
 }
 
+/// Writes `bytes` on `/dev/tty`.
+///
+/// Errors: no terminal, or it could not be written.
+pub fn write_tty(bytes: &[u8]) -> io::Result<()> {
+    let mut tty = open_tty()?;
+    tty.write_all(bytes)?;
+    tty.flush()
+}
+
 /// Writes `line` and a newline on stderr, ignoring a failure: stderr may be the terminal that
 /// just went away, and a message must never end the thread that writes the result.
 pub fn say(line: &str) {

@@ -945,3 +945,40 @@ fn a_context_that_cannot_be_used_is_one_line_on_stderr_and_the_questions_go_on()
     assert_dismissed(&mut s, 130);
     assert_eq!(s.stderr(), "");
 }
+
+#[test]
+fn a_byte_that_is_not_utf8_in_an_editor_becomes_a_replacement_character() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    press(&mut s, DOWN, 3, ">     Type your own…");
+    s.send("\r");
+    s.wait_all(&["Your own answer", EDITOR_READY]);
+    // A byte that starts no character (an 8-bit Meta key, a stray byte in a paste).
+    s.send("caf");
+    s.wait_for("> caf");
+    s.send_bytes(b"\xff");
+    // (vt100 leaves U+FFFD out of its screen: read it in the bytes drawn.)
+    s.expect("> caf\u{fffd}");
+    s.send("e\r");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    press(&mut s, DOWN, 3, ">     Type your own…");
+    s.send("\r");
+    s.wait_all(&["Your own answer", EDITOR_READY]);
+    // é from a Latin-1 terminal: the start of a character that the next key does not go on;
+    // that key goes with it.
+    s.send("caf");
+    s.wait_for("> caf");
+    s.send_bytes(b"\xe9");
+    s.send("\r");
+    s.expect("> caf\u{fffd}");
+    s.send("\r");
+    s.wait_all(&["Review your answers", "Cancel"]);
+    let details = submit(&mut s);
+    assert_eq!(
+        details,
+        prefs_submitted(json!({
+            "style": {"values": ["caf\u{fffd}e"], "labels": ["caf\u{fffd}e"], "indices": [], "customText": "caf\u{fffd}e"},
+            "frameworks": {"values": ["caf\u{fffd}"], "labels": ["caf\u{fffd}"], "indices": [], "customText": "caf\u{fffd}"}
+        }))
+    );
+}

@@ -318,6 +318,12 @@ impl Session {
         self.master.flush().expect("flush pty");
     }
 
+    /// Sends bytes that need not be UTF-8 (a Latin-1 terminal's `é` is `0xE9`).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        self.master.write_all(bytes).expect("write to pty");
+        self.master.flush().expect("flush pty");
+    }
+
     /// Sends `keys` one byte at a time, `gap` apart (as a slow link or ssh delivers an
     /// escape sequence). Returns the longest time two bytes may really have been apart (from
     /// before one write to after the next, so a thread preempted around a write counts), for a

@@ -268,7 +268,7 @@ impl Backend for TtyBackend {
         if self.editor.is_none() {
             if wait.is_none() {
                 // No timeout: on this thread.
-                let edit = editor::edit_line(prompt, initial, Some(completer.clone()));
+                let edit = editor::edit_line(prompt, initial, completer.clone());
                 // rustyline switches bracketed paste off when it ends.
                 self.write(PASTE_ON)?;
                 return edit.map(EditWait::Closed);
