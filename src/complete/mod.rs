@@ -279,7 +279,9 @@ impl AtCompleter {
     }
 
     /// The hint shown after the cursor in an `@` reference: `  indexing… N files` while the
-    /// walk runs (after [`HINT_AFTER`]), `  (index stopped at N files)` when it hit a limit.
+    /// walk runs (after [`HINT_AFTER`]), `  (completion gave up on logs/: its .gitignore has
+    /// more than 1000 patterns)` when it left a folder out for its ignore files
+    /// ([`FileIndex::gave_up`]), `  (index stopped at N files)` when it hit a limit.
     ///
     /// Called by rustyline after every key, it also prepares the next Tab: typing `@` starts
     /// the walk, so the index is usually ready by the first Tab, and once the index is ready
@@ -296,6 +298,10 @@ impl AtCompleter {
         }
         if !p.done && p.elapsed >= HINT_AFTER {
             Some(format!("  indexing… {} files", p.entries))
+        } else if let Some(why) = self.index.gave_up().filter(|_| p.done) {
+            // A file or folder name may carry control characters.
+            let why = crate::sanitize::one_line(&crate::sanitize::for_terminal(&why)).into_owned();
+            Some(format!("  (completion gave up on {why})"))
         } else if p.done && p.truncated {
             Some(format!("  (index stopped at {} files)", p.entries))
         } else {

@@ -615,3 +615,116 @@ fn a_folder_of_more_than_a_thousand_entries_takes_the_prefix_of_all_of_them() {
         Some(("@logs/app_2024_".to_string(), 15))
     );
 }
+
+/// `n` patterns of the costly kind a hostile repository ships (many `*` each).
+fn hostile_patterns(n: usize) -> String {
+    (0..n)
+        .map(|i| format!("**/a*b*c*d*e*f*g*h*i*j{i}/**/*.x{i}\n"))
+        .collect()
+}
+
+#[test]
+fn hostile_ignore_files_keep_their_folder_out_and_say_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "src/main.rs", "");
+    // One pattern too many, comments and blank lines not counted.
+    write(
+        root,
+        "vendor/.gitignore",
+        &format!(
+            "# hostile\n\n{}",
+            hostile_patterns(index::MAX_IGNORE_PATTERNS + 1)
+        ),
+    );
+    write(root, "vendor/file.rs", "");
+    write(
+        root,
+        "big/.ignore",
+        &"x".repeat(index::MAX_IGNORE_FILE_BYTES as usize + 1),
+    );
+    write(root, "big/file.rs", "");
+    // A FIFO the walker would wait on for good.
+    std::fs::create_dir_all(root.join("fifo")).unwrap();
+    nix::unistd::mkfifo(&root.join("fifo/.gitignore"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+    write(root, "fifo/file.rs", "");
+    write(
+        root,
+        "fine/.gitignore",
+        &hostile_patterns(index::MAX_IGNORE_PATTERNS),
+    );
+    write(root, "fine/file.rs", "");
+    let c = completer(root);
+    assert_eq!(
+        indexed(&c),
+        strings(&[
+            "fine/",
+            "fine/.gitignore",
+            "fine/file.rs",
+            "src/",
+            "src/main.rs"
+        ])
+    );
+    let why = c.index().gave_up().expect("a reason");
+    assert!(
+        [
+            "vendor/: its .gitignore has more than 1000 patterns",
+            "big/: its .ignore is larger than 64 KiB",
+            "fifo/: its .gitignore is not a regular file",
+        ]
+        .contains(&why.as_str()),
+        "{why}"
+    );
+    assert_eq!(
+        c.hint_at("@fil", 4),
+        Some(format!("  (completion gave up on {why})"))
+    );
+}
+
+#[test]
+fn the_ignore_files_of_a_whole_walk_have_a_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let per_file = index::MAX_IGNORE_PATTERNS;
+    let files = index::MAX_WALK_PATTERNS / per_file + 1;
+    for i in 0..files {
+        write(
+            root,
+            &format!("d{i}/.gitignore"),
+            &hostile_patterns(per_file),
+        );
+    }
+    let c = completer(root);
+    let listed = indexed(&c);
+    // The folder that would take the walk past the budget is left out.
+    assert_eq!(
+        listed.iter().filter(|p| p.ends_with('/')).count(),
+        files - 1,
+        "{listed:?}"
+    );
+    assert!(
+        c.index().gave_up().is_some_and(
+            |why| why.ends_with(": the ignore files have more than 5000 patterns in all")
+        )
+    );
+}
+
+#[test]
+fn a_hostile_ignore_file_of_the_project_folder_indexes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        ".gitignore",
+        &hostile_patterns(index::MAX_IGNORE_PATTERNS + 1),
+    );
+    write(root, "src/main.rs", "");
+    let c = completer(root);
+    assert_eq!(indexed(&c), Vec::<String>::new());
+    assert_eq!(
+        c.index().gave_up().as_deref(),
+        Some("the project folder: its .gitignore has more than 1000 patterns")
+    );
+    // An explicit path still lists its folder.
+    assert_eq!(displays(&c, "@src/"), strings(&["main.rs"]));
+}
