@@ -233,6 +233,16 @@ fn ask(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
     if let Some(ms) = cli.escape_delay {
         crate::keys::set_escape_delay(ms);
     }
+    // One run at a time on a terminal; the modes saved are the terminal's own, not another
+    // run's raw mode (docs/interactive.md). Waiting counts as a time with no key.
+    if !crate::terminal::claim_terminal(opts.timeout) {
+        let idle = opts.timeout.unwrap_or_default();
+        return Ending::TimedOut {
+            answers: crate::answers::AnswerState::new(payload),
+            why: result::timeout_message(idle),
+        };
+    }
+    crate::terminal::save_modes();
     let term = std::env::var("TERM").ok();
     let plain = frontend::wants_plain(cli.plain, term.as_deref());
     // Plain mode: restoring the terminal on a signal must not write escape sequences.

@@ -151,6 +151,84 @@ pub fn open_term() -> io::Result<console::Term> {
     Ok(console::Term::read_write_pair(read, write))
 }
 
+/// The lock that makes this run the only pi-ask asking on its terminal, held to the exit.
+static CLAIM: Mutex<Option<nix::fcntl::Flock<File>>> = Mutex::new(None);
+
+/// How often [`claim_terminal`] tries again while another run holds the terminal.
+const CLAIM_RETRY: Duration = Duration::from_millis(50);
+
+/// Waits until no other pi-ask asks on the controlling terminal, then holds it for the rest
+/// of the run (an exclusive `flock` on the terminal's device, which the exit gives up), so two
+/// runs on one terminal (`sh -c 'pi-ask a & pi-ask b'`, or two tool calls at once) ask one
+/// after the other and each saves the modes the terminal had before it, not the other's raw
+/// mode. Call it before anything that saves the terminal's modes ([`save_modes`]).
+///
+/// Returns false when `wait` passed while another run still held the terminal. Without a
+/// device to lock (no `/proc/self/stat`, or the terminal's device is not found under `/dev`)
+/// it returns true at once.
+pub fn claim_terminal(wait: Option<Duration>) -> bool {
+    use nix::fcntl::{Flock, FlockArg};
+    let Some(mut device) = terminal_device() else {
+        return true;
+    };
+    let start = Instant::now();
+    loop {
+        match Flock::lock(device, FlockArg::LockExclusiveNonblock) {
+            Ok(lock) => {
+                *CLAIM.lock().unwrap_or_else(|e| e.into_inner()) = Some(lock);
+                return true;
+            }
+            Err((file, nix::errno::Errno::EWOULDBLOCK)) => device = file,
+            // Locks are not supported there: go on as before.
+            Err(_) => return true,
+        }
+        if wait.is_some_and(|w| start.elapsed() >= w) {
+            return false;
+        }
+        std::thread::sleep(CLAIM_RETRY);
+    }
+}
+
+/// The controlling terminal's own device (`/dev/pts/3`), opened for reading: `/dev/tty` is
+/// one device for every terminal, so it cannot be locked for one. Found by the device number
+/// in `/proc/self/stat` among the standard streams' terminals, `/dev/pts/*` and `/dev/tty*`.
+fn terminal_device() -> Option<File> {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // After the command name in parentheses: state, ppid, pgrp, session, tty_nr.
+    let rdev: u64 = stat
+        .rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(4)?
+        .parse()
+        .ok()?;
+    if rdev == 0 {
+        return None;
+    }
+    let streams = (0..3).filter_map(|fd| std::fs::read_link(format!("/proc/self/fd/{fd}")).ok());
+    let listed = |dir: &str, prefix: &'static str| {
+        std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(move |e| e.file_name().to_string_lossy().starts_with(prefix))
+            .map(|e| e.path())
+    };
+    let path = streams
+        .chain(listed("/dev/pts", ""))
+        .chain(listed("/dev", "tty"))
+        .find(|path| {
+            std::fs::metadata(path)
+                .is_ok_and(|m| m.file_type().is_char_device() && m.rdev() == rdev)
+        })?;
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::fcntl::OFlag::O_NOCTTY.bits() | nix::fcntl::OFlag::O_NONBLOCK.bits())
+        .open(path)
+        .ok()
+}
+
 /// Saves the current modes of `/dev/tty` for [`restore`], once (later calls keep the first
 /// saved modes, taken before any prompt switched to raw mode). Does nothing without a
 /// terminal.
@@ -376,7 +454,8 @@ impl SignalWatch {
     where
         F: FnOnce(i32) -> i32 + Send + 'static,
     {
-        save_modes();
+        // The modes are saved once the run holds the terminal (claim_terminal): saved now they
+        // could be another run's raw mode. Until then a signal puts back nothing.
         for (signal, flag) in TERMINATING.iter().zip(&RECEIVED) {
             signal_hook::flag::register(*signal, flag)?;
         }

@@ -982,3 +982,67 @@ fn a_byte_that_is_not_utf8_in_an_editor_becomes_a_replacement_character() {
         }))
     );
 }
+
+/// Waits until `path` exists (15 s at most).
+fn wait_for_file(path: &std::path::Path) {
+    let start = std::time::Instant::now();
+    while !path.exists() {
+        assert!(
+            start.elapsed() < crate::common::pty::TIMEOUT,
+            "{} never came",
+            path.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn two_runs_on_one_terminal_ask_one_after_the_other_and_leave_it_as_it_was() {
+    use crate::common::pty::Options;
+    let payload = r#"{"questions": [{"id": "db", "prompt": "Which database?", "options": [
+        {"value": "pg", "label": "PostgreSQL"}, {"value": "lite", "label": "SQLite"}]}]}"#;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), payload).unwrap();
+    let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
+    // No job control: both runs are in the terminal's foreground.
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg("\"$0\" q.json --output a.json & \"$0\" q.json --output b.json; wait")
+        .arg(env!("CARGO_BIN_EXE_pi-ask"));
+    let opts = Options {
+        cwd: Some(dir.path().to_path_buf()),
+        ..Options::default()
+    };
+    let output = dir.path().join("none.json");
+    let mut s = Session::spawn_command(cmd, tempfile::tempdir().unwrap(), output, opts);
+    for _ in 0..2 {
+        s.wait_all(&["Which database?", "SQLite"]);
+        s.send("\r");
+        s.wait_for("Review your answers");
+        s.send("\r");
+        // One run ends before the other asks.
+        let start = std::time::Instant::now();
+        while !(a.exists() || b.exists()) {
+            assert!(start.elapsed() < crate::common::pty::TIMEOUT, "no result");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        if a.exists() && b.exists() {
+            break;
+        }
+        s.wait_gone("Review your answers");
+    }
+    wait_for_file(&a);
+    wait_for_file(&b);
+    let status = s.wait_eof();
+    assert_eq!(status.code(), Some(0));
+    for path in [&a, &b] {
+        let result: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert_eq!(
+            result["details"]["answers"],
+            json!({"db": {"values": ["pg"], "labels": ["PostgreSQL"], "indices": [1]}}),
+            "{}",
+            path.display()
+        );
+    }
+    assert!(s.cooked(), "the terminal was left in raw mode");
+}

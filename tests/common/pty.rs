@@ -318,6 +318,16 @@ impl Session {
         self.master.flush().expect("flush pty");
     }
 
+    /// Whether the terminal is in canonical mode with echo, as a shell leaves it (read from
+    /// the pty's master, which shares the terminal's modes on Linux).
+    pub fn cooked(&self) -> bool {
+        use nix::sys::termios::{tcgetattr, LocalFlags};
+        let modes = tcgetattr(&self.master).expect("the pty's modes");
+        modes
+            .local_flags
+            .contains(LocalFlags::ICANON | LocalFlags::ECHO)
+    }
+
     /// Sends bytes that need not be UTF-8 (a Latin-1 terminal's `é` is `0xE9`).
     pub fn send_bytes(&mut self, bytes: &[u8]) {
         self.master.write_all(bytes).expect("write to pty");
