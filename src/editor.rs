@@ -434,7 +434,10 @@ fn back_to_the_prompt(prompt: &str, before: &str) {
     let used = crate::frontend::layout::width_of(&console::strip_ansi_codes(prompt))
         + crate::frontend::layout::width_of(&crate::sanitize::for_editor(before));
     let up = used / cols + 1;
-    let _ = crate::terminal::write_tty(format!("\x1b[{up}A\r").as_bytes());
+    // rustyline writes on its own: this goes first.
+    if crate::terminal::write_tty(format!("\x1b[{up}A\r").as_bytes()).is_ok() {
+        crate::terminal::drain_tty(std::time::Duration::from_secs(1));
+    }
 }
 
 fn to_io(e: ReadlineError) -> io::Error {

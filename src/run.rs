@@ -137,6 +137,8 @@ pub fn run(cli: &Cli) -> ExitCode {
     report(&ending, cli, &payload_path);
     let (res, code) = result::conclude(&ending, payload.as_ref());
     let code = finish(&res, payload.as_ref(), cli, code);
+    // What is still on its way to the terminal (a short while at most).
+    crate::terminal::flush_tty();
     // The process exits right after this: skip freeing a payload and result that can be
     // megabytes of small allocations (a fifth of a 1,000-question run; docs/benchmarks.md).
     std::mem::forget((payload, res, ending));

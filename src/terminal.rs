@@ -87,20 +87,159 @@ pub fn say_farewell(departure: Departure) {
     let farewell = FAREWELL.lock().unwrap_or_else(|e| e.into_inner()).take();
     if let Some(farewell) = farewell {
         let bytes = farewell(departure);
-        if let Ok(mut tty) = open_tty() {
-            let _ = tty.write_all(bytes.as_bytes());
-            let _ = tty.flush();
+        let _ = write_tty(bytes.as_bytes());
+    }
+}
+
+/// Most bytes waiting for a terminal that takes no output before [`write_tty`] gives up on
+/// it (16 MiB: thousands of frames).
+pub const MAX_PENDING_BYTES: usize = 16 * 1024 * 1024;
+
+/// How long the end of a run waits for what is still to be written to the terminal
+/// ([`flush_tty`]): a terminal that takes no output holds the result up no longer.
+const END_DRAIN: Duration = Duration::from_millis(400);
+
+/// The bytes on their way to the terminal: one writer thread writes them in order, so no
+/// other thread ever blocks on a terminal that takes no output (an ssh link that stalls, a
+/// console frozen by a selection).
+#[derive(Default)]
+struct Outgoing {
+    /// Bytes not handed to the writer yet.
+    pending: Vec<u8>,
+    /// Bytes the writer is writing now.
+    writing: usize,
+    /// Why the terminal cannot be written, once a write failed.
+    failed: Option<(io::ErrorKind, String)>,
+    /// Whether the writer thread runs.
+    started: bool,
+}
+
+struct Writer {
+    state: Mutex<Outgoing>,
+    /// Signalled when bytes are queued (for the writer) and when they are written (for
+    /// [`drain_tty`]).
+    changed: std::sync::Condvar,
+}
+
+static WRITER: Writer = Writer {
+    state: Mutex::new(Outgoing {
+        pending: Vec::new(),
+        writing: 0,
+        failed: None,
+        started: false,
+    }),
+    changed: std::sync::Condvar::new(),
+};
+
+impl Writer {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Outgoing> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The writer thread: takes what is pending, writes it, again, until a write fails.
+    fn run(&self, mut tty: File) {
+        loop {
+            let bytes = {
+                let mut state = self.lock();
+                while state.pending.is_empty() {
+                    state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+                }
+                let bytes = std::mem::take(&mut state.pending);
+                state.writing = bytes.len();
+                bytes
+            };
+            let written = tty.write_all(&bytes).and_then(|()| tty.flush());
+            let mut state = self.lock();
+            state.writing = 0;
+            if let Err(e) = written {
+                state.failed = Some((e.kind(), e.to_string()));
+                state.pending = Vec::new();
+                drop(state);
+                self.changed.notify_all();
+                return;
+            }
+            drop(state);
+            self.changed.notify_all();
         }
     }
 }
 
-/// Writes `bytes` on `/dev/tty`.
+/// Queues `bytes` for `/dev/tty` and returns at once: the writer thread writes everything in
+/// the order queued. Every write to the terminal goes through it (frames, the transcript, the
+/// restoring sequences, plain mode's lines); rustyline's editors write on their own, so
+/// [`drain_tty`] comes first.
 ///
-/// Errors: no terminal, or it could not be written.
+/// Errors: no terminal; an earlier write failed (the terminal went away: that error); or more
+/// than [`MAX_PENDING_BYTES`] are waiting (the terminal takes no output).
 pub fn write_tty(bytes: &[u8]) -> io::Result<()> {
-    let mut tty = open_tty()?;
-    tty.write_all(bytes)?;
-    tty.flush()
+    let mut state = WRITER.lock();
+    if let Some((kind, why)) = &state.failed {
+        return Err(io::Error::new(*kind, why.clone()));
+    }
+    if !state.started {
+        let tty = open_tty()?;
+        std::thread::Builder::new()
+            .name("pi-ask-terminal".into())
+            .spawn(move || WRITER.run(tty))?;
+        state.started = true;
+    }
+    if state.pending.len() + state.writing + bytes.len() > MAX_PENDING_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::TimedOut,
+            "the terminal takes no output",
+        ));
+    }
+    state.pending.extend_from_slice(bytes);
+    drop(state);
+    WRITER.changed.notify_all();
+    Ok(())
+}
+
+/// Waits at most `within` until every byte queued by [`write_tty`] is written (or writing
+/// failed); whether nothing is left to write.
+pub fn drain_tty(within: Duration) -> bool {
+    let deadline = Instant::now() + within;
+    let mut state = WRITER.lock();
+    loop {
+        if state.failed.is_some() {
+            return true;
+        }
+        if state.pending.is_empty() && state.writing == 0 {
+            return true;
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return false;
+        }
+        state = WRITER
+            .changed
+            .wait_timeout(state, deadline - now)
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
+    }
+}
+
+/// Waits a short while at most (400 ms) for what is still to be written to the terminal, as a
+/// run ends: before the terminal is restored, before the result is written (stdout may be
+/// the same terminal), before the process exits. Whether everything was written.
+pub fn flush_tty() -> bool {
+    drain_tty(END_DRAIN)
+}
+
+/// `/dev/tty` through [`write_tty`], as an `io::Write` (plain mode's lines): a write queues,
+/// a flush returns at once.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TtyOut;
+
+impl Write for TtyOut {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        write_tty(buf)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Writes `line` and a newline on stderr, ignoring a failure: stderr may be the terminal that
@@ -249,7 +388,6 @@ pub fn save_modes() {
 /// terminal that went away needs no restoring). In plain mode ([`set_plain`]) it writes
 /// nothing, only the modes are put back.
 pub fn restore() {
-    let saved = SAVED.lock().unwrap_or_else(|e| e.into_inner());
     let mut out = String::from(RESET_MODES);
     if ALT_SCREEN.swap(false, Ordering::SeqCst) {
         out.push_str(LEAVE_ALT_SCREEN);
@@ -257,20 +395,19 @@ pub fn restore() {
     if PLAIN.load(Ordering::SeqCst) || QUIET.load(Ordering::SeqCst) {
         out.clear();
     }
-    match saved.as_ref() {
-        Some(s) => {
-            // Typed-ahead input (the rest of a paste, keys pressed while exiting) is
-            // discarded, so it never lands in the shell after pi-ask ends.
-            let _ = termios::tcflush(&s.tty, FlushArg::TCIFLUSH);
-            let _ = termios::tcsetattr(&s.tty, SetArg::TCSANOW, &s.termios);
-            let _ = (&s.tty).write_all(out.as_bytes());
-            let _ = (&s.tty).flush();
-        }
-        None => {
-            if let Ok(mut tty) = open_tty() {
-                let _ = tty.write_all(out.as_bytes());
-            }
-        }
+    // What is still to be written goes first, for a short while at most: a terminal that
+    // takes no output never holds the run up (what it missed is lost with it).
+    if !out.is_empty() {
+        let _ = write_tty(out.as_bytes());
+    }
+    flush_tty();
+    let saved = SAVED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(s) = saved.as_ref() {
+        // Typed-ahead input (the rest of a paste, keys pressed while exiting) is
+        // discarded, so it never lands in the shell after pi-ask ends. Neither call waits
+        // for output to drain.
+        let _ = termios::tcflush(&s.tty, FlushArg::TCIFLUSH);
+        let _ = termios::tcsetattr(&s.tty, SetArg::TCSANOW, &s.termios);
     }
 }
 
@@ -283,12 +420,8 @@ pub fn suspend_job() {
     let alternate = ALT_SCREEN.load(Ordering::SeqCst);
     restore();
     let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(0), nix::sys::signal::SIGTSTP);
-    if alternate {
-        if let Ok(mut tty) = open_tty() {
-            if tty.write_all(ENTER_ALT_SCREEN.as_bytes()).is_ok() {
-                ALT_SCREEN.store(true, Ordering::SeqCst);
-            }
-        }
+    if alternate && write_tty(ENTER_ALT_SCREEN.as_bytes()).is_ok() {
+        ALT_SCREEN.store(true, Ordering::SeqCst);
     }
 }
 
@@ -313,12 +446,8 @@ impl RestoreGuard {
     /// alternate screen so whatever the flow draws disappears when it ends.
     pub fn new(alternate_screen: bool) -> Self {
         save_modes();
-        if alternate_screen {
-            if let Ok(mut tty) = open_tty() {
-                if tty.write_all(ENTER_ALT_SCREEN.as_bytes()).is_ok() {
-                    ALT_SCREEN.store(true, Ordering::SeqCst);
-                }
-            }
+        if alternate_screen && write_tty(ENTER_ALT_SCREEN.as_bytes()).is_ok() {
+            ALT_SCREEN.store(true, Ordering::SeqCst);
         }
         RestoreGuard { _private: () }
     }
@@ -488,20 +617,36 @@ impl SignalWatch {
                         // The normal path is writing the result.
                         return;
                     }
+                    // The result first: nothing the terminal does can hold it up. Should
+                    // stdout itself be a terminal that takes no output, the run still ends.
+                    if io::IsTerminal::is_terminal(&io::stdout()) {
+                        exit_after(EXIT_DEADLINE, 128 + signal);
+                    }
+                    let code = finish(signal);
                     if PLAIN.load(Ordering::SeqCst) && !QUIET.load(Ordering::SeqCst) {
                         // End the half-typed prompt line, as a shell does on Ctrl+C.
-                        if let Ok(mut tty) = open_tty() {
-                            let _ = tty.write_all(b"\n");
-                        }
+                        let _ = write_tty(b"\n");
                     }
                     say_farewell(Departure::Signal(signal));
                     restore();
-                    let code = finish(signal);
                     std::process::exit(code);
                 }
             })?;
         Ok(SignalWatch { _private: () })
     }
+}
+
+/// How long a signal's ending may take when stdout is a terminal that takes no output.
+const EXIT_DEADLINE: Duration = Duration::from_millis(900);
+
+/// Exits the process with `code` after `after`, from a thread of its own.
+fn exit_after(after: Duration, code: i32) {
+    let _ = std::thread::Builder::new()
+        .name("pi-ask-exit".into())
+        .spawn(move || {
+            std::thread::sleep(after);
+            std::process::exit(code);
+        });
 }
 
 /// Whether the normal finish path claims the result within `grace`.

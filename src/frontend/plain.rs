@@ -318,17 +318,19 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
         Ok(f) => f,
         Err(e) => return Ending::TerminalLost(format!("cannot open the terminal: {e}")),
     };
-    let mut writer = match tty.try_clone() {
-        Ok(f) => f,
-        Err(e) => return Ending::TerminalLost(format!("cannot open the terminal: {e}")),
-    };
+    // Lines go through the terminal's writer thread: a terminal that takes no output never
+    // blocks the flow (src/terminal.rs).
+    let mut writer = crate::terminal::TtyOut;
     // Lines typed before the first prompt never answer it; the bell tells someone in another
     // window that the agent waits.
     crate::terminal::discard_typeahead();
     if opts.bell {
         let _ = writer.write_all(b"\x07");
     }
-    run_with_timeout(flow, FileLines(BufReader::new(tty)), writer, opts.timeout)
+    let ending = run_with_timeout(flow, FileLines(BufReader::new(tty)), writer, opts.timeout);
+    // The last lines before the result, which stdout may print on the same terminal.
+    crate::terminal::flush_tty();
+    ending
 }
 
 /// Typed lines that can be waited for with a deadline (`--timeout`): the terminal's

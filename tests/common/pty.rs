@@ -117,6 +117,8 @@ pub struct Session {
     dir: tempfile::TempDir,
     output: PathBuf,
     reader: Option<std::thread::JoinHandle<()>>,
+    /// While set, the reader takes nothing more from the pty ([`Session::stop_reading`]).
+    paused: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Session {
@@ -210,7 +212,9 @@ impl Session {
             SCROLLBACK,
         )));
         let raw = Arc::new(Mutex::new(Vec::new()));
+        let paused = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let reader = {
+            let paused = Arc::clone(&paused);
             let mut read = master.try_clone().expect("dup master");
             let mut answer = master.try_clone().expect("dup master");
             let screen = Arc::clone(&screen);
@@ -219,6 +223,9 @@ impl Session {
                 let mut buf = [0u8; 8192];
                 let mut tail: Vec<u8> = Vec::new();
                 loop {
+                    while paused.load(std::sync::atomic::Ordering::SeqCst) {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
                     // EOF, or EIO on Linux: every copy of the slave is closed.
                     let n = match read.read(&mut buf) {
                         Ok(0) | Err(_) => break,
@@ -265,7 +272,38 @@ impl Session {
             dir,
             output,
             reader: Some(reader),
+            paused,
         }
+    }
+
+    /// Stops taking the program's output, as a stalled ssh link or a frozen console does:
+    /// once the pty's buffer is full, the program's writes to the terminal block. (One read
+    /// already waiting may still take a last chunk.) [`Session::resume_reading`] undoes it.
+    pub fn stop_reading(&mut self) {
+        self.paused.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Whether the program has exited (without reaping it for [`Session::finish`]).
+    pub fn exited(&mut self) -> bool {
+        let pid = nix::unistd::Pid::from_raw(self.pid());
+        let flags = nix::sys::wait::WaitPidFlag::WNOHANG
+            | nix::sys::wait::WaitPidFlag::WNOWAIT
+            | nix::sys::wait::WaitPidFlag::WEXITED;
+        matches!(
+            nix::sys::wait::waitid(nix::sys::wait::Id::Pid(pid), flags),
+            Ok(status) if status != nix::sys::wait::WaitStatus::StillAlive
+        )
+    }
+
+    /// Whether the result file (`--output`) has been written.
+    pub fn output_file_written(&self) -> bool {
+        std::fs::metadata(&self.output).is_ok_and(|m| m.len() > 0)
+    }
+
+    /// Takes the program's output again after [`Session::stop_reading`].
+    pub fn resume_reading(&mut self) {
+        self.paused
+            .store(false, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// Spawns an interactive shell (`bash --noprofile --norc -i`) in a pty of `opts`' size,
