@@ -168,13 +168,6 @@ fn closing_the_terminal_while_stdout_and_stderr_are_it_ends_the_run() {
     );
 }
 
-/// Starts pi-ask in a pty with `args`, lets its first screen draw, stops reading the terminal
-/// (the output of a stalled ssh link), and sends 3000 `j` keys, so pi-ask's writes to the
-/// terminal block.
-fn stalled(args: &[&str]) -> Session {
-    stalled_in(Placement::Full, args)
-}
-
 /// Where the run asks.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Placement {
@@ -188,7 +181,9 @@ enum Placement {
     Editor,
 }
 
-/// [`stalled`] in `placement` (in the editor and in plain mode, 3000 `x` keys instead).
+/// Starts pi-ask in a pty with `args` in `placement`, lets its first screen draw, stops
+/// reading the terminal (the output of a stalled ssh link), and sends 3000 `j` keys (in the
+/// editor and in plain mode, `x`), so pi-ask's writes to the terminal block.
 fn stalled_in(placement: Placement, args: &[&str]) -> Session {
     let screen = if placement == Placement::Inline {
         "inline"
