@@ -95,6 +95,12 @@ pub fn say_farewell(departure: Departure) {
 /// it (16 MiB: thousands of frames).
 pub const MAX_PENDING_BYTES: usize = 16 * 1024 * 1024;
 
+/// The writer thread writes in pieces of this many bytes, noting its progress after each.
+const WRITE_PIECE: usize = 4096;
+
+/// A terminal that took no byte for this long takes no output ([`drain_tty`] stops waiting).
+pub const STALLED_AFTER: Duration = Duration::from_millis(150);
+
 /// How long the end of a run waits for what is still to be written to the terminal
 /// ([`flush_tty`]): a terminal that takes no output holds the result up no longer.
 const END_DRAIN: Duration = Duration::from_millis(400);
@@ -108,6 +114,8 @@ struct Outgoing {
     pending: Vec<u8>,
     /// Bytes the writer is writing now.
     writing: usize,
+    /// When the writer last got on: took bytes or wrote a piece of them.
+    progress: Option<Instant>,
     /// Why the terminal cannot be written, once a write failed.
     failed: Option<(io::ErrorKind, String)>,
     /// Whether the writer thread runs.
@@ -125,6 +133,7 @@ static WRITER: Writer = Writer {
     state: Mutex::new(Outgoing {
         pending: Vec::new(),
         writing: 0,
+        progress: None,
         failed: None,
         started: false,
     }),
@@ -146,9 +155,18 @@ impl Writer {
                 }
                 let bytes = std::mem::take(&mut state.pending);
                 state.writing = bytes.len();
+                state.progress = Some(Instant::now());
                 bytes
             };
-            let written = tty.write_all(&bytes).and_then(|()| tty.flush());
+            // In pieces, so a slow terminal is told from one that takes nothing.
+            let mut written = Ok(());
+            for piece in bytes.chunks(WRITE_PIECE) {
+                written = tty.write_all(piece).and_then(|()| tty.flush());
+                if written.is_err() {
+                    break;
+                }
+                self.lock().progress = Some(Instant::now());
+            }
             let mut state = self.lock();
             state.writing = 0;
             if let Err(e) = written {
@@ -196,7 +214,8 @@ pub fn write_tty(bytes: &[u8]) -> io::Result<()> {
 }
 
 /// Waits at most `within` until every byte queued by [`write_tty`] is written (or writing
-/// failed); whether nothing is left to write.
+/// failed); whether nothing is left to write. A terminal that took nothing for
+/// [`STALLED_AFTER`] is not waited for any longer.
 pub fn drain_tty(within: Duration) -> bool {
     let deadline = Instant::now() + within;
     let mut state = WRITER.lock();
@@ -208,12 +227,17 @@ pub fn drain_tty(within: Duration) -> bool {
             return true;
         }
         let now = Instant::now();
-        if now >= deadline {
+        let stalled = state.writing > 0
+            && state
+                .progress
+                .is_some_and(|at| now.duration_since(at) >= STALLED_AFTER);
+        if now >= deadline || stalled {
             return false;
         }
+        let wait = (deadline - now).min(STALLED_AFTER);
         state = WRITER
             .changed
-            .wait_timeout(state, deadline - now)
+            .wait_timeout(state, wait)
             .unwrap_or_else(|e| e.into_inner())
             .0;
     }

@@ -190,8 +190,10 @@ fn stalled_in(placement: Placement, args: &[&str]) -> Session {
     } else {
         "full"
     };
+    // The result on stdout (a file, as pi reads a pipe), never delayed by the terminal.
     let opts = Options {
         env: vec![("PI_ASK_SCREEN".into(), screen.into())],
+        stdout_to_file: true,
         ..Options::default()
     };
     let mut args = args.to_vec();
@@ -229,12 +231,12 @@ fn stalled_in(placement: Placement, args: &[&str]) -> Session {
 }
 
 /// Waits at most `within` for the run to exit; its exit code and result.
-fn ended_within(s: &mut Session, within: Duration) -> (i32, Value) {
+fn ended_within(s: &mut Session, within: Duration, case: &str) -> (i32, Value) {
     let start = Instant::now();
     while !s.output_file_written() || !s.exited() {
         assert!(
             start.elapsed() < within,
-            "no result within {within:?} of the end (stderr: {})",
+            "{case}: no result within {within:?} of the end (stderr: {})",
             s.stderr()
         );
         std::thread::sleep(Duration::from_millis(10));
@@ -256,7 +258,8 @@ fn every_signal_ends_the_run_with_a_result_when_the_terminal_takes_no_output() {
         for (signal, code) in [(Signal::SIGTERM, 143), (Signal::SIGHUP, 129)] {
             let mut s = stalled_in(placement, &[]);
             s.signal(signal as i32);
-            let (got, result) = ended_within(&mut s, Duration::from_secs(1));
+            let case = format!("{placement:?} {signal:?}");
+            let (got, result) = ended_within(&mut s, Duration::from_secs(1), &case);
             assert_eq!(got, code, "{placement:?} {signal:?}");
             assert_eq!(
                 result["details"]["error"]["message"],
@@ -277,7 +280,8 @@ fn a_timeout_ends_the_run_with_a_result_when_the_terminal_takes_no_output() {
     ] {
         let mut s = stalled_in(placement, &["--timeout", "2"]);
         // The time runs from the last key read: two seconds, then at most one more.
-        let (code, result) = ended_within(&mut s, Duration::from_secs(3));
+        let case = format!("{placement:?}");
+        let (code, result) = ended_within(&mut s, Duration::from_secs(3), &case);
         assert_eq!(code, 124, "{placement:?}");
         assert_eq!(
             result["details"]["error"]["code"], "timeout",
