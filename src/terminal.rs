@@ -13,12 +13,16 @@
 //!   person's original screen comes back, so no drawn line is left behind.
 //! - [`suspend_job`]: Ctrl+Z: the terminal given back and the process group stopped, as a
 //!   shell job; [`discard_typeahead`]: keys typed before the first prompt never answer it.
+//! - [`write_tty`]: every write to the terminal is queued for one writer thread, so a terminal
+//!   that takes no output (an ssh link that stalls, a console frozen by a selection) blocks no
+//!   other thread; [`drain_tty`] and [`flush_tty`] wait for it, a short while at most.
+//! - [`claim_terminal`]: one run at a time on a terminal, so the modes saved are its own.
 //! - [`SignalWatch`]: while asking, SIGTERM, SIGHUP and SIGQUIT end the flow with a cancelled
-//!   result whose `details.error.code` is `aborted` (exit 1), and SIGINT outside the
-//!   front end's own Ctrl+C handling dismisses it like Ctrl+C (exit 1). A watcher thread
-//!   restores the terminal, writes the result through the callback it was given, and exits the
-//!   process. The normal finish path calls [`claim_result`] before writing, so exactly one of
-//!   the two writes the result.
+//!   result whose `details.error.code` is `aborted` (exit 128 + the signal), and SIGINT
+//!   outside the front end's own Ctrl+C handling dismisses it like Ctrl+C (exit 130). A
+//!   watcher thread writes the result through the callback it was given first, then restores
+//!   the terminal (bounded, as every write to it), and exits the process. The normal finish
+//!   path calls [`claim_result`] before writing, so exactly one of the two writes the result.
 //!
 //! A front end uses it like this (src/run.rs starts the watch for every interactive front end):
 //!
@@ -588,8 +592,10 @@ pub fn signal_name(signal: i32) -> &'static str {
 /// When one arrives (for SIGINT: and the front end has not finished within a short grace
 /// period, since console turns a typed Ctrl+C into SIGINT plus an `Interrupted` error the
 /// front end handles itself), the watcher thread claims the result (see [`claim_result`]),
-/// calls [`restore`], calls `finish(signal)`, which must write the result and return the
-/// exit code, and exits the process with that code.
+/// calls `finish(signal)`, which must write the result and return the exit code, then leaves
+/// the farewell and calls [`restore`] (both bounded: a terminal that takes no output cannot
+/// hold the result up), and exits the process with that code. When stdout is a terminal, the
+/// process exits after 900 ms whatever that terminal does.
 ///
 /// The watch lasts until the process exits (dropping the value does not stop it): a signal
 /// that arrives after the flow ended but before the result is written must still end in

@@ -1046,3 +1046,42 @@ fn two_runs_on_one_terminal_ask_one_after_the_other_and_leave_it_as_it_was() {
     }
     assert!(s.cooked(), "the terminal was left in raw mode");
 }
+
+#[test]
+fn a_run_waiting_for_the_terminal_times_out_as_a_run_without_a_key() {
+    use crate::common::pty::Options;
+    let payload = r#"{"questions": [{"id": "db", "prompt": "Which database?", "options": [
+        {"value": "pg", "label": "PostgreSQL"}, {"value": "lite", "label": "SQLite"}]}]}"#;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), payload).unwrap();
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg(
+            "\"$0\" q.json --output a.json & sleep 1; \
+             \"$0\" q.json --output b.json --timeout 1; echo $? > b.code; wait",
+        )
+        .arg(env!("CARGO_BIN_EXE_pi-ask"));
+    let opts = Options {
+        cwd: Some(dir.path().to_path_buf()),
+        ..Options::default()
+    };
+    let output = dir.path().join("none.json");
+    let mut s = Session::spawn_command(cmd, tempfile::tempdir().unwrap(), output, opts);
+    s.wait_all(&["Which database?", "SQLite"]);
+    // The second run waits for the first, which is asking, and gives up after its timeout.
+    wait_for_file(&dir.path().join("b.code"));
+    let code = std::fs::read_to_string(dir.path().join("b.code")).unwrap();
+    assert_eq!(code.trim(), "124");
+    let b: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("b.json")).unwrap()).unwrap();
+    assert_eq!(b["details"]["error"]["code"], "timeout");
+    assert_eq!(b["details"]["answers"], json!({}));
+    assert!(!dir.path().join("a.json").exists());
+    // The first is still asking.
+    s.send("\r");
+    s.wait_for("Review your answers");
+    s.send("\r");
+    wait_for_file(&dir.path().join("a.json"));
+    assert_eq!(s.wait_eof().code(), Some(0));
+    assert!(s.cooked(), "the terminal was left in raw mode");
+}

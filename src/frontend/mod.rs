@@ -45,7 +45,7 @@ pub struct AskOptions {
 
 /// Which interactive front end suits the terminal: `plain` when asked for, or when `TERM` is
 /// unset, empty, or a terminal the editor cannot drive (`dumb`, `cons25`, `emacs`, in any
-/// case: [`crate::editor::cannot_drive`]); `tty` otherwise.
+/// case: `editor::cannot_drive`); `tty` otherwise.
 pub fn wants_plain(force_plain: bool, term: Option<&str>) -> bool {
     force_plain || crate::editor::cannot_drive(term)
 }
