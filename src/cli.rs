@@ -64,7 +64,7 @@ pub struct Cli {
 
     /// Ask with numbered lines and line input only, no cursor movement or colour: for screen
     /// readers, logs and terminals without cursor control (chosen by itself when TERM is
-    /// dumb or unset) [env: PI_ASK_PLAIN=1].
+    /// dumb, cons25, emacs or unset) [env: PI_ASK_PLAIN=1].
     #[arg(long)]
     pub plain: bool,
 

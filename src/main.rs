@@ -23,7 +23,7 @@ fn main() {
     if cli.command.is_none() {
         let given =
             |id: &str| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
-        let env = |name: &str| std::env::var(name).ok();
+        let env = |name: &str| std::env::var_os(name);
         if let Err(why) = pi_ask::run::settings_from_environment(&mut cli, given, env) {
             pi_ask::run::say(&format!("pi-ask: {why}"));
             std::process::exit(ExitCode::Invalid.code());

@@ -33,8 +33,9 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     ),
     (
         "TERM",
-        "Unset, empty or dumb: plain mode, as --plain (numbered lines, no escape sequences). \
-         Otherwise the terminal type the editors write for.",
+        "Unset, empty, or a terminal the line editor cannot drive (dumb, cons25, emacs, in any \
+         case): plain mode, as --plain (numbered lines, no escape sequences). Otherwise the \
+         terminal type the editors write for.",
     ),
     (
         "LC_ALL",

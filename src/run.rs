@@ -31,13 +31,15 @@ pub fn terminal_available() -> bool {
 /// environment variables (`PI_ASK_TIMEOUT`, `PI_ASK_SCREEN`, `PI_ASK_MAX_PAYLOAD_BYTES`,
 /// `PI_ASK_PLAIN`, `PI_ASK_AUTO_SUBMIT`, `PI_ASK_NOTIFY`, `PI_ASK_NOTIFY_COMMAND`), read only
 /// here, so a subcommand never trips on them; `given(id)` says
-/// whether the command line gave the argument `id` itself (it wins). `env` reads a variable.
+/// whether the command line gave the argument `id` itself (it wins). `env` reads a variable
+/// as the operating system holds it (`std::env::var_os`).
 ///
-/// Errors: a variable's value cannot be used; the message names the variable and its value.
+/// Errors: a variable's value cannot be used (it is not UTF-8 text, or not a value of its
+/// setting); the message names the variable and its value (invalid bytes shown as U+FFFD).
 pub fn settings_from_environment(
     cli: &mut Cli,
     given: impl Fn(&str) -> bool,
-    env: impl Fn(&str) -> Option<String>,
+    env: impl Fn(&str) -> Option<std::ffi::OsString>,
 ) -> Result<(), String> {
     let bad = |name: &str, value: &str, why: String| {
         format!(
@@ -45,12 +47,28 @@ pub fn settings_from_environment(
             crate::text::one_line(value)
         )
     };
-    if let (false, Some(value)) = (given("timeout"), env("PI_ASK_TIMEOUT")) {
+    // A value that is not UTF-8 is named, never taken for an unset variable; a variable whose
+    // setting the command line gave is not read.
+    let env = |given: bool, name: &str| -> Result<Option<String>, String> {
+        if given {
+            return Ok(None);
+        }
+        match env(name).map(std::ffi::OsString::into_string) {
+            None => Ok(None),
+            Some(Ok(value)) => Ok(Some(value)),
+            Some(Err(raw)) => Err(bad(
+                name,
+                &raw.to_string_lossy(),
+                "it is not UTF-8 text".into(),
+            )),
+        }
+    };
+    if let Some(value) = env(given("timeout"), "PI_ASK_TIMEOUT")? {
         cli.timeout = Some(
             crate::cli::parse_timeout(&value).map_err(|why| bad("PI_ASK_TIMEOUT", &value, why))?,
         );
     }
-    if let (false, Some(value)) = (given("screen"), env("PI_ASK_SCREEN")) {
+    if let Some(value) = env(given("screen"), "PI_ASK_SCREEN")? {
         // The values of `--screen`, read as clap reads them (an empty value is the default).
         let value = if value.trim().is_empty() {
             "inline"
@@ -60,7 +78,7 @@ pub fn settings_from_environment(
         cli.screen = <crate::cli::ScreenArg as clap::ValueEnum>::from_str(value, true)
             .map_err(|_| bad("PI_ASK_SCREEN", value, "it is inline or full".into()))?;
     }
-    if let (false, Some(value)) = (given("max_payload_bytes"), env("PI_ASK_MAX_PAYLOAD_BYTES")) {
+    if let Some(value) = env(given("max_payload_bytes"), "PI_ASK_MAX_PAYLOAD_BYTES")? {
         cli.max_payload_bytes = value.trim().parse().map_err(|_| {
             bad(
                 "PI_ASK_MAX_PAYLOAD_BYTES",
@@ -74,19 +92,19 @@ pub fn settings_from_environment(
         "" | "0" | "false" | "no" | "off" => Ok(false),
         _ => Err(bad(name, value, "it is 1 or 0".into())),
     };
-    if let (false, Some(value)) = (cli.plain, env("PI_ASK_PLAIN")) {
+    if let Some(value) = env(cli.plain, "PI_ASK_PLAIN")? {
         cli.plain = switch("PI_ASK_PLAIN", &value)?;
     }
-    if let (false, Some(value)) = (cli.auto_submit, env("PI_ASK_AUTO_SUBMIT")) {
+    if let Some(value) = env(cli.auto_submit, "PI_ASK_AUTO_SUBMIT")? {
         cli.auto_submit = switch("PI_ASK_AUTO_SUBMIT", &value)?;
     }
-    if let (false, Some(value)) = (given("notify"), env("PI_ASK_NOTIFY")) {
+    if let Some(value) = env(given("notify"), "PI_ASK_NOTIFY")? {
         cli.notify = Some(
             crate::notify::Channels::parse(&value)
                 .map_err(|why| bad("PI_ASK_NOTIFY", &value, why))?,
         );
     }
-    if let (false, Some(value)) = (given("notify_command"), env("PI_ASK_NOTIFY_COMMAND")) {
+    if let Some(value) = env(given("notify_command"), "PI_ASK_NOTIFY_COMMAND")? {
         cli.notify_command = Some(value);
     }
     crate::notify::Settings::new(
@@ -138,6 +156,8 @@ pub fn run(cli: &Cli) -> ExitCode {
     report(&ending, cli, &payload_path);
     let (res, code) = result::conclude(&ending, payload.as_ref());
     let code = finish(&res, payload.as_ref(), cli, code);
+    // What is still on its way to the terminal (a short while at most).
+    crate::terminal::flush_tty();
     // The process exits right after this: skip freeing a payload and result that can be
     // megabytes of small allocations (a fifth of a 1,000-question run; docs/benchmarks.md).
     std::mem::forget((payload, res, ending));
@@ -249,6 +269,16 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
     if let Some(ms) = cli.escape_delay {
         crate::keys::set_escape_delay(ms);
     }
+    // One run at a time on a terminal; the modes saved are the terminal's own, not another
+    // run's raw mode (docs/interactive.md). Waiting counts as a time with no key.
+    if !crate::terminal::claim_terminal(opts.timeout) {
+        let idle = opts.timeout.unwrap_or_default();
+        return Ending::TimedOut {
+            answers: crate::answers::AnswerState::new(payload),
+            why: result::timeout_message(idle),
+        };
+    }
+    crate::terminal::save_modes();
     let term = std::env::var("TERM").ok();
     let plain = frontend::wants_plain(cli.plain, term.as_deref());
     // Plain mode: restoring the terminal on a signal must not write escape sequences.

@@ -487,3 +487,36 @@ fn the_bell_is_the_default_notification_and_none_turns_it_off() {
         assert_eq!(screen.matches('\x07').count(), bells, "{args:?}");
     }
 }
+
+#[test]
+fn every_term_the_editor_cannot_drive_picks_plain_mode_in_any_case() {
+    // rustyline's unsupported terminals: its editor would read stdin and print its prompt on
+    // stdout there.
+    for term in ["emacs", "cons25", "DUMB", "Emacs", "CONS25", " dumb "] {
+        let mut opts = Options {
+            rows: 24,
+            cols: 80,
+            stdout_to_file: true,
+            stderr_to_pty: true,
+            ..Options::default()
+        };
+        opts.env.push(("TERM".into(), term.into()));
+        let mut s = Session::spawn_with(&single().to_string(), &[], opts);
+        s.expect("1/1> ");
+        s.send("> caf\r");
+        s.expect("review> ");
+        s.send("\r");
+        let code = s.wait_eof().code();
+        assert_eq!(code, Some(0), "TERM={term:?}");
+        assert!(!s.output().contains(&0x1b), "TERM={term:?}: an escape byte");
+        let stdout = std::fs::read_to_string(s.dir().join("stdout.txt")).unwrap();
+        let result: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| {
+            panic!("TERM={term:?}: stdout is not only the result ({e}): {stdout:?}")
+        });
+        assert_eq!(
+            result["details"]["answers"]["db"]["values"],
+            json!(["caf"]),
+            "TERM={term:?}"
+        );
+    }
+}

@@ -26,7 +26,8 @@ pub use answers_file::{
 };
 pub use codes::{ErrorCode, ProblemCode};
 pub use dialects::{
-    claude_code_keys, parse_payload_as, parse_value_as, Dialect, InputFormat, Reading,
+    claude_code_keys, parse_payload_as, parse_value_as, replays_by_label, replays_joined, Dialect,
+    InputFormat, Reading,
 };
 pub use json::{answers_size_limit, closest, REPLAY_FACTOR};
 pub use json::{malformed_json, reading_problem_for_people, Input};

@@ -44,9 +44,10 @@ pub struct AskOptions {
 }
 
 /// Which interactive front end suits the terminal: `plain` when asked for, or when `TERM` is
-/// unset, empty or `dumb` (no cursor movement); `tty` otherwise.
+/// unset, empty, or a terminal the editor cannot drive (`dumb`, `cons25`, `emacs`, in any
+/// case: `editor::cannot_drive`); `tty` otherwise.
 pub fn wants_plain(force_plain: bool, term: Option<&str>) -> bool {
-    force_plain || matches!(term.map(str::trim), None | Some("") | Some("dumb"))
+    force_plain || crate::editor::cannot_drive(term)
 }
 
 /// Shows the flow's screens one at a time until the flow ends: `question` for a question,

@@ -318,10 +318,9 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
         Ok(f) => f,
         Err(e) => return Ending::TerminalLost(format!("cannot open the terminal: {e}")),
     };
-    let mut writer = match tty.try_clone() {
-        Ok(f) => f,
-        Err(e) => return Ending::TerminalLost(format!("cannot open the terminal: {e}")),
-    };
+    // Lines go through the terminal's writer thread: a terminal that takes no output never
+    // blocks the flow (src/terminal.rs).
+    let mut writer = crate::terminal::TtyOut;
     // Lines typed before the first prompt never answer it; the notification (the bell by
     // default) tells someone in another window that the agent waits. No escape sequences in
     // plain mode: the OSC channels are left out.
@@ -333,7 +332,10 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
     }
     // ASCII only on a terminal whose locale is not UTF-8 (`text::charset`).
     let writer = crate::text::charset::CharsetWriter::new(writer, crate::text::terminal_charset());
-    run_with_timeout(flow, FileLines(BufReader::new(tty)), writer, opts.timeout)
+    let ending = run_with_timeout(flow, FileLines(BufReader::new(tty)), writer, opts.timeout);
+    // The last lines before the result, which stdout may print on the same terminal.
+    crate::terminal::flush_tty();
+    ending
 }
 
 /// Typed lines that can be waited for with a deadline (`--timeout`): the terminal's
