@@ -6,9 +6,12 @@
 //! - single-select: saving custom text clears the selected option, selecting an option clears
 //!   the custom text; at most one option is selected;
 //! - multi-select: options keep their original order, custom text is appended last; saving or
-//!   clearing custom text never touches the selected options;
-//! - preview questions take no custom text, nor questions whose caller turned free text off
-//!   ([`Question::allows_custom_text`]);
+//!   clearing custom text never touches the selected options; saved custom text ticks the
+//!   custom row, which can be unticked and ticked again without losing the text (only ticked
+//!   custom text is in the answer; the contract's project v0.8.1, docs/contract.md "What
+//!   pi-ask adds");
+//! - questions whose caller turned free text off take no custom text
+//!   ([`Question::allows_custom_text`]); preview questions do;
 //! - `indices` are 1-based rendered option positions (custom text has none);
 //! - option notes are kept for every option, but only notes of selected options are output, so
 //!   a deselected option's note comes back when it is selected again;
@@ -27,9 +30,12 @@ pub enum AnswerError {
     NoSuchOption { question: usize, option: usize },
     /// More than one option for a single-select or preview question.
     TooManyOptions { question: usize },
-    /// Custom text on a question that takes none ([`Question::allows_custom_text`]: a preview
-    /// question, or free text turned off by the caller).
+    /// Custom text on a question that takes none ([`Question::allows_custom_text`]: free text
+    /// turned off by the caller).
     CustomTextNotAllowed { question: usize },
+    /// Ticking the custom row of a question with no saved custom text (a front end opens the
+    /// editor instead: [`AnswerState::custom_row_toggles`]).
+    NoCustomText { question: usize },
 }
 
 impl fmt::Display for AnswerError {
@@ -49,6 +55,9 @@ impl fmt::Display for AnswerError {
                     question + 1
                 )
             }
+            AnswerError::NoCustomText { question } => {
+                write!(f, "question {} has no custom text to tick", question + 1)
+            }
         }
     }
 }
@@ -59,6 +68,10 @@ impl std::error::Error for AnswerError {}
 struct QuestionState {
     selected: Vec<bool>,
     custom_text: Option<String>,
+    /// The custom row is ticked: the custom text is part of the answer. Always true with
+    /// custom text on single-select and preview questions; on multi-select the row can be
+    /// unticked, keeping the text.
+    custom_ticked: bool,
     note: Option<String>,
     option_notes: Vec<Option<String>>,
 }
@@ -68,7 +81,7 @@ struct QuestionState {
 pub struct Summary<'a> {
     /// The selected options with their 0-based positions, in option order.
     pub options: Vec<(usize, &'a QuestionOption)>,
-    /// The custom text, shown after the options.
+    /// The custom text when the custom row is ticked, shown after the options.
     pub custom_text: Option<&'a str>,
     /// The question note.
     pub note: Option<&'a str>,
@@ -154,6 +167,7 @@ impl AnswerState {
         if !kind.takes_several() {
             st.selected.iter_mut().for_each(|s| *s = false);
             st.custom_text = None;
+            st.custom_ticked = false;
         }
         st.selected[option] = true;
         Ok(())
@@ -191,6 +205,7 @@ impl AnswerState {
         }
         if !kind.takes_several() && st.selected.contains(&true) {
             st.custom_text = None;
+            st.custom_ticked = false;
         }
         Ok(())
     }
@@ -229,8 +244,9 @@ impl AnswerState {
         })
     }
 
-    /// Saves the free-form answer; empty (after trimming) clears it. On single-select a
-    /// non-empty save clears the selected option; on multi-select the selection is untouched.
+    /// Saves the free-form answer and ticks the custom row; empty (after trimming) clears the
+    /// text and unticks the row. On single-select and preview questions a non-empty save
+    /// clears the selected option; on multi-select the selection is untouched.
     pub fn set_custom_text(&mut self, q: usize, text: &str) -> Result<(), AnswerError> {
         let kind = *self.kinds.get(q).ok_or(AnswerError::NoSuchQuestion(q))?;
         if !self.custom[q] {
@@ -238,15 +254,44 @@ impl AnswerState {
         }
         let st = self.question_mut(q)?;
         st.custom_text = non_empty(text);
+        st.custom_ticked = st.custom_text.is_some();
         if !kind.takes_several() && st.custom_text.is_some() {
             st.selected.iter_mut().for_each(|s| *s = false);
         }
         Ok(())
     }
 
-    /// The saved free-form answer.
+    /// The saved free-form answer, ticked or not: what an editor opens with. Whether it is in
+    /// the answer is [`AnswerState::is_custom_ticked`].
     pub fn custom_text(&self, q: usize) -> Option<&str> {
         self.questions.get(q)?.custom_text.as_deref()
+    }
+
+    /// Whether the custom row is ticked: there is custom text and it is part of the answer.
+    pub fn is_custom_ticked(&self, q: usize) -> bool {
+        self.questions.get(q).is_some_and(|st| st.custom_ticked)
+    }
+
+    /// Whether Space (a toggle) on the custom row ticks or unticks it rather than opening the
+    /// editor: a multi-select question with saved custom text (the contract's project
+    /// v0.8.1). Elsewhere the custom row opens the editor.
+    pub fn custom_row_toggles(&self, q: usize) -> bool {
+        self.kinds.get(q).is_some_and(|k| k.takes_several()) && self.custom_text(q).is_some()
+    }
+
+    /// Ticks or unticks the custom row of a multi-select question with saved custom text,
+    /// keeping the text; returns whether it is ticked afterwards.
+    ///
+    /// Errors: [`AnswerError::NoCustomText`] when [`AnswerState::custom_row_toggles`] is
+    /// false (no saved text, or not a multi-select question).
+    pub fn toggle_custom(&mut self, q: usize) -> Result<bool, AnswerError> {
+        if !self.custom_row_toggles(q) {
+            self.question(q)?;
+            return Err(AnswerError::NoCustomText { question: q });
+        }
+        let st = self.question_mut(q)?;
+        st.custom_ticked = !st.custom_ticked;
+        Ok(st.custom_ticked)
     }
 
     /// Saves the question note; empty (after trimming) clears it.
@@ -277,12 +322,20 @@ impl AnswerState {
         self.questions.get(q)?.option_notes.get(option)?.as_deref()
     }
 
-    /// Whether the question has a selected option or custom text (a note alone is not an
-    /// answer).
+    /// Whether the question has a selected option or ticked custom text (a note alone is not
+    /// an answer).
     pub fn is_answered(&self, q: usize) -> bool {
         self.questions
             .get(q)
-            .is_some_and(|st| st.custom_text.is_some() || st.selected.contains(&true))
+            .is_some_and(|st| st.custom_ticked || st.selected.contains(&true))
+    }
+
+    /// Whether the question has a note: its question note or a note on any option, selected
+    /// or not (what `--auto-submit` and Elaborate look at).
+    pub fn has_notes(&self, q: usize) -> bool {
+        self.questions
+            .get(q)
+            .is_some_and(|st| st.note.is_some() || st.option_notes.iter().any(Option::is_some))
     }
 
     /// Sets a whole answer at once, all or nothing: the selection when `options` is given
@@ -320,6 +373,7 @@ impl AnswerState {
         let st = self.question_mut(q)?;
         st.selected.iter_mut().for_each(|s| *s = false);
         st.custom_text = None;
+        st.custom_ticked = false;
         Ok(())
     }
 
@@ -332,7 +386,7 @@ impl AnswerState {
             return Summary::default();
         };
         let mut summary = Summary {
-            custom_text: st.custom_text.as_deref(),
+            custom_text: st.custom_text.as_deref().filter(|_| st.custom_ticked),
             note: st.note.as_deref(),
             ..Summary::default()
         };
@@ -516,18 +570,68 @@ mod tests {
     }
 
     #[test]
-    fn preview_questions_take_no_custom_text() {
+    fn preview_questions_take_custom_text_instead_of_an_option() {
         let p = payload();
         let mut st = AnswerState::new(&p);
+        st.select(2, 1).unwrap();
+        st.set_custom_text(2, "x").unwrap();
         assert_eq!(
-            st.set_custom_text(2, "x"),
-            Err(AnswerError::CustomTextNotAllowed { question: 2 })
+            answer_json(&st, &p, 2),
+            json!({"values": ["x"], "labels": ["x"], "indices": [], "customText": "x"})
         );
         st.select(2, 1).unwrap();
         assert_eq!(
             answer_json(&st, &p, 2),
             json!({"values": ["p2"], "labels": ["P2"], "indices": [2]})
         );
+    }
+
+    #[test]
+    fn multi_custom_text_can_be_unticked_and_ticked_again_keeping_the_text() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        assert!(!st.custom_row_toggles(1));
+        assert_eq!(
+            st.toggle_custom(1),
+            Err(AnswerError::NoCustomText { question: 1 })
+        );
+        st.select(1, 0).unwrap();
+        st.set_custom_text(1, "W").unwrap();
+        assert!(st.is_custom_ticked(1) && st.custom_row_toggles(1));
+        assert_eq!(st.toggle_custom(1), Ok(false));
+        assert_eq!(st.custom_text(1), Some("W"));
+        assert_eq!(
+            answer_json(&st, &p, 1),
+            json!({"values": ["x"], "labels": ["X"], "indices": [1]})
+        );
+        st.deselect(1, 0).unwrap();
+        assert!(!st.is_answered(1));
+        assert_eq!(st.answer(&p, 1), None);
+        assert_eq!(st.toggle_custom(1), Ok(true));
+        assert_eq!(
+            answer_json(&st, &p, 1),
+            json!({"values": ["W"], "labels": ["W"], "indices": [], "customText": "W"})
+        );
+        // Single-select custom text never toggles: the custom row opens the editor.
+        st.set_custom_text(0, "mine").unwrap();
+        assert!(!st.custom_row_toggles(0));
+        assert_eq!(
+            st.toggle_custom(0),
+            Err(AnswerError::NoCustomText { question: 0 })
+        );
+    }
+
+    #[test]
+    fn notes_on_any_option_count_as_notes() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        assert!(!st.has_notes(1));
+        st.set_option_note(1, 2, "maybe").unwrap();
+        assert!(st.has_notes(1));
+        assert_eq!(st.answer(&p, 1), None);
+        st.set_option_note(1, 2, "").unwrap();
+        st.set_note(1, "n").unwrap();
+        assert!(st.has_notes(1));
     }
 
     #[test]

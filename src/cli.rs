@@ -5,8 +5,7 @@ use clap::{Args, Parser, Subcommand, ValueHint};
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// Default `--max-payload-bytes`: 4 MiB.
-pub const DEFAULT_MAX_PAYLOAD_BYTES: u64 = 4 * 1024 * 1024;
+pub use crate::limits::DEFAULT_MAX_PAYLOAD_BYTES;
 
 /// Ask the clarifying questions of an ask_user payload in the terminal and print the answers as
 /// ask_user result JSON on stdout.
@@ -46,9 +45,26 @@ pub struct Cli {
     #[arg(long)]
     pub no_bell: bool,
 
+    /// How to notify once when the questions wait: channels separated by commas, `bell` (the
+    /// default), `osc9`, `osc777` (desktop notifications through the terminal, also over ssh),
+    /// `command` (--notify-command), or `none` [env: PI_ASK_NOTIFY].
+    #[arg(long, value_name = "CHANNELS", value_parser = crate::notify::Channels::parse)]
+    pub notify: Option<crate::notify::Channels>,
+
+    /// Run this shell command when the questions wait, with ASK_NOTIFY_EVENT, ASK_NOTIFY_TITLE
+    /// and ASK_NOTIFY_MESSAGE set; killed after 5 s, its failure ignored (adds `command` to
+    /// --notify) [env: PI_ASK_NOTIFY_COMMAND].
+    #[arg(long, value_name = "COMMAND")]
+    pub notify_command: Option<String>,
+
+    /// Submit at once on reaching the review when every question is answered and no note was
+    /// written (off by default) [env: PI_ASK_AUTO_SUBMIT=1].
+    #[arg(long)]
+    pub auto_submit: bool,
+
     /// Ask with numbered lines and line input only, no cursor movement or colour: for screen
     /// readers, logs and terminals without cursor control (chosen by itself when TERM is
-    /// dumb or unset) [env: PI_ASK_PLAIN=1].
+    /// dumb, cons25, emacs or unset) [env: PI_ASK_PLAIN=1].
     #[arg(long)]
     pub plain: bool,
 
@@ -251,13 +267,4 @@ pub enum ScreenArg {
     Inline,
     /// On the alternate screen, as a full-screen program; nothing is left when it ends.
     Full,
-}
-
-impl From<ScreenArg> for crate::frontend::tty::Placement {
-    fn from(arg: ScreenArg) -> Self {
-        match arg {
-            ScreenArg::Inline => crate::frontend::tty::Placement::Inline,
-            ScreenArg::Full => crate::frontend::tty::Placement::Full,
-        }
-    }
 }

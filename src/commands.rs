@@ -161,8 +161,8 @@ pub fn validate(args: &ValidateArgs) -> ExitCode {
         s.push('\n');
         s
     } else {
-        // Payload text may carry escape sequences: shown escaped, never run (src/sanitize.rs).
-        crate::sanitize::for_terminal(&validate_text(&report, args)).into_owned()
+        // Payload text may carry escape sequences: shown escaped, never run (src/text/sanitize.rs).
+        crate::text::for_terminal(&validate_text(&report, args)).into_owned()
     };
     match print(&text) {
         Err(code) => code,
@@ -232,7 +232,7 @@ pub fn mistyped(first: Option<std::ffi::OsString>) -> Option<String> {
     if SUBCOMMANDS.contains(&first.as_str()) {
         return None;
     }
-    let shown = crate::sanitize::one_line(&first).into_owned();
+    let shown = crate::text::one_line(&first).into_owned();
     if first == "version" {
         return Some(format!(
             "pi-ask: there is no file named {shown}: for the version, run `pi-ask --version`"

@@ -43,6 +43,22 @@ use std::borrow::Cow;
 use std::io;
 use std::sync::{Arc, Mutex};
 
+/// The terminals rustyline cannot drive (its `UNSUPPORTED_TERM`, compared without regard to
+/// case): there its editor reads stdin as lines and prints its prompt on stdout.
+const UNDRIVABLE_TERMS: [&str; 3] = ["dumb", "cons25", "emacs"];
+
+/// Whether the editor cannot drive a terminal of this `TERM` (surrounding blanks ignored):
+/// unset, empty, or one of rustyline's unsupported terminals in any case. The plain front
+/// end asks there instead (`frontend::wants_plain`), and [`edit_line`] refuses to run.
+pub fn cannot_drive(term: Option<&str>) -> bool {
+    match term.map(str::trim) {
+        None | Some("") => true,
+        Some(term) => UNDRIVABLE_TERMS
+            .iter()
+            .any(|known| known.eq_ignore_ascii_case(term)),
+    }
+}
+
 /// How an editor was closed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Edit {
@@ -240,9 +256,17 @@ impl ConditionalEventHandler for Close {
 /// Edits one text on the terminal: draws `prompt` (one line, e.g. `"> "`), prefilled with
 /// `initial` (cursor at its end), with `helper` for completion, hints or highlighting.
 ///
-/// Errors: the terminal could not be used (EOF or I/O error other than Ctrl+C/Ctrl+D).
-pub fn edit_line<H: Helper>(prompt: &str, initial: &str, helper: Option<H>) -> io::Result<Edit> {
-    edit(prompt, initial, helper, None)
+/// A byte that is not UTF-8 (é from a Latin-1 terminal, an 8-bit Meta key, a stray byte in a
+/// paste) becomes U+FFFD at the cursor and the editing goes on, as at the menus: rustyline
+/// ends its read there with an `InvalidData` error, so the editor is opened again on the
+/// draft with U+FFFD inserted, in the same place. The byte that showed an unfinished
+/// character to be broken goes with it (rustyline reads it as part of the character), and
+/// so do the bytes rustyline had read ahead (the rest of a paste).
+///
+/// Errors: the terminal could not be used (EOF or I/O error other than Ctrl+C/Ctrl+D), or
+/// `TERM` names a terminal the editor cannot drive ([`cannot_drive`]).
+pub fn edit_line<H: Helper>(prompt: &str, initial: &str, helper: H) -> io::Result<Edit> {
+    edit(prompt, initial, helper, Watch::new(|| {}), false)
 }
 
 /// [`edit_line`] followed by `watch` from another thread: `watch` has the draft at every change
@@ -256,20 +280,91 @@ pub fn edit_line_watched<H: Helper>(
     helper: H,
     watch: Arc<Watch>,
 ) -> io::Result<Edit> {
-    watch.set_draft(initial);
-    let helper = Watched {
-        inner: helper,
-        watch: Arc::clone(&watch),
-    };
-    edit(prompt, initial, Some(helper), Some(watch))
+    edit(prompt, initial, helper, watch, true)
 }
 
+/// Most times one editor is opened again after bytes that are not UTF-8 (each time
+/// rustyline drops what it had read ahead, up to 1024 bytes): past it the editor ends as a
+/// terminal failure.
+const MAX_REOPENS: usize = 4096;
+
+/// [`edit_line`]; with `keys`, `watch` is told of every key.
 fn edit<H: Helper>(
     prompt: &str,
     initial: &str,
-    helper: Option<H>,
-    watch: Option<Arc<Watch>>,
+    helper: H,
+    watch: Arc<Watch>,
+    keys: bool,
 ) -> io::Result<Edit> {
+    // rustyline's own test: there it would read stdin and write its prompt on stdout, which
+    // carries only the result.
+    if std::env::var("TERM").is_ok_and(|term| {
+        UNDRIVABLE_TERMS
+            .iter()
+            .any(|known| known.eq_ignore_ascii_case(&term))
+    }) {
+        return Err(io::Error::other("the editor cannot drive this TERM"));
+    }
+    watch.set_draft(initial);
+    let mut editor = new_editor(
+        Watched {
+            inner: helper,
+            watch: Arc::clone(&watch),
+        },
+        keys.then(|| Arc::clone(&watch)),
+    )?;
+    let (mut left, mut right) = (initial.to_string(), String::new());
+    for _ in 0..=MAX_REOPENS {
+        let line = editor.readline_with_initial(prompt, (&left, &right));
+        let why = editor
+            .closed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        return match line {
+            Ok(text) => Ok(match why {
+                None => Edit::Saved(text),
+                Some(Closing::Esc) => Edit::Closed(text),
+                Some(Closing::Suspend) => Edit::Suspended(text),
+                Some(Closing::Peek) => Edit::Peek(text),
+                Some(Closing::Navigate(key)) => Edit::Navigate(key),
+            }),
+            Err(ReadlineError::Interrupted) => Ok(Edit::Interrupted),
+            Err(ReadlineError::Eof) => Ok(Edit::Closed(String::new())),
+            Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::InvalidData => {
+                let draft = watch.draft();
+                let before = watch.before_cursor();
+                left = format!("{before}\u{fffd}");
+                right = draft[before.len()..].to_string();
+                back_to_the_prompt(prompt, &before);
+                continue;
+            }
+            Err(e) => Err(to_io(e)),
+        };
+    }
+    Err(io::Error::other(
+        "the terminal sent too many bytes that are not UTF-8",
+    ))
+}
+
+/// A rustyline editor with its bindings, and where a bound key records why it closed.
+struct Bound<H: Helper> {
+    editor: Editor<H, DefaultHistory>,
+    closed: Arc<Mutex<Option<Closing>>>,
+}
+
+impl<H: Helper> Bound<H> {
+    fn readline_with_initial(
+        &mut self,
+        prompt: &str,
+        initial: (&str, &str),
+    ) -> rustyline::Result<String> {
+        self.editor.readline_with_initial(prompt, initial)
+    }
+}
+
+/// The editor with pi-ask's configuration and key bindings; with `watch`, every key is told.
+fn new_editor<H: Helper>(helper: H, watch: Option<Arc<Watch>>) -> io::Result<Bound<H>> {
     let escape_ms = u16::try_from(crate::keys::escape_delay().as_millis()).unwrap_or(u16::MAX);
     let config = Config::builder()
         .behavior(Behavior::PreferTerm)
@@ -284,12 +379,14 @@ fn edit<H: Helper>(
         // The helper always draws the line (`complete::AtCompleter::highlight` leaves out
         // control characters); its own colours follow NO_COLOR.
         .color_mode(rustyline::ColorMode::Forced)
-        // Widths per grapheme, as the front end lays its lines out (`frontend::layout`): a
-        // control character takes a column, shown as a symbol (`sanitize::for_editor`).
-        .grapheme_cluster_mode(rustyline::GraphemeClusterMode::Unicode)
+        // Widths per code point, as terminals count them (`text::width`): `👍🏽` is 4 columns
+        // in tmux, GNU screen and xterm; the helper draws each grapheme in the columns counted
+        // (`text::for_editor`), and the front end places the cursor by the same count
+        // (`text::editor_cursor`). (rustyline would guess the mode from TERM_PROGRAM.)
+        .grapheme_cluster_mode(rustyline::GraphemeClusterMode::WcWidth)
         .build();
     let mut editor: Editor<H, DefaultHistory> = Editor::with_config(config).map_err(to_io)?;
-    editor.set_helper(helper);
+    editor.set_helper(Some(helper));
     let closed = Arc::new(Mutex::new(None));
     let mut bind = |event: KeyEvent, why: Closing, only_when_empty: bool| {
         editor.bind_sequence(
@@ -324,19 +421,24 @@ fn edit<H: Helper>(
             EventHandler::Conditional(Box::new(AnyKey(Arc::clone(watch)))),
         );
     }
-    let line = editor.readline_with_initial(prompt, (initial, ""));
-    let why = closed.lock().unwrap_or_else(|e| e.into_inner()).take();
-    match line {
-        Ok(text) => Ok(match why {
-            None => Edit::Saved(text),
-            Some(Closing::Esc) => Edit::Closed(text),
-            Some(Closing::Suspend) => Edit::Suspended(text),
-            Some(Closing::Peek) => Edit::Peek(text),
-            Some(Closing::Navigate(key)) => Edit::Navigate(key),
-        }),
-        Err(ReadlineError::Interrupted) => Ok(Edit::Interrupted),
-        Err(ReadlineError::Eof) => Ok(Edit::Closed(String::new())),
-        Err(e) => Err(to_io(e)),
+    Ok(Bound { editor, closed })
+}
+
+/// After rustyline ended its read in the middle of a line (it then writes a line feed at the
+/// cursor), moves the cursor back to the first column of the prompt's row, so the editor
+/// opened again draws over itself: up the rows that `prompt` and the text `before` the
+/// cursor take in the terminal's width, and one more.
+fn back_to_the_prompt(prompt: &str, before: &str) {
+    let (Ok(read), Ok(write)) = (crate::terminal::open_tty(), crate::terminal::open_tty()) else {
+        return;
+    };
+    let cols = usize::from(console::Term::read_write_pair(read, write).size().1).max(1);
+    let used = crate::text::width_of(&console::strip_ansi_codes(prompt))
+        + crate::text::width_of(&crate::text::for_editor(before));
+    let up = used / cols + 1;
+    // rustyline writes on its own: this goes first.
+    if crate::terminal::write_tty(format!("\x1b[{up}A\r").as_bytes()).is_ok() {
+        crate::terminal::drain_tty(std::time::Duration::from_secs(1));
     }
 }
 

@@ -17,6 +17,14 @@
 //!   goes to the last question, and moving on from there walks forward again;
 //! - Submit at the review asks first ([`Screen::ConfirmSubmit`]) when a `required` question is
 //!   unanswered; `required` never blocks (contract "Input rules");
+//! - Elaborate at the review ends the flow at once: the person wants the agent to answer their
+//!   notes first ([`Ending::Elaborated`]; the review's actions are [`ReviewAction::ALL`]);
+//! - with `--auto-submit` ([`Flow::with_auto_submit`]), reaching the review with every
+//!   question answered and no note written submits at once (the contract's project's
+//!   `autoSubmitWhenAnsweredWithoutNotes`);
+//! - on a multi-select question, saving custom text stays on the question with the custom row
+//!   ticked, and Space on a custom row with saved text ticks or unticks it
+//!   ([`Command::ToggleCustom`]) without opening the editor (the contract's project v0.8.1);
 //! - Cancel (Esc) asks first ([`Screen::ConfirmCancel`]) when an answer or a note would be
 //!   lost, otherwise the flow is dismissed; Dismiss (a typed or scripted cancel) ends it
 //!   without asking; Interrupt (Ctrl+C) ends it at once, everywhere;
@@ -63,6 +71,36 @@ impl From<Place> for Screen {
     }
 }
 
+/// The review's actions, in the order they are offered (the contract's project since v0.4.0:
+/// Submit, Elaborate, Cancel; keys 1, 2, 3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReviewAction {
+    /// Submit the answers ([`Command::Submit`]).
+    Submit,
+    /// Ask the agent to elaborate on the notes ([`Command::Elaborate`]).
+    Elaborate,
+    /// Cancel ([`Command::Cancel`]).
+    Cancel,
+}
+
+impl ReviewAction {
+    /// Every action, in the review's order.
+    pub const ALL: [ReviewAction; 3] = [
+        ReviewAction::Submit,
+        ReviewAction::Elaborate,
+        ReviewAction::Cancel,
+    ];
+
+    /// The command it sends.
+    pub fn command(self) -> Command {
+        match self {
+            ReviewAction::Submit => Command::Submit,
+            ReviewAction::Elaborate => Command::Elaborate,
+            ReviewAction::Cancel => Command::Cancel,
+        }
+    }
+}
+
 /// What a person (or an answers file) asks for. Question and option indices are 0-based.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -81,9 +119,14 @@ pub enum Command {
         /// Custom text to save; empty clears it.
         custom_text: Option<String>,
     },
-    /// Enter in the custom-text editor: save the text; move on when there is custom text now,
-    /// stay when it was cleared (empty).
+    /// Enter in the custom-text editor: save the text (ticking the custom row); on
+    /// single-select and preview questions move on when there is custom text now, stay when it
+    /// was cleared (empty); on multi-select always stay, so more options can be ticked.
     SaveCustomText(String),
+    /// Space on the custom row of a multi-select question with saved custom text: tick or
+    /// untick it, keeping the text ([`AnswerState::custom_row_toggles`]; elsewhere the custom
+    /// row opens the editor and this is refused with `NoCustomText`). Stays.
+    ToggleCustom,
     /// Esc in the custom-text editor: save the draft and stay on the question.
     DraftCustomText(String),
     /// Clear the current question's selection and custom text; its notes stay.
@@ -118,6 +161,9 @@ pub enum Command {
     First,
     /// Submit: asks first when a required question is unanswered.
     Submit,
+    /// Elaborate, at the review: end the flow asking the agent to answer the notes first
+    /// ([`Ending::Elaborated`]); never asks first.
+    Elaborate,
     /// Esc: cancel, asking first when answers or notes would be lost; at a confirmation, no.
     Cancel,
     /// Yes at a confirmation.
@@ -172,6 +218,7 @@ impl From<AnswerError> for FlowError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum End {
     Submitted,
+    Elaborated,
     Dismissed,
     Interrupted,
     /// No key for the timeout; what happened.
@@ -186,6 +233,8 @@ pub struct Flow<'p> {
     screen: Screen,
     /// A question was opened from the review: moving on returns there.
     back_to_review: bool,
+    /// `--auto-submit`: reaching the review with everything answered and no note submits.
+    auto_submit: bool,
     end: Option<End>,
 }
 
@@ -197,8 +246,25 @@ impl<'p> Flow<'p> {
             answers: AnswerState::new(payload),
             screen: Screen::Question(0),
             back_to_review: false,
+            auto_submit: false,
             end: None,
         }
+    }
+
+    /// The flow with `--auto-submit` on or off (off by default): when on, reaching the review
+    /// with every question answered and no note written (no question note, no option note)
+    /// submits at once, as the contract's project's `autoSubmitWhenAnsweredWithoutNotes`.
+    pub fn with_auto_submit(mut self, on: bool) -> Self {
+        self.auto_submit = on;
+        self
+    }
+
+    /// Whether the review would submit at once now ([`Flow::with_auto_submit`]): it is on,
+    /// every question is answered and no question has a note.
+    pub fn auto_submits(&self) -> bool {
+        self.auto_submit
+            && (0..self.payload.questions.len())
+                .all(|q| self.answers.is_answered(q) && !self.answers.has_notes(q))
     }
 
     /// The payload being asked.
@@ -225,6 +291,7 @@ impl<'p> Flow<'p> {
     pub fn ending(&self) -> Option<Ending> {
         self.end.as_ref().map(|end| match end {
             End::Submitted => Ending::Submitted(self.answers.clone()),
+            End::Elaborated => Ending::Elaborated(self.answers.clone()),
             End::Dismissed => Ending::Dismissed,
             End::Interrupted => Ending::Interrupted,
             End::TimedOut(why) => Ending::TimedOut {
@@ -238,6 +305,7 @@ impl<'p> Flow<'p> {
     pub fn into_ending(self) -> Option<Ending> {
         match self.end? {
             End::Submitted => Some(Ending::Submitted(self.answers)),
+            End::Elaborated => Some(Ending::Elaborated(self.answers)),
             End::Dismissed => Some(Ending::Dismissed),
             End::Interrupted => Some(Ending::Interrupted),
             End::TimedOut(why) => Some(Ending::TimedOut {
@@ -245,6 +313,12 @@ impl<'p> Flow<'p> {
                 why,
             }),
         }
+    }
+
+    /// Whether Space on question `q`'s custom row ticks or unticks it (a multi-select question
+    /// with saved custom text: send [`Command::ToggleCustom`]) rather than opening the editor.
+    pub fn custom_row_toggles(&self, q: usize) -> bool {
+        self.answers.custom_row_toggles(q)
     }
 
     /// Whether question `q` is the last one.
@@ -278,6 +352,14 @@ impl<'p> Flow<'p> {
     /// when it does not apply to the current screen, [`FlowError::FirstQuestion`],
     /// [`FlowError::Ended`]. On error nothing changed.
     pub fn apply(&mut self, command: Command) -> Result<(), FlowError> {
+        self.apply_command(command)?;
+        if self.end.is_none() && self.screen == Screen::Review && self.auto_submits() {
+            self.end = Some(End::Submitted);
+        }
+        Ok(())
+    }
+
+    fn apply_command(&mut self, command: Command) -> Result<(), FlowError> {
         if self.end.is_some() {
             return Err(FlowError::Ended);
         }
@@ -324,9 +406,14 @@ impl<'p> Flow<'p> {
             Command::SaveCustomText(text) => {
                 let q = self.question()?;
                 self.answers.set_custom_text(q, &text)?;
-                if self.answers.custom_text(q).is_some() {
+                let several = self.payload.questions[q].kind.takes_several();
+                if self.answers.custom_text(q).is_some() && !several {
                     self.move_on(q);
                 }
+            }
+            Command::ToggleCustom => {
+                let q = self.question()?;
+                self.answers.toggle_custom(q)?;
             }
             Command::DraftCustomText(text) => {
                 let q = self.question()?;
@@ -376,6 +463,10 @@ impl<'p> Flow<'p> {
                     self.screen = Screen::ConfirmSubmit;
                 }
             }
+            Command::Elaborate => match here {
+                Screen::Review => self.end = Some(End::Elaborated),
+                _ => return Err(not_here()),
+            },
             Command::Cancel => match here {
                 Screen::Question(q) => self.cancel(Place::Question(q)),
                 Screen::Review => self.cancel(Place::Review),
@@ -409,6 +500,7 @@ impl<'p> Flow<'p> {
             | Command::Answer { .. }
             | Command::SaveCustomText(_)
             | Command::DraftCustomText(_)
+            | Command::ToggleCustom
             | Command::ClearAnswer => match self.screen {
                 Screen::Question(q) => Some(q),
                 _ => None,
@@ -573,15 +665,16 @@ mod tests {
         );
         assert_eq!(f.screen(), Screen::Question(0));
         assert_eq!(f.answers().selected(0), vec![0]);
-        // Custom text on a preview question is refused whole, selection included.
+        // An option past the last is refused whole, custom text included.
         run(&mut f, vec![Command::Open(2)]);
         assert!(f
             .apply(Command::Answer {
-                options: Some(vec![0]),
+                options: Some(vec![5]),
                 custom_text: Some("x".into())
             })
             .is_err());
         assert_eq!(f.answers().selected(2), Vec::<usize>::new());
+        assert_eq!(f.answers().custom_text(2), None);
     }
 
     #[test]
@@ -821,6 +914,124 @@ mod tests {
             ),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn elaborate_at_the_review_ends_the_flow_without_asking() {
+        let p = payload();
+        let mut f = Flow::new(&p);
+        // Not on a question: only the review offers it.
+        assert_eq!(
+            f.apply(Command::Elaborate),
+            Err(FlowError::NotHere(Screen::Question(0)))
+        );
+        // The required question is unanswered: Elaborate does not warn, Submit would.
+        run(
+            &mut f,
+            vec![
+                Command::SetNote {
+                    question: 1,
+                    text: "why?".into(),
+                },
+                Command::Review,
+                Command::Elaborate,
+            ],
+        );
+        match f.into_ending() {
+            Some(Ending::Elaborated(state)) => assert_eq!(state.note(1), Some("why?")),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            ReviewAction::ALL,
+            [
+                ReviewAction::Submit,
+                ReviewAction::Elaborate,
+                ReviewAction::Cancel
+            ]
+        );
+        assert_eq!(ReviewAction::Elaborate.command(), Command::Elaborate);
+    }
+
+    #[test]
+    fn multi_custom_text_stays_on_the_question_ticked_and_space_toggles_it() {
+        let p = payload();
+        let mut f = Flow::new(&p);
+        run(
+            &mut f,
+            vec![Command::Next, Command::SaveCustomText("Solid".into())],
+        );
+        assert_eq!(f.screen(), Screen::Question(1));
+        assert!(f.answers().is_custom_ticked(1));
+        run(&mut f, vec![Command::ToggleCustom]);
+        assert_eq!(f.screen(), Screen::Question(1));
+        assert_eq!(answers(&f), json!({}));
+        assert_eq!(f.answers().custom_text(1), Some("Solid"));
+        run(&mut f, vec![Command::Toggle(0), Command::ToggleCustom]);
+        assert_eq!(
+            answers(&f)["m"],
+            json!({"values": ["x", "Solid"], "labels": ["X", "Solid"], "indices": [1], "customText": "Solid"})
+        );
+        // Single-select: saving moves on; the custom row has nothing to toggle.
+        run(&mut f, vec![Command::Back]);
+        assert_eq!(
+            f.apply(Command::ToggleCustom),
+            Err(FlowError::Answer(AnswerError::NoCustomText { question: 0 }))
+        );
+        run(&mut f, vec![Command::SaveCustomText("mine".into())]);
+        assert_eq!(f.screen(), Screen::Question(1));
+    }
+
+    #[test]
+    fn auto_submit_submits_on_reaching_the_review_with_everything_answered_and_no_note() {
+        let p = payload();
+        let all = || {
+            vec![
+                Command::Choose(0),
+                Command::SetSelection(vec![1]),
+                Command::Next,
+            ]
+        };
+        // Off by default: the review is shown.
+        let mut f = Flow::new(&p);
+        run(&mut f, all());
+        assert_eq!(f.screen(), Screen::Question(2));
+        run(&mut f, vec![Command::Choose(0)]);
+        assert_eq!(f.screen(), Screen::Review);
+        assert!(!f.is_over());
+        // On: choosing the last answer reaches the review and submits.
+        let mut f = Flow::new(&p).with_auto_submit(true);
+        run(&mut f, all());
+        run(&mut f, vec![Command::Choose(0)]);
+        assert!(matches!(f.ending(), Some(Ending::Submitted(_))));
+        // A note, even on an unselected option, keeps the review.
+        let mut f = Flow::new(&p).with_auto_submit(true);
+        run(&mut f, all());
+        run(
+            &mut f,
+            vec![
+                Command::SetOptionNote {
+                    question: 1,
+                    option: 0,
+                    text: "hm".into(),
+                },
+                Command::Choose(0),
+            ],
+        );
+        assert_eq!(f.screen(), Screen::Review);
+        // Clearing the note at the review submits.
+        run(
+            &mut f,
+            vec![Command::SetOptionNote {
+                question: 1,
+                option: 0,
+                text: "".into(),
+            }],
+        );
+        assert!(matches!(f.ending(), Some(Ending::Submitted(_))));
+        // An unanswered question keeps the review.
+        let mut f = Flow::new(&p).with_auto_submit(true);
+        run(&mut f, vec![Command::Review]);
+        assert_eq!(f.screen(), Screen::Review);
     }
 
     #[test]

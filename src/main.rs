@@ -7,6 +7,9 @@ use pi_ask::cli::{Cli, Command};
 use pi_ask::exit_codes::ExitCode;
 
 fn main() {
+    // What the terminal can show, decided once: ASCII only when the locale is not UTF-8.
+    let env = |name: &str| std::env::var(name).ok();
+    pi_ask::text::set_terminal_charset(pi_ask::text::Charset::from_env(env));
     // An empty PI_ASK_ANSWERS means "not set", as callers expect of an environment switch.
     if std::env::var_os("PI_ASK_ANSWERS").is_some_and(|v| v.is_empty()) {
         std::env::remove_var("PI_ASK_ANSWERS");
@@ -20,7 +23,7 @@ fn main() {
     if cli.command.is_none() {
         let given =
             |id: &str| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
-        let env = |name: &str| std::env::var(name).ok();
+        let env = |name: &str| std::env::var_os(name);
         if let Err(why) = pi_ask::run::settings_from_environment(&mut cli, given, env) {
             pi_ask::run::say(&format!("pi-ask: {why}"));
             std::process::exit(ExitCode::Invalid.code());

@@ -21,7 +21,7 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "The default of --max-payload-bytes (4194304); the option wins.",
     ),
     (
-        crate::complete::WAIT_ENV,
+        crate::limits::INDEX_WAIT_ENV,
         "How many milliseconds a Tab in an editor waits for the @ file-path index before it lists \
          the files indexed so far (default 400).",
     ),
@@ -33,9 +33,20 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     ),
     (
         "TERM",
-        "Unset, empty or dumb: plain mode, as --plain (numbered lines, no escape sequences). \
-         Otherwise the terminal type the editors write for.",
+        "Unset, empty, or a terminal the line editor cannot drive (dumb, cons25, emacs, in any \
+         case): plain mode, as --plain (numbered lines, no escape sequences). Otherwise the \
+         terminal type the editors write for.",
     ),
+    (
+        "LC_ALL",
+        "With LC_CTYPE and LANG, the locale (the first of the three set and not empty; none \
+         set is the C locale). When its codeset is not UTF-8 (C, POSIX, en_US.ISO-8859-1), \
+         pi-ask writes only ASCII to the terminal: its glyphs as >, [x], (*), <- ->, ... and \
+         every other non-ASCII character of payload text escaped as \\u{e9}. The answers keep \
+         the text as it is.",
+    ),
+    ("LC_CTYPE", "See LC_ALL."),
+    ("LANG", "See LC_ALL."),
     (
         "PI_ASK_TIMEOUT",
         "The default of --timeout: seconds without a key before the questionnaire ends, keeping \
@@ -44,6 +55,18 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "PI_ASK_BELL",
         "0: do not ring the terminal bell when the first question appears (as --no-bell).",
+    ),
+    (
+        "PI_ASK_NOTIFY",
+        "How to notify once when the questions wait (as --notify): bell (the default), osc9, osc777, command, none, separated by commas.",
+    ),
+    (
+        "PI_ASK_NOTIFY_COMMAND",
+        "A shell command run when the questions wait (as --notify-command), with ASK_NOTIFY_EVENT=question.waiting, ASK_NOTIFY_TITLE and ASK_NOTIFY_MESSAGE set; killed after 5 s, its failure ignored.",
+    ),
+    (
+        "PI_ASK_AUTO_SUBMIT",
+        "1: submit at once on reaching the review when every question is answered and no note was written (as --auto-submit); 0 or unset: show the review.",
     ),
     (
         "PI_ASK_PLAIN",
@@ -76,7 +99,8 @@ pub const GUIDES: &[(&str, &[&str])] = &[
         &[
             "The payload is the ask_user contract's {title?, questions: [{id, label?, prompt, \
              type?: single|multi|preview, required?, options: [{value, label, description?, \
-             preview?}]}]}, or the payload of another ask-the-user tool, detected by its fields \
+             preview?, recommended?}]}]} (recommended: true marks an option and highlights it \
+             first, never selects it), or the payload of another ask-the-user tool, detected by its fields \
              (--input-format names it): mickyyy68 ({questions: [{question, header?, \
              multiSelect?, options: [{label, description?}]}]}), claude-code (Claude Code's \
              AskUserQuestion, the same fields), yishan (one {question, context?, options?, \
@@ -94,7 +118,9 @@ pub const GUIDES: &[(&str, &[&str])] = &[
              question id, where an ENTRY is an option's value (\"balanced\"), its 1-based \
              position (2), a list of them ([\"react\", \"svelte\"]), or {\"values\": [...], \
              \"customText\": \"...\", \"note\": \"...\", \"optionNotes\": {VALUE: \"...\"}}. \
-             A result pi-ask wrote (or its details) is an answers file too, so a recorded run \
+             \"mode\": \"elaborate\" beside \"answers\" ends with Elaborate instead of Submit \
+             (an elaborate result: details.mode, elaboration, continuation; option notes may \
+             then be on unselected options). A result pi-ask wrote (or its details) is an answers file too, so a recorded run \
              replays to the same answers. It may be as large as --max-payload-bytes plus 16 \
              times the payload's size. pi-ask schema answers prints its JSON Schema; pi-ask \
              validate PAYLOAD --answers FILE checks one.",
@@ -408,10 +434,10 @@ mod tests {
                 .map(|(_, t)| *t)
                 .unwrap()
         };
-        let bytes = format!("({})", crate::cli::DEFAULT_MAX_PAYLOAD_BYTES);
+        let bytes = format!("({})", crate::limits::DEFAULT_MAX_PAYLOAD_BYTES);
         assert!(text("PI_ASK_MAX_PAYLOAD_BYTES").contains(&bytes));
-        let wait = format!("(default {})", crate::complete::FIRST_WAIT.as_millis());
-        assert!(text(crate::complete::WAIT_ENV).contains(&wait));
+        let wait = format!("(default {})", crate::limits::INDEX_FIRST_WAIT.as_millis());
+        assert!(text(crate::limits::INDEX_WAIT_ENV).contains(&wait));
     }
 
     #[test]

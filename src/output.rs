@@ -13,14 +13,14 @@ use std::path::{Path, PathBuf};
 /// format (`result::formats::render`).
 ///
 /// Characters a terminal would act on (C1 controls, bidirectional overrides and isolates,
-/// line separators; see `sanitize`) are written as `\uXXXX` escapes, so the result printed
+/// line separators; see `text::sanitize`) are written as `\uXXXX` escapes, so the result printed
 /// straight to a terminal cannot reorder or hide text. The strings are unchanged: any JSON
 /// parser reads the same values back (serde_json already escapes C0 controls).
 pub fn to_json<T: Serialize + ?Sized>(result: &T) -> String {
     let s = serde_json::to_string_pretty(result).expect("results always serialize");
     let mut out = String::with_capacity(s.len() + 1);
     for c in s.chars() {
-        if c != '\n' && c != '\t' && crate::sanitize::is_unsafe(c) {
+        if c != '\n' && c != '\t' && crate::text::is_unsafe(c) {
             // Outside strings pretty JSON has only ASCII, so every such char is in a string.
             out.push_str(&format!("\\u{:04x}", c as u32));
         } else {
@@ -28,6 +28,37 @@ pub fn to_json<T: Serialize + ?Sized>(result: &T) -> String {
         }
     }
     out.push('\n');
+    out
+}
+
+/// `json` as stdout takes it: on a terminal whose locale is not UTF-8
+/// (`text::terminal_charset`), every non-ASCII character as a `\uXXXX` escape (the same
+/// value to any JSON parser), so no byte from 0x80 up reaches it; else unchanged.
+fn for_stdout(json: String) -> String {
+    use std::io::IsTerminal;
+    if json.is_ascii()
+        || crate::text::terminal_charset() == crate::text::Charset::Utf8
+        || !io::stdout().is_terminal()
+    {
+        return json;
+    }
+    ascii_json(&json)
+}
+
+/// `json` with every non-ASCII character as `\uXXXX` escapes (two for one beyond the Basic
+/// Multilingual Plane). Outside strings pretty JSON has only ASCII.
+fn ascii_json(json: &str) -> String {
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{:04x}", unit));
+            }
+        }
+    }
     out
 }
 
@@ -54,6 +85,7 @@ pub fn write_result<T: Serialize + ?Sized>(result: &T, path: Option<&Path>) -> R
     let json = to_json(result);
     match path.filter(|p| *p != Path::new("-")) {
         None => {
+            let json = for_stdout(json);
             let mut out = io::stdout().lock();
             out.write_all(json.as_bytes())
                 .and_then(|_| out.flush())
@@ -70,9 +102,9 @@ pub fn write_result<T: Serialize + ?Sized>(result: &T, path: Option<&Path>) -> R
 }
 
 /// A path as a message shows it: escape sequences and control characters in a file name are
-/// shown escaped (`sanitize::for_terminal`), never run, as every path in pi-ask's messages.
+/// shown escaped (`text::for_terminal`), never run, as every path in pi-ask's messages.
 fn shown(path: &Path) -> String {
-    crate::sanitize::for_terminal(&path.display().to_string()).into_owned()
+    crate::text::for_terminal(&path.display().to_string()).into_owned()
 }
 
 /// An I/O error in the operating system's words ("No such file or directory"), without
@@ -191,4 +223,20 @@ fn current_umask() -> u32 {
     let mask = umask(Mode::from_bits_truncate(0o022));
     umask(mask);
     mask.bits() as u32
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ascii_json_escapes_every_non_ascii_character_and_reads_back_the_same() {
+        let json = "{\n  \"a\": \"caf\u{e9} \u{6db} \u{1f600}\"\n}";
+        let ascii = super::ascii_json(json);
+        assert_eq!(
+            ascii,
+            "{\n  \"a\": \"caf\\u00e9 \\u06db \\ud83d\\ude00\"\n}"
+        );
+        let back: serde_json::Value = serde_json::from_str(&ascii).unwrap();
+        let was: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(back, was);
+    }
 }

@@ -8,8 +8,9 @@ pub mod formats;
 
 use crate::answers::AnswerState;
 use crate::contract::{
-    quoted, ContentItem, Details, ErrorCode, ErrorInfo, Payload, PayloadError, Problem,
-    QuestionSummary, QuestionType, ToolResult,
+    quoted, Answer, ContentItem, Continuation, Details, Elaboration, ElaborationItem,
+    ElaborationQuestion, ErrorCode, ErrorInfo, Mode, Payload, PayloadError, Problem,
+    QuestionStatus, QuestionSummary, QuestionType, Target, ToolResult,
 };
 use crate::exit_codes::ExitCode;
 use indexmap::IndexMap;
@@ -22,6 +23,10 @@ use std::time::Duration;
 pub enum Ending {
     /// The person submitted (or the answers file answered): these answers, exit 0.
     Submitted(AnswerState),
+    /// The person chose Elaborate at the review (or the answers file's `"mode":
+    /// "elaborate"`): an elaborate result (`details.mode`, `elaboration`, `continuation`),
+    /// exit 0.
+    Elaborated(AnswerState),
     /// The person dismissed the flow (Esc and confirm, Cancel, a scripted cancel): exit 1.
     Dismissed,
     /// Ctrl+C or SIGINT: the dismissed result, exit 130 (128 + SIGINT, as shells report it).
@@ -63,6 +68,11 @@ pub fn conclude(ending: &Ending, payload: Option<&Payload>) -> (ToolResult, Exit
         (Ending::Submitted(state), Some(p)) => (submitted(p, state), ExitCode::Submitted),
         (Ending::Submitted(_), None) => (
             internal(None, "answers were submitted without a payload"),
+            ExitCode::Internal,
+        ),
+        (Ending::Elaborated(state), Some(p)) => (elaborated(p, state), ExitCode::Submitted),
+        (Ending::Elaborated(_), None) => (
+            internal(None, "answers were elaborated without a payload"),
             ExitCode::Internal,
         ),
         (Ending::TimedOut { answers, why }, Some(p)) => {
@@ -122,69 +132,236 @@ fn title_phrase(title: Option<&str>) -> String {
     }
 }
 
-/// The result of a submitted flow: `cancelled: false`, the answers, and a transcript line per
-/// question (answered, noted, or skipped).
+/// `content` of a dismissed flow (the contract's project's `CANCELLED_SUMMARY`).
+pub const CANCELLED_SUMMARY: &str = "User cancelled the ask flow";
+/// The first line of a submitted result's `content` when nothing was answered or noted (the
+/// contract's project's `SUBMITTED_SUMMARY`).
+pub const SUBMITTED_SUMMARY: &str = "User submitted the ask flow";
+/// `content` of an elaborate result with no note and no answer (the contract's project's
+/// `ELABORATED_SUMMARY`).
+pub const ELABORATED_SUMMARY: &str = "User asked for elaboration based on notes";
+/// `details.elaboration.instruction`, the contract's project's words.
+pub const ELABORATION_INSTRUCTION: &str = "First answer the user's noted clarification \
+directly and concisely using the provided question and option context. Do not treat these \
+notes as final answers. Then re-ask only the affected questions if a choice is still needed \
+afterward. Do not jump straight to a follow-up question unless the note is already resolved.";
+/// What a submitted result's `content` says of a question left unanswered, after its label
+/// (`Scope: (no answer)`), so the calling model does not assume an answer.
+pub const NO_ANSWER: &str = "(no answer)";
+
+/// The result of a submitted flow: `cancelled: false`, the answers, and [`summary_lines`] as
+/// `content`; [`SUBMITTED_SUMMARY`] first when nothing was answered or noted.
 fn submitted(payload: &Payload, state: &AnswerState) -> ToolResult {
-    let mut text = format!(
-        "User submitted the questionnaire{}:\n",
-        title_phrase(payload.title.as_deref())
-    );
-    let skipped = transcript(payload, state, "skipped (no answer given)", &mut text).len();
-    if skipped > 0 {
-        let _ = writeln!(
-            text,
-            "{skipped} question{} skipped: do not assume an answer for {}.",
-            if skipped == 1 { " was" } else { "s were" },
-            if skipped == 1 { "it" } else { "them" }
-        );
+    let answers = state.answers(payload);
+    let mut lines = summary_lines(payload, state);
+    if answers.is_empty() {
+        lines.insert(0, SUBMITTED_SUMMARY.to_string());
     }
     ToolResult {
-        content: vec![ContentItem::text(text.trim_end())],
+        content: vec![ContentItem::text(lines.join("\n"))],
         details: Details {
             title: payload.title.clone(),
             cancelled: false,
+            mode: None,
             questions: summaries(Some(payload)),
-            answers: state.answers(payload),
+            answers,
+            continuation: None,
+            elaboration: None,
             error: None,
         },
     }
 }
 
-/// The transcript of the answers: one line per question, `- Label (id): ` and its options
-/// (`Label [value]`) and custom text, or `unanswered`; its note and option notes on the lines
-/// under it. Returns the questions without an answer (a note alone is no answer).
-fn transcript(
-    payload: &Payload,
-    state: &AnswerState,
-    unanswered: &str,
-    text: &mut String,
-) -> Vec<usize> {
-    let mut open = Vec::new();
+/// The answers as the contract's project's `summarizeResult` writes them for the calling
+/// model, one line each, in question order: `Style: Rich` (labels joined by `, `, custom text
+/// last), `Style: (no answer)` for a question without an answer ([`NO_ANSWER`]), then
+/// `Style note: ...` and `Style / Rich note: ...` for the question note and the notes of
+/// selected options. Text is written as typed (the result's JSON escapes it).
+pub fn summary_lines(payload: &Payload, state: &AnswerState) -> Vec<String> {
+    let mut lines = Vec::new();
     for (q, question) in payload.questions.iter().enumerate() {
         let summary = state.summary(payload, q);
-        let head = format!("- {} ({})", question.label, question.id);
+        let label = &question.label;
         if state.is_answered(q) {
-            let mut parts: Vec<String> = summary
+            let mut labels: Vec<&str> = summary
                 .options
                 .iter()
-                .map(|(_, o)| format!("{} [{}]", o.label, o.value))
+                .map(|(_, o)| o.label.as_str())
                 .collect();
-            if let Some(custom) = summary.custom_text {
-                parts.push(format!("custom text {}", quoted(custom)));
-            }
-            let _ = writeln!(text, "{head}: {}", parts.join(", "));
+            labels.extend(summary.custom_text);
+            lines.push(format!("{label}: {}", labels.join(", ")));
         } else {
-            open.push(q);
-            let _ = writeln!(text, "{head}: {unanswered}");
+            lines.push(format!("{label}: {NO_ANSWER}"));
         }
         if let Some(note) = summary.note {
-            let _ = writeln!(text, "  note: {}", quoted(note));
+            lines.push(format!("{label} note: {note}"));
         }
         for (option, note) in &summary.option_notes {
-            let _ = writeln!(text, "  note on [{}]: {}", option.value, quoted(note));
+            lines.push(format!("{label} / {} note: {note}", option.label));
         }
     }
-    open
+    lines
+}
+
+/// The result of Elaborate at the review (docs/contract.md "What pi-ask adds", from the
+/// contract's project v0.4.0): `cancelled: false`, `mode: "elaborate"`, the committed answers
+/// only, `continuation` and `elaboration` ([`elaboration`]), and `content` describing each
+/// note ([`elaboration_lines`]).
+fn elaborated(payload: &Payload, state: &AnswerState) -> ToolResult {
+    let answers: IndexMap<String, Answer> = (0..payload.questions.len())
+        .filter(|&q| state.is_answered(q))
+        .filter_map(|q| Some((payload.questions[q].id.clone(), state.answer(payload, q)?)))
+        .collect();
+    let elaboration = elaboration(payload, state);
+    let continuation = continuation(payload, state, &answers);
+    let text = elaboration_lines(payload, &answers, &elaboration).join("\n");
+    ToolResult {
+        content: vec![ContentItem::text(text)],
+        details: Details {
+            title: payload.title.clone(),
+            cancelled: false,
+            mode: Some(Mode::Elaborate),
+            questions: summaries(Some(payload)),
+            answers,
+            continuation: Some(continuation),
+            elaboration: Some(elaboration),
+            error: None,
+        },
+    }
+}
+
+/// `details.elaboration`: every question note and every option note (of unselected options
+/// too), in question order, each with its whole question, whether the question is answered
+/// and its committed answer; an option note also with its option and whether it is selected.
+pub fn elaboration(payload: &Payload, state: &AnswerState) -> Elaboration {
+    let mut items = Vec::new();
+    for (q, question) in payload.questions.iter().enumerate() {
+        if !state.has_notes(q) {
+            continue;
+        }
+        let answered = state.is_answered(q);
+        let answer = if answered {
+            state.answer(payload, q)
+        } else {
+            None
+        };
+        let context = ElaborationQuestion::from(question);
+        let item = |target, option, selected, note: &str| ElaborationItem {
+            target,
+            question: context.clone(),
+            option,
+            selected,
+            answered,
+            answer: answer.clone(),
+            note: note.to_string(),
+        };
+        if let Some(note) = state.note(q) {
+            items.push(item(Target::Question, None, None, note));
+        }
+        for (o, option) in question.options.iter().enumerate() {
+            if let Some(note) = state.option_note(q, o) {
+                let selected = state.is_selected(q, o).unwrap_or(false);
+                items.push(item(
+                    Target::Option {
+                        option_value: option.value.clone(),
+                    },
+                    Some(option.clone()),
+                    Some(selected),
+                    note,
+                ));
+            }
+        }
+    }
+    Elaboration {
+        instruction: ELABORATION_INSTRUCTION.to_string(),
+        next_action: "clarify_then_reask".to_string(),
+        items,
+    }
+}
+
+/// `details.continuation` of an elaborate result: questions with a note are affected
+/// (`needs_clarification`), committed answers of the others are preserved (`answered`), the
+/// rest are `unanswered`.
+fn continuation(
+    payload: &Payload,
+    state: &AnswerState,
+    answers: &IndexMap<String, Answer>,
+) -> Continuation {
+    let mut out = Continuation {
+        strategy: "refine_only".to_string(),
+        affected_question_ids: Vec::new(),
+        preserved_answers: IndexMap::new(),
+        question_states: IndexMap::new(),
+    };
+    for (q, question) in payload.questions.iter().enumerate() {
+        let id = &question.id;
+        let status = if state.has_notes(q) {
+            out.affected_question_ids.push(id.clone());
+            QuestionStatus::NeedsClarification
+        } else if let Some(answer) = answers.get(id) {
+            out.preserved_answers.insert(id.clone(), answer.clone());
+            QuestionStatus::Answered
+        } else {
+            QuestionStatus::Unanswered
+        };
+        out.question_states
+            .insert(id.clone(), crate::contract::QuestionState { status });
+    }
+    out
+}
+
+/// An elaborate result's `content`, as the contract's project's `formatElaborationLines`: per
+/// note `User asked to elaborate on question "<prompt>" [option "<label>"] [after current
+/// answer "<labels>"] with note "<note>"` (JSON-quoted); without notes, one line per answered
+/// question `... after current answer "<labels>"`; else [`ELABORATED_SUMMARY`].
+pub fn elaboration_lines(
+    payload: &Payload,
+    answers: &IndexMap<String, Answer>,
+    elaboration: &Elaboration,
+) -> Vec<String> {
+    let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    let after = |answer: Option<&Answer>| match answer {
+        Some(a) if !a.labels.is_empty() => {
+            format!(" after current answer {}", quote(&a.labels.join(", ")))
+        }
+        _ => String::new(),
+    };
+    let mut lines: Vec<String> = elaboration
+        .items
+        .iter()
+        .map(|item| {
+            let option = match &item.option {
+                Some(o) => format!(" option {}", quote(&o.label)),
+                None => String::new(),
+            };
+            format!(
+                "User asked to elaborate on question {}{option}{} with note {}",
+                quote(&item.question.prompt),
+                after(item.answer.as_ref()),
+                quote(&item.note)
+            )
+        })
+        .collect();
+    if lines.is_empty() {
+        lines = payload
+            .questions
+            .iter()
+            .filter_map(|question| {
+                let answer = answers.get(&question.id)?;
+                (!answer.labels.is_empty()).then(|| {
+                    format!(
+                        "User asked to elaborate on question {}{}",
+                        quote(&question.prompt),
+                        after(Some(answer))
+                    )
+                })
+            })
+            .collect();
+    }
+    if lines.is_empty() {
+        lines.push(ELABORATED_SUMMARY.to_string());
+    }
+    lines
 }
 
 /// What a timeout's `details.error.message` says: "no key for 30 seconds" (fractions as
@@ -209,7 +386,13 @@ fn timed_out(payload: &Payload, state: &AnswerState, why: &str) -> ToolResult {
          given so far:\n",
         title_phrase(payload.title.as_deref())
     );
-    let open = transcript(payload, state, "still open (no answer given)", &mut text);
+    for line in summary_lines(payload, state) {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    let open: Vec<usize> = (0..payload.questions.len())
+        .filter(|&q| !state.is_answered(q))
+        .collect();
     if open.is_empty() {
         text.push_str("Every question was answered, but the user did not submit.");
     } else {
@@ -234,8 +417,11 @@ fn timed_out(payload: &Payload, state: &AnswerState, why: &str) -> ToolResult {
         details: Details {
             title: payload.title.clone(),
             cancelled: true,
+            mode: None,
             questions: summaries(Some(payload)),
             answers: state.answers(payload),
+            continuation: None,
+            elaboration: None,
             error: Some(ErrorInfo::new(ErrorCode::Timeout, why)),
         },
     }
@@ -244,12 +430,7 @@ fn timed_out(payload: &Payload, state: &AnswerState, why: &str) -> ToolResult {
 /// The result when the person dismissed the flow (Esc, Ctrl+C, a scripted `cancelled`): no
 /// answers, no error.
 fn dismissed(payload: Option<&Payload>) -> ToolResult {
-    let text = format!(
-        "User dismissed the questionnaire{} without submitting; no answers were given. \
-         Do not assume any answer: continue without these choices or ask again in plain text.",
-        title_phrase(payload.and_then(|p| p.title.as_deref()))
-    );
-    cancelled(payload, text, None)
+    cancelled(payload, CANCELLED_SUMMARY.to_string(), None)
 }
 
 /// The result when the flow was ended from outside or the terminal failed: no answers, and
@@ -269,14 +450,18 @@ fn cancelled(payload: Option<&Payload>, text: String, error: Option<ErrorInfo>) 
         details: Details {
             title: payload.and_then(|p| p.title.clone()),
             cancelled: true,
+            mode: None,
             questions: summaries(payload),
             answers: IndexMap::new(),
+            continuation: None,
+            elaboration: None,
             error,
         },
     }
 }
 
 /// Every question with its id, how to answer it, its options (`N) label [value]: description`,
+/// ` (recommended)` after `[value]` on a recommended option,
 /// previews as `| ` lines), its context (docs/dialects.md) and whether custom text is taken:
 /// the "Needs user input" result lists the questions this way, and so does `pi-ask validate`.
 pub fn listing(payload: &Payload) -> String {
@@ -297,6 +482,9 @@ pub fn listing(payload: &Payload) -> String {
         }
         for (i, option) in question.options.iter().enumerate() {
             let _ = write!(text, "   {}) {} [{}]", i + 1, option.label, option.value);
+            if option.recommended {
+                text.push_str(" (recommended)");
+            }
             if let Some(d) = &option.description {
                 let _ = write!(text, ": {d}");
             }
@@ -318,27 +506,68 @@ pub fn listing(payload: &Payload) -> String {
     text
 }
 
-/// The contract's non-interactive result (contract "Non-interactive mode"): `content` starts
-/// with "Needs user input" and lists every question with its options ([`listing`]) so the
-/// caller can ask in plain text; `details.answers` is empty and `details.error.code` is
-/// `no_ui`.
-fn needs_user_input(payload: Option<&Payload>, why: &str) -> ToolResult {
-    let mut text = format!(
-        "Needs user input: {why}, so the questionnaire{} could not be shown. Ask the user \
-         these questions in plain text and continue with their answers:\n",
-        title_phrase(payload.and_then(|p| p.title.as_deref()))
-    );
-    if let Some(p) = payload {
-        for block in listing(p).split_inclusive('\n') {
-            if block.starts_with(|c: char| c.is_ascii_digit()) {
-                text.push('\n');
+/// The pending questions as the contract's project's tool lists them for the caller to ask by
+/// hand: `1. Label: prompt`, then `   - Label [value]` per option (` (recommended)` and
+/// `: description` after it,
+/// a preview's lines as `     | ...`), `   - Type your own [custom]` where custom text is
+/// taken; a question's context (docs/dialects.md) as `   context: ...` under it.
+pub fn pending_listing(payload: &Payload) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (q, question) in payload.questions.iter().enumerate() {
+        lines.push(format!(
+            "{}. {}: {}",
+            q + 1,
+            question.label,
+            question.prompt
+        ));
+        if let Some(context) = &question.context {
+            lines.push(format!("   context: {context}"));
+        }
+        for option in &question.options {
+            let mut line = format!("   - {} [{}]", option.label, option.value);
+            if option.recommended {
+                line.push_str(" (recommended)");
             }
-            text.push_str(block);
+            if let Some(d) = &option.description {
+                let _ = write!(line, ": {d}");
+            }
+            lines.push(line);
+            if question.kind == QuestionType::Preview {
+                if let Some(p) = &option.preview {
+                    lines.extend(p.lines().map(|l| format!("     | {l}")));
+                }
+            }
+        }
+        if question.allows_custom_text() {
+            lines.push("   - Type your own [custom]".to_string());
         }
     }
+    lines
+}
+
+/// The contract's non-interactive result (contract "Non-interactive mode"), worded as the
+/// contract's project's tool words it: `Needs user input: ask_user requires interactive UI.`,
+/// pi-ask's reason (`Reason: no interactive terminal is available.`), the request to ask by
+/// hand, [`pending_listing`], and the closing line on `details.questions`;
+/// `details.answers` is empty and `details.error.code` is `no_ui`.
+fn needs_user_input(payload: Option<&Payload>, why: &str) -> ToolResult {
+    let mut lines = vec![
+        "Needs user input: ask_user requires interactive UI.".to_string(),
+        format!("Reason: {}.", why.trim_end_matches('.')),
+        "Run same tool call in interactive session, or ask user these questions manually:"
+            .to_string(),
+    ];
+    if let Some(p) = payload {
+        lines.extend(pending_listing(p));
+    }
+    lines.push(
+        "details.questions contains normalized pending questions. details.answers stays empty \
+         until user responds."
+            .to_string(),
+    );
     cancelled(
         payload,
-        text.trim_end().to_string(),
+        lines.join("\n"),
         Some(ErrorInfo::new(
             ErrorCode::NoUi,
             &format!("{why}; no answers were collected"),
@@ -361,8 +590,11 @@ fn invalid_input(
         details: Details {
             title,
             cancelled: true,
+            mode: None,
             questions: summaries(payload),
             answers: IndexMap::new(),
+            continuation: None,
+            elaboration: None,
             error: Some(error),
         },
     }
@@ -412,7 +644,8 @@ mod tests {
         assert_eq!(
             listing(&p),
             "1. Q1 (id: l; choose one, previews below): Layout?\n   \
-             1) A [a]\n      | +--+\n      | |a |\n      | +--+\n"
+             1) A [a]\n      | +--+\n      | |a |\n      | +--+\n   \
+             or the user's own answer in their words\n"
         );
         // the payload itself keeps its line endings
         assert_eq!(
@@ -422,20 +655,19 @@ mod tests {
     }
 
     #[test]
-    fn submitted_content_has_one_line_per_question_and_marks_skips() {
+    fn submitted_content_is_the_summary_with_unanswered_questions_marked() {
         let p = payload();
         let mut st = AnswerState::new(&p);
         st.set_selection(1, &[0, 1]).unwrap();
-        st.set_custom_text(1, "Solid\nand more").unwrap();
+        st.set_custom_text(1, "Solid").unwrap();
         st.set_option_note(1, 0, "v18").unwrap();
+        st.set_option_note(1, 1, "").unwrap();
         st.set_note(0, "undecided").unwrap();
         let r = submitted(&p, &st);
         assert_eq!(
             r.content[0].text,
-            "User submitted the questionnaire \"Prefs\":\n\
-             - Style (style): skipped (no answer given)\n  note: \"undecided\"\n\
-             - Frontend (fw): React [react], Vue [vue], custom text \"Solid\\nand more\"\n  note on [react]: \"v18\"\n\
-             1 question was skipped: do not assume an answer for it."
+            "Style: (no answer)\nStyle note: undecided\n\
+             Frontend: React, Vue, Solid\nFrontend / React note: v18"
         );
         assert!(!r.details.cancelled);
         assert_eq!(r.details.error, None);
@@ -449,11 +681,19 @@ mod tests {
     }
 
     #[test]
-    fn dismissed_says_dismissed_and_has_no_answers() {
+    fn submitted_with_nothing_answered_says_so_first() {
+        let p = payload();
+        let r = submitted(&p, &AnswerState::new(&p));
+        assert_eq!(
+            r.content[0].text,
+            "User submitted the ask flow\nStyle: (no answer)\nFrontend: (no answer)"
+        );
+    }
+
+    #[test]
+    fn dismissed_says_cancelled_and_has_no_answers() {
         let r = dismissed(Some(&payload()));
-        assert!(r.content[0]
-            .text
-            .starts_with("User dismissed the questionnaire \"Prefs\""));
+        assert_eq!(r.content[0].text, "User cancelled the ask flow");
         let d = serde_json::to_value(&r.details).unwrap();
         assert_eq!(d["cancelled"], json!(true));
         assert_eq!(d["answers"], json!({}));
@@ -462,12 +702,40 @@ mod tests {
     }
 
     #[test]
+    fn listings_mark_a_recommended_option() {
+        let p = parse_payload(
+            &json!({"questions": [{"id": "db", "prompt": "Database?", "options": [
+                {"value": "pg", "label": "PostgreSQL", "recommended": true, "description": "Full."},
+                {"value": "lite", "label": "SQLite"}]}]})
+            .to_string(),
+        )
+        .unwrap();
+        assert_eq!(
+            pending_listing(&p),
+            [
+                "1. Q1: Database?",
+                "   - PostgreSQL [pg] (recommended): Full.",
+                "   - SQLite [lite]",
+                "   - Type your own [custom]"
+            ]
+        );
+        assert!(listing(&p)
+            .contains("   1) PostgreSQL [pg] (recommended): Full.\n   2) SQLite [lite]\n"));
+    }
+
+    #[test]
     fn needs_user_input_lists_questions_and_options() {
         let r = needs_user_input(Some(&payload()), "no interactive terminal is available");
-        let text = &r.content[0].text;
-        assert!(text.starts_with("Needs user input: no interactive terminal is available"));
-        assert!(text.contains("1. Style (id: style; choose one, required): Style?\n   1) Minimal [min]: Short.\n   2) Rich [rich]\n"));
-        assert!(text.contains("2. Frontend (id: fw; choose any): Frameworks?"));
+        assert_eq!(
+            r.content[0].text,
+            "Needs user input: ask_user requires interactive UI.\n\
+             Reason: no interactive terminal is available.\n\
+             Run same tool call in interactive session, or ask user these questions manually:\n\
+             1. Style: Style?\n   - Minimal [min]: Short.\n   - Rich [rich]\n   - Type your own [custom]\n\
+             2. Frontend: Frameworks?\n   - React [react]\n   - Vue [vue]\n   - Type your own [custom]\n\
+             details.questions contains normalized pending questions. details.answers stays \
+             empty until user responds."
+        );
         assert_eq!(r.details.error.as_ref().unwrap().code, ErrorCode::NoUi);
         assert!(r.details.answers.is_empty());
         assert_eq!(r.details.questions.len(), 2);
@@ -492,8 +760,8 @@ mod tests {
                 "content": [{"type": "text", "text":
                     "The questionnaire \"Prefs\" timed out before the user submitted it (no key \
                      for 30 seconds). The answers given so far:\n\
-                     - Style (style): Minimal [min]\n\
-                     - Frontend (fw): still open (no answer given)\n  note: \"later\"\n\
+                     Style: Minimal\n\
+                     Frontend: (no answer)\nFrontend note: later\n\
                      Still open: Frontend (fw). Go on with the answers given; do not assume an \
                      answer for it: ask the user in plain text if you need it."}],
                 "details": {
@@ -526,9 +794,9 @@ mod tests {
             },
             Some(&p),
         );
-        assert!(r.content[0].text.ends_with(
-            "- Frontend (fw): Vue [vue]\nEvery question was answered, but the user did not submit."
-        ));
+        assert!(r.content[0]
+            .text
+            .ends_with("Frontend: Vue\nEvery question was answered, but the user did not submit."));
     }
 
     #[test]
@@ -538,6 +806,106 @@ mod tests {
         assert_eq!(m(1_000), "no key for 1 second");
         assert_eq!(m(2_500), "no key for 2.5 seconds");
         assert_eq!(m(250), "no key for 0.25 seconds");
+    }
+
+    #[test]
+    fn an_elaborate_result_lists_every_note_with_its_question() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.select(0, 1).unwrap();
+        st.set_note(0, "why this one?").unwrap();
+        st.set_selection(1, &[0]).unwrap();
+        st.set_option_note(1, 1, "is Vue still maintained?")
+            .unwrap();
+        let (r, code) = conclude(&Ending::Elaborated(st), Some(&p));
+        assert_eq!(code, ExitCode::Submitted);
+        let style = json!({"id": "style", "label": "Style", "prompt": "Style?", "type": "single",
+            "options": [{"value": "min", "label": "Minimal", "description": "Short."},
+                        {"value": "rich", "label": "Rich"}]});
+        let fw = json!({"id": "fw", "label": "Frontend", "prompt": "Frameworks?", "type": "multi",
+            "options": [{"value": "react", "label": "React"}, {"value": "vue", "label": "Vue"}]});
+        let rich = json!({"values": ["rich"], "labels": ["Rich"], "indices": [2], "note": "why this one?"});
+        let react = json!({"values": ["react"], "labels": ["React"], "indices": [1]});
+        assert_eq!(
+            serde_json::to_value(&r).unwrap(),
+            json!({
+                "content": [{"type": "text", "text":
+                    "User asked to elaborate on question \"Style?\" after current answer \"Rich\" with note \"why this one?\"\n\
+                     User asked to elaborate on question \"Frameworks?\" option \"Vue\" after current answer \"React\" with note \"is Vue still maintained?\""}],
+                "details": {
+                    "title": "Prefs",
+                    "cancelled": false,
+                    "mode": "elaborate",
+                    "questions": [
+                        {"id": "style", "label": "Style", "prompt": "Style?", "type": "single"},
+                        {"id": "fw", "label": "Frontend", "prompt": "Frameworks?", "type": "multi"}
+                    ],
+                    "answers": {"style": rich, "fw": react},
+                    "continuation": {
+                        "strategy": "refine_only",
+                        "affectedQuestionIds": ["style", "fw"],
+                        "preservedAnswers": {},
+                        "questionStates": {
+                            "style": {"status": "needs_clarification"},
+                            "fw": {"status": "needs_clarification"}
+                        }
+                    },
+                    "elaboration": {
+                        "instruction": ELABORATION_INSTRUCTION,
+                        "nextAction": "clarify_then_reask",
+                        "items": [
+                            {"target": {"kind": "question"}, "question": style, "answered": true,
+                             "answer": rich, "note": "why this one?"},
+                            {"target": {"kind": "option", "optionValue": "vue"}, "question": fw,
+                             "option": {"value": "vue", "label": "Vue"}, "selected": false,
+                             "answered": true, "answer": react, "note": "is Vue still maintained?"}
+                        ]
+                    }
+                }
+            })
+        );
+    }
+
+    #[test]
+    fn an_elaborate_result_without_notes_names_the_answers_or_says_so() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.select(0, 0).unwrap();
+        let (r, _) = conclude(&Ending::Elaborated(st), Some(&p));
+        assert_eq!(
+            r.content[0].text,
+            "User asked to elaborate on question \"Style?\" after current answer \"Minimal\""
+        );
+        let c = r.details.continuation.unwrap();
+        assert_eq!(c.affected_question_ids, Vec::<String>::new());
+        assert_eq!(
+            serde_json::to_value(&c.preserved_answers).unwrap(),
+            json!({"style": {"values": ["min"], "labels": ["Minimal"], "indices": [1]}})
+        );
+        assert_eq!(
+            serde_json::to_value(&c.question_states).unwrap(),
+            json!({"style": {"status": "answered"}, "fw": {"status": "unanswered"}})
+        );
+        // A note-only question is in the items, not in `answers`.
+        let mut st = AnswerState::new(&p);
+        st.set_note(1, "no idea").unwrap();
+        let (r, _) = conclude(&Ending::Elaborated(st), Some(&p));
+        assert_eq!(r.details.answers.len(), 0);
+        assert_eq!(
+            r.content[0].text,
+            "User asked to elaborate on question \"Frameworks?\" with note \"no idea\""
+        );
+        let (r, _) = conclude(&Ending::Elaborated(AnswerState::new(&p)), Some(&p));
+        assert_eq!(r.content[0].text, ELABORATED_SUMMARY);
+    }
+
+    #[test]
+    fn a_submitted_result_has_no_field_of_the_elaborate_mode() {
+        let p = payload();
+        let (r, _) = conclude(&Ending::Submitted(AnswerState::new(&p)), Some(&p));
+        let d = serde_json::to_value(&r.details).unwrap();
+        let keys: Vec<&String> = d.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["title", "cancelled", "questions", "answers"]);
     }
 
     #[test]

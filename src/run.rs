@@ -29,27 +29,46 @@ pub fn terminal_available() -> bool {
 
 /// Fills the settings of the main command that the command line left out from their
 /// environment variables (`PI_ASK_TIMEOUT`, `PI_ASK_SCREEN`, `PI_ASK_MAX_PAYLOAD_BYTES`,
-/// `PI_ASK_PLAIN`), read only here, so a subcommand never trips on them; `given(id)` says
-/// whether the command line gave the argument `id` itself (it wins). `env` reads a variable.
+/// `PI_ASK_PLAIN`, `PI_ASK_AUTO_SUBMIT`, `PI_ASK_NOTIFY`, `PI_ASK_NOTIFY_COMMAND`), read only
+/// here, so a subcommand never trips on them; `given(id)` says
+/// whether the command line gave the argument `id` itself (it wins). `env` reads a variable
+/// as the operating system holds it (`std::env::var_os`).
 ///
-/// Errors: a variable's value cannot be used; the message names the variable and its value.
+/// Errors: a variable's value cannot be used (it is not UTF-8 text, or not a value of its
+/// setting); the message names the variable and its value (invalid bytes shown as U+FFFD).
 pub fn settings_from_environment(
     cli: &mut Cli,
     given: impl Fn(&str) -> bool,
-    env: impl Fn(&str) -> Option<String>,
+    env: impl Fn(&str) -> Option<std::ffi::OsString>,
 ) -> Result<(), String> {
     let bad = |name: &str, value: &str, why: String| {
         format!(
             "{name}={:?} cannot be used: {why}",
-            crate::sanitize::one_line(value)
+            crate::text::one_line(value)
         )
     };
-    if let (false, Some(value)) = (given("timeout"), env("PI_ASK_TIMEOUT")) {
+    // A value that is not UTF-8 is named, never taken for an unset variable; a variable whose
+    // setting the command line gave is not read.
+    let env = |given: bool, name: &str| -> Result<Option<String>, String> {
+        if given {
+            return Ok(None);
+        }
+        match env(name).map(std::ffi::OsString::into_string) {
+            None => Ok(None),
+            Some(Ok(value)) => Ok(Some(value)),
+            Some(Err(raw)) => Err(bad(
+                name,
+                &raw.to_string_lossy(),
+                "it is not UTF-8 text".into(),
+            )),
+        }
+    };
+    if let Some(value) = env(given("timeout"), "PI_ASK_TIMEOUT")? {
         cli.timeout = Some(
             crate::cli::parse_timeout(&value).map_err(|why| bad("PI_ASK_TIMEOUT", &value, why))?,
         );
     }
-    if let (false, Some(value)) = (given("screen"), env("PI_ASK_SCREEN")) {
+    if let Some(value) = env(given("screen"), "PI_ASK_SCREEN")? {
         // The values of `--screen`, read as clap reads them (an empty value is the default).
         let value = if value.trim().is_empty() {
             "inline"
@@ -59,7 +78,7 @@ pub fn settings_from_environment(
         cli.screen = <crate::cli::ScreenArg as clap::ValueEnum>::from_str(value, true)
             .map_err(|_| bad("PI_ASK_SCREEN", value, "it is inline or full".into()))?;
     }
-    if let (false, Some(value)) = (given("max_payload_bytes"), env("PI_ASK_MAX_PAYLOAD_BYTES")) {
+    if let Some(value) = env(given("max_payload_bytes"), "PI_ASK_MAX_PAYLOAD_BYTES")? {
         cli.max_payload_bytes = value.trim().parse().map_err(|_| {
             bad(
                 "PI_ASK_MAX_PAYLOAD_BYTES",
@@ -68,13 +87,31 @@ pub fn settings_from_environment(
             )
         })?;
     }
-    if let (false, Some(value)) = (cli.plain, env("PI_ASK_PLAIN")) {
-        cli.plain = match value.trim().to_ascii_lowercase().as_str() {
-            "1" | "true" | "yes" | "on" => true,
-            "" | "0" | "false" | "no" | "off" => false,
-            _ => return Err(bad("PI_ASK_PLAIN", &value, "it is 1 or 0".into())),
-        };
+    let switch = |name: &str, value: &str| match value.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "" | "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err(bad(name, value, "it is 1 or 0".into())),
+    };
+    if let Some(value) = env(cli.plain, "PI_ASK_PLAIN")? {
+        cli.plain = switch("PI_ASK_PLAIN", &value)?;
     }
+    if let Some(value) = env(cli.auto_submit, "PI_ASK_AUTO_SUBMIT")? {
+        cli.auto_submit = switch("PI_ASK_AUTO_SUBMIT", &value)?;
+    }
+    if let Some(value) = env(given("notify"), "PI_ASK_NOTIFY")? {
+        cli.notify = Some(
+            crate::notify::Channels::parse(&value)
+                .map_err(|why| bad("PI_ASK_NOTIFY", &value, why))?,
+        );
+    }
+    if let Some(value) = env(given("notify_command"), "PI_ASK_NOTIFY_COMMAND")? {
+        cli.notify_command = Some(value);
+    }
+    crate::notify::Settings::new(
+        cli.notify.clone().map(|c| c.0),
+        false,
+        cli.notify_command.clone(),
+    )?;
     Ok(())
 }
 
@@ -119,6 +156,8 @@ pub fn run(cli: &Cli) -> ExitCode {
     report(&ending, cli, &payload_path);
     let (res, code) = result::conclude(&ending, payload.as_ref());
     let code = finish(&res, payload.as_ref(), cli, code);
+    // What is still on its way to the terminal (a short while at most).
+    crate::terminal::flush_tty();
     // The process exits right after this: skip freeing a payload and result that can be
     // megabytes of small allocations (a fifth of a 1,000-question run; docs/benchmarks.md).
     std::mem::forget((payload, res, ending));
@@ -137,8 +176,8 @@ fn report(ending: &Ending, cli: &Cli, payload_path: &Path) {
         ),
         _ => return,
     };
-    // Payload text may carry escape sequences: shown escaped, never run (src/sanitize.rs).
-    crate::terminal::say(crate::sanitize::for_terminal(&text).trim_end_matches('\n'));
+    // Payload text may carry escape sequences: shown escaped, never run (src/text/sanitize.rs).
+    crate::terminal::say(crate::text::for_terminal(&text).trim_end_matches('\n'));
 }
 
 /// What a person reads on stderr about an `input` that cannot be used, ending in a newline.
@@ -181,7 +220,14 @@ pub fn for_people(problems: &[Problem], input: Input, path: &Path) -> String {
 /// Picks the front end and asks; returns how the flow ended. `payload_bytes` is the
 /// payload's size as read.
 fn ask(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
-    let flow = Flow::new(payload);
+    let ending = ask_with(payload, payload_bytes, cli);
+    // A notification command never outlives the run.
+    crate::notify::stop_commands();
+    ending
+}
+
+fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
+    let flow = Flow::new(payload).with_auto_submit(cli.auto_submit);
     if let Some(answers) = &cli.answers {
         let limit = answers_size_limit(payload_bytes, cli.max_payload_bytes);
         return frontend::scripted::answer_from_file(flow, answers, limit);
@@ -207,14 +253,32 @@ fn ask(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
             .or_else(|| std::env::current_dir().ok())
             .unwrap_or_else(|| ".".into()),
         context: None,
-        bell: !cli.no_bell && std::env::var("PI_ASK_BELL").map_or(true, |v| v.trim() != "0"),
+        notify: crate::notify::Settings::new(
+            cli.notify.clone().map(|c| c.0),
+            cli.no_bell || std::env::var("PI_ASK_BELL").is_ok_and(|v| v.trim() == "0"),
+            cli.notify_command.clone(),
+        )
+        .unwrap_or_default(),
         timeout: cli.timeout.filter(|t| !t.is_zero()),
-        placement: cli.screen.into(),
+        placement: match cli.screen {
+            crate::cli::ScreenArg::Inline => frontend::tty::Placement::Inline,
+            crate::cli::ScreenArg::Full => frontend::tty::Placement::Full,
+        },
         colour: colour_for_the_terminal(),
     };
     if let Some(ms) = cli.escape_delay {
         crate::keys::set_escape_delay(ms);
     }
+    // One run at a time on a terminal; the modes saved are the terminal's own, not another
+    // run's raw mode (docs/interactive.md). Waiting counts as a time with no key.
+    if !crate::terminal::claim_terminal(opts.timeout) {
+        let idle = opts.timeout.unwrap_or_default();
+        return Ending::TimedOut {
+            answers: crate::answers::AnswerState::new(payload),
+            why: result::timeout_message(idle),
+        };
+    }
+    crate::terminal::save_modes();
     let term = std::env::var("TERM").ok();
     let plain = frontend::wants_plain(cli.plain, term.as_deref());
     // Plain mode: restoring the terminal on a signal must not write escape sequences.
@@ -230,7 +294,7 @@ fn ask(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
     let context = cli.context.as_deref().map(|path| {
         read_context(path, cli.max_payload_bytes).unwrap_or_else(|why| {
             let path = path.display().to_string();
-            let path = crate::sanitize::for_terminal(&path);
+            let path = crate::text::for_terminal(&path);
             say(&format!(
                 "pi-ask: cannot use --context {path}: {why}; going on without it"
             ));

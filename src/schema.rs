@@ -22,7 +22,10 @@ pub use formats::{
     YishanOptionObject, YishanPayload,
 };
 
-use crate::contract::{ContentItem, Dialect, ErrorInfo, QuestionSummary, QuestionType, ToolResult};
+use crate::contract::{
+    ContentItem, Continuation, Dialect, Elaboration, ErrorInfo, Mode, QuestionSummary,
+    QuestionType, ToolResult,
+};
 use crate::result::formats::{ClaudeCodeDetails, Enveloped, MickyyyDetails, YishanResult};
 use indexmap::IndexMap;
 use schemars::generate::SchemaSettings;
@@ -97,6 +100,10 @@ pub struct InputOption {
     #[serde(default)]
     #[schemars(regex(pattern = r"\S"))]
     pub preview: Option<String>,
+    /// `true`: the caller recommends this option; it is marked and highlighted first, never
+    /// preselected. Defaults to false.
+    #[serde(default)]
+    pub recommended: Option<bool>,
 }
 
 /// An `--answers` file: answers by question id, a scripted dismissal, or a recorded result
@@ -155,12 +162,23 @@ pub struct AnswersDocument {
     /// `true` scripts a dismissal: the dismissed result, exit 1.
     #[serde(default)]
     pub cancelled: Option<bool>,
+    /// `"elaborate"` ends with Elaborate at the review instead of Submit (option notes may
+    /// then be on unselected options); `"submit"` (the default) submits.
+    #[serde(default)]
+    pub mode: Option<Mode>,
     /// Ignored (a recorded result carries it).
     #[serde(default)]
     pub title: Option<String>,
     /// Ignored (a recorded result carries it).
     #[serde(default)]
     pub questions: Option<Vec<QuestionSummary>>,
+    /// Ignored (a recorded elaborate result carries it).
+    #[serde(default)]
+    pub continuation: Option<Continuation>,
+    /// The notes of a recorded elaborate result: each item's note is replayed on its question
+    /// or option.
+    #[serde(default)]
+    pub elaboration: Option<Elaboration>,
     /// Ignored (a recorded result may carry it).
     #[serde(default)]
     pub error: Option<ErrorInfo>,
@@ -452,7 +470,16 @@ mod tests {
         );
         assert_eq!(
             properties(&s, Some("Details")),
-            sorted(&["title", "cancelled", "questions", "answers", "error"])
+            sorted(&[
+                "title",
+                "cancelled",
+                "mode",
+                "questions",
+                "answers",
+                "continuation",
+                "elaboration",
+                "error"
+            ])
         );
     }
 }

@@ -13,12 +13,16 @@
 //!   person's original screen comes back, so no drawn line is left behind.
 //! - [`suspend_job`]: Ctrl+Z: the terminal given back and the process group stopped, as a
 //!   shell job; [`discard_typeahead`]: keys typed before the first prompt never answer it.
+//! - [`write_tty`]: every write to the terminal is queued for one writer thread, so a terminal
+//!   that takes no output (an ssh link that stalls, a console frozen by a selection) blocks no
+//!   other thread; [`drain_tty`] and [`flush_tty`] wait for it, a short while at most.
+//! - [`claim_terminal`]: one run at a time on a terminal, so the modes saved are its own.
 //! - [`SignalWatch`]: while asking, SIGTERM, SIGHUP and SIGQUIT end the flow with a cancelled
-//!   result whose `details.error.code` is `aborted` (exit 1), and SIGINT outside the
-//!   front end's own Ctrl+C handling dismisses it like Ctrl+C (exit 1). A watcher thread
-//!   restores the terminal, writes the result through the callback it was given, and exits the
-//!   process. The normal finish path calls [`claim_result`] before writing, so exactly one of
-//!   the two writes the result.
+//!   result whose `details.error.code` is `aborted` (exit 128 + the signal), and SIGINT
+//!   outside the front end's own Ctrl+C handling dismisses it like Ctrl+C (exit 130). A
+//!   watcher thread writes the result through the callback it was given first, then restores
+//!   the terminal (bounded, as every write to it), and exits the process. The normal finish
+//!   path calls [`claim_result`] before writing, so exactly one of the two writes the result.
 //!
 //! A front end uses it like this (src/run.rs starts the watch for every interactive front end):
 //!
@@ -87,16 +91,191 @@ pub fn say_farewell(departure: Departure) {
     let farewell = FAREWELL.lock().unwrap_or_else(|e| e.into_inner()).take();
     if let Some(farewell) = farewell {
         let bytes = farewell(departure);
-        if let Ok(mut tty) = open_tty() {
-            let _ = tty.write_all(bytes.as_bytes());
-            let _ = tty.flush();
+        let bytes = crate::text::terminal_charset().guard(&bytes).into_owned();
+        let _ = write_tty(bytes.as_bytes());
+    }
+}
+
+/// Most bytes waiting for a terminal that takes no output before [`write_tty`] gives up on
+/// it (16 MiB: thousands of frames).
+pub const MAX_PENDING_BYTES: usize = 16 * 1024 * 1024;
+
+/// The writer thread writes in pieces of this many bytes, noting its progress after each.
+const WRITE_PIECE: usize = 4096;
+
+/// A terminal that took no byte for this long takes no output ([`drain_tty`] stops waiting).
+pub const STALLED_AFTER: Duration = Duration::from_millis(150);
+
+/// How long the end of a run waits for what is still to be written to the terminal
+/// ([`flush_tty`]): a terminal that takes no output holds the result up no longer.
+const END_DRAIN: Duration = Duration::from_millis(400);
+
+/// The bytes on their way to the terminal: one writer thread writes them in order, so no
+/// other thread ever blocks on a terminal that takes no output (an ssh link that stalls, a
+/// console frozen by a selection).
+#[derive(Default)]
+struct Outgoing {
+    /// Bytes not handed to the writer yet.
+    pending: Vec<u8>,
+    /// Bytes the writer is writing now.
+    writing: usize,
+    /// When the writer last got on: took bytes or wrote a piece of them.
+    progress: Option<Instant>,
+    /// Why the terminal cannot be written, once a write failed.
+    failed: Option<(io::ErrorKind, String)>,
+    /// Whether the writer thread runs.
+    started: bool,
+}
+
+struct Writer {
+    state: Mutex<Outgoing>,
+    /// Signalled when bytes are queued (for the writer) and when they are written (for
+    /// [`drain_tty`]).
+    changed: std::sync::Condvar,
+}
+
+static WRITER: Writer = Writer {
+    state: Mutex::new(Outgoing {
+        pending: Vec::new(),
+        writing: 0,
+        progress: None,
+        failed: None,
+        started: false,
+    }),
+    changed: std::sync::Condvar::new(),
+};
+
+impl Writer {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Outgoing> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The writer thread: takes what is pending, writes it, again, until a write fails.
+    fn run(&self, mut tty: File) {
+        loop {
+            let bytes = {
+                let mut state = self.lock();
+                while state.pending.is_empty() {
+                    state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+                }
+                let bytes = std::mem::take(&mut state.pending);
+                state.writing = bytes.len();
+                state.progress = Some(Instant::now());
+                bytes
+            };
+            // In pieces, so a slow terminal is told from one that takes nothing.
+            let mut written = Ok(());
+            for piece in bytes.chunks(WRITE_PIECE) {
+                written = tty.write_all(piece).and_then(|()| tty.flush());
+                if written.is_err() {
+                    break;
+                }
+                self.lock().progress = Some(Instant::now());
+            }
+            let mut state = self.lock();
+            state.writing = 0;
+            if let Err(e) = written {
+                state.failed = Some((e.kind(), e.to_string()));
+                state.pending = Vec::new();
+                drop(state);
+                self.changed.notify_all();
+                return;
+            }
+            drop(state);
+            self.changed.notify_all();
         }
+    }
+}
+
+/// Queues `bytes` for `/dev/tty` and returns at once: the writer thread writes everything in
+/// the order queued. Every write to the terminal goes through it (frames, the transcript, the
+/// restoring sequences, plain mode's lines); rustyline's editors write on their own, so
+/// [`drain_tty`] comes first.
+///
+/// Errors: no terminal; an earlier write failed (the terminal went away: that error); or more
+/// than [`MAX_PENDING_BYTES`] are waiting (the terminal takes no output).
+pub fn write_tty(bytes: &[u8]) -> io::Result<()> {
+    let mut state = WRITER.lock();
+    if let Some((kind, why)) = &state.failed {
+        return Err(io::Error::new(*kind, why.clone()));
+    }
+    if !state.started {
+        let tty = open_tty()?;
+        std::thread::Builder::new()
+            .name("pi-ask-terminal".into())
+            .spawn(move || WRITER.run(tty))?;
+        state.started = true;
+    }
+    if state.pending.len() + state.writing + bytes.len() > MAX_PENDING_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::TimedOut,
+            "the terminal takes no output",
+        ));
+    }
+    state.pending.extend_from_slice(bytes);
+    drop(state);
+    WRITER.changed.notify_all();
+    Ok(())
+}
+
+/// Waits at most `within` until every byte queued by [`write_tty`] is written (or writing
+/// failed); whether nothing is left to write. A terminal that took nothing for
+/// [`STALLED_AFTER`] is not waited for any longer.
+pub fn drain_tty(within: Duration) -> bool {
+    let deadline = Instant::now() + within;
+    let mut state = WRITER.lock();
+    loop {
+        if state.failed.is_some() {
+            return true;
+        }
+        if state.pending.is_empty() && state.writing == 0 {
+            return true;
+        }
+        let now = Instant::now();
+        let stalled = state.writing > 0
+            && state
+                .progress
+                .is_some_and(|at| now.duration_since(at) >= STALLED_AFTER);
+        if now >= deadline || stalled {
+            return false;
+        }
+        let wait = (deadline - now).min(STALLED_AFTER);
+        state = WRITER
+            .changed
+            .wait_timeout(state, wait)
+            .unwrap_or_else(|e| e.into_inner())
+            .0;
+    }
+}
+
+/// Waits a short while at most (400 ms) for what is still to be written to the terminal, as a
+/// run ends: before the terminal is restored, before the result is written (stdout may be
+/// the same terminal), before the process exits. Whether everything was written.
+pub fn flush_tty() -> bool {
+    drain_tty(END_DRAIN)
+}
+
+/// `/dev/tty` through [`write_tty`], as an `io::Write` (plain mode's lines): a write queues,
+/// a flush returns at once.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TtyOut;
+
+impl Write for TtyOut {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        write_tty(buf)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
 
 /// Writes `line` and a newline on stderr, ignoring a failure: stderr may be the terminal that
 /// just went away, and a message must never end the thread that writes the result.
 pub fn say(line: &str) {
+    // In the terminal's charset: ASCII only when the locale is not UTF-8 (`text::charset`).
+    let line = crate::text::terminal_charset().write(line);
     let mut err = io::stderr().lock();
     let _ = writeln!(err, "{line}");
     let _ = err.flush();
@@ -142,6 +321,84 @@ pub fn open_term() -> io::Result<console::Term> {
     Ok(console::Term::read_write_pair(read, write))
 }
 
+/// The lock that makes this run the only pi-ask asking on its terminal, held to the exit.
+static CLAIM: Mutex<Option<nix::fcntl::Flock<File>>> = Mutex::new(None);
+
+/// How often [`claim_terminal`] tries again while another run holds the terminal.
+const CLAIM_RETRY: Duration = Duration::from_millis(50);
+
+/// Waits until no other pi-ask asks on the controlling terminal, then holds it for the rest
+/// of the run (an exclusive `flock` on the terminal's device, which the exit gives up), so two
+/// runs on one terminal (`sh -c 'pi-ask a & pi-ask b'`, or two tool calls at once) ask one
+/// after the other and each saves the modes the terminal had before it, not the other's raw
+/// mode. Call it before anything that saves the terminal's modes ([`save_modes`]).
+///
+/// Returns false when `wait` passed while another run still held the terminal. Without a
+/// device to lock (no `/proc/self/stat`, or the terminal's device is not found under `/dev`)
+/// it returns true at once.
+pub fn claim_terminal(wait: Option<Duration>) -> bool {
+    use nix::fcntl::{Flock, FlockArg};
+    let Some(mut device) = terminal_device() else {
+        return true;
+    };
+    let start = Instant::now();
+    loop {
+        match Flock::lock(device, FlockArg::LockExclusiveNonblock) {
+            Ok(lock) => {
+                *CLAIM.lock().unwrap_or_else(|e| e.into_inner()) = Some(lock);
+                return true;
+            }
+            Err((file, nix::errno::Errno::EWOULDBLOCK)) => device = file,
+            // Locks are not supported there: go on as before.
+            Err(_) => return true,
+        }
+        if wait.is_some_and(|w| start.elapsed() >= w) {
+            return false;
+        }
+        std::thread::sleep(CLAIM_RETRY);
+    }
+}
+
+/// The controlling terminal's own device (`/dev/pts/3`), opened for reading: `/dev/tty` is
+/// one device for every terminal, so it cannot be locked for one. Found by the device number
+/// in `/proc/self/stat` among the standard streams' terminals, `/dev/pts/*` and `/dev/tty*`.
+fn terminal_device() -> Option<File> {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // After the command name in parentheses: state, ppid, pgrp, session, tty_nr.
+    let rdev: u64 = stat
+        .rsplit_once(')')?
+        .1
+        .split_whitespace()
+        .nth(4)?
+        .parse()
+        .ok()?;
+    if rdev == 0 {
+        return None;
+    }
+    let streams = (0..3).filter_map(|fd| std::fs::read_link(format!("/proc/self/fd/{fd}")).ok());
+    let listed = |dir: &str, prefix: &'static str| {
+        std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(move |e| e.file_name().to_string_lossy().starts_with(prefix))
+            .map(|e| e.path())
+    };
+    let path = streams
+        .chain(listed("/dev/pts", ""))
+        .chain(listed("/dev", "tty"))
+        .find(|path| {
+            std::fs::metadata(path)
+                .is_ok_and(|m| m.file_type().is_char_device() && m.rdev() == rdev)
+        })?;
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::fcntl::OFlag::O_NOCTTY.bits() | nix::fcntl::OFlag::O_NONBLOCK.bits())
+        .open(path)
+        .ok()
+}
+
 /// Saves the current modes of `/dev/tty` for [`restore`], once (later calls keep the first
 /// saved modes, taken before any prompt switched to raw mode). Does nothing without a
 /// terminal.
@@ -162,7 +419,6 @@ pub fn save_modes() {
 /// terminal that went away needs no restoring). In plain mode ([`set_plain`]) it writes
 /// nothing, only the modes are put back.
 pub fn restore() {
-    let saved = SAVED.lock().unwrap_or_else(|e| e.into_inner());
     let mut out = String::from(RESET_MODES);
     if ALT_SCREEN.swap(false, Ordering::SeqCst) {
         out.push_str(LEAVE_ALT_SCREEN);
@@ -170,20 +426,19 @@ pub fn restore() {
     if PLAIN.load(Ordering::SeqCst) || QUIET.load(Ordering::SeqCst) {
         out.clear();
     }
-    match saved.as_ref() {
-        Some(s) => {
-            // Typed-ahead input (the rest of a paste, keys pressed while exiting) is
-            // discarded, so it never lands in the shell after pi-ask ends.
-            let _ = termios::tcflush(&s.tty, FlushArg::TCIFLUSH);
-            let _ = termios::tcsetattr(&s.tty, SetArg::TCSANOW, &s.termios);
-            let _ = (&s.tty).write_all(out.as_bytes());
-            let _ = (&s.tty).flush();
-        }
-        None => {
-            if let Ok(mut tty) = open_tty() {
-                let _ = tty.write_all(out.as_bytes());
-            }
-        }
+    // What is still to be written goes first, for a short while at most: a terminal that
+    // takes no output never holds the run up (what it missed is lost with it).
+    if !out.is_empty() {
+        let _ = write_tty(out.as_bytes());
+    }
+    flush_tty();
+    let saved = SAVED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(s) = saved.as_ref() {
+        // Typed-ahead input (the rest of a paste, keys pressed while exiting) is
+        // discarded, so it never lands in the shell after pi-ask ends. Neither call waits
+        // for output to drain.
+        let _ = termios::tcflush(&s.tty, FlushArg::TCIFLUSH);
+        let _ = termios::tcsetattr(&s.tty, SetArg::TCSANOW, &s.termios);
     }
 }
 
@@ -196,12 +451,8 @@ pub fn suspend_job() {
     let alternate = ALT_SCREEN.load(Ordering::SeqCst);
     restore();
     let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(0), nix::sys::signal::SIGTSTP);
-    if alternate {
-        if let Ok(mut tty) = open_tty() {
-            if tty.write_all(ENTER_ALT_SCREEN.as_bytes()).is_ok() {
-                ALT_SCREEN.store(true, Ordering::SeqCst);
-            }
-        }
+    if alternate && write_tty(ENTER_ALT_SCREEN.as_bytes()).is_ok() {
+        ALT_SCREEN.store(true, Ordering::SeqCst);
     }
 }
 
@@ -226,12 +477,8 @@ impl RestoreGuard {
     /// alternate screen so whatever the flow draws disappears when it ends.
     pub fn new(alternate_screen: bool) -> Self {
         save_modes();
-        if alternate_screen {
-            if let Ok(mut tty) = open_tty() {
-                if tty.write_all(ENTER_ALT_SCREEN.as_bytes()).is_ok() {
-                    ALT_SCREEN.store(true, Ordering::SeqCst);
-                }
-            }
+        if alternate_screen && write_tty(ENTER_ALT_SCREEN.as_bytes()).is_ok() {
+            ALT_SCREEN.store(true, Ordering::SeqCst);
         }
         RestoreGuard { _private: () }
     }
@@ -348,8 +595,10 @@ pub fn signal_name(signal: i32) -> &'static str {
 /// When one arrives (for SIGINT: and the front end has not finished within a short grace
 /// period, since console turns a typed Ctrl+C into SIGINT plus an `Interrupted` error the
 /// front end handles itself), the watcher thread claims the result (see [`claim_result`]),
-/// calls [`restore`], calls `finish(signal)`, which must write the result and return the
-/// exit code, and exits the process with that code.
+/// calls `finish(signal)`, which must write the result and return the exit code, then leaves
+/// the farewell and calls [`restore`] (both bounded: a terminal that takes no output cannot
+/// hold the result up), and exits the process with that code. When stdout is a terminal, the
+/// process exits after 900 ms whatever that terminal does.
 ///
 /// The watch lasts until the process exits (dropping the value does not stop it): a signal
 /// that arrives after the flow ended but before the result is written must still end in
@@ -367,7 +616,8 @@ impl SignalWatch {
     where
         F: FnOnce(i32) -> i32 + Send + 'static,
     {
-        save_modes();
+        // The modes are saved once the run holds the terminal (claim_terminal): saved now they
+        // could be another run's raw mode. Until then a signal puts back nothing.
         for (signal, flag) in TERMINATING.iter().zip(&RECEIVED) {
             signal_hook::flag::register(*signal, flag)?;
         }
@@ -400,20 +650,36 @@ impl SignalWatch {
                         // The normal path is writing the result.
                         return;
                     }
+                    // The result first: nothing the terminal does can hold it up. Should
+                    // stdout itself be a terminal that takes no output, the run still ends.
+                    if io::IsTerminal::is_terminal(&io::stdout()) {
+                        exit_after(EXIT_DEADLINE, 128 + signal);
+                    }
+                    let code = finish(signal);
                     if PLAIN.load(Ordering::SeqCst) && !QUIET.load(Ordering::SeqCst) {
                         // End the half-typed prompt line, as a shell does on Ctrl+C.
-                        if let Ok(mut tty) = open_tty() {
-                            let _ = tty.write_all(b"\n");
-                        }
+                        let _ = write_tty(b"\n");
                     }
                     say_farewell(Departure::Signal(signal));
                     restore();
-                    let code = finish(signal);
                     std::process::exit(code);
                 }
             })?;
         Ok(SignalWatch { _private: () })
     }
+}
+
+/// How long a signal's ending may take when stdout is a terminal that takes no output.
+const EXIT_DEADLINE: Duration = Duration::from_millis(900);
+
+/// Exits the process with `code` after `after`, from a thread of its own.
+fn exit_after(after: Duration, code: i32) {
+    let _ = std::thread::Builder::new()
+        .name("pi-ask-exit".into())
+        .spawn(move || {
+            std::thread::sleep(after);
+            std::process::exit(code);
+        });
 }
 
 /// Whether the normal finish path claims the result within `grace`.

@@ -395,14 +395,41 @@ fn an_option_and_custom_text_on_a_single_select_question() {
 }
 
 #[test]
-fn custom_text_on_a_preview_question() {
+fn custom_text_on_a_preview_question_is_its_answer() {
     let run = run_text(r#"{"answers": {"fmt": {"customText": "YAML"}}}"#);
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     assert_eq!(
-        problems(&run),
+        run.details()["answers"],
+        json!({"fmt": {"values": ["YAML"], "labels": ["YAML"], "indices": [], "customText": "YAML"}})
+    );
+    assert_eq!(
+        problems(&run_text(
+            r#"{"answers": {"fmt": {"values": ["json"], "customText": "YAML"}}}"#
+        ))[0]
+            .0,
+        "too_many_values"
+    );
+}
+
+#[test]
+fn an_option_note_on_an_unselected_option_is_kept_when_elaborating() {
+    let run = run_text(
+        r#"{"mode": "elaborate", "answers": {"fw": {"values": ["react"], "optionNotes": {"vue": "never used"}}}}"#,
+    );
+    assert_eq!(run.code, 0, "stderr: {}", run.stderr);
+    let details = run.details();
+    assert_eq!(details["mode"], "elaborate");
+    assert_eq!(
+        details["elaboration"]["items"][0]["target"],
+        json!({"kind": "option", "optionValue": "vue"})
+    );
+    assert_eq!(details["elaboration"]["items"][0]["selected"], false);
+    assert_eq!(
+        problems(&run_text(r#"{"mode": "later", "answers": {}}"#)),
         one(
-            "custom_text_not_allowed",
-            "answers.fmt.customText",
-            "question \"fmt\" is a preview question: choose one of its options; it takes no custom text"
+            "wrong_type",
+            "mode",
+            "`mode` must be \"submit\" or \"elaborate\", not \"later\""
         )
     );
 }

@@ -155,3 +155,37 @@ fn escape_delay_sets_how_long_an_esc_waits() {
     s.send("\x03");
     assert_eq!(s.finish().0, 130);
 }
+
+#[test]
+fn a_setting_that_is_not_utf8_is_named_and_refused() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = payload_dir();
+    let bytes = std::ffi::OsStr::from_bytes(b"30\xff");
+    for name in [
+        "PI_ASK_TIMEOUT",
+        "PI_ASK_SCREEN",
+        "PI_ASK_PLAIN",
+        "PI_ASK_MAX_PAYLOAD_BYTES",
+    ] {
+        pi_ask(dir.path())
+            .args(["q.json", "--no-input"])
+            .env(name, bytes)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(format!(
+                "pi-ask: {name}=\"30\u{fffd}\" cannot be used: it is not UTF-8 text\n"
+            ));
+    }
+    // validate has no use for them; the command line wins.
+    pi_ask(dir.path())
+        .args(["validate", "q.json"])
+        .env("PI_ASK_TIMEOUT", bytes)
+        .assert()
+        .code(0);
+    pi_ask(dir.path())
+        .args(["q.json", "--no-input", "--timeout", "5"])
+        .env("PI_ASK_TIMEOUT", bytes)
+        .assert()
+        .code(3);
+}

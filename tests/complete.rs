@@ -217,3 +217,63 @@ fn unreadable_folders_are_skipped() {
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
     assert_eq!(details, custom_answer(expected));
 }
+
+#[test]
+fn a_folder_of_more_than_a_thousand_entries_inserts_the_prefix_of_all_of_them() {
+    let tree = tempfile::tempdir().unwrap();
+    let root = tree.path();
+    for i in 0..1100 {
+        write(root, &format!("logs/app_2024_{i:04}.log"));
+    }
+    write(root, "logs/readme.txt");
+    let mut s = open_editor(root);
+    s.send("@logs/");
+    s.wait_for("> @logs/");
+    s.send(TAB);
+    s.wait_for("more: type more of the name");
+    // Nothing is inserted: readme.txt matches too, past the listed thousand.
+    s.send("!");
+    s.wait_for("> @logs/!");
+    let details = save_and_submit(&mut s);
+    assert_eq!(details, custom_answer("@logs/!"));
+}
+
+/// Resident memory of process `pid` in KiB.
+fn resident_kib(pid: i32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+fn a_hostile_gitignore_is_not_compiled_and_the_hint_says_completion_gave_up() {
+    let tree = tempfile::tempdir().unwrap();
+    let root = tree.path();
+    // A hostile repository's ignore file: 20,000 costly patterns (800 KB).
+    let hostile: String = (0..20_000)
+        .map(|i| format!("**/a*b*c*d*e*f*g*h*i*j{i}/**/*.x{i}\n"))
+        .collect();
+    std::fs::create_dir_all(root.join("vendor")).unwrap();
+    std::fs::write(root.join("vendor/.gitignore"), hostile).unwrap();
+    write(root, "vendor/filler.txt");
+    write(root, "src/file17.rs");
+    write(root, "src/file18.rs");
+    let mut s = open_editor(root);
+    s.send("see @fil");
+    s.wait_for("> see @fil");
+    // Tab waits for the walk, then lists its matches under the reason.
+    s.send(TAB);
+    s.wait_for("> see @fil  (completion gave up on vendor/: its .gitignore is larger than 64 KiB)");
+    assert!(
+        resident_kib(s.pid()) < 64 * 1024,
+        "{} KiB resident",
+        resident_kib(s.pid())
+    );
+    s.wait_for("src/file17.rs  src/file18.rs");
+    s.send("e17");
+    s.wait_for("> see @file17");
+    s.send(TAB);
+    s.wait_for("> see @src/file17.rs ");
+    let details = save_and_submit(&mut s);
+    assert_eq!(details, custom_answer("see @src/file17.rs"));
+}

@@ -353,7 +353,7 @@ fn an_invalid_payload_in_the_mickyyy68_result_format_uses_the_seeds_code() {
             "code": "duplicate_option_value",
             "message": "invalid ask_user payload: 1 problem; fix it and call again",
             "problems": [{"code": "duplicate_option_value", "path": "questions[0].options[1].label",
-                          "message": "option value \"A\" is already used by questions[0].options[0]; values must be unique within a question"}]}})
+                          "message": "duplicate option value \"A\": questions[0].options[0] already uses it; values must be unique within a question"}]}})
     );
 }
 
@@ -402,8 +402,19 @@ fn an_unknown_shape_gets_the_contracts_problems_and_names_the_closest_format() {
     );
     let run = run_cmd(pi_ask().args(["validate", "--json"]).arg(&p));
     assert_eq!(run.code, 2);
+    let mut got = run.json();
+    let error = got["error"].as_object_mut().unwrap();
+    assert_eq!(error.remove("kind"), Some(json!("invalid_input")));
+    let issues = error.remove("issues").unwrap();
+    let paths: Vec<&str> = issues
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["", "questions", "question", "choices"]);
     assert_eq!(
-        run.json(),
+        got,
         json!({"valid": false, "error": {
         "code": "invalid_payload",
         "message": "invalid ask_user payload: 4 problems; fix them and call again",
@@ -548,7 +559,10 @@ fn terminal_mickyyy68_grouped_with_custom_text() {
     s.wait_all(&["Your own answer", EDITOR_READY]);
     s.send("Dark mode");
     s.wait_for("> Dark mode");
+    // Saving custom text on a multi-select question stays on it, the custom row ticked.
     s.send("\r");
+    s.wait_for("(now “Dark mode”)");
+    s.send("\t");
     submit_and_check(&mut s, "mickyyy68", Some("mickyyy68"));
 }
 
@@ -633,7 +647,7 @@ fn terminal_text_only_question_opens_the_editor_at_once() {
     assert_eq!(
         result.unwrap(),
         json!({
-            "content": [{"type": "text", "text": "User submitted the questionnaire:\n- Q1 (q1): custom text \"Atlas\""}],
+            "content": [{"type": "text", "text": "Q1: Atlas"}],
             "details": {"question": "What should the release be called?",
                         "context": "Marketing needs it by Friday.", "options": [],
                         "response": "Atlas", "cancelled": false}

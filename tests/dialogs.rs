@@ -95,10 +95,7 @@ fn picking_sqlite_submits_it() {
     d.respond(json!({"value": "Submit"}));
     let (code, rest, result) = d.finish();
     assert_eq!((code, rest.as_str()), (0, ""));
-    assert_eq!(
-        result["content"][0]["text"],
-        "User submitted the questionnaire:\n- Q1 (database): SQLite [sqlite]"
-    );
+    assert_eq!(result["content"][0]["text"], "Q1: SQLite");
 }
 
 #[test]

@@ -100,7 +100,7 @@ fn rule_problems_are_listed_under_a_line_naming_the_file() {
         &run,
         "pi-ask: invalid payload q.json: 2 problems\n\
          \x20 questions[0].options: a question needs at least one option [no_options]\n\
-         \x20 questions[1].id: question id \"a\" is already used by questions[0]; ids must be \
+         \x20 questions[1].id: duplicate question id \"a\": questions[0] already uses it; ids must be \
          unique [duplicate_question_id]\n",
         "Invalid ask_user payload: 2 problems; fix them and call again.\n",
     );

@@ -12,11 +12,13 @@ mod scripted_support;
 #[path = "../benches/harness/bench.rs"]
 mod bench;
 
+mod additions;
 mod answers_errors;
 mod bench_harness;
 mod cli_habits;
 mod cli_payload;
 mod complete;
+mod conformance;
 mod dialects;
 mod dialogs;
 mod human_errors;
@@ -28,11 +30,13 @@ mod output_file;
 mod pi_extension;
 mod pi_tmux;
 mod plain;
+mod region;
 mod replay;
 mod replay_pty;
 mod schema;
 mod scripted;
 mod signals;
+mod text;
 mod timeout;
 mod tty;
 mod tty_keys;

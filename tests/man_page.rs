@@ -108,7 +108,13 @@ fn bash_completes_subcommands_their_flags_and_values() {
     assert_eq!(bash_completes(&script, &["pi-ask", "val"]), ["validate"]);
     assert_eq!(
         bash_completes(&script, &["pi-ask", "--no"]),
-        ["--no-bell", "--no-input", "--no-input-reason"]
+        [
+            "--no-bell",
+            "--notify",
+            "--notify-command",
+            "--no-input",
+            "--no-input-reason"
+        ]
     );
     assert_eq!(
         bash_completes(&script, &["pi-ask", "completions", ""]),
@@ -343,8 +349,14 @@ fn the_man_page_lists_every_environment_variable_and_file() {
             "\\fBPI_ASK_INDEX_WAIT_MS\\fR",
             "\\fBNO_COLOR\\fR",
             "\\fBTERM\\fR",
+            "\\fBLC_ALL\\fR",
+            "\\fBLC_CTYPE\\fR",
+            "\\fBLANG\\fR",
             "\\fBPI_ASK_TIMEOUT\\fR",
             "\\fBPI_ASK_BELL\\fR",
+            "\\fBPI_ASK_NOTIFY\\fR",
+            "\\fBPI_ASK_NOTIFY_COMMAND\\fR",
+            "\\fBPI_ASK_AUTO_SUBMIT\\fR",
             "\\fBPI_ASK_PLAIN\\fR",
             "\\fBPI_ASK_SCREEN\\fR",
             "\\fBPI_ASK_ESCDELAY\\fR",

@@ -235,11 +235,10 @@ fn installed_packages_answer_ask_user_through_the_packaged_binary() {
     assert_eq!(
         printed.trim(),
         "MODEL SAW:\n\
-         User submitted the questionnaire \"Implementation preferences\":\n\
-         - Style (style): Balanced [balanced]\n\
-         - Frontend (frameworks): React [react], Svelte [svelte], custom text \"Solid\"\n  \
-         note: \"mostly side projects\"\n  \
-         note on [react]: \"daily at work\"\n\
+         Style: Balanced\n\
+         Frontend: React, Svelte, Solid\n\
+         Frontend note: mostly side projects\n\
+         Frontend / React note: daily at work\n\
          END OF TURN"
     );
 

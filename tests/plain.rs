@@ -144,7 +144,7 @@ fn single_question_with_a_number() {
         result,
         json!({
             "content": [{"type": "text", "text":
-                "User submitted the questionnaire:\n- Database (db): SQLite [sqlite]"}],
+                "Database: SQLite"}],
             "details": {
                 "cancelled": false,
                 "questions": questions(&single()),
@@ -176,13 +176,12 @@ fn multi_question_with_two_numbers_and_custom_text() {
     );
     assert_eq!(
         result["content"][0]["text"],
-        "User submitted the questionnaire:\n- Features (feat): Auth [auth], Search [search], \
-         custom text \"Audit log\""
+        "Features: Auth, Search, Audit log"
     );
 }
 
 #[test]
-fn preview_question_prints_previews_and_takes_no_custom_text() {
+fn preview_question_prints_previews_and_takes_custom_text() {
     let payload = json!({"questions": [{"id": "layout", "prompt": "Pick a layout", "type": "preview",
         "options": [
             {"value": "side", "label": "Sidebar", "preview": "+---+------+\n| S | main |\n+---+------+"},
@@ -192,12 +191,13 @@ fn preview_question_prints_previews_and_takes_no_custom_text() {
         "1/1 Q1 (choose one, previews below)\r\nPick a layout\r\n   1) Sidebar\r\n      | +---+------+\r\n      | | S | main |\r\n      | +---+------+\r\n   2) Top bar\r\n      One row\r\n      | +--------+\r\n      | |  top   |\r\n      | +--------+\r\n",
     );
     run.answer("1/1> ", "> my own");
-    run.expect("Not understood: this preview question takes no answer of your own: choose a number from 1 to 2\r\n");
+    run.expect("Saved: “my own”\r\n");
+    run.answer("review> ", "1");
     run.answer("1/1> ", "2");
     run.answer("review> ", "");
     let (code, result, screen) = run.finish();
     assert_eq!(code, 0);
-    assert!(!screen.contains("Type your own"), "{screen}");
+    assert!(screen.contains("Type your own"), "{screen}");
     assert_eq!(
         result["details"],
         json!({"cancelled": false, "questions": questions(&payload),
@@ -353,11 +353,7 @@ fn cancel_at_the_review_dismisses() {
     run.expect("Cancelled: no answers were given.\r\n");
     let (code, result, _) = run.finish();
     assert_eq!(code, 1);
-    assert_eq!(
-        result["content"][0]["text"],
-        "User dismissed the questionnaire without submitting; no answers were given. Do not \
-         assume any answer: continue without these choices or ask again in plain text."
-    );
+    assert_eq!(result["content"][0]["text"], "User cancelled the ask flow");
     assert_eq!(result["details"]["cancelled"], json!(true));
     assert_eq!(result["details"]["answers"], json!({}));
     assert!(result["details"].get("error").is_none());
@@ -439,4 +435,88 @@ fn lines_come_from_the_terminal_not_from_stdin() {
         result["details"]["answers"]["db"]["values"],
         json!(["sqlite"])
     );
+}
+
+#[test]
+fn auto_submit_submits_when_the_last_answer_reaches_the_review() {
+    let mut run = Run::start(&single(), Some("dumb"), &["--auto-submit"]);
+    run.answer("1/1> ", "2");
+    let (code, result, screen) = run.finish();
+    assert_eq!(code, 0);
+    assert!(!screen.contains("review> "), "{screen}");
+    assert_eq!(result["content"][0]["text"], "Database: SQLite");
+}
+
+#[test]
+fn a_notification_command_runs_once_when_the_questions_wait_and_no_bell_rings() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("notified.txt");
+    let command = format!(
+        "printf '%s|%s|%s' \"$ASK_NOTIFY_EVENT\" \"$ASK_NOTIFY_TITLE\" \"$ASK_NOTIFY_MESSAGE\" >> '{}'",
+        file.display()
+    );
+    let mut run = Run::start(
+        &single(),
+        Some("dumb"),
+        &["--notify", "command", "--notify-command", &command],
+    );
+    run.expect("1/1> ");
+    let start = std::time::Instant::now();
+    while !file.exists() && start.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    run.session.send("1\r");
+    run.answer("review> ", "");
+    let (code, _, screen) = run.finish();
+    assert_eq!(code, 0);
+    assert!(!screen.contains('\x07'), "the command alone rings no bell");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "question.waiting|pi ask|Question waiting: Database"
+    );
+}
+
+#[test]
+fn the_bell_is_the_default_notification_and_none_turns_it_off() {
+    for (args, bells) in [(&[][..], 1), (&["--notify", "none"][..], 0)] {
+        let mut run = Run::start(&single(), Some("dumb"), args);
+        run.answer("1/1> ", "1");
+        run.answer("review> ", "");
+        let (code, _, screen) = run.finish();
+        assert_eq!(code, 0);
+        assert_eq!(screen.matches('\x07').count(), bells, "{args:?}");
+    }
+}
+
+#[test]
+fn every_term_the_editor_cannot_drive_picks_plain_mode_in_any_case() {
+    // rustyline's unsupported terminals: its editor would read stdin and print its prompt on
+    // stdout there.
+    for term in ["emacs", "cons25", "DUMB", "Emacs", "CONS25", " dumb "] {
+        let mut opts = Options {
+            rows: 24,
+            cols: 80,
+            stdout_to_file: true,
+            stderr_to_pty: true,
+            ..Options::default()
+        };
+        opts.env.push(("TERM".into(), term.into()));
+        let mut s = Session::spawn_with(&single().to_string(), &[], opts);
+        s.expect("1/1> ");
+        s.send("> caf\r");
+        s.expect("review> ");
+        s.send("\r");
+        let code = s.wait_eof().code();
+        assert_eq!(code, Some(0), "TERM={term:?}");
+        assert!(!s.output().contains(&0x1b), "TERM={term:?}: an escape byte");
+        let stdout = std::fs::read_to_string(s.dir().join("stdout.txt")).unwrap();
+        let result: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| {
+            panic!("TERM={term:?}: stdout is not only the result ({e}): {stdout:?}")
+        });
+        assert_eq!(
+            result["details"]["answers"]["db"]["values"],
+            json!(["caf"]),
+            "TERM={term:?}"
+        );
+    }
 }

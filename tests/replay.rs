@@ -186,10 +186,10 @@ fn a_recorded_result_larger_than_max_payload_bytes_replays() {
 
 #[test]
 fn a_recorded_yishan_result_nine_times_its_payload_replays() {
-    // One yishan question with 60,000 short options, all chosen: the yishan result lists the
-    // options and the response, pretty-printed: about nine times the payload's size.
+    // One yishan question with 70,000 short options, all chosen: the yishan result lists the
+    // options and the response, pretty-printed: over eight times the payload's size.
     let dir = Dir::new();
-    let options: Vec<String> = (0..60_000).map(|j| j.to_string()).collect();
+    let options: Vec<String> = (0..70_000).map(|j| j.to_string()).collect();
     let (payload, size) = compact(
         &dir,
         "payload.json",
@@ -224,4 +224,91 @@ fn a_recorded_yishan_result_nine_times_its_payload_replays() {
     ]);
     assert_eq!((again.code, again.stderr.as_str()), (0, ""));
     assert_eq!(again.json(), first.json());
+}
+
+/// Runs `payload` with `answers` in `format`, replays that result as `--answers`, and returns
+/// (the `details` in `format`, the contract answers of the first run, those of the replay).
+fn through(format: &str, payload: &Value, answers: &Value) -> (Value, Value, Value) {
+    let dir = Dir::new();
+    let p = dir.json("payload.json", payload);
+    let a = dir.json("answers.json", answers);
+    let first = answer(&p, &a);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let shaped = run(&[
+        p.as_os_str(),
+        "--answers".as_ref(),
+        a.as_os_str(),
+        "--result-format".as_ref(),
+        format.as_ref(),
+    ]);
+    assert_eq!(shaped.code, 0, "{}", shaped.stderr);
+    let recorded = dir.file("recorded.json", &shaped.stdout);
+    let again = answer(&p, &recorded);
+    assert_eq!(again.code, 0, "{format}: {}", again.stderr);
+    (
+        shaped.details(),
+        first.details()["answers"].clone(),
+        again.details()["answers"].clone(),
+    )
+}
+
+#[test]
+fn label_keyed_results_keep_every_answer_and_replay_exactly() {
+    use serde_json::json;
+    let xy = json!([{"value": "x", "label": "X"}, {"value": "y", "label": "Y"}]);
+    // The same question text twice, and a third whose text is the second's key.
+    let pick = json!({"questions": [
+        {"id": "a", "prompt": "Pick", "options": xy},
+        {"id": "b", "prompt": "Pick", "options": xy},
+        {"id": "c", "prompt": "Pick [b]", "options": xy}]});
+    let (details, given, replayed) = through(
+        "claude-code",
+        &pick,
+        &json!({"answers": {"a": "x", "b": "y", "c": "x"}}),
+    );
+    assert_eq!(
+        details["answers"],
+        json!({"Pick": "X", "Pick [b]": "Y", "Pick [b] [c]": "X"})
+    );
+    assert_eq!(replayed, given);
+    // Options labelled alike; a label that is two others joined; custom text that is a label.
+    let alike = json!({"questions": [
+        {"id": "same", "prompt": "Which?", "options": [
+            {"value": "a", "label": "Same"}, {"value": "b", "label": "Same"}]},
+        {"id": "joined", "prompt": "Which ones?", "type": "multi", "options": [
+            {"value": "xy", "label": "X, Y"}, {"value": "x", "label": "X"}, {"value": "y", "label": "Y"}]},
+        {"id": "typed", "prompt": "Name?", "options": [{"value": "x", "label": "X"}]}]});
+    let answers = json!({"answers": {
+        "same": "b",
+        "joined": ["x", "y"],
+        "typed": {"values": [], "customText": "X"}}});
+    for format in ["claude-code", "yishan"] {
+        let (details, given, replayed) = through(format, &alike, &answers);
+        // The labels stay the format's; the exact answers are added by question id.
+        let exact = |id: &str, q: usize| match format {
+            "yishan" => details[q]["exactAnswers"][id].clone(),
+            _ => details["exactAnswers"][id].clone(),
+        };
+        assert_eq!(exact("same", 0), json!({"values": ["b"]}), "{format}");
+        // yishan lists the labels: a joined label is no question there.
+        let joined = match format {
+            "yishan" => Value::Null,
+            _ => json!({"values": ["x", "y"]}),
+        };
+        assert_eq!(exact("joined", 1), joined, "{format}");
+        assert_eq!(
+            exact("typed", 2),
+            json!({"values": [], "customText": "X"}),
+            "{format}"
+        );
+        assert_eq!(
+            given,
+            json!({
+                "same": {"values": ["b"], "labels": ["Same"], "indices": [2]},
+                "joined": {"values": ["x", "y"], "labels": ["X", "Y"], "indices": [2, 3]},
+                "typed": {"values": ["X"], "labels": ["X"], "indices": [], "customText": "X"}
+            })
+        );
+        assert_eq!(replayed, given, "{format}");
+    }
 }

@@ -47,22 +47,15 @@ fn single_select_answers_use_arrays_and_1_based_indices() {
         json!({"style": "rich"}),
         json!({"style": {"values": ["rich"], "labels": ["Rich"], "indices": [2]}}),
     );
-    assert_eq!(
-        text,
-        "User submitted the questionnaire \"Setup\":\n\
-         - Style (style): Rich [rich]\n\
-         - Q2 (fw): skipped (no answer given)\n\
-         - Format (fmt): skipped (no answer given)\n\
-         2 questions were skipped: do not assume an answer for them."
-    );
+    assert_eq!(text, "Style: Rich\nQ2: (no answer)\nFormat: (no answer)");
 }
 
 #[test]
 fn unanswered_questions_are_omitted_and_required_never_blocks() {
     let text = submitted(json!({}), json!({}));
-    assert!(
-        text.ends_with("3 questions were skipped: do not assume an answer for them."),
-        "{text}"
+    assert_eq!(
+        text,
+        "User submitted the ask flow\nStyle: (no answer)\nQ2: (no answer)\nFormat: (no answer)"
     );
 }
 
@@ -72,10 +65,7 @@ fn single_select_custom_text_is_the_only_value() {
         json!({"style": {"customText": "  Brutalist  "}}),
         json!({"style": {"values": ["Brutalist"], "labels": ["Brutalist"], "indices": [], "customText": "Brutalist"}}),
     );
-    assert!(
-        text.contains("- Style (style): custom text \"Brutalist\"\n"),
-        "{text}"
-    );
+    assert!(text.starts_with("Style: Brutalist\n"), "{text}");
 }
 
 #[test]
@@ -89,10 +79,7 @@ fn multi_select_keeps_option_order_and_appends_custom_text_last() {
             "customText": "Qwik"
         }}),
     );
-    assert!(
-        text.contains("- Q2 (fw): React [react], Svelte [svelte], custom text \"Qwik\"\n"),
-        "{text}"
-    );
+    assert!(text.contains("\nQ2: React, Svelte, Qwik\n"), "{text}");
 }
 
 #[test]
@@ -137,13 +124,9 @@ fn question_note_may_exist_without_an_answer() {
         json!({"style": {"note": "ask the designer"}}),
         json!({"style": {"values": [], "labels": [], "indices": [], "note": "ask the designer"}}),
     );
-    assert!(
-        text.contains("- Style (style): skipped (no answer given)\n  note: \"ask the designer\"\n"),
-        "{text}"
-    );
-    assert!(
-        text.ends_with("3 questions were skipped: do not assume an answer for them."),
-        "{text}"
+    assert_eq!(
+        text,
+        "Style: (no answer)\nStyle note: ask the designer\nQ2: (no answer)\nFormat: (no answer)"
     );
 }
 
@@ -162,8 +145,8 @@ fn option_notes_of_selected_options_with_a_question_note() {
     );
     assert!(
         text.contains(
-            "- Q2 (fw): React [react], Vue [vue]\n  note: \"mostly hobby projects\"\n  \
-             note on [react]: \"since 2019\"\n  note on [vue]: \"only Vue 2\"\n"
+            "\nQ2: React, Vue\nQ2 note: mostly hobby projects\n\
+             Q2 / React note: since 2019\nQ2 / Vue note: only Vue 2\n"
         ),
         "{text}"
     );
@@ -177,11 +160,7 @@ fn a_scripted_cancel_is_a_dismissal() {
         run.details(),
         json!({"title": "Setup", "cancelled": true, "questions": questions(), "answers": {}})
     );
-    assert_eq!(
-        run.text(),
-        "User dismissed the questionnaire \"Setup\" without submitting; no answers were given. \
-         Do not assume any answer: continue without these choices or ask again in plain text."
-    );
+    assert_eq!(run.text(), "User cancelled the ask flow");
 }
 
 #[test]

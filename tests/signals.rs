@@ -167,3 +167,137 @@ fn closing_the_terminal_while_stdout_and_stderr_are_it_ends_the_run() {
         "pi-ask was still running 5 s after its terminal closed"
     );
 }
+
+/// Where the run asks.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Placement {
+    /// The full-screen layout.
+    Full,
+    /// Inline at the cursor.
+    Inline,
+    /// Plain mode (`--plain`): lines.
+    Plain,
+    /// The free-form answer editor (rustyline) of the first question, full screen.
+    Editor,
+}
+
+/// Starts pi-ask in a pty with `args` in `placement`, lets its first screen draw, stops
+/// reading the terminal (the output of a stalled ssh link), and sends 3000 `j` keys (in the
+/// editor and in plain mode, `x`), so pi-ask's writes to the terminal block.
+fn stalled_in(placement: Placement, args: &[&str]) -> Session {
+    let screen = if placement == Placement::Inline {
+        "inline"
+    } else {
+        "full"
+    };
+    // The result on stdout (a file, as pi reads a pipe), never delayed by the terminal.
+    let opts = Options {
+        env: vec![("PI_ASK_SCREEN".into(), screen.into())],
+        stdout_to_file: true,
+        ..Options::default()
+    };
+    let mut args = args.to_vec();
+    if placement == Placement::Plain {
+        args.push("--plain");
+    }
+    let mut s = Session::spawn_with(PREFS, &args, opts);
+    let key = match placement {
+        Placement::Plain => {
+            s.expect("1/2> ");
+            "x"
+        }
+        Placement::Editor => {
+            s.wait_for("How should I frame the next prompt?");
+            s.send("\x1b[B\x1b[B\x1b[B");
+            s.wait_for(">     Type your own…");
+            s.send("\r");
+            s.wait_for("Your own answer");
+            "x"
+        }
+        Placement::Full | Placement::Inline => {
+            // (With a short timeout the countdown takes the title's row.)
+            s.wait_for("How should I frame the next prompt?");
+            "j"
+        }
+    };
+    s.stop_reading();
+    std::thread::sleep(Duration::from_millis(100));
+    for _ in 0..30 {
+        s.send(&key.repeat(100));
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    s
+}
+
+/// Waits at most `within` for the run to exit; its exit code and result.
+fn ended_within(s: &mut Session, within: Duration, case: &str) -> (i32, Value) {
+    let start = Instant::now();
+    while !s.output_file_written() || !s.exited() {
+        assert!(
+            start.elapsed() < within,
+            "{case}: no result within {within:?} of the end (stderr: {})",
+            s.stderr()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    s.resume_reading();
+    let (code, result) = s.finish();
+    (code, result.expect("a result"))
+}
+
+#[test]
+fn every_signal_ends_the_run_with_a_result_when_the_terminal_takes_no_output() {
+    use nix::sys::signal::Signal;
+    for placement in [
+        Placement::Full,
+        Placement::Inline,
+        Placement::Plain,
+        Placement::Editor,
+    ] {
+        for (signal, code) in [(Signal::SIGTERM, 143), (Signal::SIGHUP, 129)] {
+            let mut s = stalled_in(placement, &[]);
+            s.signal(signal as i32);
+            let case = format!("{placement:?} {signal:?}");
+            let (got, result) = ended_within(&mut s, Duration::from_secs(1), &case);
+            assert_eq!(got, code, "{placement:?} {signal:?}");
+            assert_eq!(
+                result["details"]["error"]["message"],
+                format!("received {}", signal.as_str()),
+                "{placement:?} {signal:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_timeout_ends_the_run_with_a_result_when_the_terminal_takes_no_output() {
+    for placement in [
+        Placement::Full,
+        Placement::Inline,
+        Placement::Plain,
+        Placement::Editor,
+    ] {
+        let mut s = stalled_in(placement, &["--timeout", "2"]);
+        // The time runs from the last key read: two seconds, then at most one more.
+        let case = format!("{placement:?}");
+        let (code, result) = ended_within(&mut s, Duration::from_secs(3), &case);
+        assert_eq!(code, 124, "{placement:?}");
+        assert_eq!(
+            result["details"]["error"]["code"], "timeout",
+            "{placement:?}"
+        );
+        assert_eq!(result["details"]["cancelled"], true, "{placement:?}");
+        if placement == Placement::Editor {
+            // The draft read so far is kept, as Esc keeps it.
+            let text = result["details"]["answers"]["style"]["customText"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            assert!(
+                !text.is_empty() && text.chars().all(|c| c == 'x'),
+                "{text:?}"
+            );
+        }
+    }
+}

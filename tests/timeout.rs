@@ -74,8 +74,7 @@ fn two_seconds_without_a_key_end_the_flow_keeping_the_answered_question() {
         timed_out(
             "2",
             json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]}}),
-            "- Style (style): Balanced [balanced]\n\
-             - Frontend (frameworks): still open (no answer given)",
+            "Style: Balanced\nFrontend: (no answer)",
             FRONTEND_OPEN
         )
     );
@@ -108,8 +107,7 @@ fn an_open_editor_is_saved_as_custom_text_when_the_time_runs_out() {
         timed_out(
             "3",
             json!({"style": {"values": ["Sol"], "labels": ["Sol"], "indices": [], "customText": "Sol"}}),
-            "- Style (style): custom text \"Sol\"\n\
-             - Frontend (frameworks): still open (no answer given)",
+            "Style: Sol\nFrontend: (no answer)",
             FRONTEND_OPEN
         )
     );
@@ -163,8 +161,7 @@ fn ticks_on_a_multi_question_are_kept() {
                 "style": {"values": ["minimal"], "labels": ["Minimal"], "indices": [1]},
                 "frameworks": {"values": ["react", "svelte"], "labels": ["React", "Svelte"], "indices": [1, 3]}
             }),
-            "- Style (style): Minimal [minimal]\n\
-             - Frontend (frameworks): React [react], Svelte [svelte]",
+            "Style: Minimal\nFrontend: React, Svelte",
             "Every question was answered, but the user did not submit."
         )
     );
@@ -203,8 +200,7 @@ fn plain_mode_counts_down_in_one_line_and_discards_a_half_typed_line() {
         timed_out(
             "3",
             json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]}}),
-            "- Style (style): Balanced [balanced]\n\
-             - Frontend (frameworks): still open (no answer given)",
+            "Style: Balanced\nFrontend: (no answer)",
             FRONTEND_OPEN
         )
     );
@@ -219,8 +215,7 @@ fn a_recorded_timeout_replays_as_the_same_timeout() {
             "frameworks": {"values": ["react", "Qwik"], "labels": ["React", "Qwik"], "indices": [1],
                            "customText": "Qwik"}
         }),
-        "- Style (style): Balanced [balanced]\n  note: \"short\"\n\
-         - Frontend (frameworks): React [react], custom text \"Qwik\"",
+        "Style: Balanced\nStyle note: short\nFrontend: React, Qwik",
         "Every question was answered, but the user did not submit.",
     );
     let dir = Dir::new();

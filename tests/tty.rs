@@ -52,7 +52,7 @@ fn assert_dismissed(s: &mut Session, exit: i32) {
     assert!(result["content"][0]["text"]
         .as_str()
         .unwrap()
-        .starts_with("User dismissed the questionnaire"));
+        .starts_with("User cancelled the ask flow"));
     assert_restored(s);
 }
 
@@ -129,7 +129,10 @@ fn multi_select_two_options_and_custom_text() {
     s.wait_all(&["Your own answer", EDITOR_READY]);
     s.send("Solid");
     s.wait_for("> Solid");
+    // Saving custom text on a multi-select question stays on it, the custom row ticked.
     s.send("\r");
+    s.wait_for(">     Type your own… (now “Solid”)");
+    s.send("\t");
     let screen = s.wait_all(&["Review your answers", "Cancel"]);
     assert!(
         screen.contains("✓ 2/2 Frontend: React, Vue, “Solid”"),
@@ -158,7 +161,7 @@ fn preview_question_shows_the_highlighted_preview() {
         screen.contains("│ {\"ts\":\"2026-11-29T10:15:00Z\""),
         "{screen}"
     );
-    assert!(!screen.contains("Type your own"), "{screen}");
+    assert!(screen.contains("Type your own…"), "{screen}");
     assert!(screen.contains("View full preview…"), "{screen}");
     s.send(DOWN);
     let screen = s.wait_for("│ ts=2026-11-29T10:15:00Z level=info");
@@ -212,7 +215,7 @@ fn every_line_of_a_long_preview_is_reachable() {
         "{screen}"
     );
     assert!(!screen.contains("line 60 of"), "{screen}");
-    press(&mut s, DOWN, 2, ">     View full preview…");
+    press(&mut s, DOWN, 3, ">     View full preview…");
     s.send("\r");
     s.wait_all(&["View the full preview of which option?", "← Back"]);
     s.send("\r");
@@ -769,7 +772,7 @@ fn not_cancelling_returns_to_the_same_row() {
 fn ctrl_c_in_the_preview_pager_dismisses() {
     let mut s = Session::spawn(CONFIG, &[]);
     s.wait_all(&["1/2 Log format", "Next →"]);
-    press(&mut s, DOWN, 3, ">     View full preview…");
+    press(&mut s, DOWN, 4, ">     View full preview…");
     s.send("\r");
     s.wait_all(&["View the full preview of which option?", "← Back"]);
     s.send("\r");
@@ -944,4 +947,144 @@ fn a_context_that_cannot_be_used_is_one_line_on_stderr_and_the_questions_go_on()
     s.send(CTRL_C);
     assert_dismissed(&mut s, 130);
     assert_eq!(s.stderr(), "");
+}
+
+#[test]
+fn a_byte_that_is_not_utf8_in_an_editor_becomes_a_replacement_character() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&["1/2 Style", "Next →"]);
+    press(&mut s, DOWN, 3, ">     Type your own…");
+    s.send("\r");
+    s.wait_all(&["Your own answer", EDITOR_READY]);
+    // A byte that starts no character (an 8-bit Meta key, a stray byte in a paste).
+    s.send("caf");
+    s.wait_for("> caf");
+    s.send_bytes(b"\xff");
+    // (vt100 leaves U+FFFD out of its screen: read it in the bytes drawn.)
+    s.expect("> caf\u{fffd}");
+    s.send("e\r");
+    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    press(&mut s, DOWN, 3, ">     Type your own…");
+    s.send("\r");
+    s.wait_all(&["Your own answer", EDITOR_READY]);
+    // é from a Latin-1 terminal: the start of a character that the next key does not go on;
+    // that key goes with it.
+    s.send("caf");
+    s.wait_for("> caf");
+    s.send_bytes(b"\xe9");
+    s.send("\r");
+    s.expect("> caf\u{fffd}");
+    s.send("\r");
+    s.wait_all(&["Review your answers", "Cancel"]);
+    let details = submit(&mut s);
+    assert_eq!(
+        details,
+        prefs_submitted(json!({
+            "style": {"values": ["caf\u{fffd}e"], "labels": ["caf\u{fffd}e"], "indices": [], "customText": "caf\u{fffd}e"},
+            "frameworks": {"values": ["caf\u{fffd}"], "labels": ["caf\u{fffd}"], "indices": [], "customText": "caf\u{fffd}"}
+        }))
+    );
+}
+
+/// Waits until `path` exists (15 s at most).
+fn wait_for_file(path: &std::path::Path) {
+    let start = std::time::Instant::now();
+    while !path.exists() {
+        assert!(
+            start.elapsed() < crate::common::pty::TIMEOUT,
+            "{} never came",
+            path.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn two_runs_on_one_terminal_ask_one_after_the_other_and_leave_it_as_it_was() {
+    use crate::common::pty::Options;
+    let payload = r#"{"questions": [{"id": "db", "prompt": "Which database?", "options": [
+        {"value": "pg", "label": "PostgreSQL"}, {"value": "lite", "label": "SQLite"}]}]}"#;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), payload).unwrap();
+    let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
+    // No job control: both runs are in the terminal's foreground.
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg("\"$0\" q.json --output a.json & \"$0\" q.json --output b.json; wait")
+        .arg(env!("CARGO_BIN_EXE_pi-ask"));
+    let opts = Options {
+        cwd: Some(dir.path().to_path_buf()),
+        ..Options::default()
+    };
+    let output = dir.path().join("none.json");
+    let mut s = Session::spawn_command(cmd, tempfile::tempdir().unwrap(), output, opts);
+    for _ in 0..2 {
+        s.wait_all(&["Which database?", "SQLite"]);
+        s.send("\r");
+        s.wait_for("Review your answers");
+        s.send("\r");
+        // One run ends before the other asks.
+        let start = std::time::Instant::now();
+        while !(a.exists() || b.exists()) {
+            assert!(start.elapsed() < crate::common::pty::TIMEOUT, "no result");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        if a.exists() && b.exists() {
+            break;
+        }
+        s.wait_gone("Review your answers");
+    }
+    wait_for_file(&a);
+    wait_for_file(&b);
+    let status = s.wait_eof();
+    assert_eq!(status.code(), Some(0));
+    for path in [&a, &b] {
+        let result: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert_eq!(
+            result["details"]["answers"],
+            json!({"db": {"values": ["pg"], "labels": ["PostgreSQL"], "indices": [1]}}),
+            "{}",
+            path.display()
+        );
+    }
+    assert!(s.cooked(), "the terminal was left in raw mode");
+}
+
+#[test]
+fn a_run_waiting_for_the_terminal_times_out_as_a_run_without_a_key() {
+    use crate::common::pty::Options;
+    let payload = r#"{"questions": [{"id": "db", "prompt": "Which database?", "options": [
+        {"value": "pg", "label": "PostgreSQL"}, {"value": "lite", "label": "SQLite"}]}]}"#;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), payload).unwrap();
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg(
+            "\"$0\" q.json --output a.json & sleep 1; \
+             \"$0\" q.json --output b.json --timeout 1; echo $? > b.code; wait",
+        )
+        .arg(env!("CARGO_BIN_EXE_pi-ask"));
+    let opts = Options {
+        cwd: Some(dir.path().to_path_buf()),
+        ..Options::default()
+    };
+    let output = dir.path().join("none.json");
+    let mut s = Session::spawn_command(cmd, tempfile::tempdir().unwrap(), output, opts);
+    s.wait_all(&["Which database?", "SQLite"]);
+    // The second run waits for the first, which is asking, and gives up after its timeout.
+    wait_for_file(&dir.path().join("b.code"));
+    let code = std::fs::read_to_string(dir.path().join("b.code")).unwrap();
+    assert_eq!(code.trim(), "124");
+    let b: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("b.json")).unwrap()).unwrap();
+    assert_eq!(b["details"]["error"]["code"], "timeout");
+    assert_eq!(b["details"]["answers"], json!({}));
+    assert!(!dir.path().join("a.json").exists());
+    // The first is still asking.
+    s.send("\r");
+    s.wait_for("Review your answers");
+    s.send("\r");
+    wait_for_file(&dir.path().join("a.json"));
+    assert_eq!(s.wait_eof().code(), Some(0));
+    assert!(s.cooked(), "the terminal was left in raw mode");
 }

@@ -49,29 +49,21 @@ fn prefs_result(cancelled: bool, answers: Value, text: &str) -> Value {
 }
 
 /// The result of a submitted implementation-preferences flow: `answers`, and the lines of the
-/// text after its first line.
+/// text (the contract's summary; "User submitted the ask flow" first when `answers` is empty).
 fn prefs_submitted(answers: Value, lines: &[&str]) -> Value {
-    let text = format!(
-        "User submitted the questionnaire \"Implementation preferences\":\n{}",
-        lines.join("\n")
-    );
+    let mut text = lines.join("\n");
+    if answers == json!({}) {
+        text = format!("User submitted the ask flow\n{text}");
+    }
     prefs_result(false, answers, &text)
 }
 
-const STYLE_SKIPPED: &str = "- Style (style): skipped (no answer given)";
-const FRONTEND_SKIPPED: &str = "- Frontend (frameworks): skipped (no answer given)";
-const ONE_SKIPPED: &str = "1 question was skipped: do not assume an answer for it.";
-const TWO_SKIPPED: &str = "2 questions were skipped: do not assume an answer for them.";
+const STYLE_SKIPPED: &str = "Style: (no answer)";
+const FRONTEND_SKIPPED: &str = "Frontend: (no answer)";
 
 /// The result of a dismissed implementation-preferences flow (Esc, Ctrl+C).
 fn prefs_dismissed() -> Value {
-    prefs_result(
-        true,
-        json!({}),
-        "User dismissed the questionnaire \"Implementation preferences\" without submitting; no \
-         answers were given. Do not assume any answer: continue without these choices or ask \
-         again in plain text.",
-    )
+    prefs_result(true, json!({}), "User cancelled the ask flow")
 }
 
 /// The 60-option list: question 1 picks one of "Option 1".."Option 60", question 2 a size.
@@ -247,8 +239,7 @@ fn every_split_sequence_moves_and_never_cancels() {
                     "pick": {"values": ["o2"], "labels": ["Option 2"], "indices": [2]},
                     "size": {"values": ["m"], "labels": ["Medium"], "indices": [2]}
                 }),
-                "User submitted the questionnaire \"Long list\":\n- Pick (pick): Option 2 [o2]\n\
-                 - Size (size): Medium [m]",
+                "Pick: Option 2\nSize: Medium",
             ),
         );
         Ok(())
@@ -333,7 +324,7 @@ fn split_arrows_in_an_editor_edit_the_text_or_leave_it_empty() {
         assert_finished(
             &mut s,
             0,
-            prefs_submitted(json!({}), &[STYLE_SKIPPED, FRONTEND_SKIPPED, TWO_SKIPPED]),
+            prefs_submitted(json!({}), &[STYLE_SKIPPED, FRONTEND_SKIPPED]),
         );
         Ok(())
     });
@@ -377,9 +368,7 @@ fn ss3_arrows_page_down_home_and_end_in_a_long_list() {
         0,
         long_submitted(
             json!({"pick": {"values": ["o60"], "labels": ["Option 60"], "indices": [60]}}),
-            "User submitted the questionnaire \"Long list\":\n- Pick (pick): Option 60 [o60]\n- \
-             Size (size): skipped (no answer given)\n1 question was skipped: do not assume an \
-             answer for it.",
+            "Pick: Option 60\nSize: (no answer)",
         ),
     );
 }
@@ -424,10 +413,7 @@ fn digits_choose_tick_and_reopen_and_a_ticks_all_or_none() {
                 "style": {"values": ["rich"], "labels": ["Rich"], "indices": [3]},
                 "frameworks": {"values": ["svelte"], "labels": ["Svelte"], "indices": [3]}
             }),
-            &[
-                "- Style (style): Rich [rich]",
-                "- Frontend (frameworks): Svelte [svelte]",
-            ],
+            &["Style: Rich", "Frontend: Svelte"],
         ),
     );
 }
@@ -482,12 +468,11 @@ fn n_writes_the_highlighted_options_note_and_shift_n_the_questions() {
                 "frameworks": {"values": [], "labels": [], "indices": [], "note": "none of these"}
             }),
             &[
-                "- Style (style): Balanced [balanced]",
-                "  note: \"keep it short\"",
-                "  note on [balanced]: \"why balanced\"",
+                "Style: Balanced",
+                "Style note: keep it short",
+                "Style / Balanced note: why balanced",
                 FRONTEND_SKIPPED,
-                "  note: \"none of these\"",
-                ONE_SKIPPED,
+                "Frontend note: none of these",
             ],
         ),
     );
@@ -525,11 +510,7 @@ fn tab_shift_tab_and_arrows_move_between_questions_keeping_ticks() {
         0,
         prefs_submitted(
             json!({"frameworks": {"values": ["react"], "labels": ["React"], "indices": [1]}}),
-            &[
-                STYLE_SKIPPED,
-                "- Frontend (frameworks): React [react]",
-                ONE_SKIPPED,
-            ],
+            &[STYLE_SKIPPED, "Frontend: React"],
         ),
     );
 }
@@ -561,7 +542,7 @@ fn keys_typed_before_the_first_screen_never_answer() {
         assert_finished(
             &mut s,
             0,
-            prefs_submitted(json!({}), &[STYLE_SKIPPED, FRONTEND_SKIPPED, TWO_SKIPPED]),
+            prefs_submitted(json!({}), &[STYLE_SKIPPED, FRONTEND_SKIPPED]),
         );
         return;
     }
@@ -634,10 +615,7 @@ fn ctrl_z_and_fg_from_a_shell_keep_the_flow_and_its_answers() {
                 "style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]},
                 "frameworks": {"values": ["react"], "labels": ["React"], "indices": [1]}
             }),
-            &[
-                "- Style (style): Balanced [balanced]",
-                "- Frontend (frameworks): React [react]",
-            ],
+            &["Style: Balanced", "Frontend: React"],
         ),
     );
 }
@@ -676,9 +654,8 @@ fn ctrl_z_in_an_editor_keeps_the_draft() {
             json!({"style": {"values": [], "labels": [], "indices": [], "note": "half a thought more"}}),
             &[
                 STYLE_SKIPPED,
-                "  note: \"half a thought more\"",
+                "Style note: half a thought more",
                 FRONTEND_SKIPPED,
-                TWO_SKIPPED,
             ],
         ),
     );
@@ -724,11 +701,7 @@ fn an_empty_editor_lets_down_tab_and_left_navigate() {
         0,
         prefs_submitted(
             json!({"style": {"values": ["minimal"], "labels": ["Minimal"], "indices": [1]}}),
-            &[
-                "- Style (style): Minimal [minimal]",
-                FRONTEND_SKIPPED,
-                ONE_SKIPPED,
-            ],
+            &["Style: Minimal", FRONTEND_SKIPPED],
         ),
     );
 }
@@ -773,11 +746,7 @@ fn an_editor_with_text_keeps_tab_and_the_arrows() {
         0,
         prefs_submitted(
             json!({"style": {"values": ["aXbcdef"], "labels": ["aXbcdef"], "indices": [], "customText": "aXbcdef"}}),
-            &[
-                "- Style (style): custom text \"aXbcdef\"",
-                FRONTEND_SKIPPED,
-                ONE_SKIPPED,
-            ],
+            &["Style: aXbcdef", FRONTEND_SKIPPED],
         ),
     );
 }
@@ -800,11 +769,7 @@ fn minimal_and_submit(s: &mut Session) {
         0,
         prefs_submitted(
             json!({"style": {"values": ["minimal"], "labels": ["Minimal"], "indices": [1]}}),
-            &[
-                "- Style (style): Minimal [minimal]",
-                FRONTEND_SKIPPED,
-                ONE_SKIPPED,
-            ],
+            &["Style: Minimal", FRONTEND_SKIPPED],
         ),
     );
 }
@@ -893,12 +858,7 @@ fn peek_shows_the_context_until_the_next_key_which_does_nothing_else() {
         0,
         prefs_submitted(
             json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2], "note": "draft!"}}),
-            &[
-                "- Style (style): Balanced [balanced]",
-                "  note: \"draft!\"",
-                FRONTEND_SKIPPED,
-                ONE_SKIPPED,
-            ],
+            &["Style: Balanced", "Style note: draft!", FRONTEND_SKIPPED],
         ),
     );
 }
@@ -933,11 +893,7 @@ fn peek_without_context_shows_the_screen_underneath() {
         0,
         prefs_submitted(
             json!({"style": {"values": ["rich"], "labels": ["Rich"], "indices": [3]}}),
-            &[
-                "- Style (style): Rich [rich]",
-                FRONTEND_SKIPPED,
-                ONE_SKIPPED,
-            ],
+            &["Style: Rich", FRONTEND_SKIPPED],
         ),
     );
 }
@@ -978,11 +934,7 @@ fn a_resize_lays_the_screen_out_at_once() {
         0,
         prefs_submitted(
             json!({"style": {"values": ["minimal"], "labels": ["Minimal"], "indices": [1]}}),
-            &[
-                "- Style (style): Minimal [minimal]",
-                FRONTEND_SKIPPED,
-                ONE_SKIPPED,
-            ],
+            &["Style: Minimal", FRONTEND_SKIPPED],
         ),
     );
 }

@@ -457,6 +457,8 @@ fn windows_line_endings_are_line_breaks_and_a_lone_cr_is_shown() {
     );
     // the pager shows the same lines
     s.send(DOWN);
+    s.wait_for(">     Type your own…");
+    s.send(DOWN);
     s.wait_for(">     View full preview…");
     s.send("\r");
     s.wait_all(&["View the full preview of which option?", "← Back"]);

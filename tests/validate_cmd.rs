@@ -49,7 +49,7 @@ fn an_invalid_payload_lists_every_problem() {
         run.stdout,
         "Invalid ask_user payload: 2 problems; fix them and call again.\n  \
          questions[0].prompt: the question prompt must not be empty or only whitespace [empty_prompt]\n  \
-         questions[0].options[1].value: option value \"a\" is already used by questions[0].options[0]; values must be unique within a question [duplicate_option_value]\n"
+         questions[0].options[1].value: duplicate option value \"a\": questions[0].options[0] already uses it; values must be unique within a question [duplicate_option_value]\n"
     );
 }
 
@@ -109,7 +109,10 @@ fn an_answers_file_is_checked_against_the_payload() {
         report["error"],
         json!({"code": "invalid_answers", "message": "invalid answers file: 1 problem; fix it and call again",
                "problems": [{"code": "unknown_option", "path": "answers.database",
-                             "message": "question \"database\" has no option with value \"mysql\"; valid values: \"postgres\", \"sqlite\" (or a position 1..2)"}]})
+                             "message": "question \"database\" has no option with value \"mysql\"; valid values: \"postgres\", \"sqlite\" (or a position 1..2)"}],
+               "kind": "invalid_input",
+               "issues": [{"path": "answers.database",
+                           "message": "question \"database\" has no option with value \"mysql\"; valid values: \"postgres\", \"sqlite\" (or a position 1..2)"}]})
     );
 }
 

@@ -85,6 +85,9 @@ const optionSchema = Type.Object(
 					"Preview text (code, a layout, a config snippet) shown for the option; required on every option of a preview question.",
 			}),
 		),
+		recommended: Type.Optional(
+			Type.Boolean({ description: "true: the option you recommend; it is marked and highlighted first, never preselected." }),
+		),
 	},
 	{ additionalProperties: false },
 );

@@ -5,6 +5,19 @@ use std::path::{Path, PathBuf};
 /// Most entries listed for one folder.
 pub const MAX_LISTED: usize = 1000;
 
+/// Most entries of one folder read to list it and take their common prefix; a folder with
+/// more is listed from the first ones read and gets no common prefix.
+pub const MAX_SCANNED: usize = 200_000;
+
+/// The matching entries of one folder ([`list_level`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Level {
+    /// Every matching entry read, folders first, then by name (at most [`MAX_SCANNED`]).
+    pub entries: Vec<Listed>,
+    /// Whether every entry of the folder was read (false: it has more than [`MAX_SCANNED`]).
+    pub whole: bool,
+}
+
 /// One entry of the listed folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listed {
@@ -25,16 +38,21 @@ pub fn is_explicit(fragment: &str) -> bool {
 /// Lists the folder named by the part of `fragment` up to its last `/`, keeping the entries
 /// whose name starts with the rest (ignoring case, as pi does). `~/` is `home`, a leading `/`
 /// is absolute, anything else is relative to `root`. Hidden names only when the rest starts
-/// with `.`. Folders first, then by name. `None` when the folder cannot be read (missing, not
-/// a folder, unreadable); `~` alone lists just `~` itself (a folder).
-pub fn list_level(root: &Path, home: Option<&Path>, fragment: &str) -> Option<Vec<Listed>> {
+/// with `.`. Folders first, then by name; every match, so the caller takes the common prefix
+/// of all of them before it cuts the list to [`MAX_LISTED`]. At most [`MAX_SCANNED`] entries
+/// are read. `None` when the folder cannot be read (missing, not a folder, unreadable); `~`
+/// alone lists just `~` itself (a folder).
+pub fn list_level(root: &Path, home: Option<&Path>, fragment: &str) -> Option<Level> {
     if fragment == "~" {
         home?;
-        return Some(vec![Listed {
-            path: "~".into(),
-            name: "~".into(),
-            is_dir: true,
-        }]);
+        return Some(Level {
+            entries: vec![Listed {
+                path: "~".into(),
+                name: "~".into(),
+                is_dir: true,
+            }],
+            whole: true,
+        });
     }
     let slash = fragment.rfind('/')?;
     let (dir_part, prefix) = (&fragment[..=slash], &fragment[slash + 1..]);
@@ -48,7 +66,12 @@ pub fn list_level(root: &Path, home: Option<&Path>, fragment: &str) -> Option<Ve
     let prefix_lower = prefix.to_lowercase();
     let show_hidden = prefix.starts_with('.');
     let mut listed = Vec::new();
-    for entry in std::fs::read_dir(&folder).ok()?.flatten() {
+    let mut whole = true;
+    for (read, entry) in std::fs::read_dir(&folder).ok()?.flatten().enumerate() {
+        if read == MAX_SCANNED {
+            whole = false;
+            break;
+        }
         let file_name = entry.file_name();
         let Some(name) = file_name.to_str() else {
             continue;
@@ -76,6 +99,8 @@ pub fn list_level(root: &Path, home: Option<&Path>, fragment: &str) -> Option<Ve
             .then_with(|| a.name.to_lowercase().cmp(&b.name.to_lowercase()))
             .then_with(|| a.name.cmp(&b.name))
     });
-    listed.truncate(MAX_LISTED);
-    Some(listed)
+    Some(Level {
+        entries: listed,
+        whole,
+    })
 }

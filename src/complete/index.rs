@@ -8,6 +8,15 @@
 //! unreadable folders and names that are not UTF-8, and stops at [`Limits::max_entries`]
 //! entries or after [`Limits::max_time`].
 //!
+//! Ignore files are compiled by `ignore` into matchers whose size and compile time grow with
+//! their patterns (a hostile repository's 4 MB `.gitignore` took 1.3 GB and seconds), so each
+//! folder's ignore files (`.gitignore`, `.ignore`, `.git/info/exclude`) are looked at before
+//! the walker reads them ([`IgnoreBudget::admit`]): a file that is not a regular file, larger
+//! than [`MAX_IGNORE_FILE_BYTES`] or with more than [`MAX_IGNORE_PATTERNS`] patterns, or one
+//! that would take the walk past [`MAX_WALK_PATTERNS`] patterns in all, keeps its folder out of
+//! the index (the root's or a parent's: nothing is indexed), and [`FileIndex::gave_up`] says
+//! why. The matchers are dropped with the walker when the walk ends.
+//!
 //! Paths are stored compactly: per walker thread, chunks of [`CHUNK_ENTRIES`] paths in one
 //! `String` with end offsets and a flag byte each. Chunks are published as soon as they fill,
 //! so completion can match a partial index while a large tree is still being walked.
@@ -30,6 +39,87 @@ pub const FLAG_DIR: u8 = 1;
 pub const FLAG_HIDDEN: u8 = 2;
 /// Entry flag: the path is pure ASCII (matched without conversion).
 pub const FLAG_ASCII: u8 = 4;
+
+/// Largest ignore file compiled, in bytes (64 KiB).
+pub const MAX_IGNORE_FILE_BYTES: u64 = 64 * 1024;
+/// Most patterns (lines that are neither blank nor comments) of one ignore file compiled.
+pub const MAX_IGNORE_PATTERNS: usize = 1000;
+/// Most patterns of all the ignore files one walk compiles.
+pub const MAX_WALK_PATTERNS: usize = 5000;
+/// The ignore files of a folder that the walker compiles.
+const IGNORE_FILES: [&str; 3] = [".gitignore", ".ignore", ".git/info/exclude"];
+
+/// The patterns the walk's ignore files may still have, and why a folder was left out.
+#[derive(Debug, Default)]
+struct IgnoreBudget {
+    patterns: AtomicUsize,
+    gave_up: Mutex<Option<String>>,
+}
+
+impl IgnoreBudget {
+    /// Whether the ignore files of `dir` (`shown` in messages: `logs/`, or `the project
+    /// folder`) may be compiled; when not, records why (the first reason is kept).
+    fn admit(&self, dir: &Path, shown: &str) -> bool {
+        match self.check(dir) {
+            Ok(()) => true,
+            Err(why) => {
+                let mut gave_up = self.gave_up.lock().unwrap_or_else(|e| e.into_inner());
+                gave_up.get_or_insert_with(|| format!("{shown}: {why}"));
+                false
+            }
+        }
+    }
+
+    fn check(&self, dir: &Path) -> Result<(), String> {
+        use std::io::Read;
+        for name in IGNORE_FILES {
+            let path = dir.join(name);
+            // Follows a symlink, as the walker would (a link to /dev/zero never ends).
+            let Ok(meta) = std::fs::metadata(&path) else {
+                continue;
+            };
+            if !meta.is_file() {
+                return Err(format!("its {name} is not a regular file"));
+            }
+            if meta.len() > MAX_IGNORE_FILE_BYTES {
+                return Err(format!(
+                    "its {name} is larger than {} KiB",
+                    MAX_IGNORE_FILE_BYTES / 1024
+                ));
+            }
+            let mut text = Vec::new();
+            let read = std::fs::File::open(&path)
+                .and_then(|f| f.take(MAX_IGNORE_FILE_BYTES + 1).read_to_end(&mut text));
+            if read.is_err() {
+                continue;
+            }
+            if text.len() as u64 > MAX_IGNORE_FILE_BYTES {
+                return Err(format!(
+                    "its {name} is larger than {} KiB",
+                    MAX_IGNORE_FILE_BYTES / 1024
+                ));
+            }
+            let patterns = text
+                .split(|&b| b == b'\n')
+                .map(<[u8]>::trim_ascii)
+                .filter(|line| !line.is_empty() && !line.starts_with(b"#"))
+                .count();
+            if patterns > MAX_IGNORE_PATTERNS {
+                return Err(format!(
+                    "its {name} has more than {MAX_IGNORE_PATTERNS} patterns"
+                ));
+            }
+            let before = self.patterns.fetch_add(patterns, Ordering::Relaxed);
+            if before + patterns > MAX_WALK_PATTERNS {
+                self.patterns.fetch_sub(patterns, Ordering::Relaxed);
+                return Err(format!(
+                    "the ignore files have more than {MAX_WALK_PATTERNS} patterns in all"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
 
 /// Bounds on one walk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,6 +209,7 @@ pub struct FileIndex {
     done: Condvar,
     entries: AtomicUsize,
     truncated: AtomicBool,
+    ignore_budget: Arc<IgnoreBudget>,
 }
 
 impl FileIndex {
@@ -139,7 +230,19 @@ impl FileIndex {
             done: Condvar::new(),
             entries: AtomicUsize::new(0),
             truncated: AtomicBool::new(false),
+            ignore_budget: Arc::default(),
         })
+    }
+
+    /// Why completion gave up on part of the tree, once the walk met an ignore file it would
+    /// not compile (see the module notes): `logs/: its .gitignore has more than 1000
+    /// patterns`; `None` when it did not.
+    pub fn gave_up(&self) -> Option<String> {
+        self.ignore_budget
+            .gave_up
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// The project root.
@@ -227,7 +330,34 @@ impl FileIndex {
     fn walk(&self) {
         let deadline = Instant::now() + self.limits.max_time;
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
+        let budget = Arc::clone(&self.ignore_budget);
+        // The walker reads the ignore files of the root and of every folder above it first.
+        let above = self.root.ancestors().all(|dir| {
+            let shown = if dir == self.root {
+                "the project folder".to_string()
+            } else {
+                dir.display().to_string()
+            };
+            budget.admit(dir, &shown)
+        });
+        if !above {
+            self.truncated.store(true, Ordering::Relaxed);
+            self.finish();
+            return;
+        }
+        let root = self.root.clone();
         let walker = WalkBuilder::new(&self.root)
+            .filter_entry(move |entry| {
+                // A folder's ignore files are compiled when the walker reads the folder.
+                if !entry.file_type().is_some_and(|t| t.is_dir()) {
+                    return true;
+                }
+                let shown = relative(entry.path(), &root).map_or_else(
+                    || entry.path().display().to_string(),
+                    |rel| format!("{rel}/"),
+                );
+                budget.admit(entry.path(), &shown)
+            })
             .hidden(false)
             .follow_links(false)
             .require_git(false)
@@ -246,6 +376,11 @@ impl FileIndex {
             };
             Box::new(move |entry| sink.visit(entry, deadline))
         });
+        self.finish();
+    }
+
+    /// Marks the walk as done and wakes those waiting for it.
+    fn finish(&self) {
         let mut state = self.lock();
         state.finished_after = Some(state.started_at.map_or(Duration::ZERO, |t| t.elapsed()));
         drop(state);

@@ -51,12 +51,12 @@ pub use index::{FileIndex, Limits, Progress};
 pub const MAX_CANDIDATES: usize = 20;
 
 /// Longest a Tab waits for an unfinished index before listing what is indexed so far, unless
-/// the environment variable [`WAIT_ENV`] says otherwise.
-pub const FIRST_WAIT: Duration = Duration::from_millis(400);
+/// the environment variable [`WAIT_ENV`] says otherwise ([`crate::limits::INDEX_FIRST_WAIT`]).
+pub const FIRST_WAIT: Duration = crate::limits::INDEX_FIRST_WAIT;
 
-/// Environment variable overriding [`FIRST_WAIT`], in milliseconds (tests set it high so a
-/// loaded machine cannot turn a Tab into a partial list).
-pub const WAIT_ENV: &str = "PI_ASK_INDEX_WAIT_MS";
+/// Environment variable overriding [`FIRST_WAIT`], in milliseconds
+/// ([`crate::limits::INDEX_WAIT_ENV`]).
+pub const WAIT_ENV: &str = crate::limits::INDEX_WAIT_ENV;
 
 /// The `indexing… N files` hint appears once a walk has run this long.
 pub const HINT_AFTER: Duration = Duration::from_millis(100);
@@ -164,24 +164,50 @@ impl AtCompleter {
     /// `(indexing… N files so far)` whose replacement is the text typed. `None` when the
     /// cursor is not in an `@` reference.
     pub fn complete_at(&self, line: &str, pos: usize) -> Option<(usize, Vec<Pair>)> {
+        self.candidates(line, pos).map(|c| (c.start, c.pairs))
+    }
+
+    /// [`AtCompleter::complete_at`] with the text a Tab elects when there are several
+    /// candidates: the common prefix of the replacements of every match (a folder's list is
+    /// cut to 1000 (`dir::MAX_LISTED`) entries after the prefix is taken), or the text typed when
+    /// there is none or it is unknown (a folder of more than 200,000 (`dir::MAX_SCANNED`) entries).
+    pub fn candidates(&self, line: &str, pos: usize) -> Option<Candidates> {
         let tok = token::at_token(line, pos)?;
+        let typed = line[tok.start..pos].to_owned();
         let fragment = tok.fragment;
         if dir::is_explicit(fragment) {
             let inside_root = !(fragment.starts_with('/')
                 || fragment.starts_with('~')
                 || fragment.split('/').any(|c| c == ".."));
             match dir::list_level(self.index.root(), self.home.as_deref(), fragment) {
-                Some(listed) if !listed.is_empty() || !inside_root => {
-                    let pairs = listed
+                Some(level) if !level.entries.is_empty() || !inside_root => {
+                    let mut pairs: Vec<Pair> = level
+                        .entries
                         .into_iter()
                         .map(|l| Pair {
                             display: if l.is_dir { l.name + "/" } else { l.name },
                             replacement: token::reference(&l.path, l.is_dir, tok.quoted),
                         })
                         .collect();
-                    return Some((tok.start, pairs));
+                    let elected = level
+                        .whole
+                        .then(|| rustyline::completion::longest_common_prefix(&pairs))
+                        .flatten()
+                        .map(str::to_owned);
+                    pairs.truncate(dir::MAX_LISTED);
+                    return Some(Candidates {
+                        start: tok.start,
+                        pairs,
+                        elected: elected.unwrap_or(typed),
+                    });
                 }
-                None if !inside_root => return Some((tok.start, Vec::new())),
+                None if !inside_root => {
+                    return Some(Candidates {
+                        start: tok.start,
+                        pairs: Vec::new(),
+                        elected: typed,
+                    })
+                }
                 _ => {}
             }
         }
@@ -204,7 +230,13 @@ impl AtCompleter {
             },
             replacement: token::reference(&h.path, h.is_dir, tok.quoted),
         }));
-        Some((tok.start, pairs))
+        let elected =
+            rustyline::completion::longest_common_prefix(&pairs).map_or(typed, str::to_owned);
+        Some(Candidates {
+            start: tok.start,
+            pairs,
+            elected,
+        })
     }
 
     /// The best index entries for a fuzzy `fragment`, starting the walk if needed and waiting
@@ -256,7 +288,9 @@ impl AtCompleter {
     }
 
     /// The hint shown after the cursor in an `@` reference: `  indexing… N files` while the
-    /// walk runs (after [`HINT_AFTER`]), `  (index stopped at N files)` when it hit a limit.
+    /// walk runs (after [`HINT_AFTER`]), `  (completion gave up on logs/: its .gitignore has
+    /// more than 1000 patterns)` when it left a folder out for its ignore files
+    /// ([`FileIndex::gave_up`]), `  (index stopped at N files)` when it hit a limit.
     ///
     /// Called by rustyline after every key, it also prepares the next Tab: typing `@` starts
     /// the walk, so the index is usually ready by the first Tab, and once the index is ready
@@ -273,12 +307,29 @@ impl AtCompleter {
         }
         if !p.done && p.elapsed >= HINT_AFTER {
             Some(format!("  indexing… {} files", p.entries))
+        } else if let Some(why) = self.index.gave_up().filter(|_| p.done) {
+            // A file or folder name may carry control characters.
+            let why = crate::text::one_line(&crate::text::for_terminal(&why)).into_owned();
+            Some(format!("  (completion gave up on {why})"))
         } else if p.done && p.truncated {
             Some(format!("  (index stopped at {} files)", p.entries))
         } else {
             None
         }
     }
+}
+
+/// The candidates of one Tab ([`AtCompleter::candidates`]).
+#[derive(Clone)]
+pub struct Candidates {
+    /// Byte offset of the `@` the candidates replace from.
+    pub start: usize,
+    /// The candidates, best first (`display` is the path with `/` after folders,
+    /// `replacement` the reference text); a folder's list cut to 1000 (`dir::MAX_LISTED`).
+    pub pairs: Vec<Pair>,
+    /// What a Tab elects among several candidates: the common prefix of every match's
+    /// replacement, else the text typed.
+    pub elected: String,
 }
 
 /// A hint that is only shown, never inserted by the right arrow key.
@@ -304,7 +355,15 @@ impl Completer for AtCompleter {
         pos: usize,
         _ctx: &Context<'_>,
     ) -> rustyline::Result<(usize, Vec<Pair>)> {
-        let (start, pairs) = self.complete_at(line, pos).unwrap_or((pos, Vec::new()));
+        let Candidates {
+            start,
+            pairs,
+            elected,
+        } = self.candidates(line, pos).unwrap_or(Candidates {
+            start: pos,
+            pairs: Vec::new(),
+            elected: String::new(),
+        });
         *self.offered.lock().unwrap_or_else(|e| e.into_inner()) =
             pairs.iter().map(|p| p.replacement.clone()).collect();
         let mut listing = self.listing.lock().unwrap_or_else(|e| e.into_inner());
@@ -315,16 +374,13 @@ impl Completer for AtCompleter {
         }
         listing.pending = Some(pairs.iter().map(|p| p.display.clone()).collect());
         // One candidate for rustyline, so it inserts and never prints a list: the common
-        // prefix (inserted only when it extends the typed path, see `update`), else the text
-        // typed (nothing changes).
-        let lcp = rustyline::completion::longest_common_prefix(&pairs)
-            .unwrap_or(&line[start..pos])
-            .to_owned();
+        // prefix of every match (inserted only when it extends the typed path, see `update`),
+        // else the text typed (nothing changes).
         Ok((
             start,
             vec![Pair {
-                display: lcp.clone(),
-                replacement: lcp,
+                display: elected.clone(),
+                replacement: elected,
             }],
         ))
     }
@@ -410,10 +466,14 @@ impl AtCompleter {
 /// rows, the last saying how many more there are; one line per row, each after a line feed.
 /// With no room, a count of the candidates on the editor's own line.
 pub fn list_rows(names: &[String], rows: usize, cols: usize) -> String {
-    use crate::frontend::layout::{fit, width_of};
+    use crate::text::{fit, width_of};
     let names: Vec<String> = names
         .iter()
-        .map(|n| crate::sanitize::one_line(&crate::sanitize::for_terminal(n)).into_owned())
+        .map(|n| {
+            // As the editor measures its hint (`text::for_editor`).
+            let shown = crate::text::one_line(&crate::text::for_terminal(n)).into_owned();
+            crate::text::for_editor(&shown).into_owned()
+        })
         .collect();
     let n = names.len();
     if rows == 0 {
@@ -472,20 +532,38 @@ impl Hinter for AtCompleter {
         let list = self.list_hint(line, pos);
         match (status, list) {
             (None, None) => None,
-            (status, list) => Some(StatusHint(format!(
-                "{}{}",
-                status.unwrap_or_default(),
-                list.unwrap_or_default()
-            ))),
+            // In the terminal's charset: `indexing…` is `indexing...` on an ASCII terminal.
+            (status, list) => Some(StatusHint(
+                crate::text::terminal_charset()
+                    .write(&format!(
+                        "{}{}",
+                        status.unwrap_or_default(),
+                        list.unwrap_or_default()
+                    ))
+                    .into_owned(),
+            )),
         }
     }
 }
 
 impl Highlighter for AtCompleter {
     /// The line as drawn: no control character reaches the terminal
-    /// ([`crate::sanitize::for_editor`]); the text itself is kept as typed or pasted.
+    /// ([`crate::text::for_editor`]); the text itself is kept as typed or pasted.
     fn highlight<'l>(&self, line: &'l str, _pos: usize) -> Cow<'l, str> {
-        crate::sanitize::for_editor(line)
+        crate::text::for_editor(line)
+    }
+
+    /// Whether a key typed at the end of `line` needs the line drawn again through
+    /// [`Highlighter::highlight`] (rustyline otherwise echoes the character as it is): when
+    /// the drawn line differs from the text (a character an ASCII terminal cannot show, a
+    /// line separator).
+    fn highlight_char(
+        &self,
+        line: &str,
+        _pos: usize,
+        _kind: rustyline::highlight::CmdKind,
+    ) -> bool {
+        matches!(crate::text::for_editor(line), Cow::Owned(_))
     }
 
     fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {

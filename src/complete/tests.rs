@@ -231,11 +231,19 @@ fn applying_quoted_candidates_like_pi() {
 /// only candidate or the candidates' common prefix (when longer than what was typed), through
 /// [`insertion`] as `AtCompleter::update` does; `None` when the line stays as it is.
 fn tab(c: &AtCompleter, line: &str, pos: usize) -> Option<(String, usize)> {
-    let (start, pairs) = c.complete_at(line, pos)?;
+    let Candidates {
+        start,
+        pairs,
+        elected,
+    } = c.candidates(line, pos)?;
     let offered: Vec<String> = pairs.iter().map(|p| p.replacement.clone()).collect();
-    let lcp = rustyline::completion::longest_common_prefix(&pairs)?;
+    let lcp = match pairs.as_slice() {
+        [] => return None,
+        [only] => only.replacement.clone(),
+        _ => elected,
+    };
     if lcp.len() > pos - start || pairs.len() == 1 {
-        insertion(line, pos, start, lcp, &offered)
+        insertion(line, pos, start, &lcp, &offered)
     } else {
         None
     }
@@ -581,4 +589,142 @@ fn the_list_under_the_line_takes_its_room_and_shows_names_safely() {
         !shown.contains('\u{1b}') && !shown.contains('\u{7}'),
         "{shown:?}"
     );
+}
+
+#[test]
+fn a_folder_of_more_than_a_thousand_entries_takes_the_prefix_of_all_of_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for i in 0..1200 {
+        write(root, &format!("logs/app_2024_{i:04}.log"), "");
+    }
+    write(root, "logs/readme.txt", "");
+    let c = completer(root);
+    let listed = complete(&c, "@logs/");
+    assert_eq!(listed.len(), 1000);
+    assert_eq!(listed[0].0, "app_2024_0000.log");
+    // readme.txt is past the cut list, yet a match: nothing in common beyond `@logs/`.
+    assert_eq!(tab(&c, "@logs/", 6), None);
+    assert_eq!(
+        c.candidates("@logs/", 6).map(|c| c.elected),
+        Some("@logs/".to_string())
+    );
+    // Among the app logs alone the prefix is theirs.
+    assert_eq!(
+        tab(&c, "@logs/a", 7),
+        Some(("@logs/app_2024_".to_string(), 15))
+    );
+}
+
+/// `n` patterns of the costly kind a hostile repository ships (many `*` each).
+fn hostile_patterns(n: usize) -> String {
+    (0..n)
+        .map(|i| format!("**/a*b*c*d*e*f*g*h*i*j{i}/**/*.x{i}\n"))
+        .collect()
+}
+
+#[test]
+fn hostile_ignore_files_keep_their_folder_out_and_say_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "src/main.rs", "");
+    // One pattern too many, comments and blank lines not counted.
+    write(
+        root,
+        "vendor/.gitignore",
+        &format!(
+            "# hostile\n\n{}",
+            hostile_patterns(index::MAX_IGNORE_PATTERNS + 1)
+        ),
+    );
+    write(root, "vendor/file.rs", "");
+    write(
+        root,
+        "big/.ignore",
+        &"x".repeat(index::MAX_IGNORE_FILE_BYTES as usize + 1),
+    );
+    write(root, "big/file.rs", "");
+    // A FIFO the walker would wait on for good.
+    std::fs::create_dir_all(root.join("fifo")).unwrap();
+    nix::unistd::mkfifo(&root.join("fifo/.gitignore"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+    write(root, "fifo/file.rs", "");
+    write(
+        root,
+        "fine/.gitignore",
+        &hostile_patterns(index::MAX_IGNORE_PATTERNS),
+    );
+    write(root, "fine/file.rs", "");
+    let c = completer(root);
+    assert_eq!(
+        indexed(&c),
+        strings(&[
+            "fine/",
+            "fine/.gitignore",
+            "fine/file.rs",
+            "src/",
+            "src/main.rs"
+        ])
+    );
+    let why = c.index().gave_up().expect("a reason");
+    assert!(
+        [
+            "vendor/: its .gitignore has more than 1000 patterns",
+            "big/: its .ignore is larger than 64 KiB",
+            "fifo/: its .gitignore is not a regular file",
+        ]
+        .contains(&why.as_str()),
+        "{why}"
+    );
+    assert_eq!(
+        c.hint_at("@fil", 4),
+        Some(format!("  (completion gave up on {why})"))
+    );
+}
+
+#[test]
+fn the_ignore_files_of_a_whole_walk_have_a_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let per_file = index::MAX_IGNORE_PATTERNS;
+    let files = index::MAX_WALK_PATTERNS / per_file + 1;
+    for i in 0..files {
+        write(
+            root,
+            &format!("d{i}/.gitignore"),
+            &hostile_patterns(per_file),
+        );
+    }
+    let c = completer(root);
+    let listed = indexed(&c);
+    // The folder that would take the walk past the budget is left out.
+    assert_eq!(
+        listed.iter().filter(|p| p.ends_with('/')).count(),
+        files - 1,
+        "{listed:?}"
+    );
+    assert!(
+        c.index().gave_up().is_some_and(
+            |why| why.ends_with(": the ignore files have more than 5000 patterns in all")
+        )
+    );
+}
+
+#[test]
+fn a_hostile_ignore_file_of_the_project_folder_indexes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(
+        root,
+        ".gitignore",
+        &hostile_patterns(index::MAX_IGNORE_PATTERNS + 1),
+    );
+    write(root, "src/main.rs", "");
+    let c = completer(root);
+    assert_eq!(indexed(&c), Vec::<String>::new());
+    assert_eq!(
+        c.index().gave_up().as_deref(),
+        Some("the project folder: its .gitignore has more than 1000 patterns")
+    );
+    // An explicit path still lists its folder.
+    assert_eq!(displays(&c, "@src/"), strings(&["main.rs"]));
 }

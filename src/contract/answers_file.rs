@@ -33,6 +33,9 @@ pub struct AnswersFile {
     /// entries are applied and the flow times out with this message (the recorded
     /// `error.message`). `cancelled` is true too.
     pub timed_out: Option<String>,
+    /// The file ends the flow with Elaborate instead of Submit (`"mode": "elaborate"`, or a
+    /// recorded elaborate result): option notes may be on unselected options.
+    pub elaborate: bool,
     /// One entry per answered question, in file order.
     pub entries: Vec<AnswerEntry>,
 }
@@ -48,13 +51,22 @@ pub struct AnswerEntry {
     pub custom_text: Option<String>,
     /// Question-level note.
     pub note: Option<String>,
-    /// Notes of selected options: (option index, note).
+    /// Notes of selected options (of any option with [`AnswersFile::elaborate`]): (option
+    /// index, note).
     pub option_notes: Vec<(usize, String)>,
 }
 
 /// Top-level fields of an answers document (the `details` of a result has the same ones).
-pub(crate) const DOCUMENT_FIELDS: &[&str] =
-    &["answers", "cancelled", "title", "questions", "error"];
+pub(crate) const DOCUMENT_FIELDS: &[&str] = &[
+    "answers",
+    "cancelled",
+    "mode",
+    "title",
+    "questions",
+    "continuation",
+    "elaboration",
+    "error",
+];
 /// Top-level fields of a whole recorded result.
 pub(crate) const RESULT_FIELDS: &[&str] = &["content", "details"];
 /// Fields of an answer object.
@@ -106,6 +118,7 @@ fn check(value: &Value, payload: &Payload) -> Result<AnswersFile, Vec<Problem>> 
             .map(|(i, q)| (q.id.as_str(), i))
             .collect(),
         problems: Vec::new(),
+        elaborate: false,
     };
     let answers = c.document(value);
     if c.problems.is_empty() {
@@ -136,6 +149,8 @@ struct Checker<'p> {
     payload: &'p Payload,
     ids: HashMap<&'p str, usize>,
     problems: Vec<Problem>,
+    /// `"mode": "elaborate"`: notes on unselected options are kept.
+    elaborate: bool,
 }
 
 /// Names other tools use for answer-object fields, mapped to this format's (suggested only
@@ -228,6 +243,23 @@ impl Checker<'_> {
         if out.cancelled {
             out.timed_out = recorded_timeout(doc);
         }
+        match doc.get("mode") {
+            None => {}
+            Some(Value::String(m)) if m == "elaborate" => self.elaborate = true,
+            Some(Value::String(m)) if m == "submit" => {}
+            Some(other) => self.push(
+                ProblemCode::WrongType,
+                join(base, "mode"),
+                format!(
+                    "`mode` must be \"submit\" or \"elaborate\", not {}",
+                    match other {
+                        Value::String(m) => quoted(m),
+                        other => kind_of(other).to_string(),
+                    }
+                ),
+            ),
+        }
+        out.elaborate = self.elaborate && !out.cancelled;
         let answers_path = join(base, "answers");
         match doc.get("answers") {
             None if cancelled.is_none() => self.push(
@@ -258,7 +290,85 @@ impl Checker<'_> {
                 ),
             ),
         }
+        if out.elaborate {
+            if let Some(items) = doc.get("elaboration").and_then(|e| e.get("items")) {
+                let path = join(&join(base, "elaboration"), "items");
+                self.elaboration_items(items, &path, &mut out.entries);
+            }
+        }
         out
+    }
+
+    /// The notes of a recorded elaborate result's `elaboration.items` (docs/answers.md
+    /// "Replay"): each item's `note` on its question (`target.kind` `question`) or on its
+    /// option (`option`, `target.optionValue`), added to that question's entry. Items that
+    /// are not objects of that shape are reported.
+    fn elaboration_items(&mut self, items: &Value, path: &str, entries: &mut Vec<AnswerEntry>) {
+        let Some(items) = items.as_array() else {
+            self.push(
+                ProblemCode::WrongType,
+                path,
+                format!("`items` must be an array, not {}", kind_of(items)),
+            );
+            return;
+        };
+        for (i, item) in items.iter().enumerate() {
+            let ipath = format!("{path}[{i}]");
+            let id = item.pointer("/question/id").and_then(Value::as_str);
+            let note = item.get("note").and_then(Value::as_str);
+            let kind = item.pointer("/target/kind").and_then(Value::as_str);
+            let (Some(id), Some(note), Some(kind)) = (id, note, kind) else {
+                self.push(
+                    ProblemCode::WrongType,
+                    ipath,
+                    "an elaboration item must be an object with `target.kind`, `question.id` and a `note` string",
+                );
+                continue;
+            };
+            let Some(q) = self.ids.get(id).copied() else {
+                self.unknown_question(id, &join(&join(&ipath, "question"), "id"));
+                continue;
+            };
+            if note.trim().is_empty() {
+                continue;
+            }
+            let slot = match entries.iter().position(|e| e.question == q) {
+                Some(i) => i,
+                None => {
+                    entries.push(AnswerEntry {
+                        question: q,
+                        ..AnswerEntry::default()
+                    });
+                    entries.len() - 1
+                }
+            };
+            match kind {
+                "question" => entries[slot].note = Some(note.to_string()),
+                "option" => {
+                    let value = item.pointer("/target/optionValue").cloned();
+                    let question = &self.payload.questions[q];
+                    let index = OptionIndex::new(question, 1);
+                    let vpath = join(&join(&ipath, "target"), "optionValue");
+                    let Some(o) = value
+                        .and_then(|v| self.option_ref(question, &index, &v, &|| vpath.clone()))
+                    else {
+                        continue;
+                    };
+                    let notes = &mut entries[slot].option_notes;
+                    notes.retain(|(n, _)| *n != o);
+                    notes.push((o, note.to_string()));
+                    notes.sort_by_key(|(n, _)| *n);
+                }
+                other => self.push(
+                    ProblemCode::WrongType,
+                    join(&join(&ipath, "target"), "kind"),
+                    format!(
+                        "`target.kind` must be \"question\" or \"option\", not {}",
+                        quoted(other)
+                    ),
+                ),
+            }
+        }
     }
 
     fn unknown_question(&mut self, id: &str, path: &str) {
@@ -425,16 +535,11 @@ impl Checker<'_> {
             }
         }
         if !question.allows_custom_text() && e.custom_text.is_some() {
-            let why = if question.kind == QuestionType::Preview {
-                "is a preview question"
-            } else {
-                "takes only its options (the caller allows no answer in the person's own words)"
-            };
             self.push(
                 ProblemCode::CustomTextNotAllowed,
                 join(path, "customText"),
                 format!(
-                    "question {} {why}: choose one of its options; it takes no custom text",
+                    "question {} takes only its options (the caller allows no answer in the person's own words): choose one of its options; it takes no custom text",
                     quoted(&question.id)
                 ),
             );
@@ -516,7 +621,7 @@ impl Checker<'_> {
                     continue;
                 }
             };
-            if selected.binary_search(&option).is_err() {
+            if !self.elaborate && selected.binary_search(&option).is_err() {
                 self.push(
                     ProblemCode::OptionNoteNotSelected,
                     npath,
@@ -786,10 +891,6 @@ mod tests {
                     "answers.fw.optionNotes.vue".to_string()
                 ),
                 (ProblemCode::TooManyValues, "answers.fmt.values".to_string()),
-                (
-                    ProblemCode::CustomTextNotAllowed,
-                    "answers.fmt.customText".to_string()
-                ),
             ]
         );
     }

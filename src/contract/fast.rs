@@ -73,6 +73,8 @@ struct TypedOption {
     description: Option<String>,
     #[serde(default, deserialize_with = "present")]
     preview: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    recommended: Option<bool>,
 }
 
 /// The payload's fields as read, when `text` is a well-formed payload (right JSON types, no
@@ -100,6 +102,7 @@ pub(super) fn read(text: &str) -> Option<RawPayload> {
                                         label: Field::from_option(o.label),
                                         description: Field::from_option(o.description),
                                         preview: Field::from_option(o.preview),
+                                        recommended: Field::from_option(o.recommended),
                                         bare: false,
                                     })
                                 })

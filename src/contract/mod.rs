@@ -26,7 +26,8 @@ pub use answers_file::{
 };
 pub use codes::{ErrorCode, ProblemCode};
 pub use dialects::{
-    claude_code_keys, parse_payload_as, parse_value_as, Dialect, InputFormat, Reading,
+    claude_code_keys, parse_payload_as, parse_value_as, replays_by_label, replays_joined, Dialect,
+    InputFormat, Reading,
 };
 pub use json::{answers_size_limit, closest, REPLAY_FACTOR};
 pub use json::{malformed_json, reading_problem_for_people, Input};
@@ -112,11 +113,12 @@ pub struct Payload {
 /// One normalized question.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Question {
-    /// Unique, non-blank id, as given (not trimmed).
+    /// Unique, non-blank id, trimmed (contract "Input rules"; the upstream's normalize).
     pub id: String,
-    /// The given label, or `Q1`, `Q2`, ... by 1-based position (contract "Input rules").
+    /// The given label, trimmed, or `Q1`, `Q2`, ... by 1-based position (contract "Input
+    /// rules").
     pub label: String,
-    /// Non-blank prompt text.
+    /// Non-blank prompt text, trimmed.
     pub prompt: String,
     /// `single` unless given.
     #[serde(rename = "type")]
@@ -145,11 +147,19 @@ fn is_true(b: &bool) -> bool {
 
 impl Question {
     /// Whether the question takes custom text, the "Type your own" answer: the one rule every
-    /// front end, the answer state, the answers file and the question listing ask. Preview
-    /// questions never do (contract "Input rules": non-preview questions get Type your own),
-    /// nor a question whose caller turned free text off ([`Question::allow_freeform`]).
+    /// front end, the answer state, the answers file and the question listing ask. Every
+    /// question does, preview questions too (the contract's project since v0.6.0: "all
+    /// questions get an internal Type your own option"; docs/contract.md "What pi-ask adds"),
+    /// except a question whose caller turned free text off ([`Question::allow_freeform`]).
     pub fn allows_custom_text(&self) -> bool {
-        self.kind != QuestionType::Preview && self.allow_freeform
+        self.allow_freeform
+    }
+
+    /// The option a front end highlights first: the first option marked `recommended`, else
+    /// the first (0). Highlighting never selects: a recommended option is never preselected
+    /// (docs/contract.md "What pi-ask adds").
+    pub fn first_highlighted(&self) -> usize {
+        self.options.iter().position(|o| o.recommended).unwrap_or(0)
     }
 
     /// Whether the question has no options, so its only answer is custom text (a yishan
@@ -171,18 +181,28 @@ impl Question {
 }
 
 /// One option of a question.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct QuestionOption {
-    /// Stable machine value, unique within its question.
+    /// Stable machine value, unique within its question; trimmed.
     pub value: String,
-    /// Text shown to the person.
+    /// Text shown to the person; trimmed.
     pub label: String,
-    /// Optional one-line explanation shown under the label.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Optional one-line explanation shown under the label; trimmed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// Optional preview text; required on every option of a `preview` question.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Optional preview text, as given (its indentation is content); required on every
+    /// option of a `preview` question.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preview: Option<String>,
+    /// The caller recommends this option (`"recommended": true`): front ends mark it and
+    /// highlight it first ([`Question::first_highlighted`]), never preselect it. Serialized
+    /// only when true.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub recommended: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// The whole tool result: `{content, details}` (contract "Output").
@@ -225,13 +245,151 @@ pub struct Details {
     pub title: Option<String>,
     /// True when the person dismissed the flow, no UI was available, or the payload was invalid.
     pub cancelled: bool,
+    /// `"elaborate"` when the person chose Elaborate at the review; absent otherwise, so a
+    /// submitted result is exactly the v0.3.0 contract's (docs/contract.md "What pi-ask
+    /// adds": Elaborate, from the contract's project v0.4.0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<Mode>,
     /// Normalized metadata of every question, in payload order (empty for an invalid payload).
     pub questions: Vec<QuestionSummary>,
-    /// Answers by question id, in question order; unanswered questions are omitted.
+    /// Answers by question id, in question order; unanswered questions are omitted. In an
+    /// elaborate result only committed answers (an option or custom text): note-only
+    /// questions are in `elaboration.items`.
     pub answers: IndexMap<String, Answer>,
+    /// How the next ask should go on (elaborate results only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub continuation: Option<Continuation>,
+    /// What the person asked to have elaborated (elaborate results only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elaboration: Option<Elaboration>,
     /// Why there are no answers, when it was not the person's own dismissal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorInfo>,
+}
+
+/// `details.mode`: how a completed flow ended. Only `elaborate` is ever written (a submitted
+/// result has no `mode`, as in the v0.3.0 contract); `submit` is read back from results of
+/// the contract's later versions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// A normal submission.
+    Submit,
+    /// The person asked the agent to elaborate on their notes before deciding.
+    Elaborate,
+}
+
+/// `details.continuation` of an elaborate result (the contract's project, "Output rules"):
+/// the next ask refines this one rather than starting over.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Continuation {
+    /// Always `"refine_only"`.
+    #[schemars(extend("const" = "refine_only"))]
+    pub strategy: String,
+    /// The questions with a note (question or option note): the only ones to revisit.
+    pub affected_question_ids: Vec<String>,
+    /// Committed answers of questions without notes: keep them, do not ask again.
+    pub preserved_answers: IndexMap<String, Answer>,
+    /// Every question's state, by id.
+    pub question_states: IndexMap<String, QuestionState>,
+}
+
+/// One entry of `continuation.questionStates`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct QuestionState {
+    /// `answered`, `needs_clarification` (it has a note) or `unanswered`.
+    pub status: QuestionStatus,
+}
+
+/// `continuation.questionStates[id].status`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum QuestionStatus {
+    /// A committed answer and no note.
+    Answered,
+    /// A question note or an option note.
+    NeedsClarification,
+    /// Neither.
+    Unanswered,
+}
+
+/// `details.elaboration` of an elaborate result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Elaboration {
+    /// What the agent should do first (the contract's project's words,
+    /// `result::ELABORATION_INSTRUCTION`).
+    pub instruction: String,
+    /// Always `"clarify_then_reask"`.
+    pub next_action: String,
+    /// Every question note and every option note (unselected options too), in question
+    /// order, a question's note before its option notes (in option order).
+    pub items: Vec<ElaborationItem>,
+}
+
+/// One note to elaborate on, with its whole question so references like "above" make sense.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ElaborationItem {
+    /// What the note is on.
+    pub target: Target,
+    /// The normalized question with every option.
+    pub question: ElaborationQuestion,
+    /// The noted option (option notes only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub option: Option<QuestionOption>,
+    /// Whether the noted option is selected (option notes only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected: Option<bool>,
+    /// Whether the question has a committed answer (an option or custom text).
+    pub answered: bool,
+    /// The committed answer, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<Answer>,
+    /// The note.
+    pub note: String,
+}
+
+/// `elaboration.items[].target`: `{kind: "question"}` or `{kind: "option", optionValue}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Target {
+    /// A question note.
+    Question,
+    /// An option note.
+    Option {
+        /// The option's value.
+        #[serde(rename = "optionValue")]
+        option_value: String,
+    },
+}
+
+/// `elaboration.items[].question`: the question's metadata and every option.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ElaborationQuestion {
+    /// Question id.
+    pub id: String,
+    /// Normalized label.
+    pub label: String,
+    /// Prompt text.
+    pub prompt: String,
+    /// Normalized type.
+    #[serde(rename = "type")]
+    pub kind: QuestionType,
+    /// Every option, in order.
+    pub options: Vec<QuestionOption>,
+}
+
+impl From<&Question> for ElaborationQuestion {
+    fn from(q: &Question) -> Self {
+        ElaborationQuestion {
+            id: q.id.clone(),
+            label: q.label.clone(),
+            prompt: q.prompt.clone(),
+            kind: q.kind,
+            options: q.options.clone(),
+        }
+    }
 }
 
 /// `details.questions[]`: `{id, label, prompt, type}`.
@@ -292,6 +450,24 @@ pub struct ErrorInfo {
     /// Every problem found, for `invalid_payload` and `invalid_answers`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<Problem>,
+    /// `"invalid_input"` for `invalid_payload` and `invalid_answers`: the contract's project's
+    /// error shape since v0.4.0, beside `code`, so callers written against either read it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("const" = "invalid_input"))]
+    pub kind: Option<String>,
+    /// The problems as that project gives them: `{path, message}` each, in the same order as
+    /// `problems`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub issues: Vec<Issue>,
+}
+
+/// `details.error.issues[]`: one problem as the contract's project writes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Issue {
+    /// JSON path, as in [`Problem::path`].
+    pub path: String,
+    /// What is wrong, as in [`Problem::message`].
+    pub message: String,
 }
 
 impl ErrorInfo {
@@ -301,6 +477,8 @@ impl ErrorInfo {
             code,
             message: message.to_string(),
             problems: Vec::new(),
+            kind: None,
+            issues: Vec::new(),
         }
     }
 
@@ -309,6 +487,13 @@ impl ErrorInfo {
     /// file: ..."), with every problem.
     pub fn for_input(code: ErrorCode, problems: Vec<Problem>) -> Self {
         let n = problems.len();
+        let issues = problems
+            .iter()
+            .map(|p| Issue {
+                path: p.path.clone(),
+                message: p.message.clone(),
+            })
+            .collect();
         ErrorInfo {
             code,
             message: format!(
@@ -318,6 +503,8 @@ impl ErrorInfo {
                 if n == 1 { "it" } else { "them" }
             ),
             problems,
+            kind: Some("invalid_input".to_string()),
+            issues,
         }
     }
 

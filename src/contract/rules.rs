@@ -84,6 +84,7 @@ pub(super) const CONTRACT: Spelling = Spelling {
         "value",
         "description",
         "preview",
+        "recommended",
     ],
 };
 
@@ -144,6 +145,8 @@ pub(super) struct RawOption {
     pub label: Field<String>,
     pub description: Field<String>,
     pub preview: Field<String>,
+    /// `recommended` (the contract's format only; `Missing` elsewhere).
+    pub recommended: Field<bool>,
     /// The option was a bare string (yishan's `options: string[]`): its label is the item.
     pub bare: bool,
 }
@@ -205,7 +208,7 @@ pub(super) fn normalize(
                             _ => base,
                         }
                     };
-                    ids.check(id, path, &first_path, i, problems);
+                    ids.check(id.trim(), path, &first_path, i, problems);
                 }
             }
             drop(ids);
@@ -230,7 +233,9 @@ fn question_base(spelling: &Spelling, index: &str) -> String {
     }
 }
 
-/// Finds repeated values; reports each repeat at its own path, naming the first use.
+/// Finds repeated values (compared trimmed, as they are kept); reports each repeat at its own
+/// path in the contract's project's words (`duplicate question id "scope"`), naming the
+/// first use.
 struct Unique<'a> {
     what: &'static str,
     rule: &'static str,
@@ -265,7 +270,7 @@ impl<'a> Unique<'a> {
                 self.code,
                 path(),
                 format!(
-                    "{} {value:?} is already used by {}; {}",
+                    "duplicate {} {value:?}: {} already uses it; {}",
                     self.what,
                     first_path.replace("{}", &first.to_string()),
                     self.rule
@@ -277,7 +282,8 @@ impl<'a> Unique<'a> {
     }
 }
 
-/// A required string field that must be non-empty after trimming.
+/// A required string field that must be non-empty after trimming; kept trimmed (the
+/// contract's project's normalize trims ids, prompts, option values and labels).
 fn required_text(
     field: Field<String>,
     path: impl FnOnce() -> String,
@@ -304,13 +310,36 @@ fn required_text(
             ));
             None
         }
-        Field::Given(s) => Some(s),
+        Field::Given(s) => Some(trimmed(s)),
     }
 }
 
-/// An optional string field that must not be blank when provided. `Err` when it broke a rule
-/// or was malformed.
+/// `s` without leading and trailing whitespace, reusing it when there is none.
+fn trimmed(s: String) -> String {
+    if s.trim().len() == s.len() {
+        s
+    } else {
+        s.trim().to_string()
+    }
+}
+
+/// An optional string field that must not be blank when provided; kept trimmed (labels,
+/// descriptions, context), except a preview's text, kept as given (use [`optional_raw`]).
+/// `Err` when it broke a rule or was malformed.
 fn optional_text(
+    field: Field<String>,
+    path: impl FnOnce() -> String,
+    what: &str,
+    key: &str,
+    blank_code: ProblemCode,
+    problems: &mut Vec<Problem>,
+) -> Result<Option<String>, ()> {
+    optional_raw(field, path, what, key, blank_code, problems).map(|s| s.map(trimmed))
+}
+
+/// [`optional_text`] keeping the text as given: a preview's indentation and line breaks are
+/// its content.
+fn optional_raw(
     field: Field<String>,
     path: impl FnOnce() -> String,
     what: &str,
@@ -477,7 +506,7 @@ fn question(
                                 join_path(&option, key)
                             }
                         };
-                        values.check(v, path, &first_path, j, problems);
+                        values.check(v.trim(), path, &first_path, j, problems);
                     }
                 }
             }
@@ -555,7 +584,7 @@ fn option(
         ProblemCode::BlankDescription,
         problems,
     );
-    let preview = optional_text(
+    let preview = optional_raw(
         o.preview,
         at("preview"),
         "the option preview",
@@ -567,7 +596,7 @@ fn option(
         problems.push(Problem::new(
             ProblemCode::MissingPreview,
             at("preview")(),
-            "every option of a preview question needs `preview` text",
+            "preview questions require preview text for every option: add `preview` text to this option, or use type \"single\"",
         ));
     }
     if problems.len() != before {
@@ -578,5 +607,6 @@ fn option(
         label: label?,
         description: description.ok()?,
         preview: preview.ok()?,
+        recommended: o.recommended.given().copied().unwrap_or(false),
     })
 }

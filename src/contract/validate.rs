@@ -81,7 +81,8 @@ pub(super) fn parse_fast(text: &str) -> Option<Result<Payload, PayloadError>> {
 pub(crate) const PAYLOAD_FIELDS: &[&str] = &["title", "questions"];
 pub(crate) const QUESTION_FIELDS: &[&str] =
     &["id", "label", "prompt", "type", "required", "options"];
-pub(crate) const OPTION_FIELDS: &[&str] = &["value", "label", "description", "preview"];
+pub(crate) const OPTION_FIELDS: &[&str] =
+    &["value", "label", "description", "preview", "recommended"];
 
 /// The payload object.
 pub(super) const PAYLOAD: Shape = Shape {
@@ -312,6 +313,7 @@ impl Walker<'_> {
                 label: Field::Given(label.to_string()),
                 description: Field::Missing,
                 preview: Field::Missing,
+                recommended: Field::Missing,
                 bare: true,
             });
         }
@@ -328,6 +330,11 @@ impl Walker<'_> {
             label: self.string(obj, s.option_label.0, &base),
             description: self.string(obj, "description", &base),
             preview: self.string_if(obj, f.preview.then_some("preview"), &base),
+            recommended: if f.option.known.contains(&"recommended") {
+                self.boolean(obj, "recommended", &base)
+            } else {
+                Field::Missing
+            },
             bare: false,
         })
     }
@@ -655,13 +662,62 @@ mod tests {
     }
 
     #[test]
-    fn values_are_kept_exactly_as_given() {
-        let p = parse_payload_value(
-            &json!({"title": " T ", "questions": [q(json!({"id": " q1 ", "prompt": " P "}))]}),
-        )
+    fn text_is_trimmed_but_the_title_and_previews_are_kept_as_given() {
+        let p = parse_payload_value(&json!({"title": " T ", "questions": [
+            {"id": " q1 ", "label": " L ", "prompt": " P ", "type": "preview", "options": [
+                {"value": " v ", "label": " V ", "description": " d ", "preview": "  +--+\n"}]}]}))
         .unwrap();
         assert_eq!(p.title.as_deref(), Some(" T "));
-        assert_eq!(p.questions[0].id, " q1 ");
-        assert_eq!(p.questions[0].prompt, " P ");
+        let q = &p.questions[0];
+        assert_eq!(
+            (q.id.as_str(), q.label.as_str(), q.prompt.as_str()),
+            ("q1", "L", "P")
+        );
+        let o = &q.options[0];
+        assert_eq!(
+            (o.value.as_str(), o.label.as_str(), o.description.as_deref()),
+            ("v", "V", Some("d"))
+        );
+        assert_eq!(o.preview.as_deref(), Some("  +--+\n"));
+    }
+
+    #[test]
+    fn ids_and_values_equal_after_trimming_are_duplicates() {
+        let got = problems(json!({"questions": [
+            q(json!({"id": "scope", "options": [{"value": "small", "label": "A"}, {"value": " small", "label": "B"}]})),
+            q(json!({"id": " scope "}))]}));
+        assert_eq!(
+            got,
+            vec![
+                (
+                    ProblemCode::DuplicateOptionValue,
+                    "questions[0].options[1].value".to_string()
+                ),
+                (
+                    ProblemCode::DuplicateQuestionId,
+                    "questions[1].id".to_string()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn recommended_is_a_boolean_kept_on_its_option() {
+        let p = parse_payload_value(&json!({"questions": [q(json!({"options": [
+            {"value": "a", "label": "A"}, {"value": "b", "label": "B", "recommended": true}]}))]}))
+        .unwrap();
+        assert_eq!(
+            serde_json::to_value(&p.questions[0].options).unwrap(),
+            json!([{"value": "a", "label": "A"}, {"value": "b", "label": "B", "recommended": true}])
+        );
+        assert_eq!(p.questions[0].first_highlighted(), 1);
+        assert_eq!(
+            problems(json!({"questions": [q(json!({"options": [
+                {"value": "a", "label": "A", "recommended": "yes"}]}))]})),
+            vec![(
+                ProblemCode::WrongType,
+                "questions[0].options[0].recommended".to_string()
+            )]
+        );
     }
 }

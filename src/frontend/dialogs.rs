@@ -17,8 +17,9 @@
 //!   question ([`Command::Cancel`]: the flow's cancel confirmation as usual);
 //! - text (custom text, notes) is an `input` dialog, or an `editor` prefilled with the
 //!   current text; a cancelled one is Esc in an editor: nothing changes, back to the question;
-//! - the review is a `select` (Submit, each question to re-open, the note rows, Cancel); the
-//!   required-question warning and the cancel confirmation are `confirm` dialogs.
+//! - the review is a `select` (Submit, each question to re-open, the note rows, Elaborate,
+//!   Cancel); the required-question warning and the cancel confirmation are `confirm`
+//!   dialogs.
 //!
 //! End of input, a failed read or write, a response line longer than `--max-payload-bytes`,
 //! or a response that does not fit the request ends the flow with [`Ending::TerminalLost`]
@@ -31,7 +32,7 @@ use super::timeout::Deadline;
 use crate::contract::QuestionType;
 use crate::flow::{Command, Flow, Screen};
 use crate::result::Ending;
-use crate::sanitize::one_line;
+use crate::text::one_line;
 use crate::ui::view;
 use serde::Serialize;
 use serde_json::Value;
@@ -157,7 +158,7 @@ impl From<io::Error> for Stop {
 }
 
 /// The dialogs front end over any line source and sink: the testable core of [`ask`].
-/// `input` gives response lines (each at most [`crate::cli::DEFAULT_MAX_PAYLOAD_BYTES`]),
+/// `input` gives response lines (each at most [`crate::limits::DEFAULT_MAX_PAYLOAD_BYTES`]),
 /// `out` receives the request lines (flushed after each). It never times out.
 pub fn run<R: BufRead, W: Write>(flow: Flow<'_>, input: R, out: W) -> Ending {
     run_timed(
@@ -165,7 +166,7 @@ pub fn run<R: BufRead, W: Write>(flow: Flow<'_>, input: R, out: W) -> Ending {
         Untimed(input),
         out,
         None,
-        crate::cli::DEFAULT_MAX_PAYLOAD_BYTES,
+        crate::limits::DEFAULT_MAX_PAYLOAD_BYTES,
     )
 }
 
@@ -224,6 +225,7 @@ enum ReviewRow {
     Open(usize),
     NoteQuestion,
     NoteOption,
+    Elaborate,
     Cancel,
 }
 
@@ -425,12 +427,12 @@ impl<R: Lines, W: Write> Dialogs<'_, R, W> {
             self.marker(q),
             question.kind.instruction()
         );
-        s.push_str(&crate::sanitize::for_terminal(&question.prompt));
+        s.push_str(&crate::text::for_terminal(&question.prompt));
         if question.kind == QuestionType::Preview {
             for (i, option) in question.options.iter().enumerate() {
                 let _ = write!(s, "\n\n{}. {}:", i + 1, one_line(&option.label));
                 for line in
-                    crate::sanitize::for_terminal(option.preview.as_deref().unwrap_or("")).lines()
+                    crate::text::for_terminal(option.preview.as_deref().unwrap_or("")).lines()
                 {
                     let _ = write!(s, "\n  | {line}");
                 }
@@ -603,6 +605,7 @@ impl<R: Lines, W: Write> Dialogs<'_, R, W> {
             "Note on an option\u{2026}".to_string(),
             ReviewRow::NoteOption,
         ));
+        rows.push(("Elaborate".to_string(), ReviewRow::Elaborate));
         rows.push(("Cancel".to_string(), ReviewRow::Cancel));
         let title = match payload.title.as_deref().filter(|t| !t.trim().is_empty()) {
             Some(t) => format!("{}\nReview your answers", one_line(t)),
@@ -611,6 +614,7 @@ impl<R: Lines, W: Write> Dialogs<'_, R, W> {
         match self.select(title, &rows)? {
             None | Some(ReviewRow::Cancel) => self.apply(Command::Cancel),
             Some(ReviewRow::Submit) => self.apply(Command::Submit),
+            Some(ReviewRow::Elaborate) => self.apply(Command::Elaborate),
             Some(ReviewRow::Open(q)) => self.apply(Command::Open(q)),
             Some(ReviewRow::NoteQuestion) => match self.pick_question("Note on which question?")? {
                 Some(q) => self.note_question(q),
@@ -802,10 +806,33 @@ mod tests {
                 "\u{2713} 3/3 Q3: B",
                 "Note on a question\u{2026}",
                 "Note on an option\u{2026}",
+                "Elaborate",
                 "Cancel"
             ])
         );
         assert_eq!(requests.len(), 12);
+    }
+
+    #[test]
+    fn elaborate_at_the_review_ends_with_the_notes() {
+        let (ending, details, requests) = session(&[
+            value("Note on this question\u{2026}"),
+            value("which one scales?"),
+            value("Next \u{2192}"),
+            value("Done \u{2192}"),
+            value("Next: review \u{2192}"),
+            value("Elaborate"),
+        ]);
+        assert!(matches!(ending, Ending::Elaborated(_)), "{ending:?}");
+        assert_eq!(details["mode"], "elaborate");
+        assert_eq!(
+            details["elaboration"]["items"][0]["note"],
+            "which one scales?"
+        );
+        assert_eq!(
+            requests.last().unwrap()["options"].as_array().unwrap()[6..],
+            [json!("Elaborate"), json!("Cancel")]
+        );
     }
 
     #[test]

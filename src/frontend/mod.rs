@@ -13,7 +13,6 @@
 //! out, when the countdown shows and what it says.
 
 pub mod dialogs;
-pub(crate) mod layout;
 pub mod plain;
 pub mod scripted;
 pub mod timeout;
@@ -29,9 +28,11 @@ pub struct AskOptions {
     pub cwd: PathBuf,
     /// What the peek key (Ctrl+]) shows: the agent's message that asked (`--context FILE`).
     pub context: Option<String>,
-    /// Ring the terminal bell once when the first screen appears (off with `--no-bell` or
-    /// `PI_ASK_BELL=0`).
-    pub bell: bool,
+    /// How to notify once when the first screen waits (`--notify`, `--notify-command`,
+    /// `--no-bell`, `PI_ASK_BELL=0`; [`crate::notify`]): the terminal front end rings the bell
+    /// when [`crate::notify::Settings::rings_bell`]; the other channels are
+    /// [`crate::notify::Settings::when_waiting`]'s.
+    pub notify: crate::notify::Settings,
     /// End the flow when no key comes for this long (`--timeout`, `PI_ASK_TIMEOUT`); `None`:
     /// never. The scripted front end never times out.
     pub timeout: Option<Duration>,
@@ -43,9 +44,10 @@ pub struct AskOptions {
 }
 
 /// Which interactive front end suits the terminal: `plain` when asked for, or when `TERM` is
-/// unset, empty or `dumb` (no cursor movement); `tty` otherwise.
+/// unset, empty, or a terminal the editor cannot drive (`dumb`, `cons25`, `emacs`, in any
+/// case: `editor::cannot_drive`); `tty` otherwise.
 pub fn wants_plain(force_plain: bool, term: Option<&str>) -> bool {
-    force_plain || matches!(term.map(str::trim), None | Some("") | Some("dumb"))
+    force_plain || crate::editor::cannot_drive(term)
 }
 
 /// Shows the flow's screens one at a time until the flow ends: `question` for a question,

@@ -20,13 +20,13 @@
 //! and a line half typed when the time is up is discarded (the terminal's input is flushed
 //! when it is restored).
 
-use super::layout::indented;
 use super::timeout::{plain_countdown_line, Deadline};
 use super::AskOptions;
 use crate::contract::{Question, QuestionType};
 use crate::flow::{Command, Flow, FlowError, Screen};
 use crate::result::Ending;
-use crate::sanitize::one_line;
+use crate::text::indented;
+use crate::text::one_line;
 use crate::ui::view;
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
@@ -318,17 +318,24 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
         Ok(f) => f,
         Err(e) => return Ending::TerminalLost(format!("cannot open the terminal: {e}")),
     };
-    let mut writer = match tty.try_clone() {
-        Ok(f) => f,
-        Err(e) => return Ending::TerminalLost(format!("cannot open the terminal: {e}")),
-    };
-    // Lines typed before the first prompt never answer it; the bell tells someone in another
-    // window that the agent waits.
+    // Lines go through the terminal's writer thread: a terminal that takes no output never
+    // blocks the flow (src/terminal.rs).
+    let mut writer = crate::terminal::TtyOut;
+    // Lines typed before the first prompt never answer it; the notification (the bell by
+    // default) tells someone in another window that the agent waits. No escape sequences in
+    // plain mode: the OSC channels are left out.
     crate::terminal::discard_typeahead();
-    if opts.bell {
-        let _ = writer.write_all(b"\x07");
+    if let Some(question) = flow.payload().questions.first() {
+        let notice =
+            crate::notify::Notice::question_waiting(flow.payload().title.as_deref(), question, 0);
+        let _ = writer.write_all(&opts.notify.when_waiting(&notice, false));
     }
-    run_with_timeout(flow, FileLines(BufReader::new(tty)), writer, opts.timeout)
+    // ASCII only on a terminal whose locale is not UTF-8 (`text::charset`).
+    let writer = crate::text::charset::CharsetWriter::new(writer, crate::text::terminal_charset());
+    let ending = run_with_timeout(flow, FileLines(BufReader::new(tty)), writer, opts.timeout);
+    // The last lines before the result, which stdout may print on the same terminal.
+    crate::terminal::flush_tty();
+    ending
 }
 
 /// Typed lines that can be waited for with a deadline (`--timeout`): the terminal's
@@ -989,18 +996,17 @@ mod tests {
     }
 
     #[test]
-    fn preview_questions_take_no_custom_text() {
+    fn preview_questions_take_custom_text_instead_of_an_option() {
         let p = payload();
         let preview = &p.questions[2];
-        let want = Entry::Invalid(
-            "this preview question takes no answer of your own: choose a number from 1 to 2".into(),
-        );
-        assert_eq!(parse_entry("> mine", preview), want);
-        assert_eq!(parse_entry("1 > mine", preview), want);
+        assert_eq!(parse_entry("> mine", preview), answer(None, Some("mine")));
         assert_eq!(parse_entry("2", preview), answer(Some(vec![1]), None));
         assert_eq!(
             parse_entry("mine", preview),
-            Entry::Invalid("not an option: type a number from 1 to 2 (? for help)".into())
+            Entry::Invalid(
+                "not an option: type a number from 1 to 2, or \"> your own answer\" (? for help)"
+                    .into()
+            )
         );
     }
 

@@ -27,13 +27,16 @@ pub fn answer_from_file(flow: Flow<'_>, path: &Path, limit: u64) -> Ending {
 
 /// Drives `flow` with a checked answers file: each entry opens its question and sets its
 /// answer and notes, then the flow is submitted (an answers file confirms the
-/// required-question warning), or dismissed for a scripted `cancelled: true`. A recorded
+/// required-question warning), ended with Elaborate at the review for `"mode": "elaborate"`
+/// ([`AnswersFile::elaborate`]), or dismissed for a scripted `cancelled: true`. A recorded
 /// timeout ([`AnswersFile::timed_out`]) applies its entries and times out with the recorded
-/// message, so it replays as the same timeout.
+/// message, so it replays as the same timeout. `--auto-submit` does not apply: the file says
+/// how the flow ends.
 ///
 /// Ends [`Ending::Internal`] when the flow refuses a command: only when the file was checked
 /// against another payload.
-pub fn drive(mut flow: Flow<'_>, file: &AnswersFile) -> Ending {
+pub fn drive(flow: Flow<'_>, file: &AnswersFile) -> Ending {
+    let mut flow = flow.with_auto_submit(false);
     let mut commands = Vec::new();
     if file.cancelled && file.timed_out.is_none() {
         commands.push(Command::Dismiss);
@@ -58,10 +61,11 @@ pub fn drive(mut flow: Flow<'_>, file: &AnswersFile) -> Ending {
                 });
             }
         }
-        commands.push(match &file.timed_out {
-            Some(why) => Command::TimeOut(why.clone()),
-            None => Command::Submit,
-        });
+        match &file.timed_out {
+            Some(why) => commands.push(Command::TimeOut(why.clone())),
+            None if file.elaborate => commands.extend([Command::Review, Command::Elaborate]),
+            None => commands.push(Command::Submit),
+        }
     }
     for command in commands {
         if let Err(e) = flow.apply(command) {
@@ -166,6 +170,7 @@ mod tests {
         let file = AnswersFile {
             cancelled: false,
             timed_out: None,
+            elaborate: false,
             entries: vec![
                 AnswerEntry {
                     question: 0,

@@ -11,11 +11,13 @@
 //!
 //! Notes and option notes go where a format has a place (Claude Code's `annotations` take the
 //! question note); everything else goes into an added `notes` object keyed by question id, so
-//! nothing is lost and a recorded result replays (`contract::answers_file`).
+//! nothing is lost and a recorded result replays (`contract::answers_file`). The label-keyed
+//! formats (yishan, Claude Code) add `exactAnswers` by question id for every answer whose
+//! labels would replay as another answer, so every recorded result replays exactly.
 
 use crate::contract::{
-    claude_code_keys, Details, ErrorCode, ErrorInfo, Payload, Problem, ProblemCode, QuestionType,
-    ToolResult,
+    claude_code_keys, replays_by_label, replays_joined, Details, ErrorCode, ErrorInfo, Payload,
+    Problem, ProblemCode, Question, QuestionType, ToolResult,
 };
 use crate::contract::{Answer, ContentItem};
 use indexmap::IndexMap;
@@ -208,6 +210,10 @@ pub struct YishanDetails {
     /// This question's notes, keyed by its id.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub notes: IndexMap<String, QuestionNotes>,
+    /// This question's answer, keyed by its id, when `response` would replay as another
+    /// ([`ExactAnswer`]).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub exact_answers: IndexMap<String, ExactAnswer>,
 }
 
 /// A yishan option: its title (the label) and description.
@@ -259,6 +265,11 @@ pub struct ClaudeCodeDetails {
     /// Option notes by question id.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub notes: IndexMap<String, QuestionNotes>,
+    /// The answers, by question id, whose `answers` text would replay as another answer
+    /// ([`ExactAnswer`]).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(rename = "exactAnswers")]
+    pub exact_answers: IndexMap<String, ExactAnswer>,
     /// True when no answers were submitted.
     pub cancelled: bool,
     /// Why there are no answers, when it was not the person's own dismissal.
@@ -298,6 +309,42 @@ pub struct ClaudeCodeOption {
 pub struct Annotation {
     /// The question note.
     pub notes: String,
+}
+
+/// An answer in the answers file's form, added by the label-keyed formats (yishan, Claude
+/// Code) where the labels would replay as another answer: options labelled alike, a label
+/// that is others joined with `", "`, custom text that is an option's label
+/// (docs/dialects.md "Replay").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
+pub struct ExactAnswer {
+    /// The chosen options' values, in option order.
+    pub values: Vec<String>,
+    /// The custom text, when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom_text: Option<String>,
+}
+
+/// `answer` of `question` as an [`ExactAnswer`] when what the format wrote of it replays as
+/// another answer (`replayed`: the options by position and the custom text it gives back);
+/// `None` when it replays as itself.
+fn exact_answer(
+    answer: &Answer,
+    question: &Question,
+    replayed: (Vec<usize>, Option<String>),
+) -> Option<ExactAnswer> {
+    let options: Vec<usize> = answer.indices.iter().map(|i| i - 1).collect();
+    if replayed == (options.clone(), answer.custom_text.clone()) {
+        return None;
+    }
+    Some(ExactAnswer {
+        values: options
+            .iter()
+            .filter_map(|&o| question.options.get(o).map(|o| o.value.clone()))
+            .collect(),
+        custom_text: answer.custom_text.clone(),
+    })
 }
 
 /// `result` in `format`; `payload` gives what the contract's result does not carry (options,
@@ -402,6 +449,13 @@ fn yishan(details: &Details, payload: Option<&Payload>) -> YishanResult {
         if let Some(n) = answer.and_then(|a| notes_of(a, true)) {
             notes.insert(summary.id.clone(), n);
         }
+        let mut exact_answers = IndexMap::new();
+        if let (Some(answer), Some(question)) = (answer, question) {
+            let replayed = replays_by_label(question, labels.iter().map(String::as_str));
+            if let Some(exact) = exact_answer(answer, question, replayed) {
+                exact_answers.insert(summary.id.clone(), exact);
+            }
+        }
         YishanDetails {
             question: Some(summary.prompt.clone()),
             context: question.and_then(|q| q.context.clone()),
@@ -419,6 +473,7 @@ fn yishan(details: &Details, payload: Option<&Payload>) -> YishanResult {
             unavailable_reason: unavailable_reason.clone(),
             error: error.clone(),
             notes,
+            exact_answers,
         }
     };
     match details.questions.len() {
@@ -432,6 +487,7 @@ fn yishan(details: &Details, payload: Option<&Payload>) -> YishanResult {
             unavailable_reason: unavailable_reason.clone(),
             error: error.clone(),
             notes: IndexMap::new(),
+            exact_answers: IndexMap::new(),
         })),
         1 => YishanResult::One(Box::new(one(0))),
         n => YishanResult::Many((0..n).map(one).collect()),
@@ -445,6 +501,7 @@ fn claude_code(details: &Details, payload: Option<&Payload>) -> ClaudeCodeDetail
         answers: IndexMap::new(),
         annotations: IndexMap::new(),
         notes: IndexMap::new(),
+        exact_answers: IndexMap::new(),
         cancelled: details.cancelled,
         error: details.error.clone(),
     };
@@ -468,7 +525,14 @@ fn claude_code(details: &Details, payload: Option<&Payload>) -> ClaudeCodeDetail
             continue;
         };
         if !answer.labels.is_empty() {
-            out.answers.insert(key.clone(), answer.labels.join(", "));
+            let joined = answer.labels.join(", ");
+            if let Some(question) = question {
+                let replayed = replays_joined(question, &joined);
+                if let Some(exact) = exact_answer(answer, question, replayed) {
+                    out.exact_answers.insert(summary.id.clone(), exact);
+                }
+            }
+            out.answers.insert(key.clone(), joined);
         }
         if let Some(note) = &answer.note {
             out.annotations.insert(

@@ -5,8 +5,8 @@
 //! ("Keyboard behavior") as its upstream tests have it (eko24ive/pi-ask v0.3.0
 //! `tests/state.test.ts`, `tests/input.test.ts`).
 
-use crate::frontend::layout::width_of;
 use crate::keys::Key;
+use crate::text::width_of;
 
 /// What a key asks for on a screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -453,7 +453,7 @@ pub fn hint_line(map: &[Binding], prefix: &[&str], suffix: &str, width: usize) -
     } else {
         format!("{line} {suffix}")
     };
-    crate::frontend::layout::fit(&line, width)
+    crate::text::fit(&line, width)
 }
 
 /// Every key of a screen (its map, then [`GLOBAL`]), a line each: `name  what it does`.

@@ -11,8 +11,8 @@ use super::keymap::{self, Binding};
 use super::words;
 use crate::answers::AnswerState;
 use crate::contract::{Payload, Question, QuestionType};
-use crate::frontend::layout::quote;
-use crate::sanitize::one_line;
+use crate::text::one_line;
+use crate::text::quote;
 
 /// A row of a question screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -159,7 +159,13 @@ pub fn row_text(
     let question = &payload.questions[q];
     let n = number(question, row);
     match row {
-        Row::Option(o) => format!("{n} {}", one_line(&question.options[o].label)),
+        Row::Option(o) => {
+            let option = &question.options[o];
+            match option.recommended {
+                true => format!("{n} {} {}", one_line(&option.label), words::RECOMMENDED),
+                false => format!("{n} {}", one_line(&option.label)),
+            }
+        }
         Row::TypeOwn if editing => format!("{n} {}", words::TYPE_OWN),
         Row::TypeOwn => match answers.custom_text(q) {
             Some(text) => format!("{n} {} {}", words::TYPE_OWN_ROW, quote(text)),
@@ -174,6 +180,8 @@ pub fn row_text(
 pub fn is_chosen(answers: &AnswerState, q: usize, row: Row) -> bool {
     match row {
         Row::Option(o) => answers.is_selected(q, o).unwrap_or(false),
+        // On a multi-select question the custom row is ticked or not, its text kept either way.
+        Row::TypeOwn if answers.custom_row_toggles(q) => answers.is_custom_ticked(q),
         Row::TypeOwn => answers.custom_text(q).is_some(),
         Row::Next => false,
     }
@@ -309,6 +317,7 @@ mod tests {
             label: label.to_string(),
             description: description.map(str::to_string),
             preview: None,
+            recommended: false,
         };
         assert!(matches_filter(&option("CAFÉ bar", None), "é"));
         assert!(matches_filter(&option("Café", None), "café"));

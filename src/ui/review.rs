@@ -4,45 +4,41 @@
 //! label before its answer; each chosen option on a line of its own (`→ Code demo`) with that
 //! option's note under it when there are several or notes (else `→ A, B` on one line); `→
 //! unanswered` for a question with neither; no prompts; then the numbered actions (`1. Submit`,
-//! `2. Cancel`). Every front end draws these lines.
+//! `2. Elaborate`, `3. Cancel`). Every front end draws these lines.
 
 use super::words;
 use crate::answers::AnswerState;
 use crate::contract::Payload;
-use crate::frontend::layout::quote;
-use crate::sanitize::one_line;
+use crate::text::one_line;
+use crate::text::quote;
 
-/// An action of the review, in the order shown (numbered from 1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ReviewAction {
-    /// Submit the answers (asking first when a required question is unanswered).
-    Submit,
-    /// Cancel (asking first when answers would be lost).
-    Cancel,
+pub use crate::flow::ReviewAction;
+
+/// The review's actions, in order (the flow's: Submit, Elaborate, Cancel).
+pub const ACTIONS: [ReviewAction; 3] = ReviewAction::ALL;
+
+/// An action's words.
+pub fn action_label(action: ReviewAction) -> &'static str {
+    match action {
+        ReviewAction::Submit => words::SUBMIT,
+        ReviewAction::Elaborate => words::ELABORATE,
+        ReviewAction::Cancel => words::CANCEL,
+    }
 }
 
-/// The review's actions, in order (upstream `SUBMIT_CHOICES`).
-pub const ACTIONS: [ReviewAction; 2] = [ReviewAction::Submit, ReviewAction::Cancel];
+/// An action's number (1-based) and words: `1. Submit`.
+pub fn numbered(action: ReviewAction) -> String {
+    format!("{}. {}", number(action), action_label(action))
+}
 
-impl ReviewAction {
-    /// The action's words.
-    pub fn label(self) -> &'static str {
-        match self {
-            ReviewAction::Submit => words::SUBMIT,
-            ReviewAction::Cancel => words::CANCEL,
-        }
-    }
+/// An action's number (1-based), the digit that runs it.
+pub fn number(action: ReviewAction) -> usize {
+    ACTIONS.iter().position(|a| *a == action).unwrap_or(0) + 1
+}
 
-    /// The action's number (1-based) and words: `1. Submit`.
-    pub fn numbered(self) -> String {
-        let n = ACTIONS.iter().position(|a| *a == self).unwrap_or(0) + 1;
-        format!("{n}. {}", self.label())
-    }
-
-    /// The action with number `n` (1-based).
-    pub fn numbered_as(n: usize) -> Option<ReviewAction> {
-        n.checked_sub(1).and_then(|i| ACTIONS.get(i)).copied()
-    }
+/// The action with number `n` (1-based).
+pub fn numbered_as(n: usize) -> Option<ReviewAction> {
+    n.checked_sub(1).and_then(|i| ACTIONS.get(i)).copied()
 }
 
 /// What a review line is.
@@ -168,9 +164,10 @@ mod tests {
             ]
         );
         assert_eq!(texts(2), [" Skipped", "   \u{2192} unanswered"]);
-        assert_eq!(ReviewAction::Submit.numbered(), "1. Submit");
-        assert_eq!(ReviewAction::Cancel.numbered(), "2. Cancel");
-        assert_eq!(ReviewAction::numbered_as(2), Some(ReviewAction::Cancel));
-        assert_eq!(ReviewAction::numbered_as(3), None);
+        assert_eq!(numbered(ReviewAction::Submit), "1. Submit");
+        assert_eq!(numbered(ReviewAction::Elaborate), "2. Elaborate");
+        assert_eq!(numbered(ReviewAction::Cancel), "3. Cancel");
+        assert_eq!(numbered_as(3), Some(ReviewAction::Cancel));
+        assert_eq!(numbered_as(4), None);
     }
 }

@@ -11,13 +11,13 @@
 use crate::answers::AnswerState;
 use crate::contract::{Payload, Question};
 use crate::flow::Flow;
-use crate::frontend::layout::{fit, width_of};
 use crate::result::Ending;
-use crate::sanitize::one_line;
+use crate::text::one_line;
+use crate::text::{Charset, Glyph};
 use console::{style, Style};
 use dialoguer::theme::{ColorfulTheme, SimpleTheme, Theme};
 
-pub use crate::frontend::layout::quote;
+pub use crate::text::quote;
 
 /// What question `q` has for an answer, in one line: the selected options' labels in option
 /// order, then the custom text quoted (contract "Output rules": custom text last); `None`
@@ -113,6 +113,7 @@ pub fn transcript_name(question: &Question, q: usize) -> String {
 pub fn ending_words(ending: &Ending) -> (bool, String) {
     match ending {
         Ending::Submitted(_) => (true, "Submitted".into()),
+        Ending::Elaborated(_) => (true, "Elaboration requested".into()),
         Ending::Dismissed => (false, "Cancelled: no answers were given".into()),
         Ending::Interrupted => (false, "Dismissed (Ctrl+C): no answers were given".into()),
         Ending::Aborted { signal } => (
@@ -154,6 +155,8 @@ pub fn colour_wanted(env: impl Fn(&str) -> Option<String>, tty_is_terminal: bool
 /// answer lines. Every method takes plain text and a width, fits the text to it, then styles.
 pub struct Look {
     colour: bool,
+    /// What the terminal can show: ASCII glyphs in the themes and lines when not UTF-8.
+    charset: Charset,
     colorful: ColorfulTheme,
     /// `ColorfulTheme` with the error mark for a collapsed question with no answer.
     unanswered: ColorfulTheme,
@@ -178,25 +181,35 @@ impl Default for Look {
 impl Look {
     /// A look with colour on (`ColorfulTheme`) or off (`SimpleTheme`). Colour also needs
     /// `console`'s stderr colours on (dialoguer's styles are `for_stderr`): the terminal
-    /// front end sets them from [`colour_wanted`].
+    /// front end sets them from [`colour_wanted`]. In the terminal's charset
+    /// ([`crate::text::terminal_charset`]).
     pub fn new(colour: bool) -> Look {
-        let colorful = ColorfulTheme::default();
+        Look::with_charset(colour, crate::text::terminal_charset())
+    }
+
+    /// [`Look::new`] in `charset`: in ASCII, `ColorfulTheme` with the ASCII glyphs of
+    /// [`crate::text::charset::TABLE`] (`?`, `>`, `v`, `x`, `-`, `[x]`, `[ ]`); `SimpleTheme`
+    /// is ASCII already.
+    pub fn with_charset(colour: bool, charset: Charset) -> Look {
+        let colorful = colorful_theme(charset);
         let unanswered = ColorfulTheme {
             success_prefix: colorful.error_prefix.clone(),
             values_style: colorful.hint_style.clone(),
-            ..ColorfulTheme::default()
+            ..colorful_theme(charset)
         };
         let mut look = Look {
             colour,
+            charset,
             colorful,
             unanswered,
             prefix: (0, 0),
         };
         look.prefix = (
-            width_of(&console::strip_ansi_codes(&look.item("", false))),
-            width_of(&console::strip_ansi_codes(
-                &look.multi_item("", false, false),
-            )),
+            crate::text::width_of_in(&console::strip_ansi_codes(&look.item("", false)), charset),
+            crate::text::width_of_in(
+                &console::strip_ansi_codes(&look.multi_item("", false, false)),
+                charset,
+            ),
         );
         look
     }
@@ -204,6 +217,21 @@ impl Look {
     /// Whether colour is on.
     pub fn colour(&self) -> bool {
         self.colour
+    }
+
+    /// What the terminal can show.
+    pub fn charset(&self) -> Charset {
+        self.charset
+    }
+
+    /// `text` cut to `width` columns in this terminal's charset ([`crate::text::fit_in`]).
+    pub fn fit(&self, text: &str, width: usize) -> String {
+        crate::text::fit_in(text, width, self.charset)
+    }
+
+    /// How `glyph` is spelled on this terminal.
+    pub fn glyph(&self, glyph: Glyph) -> &'static str {
+        self.charset.glyph(glyph)
     }
 
     fn theme(&self) -> &dyn Theme {
@@ -216,7 +244,7 @@ impl Look {
 
     /// A select item (`❯ text` / `> text`), `text` fitted to `width` less the prefix.
     pub fn select_item(&self, text: &str, active: bool, width: usize) -> String {
-        self.item(&fit(text, width.saturating_sub(self.prefix.0)), active)
+        self.item(&self.fit(text, width.saturating_sub(self.prefix.0)), active)
     }
 
     fn item(&self, text: &str, active: bool) -> String {
@@ -236,7 +264,7 @@ impl Look {
         width: usize,
     ) -> String {
         self.multi_item(
-            &fit(text, width.saturating_sub(self.prefix.1)),
+            &self.fit(text, width.saturating_sub(self.prefix.1)),
             checked,
             active,
         )
@@ -259,8 +287,34 @@ impl Look {
     pub fn prompt(&self, text: &str, width: usize) -> String {
         let room = width.saturating_sub(if self.colour { 4 } else { 1 });
         let mut out = String::new();
-        let _ = self.theme().format_prompt(&mut out, &fit(text, room));
+        let _ = self.theme().format_prompt(&mut out, &self.fit(text, room));
         out
+    }
+
+    /// A prompt of several lines (each fitted to `width` less 4): the theme's mark before the
+    /// first (`? `), its end after the last (` ›`, or `:` without colour), the lines between
+    /// indented by two columns.
+    pub fn prompt_lines(&self, lines: &[String], width: usize) -> Vec<String> {
+        if lines.len() <= 1 {
+            return lines.iter().map(|l| self.prompt(l, width)).collect();
+        }
+        let mut sample = String::new();
+        let _ = self.theme().format_prompt(&mut sample, "\u{1}");
+        let (pre, post) = sample.split_once('\u{1}').unwrap_or(("", ""));
+        let bold = |t: &str| match self.colour {
+            true => Style::new().for_stderr().bold().apply_to(t).to_string(),
+            false => t.to_string(),
+        };
+        let last = lines.len() - 1;
+        lines
+            .iter()
+            .enumerate()
+            .map(|(i, line)| match i {
+                0 => format!("{pre}{line}{}", if self.colour { "\x1b[0m" } else { "" }),
+                i if i == last => format!("  {}{post}", bold(line)),
+                _ => format!("  {}", bold(line)),
+            })
+            .collect()
     }
 
     /// A question collapsed into one transcript line, dialoguer's answered form: `✔ Style ·
@@ -282,8 +336,13 @@ impl Look {
     fn collapsed_as(&self, name: &str, value: &str, answered: bool, width: usize) -> String {
         // "✔ " + name + " · " + value, or name + ": " + value.
         let frame = if self.colour { 5 } else { 2 };
-        let name = fit(name, (width.saturating_sub(frame) * 2 / 3).max(8));
-        let value = fit(value, width.saturating_sub(frame + width_of(&name)).max(1));
+        let name = self.fit(name, (width.saturating_sub(frame) * 2 / 3).max(8));
+        let value = self.fit(
+            value,
+            width
+                .saturating_sub(frame + crate::text::width_of_in(&name, self.charset))
+                .max(1),
+        );
         let theme: &dyn Theme = match (self.colour, answered) {
             (false, _) => &SimpleTheme,
             (true, true) => &self.colorful,
@@ -296,7 +355,7 @@ impl Look {
 
     /// A line of less weight (help, descriptions, notes): dim when colour is on.
     pub fn hint(&self, text: &str, width: usize) -> String {
-        let text = fit(text, width);
+        let text = self.fit(text, width);
         if self.colour {
             style(text).for_stderr().dim().to_string()
         } else {
@@ -306,7 +365,7 @@ impl Look {
 
     /// A header line (the title, the question's number and label): bold when colour is on.
     pub fn heading(&self, text: &str, width: usize) -> String {
-        let text = fit(text, width);
+        let text = self.fit(text, width);
         if self.colour {
             Style::new().for_stderr().bold().apply_to(text).to_string()
         } else {
@@ -317,13 +376,52 @@ impl Look {
     /// The last transcript line: how the run ended (`✔ Submitted`, `✘ Cancelled: …`).
     pub fn ending(&self, ending: &Ending, width: usize) -> String {
         let (ok, words) = ending_words(ending);
-        let text = fit(&words, width.saturating_sub(2));
+        let text = self.fit(&words, width.saturating_sub(2));
         match (self.colour, ok) {
-            (false, true) => format!("✔ {text}"),
-            (false, false) => format!("✘ {text}"),
+            (false, true) => format!("{} {text}", self.glyph(Glyph::Tick)),
+            (false, false) => format!("{} {text}", self.glyph(Glyph::Cross)),
             (true, true) => format!("{} {}", self.colorful.success_prefix, text),
             (true, false) => format!("{} {}", self.colorful.error_prefix, text),
         }
+    }
+}
+
+/// dialoguer's `ColorfulTheme`, its glyphs spelled in `charset`.
+fn colorful_theme(charset: Charset) -> ColorfulTheme {
+    let theme = ColorfulTheme::default();
+    if charset == Charset::Utf8 {
+        return theme;
+    }
+    // The styles are dialoguer 0.12's defaults (a StyledObject's text cannot be swapped).
+    ColorfulTheme {
+        prompt_prefix: style("?".to_string()).for_stderr().yellow(),
+        prompt_suffix: style(charset.glyph(Glyph::PromptSuffix).to_string())
+            .for_stderr()
+            .black()
+            .bright(),
+        success_prefix: style(charset.glyph(Glyph::Tick).to_string())
+            .for_stderr()
+            .green(),
+        success_suffix: style(charset.glyph(Glyph::Dot).to_string())
+            .for_stderr()
+            .black()
+            .bright(),
+        error_prefix: style(charset.glyph(Glyph::Cross).to_string())
+            .for_stderr()
+            .red(),
+        active_item_prefix: style(charset.glyph(Glyph::Pointer).to_string())
+            .for_stderr()
+            .green(),
+        checked_item_prefix: style(charset.glyph(Glyph::Checked).to_string())
+            .for_stderr()
+            .green(),
+        unchecked_item_prefix: style(charset.glyph(Glyph::Unchecked).to_string())
+            .for_stderr()
+            .magenta(),
+        picked_item_prefix: style(charset.glyph(Glyph::Pointer).to_string())
+            .for_stderr()
+            .green(),
+        ..theme
     }
 }
 
@@ -407,6 +505,52 @@ mod tests {
     }
 
     #[test]
+    fn an_ascii_look_draws_only_ascii_in_both_themes() {
+        let p = payload();
+        let mut flow = Flow::new(&p);
+        flow.apply(Command::Choose(0)).unwrap();
+        console::set_colors_enabled_stderr(false);
+        let plain = Look::with_charset(false, Charset::Ascii);
+        let colour = Look::with_charset(true, Charset::Ascii);
+        let strip = |s: String| console::strip_ansi_codes(&s).into_owned();
+        assert_eq!(plain.select_item("Caf\u{e9}", true, 80), "> Caf\\u{e9}");
+        assert_eq!(
+            strip(colour.select_item("Caf\u{e9}", true, 80)),
+            "> Caf\\u{e9}"
+        );
+        // (dialoguer's colourful multi-select marks the active item by its colour alone.)
+        assert_eq!(
+            strip(colour.multi_select_item("X", true, false, 80)),
+            "[x] X"
+        );
+        assert_eq!(
+            strip(colour.multi_select_item("X", false, true, 80)),
+            "[ ] X"
+        );
+        assert_eq!(plain.multi_select_item("X", true, true, 80), "> [x] X");
+        assert_eq!(strip(colour.prompt("How?", 80)), "? How? >");
+        assert_eq!(
+            strip(transcript_line(&colour, &p, flow.answers(), 0, 80)),
+            "v Style - Terse"
+        );
+        assert_eq!(
+            strip(transcript_line(&colour, &p, flow.answers(), 1, 80)),
+            "x Which ones? - no answer"
+        );
+        assert_eq!(
+            plain.ending(&Ending::Dismissed, 80),
+            "x Cancelled: no answers were given"
+        );
+        assert_eq!(
+            plain.hint("a \u{2190}\u{2192} b \u{2026}", 80),
+            "a <- -> b ..."
+        );
+        assert_eq!(plain.fit("abcdefghij", 8), "abcde...");
+        assert_eq!(plain.glyph(Glyph::UpDown), "^v");
+        assert_eq!(colour.item_indent(), 2);
+    }
+
+    #[test]
     fn transcript_lines_in_both_themes() {
         let p = payload();
         let mut flow = Flow::new(&p);
@@ -448,7 +592,7 @@ mod tests {
         );
         let hearts = "Love ❤️".repeat(30);
         let line = look.select_item(&hearts, false, 31);
-        assert!(width_of(&line) <= 31, "{line}");
+        assert!(crate::text::width_of(&line) <= 31, "{line}");
     }
 
     #[test]

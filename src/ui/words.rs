@@ -10,6 +10,9 @@ pub const TYPE_OWN: &str = "Type your own";
 /// The Type your own row of a menu: it opens an editor.
 pub const TYPE_OWN_ROW: &str = "Type your own\u{2026}";
 
+/// The mark after a recommended option's label (Claude Code's and OpenCode's convention).
+pub const RECOMMENDED: &str = "(Recommended)";
+
 /// The custom-text editor's placeholder (upstream `editorPlaceholderInput`).
 pub const ANSWER_PLACEHOLDER: &str = "Type answer...";
 
@@ -40,13 +43,10 @@ pub const FILTER: &str = "Filter options by label, value or description";
 /// The line above a filtered menu: how many options match.
 pub fn filter_line(filter: &str, shown: usize, of: usize) -> String {
     match shown {
-        0 => format!(
-            "Filter {}: no option matches",
-            crate::frontend::layout::quote(filter)
-        ),
+        0 => format!("Filter {}: no option matches", crate::text::quote(filter)),
         _ => format!(
             "Filter {}: {shown} of {of} options",
-            crate::frontend::layout::quote(filter)
+            crate::text::quote(filter)
         ),
     }
 }
@@ -64,6 +64,8 @@ pub const NOTE_LABEL: &str = "Note:";
 pub const SUBMIT: &str = "Submit";
 /// See [`SUBMIT`].
 pub const CANCEL: &str = "Cancel";
+/// See [`SUBMIT`] (the contract's project since v0.4.0).
+pub const ELABORATE: &str = "Elaborate";
 
 /// The review's hint after a first press of an action's digit: a second press confirms
 /// (upstream `doublePressReviewShortcuts`).

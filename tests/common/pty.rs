@@ -2,7 +2,8 @@
 //!
 //! [`Session::spawn`] starts `pi-ask` in a new pseudo-terminal (the pty is its controlling
 //! terminal, so `/dev/tty` works, and also its stdin/stdout), with `TERM=xterm-256color`,
-//! `NO_COLOR=1`, `PI_ASK_SCREEN=full` (the full-screen layout; tests/inline.rs sets `inline`) and an explicit window size. Everything the program draws is parsed by a
+//! `NO_COLOR=1`, `PI_ASK_SCREEN=full` (the full-screen layout; tests/inline.rs sets `inline`),
+//! `LANG=C.UTF-8` (no `LC_ALL`, `LC_CTYPE`) and an explicit window size. Everything the program draws is parsed by a
 //! `vt100` screen, so tests wait for and assert what is on the screen, not raw bytes. The
 //! result JSON is read from `--output FILE` (stdout is the pty).
 //!
@@ -117,6 +118,8 @@ pub struct Session {
     dir: tempfile::TempDir,
     output: PathBuf,
     reader: Option<std::thread::JoinHandle<()>>,
+    /// While set, the reader takes nothing more from the pty ([`Session::stop_reading`]).
+    paused: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Session {
@@ -164,6 +167,10 @@ impl Session {
             // The tests written for the full-screen layout keep it; the inline placement's
             // tests (tests/inline.rs) set PI_ASK_SCREEN=inline.
             .env("PI_ASK_SCREEN", "full")
+            // A UTF-8 terminal whatever the machine's locale (tests/text.rs sets LC_ALL=C).
+            .env("LANG", "C.UTF-8")
+            .env_remove("LC_ALL")
+            .env_remove("LC_CTYPE")
             .env_remove("PI_ASK_ANSWERS")
             .env_remove("PI_ASK_TIMEOUT")
             .env_remove("COLUMNS")
@@ -210,7 +217,9 @@ impl Session {
             SCROLLBACK,
         )));
         let raw = Arc::new(Mutex::new(Vec::new()));
+        let paused = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let reader = {
+            let paused = Arc::clone(&paused);
             let mut read = master.try_clone().expect("dup master");
             let mut answer = master.try_clone().expect("dup master");
             let screen = Arc::clone(&screen);
@@ -219,6 +228,9 @@ impl Session {
                 let mut buf = [0u8; 8192];
                 let mut tail: Vec<u8> = Vec::new();
                 loop {
+                    while paused.load(std::sync::atomic::Ordering::SeqCst) {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
                     // EOF, or EIO on Linux: every copy of the slave is closed.
                     let n = match read.read(&mut buf) {
                         Ok(0) | Err(_) => break,
@@ -265,7 +277,38 @@ impl Session {
             dir,
             output,
             reader: Some(reader),
+            paused,
         }
+    }
+
+    /// Stops taking the program's output, as a stalled ssh link or a frozen console does:
+    /// once the pty's buffer is full, the program's writes to the terminal block. (One read
+    /// already waiting may still take a last chunk.) [`Session::resume_reading`] undoes it.
+    pub fn stop_reading(&mut self) {
+        self.paused.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// Whether the program has exited (without reaping it for [`Session::finish`]).
+    pub fn exited(&mut self) -> bool {
+        let pid = nix::unistd::Pid::from_raw(self.pid());
+        let flags = nix::sys::wait::WaitPidFlag::WNOHANG
+            | nix::sys::wait::WaitPidFlag::WNOWAIT
+            | nix::sys::wait::WaitPidFlag::WEXITED;
+        matches!(
+            nix::sys::wait::waitid(nix::sys::wait::Id::Pid(pid), flags),
+            Ok(status) if status != nix::sys::wait::WaitStatus::StillAlive
+        )
+    }
+
+    /// Whether the result file (`--output`) has been written.
+    pub fn output_file_written(&self) -> bool {
+        std::fs::metadata(&self.output).is_ok_and(|m| m.len() > 0)
+    }
+
+    /// Takes the program's output again after [`Session::stop_reading`].
+    pub fn resume_reading(&mut self) {
+        self.paused
+            .store(false, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// Spawns an interactive shell (`bash --noprofile --norc -i`) in a pty of `opts`' size,
@@ -318,6 +361,22 @@ impl Session {
         self.master.flush().expect("flush pty");
     }
 
+    /// Whether the terminal is in canonical mode with echo, as a shell leaves it (read from
+    /// the pty's master, which shares the terminal's modes on Linux).
+    pub fn cooked(&self) -> bool {
+        use nix::sys::termios::{tcgetattr, LocalFlags};
+        let modes = tcgetattr(&self.master).expect("the pty's modes");
+        modes
+            .local_flags
+            .contains(LocalFlags::ICANON | LocalFlags::ECHO)
+    }
+
+    /// Sends bytes that need not be UTF-8 (a Latin-1 terminal's `é` is `0xE9`).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        self.master.write_all(bytes).expect("write to pty");
+        self.master.flush().expect("flush pty");
+    }
+
     /// Sends `keys` one byte at a time, `gap` apart (as a slow link or ssh delivers an
     /// escape sequence). Returns the longest time two bytes may really have been apart (from
     /// before one write to after the next, so a thread preempted around a write counts), for a
@@ -349,6 +408,17 @@ impl Session {
     /// The screen's text now (rows joined by newlines, trailing spaces trimmed).
     pub fn screen(&self) -> String {
         self.screen.lock().unwrap().screen().contents()
+    }
+
+    /// The screen's rows as the terminal shows them (a wrapped line is two rows), trailing
+    /// spaces trimmed.
+    pub fn rows(&self) -> Vec<String> {
+        let p = self.screen.lock().unwrap();
+        let (_, cols) = p.screen().size();
+        p.screen()
+            .rows(0, cols.into())
+            .map(|r| r.trim_end().to_string())
+            .collect()
     }
 
     /// The lines that scrolled off the top of the main (not alternate) screen, oldest first,

@@ -85,6 +85,9 @@ pub fn pi_ask() -> Command {
     cmd.env_remove("PI_ASK_ANSWERS")
         .env_remove("PI_ASK_MAX_PAYLOAD_BYTES")
         .env_remove("PI_ASK_TIMEOUT")
+        .env_remove("PI_ASK_NOTIFY")
+        .env_remove("PI_ASK_NOTIFY_COMMAND")
+        .env_remove("PI_ASK_AUTO_SUBMIT")
         .write_stdin("")
         .timeout(std::time::Duration::from_secs(60));
     cmd

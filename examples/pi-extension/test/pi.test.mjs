@@ -75,7 +75,7 @@ test("print mode without a terminal: the model sees the binary's Needs user inpu
 	const expected = await binaryResult([payloadFile], { cwd: work });
 	assert.equal(expected.code, 3);
 	const text = expected.result.content[0].text;
-	assert.match(text, /^Needs user input: no interactive terminal is available/);
+	assert.match(text, /^Needs user input: ask_user requires interactive UI\.\nReason: no interactive terminal is available\.\n/);
 
 	const { out, toolResult } = await printRun(work, payload);
 	assert.equal(out.stdout.trim(), modelSaw(text));
@@ -90,7 +90,7 @@ test("json mode: the Needs user input result, saying why in pi's terms, never th
 	const expected = await binaryResult([payloadFile, "--no-input-reason", "pi is running in json mode"], { cwd: work });
 	assert.equal(expected.code, 3);
 	const text = expected.result.content[0].text;
-	assert.match(text, /^Needs user input: pi is running in json mode, so the questionnaire "Project setup" could not be shown\./);
+	assert.match(text, /^Needs user input: ask_user requires interactive UI\.\nReason: pi is running in json mode\.\n/);
 	assert.doesNotMatch(text, /--no-input/);
 
 	const sessionDir = path.join(work, "sessions");
@@ -169,7 +169,7 @@ function rpcToolEnd(events, stderr) {
 	return { end, dialogs };
 }
 
-test("RPC mode: the binary asks through pi's dialogs; picking SQLite gives SQLite [sqlite]", async () => {
+test("RPC mode: the binary asks through pi's dialogs; picking SQLite gives Q1: SQLite", async () => {
 	const work = tempDir();
 	const expected = await binaryResult(
 		[writeJson(work, "expected-payload.json", databasePayload), "--answers", writeJson(work, "answers.json", { answers: { database: "sqlite" } })],
@@ -185,7 +185,7 @@ test("RPC mode: the binary asks through pi's dialogs; picking SQLite gives SQLit
 	const response = events.find((e) => e.type === "response" && e.id === "req-1");
 	assert.equal(response?.success, true, stderr);
 	const { end, dialogs } = rpcToolEnd(events, stderr);
-	assert.match(end.result.content[0].text, /SQLite \[sqlite\]/);
+	assert.equal(end.result.content[0].text, "Q1: SQLite");
 	assert.deepEqual(end.result.content, expected.result.content);
 	assert.deepEqual(end.result.details, expected.result.details);
 	// The question, then the review: two select dialogs, with the rows the binary chose.
@@ -207,7 +207,7 @@ test("RPC mode: the binary asks through pi's dialogs; picking SQLite gives SQLit
 			[
 				"select",
 				"Review your answers",
-				["Submit", "✓ 1/1 Q1: SQLite", "Note on a question…", "Note on an option…", "Cancel"],
+				["Submit", "✓ 1/1 Q1: SQLite", "Note on a question…", "Note on an option…", "Elaborate", "Cancel"],
 			],
 		],
 	);
@@ -222,7 +222,7 @@ test("RPC mode: cancelling the dialogs gives the dismissed result", async () => 
 		{ cwd: work },
 	);
 	assert.equal(expected.code, 1);
-	assert.match(expected.result.content[0].text, /^User dismissed the questionnaire "Project setup"/);
+	assert.match(expected.result.content[0].text, /^User cancelled the ask flow$/);
 
 	// Answer the first question, then Esc at the second: the flow asks first (an answer would
 	// be lost), and yes cancels.

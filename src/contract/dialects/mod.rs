@@ -235,18 +235,23 @@ fn dialect_of(format: InputFormat) -> Dialect {
     }
 }
 
+pub use replay::{replays_by_label, replays_joined};
+
 /// The keys of Claude Code's `answers` (and `annotations`) for questions given as (id,
-/// prompt): the question text, or `text [id]` for a text an earlier question already has.
+/// prompt), unique: the question text; for a text an earlier key already is, `text [id]`;
+/// when that is taken too (a question whose text is `Pick [b]`), `text [id] [2]`, `[3]`, ...
 /// Results (`result::formats`) and their replay (the answers file) key by this one rule.
 pub fn claude_code_keys<'a>(questions: impl Iterator<Item = (&'a str, &'a str)>) -> Vec<String> {
-    let mut seen = std::collections::HashSet::new();
+    let mut taken = std::collections::HashSet::new();
     questions
         .map(|(id, prompt)| {
-            if seen.insert(prompt) {
-                prompt.to_string()
-            } else {
-                format!("{prompt} [{id}]")
-            }
+            let key = std::iter::once(prompt.to_string())
+                .chain(std::iter::once(format!("{prompt} [{id}]")))
+                .chain((2..).map(|n| format!("{prompt} [{id}] [{n}]")))
+                .find(|key| !taken.contains(key))
+                .expect("an endless list of keys has a free one");
+            taken.insert(key.clone());
+            key
         })
         .collect()
 }
@@ -411,6 +416,7 @@ mod tests {
             {"value": "postgres", "label": "PostgreSQL", "description": "Full."},
             {"label": "  SQLite "}
         ]}]}));
+        // The label is trimmed as every label is (the contract's project's normalize).
         assert_eq!(format, Dialect::Mickyyy68);
         assert_eq!(
             p,
@@ -418,7 +424,7 @@ mod tests {
                 "prompt": "Which database should the project use?", "type": "single",
                 "required": false, "options": [
                     {"value": "postgres", "label": "PostgreSQL", "description": "Full."},
-                    {"value": "SQLite", "label": "  SQLite "}]}]})
+                    {"value": "SQLite", "label": "SQLite"}]}]})
         );
     }
 
@@ -534,7 +540,7 @@ mod tests {
             payload(json!({"question": "Which?", "options": ["a", " b "], "allowMultiple": true}));
         assert_eq!(
             p["questions"][0]["options"],
-            json!([{"value": "a", "label": "a"}, {"value": "b", "label": " b "}])
+            json!([{"value": "a", "label": "a"}, {"value": "b", "label": "b"}])
         );
         assert_eq!(p["questions"][0]["type"], "multi");
     }

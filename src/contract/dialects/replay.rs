@@ -13,7 +13,11 @@
 //!   joined with `", "`, the text typed last;
 //!
 //! and `notes` (by question id), Claude Code's `annotations` (question notes) give the notes.
-//! A custom text equal to an option's label replays as that option.
+//! A custom text equal to an option's label replays as that option, unless the result's
+//! `exactAnswers` (by question id, in the answers file's form) gives the answer: the results
+//! add it for every answer whose labels would replay as another one ([`replays_joined`],
+//! [`replays_by_label`]: options labelled alike, a label that is others joined, custom text
+//! that is a label).
 
 use super::super::json::{self, join_path as join, kind_of, listing, quoted, Shape};
 use super::super::{ErrorCode, Payload, Problem, ProblemCode, Question};
@@ -159,6 +163,7 @@ const YISHAN: Shape = Shape {
         "unavailableReason",
         "error",
         "notes",
+        "exactAnswers",
     ],
     noun: "a @yishan-io/pi-ask result",
     aliases: |_| None,
@@ -170,10 +175,17 @@ const CLAUDE_CODE: Shape = Shape {
         "answers",
         "annotations",
         "notes",
+        "exactAnswers",
         "cancelled",
         "error",
     ],
     noun: "a Claude Code result",
+    aliases: |_| None,
+};
+
+const EXACT_ANSWER: Shape = Shape {
+    known: &["values", "customText"],
+    noun: "an exact answer",
     aliases: |_| None,
 };
 
@@ -338,6 +350,7 @@ impl Reader<'_> {
                 .collect(),
             one => vec![(one, base.to_string())],
         };
+        let exact_items = items.clone();
         let n = self.payload.questions.len();
         for (q, (item, path)) in items.into_iter().enumerate() {
             let Some(obj) = self.object(item, &path, "a question's result") else {
@@ -371,8 +384,14 @@ impl Reader<'_> {
                     continue;
                 }
             };
-            let (options, custom) = by_label(question, texts.iter().copied());
+            let (options, custom) = replays_by_label(question, texts.iter().copied());
             self.answer(question, &path, options, custom);
+        }
+        // After every response: an exact answer wins over its labels.
+        for (item, path) in exact_items {
+            if let Value::Object(obj) = item {
+                self.exact_answers(obj, &path);
+            }
         }
     }
 
@@ -411,7 +430,7 @@ impl Reader<'_> {
                 let question = &payload.questions[q];
                 match (field, v) {
                     ("answers", Value::String(answer)) => {
-                        let (options, custom) = split_answer(question, answer);
+                        let (options, custom) = replays_joined(question, answer);
                         self.answer(question, &path, options, custom);
                     }
                     ("annotations", Value::Object(a)) => {
@@ -441,7 +460,35 @@ impl Reader<'_> {
                 }
             }
         }
+        self.exact_answers(obj, base);
         self.notes(obj, base);
+    }
+
+    /// `exactAnswers` by question id, `{values, customText?}` each: the answer itself, in
+    /// place of what its labels replay as.
+    fn exact_answers(&mut self, obj: &Map<String, Value>, base: &str) {
+        let Some(exact) = obj.get("exactAnswers") else {
+            return;
+        };
+        let path = join(base, "exactAnswers");
+        let Some(exact) = self.object(exact, &path, "`exactAnswers`") else {
+            return;
+        };
+        for (id, a) in exact {
+            let apath = join(&path, id);
+            let Some(a) = self.object(a, &apath, "an exact answer") else {
+                continue;
+            };
+            self.shape(a, &EXACT_ANSWER, &apath);
+            let entry = self.entry(id, &apath);
+            entry.remove("customText");
+            entry.insert("values".to_string(), json!([]));
+            for key in ["values", "customText"] {
+                if let Some(v) = a.get(key) {
+                    entry.insert(key.to_string(), v.clone());
+                }
+            }
+        }
     }
 
     /// Records question `question`'s options (by index) and custom text.
@@ -464,41 +511,60 @@ impl Reader<'_> {
     }
 }
 
-/// The options whose labels `texts` are (in the order given), and the text that is no
-/// label: the custom text (the last one, when several).
-fn by_label<'a>(
+/// Each label of `question`'s options to the position of the first option with it.
+fn label_positions(question: &Question) -> std::collections::HashMap<&str, usize> {
+    let mut at = std::collections::HashMap::with_capacity(question.options.len());
+    for (i, o) in question.options.iter().enumerate() {
+        at.entry(o.label.as_str()).or_insert(i);
+    }
+    at
+}
+
+/// What a yishan `response` replays as: the options whose labels `texts` are (in the order
+/// given; the first of options labelled alike), and the text that is no label: the custom
+/// text (the last one, when several). The yishan result asks it to know when to add an
+/// exact answer.
+pub fn replays_by_label<'a>(
     question: &Question,
     texts: impl Iterator<Item = &'a str>,
 ) -> (Vec<usize>, Option<String>) {
+    let at = label_positions(question);
     let mut options = Vec::new();
     let mut custom = None;
     for t in texts {
-        match question.options.iter().position(|o| o.label == t) {
-            Some(i) => options.push(i),
+        match at.get(t) {
+            Some(&i) => options.push(i),
             None => custom = Some(t.to_string()),
         }
     }
     (options, custom)
 }
 
-/// A Claude Code answer string: one label or the text typed; on a multi-select question
-/// labels joined with `", "`, the text typed last. Labels that contain `", "` are matched
-/// whole (the longest label first).
-fn split_answer(question: &Question, answer: &str) -> (Vec<usize>, Option<String>) {
-    let label = |text: &str| question.options.iter().position(|o| o.label == text);
-    if let Some(i) = label(answer) {
+/// What a Claude Code answer string replays as: one label or the text typed; on a
+/// multi-select question labels joined with `", "`, the text typed last. Labels that contain
+/// `", "` are matched whole (the longest label first); of options labelled alike, the first.
+/// The Claude Code result asks it to know when to add an exact answer.
+pub fn replays_joined(question: &Question, answer: &str) -> (Vec<usize>, Option<String>) {
+    let at = label_positions(question);
+    if let Some(&i) = at.get(answer) {
         return (vec![i], None);
     }
     if !question.kind.takes_several() {
         return (Vec::new(), Some(answer.to_string()));
     }
+    // No label has more parts than this, so no longer join is tried.
+    let most_parts = at
+        .keys()
+        .map(|l| l.matches(", ").count() + 1)
+        .max()
+        .unwrap_or(1);
     let parts: Vec<&str> = answer.split(", ").collect();
     let mut options = Vec::new();
     let mut i = 0;
     while i < parts.len() {
-        let found = (i + 1..=parts.len())
+        let found = (i + 1..=parts.len().min(i + most_parts))
             .rev()
-            .find_map(|j| label(&parts[i..j].join(", ")).map(|o| (o, j)));
+            .find_map(|j| at.get(parts[i..j].join(", ").as_str()).map(|&o| (o, j)));
         match found {
             Some((o, j)) => {
                 options.push(o);
@@ -532,14 +598,17 @@ mod tests {
     fn claude_code_answers_split_into_labels_then_text() {
         let p = payload();
         let fw = &p.questions[1];
-        assert_eq!(split_answer(fw, "React, Vue"), (vec![0, 2], None));
-        assert_eq!(split_answer(fw, "Ember, classic, Vue"), (vec![1, 2], None));
+        assert_eq!(replays_joined(fw, "React, Vue"), (vec![0, 2], None));
         assert_eq!(
-            split_answer(fw, "React, Solid, or so"),
+            replays_joined(fw, "Ember, classic, Vue"),
+            (vec![1, 2], None)
+        );
+        assert_eq!(
+            replays_joined(fw, "React, Solid, or so"),
             (vec![0], Some("Solid, or so".to_string()))
         );
         assert_eq!(
-            split_answer(&p.questions[0], "MySQL, maybe"),
+            replays_joined(&p.questions[0], "MySQL, maybe"),
             (vec![], Some("MySQL, maybe".to_string()))
         );
     }

@@ -20,6 +20,16 @@
 //! flushed, and the result written by the main thread, exactly once as always), and the
 //! thread owns nothing the exit needs. Without a timeout the editor runs on the calling
 //! thread, as it always did.
+//!
+//! ## A terminal that takes no output
+//!
+//! Every write goes through `terminal::write_tty`, which queues the bytes for one writer
+//! thread and returns at once, so a terminal that stops taking output (an ssh link that
+//! stalls, a console frozen by a selection) never blocks the front end: keys are still read,
+//! `--timeout` still counts, and the run ends with its result. rustyline writes on its own,
+//! so an editor opens only once the queue is written (`terminal::drain_tty`); with a timeout
+//! that wait counts as the editor's, and an editor still waiting to open is given up with
+//! its initial text when the time runs out.
 
 use crate::complete::AtCompleter;
 use crate::editor::{self, Edit, Watch};
@@ -96,19 +106,25 @@ pub trait Backend {
     fn finish(&mut self);
 }
 
+/// How long an editor without a timeout waits for the terminal to take what was written
+/// before it: as long as it takes (a signal still ends the run).
+const EDITOR_DRAIN_FOREVER: Duration = Duration::from_secs(365 * 24 * 3600);
+
 /// Bracketed paste on: a paste at a menu arrives as one `Key::Paste`, never as keystrokes.
 const PASTE_ON: &str = "\x1b[?2004h";
 
 /// The controlling terminal: raw mode from the first screen to the end, the alternate screen,
 /// keys through [`crate::keys`], rustyline editors.
 pub struct TtyBackend {
-    out: std::fs::File,
     term: console::Term,
     keys: KeyReader<TtySource, SystemClock>,
     /// Raw mode, from the first screen to the end (`None` while suspended).
     raw: Option<RawMode>,
     /// The editor open on its own thread (only with a timeout), between waits.
     editor: Option<OpenEditor>,
+    /// The prompt and text of an editor waiting for the terminal to take what was written
+    /// before it (only with a timeout): the text is what giving it up keeps.
+    opening: Option<(String, String)>,
     placement: super::Placement,
     /// Continued after an outside stop, not told to the front end yet.
     continued: bool,
@@ -210,14 +226,13 @@ impl TtyBackend {
         let mut keys = KeyReader::open_tty()?;
         let raw = RawMode::enable(keys.source().tty())?;
         keys.discard_type_ahead()?;
-        let mut out = crate::terminal::open_tty()?;
-        io::Write::write_all(&mut out, PASTE_ON.as_bytes())?;
+        crate::terminal::write_tty(PASTE_ON.as_bytes())?;
         Ok(TtyBackend {
-            out,
             term,
             keys,
             raw: Some(raw),
             editor: None,
+            opening: None,
             placement,
             continued: false,
             _screen: screen,
@@ -236,8 +251,10 @@ impl Backend for TtyBackend {
     }
 
     fn write(&mut self, bytes: &str) -> io::Result<()> {
-        io::Write::write_all(&mut self.out, bytes.as_bytes())?;
-        io::Write::flush(&mut self.out)
+        // The text layer writes ASCII on a terminal whose locale is not UTF-8; this guard
+        // keeps any glyph it missed from sending a byte from 0x80 up (`text::Charset::guard`).
+        let bytes = crate::text::terminal_charset().guard(bytes);
+        crate::terminal::write_tty(bytes.as_bytes())
     }
 
     fn event(&mut self, timeout: Option<Duration>) -> io::Result<Event> {
@@ -266,9 +283,19 @@ impl Backend for TtyBackend {
         wait: Option<Duration>,
     ) -> io::Result<EditWait> {
         if self.editor.is_none() {
+            // rustyline writes on its own: what was queued before it goes first.
+            let opening = self
+                .opening
+                .take()
+                .unwrap_or_else(|| (prompt.to_string(), initial.to_string()));
+            if !crate::terminal::drain_tty(wait.unwrap_or(EDITOR_DRAIN_FOREVER)) {
+                self.opening = Some(opening);
+                return Ok(EditWait::Open { last_key: None });
+            }
+            let (prompt, initial) = (opening.0.as_str(), opening.1.as_str());
             if wait.is_none() {
                 // No timeout: on this thread.
-                let edit = editor::edit_line(prompt, initial, Some(completer.clone()));
+                let edit = editor::edit_line(prompt, initial, completer.clone());
                 // rustyline switches bracketed paste off when it ends.
                 self.write(PASTE_ON)?;
                 return edit.map(EditWait::Closed);
@@ -285,9 +312,11 @@ impl Backend for TtyBackend {
 
     fn abandon_edit(&mut self) -> String {
         // The thread is left blocked in rustyline's read (see the module notes).
+        let opening = self.opening.take().map(|(_, initial)| initial);
         self.editor
             .take()
             .map(|open| open.watch.draft())
+            .or(opening)
             .unwrap_or_default()
     }
 

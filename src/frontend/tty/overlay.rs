@@ -5,9 +5,9 @@
 use super::layers::{Cx, Outcome};
 use crate::editor::Edit;
 use crate::flow::Command;
-use crate::frontend::layout::{fit, wrap};
 use crate::keys::Key;
-use crate::sanitize::for_terminal;
+use crate::text::for_terminal;
+use crate::text::{fit, wrap};
 use crate::ui::keymap::{self, Action};
 use crate::ui::words::{self, Confirmation};
 use std::cell::{Cell, RefCell};
@@ -76,7 +76,7 @@ impl Editor {
 
     /// The editor's hint line: what it edits and its keys (or the countdown).
     pub fn hint(&self, cx: &Cx<'_, '_>) -> String {
-        let what = crate::sanitize::one_line(&self.what).into_owned();
+        let what = crate::text::one_line(&self.what).into_owned();
         if let Some(status) = cx.status {
             // What is edited stays in view; the countdown takes the keys' place.
             return fit(&format!("{what} \u{b7} {status}"), cx.width);
@@ -189,7 +189,7 @@ impl Pager {
             (false, true) => " \u{b7} more \u{2193}",
             (false, false) => "",
         };
-        let title = crate::sanitize::one_line(&self.title).into_owned();
+        let title = crate::text::one_line(&self.title).into_owned();
         let mut out = vec![cx.look.heading(
             &format!(
                 "{title} \u{b7} lines {}-{end} of {}{more}",
@@ -254,7 +254,7 @@ impl Confirm {
     pub fn render(&self, cx: &Cx<'_, '_>) -> Vec<String> {
         let mut lines = vec![cx.look.prompt(self.words.title, cx.width)];
         if let Some(detail) = &self.detail {
-            lines.push(fit(&crate::sanitize::one_line(detail), cx.width));
+            lines.push(fit(&crate::text::one_line(detail), cx.width));
         }
         lines.push(cx.look.select_item(self.words.no, !self.yes, cx.width));
         lines.push(cx.look.select_item(self.words.yes, self.yes, cx.width));

@@ -10,8 +10,8 @@ use super::menu::Menu;
 use super::overlay::{Editor, Pager, Target};
 use crate::contract::QuestionType;
 use crate::flow::Command;
-use crate::frontend::layout::{fit, wrap_head, wrap_words, wrapped_len};
-use crate::sanitize::{for_terminal, one_line};
+use crate::text::{fit, wrap_head, wrap_words, wrapped_len};
+use crate::text::{for_terminal, one_line};
 use crate::ui::keymap::{self, Action};
 use crate::ui::question::{self as model, Row, Rows};
 use crate::ui::words;
@@ -80,7 +80,8 @@ impl QuestionPrompt {
             {
                 Row::TypeOwn
             }
-            None => Row::Option(0),
+            // The recommended option is highlighted first (never chosen).
+            None => Row::Option(question.first_highlighted()),
         };
         self.active = rows.index_of(row).unwrap_or(0);
     }
@@ -150,12 +151,17 @@ impl QuestionPrompt {
             .saturating_sub(menu_need)
             .max(3.min(room.saturating_sub(menu_min)))
             .max(1);
-        let mut lines = prompt_lines(&prompt, context.as_deref(), prompt_width, prompt_max);
-        if let Some(first) = lines.first_mut() {
-            *first = look.prompt(first, width);
-        }
-        for line in lines.iter_mut().skip(1) {
-            *line = fit(&format!("  {line}"), width);
+        let wrapped = prompt_lines(&prompt, None, prompt_width, prompt_max);
+        let mut lines = look.prompt_lines(&wrapped, width);
+        // The question's context (docs/dialects.md) under the prompt, dim, in what is left.
+        if let Some(context) = context.as_deref() {
+            let room = prompt_max.saturating_sub(lines.len());
+            for line in prompt_lines(context, None, prompt_width, room.max(1))
+                .into_iter()
+                .take(room)
+            {
+                lines.push(look.hint(&format!("  {line}"), width));
+            }
         }
         lines.extend(fixed);
         if mode == Mode::Prompt {
@@ -328,6 +334,10 @@ impl QuestionPrompt {
                     } else {
                         vec![o]
                     }))
+                }
+                // A multi-select custom row with saved text ticks or unticks, its text kept.
+                Some(Row::TypeOwn) if cx.flow.custom_row_toggles(q) => {
+                    Outcome::Apply(Command::ToggleCustom)
                 }
                 Some(Row::TypeOwn) => self.open_custom(cx),
                 _ => Outcome::Stay,

@@ -6,7 +6,7 @@
 use super::layers::{Cx, Outcome, Overlay};
 use super::overlay::{Editor, Target};
 use crate::flow::Command;
-use crate::frontend::layout::fit;
+use crate::text::fit;
 use crate::ui::keymap::{self, Action};
 use crate::ui::review::{self as model, LineKind, ReviewAction, ACTIONS};
 use crate::ui::words;
@@ -80,16 +80,11 @@ impl Review {
         lines.extend(body);
         lines.push(String::new());
         for (i, action) in ACTIONS.iter().enumerate() {
-            lines.push(look.select_item(&action.numbered(), active == n + i, width));
+            lines.push(look.select_item(&model::numbered(*action), active == n + i, width));
         }
         let prefix: Vec<String> = self
             .armed
-            .map(|a| {
-                words::press_again(
-                    ACTIONS.iter().position(|x| *x == a).unwrap_or(0) + 1,
-                    a.label(),
-                )
-            })
+            .map(|a| words::press_again(model::number(a), model::action_label(a)))
             .into_iter()
             .collect();
         let prefix: Vec<&str> = prefix.iter().map(String::as_str).collect();
@@ -109,17 +104,14 @@ impl Review {
         let items = n + ACTIONS.len();
         let active = self.active(n);
         let armed = self.armed.take();
-        let run = |a: ReviewAction| match a {
-            ReviewAction::Submit => Command::Submit,
-            ReviewAction::Cancel => Command::Cancel,
-        };
+        let run = ReviewAction::command;
         match action {
             Action::Up => self.active = Some((active + items - 1) % items),
             Action::Down => self.active = Some((active + 1) % items),
             Action::First => self.active = Some(0),
             Action::Last => self.active = Some(items - 1),
             Action::Number(d) => {
-                if let Some(a) = ReviewAction::numbered_as(d) {
+                if let Some(a) = model::numbered_as(d) {
                     self.active = Some(n + d - 1);
                     if armed == Some(a) {
                         return Outcome::Apply(run(a));

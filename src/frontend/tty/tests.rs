@@ -21,7 +21,10 @@ fn opts() -> AskOptions {
     AskOptions {
         cwd: ".".into(),
         context: None,
-        bell: false,
+        notify: crate::notify::Settings {
+            channels: Vec::new(),
+            command: None,
+        },
         timeout: None,
         placement: Placement::Full,
         ..AskOptions::default()
@@ -309,7 +312,7 @@ fn the_bell_rings_once_on_the_first_screen() {
         Flow::new(&p),
         &mut backend,
         &AskOptions {
-            bell: true,
+            notify: crate::notify::Settings::default(),
             ..opts()
         },
     );
@@ -463,7 +466,7 @@ fn an_open_editor_times_out_with_its_draft_saved_as_esc_saves_it() {
     // cursor kept.
     assert!(backend
         .written
-        .contains("\x1b7\x1b[2;1HClosing in 1 s without an answer: press any key\x1b[K\x1b8"));
+        .contains("\x1b7\x1b[2;1HType your own \u{b7} Closing in 1 s without an answer: press any key\x1b[K\x1b8"));
 }
 
 #[test]
@@ -489,7 +492,7 @@ fn a_key_in_an_editor_starts_the_time_again_and_clears_the_countdown() {
     assert!(matches!(ending, Ending::TerminalLost(_)), "{ending:?}");
     assert!(
         backend.written.ends_with(
-            "\x1b7\x1b[2;1HClosing in 10 s without an answer: press any key\x1b[K\x1b8\
+            "\x1b7\x1b[2;1HNote on this question \u{b7} Closing in 10 s without an answer: press any key\x1b[K\x1b8\
          \x1b7\x1b[2;1HNote on this question \u{b7} Enter save \u{b7} Esc close\x1b[K\x1b8"
         ),
         "{:?}",

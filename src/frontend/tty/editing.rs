@@ -1,0 +1,199 @@
+//! The open editor in the loop: waiting for it (on its own thread when a timeout runs), the
+//! `--timeout` countdown over its block while it is open, what its closing does, the rows it
+//! took, and a timeout that gives it up with its draft kept.
+
+use super::layers::{Outcome, Overlay};
+use super::{term_width, Backend, Placement, Session};
+use crate::editor::Edit;
+use crate::flow::Command;
+use crate::frontend::tty::EditWait;
+use crate::text::fit;
+use std::io;
+use std::time::{Duration, Instant};
+
+/// The prompt of every editor.
+pub(super) const EDITOR_PROMPT: &str = "> ";
+
+/// How long an editor must have had no key before the countdown is written over the block
+/// (inline), so its thread has drawn the key and its cursor is where its draft says.
+const EDITOR_QUIET: Duration = Duration::from_millis(60);
+
+/// An editor that is open (its thread reads keys) between waits.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct OpenEditor {
+    /// The window's size when it opened.
+    size: (usize, usize),
+    /// When its last key came (the countdown waits until it is quiet).
+    key_at: Option<Instant>,
+    /// The countdown is written over the block's top line.
+    counting: bool,
+}
+
+/// Rows an editor's line takes on a terminal `cols` wide, as rustyline lays it out: `prompt`
+/// then `text`, wrapped at the width, a line feed starting a row; the row of its end, plus the
+/// line feed rustyline writes when the editor closes.
+pub(super) fn editor_rows(prompt: &str, text: &str, cols: usize) -> usize {
+    editor_cursor_at(prompt, text, cols).0 + 1
+}
+
+/// Where the cursor of an editor is, as (row, column) from the start of its prompt, when the
+/// text before it is `before` (rustyline's layout at `cols` columns).
+pub(super) fn editor_cursor_at(prompt: &str, before: &str, cols: usize) -> (usize, usize) {
+    crate::text::editor_cursor(prompt, before, cols)
+}
+
+impl<B: Backend> Session<'_, B> {
+    /// No key came for `--timeout`: an open editor's draft is kept as Esc would keep it, then
+    /// the flow times out, keeping the answers given so far.
+    pub(super) fn time_out(&mut self) -> io::Result<()> {
+        if self.editor.take().is_some() {
+            let (rows, cols) = self.io.size();
+            let before = self.io.editor_cursor();
+            let row = editor_cursor_at(EDITOR_PROMPT, &before, cols).0;
+            let draft = self.io.abandon_edit();
+            let t = self.transcript(None);
+            self.region.editor_closed(row, &t, rows);
+            self.record.keep(&self.region, self.cols);
+            if let Some(Overlay::Editor(e)) = self.screens.overlays.last_mut() {
+                let outcome = e.closed(Edit::TimedOut(draft));
+                self.outcome(outcome)?;
+            }
+        }
+        let why = self.deadline.map(|d| d.message()).unwrap_or_default();
+        self.apply(Command::TimeOut(why))
+    }
+
+    /// Runs the top editor until it closes or the wait ends; with `--timeout`, writes the
+    /// countdown over the block's top line in its last seconds, the editor's cursor kept.
+    pub(super) fn edit(&mut self, wait: Option<Duration>) -> io::Result<()> {
+        let Some(Overlay::Editor(editor)) = self.screens.overlays.last() else {
+            return Ok(());
+        };
+        let initial = editor.initial.clone();
+        let placeholder = editor.placeholder();
+        let size = self.io.size();
+        let mut open = self.editor.unwrap_or(OpenEditor {
+            size,
+            key_at: None,
+            counting: false,
+        });
+        if self.editor.is_none() {
+            let (rows, cols) = size;
+            self.completer
+                .set_list_room(rows.saturating_sub(self.region.at() + 2), cols);
+            self.completer.set_placeholder(placeholder);
+        }
+        let mut wait = wait;
+        if let Some(at) = open.key_at {
+            let quiet = (at + EDITOR_QUIET).saturating_duration_since(self.io.now());
+            wait = Some(wait.map_or(quiet, |w| w.min(quiet)));
+        }
+        match self
+            .io
+            .edit(EDITOR_PROMPT, &initial, &self.completer, wait)?
+        {
+            EditWait::Closed(edit) => {
+                self.editor = None;
+                self.key_came();
+                self.editor_closed(open.size, edit)
+            }
+            EditWait::Open { last_key } => {
+                if let (Some(deadline), Some(at)) = (&mut self.deadline, last_key) {
+                    deadline.reset(at);
+                }
+                let now = self.io.now();
+                // Inline, the top row is found from the editor's cursor, which its thread moves
+                // as it draws a key: nothing is written until it has been quiet a moment.
+                if last_key.is_some() && self.region.placement() == Placement::Inline {
+                    open.key_at = Some(now);
+                }
+                self.editor = Some(open);
+                if self.deadline.is_some_and(|d| d.is_past(now)) {
+                    return Ok(());
+                }
+                if open
+                    .key_at
+                    .is_some_and(|at| now.saturating_duration_since(at) < EDITOR_QUIET)
+                {
+                    return Ok(());
+                }
+                open.key_at = None;
+                self.editor_countdown(open, now)
+            }
+        }
+    }
+
+    /// The countdown written over an open editor's block (its hint line), or the hint put back
+    /// when a key came.
+    fn editor_countdown(&mut self, mut open: OpenEditor, now: Instant) -> io::Result<()> {
+        let (rows, cols) = self.io.size();
+        let width = term_width(cols);
+        let status = self.countdown(now).map(|l| fit(&l, width));
+        if status.is_none() && !open.counting {
+            self.editor = Some(open);
+            return Ok(());
+        }
+        let block = self.screens.render(
+            &self.flow,
+            &self.look,
+            width,
+            self.region.budget(rows),
+            status.as_deref(),
+        );
+        let line = block.lines.first().cloned().unwrap_or_default();
+        open.counting = self.countdown(now).is_some();
+        self.editor = Some(open);
+        let bytes = match self.region.placement() {
+            Placement::Full => {
+                let row = 1 + usize::from(self.flow.payload().title.is_some());
+                format!("\x1b7\x1b[{row};1H{line}\x1b[K\x1b8")
+            }
+            Placement::Inline => {
+                let before = self.io.editor_cursor();
+                let (row, col) = editor_cursor_at(EDITOR_PROMPT, &before, cols);
+                let up = self.block_rows + row;
+                let mut out = format!("\x1b[{up}A\r{line}\x1b[K\x1b[{up}B\r");
+                if col > 0 {
+                    out.push_str(&format!("\x1b[{col}C"));
+                }
+                out
+            }
+        };
+        self.io.write(&bytes)
+    }
+
+    /// An editor closed: the rows it took, then what its closing does.
+    fn editor_closed(&mut self, opened: (usize, usize), edit: Edit) -> io::Result<()> {
+        let (rows, cols) = self.io.size();
+        let text = match &edit {
+            Edit::Saved(t)
+            | Edit::Closed(t)
+            | Edit::Suspended(t)
+            | Edit::Peek(t)
+            | Edit::TimedOut(t) => t.as_str(),
+            Edit::Navigate(_) | Edit::Interrupted => "",
+        };
+        let t = self.transcript(None);
+        self.region
+            .editor_closed(editor_rows(EDITOR_PROMPT, text, cols), &t, rows);
+        if opened != (rows, cols) {
+            self.region.resized(opened.1, cols, rows, &t);
+            self.cols = cols;
+            self.record.update_all(&self.flow, &self.look, cols);
+        }
+        self.record.keep(&self.region, self.cols);
+        let suspend = matches!(edit, Edit::Suspended(_));
+        let peek = matches!(edit, Edit::Peek(_));
+        let outcome = match self.screens.overlays.last_mut() {
+            Some(Overlay::Editor(e)) => e.closed(edit),
+            _ => Outcome::Stay,
+        };
+        self.outcome(outcome)?;
+        if suspend {
+            self.suspend()?;
+        } else if peek {
+            self.peek()?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,123 @@
+//! The region's unit tests: the bytes of each kind of frame.
+use super::*;
+
+fn line(entry: Entry, text: &str) -> Line {
+    Line {
+        entry,
+        text: text.to_string(),
+        key: text.to_string(),
+    }
+}
+
+fn block(lines: &[&str]) -> Block {
+    Block {
+        lines: lines.iter().map(|l| l.to_string()).collect(),
+        editor: false,
+    }
+}
+
+#[test]
+fn the_first_frame_keeps_a_partial_line_and_rests_under_the_block() {
+    let mut r = Region::new(Placement::Inline, false);
+    let bytes = r.draw(&vec![], &block(&["a", "b"]), 24, 10);
+    assert_eq!(bytes, "          \r\x1b[K\ra\x1b[K\r\nb\x1b[K\r\n");
+    // A key: one line, relative moves, back under the block.
+    let bytes = r.draw(&vec![], &block(&["a", "B"]), 24, 10);
+    assert_eq!(bytes, "\x1b[1A\rB\x1b[K\x1b[1B\r");
+    assert_eq!(r.draw(&vec![], &block(&["a", "B"]), 24, 10), "");
+    // A shorter block: the rows under it erased, each from its left; no erase-below.
+    let bytes = r.draw(&vec![], &block(&["x"]), 24, 10);
+    assert_eq!(bytes, "\x1b[2A\rx\x1b[K\x1b[1B\r\x1b[K");
+}
+
+#[test]
+fn transcript_lines_out_of_reach_are_given_up_and_a_stale_one_is_superseded() {
+    let mut r = Region::new(Placement::Inline, false);
+    let t = |a: &str| vec![line(Entry::Title, "T"), line(Entry::Question(0), a)];
+    r.draw(&t("q1 · A"), &block(&["b1", "b2", "b3"]), 5, 20);
+    // 2 transcript lines + 3 block lines: the cursor rests 5 rows under the top; 4 are in
+    // reach in a window of 5 rows.
+    assert_eq!(r.given_up().len(), 1);
+    r.draw(&t("q1 · A"), &block(&["b1", "b2", "b3"]), 5, 20);
+    assert_eq!(r.given_up().len(), 1);
+    // Another transcript line pushes the first question's line out of reach too.
+    let mut three = t("q1 · A");
+    three.push(line(Entry::Question(1), "q2 · C"));
+    r.draw(&three, &block(&["b1", "b2", "b3"]), 5, 20);
+    assert_eq!(r.given_up().len(), 2);
+    // The answer changed after its line went out of reach: the whole final transcript is
+    // written again, in order.
+    let end = vec![
+        line(Entry::Title, "T"),
+        line(Entry::Question(0), "q1 · B"),
+        line(Entry::End, "done"),
+    ];
+    assert_eq!(
+        Region::final_lines(r.given_up(), &end),
+        ["T", "q1 · B", "done"]
+    );
+    let same = vec![
+        line(Entry::Title, "T"),
+        line(Entry::Question(0), "q1 · A"),
+        line(Entry::End, "done"),
+    ];
+    assert_eq!(Region::final_lines(r.given_up(), &same), ["done"]);
+}
+
+#[test]
+fn a_resize_finds_the_top_where_a_rewrapping_terminal_put_it() {
+    let mut r = Region::new(Placement::Inline, true);
+    r.draw(&vec![], &block(&["0123456789", "ab"]), 24, 20);
+    r.resized(20, 5, 24, &vec![]);
+    // "0123456789" takes 2 rows at 5 columns, "ab" one: the top is 3 rows up.
+    let bytes = r.draw(&vec![], &block(&["0123", "ab"]), 24, 5);
+    assert!(bytes.starts_with("\x1b[3A\r0123\x1b[K"), "{bytes:?}");
+    // Without rewrap, each line kept its row.
+    let mut r = Region::new(Placement::Inline, false);
+    r.draw(&vec![], &block(&["0123456789", "ab"]), 24, 20);
+    r.resized(20, 5, 24, &vec![]);
+    let bytes = r.draw(&vec![], &block(&["0123", "ab"]), 24, 5);
+    assert!(bytes.starts_with("\x1b[2A\r0123\x1b[K"), "{bytes:?}");
+}
+
+#[test]
+fn the_end_replaces_the_region_and_leaves_the_cursor_under_it() {
+    let mut r = Region::new(Placement::Inline, false);
+    r.draw(
+        &vec![line(Entry::Title, "T")],
+        &block(&["q", "o1", "o2"]),
+        24,
+        20,
+    );
+    let bytes = r.finish(&vec![
+        line(Entry::Title, "T"),
+        line(Entry::Question(0), "✔ q · a"),
+        line(Entry::End, "✔ Submitted"),
+    ]);
+    assert_eq!(
+        bytes,
+        "\x1b[4A\rT\x1b[K\r\n✔ q · a\x1b[K\r\n✔ Submitted\x1b[K\x1b[J\r\n\x1b[?25h"
+    );
+}
+
+#[test]
+fn which_terminals_rewrap() {
+    let env = |pairs: &'static [(&'static str, &'static str)]| {
+        move |name: &str| {
+            pairs
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        }
+    };
+    assert!(reflows(env(&[
+        ("TMUX", "/tmp/tmux-0/default,1,0"),
+        ("TERM", "tmux-256color")
+    ])));
+    assert!(!reflows(env(&[("STY", "123.pts-0"), ("TERM", "screen")])));
+    assert!(!reflows(env(&[("TERM", "xterm-256color")])));
+    assert!(reflows(env(&[
+        ("VTE_VERSION", "7600"),
+        ("TERM", "xterm-256color")
+    ])));
+}

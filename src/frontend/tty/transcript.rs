@@ -1,0 +1,192 @@
+//! The transcript's lines (inline): which questions were left, each question's collapsed line
+//! (made after the first frame, again when its answer changes or the width does), the
+//! transcript above the block now and at the end, and what a signal or a panic leaves (kept
+//! current for the signal thread).
+
+use super::region::{self, Entry, Line, Region, Transcript};
+use super::term_width;
+use crate::flow::{Flow, Place, Screen};
+use crate::result::Ending;
+use crate::text::one_line;
+use crate::ui::view::{self, Look};
+use std::sync::{Arc, Mutex};
+
+/// What a signal or a panic needs to leave the final transcript (it runs on another thread).
+#[derive(Debug, Default)]
+struct Farewell {
+    /// Whether the region is inline and has drawn.
+    active: bool,
+    title: Option<Line>,
+    questions: Vec<Line>,
+    given_up: Transcript,
+    at: usize,
+    width: usize,
+    colour: bool,
+}
+
+/// The questions' transcript lines.
+#[derive(Debug)]
+pub(super) struct Record {
+    /// Which questions were left at least once: they have a line above the block.
+    left: Vec<bool>,
+    /// Each question's line (empty until the first frame is drawn).
+    lines: Vec<Line>,
+    farewell: Arc<Mutex<Farewell>>,
+}
+
+impl Record {
+    /// The record of `questions` questions.
+    pub fn new(questions: usize) -> Self {
+        Record {
+            left: vec![false; questions],
+            lines: Vec::new(),
+            farewell: Arc::new(Mutex::new(Farewell::default())),
+        }
+    }
+
+    /// Question `q` was left: it has a line above the block from now on.
+    pub fn left(&mut self, q: usize) {
+        if let Some(l) = self.left.get_mut(q) {
+            *l = true;
+        }
+    }
+
+    /// Whether the questions' lines are made (after the first frame).
+    pub fn ready(&self) -> bool {
+        !self.lines.is_empty() || self.left.is_empty()
+    }
+
+    /// The transcript above the block now: the title, then the line of every question left
+    /// so far that comes before the current one (all of them at the review); at the end
+    /// (`ending`), every question and how it ended. `cols`: the terminal's width.
+    pub fn transcript(
+        &self,
+        flow: &Flow<'_>,
+        look: &Look,
+        cols: usize,
+        ending: Option<&Ending>,
+    ) -> Transcript {
+        let payload = flow.payload();
+        let width = term_width(cols.max(1));
+        let mut lines = Vec::new();
+        if let Some(title) = &payload.title {
+            let title = one_line(title);
+            lines.push(Line {
+                entry: Entry::Title,
+                text: look.heading(&title, width),
+                key: title.into_owned(),
+            });
+        }
+        let before = match (ending, flow.screen()) {
+            (Some(_), _) => payload.questions.len(),
+            (
+                None,
+                Screen::Question(q)
+                | Screen::ConfirmCancel {
+                    from: Place::Question(q),
+                },
+            ) => q,
+            _ => payload.questions.len(),
+        };
+        for q in 0..before.min(self.lines.len()) {
+            if self.left[q] || ending.is_some() {
+                lines.push(self.lines[q].clone());
+            }
+        }
+        if let Some(ending) = ending {
+            let (_, words) = view::ending_words(ending);
+            lines.push(Line {
+                entry: Entry::End,
+                text: look.ending(ending, width),
+                key: words,
+            });
+        }
+        lines
+    }
+
+    /// Question `q`'s line, as drawn at `cols` and as it says whatever the width.
+    fn line_of(flow: &Flow<'_>, look: &Look, cols: usize, q: usize) -> Line {
+        let (payload, answers) = (flow.payload(), flow.answers());
+        Line {
+            entry: Entry::Question(q),
+            text: view::transcript_line(look, payload, answers, q, term_width(cols.max(1))),
+            key: view::transcript_line(&Look::default(), payload, answers, q, usize::MAX / 4),
+        }
+    }
+
+    /// Every question's line again (the first frame, a resize, the end).
+    pub fn update_all(&mut self, flow: &Flow<'_>, look: &Look, cols: usize) {
+        self.lines = (0..flow.payload().questions.len())
+            .map(|q| Record::line_of(flow, look, cols, q))
+            .collect();
+        let mut f = self.farewell.lock().unwrap_or_else(|e| e.into_inner());
+        f.questions = self.lines.clone();
+    }
+
+    /// Question `q`'s line again, after a command that may have changed its answer.
+    pub fn update(&mut self, flow: &Flow<'_>, look: &Look, cols: usize, q: usize) {
+        if self.lines.is_empty() {
+            return;
+        }
+        let line = Record::line_of(flow, look, cols, q);
+        if self.lines[q] != line {
+            self.lines[q] = line.clone();
+            let mut f = self.farewell.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(l) = f.questions.get_mut(q) {
+                *l = line;
+            }
+        }
+    }
+
+    /// Sets what a signal or a panic leaves ([`crate::terminal::set_farewell`]): the final
+    /// transcript in place of the region, from what [`Record::keep`] keeps current.
+    pub fn set_farewell(&self, title: Option<Line>, colour: bool) {
+        {
+            let mut f = self.farewell.lock().unwrap_or_else(|e| e.into_inner());
+            f.active = true;
+            f.colour = colour;
+            f.title = title;
+        }
+        let shared = Arc::clone(&self.farewell);
+        crate::terminal::set_farewell(Some(Box::new(move |departure| {
+            let f = shared.lock().unwrap_or_else(|e| e.into_inner());
+            if !f.active {
+                return String::new();
+            }
+            let ending = match departure {
+                crate::terminal::Departure::Signal(signal_hook::consts::SIGINT) => {
+                    Ending::Interrupted
+                }
+                crate::terminal::Departure::Signal(signal) => Ending::Aborted { signal },
+                crate::terminal::Departure::Panic => Ending::Internal("a panic".into()),
+            };
+            let mut lines: Transcript = f.title.iter().cloned().collect();
+            lines.extend(f.questions.iter().cloned());
+            let (_, words) = view::ending_words(&ending);
+            lines.push(Line {
+                entry: Entry::End,
+                text: Look::new(f.colour).ending(&ending, f.width),
+                key: words,
+            });
+            region::finish_bytes(f.at, &Region::final_lines(&f.given_up, &lines))
+        })));
+    }
+
+    /// Keeps what a signal leaves current: where the region's cursor is, what it gave up.
+    pub fn keep(&self, region: &Region, cols: usize) {
+        let mut f = self.farewell.lock().unwrap_or_else(|e| e.into_inner());
+        f.at = region.at();
+        f.width = term_width(cols.max(1));
+        let given = region.given_up();
+        if f.given_up.len() != given.len() {
+            f.given_up = given.clone();
+        }
+    }
+
+    /// The run ends through the front end: nothing for a signal to leave any more.
+    pub fn stop(&self) {
+        if let Ok(mut f) = self.farewell.lock() {
+            f.active = false;
+        }
+    }
+}

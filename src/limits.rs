@@ -1,0 +1,17 @@
+//! Defaults that more than one layer names (the command line, the man page, a front end, the
+//! `@` completion): each value spelled once here, at the bottom, so none of those layers
+//! imports another for a number.
+
+use std::time::Duration;
+
+/// Default `--max-payload-bytes` (and `PI_ASK_MAX_PAYLOAD_BYTES`): 4 MiB. Also the longest
+/// response line the dialogs front end reads when no limit is given (docs/dialogs.md).
+pub const DEFAULT_MAX_PAYLOAD_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Longest a Tab in an editor waits for an unfinished `@` file index before listing what is
+/// indexed so far, unless the environment variable [`INDEX_WAIT_ENV`] says otherwise.
+pub const INDEX_FIRST_WAIT: Duration = Duration::from_millis(400);
+
+/// Environment variable overriding [`INDEX_FIRST_WAIT`], in milliseconds (tests set it high
+/// so a loaded machine cannot turn a Tab into a partial list).
+pub const INDEX_WAIT_ENV: &str = "PI_ASK_INDEX_WAIT_MS";

@@ -1,0 +1,458 @@
+//! Pure text layout for the front ends: cutting a line to fit, wrapping prose and previews,
+//! counting wrapped lines without wrapping them all, quoting. No terminal: every function
+//! takes text and widths in display columns ([`super::width`]) and is unit-tested here.
+//!
+//! Every line these functions return keeps within its width in columns AND within
+//! [`line_byte_budget`] bytes, and no grapheme in it is longer than
+//! [`super::width::MAX_GRAPHEME_BYTES`], so no drawn line is longer than a screenful whatever
+//! the text (a million zero-width spaces are cut like a million letters).
+
+use super::charset::{terminal_charset, Charset, Glyph};
+use super::sanitize::{for_terminal, one_line};
+use super::width::{cap_grapheme, grapheme_width, line_byte_budget, width_of_in};
+#[cfg(test)]
+use super::width::{width_of, MAX_GRAPHEME_BYTES};
+use std::fmt::Write as _;
+use unicode_segmentation::UnicodeSegmentation;
+
+/// The drawn pieces of `line`: each grapheme (cut to [`MAX_GRAPHEME_BYTES`]) with its width.
+fn cells(line: &str) -> impl Iterator<Item = (&str, usize)> {
+    line.graphemes(true).map(|g| {
+        let g = cap_grapheme(g);
+        (g, grapheme_width(g))
+    })
+}
+
+/// Whether `text` is drawn whole within `width` columns and its byte budget.
+fn fits(text: &str, width: usize) -> bool {
+    if text.is_ascii() {
+        return text.len() <= width;
+    }
+    let budget = line_byte_budget(width);
+    let (mut used, mut bytes) = (0usize, 0usize);
+    for g in text.graphemes(true) {
+        used += grapheme_width(g);
+        bytes += g.len();
+        if used > width || bytes > budget || cap_grapheme(g).len() < g.len() {
+            return false;
+        }
+    }
+    true
+}
+
+/// `text` cut to `width` display columns and its byte budget (with "…"), so no line wraps.
+/// Combining marks stay with their letter. In the terminal's charset
+/// ([`terminal_charset`]): see [`fit_in`].
+pub fn fit(text: &str, width: usize) -> String {
+    fit_in(text, width, terminal_charset())
+}
+
+/// [`fit`] in `charset`: in ASCII, the ASCII spelling of `text` ([`Charset::write`]) cut,
+/// with `...` (`.` under four columns).
+pub fn fit_in(text: &str, width: usize, charset: Charset) -> String {
+    let text = charset.write(text);
+    if fits(&text, width) {
+        return text.into_owned();
+    }
+    let ellipsis = match charset.glyph(Glyph::Ellipsis) {
+        e if e.len() >= width && charset == Charset::Ascii => ".",
+        e => e,
+    };
+    let room = width.saturating_sub(width_of_in(ellipsis, charset));
+    if text.is_ascii() {
+        return format!("{}{ellipsis}", &text[..room.min(text.len())]);
+    }
+    let budget = line_byte_budget(width) - ellipsis.len();
+    let mut out = String::new();
+    let mut used = 0;
+    for (g, w) in cells(&text) {
+        if used + w > room || out.len() + g.len() > budget {
+            break;
+        }
+        out.push_str(g);
+        used += w;
+    }
+    out.push_str(ellipsis);
+    out
+}
+
+/// Appends the lines of one `line` (no `\n`, tabs already spaces) wrapped to `width`
+/// columns and its byte budget to `out`, until `out` has `max` lines.
+fn wrap_line(line: &str, width: usize, max: usize, out: &mut Vec<String>) {
+    if out.len() >= max {
+        return;
+    }
+    if line.is_ascii() {
+        // One column per byte: cut by bytes.
+        if line.is_empty() {
+            out.push(String::new());
+        }
+        for chunk in line.as_bytes().chunks(width) {
+            if out.len() >= max {
+                return;
+            }
+            out.push(String::from_utf8_lossy(chunk).into_owned());
+        }
+        return;
+    }
+    if fits(line, width) {
+        out.push(line.to_string());
+        return;
+    }
+    let budget = line_byte_budget(width);
+    let mut cur = String::new();
+    let mut cur_w = 0;
+    for (g, w) in cells(line) {
+        if (cur_w + w > width || cur.len() + g.len() > budget) && !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+            cur_w = 0;
+            if out.len() >= max {
+                return;
+            }
+        }
+        cur.push_str(g);
+        cur_w += w;
+    }
+    out.push(cur);
+}
+
+/// `text` (already safe to draw) wrapped to `width` display columns, line breaks kept; in
+/// the terminal's charset ([`wrap_in`]).
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    wrap_in(text, width, terminal_charset())
+}
+
+/// [`wrap`] in `charset`: in ASCII, the ASCII spelling of `text` ([`Charset::write`]).
+pub fn wrap_in(text: &str, width: usize, charset: Charset) -> Vec<String> {
+    let text = charset.write(text);
+    let width = width.max(1);
+    let mut out = Vec::new();
+    for line in text.split('\n') {
+        wrap_line(&line.replace('\t', "    "), width, usize::MAX, &mut out);
+    }
+    out
+}
+
+/// A piece of a line for word wrapping: a word (or a piece of a long one) and the spaces
+/// after it, with their widths; a piece's width counts its bytes too (one column per
+/// [`super::width::BYTES_PER_COLUMN`]), so a run of zero-width characters still fills lines.
+#[derive(Debug)]
+struct Piece<'a> {
+    word: &'a str,
+    spaces: &'a str,
+    width: usize,
+}
+
+impl textwrap::core::Fragment for Piece<'_> {
+    fn width(&self) -> f64 {
+        self.width as f64
+    }
+    fn whitespace_width(&self) -> f64 {
+        self.spaces.len() as f64
+    }
+    fn penalty_width(&self) -> f64 {
+        0.0
+    }
+}
+
+/// The width a word piece takes in word wrapping: its columns, or its bytes per
+/// [`super::width::BYTES_PER_COLUMN`] when that is more.
+fn piece_width(word: &str) -> usize {
+    width_of_in(word, Charset::Utf8).max(word.len().div_ceil(super::width::BYTES_PER_COLUMN))
+}
+
+/// `text` (already safe to draw) wrapped to `width` display columns between words, like
+/// prose; a word longer than a line is broken. For prompts; previews keep [`wrap`], which
+/// keeps every character (code, aligned columns) as it is. Lines are laid out by
+/// textwrap's first-fit algorithm (its words: ASCII spaces; trailing spaces dropped) over
+/// the widths of [`super::width`]. In the terminal's charset ([`wrap_words_in`]).
+pub fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    wrap_words_in(text, width, terminal_charset())
+}
+
+/// [`wrap_words`] in `charset`: in ASCII, the ASCII spelling of `text` ([`Charset::write`]).
+pub fn wrap_words_in(text: &str, width: usize, charset: Charset) -> Vec<String> {
+    let text = charset.write(text);
+    let width = width.max(1);
+    let mut out = Vec::new();
+    for line in text.split('\n') {
+        let line = line.replace('\t', "    ");
+        let line = super::width::capped(&line);
+        if fits(&line, width) {
+            out.push(line.trim_end_matches(' ').to_string());
+            continue;
+        }
+        let mut pieces = Vec::new();
+        for word in textwrap::WordSeparator::AsciiSpace.find_words(&line) {
+            split_word(word.word, word.whitespace, width, &mut pieces);
+        }
+        let lines = textwrap::wrap_algorithms::wrap_first_fit(&pieces, &[width as f64]);
+        for line in lines {
+            let mut s = String::new();
+            for (i, p) in line.iter().enumerate() {
+                s.push_str(p.word);
+                if i + 1 < line.len() {
+                    s.push_str(p.spaces);
+                }
+            }
+            out.push(s);
+        }
+        if pieces.is_empty() {
+            out.push(String::new());
+        }
+    }
+    out
+}
+
+/// Pushes `word` (with `spaces` after it) as pieces of at most `width` ([`piece_width`]).
+fn split_word<'a>(word: &'a str, spaces: &'a str, width: usize, pieces: &mut Vec<Piece<'a>>) {
+    let w = piece_width(word);
+    if w <= width {
+        pieces.push(Piece {
+            word,
+            spaces,
+            width: w,
+        });
+        return;
+    }
+    let budget = line_byte_budget(width);
+    let (mut start, mut cols, mut bytes) = (0usize, 0usize, 0usize);
+    for (i, g) in word.grapheme_indices(true) {
+        let gw = grapheme_width(g);
+        if (cols + gw > width || bytes + g.len() > budget) && i > start {
+            pieces.push(Piece {
+                word: &word[start..i],
+                spaces: "",
+                width: width.min(piece_width(&word[start..i])),
+            });
+            start = i;
+            cols = 0;
+            bytes = 0;
+        }
+        cols += gw;
+        bytes += g.len();
+    }
+    pieces.push(Piece {
+        word: &word[start..],
+        spaces,
+        width: width.min(piece_width(&word[start..])),
+    });
+}
+
+/// The first `max` lines of [`wrap`]`(text, width)`, wrapping no more than needed.
+pub fn wrap_head(text: &str, width: usize, max: usize) -> Vec<String> {
+    let text = terminal_charset().write(text);
+    let width = width.max(1);
+    let mut out = Vec::new();
+    for line in text.split('\n') {
+        if out.len() >= max {
+            break;
+        }
+        wrap_line(&line.replace('\t', "    "), width, max, &mut out);
+    }
+    out
+}
+
+/// How many lines [`wrap`] makes of `text` at `width`, counting no further than `cap`.
+pub fn wrapped_len(text: &str, width: usize, cap: usize) -> usize {
+    let text = terminal_charset().write(text);
+    let width = width.max(1);
+    let mut n = 0;
+    for line in text.split('\n') {
+        if n >= cap {
+            break;
+        }
+        n += if line.is_ascii() && !line.contains('\t') {
+            line.len().div_ceil(width).max(1)
+        } else {
+            let mut lines = Vec::new();
+            wrap_line(&line.replace('\t', "    "), width, cap - n, &mut lines);
+            lines.len()
+        };
+    }
+    n.min(cap)
+}
+
+/// Quoted one-line text for rows: `“text”`.
+pub fn quote(text: &str) -> String {
+    format!("\u{201c}{}\u{201d}", one_line(text))
+}
+
+/// `text` made safe for the terminal, every line prefixed with `prefix`, ending in a newline
+/// (one empty line for empty text).
+pub fn indented(text: &str, prefix: &str) -> String {
+    let safe = for_terminal(text);
+    let mut s = String::with_capacity(safe.len() + prefix.len() * 4);
+    for line in safe.lines() {
+        let _ = writeln!(s, "{prefix}{line}");
+    }
+    if s.is_empty() {
+        s.push('\n');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use console::measure_text_width;
+
+    #[test]
+    fn wrap_breaks_by_display_width() {
+        assert_eq!(wrap("abcdef", 4), vec!["abcd", "ef"]);
+        assert_eq!(wrap("日本語です", 4), vec!["日本", "語で", "す"]);
+        assert_eq!(wrap("a\nb", 4), vec!["a", "b"]);
+        assert_eq!(wrap("a\n\nb", 4), vec!["a", "", "b"]);
+        assert_eq!(wrap("abcd", 4), vec!["abcd"]);
+        assert_eq!(wrap("é日本", 3), vec!["é日", "本"]);
+    }
+
+    #[test]
+    fn prompts_wrap_between_words() {
+        assert_eq!(
+            wrap_words("Which frontend frameworks have you used?", 20),
+            vec!["Which frontend", "frameworks have you", "used?"]
+        );
+        assert_eq!(wrap_words("abcdefghij", 4), vec!["abcd", "efgh", "ij"]);
+        assert_eq!(wrap_words("a\n\nb", 4), vec!["a", "", "b"]);
+        assert_eq!(
+            wrap_words("日本語の 質問です", 6),
+            vec!["日本語", "の", "質問で", "す"]
+        );
+    }
+
+    #[test]
+    fn wrapped_len_matches_wrap_up_to_the_cap() {
+        for text in ["abcdef", "日本語です", "a\n\nb", "", "x\ty", "abcd\né日本"] {
+            assert_eq!(wrapped_len(text, 4, 100), wrap(text, 4).len(), "{text:?}");
+        }
+        assert_eq!(wrapped_len("a\nb\nc\nd", 4, 2), 2);
+        assert_eq!(
+            wrap_head("abcdefgh\nij\nkl", 3, 4),
+            vec!["abc", "def", "gh", "ij"]
+        );
+        assert_eq!(wrap_head("a", 3, 0), Vec::<String>::new());
+    }
+
+    #[test]
+    fn combining_marks_and_emoji_are_measured_by_display_width() {
+        // "é" as e + U+0301 takes one column; the mark stays with its letter.
+        let decomposed = "e\u{301}e\u{301}e\u{301}e\u{301}";
+        assert_eq!(width_of(decomposed), 4);
+        assert_eq!(
+            wrap(decomposed, 2),
+            vec!["e\u{301}e\u{301}", "e\u{301}e\u{301}"]
+        );
+        assert_eq!(
+            fit(&format!("{decomposed}x"), 4),
+            "e\u{301}e\u{301}e\u{301}…"
+        );
+        // Emoji take two columns.
+        assert_eq!(width_of("🎉🎉🎉"), 6);
+        assert_eq!(fit("🎉🎉🎉", 5), "🎉🎉…");
+        assert_eq!(wrap("🎉🎉🎉", 5), vec!["🎉🎉", "🎉"]);
+    }
+
+    #[test]
+    fn indented_prefixes_every_line_and_shows_escapes() {
+        assert_eq!(indented("a\nb", "  | "), "  | a\n  | b\n");
+        assert_eq!(indented("", "x"), "\n");
+        assert_eq!(indented("b\x1b[2Jb", ""), "b\\e[2Jb\n");
+    }
+
+    #[test]
+    fn windows_line_endings_wrap_and_indent_as_line_breaks() {
+        // Callers pass text through `for_terminal`, which makes `\r\n` a line break.
+        let text = for_terminal("one\r\ntwo\r\nthree\rx\r\n");
+        assert_eq!(wrap(&text, 20), vec!["one", "two", "three\\x0dx", ""]);
+        assert_eq!(wrap_head(&text, 20, 2), vec!["one", "two"]);
+        assert_eq!(wrapped_len(&text, 20, 100), 4);
+        assert_eq!(wrap_words(&for_terminal("a b\r\nc"), 20), vec!["a b", "c"]);
+        assert_eq!(
+            indented("one\r\ntwo\rx\r\n", "  | "),
+            "  | one\n  | two\\x0dx\n"
+        );
+    }
+
+    #[test]
+    fn fit_cuts_by_display_width() {
+        assert_eq!(fit("日本語です", 5), "日本…");
+        assert_eq!(measure_text_width(&fit("日本語です", 5)), 5);
+        assert_eq!(fit("short", 10), "short");
+    }
+
+    #[test]
+    fn lines_are_cut_by_bytes_as_well_as_columns() {
+        // 200,000 zero-width spaces: no columns, 600 kB (tests/text.rs draws 1.3M).
+        let label = "\u{200b}".repeat(200_000);
+        let cut = fit(&label, 80);
+        assert!(cut.len() <= line_byte_budget(80), "{}", cut.len());
+        assert!(cut.ends_with('…'));
+        assert!(wrap_head(&label, 80, 3)
+            .iter()
+            .all(|l| l.len() <= line_byte_budget(80)));
+        assert_eq!(wrap_head(&label, 80, 3).len(), 3);
+        assert_eq!(wrapped_len(&label, 80, 5), 5);
+        let words = wrap_words(&format!("Pick {label} one"), 80);
+        assert!(words.iter().all(|l| l.len() <= line_byte_budget(80)));
+        assert_eq!(words.first().map(String::as_str), Some("Pick"));
+        assert!(words.last().is_some_and(|l| l.ends_with(" one")));
+        // A letter under a thousand combining marks is one grapheme: cut inside it.
+        let zalgo = format!("a{}b", "\u{301}".repeat(1000));
+        // (`a` and 31 two-byte marks: 63 bytes; then `b` and the `…`.)
+        assert_eq!(fit(&zalgo, 10), format!("a{}b…", "\u{301}".repeat(31)));
+        assert_eq!(MAX_GRAPHEME_BYTES, 64);
+        assert!(wrap(&zalgo, 10)
+            .iter()
+            .all(|l| l.len() <= MAX_GRAPHEME_BYTES + 1));
+        assert!(wrap_words(&zalgo, 10)
+            .iter()
+            .all(|l| l.len() <= MAX_GRAPHEME_BYTES + 1));
+    }
+
+    #[test]
+    fn lines_are_cut_at_the_widths_tmux_draws() {
+        // 👍🏽 is 4 columns in tmux (text::width's figures).
+        let thumbs = "\u{1f44d}\u{1f3fd}";
+        assert_eq!(fit(&thumbs.repeat(3), 9), format!("{}…", thumbs.repeat(2)));
+        assert_eq!(
+            wrap(&thumbs.repeat(3), 8),
+            vec![thumbs.repeat(2), thumbs.to_string()]
+        );
+        assert_eq!(fit("\u{3164}\u{3164}x", 4), "\u{3164}…");
+        assert_eq!(fit("\u{ad}\u{ad}\u{ad}", 2), "\u{ad}…");
+        assert_eq!(fit("\u{231a}\u{fe0e}ab", 3), "\u{231a}\u{fe0e}…");
+        assert_eq!(
+            wrap_words("\u{2764}\u{fe0f} \u{2764}\u{fe0f}", 4),
+            vec!["\u{2764}\u{fe0f}", "\u{2764}\u{fe0f}"]
+        );
+    }
+
+    #[test]
+    fn words_wrap_as_textwrap_wraps_ascii() {
+        for text in [
+            "Which frontend frameworks have you used?",
+            "  leading spaces and   runs  of spaces ",
+            "averyveryverylongwordindeed and more",
+            "",
+            " ",
+            "a b c d e f g h i j k l m n o p",
+            "trailing   ",
+        ] {
+            for width in [1, 3, 7, 12, 40] {
+                let ours = wrap_words(text, width);
+                let theirs: Vec<String> =
+                    textwrap::wrap(text, textwrap::Options::new(width).break_words(true))
+                        .into_iter()
+                        .map(|l| l.into_owned())
+                        .collect();
+                let theirs = if theirs.is_empty() {
+                    vec![String::new()]
+                } else {
+                    theirs
+                };
+                assert_eq!(ours, theirs, "{text:?} at {width}");
+            }
+        }
+    }
+}

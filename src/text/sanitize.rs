@@ -1,0 +1,228 @@
+//! Making payload and typed text safe to draw on a terminal.
+//!
+//! Text from a payload was written by a model that may have read hostile content. Before it
+//! reaches the terminal, C0/C1 control characters (except newline and tab), escape-initiated
+//! sequences (CSI, OSC including OSC 52 and OSC 8, DCS, APC, ...) and bidirectional overrides
+//! and isolates are replaced by visible escapes: `\e`, `\x07`, `\u{202e}`. A Windows line
+//! ending (`\r\n`) is a line break like `\n`; a `\r` anywhere else stays visible (`\x0d`).
+//! The result JSON always keeps the original strings; only what is drawn is changed.
+
+use std::borrow::Cow;
+
+/// Whether `c` must not reach the terminal as-is (newline and tab are safe).
+pub fn is_unsafe(c: char) -> bool {
+    match c {
+        '\n' | '\t' => false,
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => true,
+        // Bidirectional embeddings/overrides and isolates, plus marks that reorder text.
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}' => {
+            true
+        }
+        // Line/paragraph separators move the cursor on some terminals.
+        '\u{2028}' | '\u{2029}' => true,
+        _ => false,
+    }
+}
+
+/// `text` with every unsafe character shown as a visible escape; borrowed when nothing changes.
+///
+/// ESC becomes `\e`, other C0/C1 controls `\xNN`, and Unicode format characters `\u{NNNN}`,
+/// so `"\x1b]52;c;Zm9v\x07"` is drawn as `\e]52;c;Zm9v\x07` and never interpreted. The `\r`
+/// of a `\r\n` is dropped, so Windows line endings are line breaks wherever text is drawn
+/// (every front end, wrap and pager takes its text from here); a lone `\r` is `\x0d`.
+pub fn for_terminal(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_unsafe) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\r' && chars.peek() == Some(&'\n') {
+            // CRLF: the `\n` that follows is the line break.
+            continue;
+        }
+        if !is_unsafe(c) {
+            out.push(c);
+        } else if c == '\u{1b}' {
+            out.push_str("\\e");
+        } else if (c as u32) < 0x100 {
+            out.push_str(&format!("\\x{:02x}", c as u32));
+        } else {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// An editor's line as it may be drawn: every grapheme in exactly the columns the editor
+/// (rustyline in its `WcWidth` mode, set by `crate::editor`) counts for it
+/// ([`super::width::editor_width`]), with nothing that could reach the terminal raw, so the
+/// editor's cursor is where the terminal draws it.
+///
+/// rustyline counts no column for a control character, an ESC and what it takes as its
+/// sequence (the next grapheme, or a CSI's parameters and final byte), or a bidirectional
+/// control: those are left out (the line separators U+2028 / U+2029, one column each, are drawn
+/// as `�`). It counts none for U+00AD, U+3164 and U+FFA0 either, which terminals draw: left
+/// out too; and a zero width joiner and the variation selectors VS15 / VS16 are left out,
+/// so no terminal joins or widens a sequence the editor counts per code point (`❤️` is drawn
+/// `❤`, one column, as counted). Newlines and tabs stay (the editor lays them out). The text
+/// saved is the line itself. In the terminal's charset ([`for_editor_in`]).
+pub fn for_editor(line: &str) -> Cow<'_, str> {
+    for_editor_in(line, super::charset::terminal_charset())
+}
+
+/// [`for_editor`] in `charset`: in ASCII, a non-ASCII character is drawn as `?` in each
+/// column the editor counts for it (`é` `?`, `日` `??`, a combining mark nothing), so the
+/// editor's cursor still matches and no byte from 0x80 up is written.
+pub fn for_editor_in(line: &str, charset: super::charset::Charset) -> Cow<'_, str> {
+    let ascii = charset == super::charset::Charset::Ascii;
+    if !line
+        .chars()
+        .any(|c| is_unsafe(c) || drawn_otherwise(c) || (ascii && !c.is_ascii()))
+    {
+        return Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut esc = super::width::Escape::None;
+    for g in unicode_segmentation::UnicodeSegmentation::graphemes(line, true) {
+        if g == "\n" || g == "\t" {
+            out.push_str(g);
+            continue;
+        }
+        if esc.takes(g) {
+            continue;
+        }
+        for c in g.chars() {
+            if drawn_otherwise(c) {
+                continue;
+            }
+            if ascii && !c.is_ascii() {
+                let columns = super::width::editor_width(c.encode_utf8(&mut [0; 4]));
+                out.extend(std::iter::repeat_n('?', columns));
+            } else if !is_unsafe(c) {
+                out.push(c);
+            } else if super::width::editor_width(c.encode_utf8(&mut [0; 4])) > 0 {
+                // U+2028 / U+2029: one column for the editor.
+                out.push('\u{fffd}');
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Whether the editor counts `c` otherwise than terminals draw it (U+00AD, U+3164, U+FFA0:
+/// none for the editor), or terminals may join or widen what surrounds it (ZWJ, VS15, VS16).
+fn drawn_otherwise(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}' | '\u{3164}' | '\u{ffa0}' | '\u{200d}' | '\u{fe0e}' | '\u{fe0f}'
+    )
+}
+
+/// [`for_terminal`], with newlines and tabs also escaped: for one-line places (labels, menu
+/// rows) where a line break would break the layout.
+pub fn one_line(text: &str) -> Cow<'_, str> {
+    let safe = for_terminal(text);
+    if !safe.contains(['\n', '\t', '\r']) {
+        return safe;
+    }
+    Cow::Owned(safe.replace('\n', "\u{21b5} ").replace('\t', " "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_text_is_borrowed() {
+        assert!(matches!(for_terminal("React — 日本 🎉"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn escape_sequences_are_shown_not_run() {
+        assert_eq!(for_terminal("a\x1b]52;c;Zm9v\x07b"), "a\\e]52;c;Zm9v\\x07b");
+        assert_eq!(for_terminal("\x1b[2J"), "\\e[2J");
+        assert_eq!(for_terminal("\u{9b}31m"), "\\x9b31m");
+        assert_eq!(for_terminal("x\u{202e}y\u{2066}"), "x\\u{202e}y\\u{2066}");
+    }
+
+    #[test]
+    fn windows_line_endings_are_line_breaks_and_a_lone_cr_stays_visible() {
+        assert_eq!(for_terminal("a\r\nb\tc"), "a\nb\tc");
+        assert_eq!(for_terminal("one\r\ntwo\r\n"), "one\ntwo\n");
+        assert_eq!(for_terminal("a\rb"), "a\\x0db");
+        assert_eq!(for_terminal("a\r"), "a\\x0d");
+        assert_eq!(for_terminal("a\r\r\nb"), "a\\x0d\nb");
+        assert_eq!(for_terminal("a\n\rb"), "a\n\\x0db");
+        assert_eq!(for_terminal("\r\n\x1b[2J\r\n"), "\n\\e[2J\n");
+        // one-line places fold the break like any other
+        assert_eq!(one_line("a\r\nb"), "a\u{21b5} b");
+        assert_eq!(one_line("a\rb"), "a\\x0db");
+    }
+
+    #[test]
+    fn one_line_folds_newlines() {
+        assert_eq!(one_line("a\nb\tc"), "a\u{21b5} b c");
+    }
+
+    #[test]
+    fn an_editor_line_draws_no_control_character() {
+        assert_eq!(for_editor("plain text"), "plain text");
+        assert!(matches!(
+            for_editor("plain \u{65e5}\u{1f44d}\u{1f3fd}"),
+            Cow::Borrowed(_)
+        ));
+        assert_eq!(for_editor("a\u{1b}[2Jb"), "ab");
+        assert_eq!(for_editor("a\u{1b}]52;c;eA==\u{7}b"), "a52;c;eA==b");
+        assert_eq!(
+            for_editor("x\u{9b}31m\u{202e}y\u{8}\u{7f}\ttab\nline\u{2028}"),
+            "x31my\ttab\nline\u{fffd}"
+        );
+        assert_eq!(
+            for_editor("\u{2764}\u{fe0f} \u{231a}\u{fe0e} \u{3164}\u{ffa0}\u{ad}"),
+            "\u{2764} \u{231a} "
+        );
+        assert_eq!(
+            for_editor("\u{1f468}\u{200d}\u{1f469}"),
+            "\u{1f468}\u{1f469}"
+        );
+    }
+
+    #[test]
+    fn an_ascii_editor_line_is_ascii_in_the_columns_counted() {
+        use crate::text::charset::Charset;
+        let line = "caf\u{e9} \u{65e5} e\u{301} \u{6db}\u{1b}[1m\u{7}";
+        let drawn = for_editor_in(line, Charset::Ascii);
+        // (U+06DB is a combining mark: no column, nothing drawn; ESC [ 1 m and BEL neither.)
+        assert_eq!(drawn, "caf? ?? e ");
+        assert!(matches!(
+            for_editor_in("plain", Charset::Ascii),
+            Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn an_editor_line_takes_the_columns_the_editor_counts() {
+        use crate::text::width::{editor_cursor, width_of};
+        // Drawn text's width as tmux 3.3a counts it (figures in text::width's tests) equals
+        // the editor's count of the line, whatever it holds.
+        for line in [
+            "\u{1f44d}\u{1f3fd} thumbs",
+            "\u{231a}\u{fe0e} watch",
+            "\u{2764}\u{fe0f} heart",
+            "\u{3164}\u{ffa0}\u{ad} fillers",
+            "e\u{301}\u{65e5}\u{1f1ef}\u{1f1f5}",
+            "\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467}",
+            "bell\u{7} csi\u{9b}31m bs\u{8} del\u{7f} rtl\u{202e}end",
+            "a\u{1b}[2Jb\u{1b}]0;t\u{7}c\u{2028}",
+        ] {
+            let drawn = for_editor(line);
+            assert_eq!(
+                width_of(&drawn),
+                editor_cursor("", line, 1000).1,
+                "{line:?}"
+            );
+            assert!(!drawn.chars().any(is_unsafe), "{line:?}");
+        }
+    }
+}

@@ -1,0 +1,282 @@
+//! Display widths as terminals count them, and the bounds every drawn line keeps.
+//!
+//! Terminals (tmux, GNU screen, xterm, the Linux console) give each code point its `wcwidth`
+//! and mostly do not shape graphemes, so a grapheme takes the sum of its code points' widths:
+//! `👍🏽` (a skin-tone modifier) is 4 columns in tmux, `⌚︎` (VS15) 2. Others (kitty, WezTerm,
+//! iTerm2) draw a grapheme in its Unicode width: `❤️` (VS16) 2. [`grapheme_width`] takes the
+//! larger of the two, so a line is never wider on any of them than counted (a line counted too
+//! narrow wraps and breaks every redraw; one counted a column too wide only leaves it blank).
+//! Per code point, [`char_width`] follows `unicode-width` except for the three default-ignorable
+//! code points terminals draw (U+00AD soft hyphen 1, U+3164 Hangul filler 2, U+FFA0 halfwidth
+//! Hangul filler 1). The figures in the tests were read from tmux 3.3a's `#{cursor_x}`.
+//!
+//! The line editor (rustyline) counts per code point only (its `WcWidth` mode, set by
+//! `crate::editor`), as [`editor_width`] does; `text::for_editor` draws each grapheme in
+//! exactly the columns it counts.
+//!
+//! Widths alone do not bound a line: zero-width characters take none (a label of a million
+//! U+200B is 3 MB of no width) and a grapheme may carry any number of combining marks. So a
+//! line laid out here also keeps within [`line_byte_budget`] bytes, and a grapheme is cut to
+//! its first [`MAX_GRAPHEME_BYTES`] bytes ([`capped`]).
+
+use std::borrow::Cow;
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+/// Most bytes of one grapheme that are drawn; the rest of a longer one (a letter under
+/// hundreds of combining marks) is left out. The longest emoji sequences in use (a family
+/// with skin tones, a subdivision flag) take about 40.
+pub const MAX_GRAPHEME_BYTES: usize = 64;
+
+/// Bytes a drawn line may take per column of its width ([`line_byte_budget`]): room for
+/// emoji sequences (about 20 a column), not for runs of zero-width characters.
+pub const BYTES_PER_COLUMN: usize = 32;
+
+/// Most bytes a line of `width` columns may take: [`BYTES_PER_COLUMN`] per column (at least
+/// one column's worth).
+pub fn line_byte_budget(width: usize) -> usize {
+    width.max(1).saturating_mul(BYTES_PER_COLUMN)
+}
+
+/// Columns terminals give the code point `c` on its own (`wcwidth`): `unicode-width`'s
+/// figure, except U+00AD and U+FFA0 (1) and U+3164 (2), which tmux and glibc draw and
+/// `unicode-width` counts as default-ignorable (0). Control characters count 0 (they never
+/// reach the terminal as-is: `text::sanitize`).
+pub fn char_width(c: char) -> usize {
+    match c {
+        '\u{ad}' | '\u{ffa0}' => 1,
+        '\u{3164}' => 2,
+        _ => c.width().unwrap_or(0),
+    }
+}
+
+/// Columns of one grapheme on any terminal: the larger of its Unicode width and the sum of
+/// its code points' [`char_width`]s (`👍🏽` 4, `⌚︎` 2, `❤️` 2, `e` + U+0301 1, U+200B 0). An
+/// ASCII control character counts 1 (as `unicode-width` counts it in a string).
+pub fn grapheme_width(g: &str) -> usize {
+    let mut chars = g.chars();
+    match (chars.next(), chars.next()) {
+        (None, _) => 0,
+        (Some(c), None) if c.is_ascii() => 1,
+        (Some(c), None) => c.width().unwrap_or(1).max(char_width(c)),
+        _ => g.width().max(g.chars().map(char_width).sum()),
+    }
+}
+
+/// Display columns of `text` as the terminal's charset writes it ([`width_of_in`] of
+/// `text::terminal_charset`).
+pub fn width_of(text: &str) -> usize {
+    width_of_in(text, super::charset::terminal_charset())
+}
+
+/// Display columns of `text` as `charset` writes it: in UTF-8 the sum of its graphemes'
+/// [`grapheme_width`]s (ASCII by bytes); in ASCII the length of what it writes
+/// (`text::Charset::write`), as the layout lays that out.
+pub fn width_of_in(text: &str, charset: super::charset::Charset) -> usize {
+    if text.is_ascii() {
+        text.len()
+    } else if charset == super::charset::Charset::Ascii {
+        charset.write(text).len()
+    } else {
+        text.graphemes(true).map(grapheme_width).sum()
+    }
+}
+
+/// Columns the line editor (rustyline in its `WcWidth` mode) counts for the grapheme `g`:
+/// the sum of its code points' `unicode-width` widths, a control character none (`👍🏽` 4,
+/// `❤️` 1, U+3164 0). `text::for_editor` draws `g` in exactly these columns.
+pub fn editor_width(g: &str) -> usize {
+    g.chars().map(|c| c.width().unwrap_or(0)).sum()
+}
+
+/// Where rustyline puts the cursor, as (row, column) from the start of its prompt, when the
+/// prompt is `prompt` and the text before the cursor `before`, at `cols` columns: its own
+/// layout (`calculate_position`), widths by [`editor_width`], a tab to the next multiple of
+/// 8, an ESC and what it takes as its sequence no column (prompt and text each start
+/// outside a sequence, as rustyline measures them apart).
+pub fn editor_cursor(prompt: &str, before: &str, cols: usize) -> (usize, usize) {
+    let cols = cols.max(1);
+    let (mut row, mut col) = (0usize, 0usize);
+    for part in [prompt, before] {
+        let mut esc = Escape::None;
+        for g in part.graphemes(true) {
+            if g == "\n" {
+                row += 1;
+                col = 0;
+                continue;
+            }
+            let w = if g == "\t" {
+                8 - col % 8
+            } else if esc.takes(g) {
+                0
+            } else {
+                editor_width(g)
+            };
+            col += w;
+            if col > cols {
+                row += 1;
+                col = w;
+            }
+        }
+    }
+    if col == cols {
+        row += 1;
+        col = 0;
+    }
+    (row, col)
+}
+
+/// rustyline's reading of escape sequences in a line it measures, one grapheme at a time: an
+/// ESC, then one grapheme (or `[` and a CSI's parameters and final grapheme), take no column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Escape {
+    None,
+    AfterEsc,
+    InCsi,
+}
+
+impl Escape {
+    /// Whether rustyline counts no column for `g` as part of an escape sequence (ESC itself
+    /// included), moving on to the state after it.
+    pub(crate) fn takes(&mut self, g: &str) -> bool {
+        match *self {
+            Escape::AfterEsc => {
+                *self = if g == "[" {
+                    Escape::InCsi
+                } else {
+                    Escape::None
+                };
+                true
+            }
+            Escape::InCsi => {
+                if !(g == ";" || g.as_bytes().first().is_some_and(u8::is_ascii_digit)) {
+                    *self = Escape::None;
+                }
+                true
+            }
+            Escape::None if g == "\u{1b}" => {
+                *self = Escape::AfterEsc;
+                true
+            }
+            Escape::None => false,
+        }
+    }
+}
+
+/// `text` with every grapheme longer than [`MAX_GRAPHEME_BYTES`] cut to its first code points
+/// within that bound; borrowed when none is.
+pub fn capped(text: &str) -> Cow<'_, str> {
+    if text.len() <= MAX_GRAPHEME_BYTES || text.is_ascii() {
+        return Cow::Borrowed(text);
+    }
+    if !text.graphemes(true).any(|g| g.len() > MAX_GRAPHEME_BYTES) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len().min(1 << 16));
+    for g in text.graphemes(true) {
+        out.push_str(cap_grapheme(g));
+    }
+    Cow::Owned(out)
+}
+
+/// The grapheme `g` cut to its first code points within [`MAX_GRAPHEME_BYTES`].
+pub(crate) fn cap_grapheme(g: &str) -> &str {
+    if g.len() <= MAX_GRAPHEME_BYTES {
+        return g;
+    }
+    let mut end = MAX_GRAPHEME_BYTES;
+    while !g.is_char_boundary(end) {
+        end -= 1;
+    }
+    &g[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Columns tmux 3.3a moved its cursor for each text (printed after an `a` in a fresh
+    /// `tmux -L w -f /dev/null` session, `#{cursor_x}` less one), and what pi-ask counts: the
+    /// same, or more where another terminal draws the grapheme wider (never less).
+    const TMUX: &[(&str, usize, usize)] = &[
+        ("\u{1f44d}\u{1f3fd}", 4, 4),       // 👍🏽 thumbs up, skin tone
+        ("\u{1f44b}\u{1f3ff}", 4, 4),       // 👋🏿
+        ("\u{231a}\u{fe0e}", 2, 2),         // ⌚︎ watch, VS15
+        ("\u{231a}", 2, 2),                 // ⌚
+        ("\u{3164}", 2, 2),                 // Hangul filler
+        ("\u{ffa0}", 1, 1),                 // halfwidth Hangul filler
+        ("\u{ad}", 1, 1),                   // soft hyphen
+        ("\u{ad}\u{ad}", 2, 2),             // two soft hyphens
+        ("\u{115f}", 2, 2),                 // Hangul choseong filler
+        ("\u{1160}", 0, 0),                 // Hangul jungseong filler
+        ("\u{1100}\u{1161}\u{11a8}", 2, 2), // conjoining jamo
+        ("\u{2764}\u{fe0f}", 1, 2),         // ❤️: 2 in kitty, WezTerm
+        ("\u{2764}", 1, 1),                 // ❤
+        ("e\u{301}", 1, 1),                 // e, combining acute
+        ("\u{200b}", 0, 0),                 // zero width space
+        ("\u{200d}", 0, 0),                 // zero width joiner
+        ("\u{2060}", 0, 0),                 // word joiner
+        ("\u{feff}", 0, 0),                 // BOM
+        ("\u{fe0f}", 0, 0),                 // VS16 alone
+        ("\u{e0001}", 0, 0),                // language tag
+        ("\u{65e5}", 2, 2),                 // 日
+        ("\u{ff21}", 2, 2),                 // fullwidth A
+        ("\u{1f1ef}\u{1f1f5}", 2, 2),       // 🇯🇵
+        ("\u{1f1ef}", 1, 1),                // one regional indicator
+        ("\u{31}\u{fe0f}\u{20e3}", 1, 2),   // 1️⃣ keycap
+        ("\u{2e3a}", 1, 1),                 // two-em dash
+        ("\u{e9}", 1, 1),                   // é
+        ("\u{a0}", 1, 1),                   // no-break space
+        // tmux 3.3a joins emoji ZWJ sequences (2); screen and xterm do not (6).
+        ("\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467}", 2, 6),
+    ];
+
+    #[test]
+    fn widths_are_never_narrower_than_tmux_draws_them() {
+        for &(text, tmux, ours) in TMUX {
+            assert_eq!(width_of(text), ours, "{text:?}");
+            assert!(ours >= tmux, "{text:?}");
+        }
+        assert_eq!(width_of("a\u{1f44d}\u{1f3fd}b"), 6);
+        assert_eq!(width_of("\u{200b}".repeat(1000).as_str()), 0);
+    }
+
+    #[test]
+    fn the_editor_counts_per_code_point_as_rustyline_does() {
+        assert_eq!(editor_width("\u{1f44d}\u{1f3fd}"), 4);
+        assert_eq!(editor_width("\u{231a}\u{fe0e}"), 2);
+        assert_eq!(editor_width("\u{2764}\u{fe0f}"), 1);
+        assert_eq!(editor_width("\u{3164}"), 0);
+        assert_eq!(editor_width("\u{7}"), 0);
+        assert_eq!(editor_width("e\u{301}"), 1);
+    }
+
+    #[test]
+    fn the_editor_cursor_follows_rustylines_layout() {
+        assert_eq!(editor_cursor("> ", "abc", 80), (0, 5));
+        assert_eq!(editor_cursor("> ", "\u{1f44d}\u{1f3fd}x", 80), (0, 7));
+        // A wide character that does not fit goes to the next row whole.
+        assert_eq!(editor_cursor("> ", "abcdefg\u{65e5}", 10), (1, 2));
+        // Exactly full: the cursor is at the start of the next row.
+        assert_eq!(editor_cursor("> ", "abcdefgh", 10), (1, 0));
+        assert_eq!(editor_cursor("> ", "a\nbc", 10), (1, 2));
+        assert_eq!(editor_cursor("> ", "a\tb", 80), (0, 9));
+        // ESC and the CSI it starts take no column; a BEL none either.
+        assert_eq!(editor_cursor("> ", "a\u{1b}[2Jb\u{7}", 80), (0, 4));
+        assert_eq!(editor_cursor("> ", "a\u{1b}xb", 80), (0, 4));
+    }
+
+    #[test]
+    fn a_grapheme_is_cut_to_its_byte_bound() {
+        let zalgo = format!("a{}", "\u{301}".repeat(1000));
+        let cut = capped(&zalgo);
+        assert!(cut.len() <= MAX_GRAPHEME_BYTES, "{}", cut.len());
+        assert!(cut.starts_with("a\u{301}"));
+        assert_eq!(width_of(&cut), 1);
+        assert!(matches!(capped("plain \u{65e5}"), Cow::Borrowed(_)));
+        let family = "\u{1f469}\u{1f3fd}\u{200d}\u{1f469}\u{1f3fd}\u{200d}\u{1f467}\u{1f3fd}\u{200d}\u{1f466}\u{1f3fd}";
+        assert!(matches!(capped(family), Cow::Borrowed(_)));
+        assert_eq!(line_byte_budget(80), 2560);
+        assert_eq!(line_byte_budget(0), 32);
+    }
+}

@@ -1,0 +1,349 @@
+//! The inline region's defects of 0.3.0, each as a person met it (docs/interactive.md
+//! "Placement"): a dropped link, a partial line before the run, a changed answer out of
+//! reach, a resize with an editor open, a long title, compactness, digits on other pages, a
+//! long prompt. Real pty (tests/common/pty.rs), real tmux where rewrap and scrollback matter.
+
+use crate::common::pty::{Options, Session, SHELL_PROMPT};
+use serde_json::{json, Value};
+
+const PREFS: &str = include_str!("../examples/implementation-preferences.json");
+const DATABASE: &str = include_str!("../examples/database.json");
+
+fn inline(rows: u16, cols: u16) -> Options {
+    Options {
+        rows,
+        cols,
+        env: vec![("PI_ASK_SCREEN".into(), "inline".into())],
+        ..Options::default()
+    }
+}
+
+/// The screen's lines, trailing spaces trimmed, blank lines dropped.
+fn lines(screen: &str) -> Vec<String> {
+    screen
+        .lines()
+        .map(|l| l.trim_end().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+#[test]
+fn a_killed_run_leaves_its_whole_frame_with_the_prompt_under_it_and_the_cursor_visible() {
+    let mut s = Session::spawn_shell(PREFS, inline(24, 80));
+    s.wait_for(SHELL_PROMPT);
+    s.send("pi-ask payload.json --output result.json; echo after\r");
+    s.wait_for("? keys");
+    let pid = crate::pi_tmux::descendant_named(s.pid(), "pi-ask");
+    kill_9(pid);
+    let screen = s.wait_until("the prompt after the kill", |screen| {
+        screen.contains("after") && screen.trim_end().ends_with(SHELL_PROMPT.trim_end())
+    });
+    let all = lines(&screen);
+    let hint = all
+        .iter()
+        .position(|l| l.ends_with("? keys"))
+        .expect("the hint line");
+    let after = all
+        .iter()
+        .position(|l| l == "after")
+        .expect("the shell's line");
+    assert!(hint < after, "{screen}");
+    assert_eq!(all[hint - 1], "  ( ) 4. Type your own\u{2026}", "{screen}");
+    assert!(all.iter().any(|l| l.starts_with("1/2 Style")), "{screen}");
+    assert!(s.cursor_visible(), "the cursor is hidden after the kill");
+    s.send("exit\r");
+    s.wait_eof();
+}
+
+/// SIGKILL to `pid`, through the `kill` command.
+fn kill_9(pid: i32) {
+    let status = std::process::Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+}
+
+#[test]
+fn a_partial_line_before_the_run_is_kept() {
+    let mut s = Session::spawn_shell(PREFS, inline(24, 80));
+    s.wait_for(SHELL_PROMPT);
+    s.send("printf 'progress: 42%% done'; pi-ask payload.json --output result.json\r");
+    let screen = s.wait_for("? keys");
+    // Rows as shown: the spaces written after the partial line wrapped to the next row.
+    let all: Vec<String> = s.rows().into_iter().filter(|r| !r.is_empty()).collect();
+    let at = all
+        .iter()
+        .position(|l| l == "progress: 42% done")
+        .unwrap_or_else(|| panic!("the partial line is gone:\n{screen}"));
+    assert_eq!(all[at + 1], "Implementation preferences", "{screen}");
+    s.send("1");
+    s.wait_for("2/2 Frontend");
+    s.send("\t");
+    s.wait_for("1. Submit");
+    s.send("\r");
+    let screen = s.wait_until("the transcript", |screen| {
+        screen.contains("✔ Submitted") && screen.trim_end().ends_with(SHELL_PROMPT.trim_end())
+    });
+    let all: Vec<String> = s.rows().into_iter().filter(|r| !r.is_empty()).collect();
+    let at = all
+        .iter()
+        .position(|l| l == "progress: 42% done")
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert_eq!(
+        all[at + 1..at + 5],
+        [
+            "Implementation preferences",
+            "Style: Minimal",
+            "Frontend: no answer",
+            "✔ Submitted"
+        ],
+        "{screen}"
+    );
+    s.send("exit\r");
+    assert_eq!(s.finish().0, 0);
+}
+
+#[test]
+fn a_question_of_the_database_example_takes_seven_rows_like_dialoguers_select() {
+    let mut s = Session::spawn_with(DATABASE, &[], inline(24, 80));
+    let screen = s.wait_for("? keys");
+    assert_eq!(
+        lines(&screen),
+        [
+            "Which database should the project use?:",
+            "> ( ) 1. PostgreSQL",
+            "         Full relational database with production tooling.",
+            "  ( ) 2. SQLite",
+            "         Embedded database with minimal setup.",
+            "  ( ) 3. Type your own\u{2026}",
+            "\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} n note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ^] context \u{b7} ? keys",
+        ],
+        "{screen}"
+    );
+    s.send("\x03");
+    assert_eq!(s.finish().0, 130);
+}
+
+/// A payload of one single-select question with `n` options, its prompt `prompt`.
+fn options_payload(n: usize, prompt: &str) -> String {
+    let options: Vec<Value> = (1..=n)
+        .map(|i| json!({"value": format!("o{i}"), "label": format!("Option {i}")}))
+        .collect();
+    json!({"questions": [{"id": "q", "prompt": prompt, "options": options}]}).to_string()
+}
+
+#[test]
+fn a_digit_chooses_its_option_whatever_page_is_shown() {
+    let payload = options_payload(12, "Pick");
+    let mut s = Session::spawn_with(&payload, &[], inline(8, 20));
+    let first = s.wait_for("Option 1");
+    assert!(!first.contains("Option 9"), "{first}");
+    s.send("9");
+    s.wait_for("1. Submit");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result.unwrap()["details"]["answers"],
+        json!({"q": {"values": ["o9"], "labels": ["Option 9"], "indices": [9]}})
+    );
+}
+
+#[test]
+fn a_long_prompt_wraps_into_the_rows_the_block_has_free() {
+    let prompt = "Which of these should the release notes lead with, given that the audience is \
+                  mostly people upgrading from the previous major version and reading on phones?";
+    let payload = options_payload(2, prompt);
+    let mut s = Session::spawn_with(&payload, &[], inline(14, 80));
+    let screen = s.wait_for("? keys");
+    let all = lines(&screen);
+    assert_eq!(
+        all[0], "Which of these should the release notes lead with, given that the audience",
+        "{screen}"
+    );
+    assert_eq!(
+        all[1], "  is mostly people upgrading from the previous major version and reading on",
+        "{screen}"
+    );
+    assert_eq!(all[2], "  phones?:", "{screen}");
+    assert_eq!(all[3], "> ( ) 1. Option 1", "{screen}");
+    s.send("\x03");
+    assert_eq!(s.finish().0, 130);
+}
+
+#[test]
+fn an_answer_changed_after_its_line_went_out_of_reach_ends_in_order() {
+    let questions: Vec<Value> = (1..=12)
+        .map(|i| {
+            json!({"id": format!("q{i}"), "label": format!("Question {i}"), "prompt": format!("Pick {i}"),
+                   "options": [{"value": "a", "label": "Alpha"}, {"value": "b", "label": "Beta"}]})
+        })
+        .collect();
+    let payload = json!({"questions": questions}).to_string();
+    let mut s = Session::spawn_with(&payload, &[], inline(24, 80));
+    for i in 1..=12 {
+        s.wait_for(&format!("{i}/12 Question {i}"));
+        s.send("1");
+    }
+    s.wait_for("1. Submit");
+    // Home: question 1's row; Enter re-opens it; 2 chooses Beta and returns to the review.
+    s.send("\x1b[H\r");
+    s.wait_for("1/12 Question 1");
+    s.send("2");
+    s.wait_for("1. Submit");
+    s.send("\r");
+    let (code, _) = s.finish();
+    assert_eq!(code, 0);
+    let mut everything: Vec<String> = s
+        .scrollback()
+        .into_iter()
+        .filter(|l| !l.is_empty())
+        .collect();
+    everything.extend(lines(&s.screen()));
+    let mut expected: Vec<String> = vec!["Question 1: Beta".into()];
+    expected.extend((2..=12).map(|i| format!("Question {i}: Alpha")));
+    expected.push("✔ Submitted".into());
+    assert_eq!(
+        everything[everything.len() - 13..],
+        expected[..],
+        "{everything:#?}"
+    );
+    assert!(
+        everything.iter().all(|l| !l.contains("? keys")),
+        "{everything:#?}"
+    );
+}
+
+/// Runs `tmux -L socket ARGS` and returns its stdout.
+fn tmux(socket: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new("tmux")
+        .args(["-L", socket, "-f", "/dev/null"])
+        .args(args)
+        .output()
+        .expect("tmux runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The pane's whole history (scrollback and screen), once `ok` holds.
+fn tmux_wait(socket: &str, what: &str, ok: impl Fn(&str) -> bool) -> String {
+    let start = std::time::Instant::now();
+    loop {
+        let pane = tmux(socket, &["capture-pane", "-p", "-S", "-", "-t", "t"]);
+        if ok(&pane) {
+            return pane;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(15),
+            "timed out waiting for {what}:\n{pane}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// Starts `payload` in a tmux pane of `cols` x `rows` (manual window size); the socket name.
+fn in_tmux(payload: &str, cols: u16, rows: u16, tag: &str) -> Option<(String, tempfile::TempDir)> {
+    if std::process::Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        assert!(std::env::var_os("CI").is_none(), "tmux is needed in CI");
+        eprintln!("region: tmux is not installed: the test is skipped");
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), payload).unwrap();
+    let socket = format!("pi-ask-region-{tag}-{}", std::process::id());
+    let command = format!(
+        "cd {} && printf 'before\\n' && NO_COLOR=1 PI_ASK_SCREEN=inline {} q.json --output r.json; sleep 60",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_pi-ask")
+    );
+    let (x, y) = (cols.to_string(), rows.to_string());
+    tmux(
+        &socket,
+        &["new-session", "-d", "-x", &x, "-y", &y, "-s", "t", &command],
+    );
+    tmux(&socket, &["set", "-g", "window-size", "manual"]);
+    Some((socket, dir))
+}
+
+#[test]
+fn a_resize_with_an_editor_open_leaves_nothing_in_the_scrollback() {
+    let Some((socket, _dir)) = in_tmux(PREFS, 80, 24, "editor") else {
+        return;
+    };
+    tmux_wait(&socket, "the first question", |p| p.contains("? keys"));
+    tmux(&socket, &["send-keys", "-t", "t", "N"]);
+    tmux_wait(&socket, "the note editor", |p| p.contains("Add a note..."));
+    tmux(&socket, &["send-keys", "-t", "t", "-l", "why"]);
+    tmux_wait(&socket, "the draft", |p| p.contains("> why"));
+    // The window grows while the editor is open.
+    tmux(
+        &socket,
+        &["resize-window", "-t", "t", "-x", "100", "-y", "30"],
+    );
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
+    tmux_wait(&socket, "the question again", |p| p.contains("  Note: why"));
+    tmux(&socket, &["send-keys", "-t", "t", "Tab", "Tab"]);
+    tmux_wait(&socket, "the review", |p| p.contains("1. Submit"));
+    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
+    let pane = tmux_wait(&socket, "the transcript", |p| p.contains("✔ Submitted"));
+    tmux(&socket, &["kill-server"]);
+    let ours: Vec<&str> = pane
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(
+        ours,
+        [
+            "before",
+            "Implementation preferences",
+            "Style: no answer (+ note)",
+            "Frontend: no answer",
+            "✔ Submitted"
+        ],
+        "{pane}"
+    );
+}
+
+#[test]
+fn a_long_title_stays_one_line_and_growing_the_window_twice_leaves_it_once() {
+    let title = "A".repeat(150);
+    let payload = json!({"title": title, "questions": [
+        {"id": "q", "label": "Pick", "prompt": "P".repeat(170), "options": [{"value": "a", "label": "A"}]}]})
+    .to_string();
+    let Some((socket, _dir)) = in_tmux(&payload, 80, 24, "title") else {
+        return;
+    };
+    tmux_wait(&socket, "the question", |p| p.contains("? keys"));
+    tmux(
+        &socket,
+        &["resize-window", "-t", "t", "-x", "120", "-y", "24"],
+    );
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    tmux(&socket, &["send-keys", "-t", "t", "Down"]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    tmux(
+        &socket,
+        &["resize-window", "-t", "t", "-x", "140", "-y", "30"],
+    );
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    tmux(&socket, &["send-keys", "-t", "t", "Up"]);
+    tmux_wait(&socket, "the question at 140 columns", |p| {
+        p.contains("> ( ) 1. A")
+    });
+    tmux(&socket, &["send-keys", "-t", "t", "C-c"]);
+    let pane = tmux_wait(&socket, "the transcript", |p| p.contains("Dismissed"));
+    tmux(&socket, &["kill-server"]);
+    let titles = pane.lines().filter(|l| l.starts_with("AAAA")).count();
+    assert_eq!(titles, 1, "{pane}");
+    assert_eq!(
+        pane.lines().filter(|l| l.contains("PPPP")).count(),
+        0,
+        "{pane}"
+    );
+}
