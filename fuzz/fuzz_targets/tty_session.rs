@@ -6,7 +6,7 @@
 //! timeouts and its editor, which types the keys that follow and echoes them).
 //!
 //! Properties: nothing panics; the flow always ends in a valid ending for the input
-//! (submitted, dismissed, interrupted, a lost terminal when the input runs out, or with
+//! (submitted, elaborated, dismissed, interrupted, a lost terminal when the input runs out, or with
 //! `--timeout` timed out once it runs out), never an internal error; a submitted or timed-out result replays through
 //! `--answers` to the same answers; no OSC string (window title, clipboard) reaches the
 //! terminal. Inline, also: none of the sequences the inline placement never writes
@@ -94,7 +94,6 @@ fuzz_target!(|data: &[u8]| {
     let opts = AskOptions {
         cwd: ".".into(),
         context: Some("the agent's message".into()),
-        bell: true,
         timeout: (pick & 0x40 != 0).then(|| Duration::from_secs(3)),
         placement: if pick & 0x80 != 0 {
             Placement::Full
@@ -120,6 +119,8 @@ fuzz_target!(|data: &[u8]| {
         Ending::TerminalLost(why) if opts.timeout.is_some() => {
             panic!("the input ran out with --timeout and the terminal was lost: {why}")
         }
+        // Elaborate on the review: an elaborate result, not an answers file.
+        Ending::Elaborated(_) => None,
         Ending::Dismissed | Ending::Interrupted | Ending::TerminalLost(_) => None,
         Ending::Internal(why) => panic!("the front end sent a command the flow refused: {why}"),
         other => panic!("the terminal front end ended as {other:?}"),
