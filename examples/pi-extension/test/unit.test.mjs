@@ -200,80 +200,149 @@ test("the tool registers with the contract's name, mode and parameters", () => {
 	for (const g of tool.promptGuidelines) assert.match(g, /ask_user/, "every guideline names the tool");
 });
 
-test("renderCall: title, count, and one line per question", () => {
-	const text = ext.callText(
-		{
-			title: "Project setup",
-			questions: [
-				{ id: "db", label: "Database", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "s", label: "SQLite" }] },
-				{ id: "ci", prompt: "Which checks\nshould run?", type: "multi", options: [{ value: "l", label: "Lint" }] },
-			],
-		},
-		theme,
-	);
+test("renderCall: collapsed, the count and the labels; expanded, the title and one line per question", () => {
+	const args = {
+		title: "Project setup",
+		questions: [
+			{ id: "db", label: "Database", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "s", label: "SQLite" }] },
+			{ id: "ci", prompt: "Which checks\nshould run?", type: "multi", options: [{ value: "l", label: "Lint" }] },
+		],
+	};
+	assert.equal(ext.callText(args, theme), "<toolTitle>*ask_user *</toolTitle><muted>2 question(s)</muted><dim> (Database, Q2)</dim>");
 	assert.equal(
-		text,
+		ext.callText(args, theme, true),
 		"<toolTitle>*ask_user*</toolTitle> <accent>Project setup</accent><muted> · 2 questions</muted>\n" +
 			"  <accent>Database</accent> Which database?<dim> (PostgreSQL / SQLite)</dim>\n" +
 			"  <accent>Q2</accent><dim> [multi]</dim> Which checks should run?<dim> (Lint)</dim>",
 	);
+	// The labels are cut to 50 columns, as the upstream's callLabelTruncateWidth (pi-tui's
+	// truncateToWidth, which resets attributes around its "...").
+	const many = { questions: Array.from({ length: 9 }, (_, i) => ({ id: `q${i}`, label: `Label${i}` })) };
+	assert.equal(
+		ext.callText(many, theme),
+		"<toolTitle>*ask_user *</toolTitle><muted>9 question(s)</muted><dim> (Label0, Label1, Label2, Label3, Label4, Label5,\x1b[0m...\x1b[0m)</dim>",
+	);
 	// Partial arguments while the call streams in.
-	assert.equal(ext.callText({}, theme), "<toolTitle>*ask_user*</toolTitle><muted> · 0 questions</muted>");
-	assert.equal(ext.callText({ questions: [{ id: "x" }] }, theme), "<toolTitle>*ask_user*</toolTitle><muted> · 1 question</muted>\n  <accent>Q1</accent> ");
+	assert.equal(ext.callText({}, theme), "<toolTitle>*ask_user *</toolTitle><muted>0 question(s)</muted>");
+	assert.equal(ext.callText({}, theme, true), "<toolTitle>*ask_user*</toolTitle><muted> · 0 questions</muted>");
+	assert.equal(ext.callText({ questions: [{ id: "x" }] }, theme, true), "<toolTitle>*ask_user*</toolTitle><muted> · 1 question</muted>\n  <accent>Q1</accent> ");
+});
+
+test("renderCall never throws on arguments that are still streaming in or not the contract's", () => {
+	const odd = [
+		undefined,
+		null,
+		{ questions: "no" },
+		{ questions: [null, 7, "q", { label: 42, prompt: { a: 1 }, type: 3, options: "x" }, { label: ["a"], options: [null, { label: 9 }, { label: { x: 1 } }] }] },
+		{ title: 12, questions: [{ label: "  " }] },
+	];
+	for (const args of odd) {
+		for (const expanded of [false, true]) assert.equal(typeof ext.callText(args, theme, expanded), "string", JSON.stringify(args));
+	}
+	assert.equal(
+		ext.callText({ questions: [{ label: 42 }, { label: "Tone" }] }, theme),
+		"<toolTitle>*ask_user *</toolTitle><muted>2 question(s)</muted><dim> (Q1, Tone)</dim>",
+	);
+	assert.equal(
+		ext.callText({ questions: [{ label: 42, prompt: 7, options: [{ label: 9 }, null] }] }, theme, true),
+		"<toolTitle>*ask_user*</toolTitle><muted> · 1 question</muted>\n  <accent>Q1</accent> 7<dim> (9)</dim>",
+	);
 });
 
 const questions = [
 	{ id: "db", label: "Database", prompt: "Which database?", type: "single" },
 	{ id: "ci", label: "Checks", prompt: "Which checks?", type: "multi" },
 	{ id: "name", label: "Name", prompt: "Name?", type: "single" },
+	{ id: "own", label: "Own", prompt: "Anything else?", type: "single" },
 ];
 
-test("renderResult: answers, custom text, notes (in the collapsed row too), skipped questions", () => {
-	const result = {
-		content: [{ type: "text", text: "ignored" }],
-		details: {
-			cancelled: false,
-			questions,
-			answers: {
-				db: { values: ["pg"], labels: ["PostgreSQL"], indices: [1], note: "managed, please" },
-				ci: {
-					values: ["lint", "test", "cargo deny"],
-					labels: ["Lint", "Tests", "cargo deny"],
-					indices: [1, 2],
-					customText: "cargo deny",
-					optionNotes: { lint: "clippy only", test: `the fast ones,\nnot the ${"slow ".repeat(20)}ones` },
-				},
+const answered = {
+	content: [{ type: "text", text: "ignored" }],
+	details: {
+		cancelled: false,
+		questions,
+		answers: {
+			db: { values: ["pg"], labels: ["PostgreSQL"], indices: [1], note: "managed, please" },
+			ci: {
+				values: ["lint", "test", "cargo deny"],
+				labels: ["Lint", "Tests", "cargo deny"],
+				indices: [1, 2],
+				customText: "cargo deny",
+				optionNotes: { lint: "clippy only", test: `the fast ones,\nnot the ${"slow ".repeat(20)}ones` },
 			},
+			own: { values: ["Please include examples"], labels: ["Please include examples"], indices: [], customText: "Please include examples" },
 		},
-	};
+	},
+};
+
+test("renderResult collapsed: the upstream's rows, ✓ per answered question, (wrote) for custom text only, note lines", () => {
 	assert.equal(
-		ext.resultText(result, false, theme),
-		"<success>✓ </success><accent>Database</accent>: PostgreSQL<muted> · note: managed, please</muted>\n" +
-			"<success>✓ </success><accent>Checks</accent>: Lint, Tests, “cargo deny”<muted> · note on Lint: clippy only</muted>" +
-			"<muted> · note on Tests: the fast ones, not the slow slow slow slow s…</muted>\n" +
-			"<dim>– </dim><accent>Name</accent>: <dim>skipped</dim>",
+		ext.resultText(answered, false, theme),
+		"<success>✓</success> <accent>Database</accent>: PostgreSQL\n" +
+			"<muted>  note: managed, please</muted>\n" +
+			"<success>✓</success> <accent>Checks</accent>: Lint, Tests, cargo deny\n" +
+			"<muted>  Lint note: clippy only</muted>\n" +
+			`<muted>  Tests note: the fast ones, not the ${"slow ".repeat(19)}slow ones</muted>\n` +
+			"<success>✓</success> <accent>Own</accent>: (wrote) Please include examples",
 	);
+	// Nothing answered: Submitted.
+	assert.equal(ext.resultText({ content: [], details: { cancelled: false, questions, answers: {} } }, false, theme), "<success>Submitted</success>");
+});
+
+test("renderResult expanded: every question, custom text in quotes, skipped ones, every note in full", () => {
 	assert.equal(
-		ext.resultText(result, true, theme),
+		ext.resultText(answered, true, theme),
 		"<success>✓ </success><accent>Database</accent>: PostgreSQL\n    <muted>note: managed, please</muted>\n" +
 			"<success>✓ </success><accent>Checks</accent>: Lint, Tests, “cargo deny”\n    <muted>note on Lint: clippy only</muted>\n" +
 			`    <muted>note on Tests: the fast ones,\nnot the ${"slow ".repeat(20)}ones</muted>\n` +
-			"<dim>– </dim><accent>Name</accent>: <dim>skipped</dim>",
+			"<dim>– </dim><accent>Name</accent>: <dim>skipped</dim>\n" +
+			"<success>✓ </success><accent>Own</accent>: “Please include examples”",
 	);
 });
 
-test("renderResult: dismissed, Needs user input, aborted, and tool errors", () => {
+test("renderResult: Cancelled collapsed; dismissed, Needs user input, aborted expanded; tool errors", () => {
 	const cancelled = (error) => ({ content: [{ type: "text", text: "t" }], details: { cancelled: true, questions, answers: {}, ...(error ? { error } : {}) } });
-	assert.equal(ext.resultText(cancelled(), false, theme), "<warning>✗ The user dismissed the questionnaire</warning>");
+	for (const error of [undefined, { code: "no_ui", message: "m" }, { code: "aborted", message: "received SIGTERM" }]) {
+		assert.equal(ext.resultText(cancelled(error), false, theme), "<warning>Cancelled</warning>");
+	}
+	assert.equal(ext.resultText(cancelled(), true, theme), "<warning>✗ The user dismissed the questionnaire</warning>");
 	assert.equal(
-		ext.resultText(cancelled({ code: "no_ui", message: "m" }), false, theme),
+		ext.resultText(cancelled({ code: "no_ui", message: "m" }), true, theme),
 		"<warning>✗ Needs user input: no terminal to ask on; the model got the questions as text</warning>",
 	);
 	assert.equal(
-		ext.resultText(cancelled({ code: "aborted", message: "received SIGTERM" }), false, theme),
+		ext.resultText(cancelled({ code: "aborted", message: "received SIGTERM" }), true, theme),
 		"<warning>✗ Cancelled (aborted): received SIGTERM</warning>",
 	);
 	assert.equal(ext.resultText({ content: [{ type: "text", text: "PI_ASK_BIN is wrong" }] }, false, theme), "PI_ASK_BIN is wrong");
+});
+
+test("renderResult never reads Object.prototype: skipped questions with ids constructor, toString, __proto__, hasOwnProperty", () => {
+	const ids = ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"];
+	const details = {
+		cancelled: false,
+		questions: ids.map((id) => ({ id, label: id, prompt: `${id}?`, type: "single" })),
+		answers: JSON.parse('{"toString": {"values": ["a"], "labels": ["A"], "indices": [1]}}'),
+	};
+	assert.equal(ext.resultText({ content: [], details }, false, theme), "<success>✓</success> <accent>toString</accent>: A");
+	assert.equal(
+		ext.resultText({ content: [], details }, true, theme),
+		[
+			"<dim>– </dim><accent>constructor</accent>: <dim>skipped</dim>",
+			"<success>✓ </success><accent>toString</accent>: A",
+			"<dim>– </dim><accent>__proto__</accent>: <dim>skipped</dim>",
+			"<dim>– </dim><accent>hasOwnProperty</accent>: <dim>skipped</dim>",
+			"<dim>– </dim><accent>valueOf</accent>: <dim>skipped</dim>",
+		].join("\n"),
+	);
+	// Stored results of another shape are drawn, never thrown on.
+	for (const odd of [
+		{ cancelled: false, questions: [null, { id: 3 }, { id: "a", label: 5 }], answers: { a: { values: "x", labels: [1, null], optionNotes: { x: 2 } } } },
+		{ cancelled: true, questions: [], answers: {}, error: "boom" },
+		{ cancelled: false, questions: [{ id: "a", label: "A" }], answers: null },
+	]) {
+		for (const expanded of [false, true]) assert.equal(typeof ext.resultText({ content: [], details: odd }, expanded, theme), "string");
+	}
 });
 
 const headlessCtx = (cwd) => ({ mode: "json", cwd, ui: {} });
@@ -290,6 +359,7 @@ test("abort: a binary that does not write its own aborted result is killed; the 
 	const result = await asked;
 	assert.deepEqual(result, {
 		mode: "headless",
+		stderr: "",
 		content: [
 			{
 				type: "text",
