@@ -1725,7 +1725,12 @@ export default function piAsk(pi: ExtensionAPI): void {
 	};
 
 	/** Asks outside a tool call (`/ask:replay`, the offer on resuming) and sends the answers as the user's message. */
-	const askAgain = async (source: Exclude<AskSource, "tool">, found: { params: AskUserParams; toolCallId?: string }, ctx: ExtensionContext) => {
+	const askAgain = async (
+		source: Exclude<AskSource, "tool">,
+		found: { params: AskUserParams; toolCallId?: string },
+		ctx: ExtensionContext,
+		waitForIdle?: () => Promise<void>,
+	) => {
 		const id = `${source}-${found.toolCallId ?? "form"}-${Date.now().toString(36)}`;
 		let result: AskUserResult;
 		try {
@@ -1741,6 +1746,11 @@ export default function piAsk(pi: ExtensionAPI): void {
 		const text = answersMessage(source, result);
 		if (ctx.isIdle()) pi.sendUserMessage(text);
 		else pi.sendUserMessage(text, { deliverAs: "followUp" });
+		// A command waits for the turn it started (print mode would end before it otherwise).
+		if (waitForIdle) {
+			await new Promise<void>((resolve) => setImmediate(resolve));
+			await waitForIdle();
+		}
 	};
 
 	/**
@@ -1787,7 +1797,7 @@ export default function piAsk(pi: ExtensionAPI): void {
 				ctx.ui.notify("No ask_user form on this branch to replay.", "warning");
 				return;
 			}
-			await askAgain("replay", found, ctx);
+			await askAgain("replay", found, ctx, () => ctx.waitForIdle());
 		},
 	});
 	pi.registerCommand("ask-settings", {
