@@ -211,6 +211,8 @@ fn ask(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
         timeout: cli.timeout.filter(|t| !t.is_zero()),
         placement: cli.screen.into(),
         colour: colour_for_the_terminal(),
+        leave_nothing: cli.no_transcript
+            || std::env::var("PI_ASK_TRANSCRIPT").is_ok_and(|v| v.trim() == "0"),
     };
     if let Some(ms) = cli.escape_delay {
         crate::keys::set_escape_delay(ms);

@@ -725,6 +725,107 @@ export function handOverScreen(above: readonly string[], columns: number, rows: 
 /** Leaves the hand-over screen: pi's screen again, its cursor where pi left it. */
 export const LEAVE_HAND_OVER_SCREEN = `\x1b[0m${LEAVE_ALTERNATE_SCREEN}`;
 
+/** pi-tui's regular-mode render state (`TuiMainScreen.captureRenderState`), as far as it is used here. */
+interface RegularRenderState {
+	previousLines: string[];
+	previousWidth: number;
+	previousHeight: number;
+	cursorRow: number;
+	hardwareCursorRow: number;
+	maxLinesRendered: number;
+	previousViewportTop: number;
+}
+
+/** The part of pi-tui's regular-mode TUI (`TuiMainScreen`) the regular hand-over uses. */
+interface RegularTui {
+	mode?: string;
+	terminal: { rows: number; columns: number };
+	captureRenderState?: () => RegularRenderState;
+	restoreRenderState?: (state: RegularRenderState) => void;
+}
+
+/**
+ * The hand-over in pi's regular mode, on the normal screen: the questionnaire goes right under
+ * pi's conversation (`aboveCount` lines of pi's document, down to the tool's place), so the
+ * terminal's scrollback keeps the whole conversation readable while the questions are up and
+ * a terminal that rewraps on resize (tmux, VTE, kitty) keeps it above them.
+ *
+ * `start` moves the cursor from where pi left it to the row under the conversation and erases
+ * pi's rows below it (its editor and footer, which are not in the scrollback). The binary
+ * draws there, leaving nothing (`PI_ASK_TRANSCRIPT=0`): it ends with the cursor at the top of
+ * what it drew, which is the row under the conversation, however far the questions scrolled it
+ * up. `resume(row)`, given that row ({@link cursorRow}), sets pi's render state to the
+ * conversation ending on the row above it, so pi's next frame is an ordinary update (the
+ * scrollback, the shell's lines from before pi in it, stays); it returns false when that
+ * cannot be (no row, or one below where the questionnaire started), and pi then draws itself
+ * whole. `undefined` when pi is not in regular mode or its state cannot be read.
+ */
+export function regularHandOver(tui: RegularTui, aboveCount: number): { start: string; resume: (row: number | undefined) => boolean } | undefined {
+	if (tui.mode !== "regular" || typeof tui.captureRenderState !== "function" || typeof tui.restoreRenderState !== "function") return undefined;
+	const state = tui.captureRenderState();
+	const rows = tui.terminal.rows;
+	const from = state.hardwareCursorRow - state.previousViewportTop;
+	const to = aboveCount - state.previousViewportTop;
+	if (aboveCount <= 0 || aboveCount > state.previousLines.length || to < 1 || to >= rows || from < 0 || from >= rows) return undefined;
+	let start = "\x1b[0m";
+	if (to < from) start += `\x1b[${from - to}A`;
+	else if (to > from) start += `\x1b[${to - from}B`;
+	start += "\r\x1b[J";
+	const restore = tui.restoreRenderState.bind(tui);
+	return {
+		start,
+		resume(row) {
+			if (row === undefined || row > to || row < 0) return false;
+			const scrolled = to - row;
+			restore({
+				...state,
+				previousLines: state.previousLines.slice(0, aboveCount),
+				cursorRow: aboveCount - 1,
+				hardwareCursorRow: aboveCount,
+				previousViewportTop: state.previousViewportTop + scrolled,
+			});
+			return true;
+		},
+	};
+}
+
+/**
+ * The cursor's row on the terminal (0-based), asked with a cursor position report (`ESC[6n`)
+ * on `/dev/tty` while pi's TUI is stopped (its reading of the terminal held); `undefined` when
+ * no answer comes within a second. The terminal is read raw, without echo, for that moment,
+ * then put back as it was.
+ */
+export function cursorRow(): number | undefined {
+	let fd: number | undefined;
+	try {
+		fd = fs.openSync("/dev/tty", "r+");
+		const saved = spawnSync("stty", ["-g"], { stdio: [fd, "pipe", "ignore"], timeout: 2_000 }).stdout?.toString().trim();
+		if (!saved) return undefined;
+		spawnSync("stty", ["raw", "-echo", "min", "0", "time", "1"], { stdio: [fd, "ignore", "ignore"], timeout: 2_000 });
+		try {
+			fs.writeSync(fd, "\x1b[6n");
+			const buffer = Buffer.alloc(256);
+			let got = "";
+			const deadline = Date.now() + 1_000;
+			while (Date.now() < deadline) {
+				const n = fs.readSync(fd, buffer, 0, buffer.length, null);
+				if (n <= 0) continue;
+				got += buffer.toString("latin1", 0, n);
+				const report = /\x1b\[(\d+);(\d+)R/.exec(got);
+				if (report) return Number(report[1]) - 1;
+				if (got.length > 4096) return undefined;
+			}
+			return undefined;
+		} finally {
+			spawnSync("stty", [saved], { stdio: [fd, "ignore", "ignore"], timeout: 2_000 });
+		}
+	} catch {
+		return undefined;
+	} finally {
+		if (fd !== undefined) fs.closeSync(fd);
+	}
+}
+
 /** Whether a run on the terminal ended without the binary's own restore having run. */
 function endedWithoutRestore(outcome: RunOutcome): boolean {
 	return outcome.signal !== null || outcome.result.trim() === "";
@@ -1000,32 +1101,43 @@ export async function askWithBinary(
 					// has returned; wait for that, so what is above it is the conversation.
 					await new Promise<void>((resolve) => setImmediate(resolve));
 					const above = fullScreen ? [] : place.linesAbove(tui);
+					// Regular mode: under pi's conversation on the normal screen, whose
+					// scrollback keeps the whole conversation readable while the questions are
+					// up (regularHandOver); fullscreen mode: the hand-over screen.
+					const regular = fullScreen ? undefined : regularHandOver(tui, above.length);
 					const releaseSignals = ignoreTerminalSignals();
 					let releaseStdin = () => {};
 					let onHandOverScreen = false;
+					let outcome: RunOutcome | undefined;
 					try {
 						// Both of pi's screens stay as pi left them (in regular mode its cursor
 						// too), so pi's next frame is an ordinary update of what it drew.
 						tui.stop({ preserveScreen: true });
 						releaseStdin = holdStdin();
-						if (!fullScreen) {
+						if (regular) tui.terminal.write(regular.start);
+						else if (!fullScreen) {
 							tui.terminal.write(handOverScreen(above, tui.terminal.columns, tui.terminal.rows));
 							onHandOverScreen = true;
 						}
-						const outcome = await runBinary(bin, args, { cwd, stdio: "inherit", channels, signal, onSpawn, env });
+						const runEnv = regular ? { ...env, PI_ASK_TRANSCRIPT: "0" } : env;
+						outcome = await runBinary(bin, args, { cwd, stdio: "inherit", channels, signal, onSpawn, env: runEnv });
 						// A killed binary left its modes behind: put them back first.
 						if (endedWithoutRestore(outcome)) restoreTerminal(fullScreen);
 						return outcome;
 					} finally {
 						try {
 							if (onHandOverScreen) tui.terminal.write(LEAVE_HAND_OVER_SCREEN);
+							// Regular mode: pi's render state made to match its conversation above
+							// the cursor, where the binary left it; else (no answer to the cursor
+							// query, a killed binary) pi draws itself again whole.
+							const resumed = regular && outcome && !endedWithoutRestore(outcome) ? regular.resume(cursorRow()) : !regular;
 							tui.start();
 							releaseStdin();
 							// Not requestRender(): one pi requested before it stopped stays pending
 							// in pi-tui 1.6 (nothing would be drawn until a key), and a forced one
 							// clears regular mode's scrollback, the shell's lines from before pi
 							// with it. renderNow() draws pi's next frame at once.
-							tui.renderNow();
+							tui.renderNow(!resumed);
 						} finally {
 							releaseSignals();
 						}

@@ -104,6 +104,7 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         completer: AtCompleter::new(opts.cwd.clone()),
         context: opts.context.clone(),
         bell: opts.bell,
+        leave_nothing: opts.leave_nothing,
         deadline: None,
     };
     tty.deadline = opts.timeout.map(|t| Deadline::new(t, tty.io.now()));
@@ -242,6 +243,8 @@ struct Tty<'p, B> {
     context: Option<String>,
     /// Ring the bell when the first screen appears (`--no-bell`, `PI_ASK_BELL=0` turn it off).
     bell: bool,
+    /// Inline: the final transcript is not left; the region is erased ([`AskOptions::leave_nothing`]).
+    leave_nothing: bool,
     /// When the flow times out (`--timeout`); every key starts the time again.
     deadline: Option<Deadline>,
 }
@@ -494,7 +497,11 @@ impl<B: Backend> Tty<'_, B> {
         let frozen = self.frozen.questions.clone();
         let finals = Arc::clone(&self.finals);
         let colour = self.look.colour();
+        let leave_nothing = self.leave_nothing;
         crate::terminal::set_farewell(Some(Box::new(move |departure| {
+            if leave_nothing {
+                return screen::Screen::from_parked(park).finish(&[]);
+            }
             let ending = match departure {
                 crate::terminal::Departure::Signal(signal_hook::consts::SIGINT) => {
                     Ending::Interrupted
@@ -514,13 +521,16 @@ impl<B: Backend> Tty<'_, B> {
     }
 
     /// Ends the run on the terminal: inline, the final transcript (title, every question's
-    /// answer, how it ended) replaces the live region and the cursor goes under it.
+    /// answer, how it ended) replaces the live region and the cursor goes under it; with
+    /// `leave_nothing`, the live region is erased and the cursor left at its top.
     fn leave(&mut self, ending: &Ending) {
         if self.screen.placement() != Placement::Inline {
             return;
         }
         self.update_finals();
-        let lines: Vec<String> = {
+        let lines: Vec<String> = if self.leave_nothing {
+            Vec::new()
+        } else {
             let mut frozen_free = self.transcript(Some(ending));
             frozen_free.drain(..).map(|(_, l)| l).collect()
         };
