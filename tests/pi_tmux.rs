@@ -45,16 +45,42 @@ fn no_tmux() -> bool {
     true
 }
 
-/// pi in a 100x30 tmux window of its own tmux server (socket), started from a shell.
+/// pi in a tmux window (100x30 unless said) of its own tmux server (socket), started from a
+/// shell.
 struct PiInTmux {
     socket: String,
     _dir: tempfile::TempDir,
+}
+
+/// How [`PiInTmux::start_with`] starts pi.
+struct Run<'a> {
+    /// The window's columns and rows.
+    size: (u16, u16),
+    /// What the faux model says before its call.
+    says: &'a str,
+    /// The temporary directory pi and the binary are given (`TMPDIR`), `XDG_RUNTIME_DIR` unset.
+    tmpdir: Option<&'a Path>,
+}
+
+impl Default for Run<'_> {
+    fn default() -> Self {
+        Run {
+            size: (100, 30),
+            says: SAYS,
+            tmpdir: None,
+        }
+    }
 }
 
 impl PiInTmux {
     /// Starts a shell that prints [`SHELL_LINE`] three times and runs pi in `mode`
     /// ("fullscreen" or "regular") with [`SAYS`] and examples/implementation-preferences.json.
     fn start(name: &str, mode: &str) -> PiInTmux {
+        PiInTmux::start_with(name, mode, Run::default())
+    }
+
+    /// [`PiInTmux::start`] with another window size, message or temporary directory.
+    fn start_with(name: &str, mode: &str, run: Run) -> PiInTmux {
         let node = setup();
         let dir = tempfile::tempdir().expect("temp dir");
         let home = dir.path().join("home");
@@ -69,7 +95,11 @@ impl PiInTmux {
             format!("export PATH={}", shell_quote(&node.path_env.to_string_lossy())),
             format!("export HOME={} PI_CODING_AGENT_DIR={}/.pi/agent PI_OFFLINE=1", q(&home), q(&home)),
             format!("export PI_ASK_BIN={}", shell_quote(env!("CARGO_BIN_EXE_pi-ask"))),
-            format!("export PI_ASK_TEST_PAYLOAD={} PI_ASK_TEST_MESSAGE={}", q(&payload), shell_quote(SAYS)),
+            format!("export PI_ASK_TEST_PAYLOAD={} PI_ASK_TEST_MESSAGE={}", q(&payload), shell_quote(run.says)),
+            match run.tmpdir {
+                Some(tmp) => format!("export TMPDIR={}; unset XDG_RUNTIME_DIR", q(tmp)),
+                None => String::new(),
+            },
             format!("for i in 1 2 3; do echo \"{SHELL_LINE} $i\"; done"),
             format!(
                 "node {} --offline --no-session -ne -ns -np -nc -e {} -e {} --provider faux --model faux-1 --tui-mode {mode} go",
@@ -84,13 +114,14 @@ impl PiInTmux {
         let socket = format!("pi-ask-{name}-{}", std::process::id());
         let pi = PiInTmux { socket, _dir: dir };
         let cwd = pi._dir.path().to_string_lossy().to_string();
+        let (columns, rows) = (run.size.0.to_string(), run.size.1.to_string());
         pi.tmux(&[
             "new-session",
             "-d",
             "-x",
-            "100",
+            &columns,
             "-y",
-            "30",
+            &rows,
             "-s",
             "t",
             "-c",
@@ -176,7 +207,10 @@ impl PiInTmux {
             if screen != before {
                 return screen;
             }
-            assert!(start.elapsed() < WAIT, "the screen did not change:\n{screen}");
+            assert!(
+                start.elapsed() < WAIT,
+                "the screen did not change:\n{screen}"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -266,7 +300,10 @@ fn tmux_fullscreen_pi_shows_the_agents_message_above_the_questions() {
     assert!(pi.alternate_screen(), "pi is fullscreen again:\n{screen}");
     // pi's transcript row (not expanded) shows the option's note on a line of its own.
     assert!(
-        has_rows(&screen, &["✓ Style: Minimal", "Minimal note: keep it short"]),
+        has_rows(
+            &screen,
+            &["✓ Style: Minimal", "Minimal note: keep it short"]
+        ),
         "{screen}"
     );
     assert_one_clean_copy_of_pi(&screen);
@@ -315,7 +352,10 @@ fn tmux_a_resize_during_the_questionnaire_leaves_no_stray_frame() {
         pi.wait_for(Q1);
         pi.answer();
         let screen = pi.wait_for("END OF TURN");
-        assert!(has_rows(&screen, &["✓ Style: Minimal"]), "{mode}:\n{screen}");
+        assert!(
+            has_rows(&screen, &["✓ Style: Minimal"]),
+            "{mode}:\n{screen}"
+        );
         if mode == "regular" {
             assert_one_clean_copy_of_pi(&pi.history());
         }
@@ -421,5 +461,164 @@ pub(crate) fn descendant_named(root: i32, name: &str) -> i32 {
             "no {name} under {root}"
         );
         std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A message of 44 lines, the question at its end (a markdown list, one row a line).
+fn long_message() -> String {
+    let mut text: Vec<String> = (1..=43)
+        .map(|i| format!("- Line {i:02} of the agent's message."))
+        .collect();
+    text.push("- Line 44: which style, and which frameworks?".to_string());
+    text.join("\n")
+}
+
+/// Asserts that `history` holds each line of [`long_message`] once, in order, before `then`.
+fn assert_whole_message_before(history: &str, then: &str) {
+    let mut at = 0;
+    for i in 1..=44 {
+        let line = if i == 44 {
+            "Line 44: which style, and which frameworks?".to_string()
+        } else {
+            format!("Line {i:02} of the agent's message.")
+        };
+        assert_eq!(rows_with(history, &line).len(), 1, "{line:?}:\n{history}");
+        let found = history[at..]
+            .find(&line)
+            .unwrap_or_else(|| panic!("{line:?} out of order:\n{history}"));
+        at += found;
+    }
+    assert!(
+        history[at..].contains(then),
+        "{then:?} after the message:\n{history}"
+    );
+}
+
+/// The issue "the earlier conversation cannot be read while the questions are up": in regular
+/// mode the terminal's scrollback holds pi's whole conversation while the questions are up (a
+/// 44-line message, each line once, the call row under it, the questions under that), at
+/// 100x30 and at 80x24, on the first question and on the second; afterwards one copy of pi and
+/// nothing of the questionnaire.
+#[test]
+fn tmux_regular_pi_keeps_the_whole_conversation_in_the_scrollback_while_asking() {
+    if skipped() || no_tmux() {
+        return;
+    }
+    let message = long_message();
+    for size in [(100, 30), (80, 24)] {
+        let pi = PiInTmux::start_with(
+            &format!("scroll-{}x{}", size.0, size.1),
+            "regular",
+            Run {
+                size,
+                says: &message,
+                ..Run::default()
+            },
+        );
+        pi.wait_for(Q1);
+        let history = pi.history();
+        assert_whole_message_before(&history, CALL_ROW);
+        assert!(history.find(CALL_ROW) < history.find(Q1), "{history}");
+        assert_eq!(rows_with(&history, SHELL_LINE).len(), 3, "{history}");
+        pi.keys(&["Enter"]);
+        pi.wait_for(Q2);
+        let history = pi.history();
+        assert_whole_message_before(&history, Q2);
+        assert!(!history.contains(Q1), "{history}");
+        pi.keys(&["Enter"]);
+        pi.wait_for("Review");
+        pi.keys(&["Enter"]);
+        pi.wait_for("END OF TURN");
+        let history = pi.history();
+        assert_whole_message_before(&history, "END OF TURN");
+        assert_eq!(rows_with(&history, SHELL_LINE).len(), 3, "{history}");
+        assert_eq!(rows_with(&history, FOOTER_END).len(), 1, "{history}");
+        assert_eq!(rows_with(&history, CALL_ROW).len(), 1, "{history}");
+        for left in [Q1, Q2, "Review", "Waiting for the user's answers"] {
+            assert!(
+                !history.contains(left),
+                "{left:?} was left behind:\n{history}"
+            );
+        }
+        pi.quit();
+    }
+}
+
+/// The issue "after shrinking the window and growing it back, the agent's message and the call
+/// row vanish": in regular mode they are above the questions again once the window has its
+/// size back (the terminal rewraps the normal screen and gives rows back from the scrollback).
+#[test]
+fn tmux_regular_pi_shows_the_message_above_the_questions_again_after_a_resize() {
+    if skipped() || no_tmux() {
+        return;
+    }
+    let pi = PiInTmux::start("regrow", "regular");
+    assert_message_above_the_questions(&pi);
+    pi.tmux(&["resize-window", "-t", "t", "-x", "80", "-y", "12"]);
+    std::thread::sleep(Duration::from_millis(600));
+    pi.wait_for(Q1);
+    pi.tmux(&["resize-window", "-t", "t", "-x", "100", "-y", "30"]);
+    std::thread::sleep(Duration::from_millis(600));
+    assert_message_above_the_questions(&pi);
+    pi.answer();
+    pi.wait_for("END OF TURN");
+    pi.quit();
+}
+
+/// The issue "closing the terminal mid-questionnaire leaves a pi-ask-XXXXXX folder": the payload,
+/// the agent's message and the result are never in a file with a name, while the questions are
+/// up nor after the terminal went away (the tmux server killed: SIGHUP to pi and the binary).
+#[test]
+fn tmux_killing_the_terminal_leaves_nothing_in_the_temp_dir() {
+    if skipped() || no_tmux() {
+        return;
+    }
+    for mode in ["regular", "fullscreen"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let pi = PiInTmux::start_with(
+            &format!("hup-{mode}"),
+            mode,
+            Run {
+                tmpdir: Some(tmp.path()),
+                ..Run::default()
+            },
+        );
+        pi.wait_for(Q1);
+        let pane_pid: i32 = pi
+            .tmux(&["display-message", "-p", "-t", "t", "#{pane_pid}"])
+            .trim()
+            .parse()
+            .unwrap();
+        let binary = descendant_named(pane_pid, "pi-ask");
+        let ours = |tmp: &Path| -> Vec<String> {
+            std::fs::read_dir(tmp)
+                .unwrap()
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("pi-ask-"))
+                .collect()
+        };
+        assert_eq!(
+            ours(tmp.path()),
+            Vec::<String>::new(),
+            "{mode}: while asking"
+        );
+        let _ = Command::new("tmux")
+            .args(["-L", &pi.socket, "-f", "/dev/null", "kill-server"])
+            .output();
+        let start = Instant::now();
+        while std::path::Path::new(&format!("/proc/{binary}")).exists() {
+            assert!(
+                start.elapsed() < WAIT,
+                "{mode}: the binary outlived its terminal"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(
+            ours(tmp.path()),
+            Vec::<String>::new(),
+            "{mode}: after the terminal went away"
+        );
     }
 }
