@@ -223,6 +223,16 @@ fn node_tests() {
 const PREFS: &str = include_str!("../examples/implementation-preferences.json");
 
 const DOWN: &str = "\x1b[B";
+/// The prompts of examples/implementation-preferences.json: on the screen only while that
+/// question is up (pi's collapsed call row shows the labels).
+const Q1: &str = "How should I frame the next prompt?";
+const Q2: &str = "Which frontend frameworks have you used?";
+
+/// Whether `screen` has a row that is `row` once pi's padding is trimmed (a collapsed result
+/// row such as `Cancelled`).
+fn has_row(screen: &str, row: &str) -> bool {
+    screen.lines().any(|l| l.trim() == row)
+}
 
 /// `details.questions` of examples/implementation-preferences.json.
 fn prefs_questions() -> Value {
@@ -361,15 +371,11 @@ fn tui_answer_the_questionnaire_and_pi_continues() {
     }
     let mut pi = PiTui::start(PREFS, &[]);
     let s = &mut pi.session;
-    let screen = s.wait_for("1/2 Style");
-    assert!(
-        screen.contains("How should I frame the next prompt?"),
-        "{screen}"
-    );
+    let screen = s.wait_for(Q1);
     s.send(DOWN);
     s.wait_for("> ( ) 2. Balanced");
     s.send("\r");
-    s.wait_for("2/2 Frontend");
+    s.wait_for(Q2);
     s.send(" ");
     s.wait_for("> [x] 1. React");
     s.send("\r");
@@ -379,7 +385,7 @@ fn tui_answer_the_questionnaire_and_pi_continues() {
     // pi's TUI is back: the transcript shows the call, the answers and the next turn.
     let screen = s.wait_for("END OF TURN");
     assert!(
-        screen.contains("ask_user Implementation preferences · 2 questions"),
+        screen.contains("ask_user 2 question(s) (Style, Frontend)"),
         "{screen}"
     );
     assert!(screen.contains("✓ Style: Balanced"), "{screen}");
@@ -425,13 +431,10 @@ fn tui_ctrl_c_in_the_questionnaire_cancels_it_and_pi_survives() {
     }
     let mut pi = PiTui::start(PREFS, &[]);
     let s = &mut pi.session;
-    s.wait_for("1/2 Style");
+    s.wait_for(Q1);
     s.send("\x03");
     let screen = s.wait_for("END OF TURN");
-    assert!(
-        screen.contains("✗ The user dismissed the questionnaire"),
-        "{screen}"
-    );
+    assert!(has_row(&screen, "Cancelled"), "{screen}");
     assert_eq!(pi.tool_result()["details"], dismissed_details());
     pi.assert_model_saw_the_content();
     pi.quit();
@@ -446,14 +449,11 @@ fn tui_sigint_to_pi_while_the_questionnaire_runs_does_not_kill_pi() {
     // whole foreground process group: pi and the binary. pi must ignore it.
     let mut pi = PiTui::start(PREFS, &[]);
     let s = &mut pi.session;
-    s.wait_for("1/2 Style");
+    s.wait_for(Q1);
     // SAFETY: kill with pi's process group (pi is its session and group leader) and SIGINT.
     assert_eq!(unsafe { libc::kill(-s.pid(), libc::SIGINT) }, 0);
     let screen = s.wait_for("END OF TURN");
-    assert!(
-        screen.contains("✗ The user dismissed the questionnaire"),
-        "{screen}"
-    );
+    assert!(has_row(&screen, "Cancelled"), "{screen}");
     assert_eq!(pi.tool_result()["details"], dismissed_details());
     pi.quit();
 }
@@ -467,14 +467,11 @@ fn tui_sigquit_to_pi_while_the_questionnaire_runs_does_not_kill_pi() {
     // which gets Ctrl+\ as a key in its own raw-mode TUI, must not die of it either.
     let mut pi = PiTui::start(PREFS, &[]);
     let s = &mut pi.session;
-    s.wait_for("1/2 Style");
+    s.wait_for(Q1);
     // SAFETY: kill with pi's process group (pi is its session and group leader) and SIGQUIT.
     assert_eq!(unsafe { libc::kill(-s.pid(), libc::SIGQUIT) }, 0);
     let screen = s.wait_for("END OF TURN");
-    assert!(
-        screen.contains("✗ Cancelled (aborted): received SIGQUIT"),
-        "{screen}"
-    );
+    assert!(has_row(&screen, "Cancelled"), "{screen}");
     assert_eq!(
         pi.tool_result()["details"]["error"],
         json!({"code": "aborted", "message": "received SIGQUIT"})
@@ -494,14 +491,11 @@ fn tui_abort_terminates_the_questionnaire_with_an_aborted_result() {
         &[("PI_ASK_TEST_ABORT_FILE", abort_file.to_str().unwrap())],
     );
     let s = &mut pi.session;
-    s.wait_for("1/2 Style");
+    s.wait_for(Q1);
     // test/faux.ts calls ctx.abort() (what pi's Esc does) once this file exists.
     std::fs::write(&abort_file, "").unwrap();
     let screen = s.wait_for("Operation aborted");
-    assert!(
-        screen.contains("✗ Cancelled (aborted): received SIGTERM"),
-        "{screen}"
-    );
+    assert!(has_row(&screen, "Cancelled"), "{screen}");
     let result = pi.tool_result();
     assert_eq!(
         result["details"],
@@ -528,9 +522,9 @@ fn print_mode_on_a_terminal_asks_there() {
     }
     let mut pi = PiTui::start_with(PREFS, &[], &["-p", "go"]);
     let s = &mut pi.session;
-    s.wait_for("1/2 Style");
+    s.wait_for(Q1);
     s.send("\r");
-    s.wait_for("2/2 Frontend");
+    s.wait_for(Q2);
     s.send(DOWN);
     s.wait_for("> [ ] 2. Vue");
     s.send(" ");
@@ -562,7 +556,7 @@ fn print_mode_sigint_while_asking_cancels_the_questionnaire_not_pi() {
     }
     let mut pi = PiTui::start_with(PREFS, &[], &["-p", "go"]);
     let s = &mut pi.session;
-    s.wait_for("1/2 Style");
+    s.wait_for(Q1);
     // SAFETY: kill with pi's process group (pi is its session and group leader) and SIGINT.
     assert_eq!(unsafe { libc::kill(-s.pid(), libc::SIGINT) }, 0);
     s.wait_for("END OF TURN");
@@ -661,7 +655,7 @@ fn tui_no_pi_frame_is_left_in_the_scrollback() {
     // onto the normal screen, a copy of its bottom bar ("faux-1") per ask_user call.
     let mut pi = PiTui::start(PREFS, &[]);
     let s = &mut pi.session;
-    s.wait_for("1/2 Style");
+    s.wait_for(Q1);
     s.send("\x03");
     s.wait_for("END OF TURN");
     assert!(s.alternate_screen(), "pi is fullscreen again");
@@ -674,9 +668,9 @@ fn tui_no_pi_frame_is_left_in_the_scrollback() {
 fn tui_regular_mode_hands_the_terminal_over_too() {
     let mut pi = PiTui::start_with(PREFS, &[], &["--tui-mode", "regular", "go"]);
     let s = &mut pi.session;
-    s.wait_for("1/2 Style");
+    s.wait_for(Q1);
     s.send("\r");
-    s.wait_for("2/2 Frontend");
+    s.wait_for(Q2);
     s.send("\r");
     s.wait_for("Review your answers");
     s.send("\r");
@@ -691,7 +685,7 @@ fn tui_regular_mode_hands_the_terminal_over_too() {
 /// its own. Returns the screen once pi's next turn has ended.
 fn kill_the_binary(pi: &mut PiTui) -> String {
     let s = &mut pi.session;
-    s.wait_for("1/2 Style");
+    s.wait_for(Q1);
     assert!(s.alternate_screen());
     let child = child_named(s.pid(), "pi-ask");
     // SAFETY: kill with a pid read from /proc (pi's child) and SIGKILL.
@@ -702,7 +696,7 @@ fn kill_the_binary(pi: &mut PiTui) -> String {
         screen.contains("pi-ask was killed by SIGKILL without writing a result"),
         "{screen}"
     );
-    assert!(!screen.contains("1/2 Style"), "{screen}");
+    assert!(!screen.contains(Q1), "{screen}");
     assert_eq!(pi.tool_result()["isError"], json!(true));
     screen
 }
@@ -791,12 +785,9 @@ fn tui_the_timeout_in_pis_settings_ends_the_questionnaire() {
     let agent_dir = agent.path().to_str().unwrap();
     let mut pi = PiTui::start(PREFS, &[("PI_CODING_AGENT_DIR", agent_dir)]);
     let s = &mut pi.session;
-    s.wait_for("1/2 Style");
+    s.wait_for(Q1);
     let screen = s.wait_for("END OF TURN");
-    assert!(
-        screen.contains("✗ Cancelled (timeout): no key for 1 second"),
-        "{screen}"
-    );
+    assert!(has_row(&screen, "Cancelled"), "{screen}");
     let result = pi.tool_result();
     assert_eq!(
         result["details"]["error"],
