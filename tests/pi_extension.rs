@@ -266,12 +266,25 @@ impl PiTui {
         last_args: &[&str],
         project: Option<&Path>,
     ) -> PiTui {
+        PiTui::start_at(None, payload, env, last_args, project)
+    }
+
+    /// [`PiTui::start_in`] with HOME, the payload and the session dir in `base` (default: the
+    /// run's own temporary folder), so that a later run there continues the session.
+    fn start_at(
+        base: Option<&Path>,
+        payload: &str,
+        env: &[(&str, &str)],
+        last_args: &[&str],
+        project: Option<&Path>,
+    ) -> PiTui {
         let dir = tempfile::tempdir().expect("temp dir");
-        let payload_file = dir.path().join("payload.json");
+        let base = base.unwrap_or(dir.path()).to_path_buf();
+        let payload_file = base.join("payload.json");
         std::fs::write(&payload_file, payload).unwrap();
-        let home = dir.path().join("home");
+        let home = base.join("home");
         std::fs::create_dir_all(&home).unwrap();
-        let sessions = dir.path().join("sessions");
+        let sessions = base.join("sessions");
         let ext = ext_dir();
         let mut cmd = node_command();
         cmd.arg(ext.join("node_modules/@earendil-works/pi-coding-agent/dist/cli.js"))
@@ -796,4 +809,68 @@ fn tui_the_timeout_in_pis_settings_ends_the_questionnaire() {
     assert_eq!(result["details"]["answers"], json!({}));
     pi.assert_model_saw_the_content();
     pi.quit();
+}
+
+/// What the extension offers when a session continues with an unanswered ask_user call.
+const OFFER: &str = "Answer them now?";
+
+/// pi killed (its whole process group, SIGKILL: an ssh drop, a closed terminal) while the
+/// questions are up leaves a session whose newest ask_user call has no result; `pi --continue`
+/// offers those questions again, once: answered, they go to the model as the user's message;
+/// the next `pi --continue` does not offer them again.
+#[test]
+fn tui_a_resumed_session_offers_an_unanswered_call_again_once() {
+    if skipped() {
+        return;
+    }
+    let base = tempfile::tempdir().unwrap();
+    let project = base.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let start = |args: &[&str]| PiTui::start_at(Some(base.path()), PREFS, &[], args, Some(&project));
+    for mode in ["fullscreen", "regular"] {
+        let _ = std::fs::remove_dir_all(base.path().join("sessions"));
+        let mut pi = start(&["--tui-mode", mode, "go"]);
+        pi.session.wait_for(Q1);
+        // SAFETY: kill with pi's process group (pi leads its session and group) and SIGKILL.
+        assert_eq!(unsafe { libc::kill(-pi.session.pid(), libc::SIGKILL) }, 0);
+        let _ = pi.session.finish();
+        assert_eq!(pi.messages("toolResult"), Vec::<Value>::new(), "{mode}");
+
+        let mut pi = start(&["--tui-mode", mode, "--continue"]);
+        let s = &mut pi.session;
+        s.wait_for(OFFER);
+        s.send("\r");
+        s.wait_for(Q1);
+        s.send(DOWN);
+        s.wait_for("Balanced");
+        s.send("\r");
+        s.wait_for(Q2);
+        s.send("\r");
+        s.wait_for("Review");
+        s.send("\r");
+        let screen = s.wait_for("END OF TURN");
+        assert!(screen.contains("MODEL GOT:"), "{mode}:\n{screen}");
+        let users = pi.messages("user");
+        let last = users.last().unwrap()["content"][0]["text"].as_str().unwrap().to_string();
+        assert!(
+            last.starts_with("pi ended before I could answer your last ask_user call, so its tool result says no result was provided. I answered its questions now:\n\nUser submitted the questionnaire \"Implementation preferences\":\n- Style (style): Balanced [balanced]\n"),
+            "{mode}: {last}"
+        );
+        let offered: Vec<Value> = pi
+            .entries()
+            .into_iter()
+            .filter(|e| e["type"] == "custom" && e["customType"] == "ask:offered")
+            .map(|e| e["data"].clone())
+            .collect();
+        assert_eq!(offered, vec![json!({"toolCallId": "call-ask-1"})], "{mode}");
+        pi.quit();
+
+        // Once: the next run does not offer it again.
+        let mut pi = start(&["--tui-mode", mode, "--continue"]);
+        let s = &mut pi.session;
+        s.wait_for("MODEL GOT:");
+        std::thread::sleep(Duration::from_millis(1500));
+        assert!(!s.screen().contains(OFFER), "{mode}:\n{}", s.screen());
+        pi.quit();
+    }
 }
