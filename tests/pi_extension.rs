@@ -826,7 +826,8 @@ fn tui_a_resumed_session_offers_an_unanswered_call_again_once() {
     let base = tempfile::tempdir().unwrap();
     let project = base.path().join("project");
     std::fs::create_dir_all(&project).unwrap();
-    let start = |args: &[&str]| PiTui::start_at(Some(base.path()), PREFS, &[], args, Some(&project));
+    let start =
+        |args: &[&str]| PiTui::start_at(Some(base.path()), PREFS, &[], args, Some(&project));
     for mode in ["fullscreen", "regular"] {
         let _ = std::fs::remove_dir_all(base.path().join("sessions"));
         let mut pi = start(&["--tui-mode", mode, "go"]);
@@ -851,7 +852,10 @@ fn tui_a_resumed_session_offers_an_unanswered_call_again_once() {
         let screen = s.wait_for("END OF TURN");
         assert!(screen.contains("MODEL GOT:"), "{mode}:\n{screen}");
         let users = pi.messages("user");
-        let last = users.last().unwrap()["content"][0]["text"].as_str().unwrap().to_string();
+        let last = users.last().unwrap()["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_string();
         assert!(
             last.starts_with("pi ended before I could answer your last ask_user call, so its tool result says no result was provided. I answered its questions now:\n\nUser submitted the questionnaire \"Implementation preferences\":\n- Style (style): Balanced [balanced]\n"),
             "{mode}: {last}"

@@ -1100,6 +1100,9 @@ export async function askWithBinary(
 					// pi puts the returned component in its editor's place once this factory
 					// has returned; wait for that, so what is above it is the conversation.
 					await new Promise<void>((resolve) => setImmediate(resolve));
+					// Regular mode: pi's screen brought up to date first, so that what it shows,
+					// its render state and the lines above this place are the same.
+					if (!fullScreen && tui.mode === "regular") tui.renderNow();
 					const above = fullScreen ? [] : place.linesAbove(tui);
 					// Regular mode: under pi's conversation on the normal screen, whose
 					// scrollback keeps the whole conversation readable while the questions are
