@@ -2,6 +2,7 @@
 
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
 import { createJiti } from "jiti";
@@ -561,4 +562,120 @@ test("callText and resultText show payload and answer text escaped, never run", 
 		assert.ok(text.includes("\\e]52;c;eA==\\x07\\e[2J\\u{202e}EVIL"), JSON.stringify(text));
 	}
 	assert.equal(ext.safe("a\tb\nc\x1b[31md\u2066"), "a\tb\nc\\e[31md\\u{2066}");
+});
+
+test("privateChannels: the texts are readable through /dev/fd, nothing is left with a name; privateBase takes only a private runtime dir", async () => {
+	const base = tempDir();
+	const channels = ext.privateChannels(["payload text", "the agent's message"], base);
+	assert.deepEqual(fs.readdirSync(base), [], "no folder, file or FIFO left in the base dir");
+	for (const [i, text] of ["payload text", "the agent's message"].entries()) {
+		assert.equal(fs.readFileSync(`/dev/fd/${channels.files[i]}`, "utf8"), text);
+		// Read again from the start: a file, not a stream.
+		assert.equal(fs.readFileSync(`/dev/fd/${channels.files[i]}`, "utf8"), text);
+		assert.equal(fs.fstatSync(channels.files[i]).nlink, 0);
+		assert.equal(fs.fstatSync(channels.files[i]).mode & 0o777, 0o600);
+	}
+	fs.writeSync(channels.resultWrite, "result");
+	fs.closeSync(channels.resultWrite);
+	assert.equal(fs.readFileSync(channels.resultRead, "utf8"), "result");
+	for (const fd of [...channels.files, channels.resultRead]) fs.closeSync(fd);
+
+	const runtime = tempDir();
+	fs.chmodSync(runtime, 0o700);
+	assert.equal(ext.privateBase({ XDG_RUNTIME_DIR: runtime }), runtime);
+	fs.chmodSync(runtime, 0o755);
+	assert.equal(ext.privateBase({ XDG_RUNTIME_DIR: runtime }), os.tmpdir(), "a runtime dir others can read is not used");
+	assert.equal(ext.privateBase({ XDG_RUNTIME_DIR: "relative/dir" }), os.tmpdir());
+	assert.equal(ext.privateBase({}), os.tmpdir());
+});
+
+test("askWithBinary: the binary reads the payload and the context from /dev/fd and writes its result to a pipe; no file is left", async () => {
+	const work = tempDir();
+	const runtime = tempDir();
+	fs.chmodSync(runtime, 0o700);
+	const log = path.join(work, "seen.log");
+	const stub = executable(
+		work,
+		"stub",
+		`#!/bin/sh
+{ echo "payload=$(cat "$1")"; ls "${runtime}" | sed 's/^/left=/'; } > ${log}
+prev=""
+for a in "$@"; do
+  if [ "$prev" = "--context" ]; then echo "context=$(cat "$a")" >> ${log}; fi
+  if [ "$prev" = "--output" ]; then out="$a"; fi
+  prev="$a"
+done
+printf '%s' '{"content":[{"type":"text","text":"t"}],"details":{"cancelled":true,"questions":[],"answers":{}}}' > "$out"
+`,
+	);
+	const saved = process.env.XDG_RUNTIME_DIR;
+	process.env.XDG_RUNTIME_DIR = runtime;
+	try {
+		const result = await ext.askWithBinary(stub, { questions: [{ id: "a" }] }, undefined, headlessCtx(work), { context: "Which one?" });
+		assert.equal(result.content[0].text, "t");
+	} finally {
+		if (saved === undefined) delete process.env.XDG_RUNTIME_DIR;
+		else process.env.XDG_RUNTIME_DIR = saved;
+	}
+	assert.deepEqual(fs.readFileSync(log, "utf8").trim().split("\n"), ['payload={"questions":[{"id":"a"}]}', "context=Which one?"]);
+	assert.deepEqual(fs.readdirSync(runtime), []);
+});
+
+test("regularHandOver: from pi's cursor to the row under the conversation, erasing below; resumed with the rows the questions scrolled", () => {
+	let restored;
+	const state = {
+		previousLines: ["c0", "c1", "c2", "c3", "c4", "footer1", "footer2"],
+		previousWidth: 80,
+		previousHeight: 10,
+		cursorRow: 6,
+		hardwareCursorRow: 6,
+		maxLinesRendered: 7,
+		previousViewportTop: 0,
+	};
+	const tui = { mode: "regular", terminal: { rows: 10, columns: 80 }, captureRenderState: () => state, restoreRenderState: (s) => (restored = s) };
+	const hand = ext.regularHandOver(tui, 5);
+	assert.equal(hand.start, "\x1b[0m\x1b[1A\r\x1b[J");
+	// The questions scrolled the screen by 3 rows: their top (the cursor) is on row 2 now.
+	assert.equal(hand.resume(2), true);
+	assert.deepEqual(restored, {
+		...state,
+		previousLines: ["c0", "c1", "c2", "c3", "c4"],
+		cursorRow: 4,
+		hardwareCursorRow: 5,
+		previousViewportTop: 3,
+	});
+	// No answer to the cursor query, or a row below where the questions began: pi draws itself whole.
+	restored = undefined;
+	assert.equal(hand.resume(undefined), false);
+	assert.equal(hand.resume(6), false);
+	assert.equal(restored, undefined);
+	// Not regular mode, or no render state: the hand-over screen instead.
+	assert.equal(ext.regularHandOver({ ...tui, mode: "fullscreen" }, 5), undefined);
+	assert.equal(ext.regularHandOver({ mode: "regular", terminal: tui.terminal }, 5), undefined);
+	// The conversation's end on the window's top row: no row to start under it without erasing from the top.
+	assert.equal(ext.regularHandOver({ ...tui, captureRenderState: () => ({ ...state, previousViewportTop: 5 }) }, 5), undefined);
+});
+
+test("endingOf, unansweredCall and latestPayload read what a session holds", () => {
+	assert.equal(ext.endingOf(undefined), "error");
+	assert.equal(ext.endingOf({ content: [], details: { cancelled: false, questions: [], answers: {} } }), "submitted");
+	assert.equal(ext.endingOf({ content: [], details: { cancelled: true, questions: [], answers: {} } }), "dismissed");
+	assert.equal(ext.endingOf({ content: [], details: { cancelled: true, questions: [], answers: {}, error: { code: "timeout", message: "m" } } }), "timeout");
+
+	const call = (id, title) => ({ type: "message", message: { role: "assistant", content: [{ type: "text", text: "ask" }, { type: "toolCall", name: "ask_user", id, arguments: { title, questions: [] } }] } });
+	const result = (id) => ({ type: "message", message: { role: "toolResult", toolCallId: id, toolName: "ask_user" } });
+	const offered = (id) => ({ type: "custom", customType: "ask:offered", data: { toolCallId: id } });
+	const kept = (id, title) => ({ type: "custom", customType: "ask:payload", data: { version: 1, source: "tool", toolCallId: id, params: { title, questions: [] } } });
+	const session = (branch) => ({ getBranch: () => branch });
+	assert.deepEqual(ext.unansweredCall(session([call("a", "A")])), { toolCallId: "a", params: { title: "A", questions: [] } });
+	assert.equal(ext.unansweredCall(session([call("a", "A"), result("a")])), undefined);
+	assert.equal(ext.unansweredCall(session([call("a", "A"), offered("a")])), undefined);
+	// Only the newest call counts.
+	assert.equal(ext.unansweredCall(session([call("a", "A"), call("b", "B"), result("b")])), undefined);
+	assert.equal(ext.unansweredCall(session([])), undefined);
+	assert.equal(ext.unansweredCall({ getBranch: () => { throw new Error("no session"); } }), undefined);
+
+	assert.deepEqual(ext.latestPayload(session([call("a", "A"), result("a"), kept("b", "B")])), { toolCallId: "b", params: { title: "B", questions: [] } });
+	assert.deepEqual(ext.latestPayload(session([kept("b", "B"), call("a", "A")])), { toolCallId: "a", params: { title: "A", questions: [] } });
+	assert.equal(ext.latestPayload(session([{ type: "message", message: { role: "user", content: "hi" } }])), undefined);
 });
