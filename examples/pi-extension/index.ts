@@ -272,8 +272,8 @@ export function findBinary(env: NodeJS.ProcessEnv = process.env, host: BinaryHos
 	// repository (`pi -e ./examples/pi-extension/index.ts`) builds the binary; the npm package
 	// brings it as an optional dependency, unless the platform has none.
 	const fix = checkout
-		? "Install it with `pi install npm:pi-ask` (the binary comes with the package) or `cargo install --path .` in the pi-ask repository " +
-			"(puts `pi-ask` on PATH), build it with `cargo build --release` in this checkout, or set PI_ASK_BIN to its path."
+		? "Build it with `cargo build --release` in this checkout, or install it with `cargo install --path .` in the pi-ask repository " +
+			"(puts `pi-ask` on PATH), or set PI_ASK_BIN to its path."
 		: packages.length > 0
 			? `The binary comes with the npm package pi-ask as its optional dependency ${packages.join(" or ")}: install pi-ask again ` +
 				"with its optional dependencies (`pi install npm:pi-ask`; not npm's --omit=optional), put a pi-ask on PATH " +

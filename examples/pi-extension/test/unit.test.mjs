@@ -124,8 +124,8 @@ test("findBinary: a clear error, naming what was tried, when nothing is found or
 	const work = tempDir();
 	const repo = checkout(path.join(work, "repo"));
 	const fix =
-		"Install it with `pi install npm:pi-ask` (the binary comes with the package) or `cargo install --path .` in the pi-ask repository " +
-		"(puts `pi-ask` on PATH), build it with `cargo build --release` in this checkout, or set PI_ASK_BIN to its path.";
+		"Build it with `cargo build --release` in this checkout, or install it with `cargo install --path .` in the pi-ask repository " +
+		"(puts `pi-ask` on PATH), or set PI_ASK_BIN to its path.";
 	const built = path.join(repo, "target", "release", "pi-ask");
 	assert.throws(() => ext.findBinary({ PATH: work }, linuxHost(work, repo)), {
 		message:
