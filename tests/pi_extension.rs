@@ -384,7 +384,7 @@ fn tui_answer_the_questionnaire_and_pi_continues() {
     }
     let mut pi = PiTui::start(PREFS, &[]);
     let s = &mut pi.session;
-    let screen = s.wait_for(Q1);
+    s.wait_for(Q1);
     s.send(DOWN);
     s.wait_for("> ( ) 2. Balanced");
     s.send("\r");
