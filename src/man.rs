@@ -46,6 +46,10 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "0: do not ring the terminal bell when the first question appears (as --no-bell).",
     ),
     (
+        "PI_ASK_TRANSCRIPT",
+        "0: leave no transcript when the questionnaire ends (as --no-transcript).",
+    ),
+    (
         "PI_ASK_PLAIN",
         "1: ask with numbered lines (as --plain); 0 or unset: the terminal front end.",
     ),

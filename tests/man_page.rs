@@ -108,7 +108,7 @@ fn bash_completes_subcommands_their_flags_and_values() {
     assert_eq!(bash_completes(&script, &["pi-ask", "val"]), ["validate"]);
     assert_eq!(
         bash_completes(&script, &["pi-ask", "--no"]),
-        ["--no-bell", "--no-input", "--no-input-reason"]
+        ["--no-bell", "--no-transcript", "--no-input", "--no-input-reason"]
     );
     assert_eq!(
         bash_completes(&script, &["pi-ask", "completions", ""]),
@@ -345,6 +345,7 @@ fn the_man_page_lists_every_environment_variable_and_file() {
             "\\fBTERM\\fR",
             "\\fBPI_ASK_TIMEOUT\\fR",
             "\\fBPI_ASK_BELL\\fR",
+            "\\fBPI_ASK_TRANSCRIPT\\fR",
             "\\fBPI_ASK_PLAIN\\fR",
             "\\fBPI_ASK_SCREEN\\fR",
             "\\fBPI_ASK_ESCDELAY\\fR",

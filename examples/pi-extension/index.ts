@@ -629,6 +629,17 @@ export function binaryUsesFullScreen(env: NodeJS.ProcessEnv = process.env): bool
 	return env.PI_ASK_SCREEN === "full";
 }
 
+/** Whether the binary will ask in plain mode (`PI_ASK_PLAIN`, which it reads itself; `--ask-plain` sets it). */
+export function binaryUsesPlain(env: NodeJS.ProcessEnv = process.env): boolean {
+	const value = env.PI_ASK_PLAIN;
+	if (value === undefined || value.trim() === "") return false;
+	try {
+		return parseSwitch(value);
+	} catch {
+		return false;
+	}
+}
+
 /**
  * Puts the terminal back after a binary that could not restore it itself (killed by a
  * signal, e.g. SIGKILL, or ended without a result): {@link TERMINAL_RESET} on `/dev/tty`
@@ -752,7 +763,7 @@ interface RegularTui {
  *
  * `start` moves the cursor from where pi left it to the row under the conversation and erases
  * pi's rows below it (its editor and footer, which are not in the scrollback). The binary
- * draws there, leaving nothing (`PI_ASK_TRANSCRIPT=0`): it ends with the cursor at the top of
+ * draws there, leaving nothing (`--no-transcript`): it ends with the cursor at the top of
  * what it drew, which is the row under the conversation, however far the questions scrolled it
  * up. `resume(row)`, given that row ({@link cursorRow}), sets pi's render state to the
  * conversation ending on the row above it, so pi's next frame is an ordinary update (the
@@ -1107,7 +1118,8 @@ export async function askWithBinary(
 					// Regular mode: under pi's conversation on the normal screen, whose
 					// scrollback keeps the whole conversation readable while the questions are
 					// up (regularHandOver); fullscreen mode: the hand-over screen.
-					const regular = fullScreen ? undefined : regularHandOver(tui, above.length);
+					// Plain mode leaves its lines (it has no cursor control): the hand-over screen.
+					const regular = fullScreen || binaryUsesPlain(env) ? undefined : regularHandOver(tui, above.length);
 					const releaseSignals = ignoreTerminalSignals();
 					let releaseStdin = () => {};
 					let onHandOverScreen = false;
@@ -1122,8 +1134,10 @@ export async function askWithBinary(
 							tui.terminal.write(handOverScreen(above, tui.terminal.columns, tui.terminal.rows));
 							onHandOverScreen = true;
 						}
-						const runEnv = regular ? { ...env, PI_ASK_TRANSCRIPT: "0" } : env;
-						outcome = await runBinary(bin, args, { cwd, stdio: "inherit", channels, signal, onSpawn, env: runEnv });
+						// Regular mode: the binary leaves nothing (a binary without the flag says so
+						// and ends, rather than leaving its lines where pi draws next).
+						const runArgs = regular ? [...args, "--no-transcript"] : args;
+						outcome = await runBinary(bin, runArgs, { cwd, stdio: "inherit", channels, signal, onSpawn, env });
 						// A killed binary left its modes behind: put them back first.
 						if (endedWithoutRestore(outcome)) restoreTerminal(fullScreen);
 						return outcome;

@@ -114,7 +114,7 @@ test("findBinary: by default the repository is the one this extension file is in
 	try {
 		found = ext.findBinary({ PATH: emptyDir });
 	} catch (e) {
-		assert.ok(e.message.includes(`; ${release}. Install it`), e.message);
+		assert.ok(e.message.includes(`; ${release}. Build it`), e.message);
 		return;
 	}
 	assert.deepEqual(found, { path: release, source: "repository" });
@@ -534,6 +534,11 @@ test("handOverScreen: a fresh alternate screen with the end of pi's conversation
 	assert.ok(rows.slice(0, 3).every((r) => r.endsWith("\x1b[0m")));
 	assert.equal(ext.handOverScreen([], 80, 24), `${start}\x1b[?2026l`);
 	assert.equal(ext.LEAVE_HAND_OVER_SCREEN, "\x1b[0m\x1b[?1049l");
+});
+
+test("binaryUsesPlain: PI_ASK_PLAIN as the binary reads it", () => {
+	for (const on of ["1", "true", "YES", " on "]) assert.equal(ext.binaryUsesPlain({ PI_ASK_PLAIN: on }), true, on);
+	for (const off of [undefined, "", "0", "no", "off", "maybe"]) assert.equal(ext.binaryUsesPlain({ PI_ASK_PLAIN: off }), false, String(off));
 });
 
 test("binaryUsesFullScreen: PI_ASK_SCREEN=full, the person's choice; inline otherwise", () => {
