@@ -7,9 +7,11 @@
  *
  * How the binary is run depends on pi's mode (`ctx.mode`):
  * - `PI_ASK_ANSWERS` set: the binary answers from that file (scripted, reproducible; any mode);
- * - interactive TUI (`tui`), either of pi's TUI modes: pi's TUI is stopped with its screen kept
- *   as it is, the binary draws its questions inline under pi's conversation on a hand-over
- *   screen (`handOverScreen`), then pi's TUI comes back and draws its next frame;
+ * - interactive TUI (`tui`): pi's TUI is stopped with its screen kept as it is and the binary
+ *   draws its questions inline under pi's conversation: in regular mode on the normal screen,
+ *   whose scrollback keeps the conversation (`regularHandOver`), in fullscreen mode on a
+ *   hand-over screen (`handOverScreen`); then pi's TUI comes back and draws its next frame (an
+ *   invalid payload is answered before any of this, `--no-input`);
  * - print mode (`pi -p`) with a terminal: the binary asks on the terminal directly;
  * - print mode without a terminal: the binary's "Needs user input" result (no terminal);
  * - RPC mode: `--dialogs`: the binary asks through pi's dialogs (`ctx.ui.select`, `input`,
@@ -17,8 +19,15 @@
  * - json mode: `--no-input-reason "pi is running in json mode"`: the "Needs user input"
  *   result, whose reason the model reads in pi's terms (the client owns any terminal).
  *
- * The assistant text that made the call goes to the binary with `--context FILE`. The
- * binary's version check is started just before the first questionnaire and not waited for
+ * The payload and the assistant text that made the call (`--context`) reach the binary as
+ * unlinked private files, its result through a pipe (`privateChannels`): nothing is left on
+ * disk however the run ends. Each questionnaire is announced on `pi.events` (`ask:started`,
+ * `ask:completed`) and its payload kept in the session (`ask:payload`); `/ask:replay` opens the
+ * latest again, and a session resumed with an unanswered call offers it again once. An answers
+ * file (`PI_ASK_ANSWERS`) that cannot be used fails the run: stderr, an error result, exit 2.
+ * The parameters hold the contract's shape, not its rules: the binary reports every problem.
+ *
+ * The binary's version check is started just before the first questionnaire and not waited for
  * (it never delays the first question); it is never started while a questionnaire runs. A binary
  * killed on the terminal (SIGKILL) or ending without a result cannot restore the terminal:
  * this extension does (cursor shown, `stty sane`, its alternate screen left) before pi gets it
