@@ -108,7 +108,12 @@ fn bash_completes_subcommands_their_flags_and_values() {
     assert_eq!(bash_completes(&script, &["pi-ask", "val"]), ["validate"]);
     assert_eq!(
         bash_completes(&script, &["pi-ask", "--no"]),
-        ["--no-bell", "--no-transcript", "--no-input", "--no-input-reason"]
+        [
+            "--no-bell",
+            "--no-transcript",
+            "--no-input",
+            "--no-input-reason"
+        ]
     );
     assert_eq!(
         bash_completes(&script, &["pi-ask", "completions", ""]),
