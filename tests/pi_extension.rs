@@ -878,3 +878,41 @@ fn tui_a_resumed_session_offers_an_unanswered_call_again_once() {
         pi.quit();
     }
 }
+
+/// Skipped questions whose ids are names of Object.prototype (`constructor`, `toString`,
+/// `__proto__`, `hasOwnProperty`): pi's transcript draws the extension's rows for them (the
+/// renderers read only the answers' own properties; they threw, and pi fell back to raw text).
+#[test]
+fn tui_the_rows_of_questions_named_like_object_prototype_are_drawn() {
+    if skipped() {
+        return;
+    }
+    let ids = ["constructor", "toString", "__proto__", "hasOwnProperty"];
+    let questions: Vec<Value> = ids
+        .iter()
+        .map(|id| json!({"id": id, "label": format!("L-{id}"), "prompt": format!("{id}?"), "options": [{"value": "a", "label": "A"}]}))
+        .collect();
+    let payload = json!({ "questions": questions }).to_string();
+    let answers = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(answers.path(), r#"{"answers": {"toString": "a"}}"#).unwrap();
+    let mut pi = PiTui::start(
+        &payload,
+        &[("PI_ASK_ANSWERS", answers.path().to_str().unwrap())],
+    );
+    let s = &mut pi.session;
+    let screen = s.wait_for("END OF TURN");
+    assert!(
+        has_row(
+            &screen,
+            "ask_user 4 question(s) (L-constructor, L-toString, L-__proto__, L-hasOw...)"
+        ),
+        "{screen}"
+    );
+    assert!(has_row(&screen, "✓ L-toString: A"), "{screen}");
+    let result = pi.tool_result();
+    assert_eq!(
+        result["details"]["answers"],
+        json!({"toString": {"values": ["a"], "labels": ["A"], "indices": [1]}})
+    );
+    pi.quit();
+}
