@@ -265,6 +265,8 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
             crate::cli::ScreenArg::Full => frontend::tty::Placement::Full,
         },
         colour: colour_for_the_terminal(),
+        leave_nothing: cli.no_transcript
+            || std::env::var("PI_ASK_TRANSCRIPT").is_ok_and(|v| v.trim() == "0"),
     };
     if let Some(ms) = cli.escape_delay {
         crate::keys::set_escape_delay(ms);

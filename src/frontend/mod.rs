@@ -41,6 +41,10 @@ pub struct AskOptions {
     pub placement: tty::Placement,
     /// Whether the terminal front end draws in colour ([`crate::ui::view::colour_wanted`]).
     pub colour: bool,
+    /// Inline: leave nothing when the flow ends: the region drawn is erased and the cursor
+    /// left at its top, for a caller that draws there next (`--no-transcript`,
+    /// `PI_ASK_TRANSCRIPT=0`; docs/interactive.md "Placement").
+    pub leave_nothing: bool,
 }
 
 /// Which interactive front end suits the terminal: `plain` when asked for, or when `TERM` is
