@@ -594,8 +594,8 @@ pub fn signal_name(signal: i32) -> &'static str {
 /// front end handles itself), the watcher thread claims the result (see [`claim_result`]),
 /// calls `finish(signal)`, which must write the result and return the exit code, then leaves
 /// the farewell and calls [`restore`] (both bounded: a terminal that takes no output cannot
-/// hold the result up), and exits the process with that code. When stdout is a terminal, the
-/// process exits after 900 ms whatever that terminal does.
+/// hold the result up), and exits the process with that code. When the result goes to stdout
+/// and stdout is a terminal, the process exits after 700 ms whatever that terminal does.
 ///
 /// The watch lasts until the process exits (dropping the value does not stop it): a signal
 /// that arrives after the flow ended but before the result is written must still end in
@@ -606,10 +606,11 @@ pub struct SignalWatch {
 
 impl SignalWatch {
     /// Starts watching. `finish` gets the signal number (`SIGTERM`, ...; see
-    /// [`signal_name`]) and returns the process exit code after writing the result.
+    /// [`signal_name`]) and returns the process exit code after writing the result;
+    /// `result_on_stdout` says that it writes it on stdout (not into a file).
     ///
     /// Errors: the signal handlers or the thread could not be set up.
-    pub fn start<F>(finish: F) -> io::Result<SignalWatch>
+    pub fn start<F>(result_on_stdout: bool, finish: F) -> io::Result<SignalWatch>
     where
         F: FnOnce(i32) -> i32 + Send + 'static,
     {
@@ -649,7 +650,7 @@ impl SignalWatch {
                     }
                     // The result first: nothing the terminal does can hold it up. Should
                     // stdout itself be a terminal that takes no output, the run still ends.
-                    if io::IsTerminal::is_terminal(&io::stdout()) {
+                    if result_on_stdout && io::IsTerminal::is_terminal(&io::stdout()) {
                         exit_after(EXIT_DEADLINE, 128 + signal);
                     }
                     let code = finish(signal);
@@ -667,7 +668,7 @@ impl SignalWatch {
 }
 
 /// How long a signal's ending may take when stdout is a terminal that takes no output.
-const EXIT_DEADLINE: Duration = Duration::from_millis(900);
+const EXIT_DEADLINE: Duration = Duration::from_millis(700);
 
 /// Exits the process with `code` after `after`, from a thread of its own.
 fn exit_after(after: Duration, code: i32) {
