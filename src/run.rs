@@ -396,7 +396,8 @@ fn watch_signals(
 ) -> Option<crate::terminal::SignalWatch> {
     let format = cli.result_format;
     let output = cli.output.clone();
-    crate::terminal::SignalWatch::start(move |signal| {
+    let on_stdout = output.as_deref().is_none_or(|p| p == Path::new("-"));
+    crate::terminal::SignalWatch::start(on_stdout, move |signal| {
         let ending = if signal == signal_hook::consts::SIGINT {
             Ending::Interrupted
         } else {
