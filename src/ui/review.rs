@@ -6,9 +6,10 @@
 //! unanswered` for a question with neither; no prompts; then the numbered actions (`1. Submit`,
 //! `2. Cancel`). Every front end draws these lines.
 
-use super::words;
+use super::words::{self, Confirmation};
 use crate::answers::AnswerState;
 use crate::contract::Payload;
+use crate::flow::{Command, Flow, Screen};
 use crate::frontend::layout::quote;
 use crate::sanitize::one_line;
 
@@ -42,6 +43,33 @@ impl ReviewAction {
     /// The action with number `n` (1-based).
     pub fn numbered_as(n: usize) -> Option<ReviewAction> {
         n.checked_sub(1).and_then(|i| ACTIONS.get(i)).copied()
+    }
+
+    /// The action a line-based front end's typed word names: its words in any case (`submit`,
+    /// `Cancel`).
+    pub fn named(word: &str) -> Option<ReviewAction> {
+        ACTIONS
+            .iter()
+            .find(|a| a.label().eq_ignore_ascii_case(word.trim()))
+            .copied()
+    }
+
+    /// What the action does, in a help text's words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ReviewAction::Submit => {
+                "submit the answers (asks first when a required question is unanswered)"
+            }
+            ReviewAction::Cancel => "cancel (asks first when answers or notes would be lost)",
+        }
+    }
+
+    /// The flow's command for the action.
+    pub fn command(self) -> Command {
+        match self {
+            ReviewAction::Submit => Command::Submit,
+            ReviewAction::Cancel => Command::Cancel,
+        }
     }
 }
 
@@ -106,6 +134,45 @@ pub fn question_lines(payload: &Payload, answers: &AnswerState, q: usize) -> Vec
     lines
 }
 
+/// The review of question `q` on one row, for a front end whose rows are one line each
+/// (dialogs): the question's number (`1/3`, so no two rows are alike and none reads like an
+/// action), then its [`question_lines`] joined, an answer after a space and a note after
+/// ` · `: `2/3 Multi → Follow-up action · Note: First note → Docs demo`.
+pub fn question_row(payload: &Payload, answers: &AnswerState, q: usize) -> String {
+    let mut row = format!("{}/{}", q + 1, payload.questions.len());
+    for line in question_lines(payload, answers, q) {
+        row.push_str(if line.kind == LineKind::Note {
+            " \u{b7} "
+        } else {
+            " "
+        });
+        row.push_str(&line.text);
+    }
+    row
+}
+
+/// The confirmation the flow asks now, with the line over it: the cancel confirmation, or the
+/// submit one under [`words::unanswered_required`] (the unanswered required questions by
+/// label). `None` when the flow is not at a confirmation.
+pub fn confirmation(flow: &Flow<'_>) -> Option<(Confirmation, Option<String>)> {
+    match flow.screen() {
+        Screen::ConfirmCancel { .. } => Some((words::CONFIRM_CANCEL, None)),
+        Screen::ConfirmSubmit => {
+            let payload = flow.payload();
+            let names: Vec<String> = flow
+                .unanswered_required()
+                .into_iter()
+                .map(|q| one_line(&payload.questions[q].label).into_owned())
+                .collect();
+            Some((
+                words::CONFIRM_SUBMIT,
+                Some(words::unanswered_required(&names)),
+            ))
+        }
+        Screen::Question(_) | Screen::Review => None,
+    }
+}
+
 /// The review's name of question `q`: its label, `(required)` after a required one.
 pub fn label(payload: &Payload, q: usize) -> String {
     let question = &payload.questions[q];
@@ -116,6 +183,31 @@ pub fn label(payload: &Payload, q: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_confirmation_is_the_flows_with_the_unanswered_required_questions_over_it() {
+        let p = crate::contract::parse_payload(
+            r#"{"questions":[
+                {"id":"a","label":"Scope","prompt":"?","required":true,"options":[{"value":"x","label":"X"}]},
+                {"id":"b","label":"Name","prompt":"?","required":true,"options":[{"value":"y","label":"Y"}]}]}"#,
+        )
+        .unwrap();
+        let mut flow = Flow::new(&p);
+        assert_eq!(confirmation(&flow), None);
+        flow.apply(Command::Choose(0)).unwrap();
+        flow.apply(ReviewAction::Cancel.command()).unwrap();
+        assert_eq!(confirmation(&flow), Some((words::CONFIRM_CANCEL, None)));
+        flow.apply(Command::Deny).unwrap();
+        flow.apply(Command::Next).unwrap();
+        flow.apply(ReviewAction::Submit.command()).unwrap();
+        assert_eq!(
+            confirmation(&flow),
+            Some((
+                words::CONFIRM_SUBMIT,
+                Some("Unanswered required questions: Name.".to_string())
+            ))
+        );
+    }
 
     /// Upstream `tests/render-submit.test.ts`, "submit screen renders indented notes before
     /// answer and separates questions" and "… multi-select option notes under their related
@@ -152,7 +244,18 @@ mod tests {
             [" Multi", "   \u{2192} Follow-up action", "     Note: First note", "   \u{2192} Docs demo"]
         );
         assert_eq!(texts(2), [" Skipped", "   \u{2192} unanswered"]);
+        let rows: Vec<String> = (0..3).map(|q| question_row(&p, &a, q)).collect();
+        assert_eq!(
+            rows,
+            [
+                "1/3 Single \u{b7} Note: Question note \u{2192} Code demo \u{b7} Note: Option note",
+                "2/3 Multi \u{2192} Follow-up action \u{b7} Note: First note \u{2192} Docs demo",
+                "3/3 Skipped \u{2192} unanswered"
+            ]
+        );
         assert_eq!(ReviewAction::Submit.numbered(), "1. Submit");
+        assert_eq!(ReviewAction::named(" CANCEL "), Some(ReviewAction::Cancel));
+        assert_eq!(ReviewAction::named("2"), None);
         assert_eq!(ReviewAction::Cancel.numbered(), "2. Cancel");
         assert_eq!(ReviewAction::numbered_as(2), Some(ReviewAction::Cancel));
         assert_eq!(ReviewAction::numbered_as(3), None);
