@@ -257,10 +257,15 @@ pub fn detail_lines(payload: &Payload, answers: &AnswerState, q: usize, row: Row
     if let Some(d) = &option.description {
         lines.push(one_line(d).into_owned());
     }
-    if let Some(note) = answers.option_note(q, o) {
-        lines.push(format!("note: {}", one_line(note)));
-    }
+    lines.extend(option_note_line(answers, q, o));
     lines
+}
+
+/// Option `o`'s note as the line under the option (`note: …`), when it has one.
+pub fn option_note_line(answers: &AnswerState, q: usize, o: usize) -> Option<String> {
+    answers
+        .option_note(q, o)
+        .map(|note| format!("note: {}", one_line(note)))
 }
 
 /// The question note's line under the prompt (`Note: …`), when it has one.
