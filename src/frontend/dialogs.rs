@@ -13,7 +13,7 @@
 //! [`Flow`] says is current; no rule is decided here, and every row and word comes from the
 //! screen model ([`crate::ui`]):
 //! - a question is a `select` of the terminal's rows in its order ([`Rows`]: the options,
-//!   marked as chosen or ticked, Type your own, Next on a multi-select question), then a row
+//!   marked as chosen or ticked, the custom-text row, Next on a multi-select question), then a row
 //!   for each key the terminal has and a dialog has not ([`model::key_rows`]: the question's
 //!   note, an option's note, Back, Next); a cancelled select is Esc at the question
 //!   ([`Command::Cancel`]: the flow's cancel confirmation as usual);
@@ -185,30 +185,22 @@ pub fn run_timed<R: Lines, W: Write>(
     timeout: Option<Duration>,
     max_line: u64,
 ) -> Ending {
-    let deadline = timeout.map(|t| Deadline::new(t, input.now()));
     let mut d = Dialogs {
+        deadline: timeout.map(|t| Deadline::new(t, input.now())),
         flow,
         input,
         out,
-        deadline,
         max_line,
     };
     match d.run() {
-        Ok(()) => d.flow.into_ending().unwrap_or_else(|| {
-            Ending::Internal("the dialogs front end stopped before the flow ended".to_string())
-        }),
+        Ok(()) => super::ending_of(d.flow, "dialogs"),
         Err(Stop::Eof) => Ending::TerminalLost("the dialog client closed its input".to_string()),
         Err(Stop::Io(e)) => Ending::TerminalLost(format!("the dialog client failed: {e}")),
         Err(Stop::Protocol(what)) => Ending::TerminalLost(format!("the dialog client sent {what}")),
         Err(Stop::Internal(why)) => Ending::Internal(why),
         Err(Stop::TimedOut) => {
             let why = d.deadline.map(|t| t.message()).unwrap_or_default();
-            match d.flow.apply(Command::TimeOut(why)) {
-                Ok(()) => d.flow.into_ending().unwrap_or_else(|| {
-                    Ending::Internal("the flow did not end on a timeout".to_string())
-                }),
-                Err(e) => Ending::Internal(format!("the flow refused a timeout: {e}")),
-            }
+            super::time_out(d.flow, why)
         }
     }
 }
@@ -442,7 +434,7 @@ impl<R: Lines, W: Write> Dialogs<'_, R, W> {
     }
 
     /// The rows of question `q`'s select: the screen model's rows in the terminal's order
-    /// (options, Type your own, Next on a multi-select question), each marked as chosen or
+    /// (options, the custom-text row, Next on a multi-select question), each marked as chosen or
     /// not, then the key rows.
     fn question_rows(&self, q: usize) -> Vec<(String, QuestionRow)> {
         let (payload, answers) = (self.flow.payload(), self.flow.answers());
@@ -615,32 +607,24 @@ impl<R: Lines, W: Write> Dialogs<'_, R, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contract::{parse_payload, Payload};
+    use crate::contract::Payload;
     use serde_json::json;
-    use std::time::Instant;
 
+    /// Setup: a required single-select question with descriptions, a multi-select one, and
+    /// the shared preview question.
     fn payload() -> Payload {
-        parse_payload(
-            &json!({
-                "title": "Setup",
-                "questions": [
-                    {"id": "db", "label": "Database", "prompt": "Which database?", "required": true,
-                     "options": [
-                        {"value": "postgres", "label": "PostgreSQL", "description": "Full relational database."},
-                        {"value": "sqlite", "label": "SQLite", "description": "Embedded."}]},
-                    {"id": "checks", "label": "Checks", "prompt": "Which checks?", "type": "multi",
-                     "options": [
-                        {"value": "lint", "label": "Lint"},
-                        {"value": "test", "label": "Tests"}]},
-                    {"id": "layout", "prompt": "Which layout?", "type": "preview",
-                     "options": [
-                        {"value": "a", "label": "A", "preview": "+--+\n|a |\n+--+"},
-                        {"value": "b", "label": "B", "preview": "b\x1b[2Jb"}]}
-                ]
-            })
-            .to_string(),
-        )
-        .unwrap()
+        let option = |value: &str, label: &str| json!({"value": value, "label": label});
+        let mut postgres = option("postgres", "PostgreSQL");
+        postgres["description"] = json!("Full relational database.");
+        let mut sqlite = option("sqlite", "SQLite");
+        sqlite["description"] = json!("Embedded.");
+        let checks = [option("lint", "Lint"), option("test", "Tests")];
+        crate::frontend::test_support::setup_payload(json!([
+            {"id": "db", "label": "Database", "prompt": "Which database?", "required": true,
+             "options": [postgres, sqlite]},
+            {"id": "checks", "label": "Checks", "prompt": "Which checks?", "type": "multi",
+             "options": checks}
+        ]))
     }
 
     /// Runs the flow with `responses` (one JSON value each); returns the ending, the result's
@@ -1010,13 +994,7 @@ mod tests {
         timeout: Duration,
     ) -> (Ending, Vec<Value>, Duration) {
         let p = payload();
-        let start = Instant::now();
-        let clock = std::rc::Rc::new(std::cell::Cell::new(start));
-        let input = crate::frontend::test_support::Timed {
-            lines: io::Cursor::new(text.as_bytes().to_vec()),
-            clock: clock.clone(),
-            gaps: gaps.iter().copied().collect(),
-        };
+        let (input, elapsed) = crate::frontend::test_support::timed(text, gaps.iter().copied());
         let mut out = Vec::new();
         let ending = run_timed(Flow::new(&p), input, &mut out, Some(timeout), 4096);
         let requests = String::from_utf8(out)
@@ -1024,7 +1002,7 @@ mod tests {
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
-        (ending, requests, clock.get() - start)
+        (ending, requests, elapsed())
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! toggles): only text lines. It draws the screen model ([`crate::ui`]), spelling no row or
 //! word of a screen itself: every question is printed as a block (its heading such as
 //! `2/3 Frontend (choose any)`, the prompt, its note, the model's rows: the numbered options
-//! with descriptions and full previews, Type your own as option N+1, Next on a multi-select
+//! with descriptions and full previews, the custom-text row as option N+1, Next on a multi-select
 //! question), then one line is read and turned into an [`Entry`] by the pure [`parse_entry`];
 //! the review prints the model's review lines and numbered actions and reads a
 //! [`ReviewEntry`] with [`parse_review_entry`]. What may be typed (numbers, `> text`,
@@ -54,7 +54,7 @@ pub enum Entry {
     Cancel,
     /// `-`: clear the selection and the custom text (notes stay).
     Clear,
-    /// The number of the Type your own row (N+1, [`crate::ui::question::digit_row`]): ask for
+    /// The number of the custom-text row (N+1, [`crate::ui::question::digit_row`]): ask for
     /// the custom text on a line of its own.
     TypeOwn,
     /// An answer. `options`: the new selection, when numbers, a value or a label were typed
@@ -94,7 +94,7 @@ pub enum ReviewEntry {
     Invalid(String),
 }
 
-/// The marker that starts custom text (Type your own): `> Svelte`.
+/// The marker that starts custom text: `> Svelte`.
 pub const CUSTOM_MARKER: char = '>';
 
 /// The marker before a question's number at the review: `#2` re-opens question 2.
@@ -182,7 +182,7 @@ fn parse_note(line: &str, question: &Question) -> Option<Entry> {
 ///
 /// In order: empty → [`Entry::Keep`]; `?` → help; `<` → back; `note: …` / `note N: …` → a
 /// note; `> text` → custom text; `-` → clear; numbers (`2`, `1,3`, `1 3`, on multi also
-/// followed by `> text`) → options, and the number after the last option → Type your own
+/// followed by `> text`) → options, and the number after the last option → the custom-text row
 /// when the question takes custom text; an option's exact value or label (or a unique
 /// case-insensitive match) → that option; the words `help`, `back`, `review`, `cancel`;
 /// anything else → [`Entry::Invalid`] with a one-line reason. On a text-only question (no
@@ -500,9 +500,7 @@ pub fn run_with_timeout<R: Lines, W: Write>(
         deadline,
     };
     match plain.run() {
-        Ok(()) => plain.flow.into_ending().unwrap_or_else(|| {
-            Ending::Internal("the plain front end stopped before the flow ended".to_string())
-        }),
+        Ok(()) => super::ending_of(plain.flow, "plain"),
         Err(Stop::TimedOut) => {
             let why = plain.deadline.map(|d| d.message()).unwrap_or_default();
             let _ = writeln!(
@@ -510,13 +508,7 @@ pub fn run_with_timeout<R: Lines, W: Write>(
                 "\nTimed out ({why}): the answers given so far are kept."
             );
             let _ = plain.out.flush();
-            match plain.flow.apply(Command::TimeOut(why)) {
-                Ok(()) => plain
-                    .flow
-                    .into_ending()
-                    .unwrap_or_else(|| Ending::Internal("the flow did not time out".to_string())),
-                Err(e) => Ending::Internal(format!("the flow refused a command: {e}")),
-            }
+            super::time_out(plain.flow, why)
         }
         Err(Stop::Eof) => {
             let _ = writeln!(
@@ -703,7 +695,7 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
     }
 
     /// Prints the block of question `q`: its heading, prompt and note, the screen model's rows
-    /// (options with their descriptions, previews and notes, Type your own, Next on a
+    /// (options with their descriptions, previews and notes, the custom-text row, Next on a
     /// multi-select question), the current answer, the hint.
     fn show_question(&mut self, q: usize) -> io::Result<()> {
         let payload = self.flow.payload();
@@ -952,33 +944,22 @@ fn review_help() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contract::{parse_payload, Payload};
+    use crate::contract::Payload;
     use serde_json::json;
 
     fn payload() -> Payload {
-        parse_payload(
-            &json!({
-                "title": "Setup",
-                "questions": [
-                    {"id": "fw", "label": "Frontend", "prompt": "Which framework?", "required": true,
-                     "options": [
-                        {"value": "react", "label": "React", "description": "Components"},
-                        {"value": "vue", "label": "Vue"},
-                        {"value": "3", "label": "Svelte"}]},
-                    {"id": "feat", "label": "Features", "prompt": "Which features?", "type": "multi",
-                     "options": [
-                        {"value": "auth", "label": "Auth"},
-                        {"value": "billing", "label": "Billing"},
-                        {"value": "search", "label": "back"}]},
-                    {"id": "layout", "prompt": "Which layout?", "type": "preview",
-                     "options": [
-                        {"value": "a", "label": "A", "preview": "+--+\n|a |\n+--+"},
-                        {"value": "b", "label": "B", "preview": "b\x1b[2Jb"}]}
-                ]
-            })
-            .to_string(),
-        )
-        .unwrap()
+        crate::frontend::test_support::setup_payload(json!([
+            {"id": "fw", "label": "Frontend", "prompt": "Which framework?", "required": true,
+             "options": [
+                {"value": "react", "label": "React", "description": "Components"},
+                {"value": "vue", "label": "Vue"},
+                {"value": "3", "label": "Svelte"}]},
+            {"id": "feat", "label": "Features", "prompt": "Which features?", "type": "multi",
+             "options": [
+                {"value": "auth", "label": "Auth"},
+                {"value": "billing", "label": "Billing"},
+                {"value": "search", "label": "back"}]}
+        ]))
     }
 
     fn answer(options: Option<Vec<usize>>, custom: Option<&str>) -> Entry {
@@ -1233,21 +1214,12 @@ mod tests {
         timeout: u64,
     ) -> (Ending, String, Duration) {
         let p = payload();
-        let start = Instant::now();
-        let clock = std::rc::Rc::new(std::cell::Cell::new(start));
-        let input = crate::frontend::test_support::Timed {
-            lines: io::Cursor::new(lines.as_bytes().to_vec()),
-            clock: clock.clone(),
-            gaps: gaps.iter().map(|g| g.map(Duration::from_secs)).collect(),
-        };
+        let gaps = gaps.iter().map(|g| g.map(Duration::from_secs));
+        let (input, elapsed) = crate::frontend::test_support::timed(lines, gaps);
         let mut out = Vec::new();
-        let ending = run_with_timeout(
-            Flow::new(&p),
-            input,
-            &mut out,
-            Some(Duration::from_secs(timeout)),
-        );
-        (ending, String::from_utf8(out).unwrap(), clock.get() - start)
+        let timeout = Some(Duration::from_secs(timeout));
+        let ending = run_with_timeout(Flow::new(&p), input, &mut out, timeout);
+        (ending, String::from_utf8(out).unwrap(), elapsed())
     }
 
     #[test]
