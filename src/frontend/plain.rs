@@ -503,12 +503,10 @@ pub fn run_with_timeout<R: Lines, W: Write>(
         Ok(()) => super::ending_of(plain.flow, "plain"),
         Err(Stop::TimedOut) => {
             let why = plain.deadline.map(|d| d.message()).unwrap_or_default();
-            let _ = writeln!(
-                plain.out,
-                "\nTimed out ({why}): the answers given so far are kept."
-            );
+            let ending = super::time_out(plain.flow, why);
+            let _ = writeln!(plain.out, "\n{}.", view::ending_words(&ending).1);
             let _ = plain.out.flush();
-            super::time_out(plain.flow, why)
+            ending
         }
         Err(Stop::Eof) => {
             let _ = writeln!(
@@ -1242,7 +1240,7 @@ mod tests {
         assert!(
             shown.ends_with(
                 "2/3> \nClosing in 10 s without an answer: type a line to keep going.\n2/3> \n\
-             Timed out (no key for 30 seconds): the answers given so far are kept.\n"
+             Timed out (no key for 30 seconds): answers kept.\n"
             ),
             "{shown}"
         );
