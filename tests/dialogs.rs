@@ -232,11 +232,7 @@ fn every_dialect_example_runs_through_dialogs_in_both_result_formats() {
                                     .iter()
                                     .find(|o| o.contains(". Type your own") && first_visit)
                             })
-                            .or_else(|| {
-                                options
-                                    .iter()
-                                    .find(|o| o.starts_with("Next"))
-                            })
+                            .or_else(|| options.iter().find(|o| o.starts_with("Next")))
                             .unwrap_or_else(|| panic!("{name}: nothing to pick in {request}"));
                         json!({"value": pick})
                     }

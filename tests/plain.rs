@@ -163,7 +163,9 @@ fn multi_question_with_two_numbers_and_custom_text() {
                     {"value": "search", "label": "Search"}]}]});
     let mut run = Run::start(&payload, Some("dumb"), &[]);
     // The last question's move-on row says where it goes.
-    run.expect(" [ ] 3. Search\r\n [ ] 4. Type your own\u{2026}\r\n        Next: review \u{2192}\r\n");
+    run.expect(
+        " [ ] 3. Search\r\n [ ] 4. Type your own\u{2026}\r\n        Next: review \u{2192}\r\n",
+    );
     run.answer("1/1> ", "1,3 > Audit log");
     run.expect("Saved: Auth, Search, “Audit log”\r\n");
     run.answer("review> ", "submit");

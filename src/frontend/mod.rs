@@ -19,7 +19,6 @@ pub mod scripted;
 pub mod timeout;
 pub mod tty;
 
-
 use std::path::PathBuf;
 use std::time::Duration;
 

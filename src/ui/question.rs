@@ -378,7 +378,10 @@ mod tests {
         assert_eq!(mark(multi, Row::Option(0), true), "[x]");
         assert_eq!(mark(multi, Row::Next, false), "");
         use Action::*;
-        assert_eq!(key_rows(single, 0), [QuestionNote, OptionNote, NextQuestion]);
+        assert_eq!(
+            key_rows(single, 0),
+            [QuestionNote, OptionNote, NextQuestion]
+        );
         assert_eq!(key_rows(multi, 1), [QuestionNote, OptionNote, PrevQuestion]);
         // A question without options (docs/dialects.md) has no option note.
         let text_only = crate::contract::parse_payload_as(
@@ -389,7 +392,10 @@ mod tests {
         .payload
         .unwrap();
         assert_eq!(heading(&text_only, 0), "1/1 Q1 (answer in your own words)");
-        assert_eq!(key_rows(&text_only.questions[0], 0), [QuestionNote, NextQuestion]);
+        assert_eq!(
+            key_rows(&text_only.questions[0], 0),
+            [QuestionNote, NextQuestion]
+        );
         let texts: Vec<_> = key_rows(single, 1)
             .into_iter()
             .map(|a| key_row_text(a, true).unwrap())
