@@ -23,7 +23,7 @@ fn a_plain_mode_session_with_notes_and_custom_text_replays() {
     let mut s = Session::spawn(PREFS, &["--plain"]);
     s.wait_for("1/2> ");
     s.send("note: keep it short\r");
-    s.wait_for("Question note saved.");
+    s.wait_for("Note on this question saved.");
     s.send("2\r");
     s.wait_for("2/2> ");
     s.send("note 1: daily at work\r");

@@ -180,7 +180,7 @@ test("RPC mode: the binary asks through pi's dialogs; picking SQLite gives Q1: S
 	const env = piEnv(work, { PI_ASK_TEST_PAYLOAD: writeJson(work, "payload.json", databasePayload) });
 	const pick = (event, text) => ({ value: event.options.find((o) => o.includes(text)) });
 	const { events, stderr } = await rpcRun(work, env, (event) =>
-		event.title.includes("Review your answers") ? pick(event, "Submit") : pick(event, "SQLite"),
+		event.title.includes("Review answers") ? pick(event, "1. Submit") : pick(event, "SQLite"),
 	);
 	const response = events.find((e) => e.type === "response" && e.id === "req-1");
 	assert.equal(response?.success, true, stderr);
@@ -198,17 +198,13 @@ test("RPC mode: the binary asks through pi's dialogs; picking SQLite gives Q1: S
 				[
 					"( ) 1. PostgreSQL — Full relational database with production tooling.",
 					"( ) 2. SQLite — Embedded database with minimal setup.",
-					"Type your own…",
+					"( ) 3. Type your own…",
 					"Note on this question…",
 					"Note on an option…",
 					"Next: review →",
 				],
 			],
-			[
-				"select",
-				"Review your answers",
-				["Submit", "✓ 1/1 Q1: SQLite", "Note on a question…", "Note on an option…", "Elaborate", "Cancel"],
-			],
+			["select", "Review answers", ["1/1 Q1 → SQLite", "1. Submit", "2. Elaborate", "3. Cancel", "Note on a question…"]],
 		],
 	);
 	const last = events.find((e) => e.type === "agent_end").messages.at(-1);
@@ -241,7 +237,7 @@ test("RPC mode: cancelling the dialogs gives the dismissed result", async () => 
 		[
 			["select", "Project setup\n1/2 Database (choose one)\nWhich database should the project use?"],
 			["select", "Project setup\n2/2 Q2 (choose any)\nWhich checks should CI run?"],
-			["confirm", "Cancel the questionnaire?"],
+			["confirm", "Cancel and discard your answers?"],
 		],
 	);
 });
