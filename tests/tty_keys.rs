@@ -24,8 +24,23 @@ const PEEK: &str = "\x1d";
 const GAP: Duration = Duration::from_millis(3);
 /// pi-ask's default escape delay: a gap this long really is an Esc.
 const ESCAPE_DELAY: Duration = Duration::from_millis(50);
-/// The editor's prompt line is drawn under its help line (rustyline is reading keys).
-const EDITOR_READY: &str = "Ctrl+C dismiss\n>";
+/// The end of a question's or the review's hint line, the block's last line: the whole block
+/// is drawn.
+const HINT: &str = "· ? keys";
+/// Question 1's prompt line (SimpleTheme: no colour).
+const STYLE: &str = "1/2 Style · How should I frame the next prompt?:";
+/// Question 2's prompt line.
+const FRONTEND: &str = "2/2 Frontend · Which frontend frameworks have you used?:";
+/// The review's title.
+const REVIEW: &str = "Review answers";
+/// The custom-text editor's hint line, the first of its block.
+const ANSWER_EDITOR: &str = "Type your own · Enter submit · Esc close";
+/// The question note editor's hint line.
+const QUESTION_NOTE_EDITOR: &str = "Note on this question · Enter save · Esc close";
+/// An empty custom-text editor is reading keys: rustyline draws its placeholder.
+const ANSWER_READY: &str = "\n> Type answer...";
+/// An empty note editor is reading keys.
+const NOTE_READY: &str = "\n> Add a note...";
 
 /// `details.questions` of examples/implementation-preferences.json.
 fn prefs_questions() -> Value {
@@ -119,9 +134,30 @@ fn assert_finished(s: &mut Session, code: i32, expected: Value) {
     assert!(!s.alternate_screen(), "still on the alternate screen");
 }
 
+/// The review's lines on `screen`: from its title to its last action, `2. Cancel`.
+fn review_lines(screen: &str) -> Vec<&str> {
+    let lines: Vec<&str> = screen.lines().collect();
+    let start = lines
+        .iter()
+        .position(|l| *l == REVIEW)
+        .unwrap_or_else(|| panic!("no review: {screen}"));
+    let end = lines
+        .iter()
+        .position(|l| l.ends_with("2. Cancel"))
+        .unwrap_or_else(|| panic!("no actions: {screen}"));
+    lines[start..=end].to_vec()
+}
+
 /// The highlighted line of `screen` (the one starting with `>`).
 fn highlighted(screen: &str) -> Option<&str> {
     screen.lines().find(|l| l.starts_with('>'))
+}
+
+/// Waits until a line of the screen is exactly `line`; returns the screen.
+fn wait_line(s: &mut Session, line: &str) -> String {
+    s.wait_until(&format!("the line {line:?}"), |screen| {
+        screen.lines().any(|l| l == line)
+    })
 }
 
 /// Waits until the highlighted line is exactly `line`; returns the screen.
@@ -163,6 +199,9 @@ fn split_moves(s: &mut Session, key: &str, line: &str) -> Result<String, Stalled
     Ok(wait_highlight(s, line))
 }
 
+/// The long list's question 1 with its last row, Type your own (option N+1), highlighted.
+const TYPE_OWN_61: &str = "> ( ) 61. Type your own…";
+
 /// The highlighted row of the long list's question 1 on option `i`.
 fn option_row(i: usize) -> String {
     format!("> ( ) {i:>2}. Option {i}")
@@ -175,7 +214,7 @@ fn option_row(i: usize) -> String {
 fn an_arrow_split_30_ms_apart_still_moves() {
     retrying_stalls(|| {
         let mut s = Session::spawn(&long_list(), &[]);
-        s.wait_all(&["1/2 Pick", "[Page 1/3]", &option_row(1)]);
+        s.wait_all(&["1/2 Pick", "? keys [1/3]", &option_row(1)]);
         for (key, row) in [("\x1b[B", 2), ("\x1bOB", 3), ("\x1b[A", 2)] {
             let longest = s.send_split(key, Duration::from_millis(30));
             if longest >= ESCAPE_DELAY {
@@ -196,29 +235,29 @@ fn an_arrow_split_30_ms_apart_still_moves() {
 fn every_split_sequence_moves_and_never_cancels() {
     retrying_stalls(|| {
         let mut s = Session::spawn(&long_list(), &[]);
-        s.wait_all(&["1/2 Pick", "[Page 1/3]", &option_row(1)]);
+        s.wait_all(&["1/2 Pick", "? keys [1/3]", &option_row(1)]);
         // Arrows, CSI and SS3.
         split_moves(&mut s, "\x1b[B", &option_row(2))?;
         split_moves(&mut s, "\x1bOB", &option_row(3))?;
         split_moves(&mut s, "\x1b[A", &option_row(2))?;
         split_moves(&mut s, "\x1bOA", &option_row(1))?;
-        // Every form of End, then of Home.
+        // Every form of End (the last row: Type your own), then of Home.
         for (end, home) in [
             ("\x1b[F", "\x1b[H"),
             ("\x1b[4~", "\x1b[1~"),
             ("\x1b[8~", "\x1b[7~"),
             ("\x1bOF", "\x1bOH"),
         ] {
-            let screen = split_moves(&mut s, end, &option_row(60))?;
-            assert!(screen.contains("[Page 3/3]"), "{end:?}: {screen}");
+            let screen = split_moves(&mut s, end, TYPE_OWN_61)?;
+            assert!(screen.contains("? keys [3/3]"), "{end:?}: {screen}");
             let screen = split_moves(&mut s, home, &option_row(1))?;
-            assert!(screen.contains("[Page 1/3]"), "{home:?}: {screen}");
+            assert!(screen.contains("? keys [1/3]"), "{home:?}: {screen}");
         }
-        // PageDown, PageUp.
-        let screen = split_moves(&mut s, "\x1b[6~", &option_row(24))?;
-        assert!(screen.contains("[Page 2/3]"), "{screen}");
+        // PageDown, PageUp (a page holds 26 rows at 30x100).
+        let screen = split_moves(&mut s, "\x1b[6~", &option_row(27))?;
+        assert!(screen.contains("? keys [2/3]"), "{screen}");
         let screen = split_moves(&mut s, "\x1b[5~", &option_row(1))?;
-        assert!(screen.contains("[Page 1/3]"), "{screen}");
+        assert!(screen.contains("? keys [1/3]"), "{screen}");
         // Between the questions: Tab (kitty, modifyOtherKeys), Shift+Tab, → and ← (CSI, SS3).
         for (next, back) in [
             ("\x1b[9u", "\x1b[Z"),
@@ -237,7 +276,7 @@ fn every_split_sequence_moves_and_never_cancels() {
         s.wait_all(&["2/2 Size", "> ( ) 1. Small"]);
         split_moves(&mut s, "\x1bOB", "> ( ) 2. Medium")?;
         send_split(&mut s, "\x1b[27;1;13~")?;
-        s.wait_all(&["Review your answers", "> Submit"]);
+        s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
         send_split(&mut s, "\x1b[13u")?;
         assert_finished(
             &mut s,
@@ -259,11 +298,11 @@ fn every_split_sequence_moves_and_never_cancels() {
 fn split_kitty_and_modify_other_keys_esc_cancel_leaving_nothing_behind() {
     retrying_stalls(|| {
         let mut s = Session::spawn(PREFS, &[]);
-        s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
+        s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
         // An answer, so that Esc asks first: the rest of the sequence read as keys would
         // show (a `2` would say yes).
-        s.send(" ");
-        s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
+        s.send("1");
+        s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
         send_split(&mut s, "\x1b[27u")?;
         s.wait_all(&["Cancel and discard your answers?", "> No, keep answering"]);
         s.send("\r");
@@ -284,9 +323,9 @@ fn split_kitty_and_modify_other_keys_ctrl_c_dismiss() {
     for ctrl_c in ["\x1b[99;5u", "\x1b[27;5;99~"] {
         retrying_stalls(|| {
             let mut s = Session::spawn(PREFS, &[]);
-            s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
-            s.send(" ");
-            s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
+            s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
+            s.send("1");
+            s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
             send_split(&mut s, ctrl_c)?;
             assert_finished(&mut s, 130, prefs_dismissed());
             Ok(())
@@ -298,37 +337,39 @@ fn split_kitty_and_modify_other_keys_ctrl_c_dismiss() {
 fn split_arrows_in_an_editor_edit_the_text_or_leave_it_empty() {
     retrying_stalls(|| {
         let mut s = Session::spawn(PREFS, &[]);
-        s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
+        s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
         for _ in 0..3 {
             s.send(DOWN);
         }
-        wait_highlight(&mut s, ">     Type your own…");
+        wait_highlight(&mut s, "> ( ) 4. Type your own…");
         s.send("\r");
-        s.wait_all(&["Your own answer", EDITOR_READY]);
+        s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
         s.send("ab");
-        s.wait_for("> ab");
+        s.wait_for("\n> ab");
         // With text: the arrows move the cursor (a typed character shows where).
         send_split(&mut s, "\x1b[D")?;
         s.send("X");
-        s.wait_for("> aXb");
+        s.wait_for("\n> aXb");
         send_split(&mut s, "\x1bOD")?;
         s.send("Y");
-        s.wait_for("> aYXb");
-        // Ctrl+E Ctrl+U: the editor empty again, where ↓ leaves it.
+        s.wait_for("\n> aYXb");
+        // Ctrl+E Ctrl+U: the editor empty again, where ↓ leaves it (Type your own is the last
+        // row: the highlight wraps to the first).
         s.send("\x05\x15");
-        s.wait_gone("> aYXb");
+        s.wait_for(ANSWER_READY);
         send_split(&mut s, "\x1b[B")?;
-        wait_highlight(&mut s, ">     Note on this question…");
+        let screen = wait_highlight(&mut s, "> ( ) 1. Minimal");
+        assert!(!screen.contains(ANSWER_EDITOR), "{screen}");
         s.send(UP);
-        wait_highlight(&mut s, ">     Type your own…");
+        wait_highlight(&mut s, "> ( ) 4. Type your own…");
         s.send("\r");
-        s.wait_all(&["Your own answer", EDITOR_READY]);
+        s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
         send_split(&mut s, "\x1bOB")?;
-        wait_highlight(&mut s, ">     Note on this question…");
+        wait_highlight(&mut s, "> ( ) 1. Minimal");
         s.send(TAB);
-        s.wait_all(&["2/2 Frontend", "Next: review →"]);
+        s.wait_all(&[FRONTEND, HINT]);
         s.send(TAB);
-        s.wait_for("> Submit");
+        s.wait_for("> 1. Submit");
         s.send("\r");
         assert_finished(
             &mut s,
@@ -342,35 +383,43 @@ fn split_arrows_in_an_editor_edit_the_text_or_leave_it_empty() {
 #[test]
 fn ss3_arrows_page_down_home_and_end_in_a_long_list() {
     let mut s = Session::spawn(&long_list(), &[]);
-    s.wait_all(&["1/2 Pick", "[Page 1/3]", &option_row(1)]);
+    s.wait_all(&["1/2 Pick", "? keys [1/3]", &option_row(1)]);
     s.send("\x1bOB");
     wait_highlight(&mut s, &option_row(2));
     s.send("\x1bOB");
     wait_highlight(&mut s, &option_row(3));
     s.send("\x1bOA");
     wait_highlight(&mut s, &option_row(2));
-    // PageDown: the next page, the highlight a page further.
+    // PageDown: the next page (26 rows at 30x100), the highlight a page further.
     s.send("\x1b[6~");
-    let screen = wait_highlight(&mut s, &option_row(25));
-    let help = screen.lines().nth(4).unwrap();
-    assert!(help.trim_end().ends_with("[Page 2/3]"), "{screen}");
-    assert!(screen.contains("  ( ) 24. Option 24"), "{screen}");
-    assert!(!screen.contains("Option 23"), "{screen}");
+    let screen = wait_highlight(&mut s, &option_row(28));
+    let hint = screen.lines().find(|l| l.starts_with("↑↓ move"));
+    assert_eq!(
+        hint,
+        Some(
+            "↑↓ move · Enter choose · n note · Esc cancel · ^C dismiss · ^] context · ? keys [2/3]"
+        ),
+        "{screen}"
+    );
+    assert!(screen.contains("  ( ) 27. Option 27"), "{screen}");
+    assert!(!screen.contains("Option 26"), "{screen}");
     s.send("\x1b[6~");
-    let screen = wait_highlight(&mut s, &option_row(48));
-    assert!(screen.contains("[Page 3/3]"), "{screen}");
-    // End: the last option (not the action rows); Home: the first.
+    let screen = wait_highlight(&mut s, &option_row(54));
+    assert!(screen.contains("? keys [3/3]"), "{screen}");
+    // End: the last row, Type your own (option N+1); Home: the first.
     s.send("\x1b[F");
-    wait_highlight(&mut s, &option_row(60));
+    wait_highlight(&mut s, TYPE_OWN_61);
     s.send("\x1b[H");
     let screen = wait_highlight(&mut s, &option_row(1));
-    assert!(screen.contains("[Page 1/3]"), "{screen}");
+    assert!(screen.contains("? keys [1/3]"), "{screen}");
     s.send("\x1b[4~");
+    wait_highlight(&mut s, TYPE_OWN_61);
+    s.send(UP);
     wait_highlight(&mut s, &option_row(60));
     s.send("\r");
     s.wait_all(&["2/2 Size", "> ( ) 1. Small"]);
     s.send(TAB);
-    s.wait_for("> Submit");
+    s.wait_for("> 1. Submit");
     s.send("\r");
     assert_finished(
         &mut s,
@@ -387,10 +436,10 @@ fn ss3_arrows_page_down_home_and_end_in_a_long_list() {
 #[test]
 fn digits_choose_tick_and_reopen_and_a_ticks_all_or_none() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
     // Single: 2 chooses option 2 and goes on.
     s.send("2");
-    s.wait_all(&["2/2 Frontend", "> [ ] 1. React", "Next: review →"]);
+    s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
     // Multi: a ticks all, then none.
     s.send("a");
     s.wait_all(&["> [x] 1. React", "  [x] 2. Vue", "  [x] 3. Svelte"]);
@@ -403,19 +452,41 @@ fn digits_choose_tick_and_reopen_and_a_ticks_all_or_none() {
     s.wait_all(&["  [x] 1. React", "> [x] 3. Svelte"]);
     s.send("1");
     let screen = s.wait_all(&["> [ ] 1. React", "  [x] 3. Svelte"]);
-    assert!(screen.contains("2/2 Frontend"), "{screen}");
+    assert!(screen.contains(FRONTEND), "{screen}");
     // Enter confirms.
     s.send("\r");
-    let screen = s.wait_all(&["Review your answers", "> Submit"]);
-    assert!(screen.contains("  ✓ 1/2 Style: Balanced"), "{screen}");
-    assert!(screen.contains("  ✓ 2/2 Frontend: Svelte"), "{screen}");
-    // On the review, 1 re-opens question 1 (on its answer); 3 chooses Rich and comes back.
+    let review = |style: &'static str| {
+        vec![
+            REVIEW,
+            "  Style",
+            style,
+            "",
+            "  Frontend",
+            "     → Svelte",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
+    };
+    let screen = s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
+    assert_eq!(review_lines(&screen), review("     → Balanced"));
+    // On the review, a digit arms its action: the first 1 does not submit.
     s.send("1");
-    s.wait_all(&["1/2 Style", "> (•) 2. Balanced"]);
-    s.send("3");
-    let screen = s.wait_all(&["Review your answers", "> Submit"]);
-    assert!(screen.contains("  ✓ 1/2 Style: Rich"), "{screen}");
+    s.wait_for("\nPress 1 again to submit · ↑↓ move");
+    // Style re-opened on its answer; 3 chooses Rich and comes back.
+    s.send(UP);
+    s.send(UP);
+    wait_highlight(&mut s, "> Style");
     s.send("\r");
+    s.wait_all(&[STYLE, "> (•) 2. Balanced", HINT]);
+    s.send("3");
+    let screen = s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
+    assert_eq!(review_lines(&screen), review("     → Rich"));
+    assert!(!screen.contains("Press 1 again"), "{screen}");
+    // 1 twice submits.
+    s.send("1");
+    s.wait_for("Press 1 again to submit");
+    s.send("1");
     assert_finished(
         &mut s,
         0,
@@ -435,39 +506,56 @@ fn digits_choose_tick_and_reopen_and_a_ticks_all_or_none() {
 #[test]
 fn n_writes_the_highlighted_options_note_and_shift_n_the_questions() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
     s.send(DOWN);
     wait_highlight(&mut s, "> ( ) 2. Balanced");
     s.send("n");
-    // The question stays above the editor, the note's option marked.
-    let screen = s.wait_all(&["Note on option Balanced", EDITOR_READY]);
-    assert!(screen.contains("> ( ) 2. Balanced"), "{screen}");
+    // The question stays under the editor's hint line, the note's option highlighted.
+    let screen = s.wait_all(&["Note on Balanced · Enter save · Esc close", NOTE_READY]);
+    assert!(screen.contains("\n> ( ) 2. Balanced\n"), "{screen}");
     s.send("why balanced");
-    s.wait_for("> why balanced");
+    s.wait_for("\n> why balanced");
     s.send("\r");
-    let screen = s.wait_all(&["> ( ) 2. Balanced", "Next →"]);
-    assert!(screen.contains("note: why balanced"), "{screen}");
+    let screen = s.wait_all(&["> ( ) 2. Balanced", HINT]);
+    assert!(
+        screen.contains("\n         note: why balanced\n"),
+        "{screen}"
+    );
     s.send("N");
-    s.wait_all(&["Note on this question\n", EDITOR_READY]);
+    s.wait_all(&[QUESTION_NOTE_EDITOR, NOTE_READY]);
     s.send("keep it short");
-    s.wait_for("> keep it short");
+    s.wait_for("\n> keep it short");
     s.send("\r");
-    let screen = s.wait_all(&["Note on this question… (now “keep it short”)", "Next →"]);
+    let screen = s.wait_all(&[&format!("{STYLE}\n  Note: keep it short\n"), HINT]);
     assert_eq!(highlighted(&screen), Some("> ( ) 2. Balanced"), "{screen}");
     s.send("\r");
-    s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
+    s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
     // A question note without an answer.
     s.send("N");
-    s.wait_all(&["Note on this question\n", EDITOR_READY]);
+    s.wait_all(&[QUESTION_NOTE_EDITOR, NOTE_READY]);
     s.send("none of these");
-    s.wait_for("> none of these");
+    s.wait_for("\n> none of these");
     s.send("\r");
-    s.wait_all(&[
-        "Note on this question… (now “none of these”)",
-        "Next: review →",
-    ]);
+    s.wait_all(&[&format!("{FRONTEND}\n  Note: none of these\n"), HINT]);
     s.send(TAB);
-    s.wait_for("> Submit");
+    let screen = s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
+    // Notes before the answer; the option note under its option.
+    assert_eq!(
+        review_lines(&screen),
+        [
+            REVIEW,
+            "  Style",
+            "       Note: keep it short",
+            "     → Balanced",
+            "       Note: why balanced",
+            "",
+            "  Frontend",
+            "       Note: none of these",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
+    );
     s.send("\r");
     assert_finished(
         &mut s,
@@ -496,29 +584,41 @@ fn n_writes_the_highlighted_options_note_and_shift_n_the_questions() {
 #[test]
 fn tab_shift_tab_and_arrows_move_between_questions_keeping_ticks() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
     s.send(TAB);
-    s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
+    s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
     s.send(" ");
     s.wait_for("> [x] 1. React");
     s.send(SHIFT_TAB);
-    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
     s.send(RIGHT);
-    s.wait_all(&["2/2 Frontend", "> [x] 1. React"]);
+    s.wait_all(&[FRONTEND, "> [x] 1. React", HINT]);
     s.send(LEFT);
-    let screen = s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
+    let screen = s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
     assert!(!screen.contains("(•)"), "nothing chosen: {screen}");
     s.send(TAB);
-    s.wait_all(&["2/2 Frontend", "> [x] 1. React"]);
+    s.wait_all(&[FRONTEND, "> [x] 1. React", HINT]);
     s.send(TAB);
-    let screen = s.wait_all(&["Review your answers", "> Submit"]);
-    assert!(screen.contains("  · 1/2 Style: no answer"), "{screen}");
-    assert!(screen.contains("  ✓ 2/2 Frontend: React"), "{screen}");
+    let screen = s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
+    assert_eq!(
+        review_lines(&screen),
+        [
+            REVIEW,
+            "  Style",
+            "     → unanswered",
+            "",
+            "  Frontend",
+            "     → React",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
+    );
     // ← on the review: back to the last question, its ticks kept.
     s.send(LEFT);
-    s.wait_all(&["2/2 Frontend", "> [x] 1. React"]);
+    s.wait_all(&[FRONTEND, "> [x] 1. React", HINT]);
     s.send(RIGHT);
-    s.wait_for("> Submit");
+    s.wait_for("> 1. Submit");
     s.send("\r");
     assert_finished(
         &mut s,
@@ -544,19 +644,22 @@ fn keys_typed_before_the_first_screen_never_answer() {
         s.send(&format!("looks good\r{DOWN}"));
         // The first frame written (a late arrival may have answered already: no screen to
         // wait for then).
-        s.expect("Next →");
+        s.expect("? keys");
         if !s.output_text().contains("looks good\r\n^[[B") {
             continue;
         }
-        let screen = s.wait_all(&["1/2 Style", "Next →"]);
+        let screen = s.wait_all(&[STYLE, HINT]);
         assert_eq!(highlighted(&screen), Some("> ( ) 1. Minimal"), "{screen}");
         assert!(!screen.contains("(•)"), "{screen}");
         assert!(!screen.contains("looks good"), "{screen}");
         s.send(TAB);
-        s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
+        s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
         s.send(TAB);
-        let screen = s.wait_all(&["Review your answers", "> Submit"]);
-        assert!(screen.contains("  · 1/2 Style: no answer"), "{screen}");
+        let screen = s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
+        assert_eq!(
+            review_lines(&screen)[1..3],
+            ["  Style", "     → unanswered"]
+        );
         s.send("\r");
         assert_finished(
             &mut s,
@@ -573,7 +676,7 @@ fn keys_typed_before_the_first_screen_never_answer() {
 fn start_in_shell(s: &mut Session) -> String {
     s.wait_for(SHELL_PROMPT.trim_end());
     s.send("pi-ask payload.json --output result.json\r");
-    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal", "Next →"])
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT])
 }
 
 /// Waits until the shell shows its prompt again after Ctrl+Z stopped pi-ask: the job's
@@ -613,9 +716,9 @@ fn ctrl_z_and_fg_from_a_shell_keep_the_flow_and_its_answers() {
     let mut s = Session::spawn_shell(PREFS, Options::default());
     start_in_shell(&mut s);
     s.send("2");
-    s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
+    s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
     s.send(" ");
-    let before = s.wait_all(&["2/2 Frontend", "> [x] 1. React", "Next: review →"]);
+    let before = s.wait_all(&[FRONTEND, "> [x] 1. React", HINT]);
     s.send(CTRL_Z);
     wait_stopped(&mut s);
     s.send("fg\r");
@@ -624,7 +727,7 @@ fn ctrl_z_and_fg_from_a_shell_keep_the_flow_and_its_answers() {
     assert!(s.alternate_screen(), "not on the alternate screen");
     assert!(!s.cursor_visible(), "the cursor shows at a menu");
     s.send("\r");
-    s.wait_all(&["Review your answers", "> Submit"]);
+    s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
     s.send("\r");
     exit_shell(
         &mut s,
@@ -647,27 +750,24 @@ fn ctrl_z_in_an_editor_keeps_the_draft() {
     let mut s = Session::spawn_shell(PREFS, Options::default());
     start_in_shell(&mut s);
     s.send("N");
-    s.wait_all(&["Note on this question\n", EDITOR_READY]);
+    s.wait_all(&[QUESTION_NOTE_EDITOR, NOTE_READY]);
     s.send("half a thought");
-    s.wait_for("> half a thought");
+    s.wait_for("\n> half a thought");
     s.send(CTRL_Z);
     wait_stopped(&mut s);
     s.send("fg\r");
-    let screen = s.wait_all(&["1/2 Style", "Note on this question\n", "> half a thought"]);
+    let screen = s.wait_all(&[QUESTION_NOTE_EDITOR, STYLE, "\n> half a thought"]);
     assert!(s.alternate_screen(), "not on the alternate screen");
     assert!(!screen.contains("Stopped"), "{screen}");
     assert!(!screen.contains(SHELL_PROMPT.trim_end()), "{screen}");
     s.send(" more");
-    s.wait_for("> half a thought more");
+    s.wait_for("\n> half a thought more");
     s.send("\r");
-    s.wait_all(&[
-        "Note on this question… (now “half a thought more”)",
-        "Next →",
-    ]);
+    s.wait_all(&[&format!("{STYLE}\n  Note: half a thought more\n"), HINT]);
     s.send(TAB);
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send(TAB);
-    s.wait_for("> Submit");
+    s.wait_for("> 1. Submit");
     s.send("\r");
     exit_shell(
         &mut s,
@@ -687,37 +787,35 @@ fn ctrl_z_in_an_editor_keeps_the_draft() {
 #[test]
 fn an_empty_editor_lets_down_tab_and_left_navigate() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
-    for _ in 0..3 {
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
+    for _ in 0..2 {
         s.send(DOWN);
     }
-    wait_highlight(&mut s, ">     Type your own…");
-    s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
+    wait_highlight(&mut s, "> ( ) 3. Rich");
+    s.send("n");
+    s.wait_all(&["Note on Rich · Enter save · Esc close", NOTE_READY]);
     // ↓ in the empty editor: closed, the highlight on the next row.
     s.send(DOWN);
-    let screen = wait_highlight(&mut s, ">     Note on this question…");
-    assert!(!screen.contains("Your own answer"), "{screen}");
-    s.send(UP);
-    wait_highlight(&mut s, ">     Type your own…");
+    let screen = wait_highlight(&mut s, "> ( ) 4. Type your own…");
+    assert!(!screen.contains("Note on Rich"), "{screen}");
     s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
     // Tab: the next question.
     s.send(TAB);
-    s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
+    s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
     for _ in 0..3 {
         s.send(DOWN);
     }
-    wait_highlight(&mut s, ">     Type your own…");
+    wait_highlight(&mut s, "> [ ] 4. Type your own…");
     s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
-    // ←: the previous question.
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    // ←: the previous question, where it was left.
     s.send(LEFT);
-    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
+    s.wait_all(&[STYLE, "> ( ) 4. Type your own…", HINT]);
     s.send("1");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send(TAB);
-    s.wait_for("> Submit");
+    s.wait_for("> 1. Submit");
     s.send("\r");
     assert_finished(
         &mut s,
@@ -736,37 +834,37 @@ fn an_empty_editor_lets_down_tab_and_left_navigate() {
 #[test]
 fn an_editor_with_text_keeps_tab_and_the_arrows() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
     for _ in 0..3 {
         s.send(DOWN);
     }
-    wait_highlight(&mut s, ">     Type your own…");
+    wait_highlight(&mut s, "> ( ) 4. Type your own…");
     s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
     s.send("ab");
-    s.wait_for("> ab");
+    s.wait_for("\n> ab");
     // Each key is followed by a character: it lands in the editor only if the editor stayed.
     s.send(LEFT);
     s.send("X");
-    s.wait_for("> aXb");
+    wait_line(&mut s, "> aXb");
     s.send(RIGHT);
     s.send("c");
-    s.wait_for("> aXbc");
+    wait_line(&mut s, "> aXbc");
     s.send(TAB);
     s.send("d");
-    s.wait_for("> aXbcd");
+    wait_line(&mut s, "> aXbcd");
     s.send(SHIFT_TAB);
     s.send("e");
-    s.wait_for("> aXbcde");
+    wait_line(&mut s, "> aXbcde");
     s.send(DOWN);
     s.send(UP);
     s.send("f");
-    let screen = s.wait_for("> aXbcdef");
-    assert!(screen.contains("Your own answer"), "{screen}");
+    let screen = wait_line(&mut s, "> aXbcdef");
+    assert!(screen.contains(ANSWER_EDITOR), "{screen}");
     s.send("\r");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send(TAB);
-    s.wait_for("> Submit");
+    s.wait_for("> 1. Submit");
     s.send("\r");
     assert_finished(
         &mut s,
@@ -791,9 +889,9 @@ fn bells(bytes: &[u8]) -> usize {
 /// stdout when the session sends stdout to a file).
 fn minimal_and_submit(s: &mut Session) {
     s.send("1");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send(TAB);
-    s.wait_for("> Submit");
+    s.wait_for("> 1. Submit");
     s.send("\r");
     assert_finished(
         s,
@@ -819,7 +917,7 @@ fn the_bell_rings_once_on_the_terminal_and_never_on_stdout() {
             ..Options::default()
         },
     );
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, HINT]);
     s.expect("\x07");
     assert_eq!(bells(&s.output()), 1, "{:?}", s.output_text());
     minimal_and_submit(&mut s);
@@ -839,7 +937,7 @@ fn no_bell_with_the_flag_or_pi_ask_bell_0() {
             ..Options::default()
         };
         let mut s = Session::spawn_with(PREFS, args, opts);
-        s.wait_all(&["1/2 Style", "Next →"]);
+        s.wait_all(&[STYLE, HINT]);
         minimal_and_submit(&mut s);
         assert_eq!(bells(&s.output()), 0, "{:?}", s.output_text());
     };
@@ -856,37 +954,40 @@ fn peek_shows_the_context_until_the_next_key_which_does_nothing_else() {
         "I will refactor the parser.\nWhich style should the next prompt have?\n",
     )
     .expect("write the context");
-    let peeked = "Context (the agent's message) · any key returns\n\
-                  I will refactor the parser.\n\
-                  Which style should the next prompt have?";
+    // The file's last line break ends its last line: no empty line after it.
+    let peeked = "Implementation preferences\n\
+                  The agent's message · lines 1-2 of 2\n\
+                  │ I will refactor the parser.\n\
+                  │ Which style should the next prompt have?\n\
+                  ↑↓ scroll · Esc back · ^C dismiss · ^] context";
     let mut s = Session::spawn(PREFS, &["--context", context.to_str().unwrap()]);
-    let before = s.wait_all(&["1/2 Style", "> ( ) 1. Minimal", "Next →"]);
+    let before = s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
     s.send(PEEK);
-    let screen = s.wait_for("Context (the agent's message)");
+    let screen = s.wait_for("The agent's message · lines");
     assert_eq!(screen.trim_end(), peeked);
     // Enter only ends the peek: nothing is chosen.
     s.send("\r");
     s.wait_until("the question as it was", |screen| screen == before);
     // From an editor: the key that ends the peek is not typed, the draft is kept.
     s.send("N");
-    s.wait_all(&["Note on this question\n", EDITOR_READY]);
+    s.wait_all(&[QUESTION_NOTE_EDITOR, NOTE_READY]);
     s.send("draft");
-    s.wait_for("> draft");
+    s.wait_for("\n> draft");
     s.send(PEEK);
-    let screen = s.wait_for("Context (the agent's message)");
+    let screen = s.wait_for("The agent's message · lines");
     assert_eq!(screen.trim_end(), peeked);
     s.send("z");
-    s.wait_all(&["Note on this question\n", EDITOR_READY]);
+    s.wait_all(&[QUESTION_NOTE_EDITOR, "\n> draft"]);
     s.send("!");
-    s.wait_for("> draft!");
+    s.wait_for("\n> draft!");
     s.send("\r");
-    s.wait_all(&["Note on this question… (now “draft!”)", "Next →"]);
+    s.wait_all(&[&format!("{STYLE}\n  Note: draft!\n"), HINT]);
     s.send(DOWN);
     wait_highlight(&mut s, "> ( ) 2. Balanced");
     s.send("\r");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send(TAB);
-    s.wait_for("> Submit");
+    s.wait_for("> 1. Submit");
     s.send("\r");
     assert_finished(
         &mut s,
@@ -924,9 +1025,9 @@ fn peek_without_context_shows_the_screen_underneath() {
     s.wait_until("the question as it was", |screen| screen == before);
     assert!(s.alternate_screen(), "not on the alternate screen");
     s.send("3");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send(TAB);
-    s.wait_for("> Submit");
+    s.wait_for("> 1. Submit");
     s.send("\r");
     exit_shell(
         &mut s,
@@ -945,32 +1046,34 @@ fn peek_without_context_shows_the_screen_underneath() {
 #[test]
 fn a_resize_lays_the_screen_out_at_once() {
     let mut s = Session::spawn(PREFS, &[]);
-    let wide = s.wait_all(&["Implementation preferences", "1/2 Style", "Next →"]);
-    // Short and narrow: the compact header (no title), cut lines; no key sent.
+    let wide = s.wait_all(&["Implementation preferences", STYLE, HINT]);
+    // Short and narrow: cut lines, a page of the options; no key sent.
     s.set_window_size(10, 40);
     let narrow = s.wait_until("the screen laid out at 10x40", |screen| {
-        screen.starts_with("1/2 Style\n")
+        screen.contains("? keys [1/2]")
     });
     assert_eq!(
         narrow,
-        "1/2 Style\n\
-         How should I frame the next prompt?:\n\
-         ↑↓ move · Enter/1-9 ch… [Page 1/5] \n\
+        "Implementation preferences\n\
+         1/2 Style · How should I frame the…:\n\
          > ( ) 1. Minimal\n\
          \x20        A short, direct question with…\n\
          \x20 ( ) 2. Balanced\n\
-         \x20        A standard prompt with a bit …"
+         \x20        A standard prompt with a bit …\n\
+         \x20 ( ) 3. Rich\n\
+         \x20        A more descriptive prompt wit…\n\
+         ↑↓ move · Enter choose · ? keys [1/2]"
     );
     s.set_window_size(30, 100);
     s.wait_until("the screen laid out at 30x100", |screen| screen == wide);
     // At the review too, and the next key is not lost.
     s.send("1");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send(TAB);
-    let review = s.wait_all(&["Review your answers", "> Submit"]);
+    let review = s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
     s.set_window_size(12, 40);
     s.wait_until("the review laid out at 12x40", |screen| {
-        screen != review && screen.contains("> Submit")
+        screen != review && screen.contains("> 1. Submit") && screen.contains("? keys")
     });
     s.send("\r");
     assert_finished(

@@ -155,12 +155,16 @@ impl Pager {
         }
     }
 
+    /// The text's lines wrapped at `width`; the text's last line break ends its last line
+    /// (a file's final newline is no empty line of its own).
     fn lines(&self, width: usize) -> std::cell::Ref<'_, Vec<String>> {
         let stale = self.wrapped.borrow().as_ref().map(|(w, _)| *w) != Some(width);
         if stale {
+            let text = self.text.strip_suffix('\n').unwrap_or(&self.text);
+            let text = text.strip_suffix('\r').unwrap_or(text);
             *self.wrapped.borrow_mut() = Some((
                 width,
-                wrap(&for_terminal(&self.text), width.saturating_sub(2).max(1)),
+                wrap(&for_terminal(text), width.saturating_sub(2).max(1)),
             ));
         }
         std::cell::Ref::map(self.wrapped.borrow(), |w| {
