@@ -20,6 +20,10 @@ const TAB: &str = "\t";
 const SHIFT_TAB: &str = "\x1b[Z";
 const CTRL_Z: &str = "\x1a";
 const PEEK: &str = "\x1d";
+const ESC: &str = "\x1b";
+const CTRL_C: &str = "\x03";
+/// rustyline: delete from the cursor to the start of the line.
+const CTRL_U: &str = "\x15";
 /// The gap between the bytes of a split sequence.
 const GAP: Duration = Duration::from_millis(3);
 /// pi-ask's default escape delay: a gap this long really is an Esc.
@@ -1087,5 +1091,574 @@ fn a_resize_lays_the_screen_out_at_once() {
                 ONE_SKIPPED,
             ],
         ),
+    );
+}
+
+// The contract's keyboard as its source of truth has it: one test per keyboard assertion of
+// eko24ive/pi-ask v0.3.0 `tests/state.test.ts`, `tests/input.test.ts` and
+// `tests/render-submit.test.ts`, named after the upstream test, played with keys on the real
+// binary in a pty. (The upstream's typing-mode navigation tests are
+// `an_empty_editor_lets_down_tab_and_left_navigate` and
+// `an_editor_with_text_keeps_tab_and_the_arrows` above; deselecting an option keeps its note:
+// tests/tty.rs `option_note_dropped_on_deselect_and_restored_on_reselect`.)
+
+/// The upstream tests' `sampleParams()`.
+const INTERVIEW: &str = r#"{"title": "Interview", "questions": [
+    {"id": "lang", "label": "Language", "prompt": "What language?", "options": [
+        {"value": "py", "label": "Python"}, {"value": "ts", "label": "TypeScript"}]},
+    {"id": "fe", "label": "Frontend", "prompt": "Which frameworks?", "type": "multi", "options": [
+        {"value": "react", "label": "React"}, {"value": "vue", "label": "Vue"}]}
+]}"#;
+/// [`INTERVIEW`]'s prompt lines.
+const LANG: &str = "1/2 Language · What language?:";
+const FE: &str = "2/2 Frontend · Which frameworks?:";
+
+/// `details.questions` of [`INTERVIEW`].
+fn interview_questions() -> Value {
+    json!([
+        {"id": "lang", "label": "Language", "prompt": "What language?", "type": "single"},
+        {"id": "fe", "label": "Frontend", "prompt": "Which frameworks?", "type": "multi"}
+    ])
+}
+
+/// A payload of one question `q1` with `prompt`, options `(value, label)` and `type`.
+fn one_question(prompt: &str, kind: &str, options: &[(&str, &str)]) -> String {
+    let options: Vec<Value> = options
+        .iter()
+        .map(|(value, label)| json!({"value": value, "label": label}))
+        .collect();
+    json!({"questions": [{"id": "q1", "prompt": prompt, "type": kind, "options": options}]})
+        .to_string()
+}
+
+/// Waits for the exit; asserts the exit code and that the terminal is restored; returns the
+/// result's `details`.
+fn finished_details(s: &mut Session, code: i32) -> Value {
+    let (got, result) = s.finish();
+    assert_eq!(got, code, "exit code; stderr: {}", s.stderr());
+    assert!(s.cursor_visible(), "cursor hidden at exit");
+    assert!(!s.alternate_screen(), "still on the alternate screen");
+    result.expect("a result")["details"].clone()
+}
+
+/// The review with Submit highlighted; its lines.
+fn wait_review_lines(s: &mut Session) -> Vec<String> {
+    let screen = s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
+    review_lines(&screen)
+        .into_iter()
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn upstream_single_select_number_shortcut_stores_answer_and_advances_to_next_tab() {
+    let mut s = Session::spawn(INTERVIEW, &[]);
+    s.wait_all(&[LANG, "> ( ) 1. Python", HINT]);
+    s.send("2");
+    let screen = s.wait_all(&[FE, "> [ ] 1. React", HINT]);
+    assert!(!screen.contains(LANG), "{screen}");
+    s.send(TAB);
+    assert_eq!(
+        wait_review_lines(&mut s)[1..3],
+        ["  Language", "     → TypeScript"]
+    );
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0),
+        json!({
+            "title": "Interview", "cancelled": false, "questions": interview_questions(),
+            "answers": {"lang": {"values": ["ts"], "labels": ["TypeScript"], "indices": [2]}}
+        })
+    );
+}
+
+#[test]
+fn upstream_single_select_space_toggles_the_active_option_without_advancing() {
+    let mut s = Session::spawn(INTERVIEW, &[]);
+    s.wait_all(&[LANG, "> ( ) 1. Python", HINT]);
+    s.send(" ");
+    let screen = s.wait_all(&[LANG, "> (•) 1. Python", HINT]);
+    assert!(!screen.contains(FE), "{screen}");
+    // The selection is an answer: the review shows it.
+    s.send(SHIFT_TAB);
+    assert_eq!(
+        wait_review_lines(&mut s)[1..3],
+        ["  Language", "     → Python"]
+    );
+    s.send(TAB);
+    s.wait_all(&[LANG, "> (•) 1. Python", HINT]);
+    // A second Space deselects, still on the question.
+    s.send(" ");
+    let screen = s.wait_all(&[LANG, "> ( ) 1. Python", HINT]);
+    assert!(!screen.contains("(•)"), "{screen}");
+    s.send(SHIFT_TAB);
+    assert_eq!(
+        wait_review_lines(&mut s)[1..3],
+        ["  Language", "     → unanswered"]
+    );
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0),
+        json!({"title": "Interview", "cancelled": false, "questions": interview_questions(), "answers": {}})
+    );
+}
+
+#[test]
+fn upstream_multi_select_space_toggles_current_option_and_enter_advances_to_submit() {
+    let mut s = Session::spawn(INTERVIEW, &[]);
+    s.wait_all(&[LANG, HINT]);
+    s.send("1");
+    s.wait_all(&[FE, "> [ ] 1. React", HINT]);
+    s.send(" ");
+    s.wait_all(&[FE, "> [x] 1. React", HINT]);
+    s.send(DOWN);
+    s.wait_for("> [ ] 2. Vue");
+    s.send(" ");
+    s.wait_all(&["  [x] 1. React", "> [x] 2. Vue"]);
+    // Enter goes on to the review; nothing is submitted yet.
+    s.send("\r");
+    assert_eq!(
+        wait_review_lines(&mut s),
+        [
+            REVIEW,
+            "  Language",
+            "     → Python",
+            "",
+            "  Frontend",
+            "     → React",
+            "     → Vue",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
+    );
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({
+            "lang": {"values": ["py"], "labels": ["Python"], "indices": [1]},
+            "fe": {"values": ["react", "vue"], "labels": ["React", "Vue"], "indices": [1, 2]}
+        })
+    );
+}
+
+#[test]
+fn upstream_selecting_other_enters_input_mode_and_custom_submit_stores_typed_answer() {
+    let mut s = Session::spawn(&one_question("Other?", "single", &[("a", "A")]), &[]);
+    let screen = s.wait_all(&["Other?:", HINT]);
+    assert!(screen.contains("\n  ( ) 2. Type your own…\n"), "{screen}");
+    // Type your own is option N+1: its digit opens its editor.
+    s.send("2");
+    let screen = s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    assert_eq!(
+        screen.lines().collect::<Vec<_>>(),
+        [
+            ANSWER_EDITOR,
+            "Other?:",
+            "  ( ) 1. A",
+            "> ( ) 2. Type your own",
+            "> Type answer..."
+        ]
+    );
+    s.send("my custom answer");
+    wait_line(&mut s, "> my custom answer");
+    s.send("\r");
+    assert_eq!(
+        wait_review_lines(&mut s)[1..3],
+        ["  Q1", "     → “my custom answer”"]
+    );
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({"q1": {
+            "values": ["my custom answer"], "labels": ["my custom answer"], "indices": [],
+            "customText": "my custom answer"
+        }})
+    );
+}
+
+#[test]
+fn upstream_escape_saves_typed_custom_answer_without_advancing() {
+    let mut s = Session::spawn(&one_question("Other?", "single", &[("a", "A")]), &[]);
+    s.wait_all(&["Other?:", HINT]);
+    s.send("2");
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    s.send("my draft answer");
+    wait_line(&mut s, "> my draft answer");
+    s.send(ESC);
+    let screen = s.wait_all(&["> (•) 2. Type your own… “my draft answer”", HINT]);
+    assert!(screen.starts_with("Other?:\n"), "{screen}");
+    assert!(!screen.contains(ANSWER_EDITOR), "{screen}");
+    s.send(TAB);
+    assert_eq!(
+        wait_review_lines(&mut s)[1..3],
+        ["  Q1", "     → “my draft answer”"]
+    );
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({"q1": {
+            "values": ["my draft answer"], "labels": ["my draft answer"], "indices": [],
+            "customText": "my draft answer"
+        }})
+    );
+}
+
+#[test]
+fn upstream_multi_select_keeps_existing_selections_when_leaving_custom_input_empty() {
+    let payload = one_question(
+        "Pick frameworks",
+        "multi",
+        &[("react", "React"), ("vue", "Vue"), ("svelte", "Svelte")],
+    );
+    let mut s = Session::spawn(&payload, &[]);
+    s.wait_all(&["Pick frameworks:", HINT]);
+    s.send(DOWN);
+    s.wait_for("> [ ] 2. Vue");
+    s.send(" ");
+    s.wait_for("> [x] 2. Vue");
+    s.send(DOWN);
+    s.wait_for("> [ ] 3. Svelte");
+    s.send(" ");
+    s.wait_for("> [x] 3. Svelte");
+    s.send("4");
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    s.send("   ");
+    s.send(ESC);
+    let screen = s.wait_all(&["> [ ] 4. Type your own…", HINT]);
+    assert!(
+        screen.contains("  [x] 2. Vue\n  [x] 3. Svelte\n"),
+        "{screen}"
+    );
+    s.send(TAB);
+    assert_eq!(
+        wait_review_lines(&mut s)[1..4],
+        ["  Q1", "     → Vue", "     → Svelte"]
+    );
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({"q1": {"values": ["vue", "svelte"], "labels": ["Vue", "Svelte"], "indices": [2, 3]}})
+    );
+}
+
+#[test]
+fn upstream_empty_custom_draft_clears_the_stored_answer_but_preserves_notes() {
+    let mut s = Session::spawn(&one_question("Other?", "single", &[("a", "A")]), &[]);
+    s.wait_all(&["Other?:", HINT]);
+    s.send("N");
+    s.wait_all(&[QUESTION_NOTE_EDITOR, NOTE_READY]);
+    s.send("question note");
+    wait_line(&mut s, "> question note");
+    s.send("\r");
+    s.wait_all(&["Other?:\n  Note: question note\n", HINT]);
+    s.send("2");
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    s.send("my answer");
+    wait_line(&mut s, "> my answer");
+    s.send(ESC);
+    s.wait_all(&["> (•) 2. Type your own… “my answer”", HINT]);
+    // The draft emptied to spaces and kept with Esc clears the answer; the note stays.
+    s.send("2");
+    wait_line(&mut s, "> my answer");
+    s.send(CTRL_U);
+    s.wait_for(ANSWER_READY);
+    s.send("   ");
+    s.send(ESC);
+    let screen = s.wait_all(&[
+        "Other?:\n  Note: question note\n",
+        "> ( ) 2. Type your own…\n",
+    ]);
+    assert!(!screen.contains("my answer"), "{screen}");
+    s.send(TAB);
+    assert_eq!(
+        wait_review_lines(&mut s)[1..3],
+        ["  Q1", "       Note: question note"]
+    );
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({"q1": {"values": [], "labels": [], "indices": [], "note": "question note"}})
+    );
+}
+
+#[test]
+fn upstream_tab_navigation_wraps_including_submit_tab() {
+    let mut s = Session::spawn(INTERVIEW, &[]);
+    s.wait_all(&[LANG, "> ( ) 1. Python", HINT]);
+    // Shift+Tab on the first question: the review.
+    s.send(SHIFT_TAB);
+    wait_review_lines(&mut s);
+    // Tab on the review: the first question.
+    s.send(TAB);
+    s.wait_all(&[LANG, "> ( ) 1. Python", HINT]);
+    s.send(TAB);
+    s.wait_all(&[FE, HINT]);
+    s.send(TAB);
+    wait_review_lines(&mut s);
+    s.send(TAB);
+    s.wait_all(&[LANG, HINT]);
+    s.send(SHIFT_TAB);
+    wait_review_lines(&mut s);
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0),
+        json!({"title": "Interview", "cancelled": false, "questions": interview_questions(), "answers": {}})
+    );
+}
+
+#[test]
+fn upstream_tab_navigation_works_with_a_single_question() {
+    let mut s = Session::spawn(&one_question("Q?", "single", &[("a", "A")]), &[]);
+    s.wait_all(&["Q?:", "> ( ) 1. A", HINT]);
+    s.send(SHIFT_TAB);
+    assert_eq!(
+        wait_review_lines(&mut s),
+        [
+            REVIEW,
+            "  Q1",
+            "     → unanswered",
+            "",
+            "> 1. Submit",
+            "  2. Cancel"
+        ]
+    );
+    s.send(TAB);
+    s.wait_all(&["Q?:", "> ( ) 1. A", HINT]);
+    s.send(TAB);
+    wait_review_lines(&mut s);
+    s.send("\r");
+    assert_eq!(finished_details(&mut s, 0)["answers"], json!({}));
+}
+
+/// Also upstream `tests/state.test.ts` "dismissFlow cancels the tool even from editing modes".
+#[test]
+fn upstream_ctrl_c_dismisses_the_flow_from_both_navigation_and_editing_modes() {
+    let payload = one_question("Question?", "single", &[("a", "A")]);
+    // Navigation; the custom-text editor (2: Type your own); the question note's editor.
+    for open in ["", "2", "N"] {
+        let mut s = Session::spawn(&payload, &[]);
+        s.wait_all(&["Question?:", HINT]);
+        if !open.is_empty() {
+            s.send(open);
+            s.wait_until("an editor", |screen| {
+                screen.ends_with(ANSWER_READY) || screen.ends_with(NOTE_READY)
+            });
+            s.send("typed");
+            wait_line(&mut s, "> typed");
+        }
+        s.send(CTRL_C);
+        let details = finished_details(&mut s, 130);
+        assert_eq!(details["cancelled"], json!(true), "{open:?}");
+        assert_eq!(details["answers"], json!({}), "{open:?}");
+        assert_eq!(details.get("error"), None, "{open:?}");
+    }
+}
+
+#[test]
+fn upstream_escape_cancels_from_main_flow_but_only_exits_input_and_note_modes_when_editing() {
+    let mut s = Session::spawn(&one_question("Q?", "single", &[("a", "A")]), &[]);
+    s.wait_all(&["Q?:", HINT]);
+    s.send("2");
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    s.send(ESC);
+    s.wait_all(&["Q?:", "> ( ) 2. Type your own…", HINT]);
+    s.send("N");
+    s.wait_all(&[QUESTION_NOTE_EDITOR, NOTE_READY]);
+    s.send(ESC);
+    let screen = s.wait_all(&["Q?:", "> ( ) 2. Type your own…", HINT]);
+    assert!(!screen.contains("Note"), "{screen}");
+    // Esc on the question: cancel (nothing to lose: at once).
+    s.send(ESC);
+    let details = finished_details(&mut s, 1);
+    assert_eq!(details["cancelled"], json!(true));
+    assert_eq!(details["answers"], json!({}));
+}
+
+#[test]
+fn upstream_note_shortcuts_use_n_for_option_notes_and_shift_n_for_question_notes() {
+    let mut s = Session::spawn(&one_question("Question?", "single", &[("a", "A")]), &[]);
+    s.wait_all(&["Question?:", "> ( ) 1. A", HINT]);
+    s.send("n");
+    s.wait_all(&["Note on A · Enter save · Esc close", NOTE_READY]);
+    s.send("on a");
+    wait_line(&mut s, "> on a");
+    s.send("\r");
+    s.wait_all(&["> ( ) 1. A\n         note: on a\n", HINT]);
+    s.send("N");
+    let screen = s.wait_all(&[QUESTION_NOTE_EDITOR, NOTE_READY]);
+    // The question note's editor right under the prompt (upstream render-question.test.ts
+    // "open question note renders inline label and editor").
+    assert_eq!(
+        screen.lines().collect::<Vec<_>>(),
+        [QUESTION_NOTE_EDITOR, "Question?:", "> Add a note..."]
+    );
+    s.send("on q");
+    wait_line(&mut s, "> on q");
+    s.send("\r");
+    s.wait_all(&["Question?:\n  Note: on q\n", HINT]);
+    s.send(TAB);
+    // A's note is kept but, A not chosen, neither shown nor submitted.
+    assert_eq!(
+        wait_review_lines(&mut s),
+        [
+            REVIEW,
+            "  Q1",
+            "       Note: on q",
+            "",
+            "> 1. Submit",
+            "  2. Cancel"
+        ]
+    );
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({"q1": {"values": [], "labels": [], "indices": [], "note": "on q"}})
+    );
+}
+
+#[test]
+fn upstream_submit_screen_uses_shorter_action_labels_without_extra_prompt_text() {
+    let payload = json!({"questions": [{"id": "q1", "label": "Single",
+        "prompt": "Pick one primary demo style.", "options": [{"value": "code", "label": "Code demo"}]}]});
+    let mut s = Session::spawn(&payload.to_string(), &[]);
+    s.wait_all(&["Pick one primary demo style.:", HINT]);
+    s.send(TAB);
+    let screen = s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
+    assert_eq!(
+        screen.lines().collect::<Vec<_>>(),
+        [
+            REVIEW,
+            "  Single",
+            "     → unanswered",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+            "↑↓ move · Enter choose · ← back · Esc cancel · ^C dismiss · ^] context · ? keys",
+        ]
+    );
+    // A digit arms its action; the same digit again runs it.
+    s.send("2");
+    s.wait_all(&["> 2. Cancel", "\nPress 2 again to cancel · "]);
+    s.send("2");
+    let details = finished_details(&mut s, 1);
+    assert_eq!(details["cancelled"], json!(true));
+    assert_eq!(details["answers"], json!({}));
+}
+
+#[test]
+fn upstream_submit_screen_renders_indented_notes_before_answer_and_separates_questions() {
+    let payload = json!({"questions": [
+        {"id": "q1", "label": "Single", "prompt": "Pick one primary demo style.",
+         "options": [{"value": "code", "label": "Code demo"}]},
+        {"id": "q2", "label": "Multi", "prompt": "Pick any extra things to include.",
+         "options": [{"value": "extra", "label": "Extra"}]}
+    ]});
+    let mut s = Session::spawn(&payload.to_string(), &[]);
+    let single = "1/2 Single · Pick one primary demo style.:";
+    s.wait_all(&[single, HINT]);
+    s.send("N");
+    s.wait_all(&[QUESTION_NOTE_EDITOR, NOTE_READY]);
+    s.send("Question note");
+    wait_line(&mut s, "> Question note");
+    s.send("\r");
+    s.wait_all(&[single, "  Note: Question note", HINT]);
+    s.send("1");
+    s.wait_all(&["2/2 Multi · Pick any extra things to include.:", HINT]);
+    s.send(SHIFT_TAB);
+    s.wait_all(&[single, "> (•) 1. Code demo", HINT]);
+    s.send("n");
+    s.wait_all(&["Note on Code demo · Enter save", NOTE_READY]);
+    s.send("Option note");
+    wait_line(&mut s, "> Option note");
+    s.send("\r");
+    s.wait_all(&["         note: Option note", HINT]);
+    s.send(TAB);
+    s.wait_all(&["2/2 Multi · Pick any extra things to include.:", HINT]);
+    s.send("N");
+    s.wait_all(&[QUESTION_NOTE_EDITOR, NOTE_READY]);
+    s.send("Second note");
+    wait_line(&mut s, "> Second note");
+    s.send("\r");
+    s.wait_all(&["  Note: Second note", HINT]);
+    s.send(TAB);
+    // Labels, no prompts; notes indented under a `Note:` label, the question's before the
+    // answer; a blank line between questions.
+    assert_eq!(
+        wait_review_lines(&mut s),
+        [
+            REVIEW,
+            "  Single",
+            "       Note: Question note",
+            "     → Code demo",
+            "       Note: Option note",
+            "",
+            "  Multi",
+            "       Note: Second note",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
+    );
+    s.send("1");
+    s.wait_for("Press 1 again to submit");
+    s.send("1");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({
+            "q1": {"values": ["code"], "labels": ["Code demo"], "indices": [1],
+                   "note": "Question note", "optionNotes": {"code": "Option note"}},
+            "q2": {"values": [], "labels": [], "indices": [], "note": "Second note"}
+        })
+    );
+}
+
+#[test]
+fn upstream_submit_screen_renders_multi_select_option_notes_under_their_related_answers() {
+    let payload = json!({"questions": [{"id": "q1", "label": "Multi", "prompt": "Pick extras",
+        "type": "multi", "options": [
+            {"value": "follow-up", "label": "Follow-up action"},
+            {"value": "docs", "label": "Docs demo"}]}]});
+    let mut s = Session::spawn(&payload.to_string(), &[]);
+    s.wait_all(&["Pick extras:", HINT]);
+    s.send("1");
+    s.wait_for("> [x] 1. Follow-up action");
+    s.send("n");
+    s.wait_all(&["Note on Follow-up action · Enter save", NOTE_READY]);
+    s.send("First note");
+    wait_line(&mut s, "> First note");
+    s.send("\r");
+    s.wait_all(&["     note: First note", HINT]);
+    s.send("2");
+    s.wait_for("> [x] 2. Docs demo");
+    s.send("n");
+    s.wait_all(&["Note on Docs demo · Enter save", NOTE_READY]);
+    s.send("Second note");
+    wait_line(&mut s, "> Second note");
+    s.send("\r");
+    s.wait_all(&["     note: Second note", HINT]);
+    s.send("\r");
+    assert_eq!(
+        wait_review_lines(&mut s),
+        [
+            REVIEW,
+            "  Multi",
+            "     → Follow-up action",
+            "       Note: First note",
+            "     → Docs demo",
+            "       Note: Second note",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
+    );
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({"q1": {
+            "values": ["follow-up", "docs"], "labels": ["Follow-up action", "Docs demo"],
+            "indices": [1, 2],
+            "optionNotes": {"follow-up": "First note", "docs": "Second note"}
+        }})
     );
 }
