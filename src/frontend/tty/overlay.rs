@@ -5,7 +5,7 @@
 use super::layers::{Cx, Outcome};
 use crate::editor::Edit;
 use crate::flow::Command;
-use crate::frontend::layout::{fit, wrap};
+use crate::frontend::layout::{fit, width_of, wrap};
 use crate::keys::Key;
 use crate::sanitize::for_terminal;
 use crate::ui::keymap::{self, Action};
@@ -193,14 +193,14 @@ impl Pager {
             (false, false) => "",
         };
         let title = crate::sanitize::one_line(&self.title).into_owned();
-        let mut out = vec![cx.look.heading(
-            &format!(
-                "{title} \u{b7} lines {}-{end} of {}{more}",
-                (top + 1).min(end.max(1)),
-                lines.len()
-            ),
-            cx.width,
-        )];
+        let position = format!(
+            "lines {}-{end} of {}{more}",
+            (top + 1).min(end.max(1)),
+            lines.len()
+        );
+        let mut out = vec![cx
+            .look
+            .heading(&heading(&title, &position, cx.width), cx.width)];
         out.extend(
             lines[top..end]
                 .iter()
@@ -231,6 +231,20 @@ impl Pager {
         };
         self.top.set(Some(new));
         Outcome::Stay
+    }
+}
+
+/// A pager's heading within `width` columns: `title · position`; when that is too wide the
+/// title is cut first, then the position, so where the page is stays in view.
+fn heading(title: &str, position: &str, width: usize) -> String {
+    let full = format!("{title} \u{b7} {position}");
+    let room = width.saturating_sub(width_of(position) + 3);
+    if width_of(&full) <= width {
+        full
+    } else if room >= 6 {
+        format!("{} \u{b7} {position}", fit(title, room))
+    } else {
+        fit(position, width)
     }
 }
 

@@ -10,7 +10,7 @@ use super::menu::Menu;
 use super::overlay::{Editor, Pager, Target};
 use crate::contract::QuestionType;
 use crate::flow::Command;
-use crate::frontend::layout::{fit, wrap_head, wrap_words, wrapped_len};
+use crate::frontend::layout::{fit, width_of, wrap_head, wrap_words, wrapped_len};
 use crate::sanitize::{for_terminal, one_line};
 use crate::ui::keymap::{self, Action};
 use crate::ui::question::{self as model, Row, Rows};
@@ -150,6 +150,21 @@ impl QuestionPrompt {
             .saturating_sub(menu_need)
             .max(3.min(room.saturating_sub(menu_min)))
             .max(1);
+        // A long label would leave no room for the prompt itself: cut the place to half the
+        // line when the whole prompt does not fit the rows it has.
+        let prompt = match model::place(payload, self.q) {
+            Some(place)
+                if wrap_words(&prompt, prompt_width).len() > prompt_max
+                    && width_of(&place) > prompt_width / 2 =>
+            {
+                format!(
+                    "{} \u{b7} {}",
+                    fit(&for_terminal(&place), (prompt_width / 2).max(4)),
+                    for_terminal(&question.prompt)
+                )
+            }
+            _ => prompt,
+        };
         let mut lines = prompt_lines(&prompt, context.as_deref(), prompt_width, prompt_max);
         if let Some(first) = lines.first_mut() {
             *first = look.prompt(first, width);
