@@ -10,7 +10,7 @@ use super::menu::Menu;
 use super::overlay::{Editor, Pager, Target};
 use crate::contract::QuestionType;
 use crate::flow::Command;
-use crate::frontend::layout::{fit, width_of, wrap_head, wrap_words, wrapped_len};
+use crate::frontend::layout::{fit, wrap_head, wrap_words, wrapped_len};
 use crate::sanitize::{for_terminal, one_line};
 use crate::ui::keymap::{self, Action};
 use crate::ui::question::{self as model, Row, Rows};
@@ -150,12 +150,13 @@ impl QuestionPrompt {
             .saturating_sub(menu_need)
             .max(3.min(room.saturating_sub(menu_min)))
             .max(1);
-        // A long label would leave no room for the prompt itself: cut the place to half the
-        // line when the whole prompt does not fit the rows it has.
+        // A long label would leave no room for the prompt itself: when the place fills the
+        // rows the prompt has, it is cut to half a line.
         let prompt = match model::place(payload, self.q) {
             Some(place)
-                if wrap_words(&prompt, prompt_width).len() > prompt_max
-                    && width_of(&place) > prompt_width / 2 =>
+                if wrap_words(&format!("{} \u{b7} W", for_terminal(&place)), prompt_width)
+                    .len()
+                    > prompt_max =>
             {
                 format!(
                     "{} \u{b7} {}",
