@@ -245,8 +245,17 @@ fn preview_question_shows_the_highlighted_preview() {
         "1/2 Log format · Which log format should the service write?:",
         HINT,
     ]);
-    assert!(
-        screen.contains("│ {\"ts\":\"2026-11-29T10:15:00Z\""),
+    // The preview wraps to the columns right of its margin: nothing is cut.
+    assert_eq!(
+        screen
+            .lines()
+            .filter(|l| l.starts_with("         │ "))
+            .collect::<Vec<_>>(),
+        [
+            r#"         │ {"ts":"2026-11-29T10:15:00Z","level":"info","msg":"server started","port":8080}"#,
+            r#"         │ {"ts":"2026-11-29T10:15:02Z","level":"warn","msg":"slow request","path":"/api/items","ms"#,
+            r#"         │ ":912}"#,
+        ],
         "{screen}"
     );
     assert!(!screen.contains("Type your own"), "{screen}");

@@ -242,7 +242,7 @@ impl QuestionPrompt {
         let question = &cx.flow.payload().questions[self.q];
         let free = cx.height.saturating_sub(menu_rows + 3);
         let cap = (free / 2).max(2);
-        let w = cx.width.saturating_sub(10).max(1);
+        let w = self.preview_width(cx);
         let mut longest = 0;
         for o in &question.options {
             longest = longest.max(wrapped_len(
@@ -257,6 +257,13 @@ impl QuestionPrompt {
         longest.min(cap)
     }
 
+    /// The columns a preview line has: the width less the description's indent and `│ `.
+    fn preview_width(&self, cx: &Cx<'_, '_>) -> usize {
+        let question = &cx.flow.payload().questions[self.q];
+        let indent = cx.look.item_indent() + 4 + model::number(question, Row::Option(0)).len() + 1;
+        cx.width.saturating_sub(indent + 2).max(1)
+    }
+
     fn preview_lines(
         &self,
         cx: &Cx<'_, '_>,
@@ -266,7 +273,7 @@ impl QuestionPrompt {
     ) -> Vec<String> {
         let o = &cx.flow.payload().questions[self.q].options[option];
         let text = for_terminal(o.preview.as_deref().unwrap_or(""));
-        let w = cx.width.saturating_sub(10).max(1);
+        let w = self.preview_width(cx);
         let total = wrapped_len(&text, w, usize::MAX);
         let shown = if total > height {
             height.saturating_sub(1)
