@@ -184,9 +184,10 @@ fn long_text_flow(rows: u16, cols: u16) {
         .iter()
         .position(|l| l.starts_with("> ( )  1. 日本語の"))
         .unwrap_or_else(|| panic!("{first}"));
+    assert!(lines[at - 1].ends_with("…:"), "{first}");
     let shown: Vec<&str> = lines[1..at].iter().map(|l| l.trim()).collect();
-    // (The prompt's frame, SimpleTheme's ":", ends its first line.)
-    let shown = shown.join(" ").replacen(": ", " ", 1);
+    // The prompt's frame (SimpleTheme's ":") ends its last row.
+    let shown = shown.join(" ");
     assert!(shown.contains(" · Whic"), "{first}");
     let shown = shown.trim_end_matches(':');
     let shown = &shown[shown.find(" · ").unwrap() + " · ".len()..];
@@ -450,7 +451,7 @@ fn windows_line_endings_are_line_breaks_and_a_lone_cr_is_shown() {
     let screen = s.wait_all(&["> ( ) 1. Alpha", "· ? keys"]);
     assert_eq!(
         lines_from(&screen, "Pick a layout", 2),
-        ["Pick a layout:", "  for the app"],
+        ["Pick a layout", "  for the app:"],
         "{screen}"
     );
     // the description is one row, its line break folded; the preview is three lines

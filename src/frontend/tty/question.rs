@@ -150,12 +150,11 @@ impl QuestionPrompt {
             .saturating_sub(menu_need)
             .max(3.min(room.saturating_sub(menu_min)))
             .max(1);
-        // A long label would leave no room for the prompt itself: when the place fills the
-        // rows the prompt has, it is cut to half a line.
+        // A long label would leave no room for the prompt itself: when the place alone needs
+        // more than the rows the prompt has, it is cut to half a line.
         let prompt = match model::place(payload, self.q) {
             Some(place)
-                if wrap_words(&format!("{} \u{b7} W", for_terminal(&place)), prompt_width)
-                    .len()
+                if wrap_words(&format!("{} \u{b7}", for_terminal(&place)), prompt_width).len()
                     > prompt_max =>
             {
                 format!(
@@ -166,12 +165,28 @@ impl QuestionPrompt {
             }
             _ => prompt,
         };
-        let mut lines = prompt_lines(&prompt, context.as_deref(), prompt_width, prompt_max);
-        if let Some(first) = lines.first_mut() {
-            *first = look.prompt(first, width);
-        }
-        for line in lines.iter_mut().skip(1) {
-            *line = fit(&format!("  {line}"), width);
+        let (mut lines, prompt_rows) =
+            prompt_lines(&prompt, context.as_deref(), prompt_width, prompt_max);
+        // The prompt's frame (`? … ›`, `…:`) around all its rows: the theme's prefix before
+        // the first, its suffix after the last (the context's rows come after it).
+        let framed = look.prompt("\u{1}", width);
+        let (prefix, suffix) = framed.split_once('\u{1}').unwrap_or(("", ""));
+        let reset = if prefix.contains('\u{1b}') {
+            "\u{1b}[0m"
+        } else {
+            ""
+        };
+        for (i, line) in lines.iter_mut().enumerate() {
+            let text = if i == 0 {
+                format!("{prefix}{line}")
+            } else {
+                fit(&format!("  {line}"), width)
+            };
+            *line = match (i + 1 == prompt_rows, i == 0) {
+                (true, _) => format!("{text}{suffix}"),
+                (false, true) => format!("{text}{reset}"),
+                (false, false) => text,
+            };
         }
         lines.extend(fixed);
         if mode == Mode::Prompt {
@@ -476,9 +491,16 @@ impl QuestionPrompt {
 }
 
 /// The prompt's lines (then the question's context, docs/dialects.md), word-wrapped at `width`,
-/// at most `max` (the last cut with `…` when more would follow).
-fn prompt_lines(prompt: &str, context: Option<&str>, width: usize, max: usize) -> Vec<String> {
+/// at most `max` (the last cut with `…` when more would follow), and how many of them are the
+/// prompt's.
+fn prompt_lines(
+    prompt: &str,
+    context: Option<&str>,
+    width: usize,
+    max: usize,
+) -> (Vec<String>, usize) {
     let mut lines = wrap_words(prompt, width);
+    let prompt_rows = lines.len();
     if let Some(context) = context {
         lines.extend(wrap_words(context, width));
     }
@@ -487,5 +509,6 @@ fn prompt_lines(prompt: &str, context: Option<&str>, width: usize, max: usize) -
         let last = lines.pop().unwrap_or_default();
         lines.push(fit(&format!("{last}\u{2026}"), width));
     }
-    lines
+    let prompt_rows = prompt_rows.min(lines.len());
+    (lines, prompt_rows)
 }
