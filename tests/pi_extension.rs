@@ -392,8 +392,8 @@ fn tui_answer_the_questionnaire_and_pi_continues() {
     s.send(" ");
     s.wait_for("> [x] 1. React");
     s.send("\r");
-    let screen = s.wait_for("Review your answers");
-    assert!(screen.contains("✓ 2/2 Frontend: React"), "{screen}");
+    let screen = s.wait_all(&["Review answers", "> 1. Submit"]);
+    assert!(screen.contains("\n  Frontend\n     → React\n"), "{screen}");
     s.send("\r");
     // pi's TUI is back: the transcript shows the call, the answers and the next turn.
     let screen = s.wait_for("END OF TURN");
@@ -415,7 +415,7 @@ fn tui_answer_the_questionnaire_and_pi_continues() {
             ]),
         "{screen}"
     );
-    assert!(!screen.contains("Review your answers"), "{screen}");
+    assert!(!screen.contains("Review answers"), "{screen}");
 
     let result = pi.tool_result();
     assert_eq!(result["isError"], json!(false));
@@ -551,7 +551,7 @@ fn print_mode_on_a_terminal_asks_there() {
     s.send(" ");
     s.wait_for("> [x] 2. Vue");
     s.send("\r");
-    s.wait_for("Review your answers");
+    s.wait_all(&["Review answers", "> 1. Submit"]);
     s.send("\r");
     let screen = s.wait_for("END OF TURN");
     assert!(
@@ -607,12 +607,13 @@ fn tui_at_completion_lists_the_files_of_pis_working_directory() {
         Some(project.path()),
     );
     let s = &mut pi.session;
-    // "1/1 Q1" is on the questionnaire's screen only (pi's transcript shows the prompt too).
-    s.wait_for("1/1 Q1");
+    // The Type your own row is on the questionnaire's screen only (pi's transcript shows the
+    // prompt too).
+    s.wait_for("  ( ) 2. Type your own…");
     s.send(DOWN);
-    s.wait_for(">     Type your own…");
+    s.wait_for("> ( ) 2. Type your own…");
     s.send("\r");
-    s.wait_for("Your own answer");
+    s.wait_for("\n> Type answer...");
     s.send("use @widget_f");
     s.wait_for("> use @widget_f");
     s.send("\t");
@@ -620,7 +621,7 @@ fn tui_at_completion_lists_the_files_of_pis_working_directory() {
     s.send("please");
     s.wait_for("> use @src/widget_factory.rs please");
     s.send("\r");
-    s.wait_for("Review your answers");
+    s.wait_all(&["Review answers", "> 1. Submit"]);
     s.send("\r");
     s.wait_for("END OF TURN");
     let text = "use @src/widget_factory.rs please";
@@ -693,7 +694,7 @@ fn tui_regular_mode_hands_the_terminal_over_too() {
     s.send("\r");
     s.wait_for(Q2);
     s.send("\r");
-    s.wait_for("Review your answers");
+    s.wait_all(&["Review answers", "> 1. Submit"]);
     s.send("\r");
     let screen = s.wait_for("END OF TURN");
     assert!(!s.alternate_screen(), "{screen}");

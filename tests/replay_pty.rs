@@ -54,7 +54,7 @@ fn a_terminal_session_replays() {
     s.send("\r");
     s.wait_for("2/2 Frontend");
     s.send("\r");
-    s.wait_for("Review your answers");
+    s.wait_all(&["Review answers", "> 1. Submit"]);
     s.send("\r");
     let (code, result) = s.finish();
     assert_eq!(code, 0, "{}", s.stderr());
