@@ -62,6 +62,12 @@ pub struct Cli {
     #[arg(long)]
     pub auto_submit: bool,
 
+    /// Inline: leave no transcript when the questionnaire ends: what it drew is erased and the
+    /// cursor left where it started (for a caller that draws there next, such as pi's
+    /// extension) [env: PI_ASK_TRANSCRIPT=0].
+    #[arg(long)]
+    pub no_transcript: bool,
+
     /// Ask with numbered lines and line input only, no cursor movement or colour: for screen
     /// readers, logs and terminals without cursor control (chosen by itself when TERM is
     /// dumb, cons25, emacs or unset) [env: PI_ASK_PLAIN=1].

@@ -69,6 +69,10 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "1: submit at once on reaching the review when every question is answered and no note was written (as --auto-submit); 0 or unset: show the review.",
     ),
     (
+        "PI_ASK_TRANSCRIPT",
+        "0: leave no transcript when the questionnaire ends (as --no-transcript).",
+    ),
+    (
         "PI_ASK_PLAIN",
         "1: ask with numbered lines (as --plain); 0 or unset: the terminal front end.",
     ),

@@ -265,6 +265,8 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
             crate::cli::ScreenArg::Full => frontend::tty::Placement::Full,
         },
         colour: colour_for_the_terminal(),
+        leave_nothing: cli.no_transcript
+            || std::env::var("PI_ASK_TRANSCRIPT").is_ok_and(|v| v.trim() == "0"),
     };
     if let Some(ms) = cli.escape_delay {
         crate::keys::set_escape_delay(ms);
@@ -394,7 +396,8 @@ fn watch_signals(
 ) -> Option<crate::terminal::SignalWatch> {
     let format = cli.result_format;
     let output = cli.output.clone();
-    crate::terminal::SignalWatch::start(move |signal| {
+    let on_stdout = output.as_deref().is_none_or(|p| p == Path::new("-"));
+    crate::terminal::SignalWatch::start(on_stdout, move |signal| {
         let ending = if signal == signal_hook::consts::SIGINT {
             Ending::Interrupted
         } else {

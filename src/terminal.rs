@@ -597,8 +597,9 @@ pub fn signal_name(signal: i32) -> &'static str {
 /// front end handles itself), the watcher thread claims the result (see [`claim_result`]),
 /// calls `finish(signal)`, which must write the result and return the exit code, then leaves
 /// the farewell and calls [`restore`] (both bounded: a terminal that takes no output cannot
-/// hold the result up), and exits the process with that code. When stdout is a terminal, the
-/// process exits after 900 ms whatever that terminal does.
+/// hold the result up), and exits the process with that code. When the result goes to stdout
+/// and stdout is a terminal, the terminal is given back first (as at a normal end) and the
+/// process exits after 800 ms whatever that terminal does.
 ///
 /// The watch lasts until the process exits (dropping the value does not stop it): a signal
 /// that arrives after the flow ended but before the result is written must still end in
@@ -609,10 +610,11 @@ pub struct SignalWatch {
 
 impl SignalWatch {
     /// Starts watching. `finish` gets the signal number (`SIGTERM`, ...; see
-    /// [`signal_name`]) and returns the process exit code after writing the result.
+    /// [`signal_name`]) and returns the process exit code after writing the result;
+    /// `result_on_stdout` says that it writes it on stdout (not into a file).
     ///
     /// Errors: the signal handlers or the thread could not be set up.
-    pub fn start<F>(finish: F) -> io::Result<SignalWatch>
+    pub fn start<F>(result_on_stdout: bool, finish: F) -> io::Result<SignalWatch>
     where
         F: FnOnce(i32) -> i32 + Send + 'static,
     {
@@ -650,18 +652,20 @@ impl SignalWatch {
                         // The normal path is writing the result.
                         return;
                     }
-                    // The result first: nothing the terminal does can hold it up. Should
-                    // stdout itself be a terminal that takes no output, the run still ends.
-                    if io::IsTerminal::is_terminal(&io::stdout()) {
+                    // The result first: nothing the terminal does can hold it up. When
+                    // stdout is a terminal (most likely this one) the result comes after the
+                    // terminal is given back, as at a normal end (on the alternate screen it
+                    // would vanish), and should that terminal take no output the run still
+                    // ends after a while.
+                    let code = if result_on_stdout && io::IsTerminal::is_terminal(&io::stdout()) {
                         exit_after(EXIT_DEADLINE, 128 + signal);
-                    }
-                    let code = finish(signal);
-                    if PLAIN.load(Ordering::SeqCst) && !QUIET.load(Ordering::SeqCst) {
-                        // End the half-typed prompt line, as a shell does on Ctrl+C.
-                        let _ = write_tty(b"\n");
-                    }
-                    say_farewell(Departure::Signal(signal));
-                    restore();
+                        leave_terminal(signal);
+                        finish(signal)
+                    } else {
+                        let code = finish(signal);
+                        leave_terminal(signal);
+                        code
+                    };
                     std::process::exit(code);
                 }
             })?;
@@ -669,8 +673,19 @@ impl SignalWatch {
     }
 }
 
+/// What a signal's ending leaves on the terminal (bounded, as every write to it): the end of
+/// a half-typed plain prompt line, the farewell, the terminal restored.
+fn leave_terminal(signal: i32) {
+    if PLAIN.load(Ordering::SeqCst) && !QUIET.load(Ordering::SeqCst) {
+        // End the half-typed prompt line, as a shell does on Ctrl+C.
+        let _ = write_tty(b"\n");
+    }
+    say_farewell(Departure::Signal(signal));
+    restore();
+}
+
 /// How long a signal's ending may take when stdout is a terminal that takes no output.
-const EXIT_DEADLINE: Duration = Duration::from_millis(900);
+const EXIT_DEADLINE: Duration = Duration::from_millis(800);
 
 /// Exits the process with `code` after `after`, from a thread of its own.
 fn exit_after(after: Duration, code: i32) {

@@ -31,11 +31,14 @@ fn open_editor(root: &Path) -> Session {
         ..Options::default()
     };
     let mut s = Session::spawn_with(PAYLOAD, &["--cwd", root.to_str().unwrap()], opts);
-    s.wait_for("Which file?");
+    s.wait_all(&["Which file?:", "· ? keys"]);
     s.send(DOWN);
-    s.wait_for(">     Type your own…");
+    s.wait_for("> ( ) 2. Type your own…");
     s.send("\r");
-    s.wait_for("Your own answer");
+    s.wait_all(&[
+        "Type your own · Enter submit · Esc close",
+        "\n> Type answer...",
+    ]);
     s
 }
 
@@ -47,7 +50,7 @@ fn wait_line(s: &mut Session, line: &str) -> String {
 /// Saves the editor with Enter, submits in the review, and returns the result's `details`.
 fn save_and_submit(s: &mut Session) -> Value {
     s.send("\r");
-    s.wait_for("Review your answers");
+    s.wait_all(&["Review answers", "> 1. Submit"]);
     s.send("\r");
     let (code, result) = s.finish();
     assert_eq!(code, 0);

@@ -16,8 +16,12 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 
 const DOWN: &str = "\x1b[B";
-/// The editor's prompt line is drawn under its help line (rustyline is reading keys).
-const EDITOR_READY: &str = "Ctrl+C dismiss\n>";
+/// The end of a question's hint line, the block's last line: the whole block is drawn.
+const HINT: &str = "· ? keys";
+/// The custom-text editor's hint line, the first of its block.
+const ANSWER_EDITOR: &str = "Type your own · Enter submit · Esc close";
+/// An empty custom-text editor is reading keys: rustyline draws its placeholder.
+const ANSWER_READY: &str = "\n> Type answer...";
 
 /// Each example payload and the result format of its own system (`None`: pi's questionnaire
 /// reads the contract's result).
@@ -517,7 +521,7 @@ fn terminal(name: &str, format: Option<&str>) -> Session {
 
 /// Submits at the review and checks the result is the recorded one.
 fn submit_and_check(s: &mut Session, name: &str, format: Option<&str>) {
-    s.wait_for("> Submit");
+    s.wait_all(&["Review answers", "> 1. Submit"]);
     s.send("\r");
     let (code, result) = s.finish();
     assert_eq!(code, 0, "{name}: {}", s.stderr());
@@ -528,11 +532,7 @@ fn submit_and_check(s: &mut Session, name: &str, format: Option<&str>) {
 fn terminal_mickyyy68_minimal() {
     for format in [None, Some("mickyyy68")] {
         let mut s = terminal("mickyyy68-minimal", format);
-        s.wait_all(&[
-            "1/1 Q1",
-            "Which database should the project use?",
-            "Next: review →",
-        ]);
+        s.wait_all(&["Which database should the project use?:", HINT]);
         s.send(DOWN);
         s.wait_for("> ( ) 2. SQLite");
         s.send("\r");
@@ -554,12 +554,11 @@ fn terminal_mickyyy68_grouped_with_custom_text() {
     s.wait_for("> [x] 2. REST API");
     s.send(DOWN);
     s.send(DOWN);
-    s.wait_for(">     Type your own…");
+    s.wait_for("> [ ] 4. Type your own…");
     s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
     s.send("Dark mode");
-    s.wait_for("> Dark mode");
-    // Saving custom text on a multi-select question stays on it, the custom row ticked.
+    s.wait_for("\n> Dark mode");
     s.send("\r");
     s.wait_for("(now “Dark mode”)");
     s.send("\t");
@@ -569,10 +568,10 @@ fn terminal_mickyyy68_grouped_with_custom_text() {
 #[test]
 fn terminal_yishan_shows_the_context() {
     let mut s = terminal("yishan", Some("yishan"));
-    let screen = s.wait_all(&["1/1 Q1", "> ( ) 1. staging"]);
+    let screen = s.wait_all(&["> ( ) 1. staging", HINT]);
     assert!(
-        screen.contains(
-            "Which environment should we use?:\nWe need one target for the next deployment."
+        screen.starts_with(
+            "Which environment should we use?:\n  We need one target for the next deployment.\n"
         ),
         "{screen}"
     );
@@ -604,18 +603,20 @@ fn terminal_claude_code() {
 #[test]
 fn terminal_pi_questionnaire_without_type_your_own_where_allow_other_is_false() {
     let mut s = terminal("pi-questionnaire", None);
-    let screen = s.wait_all(&["1/2 Scope", "> ( ) 1. Minimal", "Next →"]);
+    let screen = s.wait_all(&["1/2 Scope", "> ( ) 1. Minimal", HINT]);
     assert!(!screen.contains("Type your own"), "{screen}");
+    // Option N+1 is no Type your own here: 3 does nothing.
+    s.send("3");
     s.send("\r");
-    let screen = s.wait_all(&["2/2 Priority", "> ( ) 1. Now", "Type your own…"]);
-    assert!(screen.contains("Type your own…"), "{screen}");
+    let screen = s.wait_all(&["2/2 Priority", "> ( ) 1. Now", HINT]);
+    assert!(screen.contains("  ( ) 3. Type your own…\n"), "{screen}");
     s.send(DOWN);
     s.send(DOWN);
-    s.wait_for(">     Type your own…");
+    s.wait_for("> ( ) 3. Type your own…");
     s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
     s.send("next sprint");
-    s.wait_for("> next sprint");
+    s.wait_for("\n> next sprint");
     s.send("\r");
     submit_and_check(&mut s, "pi-questionnaire", None);
 }
@@ -624,23 +625,30 @@ fn terminal_pi_questionnaire_without_type_your_own_where_allow_other_is_false() 
 fn terminal_text_only_question_opens_the_editor_at_once() {
     let p = json!({"question": "What should the release be called?", "context": "Marketing needs it by Friday."});
     let mut s = Session::spawn(&p.to_string(), &["--result-format", "yishan"]);
-    let screen = s.wait_all(&["Your own answer", EDITOR_READY]);
-    assert!(
-        screen.contains("What should the release be called?:\nMarketing needs it by Friday."),
+    let screen = s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    assert_eq!(
+        screen.lines().collect::<Vec<_>>(),
+        [
+            ANSWER_EDITOR,
+            "What should the release be called?:",
+            "  Marketing needs it by Friday.",
+            "> ( ) 1. Type your own",
+            "> Type answer...",
+        ],
         "{screen}"
     );
-    // Esc closes the editor: the action rows show, with the draft.
+    // Esc closes the editor: its one row shows, with the draft.
     s.send("Atl");
-    s.wait_for("> Atl");
+    s.wait_for("\n> Atl");
     s.send("\x1b");
-    let screen = s.wait_for("Type your own… (now “Atl”)");
-    assert!(!screen.contains("Note on an option"), "{screen}");
+    let screen = s.wait_all(&["> (•) 1. Type your own… “Atl”", HINT]);
+    assert!(!screen.contains(ANSWER_EDITOR), "{screen}");
     s.send("\r");
-    s.wait_for("> Atl");
+    s.wait_all(&[ANSWER_EDITOR, "\n> Atl"]);
     s.send("as");
-    s.wait_for("> Atlas");
+    s.wait_for("\n> Atlas");
     s.send("\r");
-    s.wait_for("> Submit");
+    s.wait_for("> 1. Submit");
     s.send("\r");
     let (code, result) = s.finish();
     assert_eq!(code, 0, "{}", s.stderr());
@@ -755,7 +763,7 @@ fn plain_mode_shows_the_context_and_refuses_text_where_free_text_is_off() {
     s.expect("1/2> ");
     s.send("cancel\r");
     assert_eq!(s.finish().0, 1);
-    assert!(!s.output_text().contains("Type your own: start the line"));
+    assert!(!s.output_text().contains("Type your own"));
 }
 
 #[test]

@@ -112,6 +112,7 @@ fn bash_completes_subcommands_their_flags_and_values() {
             "--no-bell",
             "--notify",
             "--notify-command",
+            "--no-transcript",
             "--no-input",
             "--no-input-reason"
         ]
@@ -357,6 +358,7 @@ fn the_man_page_lists_every_environment_variable_and_file() {
             "\\fBPI_ASK_NOTIFY\\fR",
             "\\fBPI_ASK_NOTIFY_COMMAND\\fR",
             "\\fBPI_ASK_AUTO_SUBMIT\\fR",
+            "\\fBPI_ASK_TRANSCRIPT\\fR",
             "\\fBPI_ASK_PLAIN\\fR",
             "\\fBPI_ASK_SCREEN\\fR",
             "\\fBPI_ASK_ESCDELAY\\fR",

@@ -133,10 +133,10 @@ fn questions(payload: &Value) -> Value {
 #[test]
 fn single_question_with_a_number() {
     let mut run = Run::start(&single(), Some("dumb"), &[]);
-    run.expect("1/1 Database (choose one)\r\nWhich database?\r\n   1) PostgreSQL\r\n      Relational\r\n   2) SQLite\r\n");
+    run.expect("1/1 Database (choose one)\r\nWhich database?\r\n ( ) 1. PostgreSQL\r\n        Relational\r\n ( ) 2. SQLite\r\n ( ) 3. Type your own\u{2026}\r\n");
     run.answer("1/1> ", "2");
     run.expect("Saved: SQLite\r\n");
-    run.expect("  1. Database: SQLite\r\n");
+    run.expect("\r\nReview answers\r\n#1 Database\r\n     \u{2192} SQLite\r\n\r\n  1. Submit\r\n  2. Cancel\r\n");
     run.answer("review> ", "");
     let (code, result, screen) = run.finish();
     assert_eq!(code, 0);
@@ -162,7 +162,10 @@ fn multi_question_with_two_numbers_and_custom_text() {
         "options": [{"value": "auth", "label": "Auth"}, {"value": "billing", "label": "Billing"},
                     {"value": "search", "label": "Search"}]}]});
     let mut run = Run::start(&payload, Some("dumb"), &[]);
-    run.expect("   >  Type your own: start the line with \">\"\r\n");
+    // The last question's move-on row says where it goes.
+    run.expect(
+        " [ ] 3. Search\r\n [ ] 4. Type your own\u{2026}\r\n        Next: review \u{2192}\r\n",
+    );
     run.answer("1/1> ", "1,3 > Audit log");
     run.expect("Saved: Auth, Search, “Audit log”\r\n");
     run.answer("review> ", "submit");
@@ -188,7 +191,7 @@ fn preview_question_prints_previews_and_takes_custom_text() {
             {"value": "top", "label": "Top bar", "description": "One row", "preview": "+--------+\n|  top   |\n+--------+"}]}]});
     let mut run = Run::start(&payload, Some("dumb"), &[]);
     run.expect(
-        "1/1 Q1 (choose one, previews below)\r\nPick a layout\r\n   1) Sidebar\r\n      | +---+------+\r\n      | | S | main |\r\n      | +---+------+\r\n   2) Top bar\r\n      One row\r\n      | +--------+\r\n      | |  top   |\r\n      | +--------+\r\n",
+        "1/1 Q1 (choose one, previews below)\r\nPick a layout\r\n ( ) 1. Sidebar\r\n        | +---+------+\r\n        | | S | main |\r\n        | +---+------+\r\n ( ) 2. Top bar\r\n        One row\r\n        | +--------+\r\n        | |  top   |\r\n        | +--------+\r\n",
     );
     run.answer("1/1> ", "> my own");
     run.expect("Saved: “my own”\r\n");
@@ -215,7 +218,7 @@ fn windows_line_endings_are_line_breaks_and_a_lone_cr_is_shown() {
     let mut run = Run::start(&payload, Some("dumb"), &[]);
     // every `\r\n` below is the terminal's own line ending (the pty's `\n` -> `\r\n`)
     run.expect(
-        "1/1 Q1 (choose one, previews below)\r\nPick a layout\r\nfor the app\r\n   1) Sidebar\r\n      Left\r\n      rail\r\n      | +--+\r\n      | |S |\r\n      | +--+\r\n   2) Top bar\r\n      | top\\x0dbar\r\n",
+        "1/1 Q1 (choose one, previews below)\r\nPick a layout\r\nfor the app\r\n ( ) 1. Sidebar\r\n        Left\r\n        rail\r\n        | +--+\r\n        | |S |\r\n        | +--+\r\n ( ) 2. Top bar\r\n        | top\\x0dbar\r\n",
     );
     run.answer("1/1> ", "1");
     run.answer("review> ", "");
@@ -243,18 +246,19 @@ fn back_notes_and_review_reopen() {
     run.answer("2/3> ", "<");
     run.expect("Current answer: Backend only\r\n");
     run.answer("1/3> ", "note: keep the API stable");
-    run.expect("Question note saved.\r\n");
+    run.expect("Note on this question saved.\r\n");
     run.answer("1/3> ", "");
     run.answer("2/3> ", "vue");
     run.answer("3/3> ", "note 2: Stripe only");
     run.expect("Note on Billing saved.\r\n");
     run.answer("3/3> ", "2 3");
-    run.expect("  3. Features: Billing, Search; note on Billing: Stripe only\r\n");
+    run.expect("#3 Features\r\n     \u{2192} Billing\r\n       Note: Stripe only\r\n     \u{2192} Search\r\n");
     // Re-open question 2 from the review; answering it returns to the review.
-    run.answer("review> ", "2");
+    run.answer("review> ", "#2");
+    run.expect(" (\u{2022}) 2. Vue\r\n");
     run.expect("Current answer: Vue\r\n");
     run.answer("2/3> ", "> Svelte");
-    run.expect("\r\nReview\r\n  1. Scope: Backend only; note: keep the API stable\r\n  2. Frontend: “Svelte”\r\n");
+    run.expect("\r\nReview answers\r\n#1 Scope (required)\r\n       Note: keep the API stable\r\n     \u{2192} Backend only\r\n\r\n#2 Frontend\r\n     \u{2192} \u{201c}Svelte\u{201d}\r\n");
     run.answer("review> ", "");
     let (code, result, _) = run.finish();
     assert_eq!(code, 0);
@@ -286,7 +290,9 @@ fn bad_entry_and_help_keep_the_same_prompt() {
     run.answer("review> ", "?");
     run.expect("At the review:\r\n");
     run.answer("review> ", "7");
-    run.expect("Not understood: there is no question 7: choose 1\r\n");
+    run.expect("Not understood: there is no action 7: choose a number from 1 to 2\r\n");
+    run.answer("review> ", "#7");
+    run.expect("Not understood: there is no question 7: type #1\r\n");
     run.answer("review> ", "");
     let (code, result, _) = run.finish();
     assert_eq!(code, 0);
@@ -302,13 +308,13 @@ fn required_unanswered_is_flagged_and_confirmed() {
     run.answer("1/3> ", "");
     run.answer("2/3> ", "1");
     run.answer("3/3> ", "");
-    run.expect("  1. Scope [required, not answered]: no answer (required)\r\n");
+    run.expect("#1 Scope (required)\r\n     \u{2192} unanswered\r\n");
     run.answer("review> ", "");
     run.answer(
-        "1 required question is not answered (Scope). Submit anyway? [y/N] ",
+        "Unanswered required questions: Scope.\r\nSubmit anyway? [y/N] ",
         "",
     );
-    run.expect("Not submitted.\r\n");
+    run.expect("No, go back to the review.\r\n");
     run.answer("review> ", "submit");
     run.answer("Submit anyway? [y/N] ", "y");
     let (code, result, _) = run.finish();
@@ -346,10 +352,29 @@ fn eof_on_the_terminal_cancels() {
 }
 
 #[test]
-fn cancel_at_the_review_dismisses() {
+fn type_your_own_is_the_number_after_the_options() {
+    let mut run = Run::start(&single(), Some("dumb"), &[]);
+    run.answer("1/1> ", "3");
+    run.answer("Type your own> ", "DuckDB");
+    run.expect("Saved: \u{201c}DuckDB\u{201d}\r\n");
+    run.expect("#1 Database\r\n     \u{2192} \u{201c}DuckDB\u{201d}\r\n");
+    run.answer("review> ", "1");
+    let (code, result, screen) = run.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result["details"]["answers"],
+        json!({"db": {"values": ["DuckDB"], "labels": ["DuckDB"], "indices": [],
+                      "customText": "DuckDB"}})
+    );
+    assert!(screen.ends_with("review> 1\r\nSubmitted.\r\n"), "{screen}");
+}
+
+#[test]
+fn cancel_at_the_review_asks_first_then_dismisses() {
     let mut run = Run::start(&single(), Some("dumb"), &[]);
     run.answer("1/1> ", "1");
     run.answer("review> ", "cancel");
+    run.answer("Cancel and discard your answers? [y/N] ", "y");
     run.expect("Cancelled: no answers were given.\r\n");
     let (code, result, _) = run.finish();
     assert_eq!(code, 1);
@@ -382,7 +407,7 @@ fn hostile_payload_text_is_shown_not_run() {
         "options": [{"value": "v", "label": "O\u{9b}1m", "description": "D\u{1b}]8;;http://x\u{1b}\\"}]}]});
     let mut run = Run::start(&payload, Some("dumb"), &[]);
     run.expect("T\\e]52;c;Zm9v\\x07\r\n");
-    run.expect("1/1 L\\e[2J (choose one)\r\nP\\e[31mred\\u{202e}\r\n   1) O\\x9b1m\r\n      D\\e]8;;http://x\\e\\\r\n");
+    run.expect("1/1 L\\e[2J (choose one)\r\nP\\e[31mred\\u{202e}\r\n ( ) 1. O\\x9b1m\r\n        D\\e]8;;http://x\\e\\\r\n");
     run.answer("1/1> ", "1");
     run.answer("review> ", "");
     let (code, result, _) = run.finish();

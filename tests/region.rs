@@ -347,3 +347,51 @@ fn a_long_title_stays_one_line_and_growing_the_window_twice_leaves_it_once() {
         "{pane}"
     );
 }
+
+#[test]
+fn the_peek_opens_at_the_end_of_a_long_message_and_scrolls_to_its_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let context = dir.path().join("context.txt");
+    let message: Vec<String> = (1..=44).map(|i| format!("message line {i}")).collect();
+    std::fs::write(&context, message.join("\n")).unwrap();
+    let mut s = Session::spawn_with(
+        PREFS,
+        &["--context", context.to_str().unwrap()],
+        inline(30, 100),
+    );
+    s.wait_for("? keys");
+    s.send("\x1d");
+    let peek = s.wait_for("message line 44");
+    // The end first (where the agent's question is), with a marker for what is above.
+    assert!(
+        peek.contains("The agent's message · lines 18-44 of 44 · more ↑"),
+        "{peek}"
+    );
+    assert!(!peek.contains("message line 17\n"), "{peek}");
+    // Home: the start; every line can be reached.
+    s.send("\x1b[H");
+    let top = s.wait_for("message line 1\n");
+    assert!(top.contains("lines 1-27 of 44 · more ↓"), "{top}");
+    s.send("\x1b[F");
+    s.wait_for("lines 18-44 of 44");
+    // Esc returns to the question, which is drawn again above nothing stale.
+    s.send("\x1b");
+    let back = s.wait_for("? keys");
+    assert!(!back.contains("message line"), "{back}");
+    s.send("\x03");
+    assert_eq!(s.finish().0, 130);
+}
+
+#[test]
+fn a_short_timeout_keeps_which_question_is_up_in_view() {
+    let mut s = Session::spawn_with(PREFS, &["--timeout", "5"], inline(24, 80));
+    let screen = s.wait_for("Closing in");
+    let all = lines(&screen);
+    assert_eq!(all[0], "Implementation preferences", "{screen}");
+    assert!(
+        all[1].starts_with("1/2 Style · How should I frame"),
+        "{screen}"
+    );
+    assert!(all.last().unwrap().starts_with("Closing in "), "{screen}");
+    assert_eq!(s.finish().0, 124);
+}

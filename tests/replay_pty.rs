@@ -23,7 +23,7 @@ fn a_plain_mode_session_with_notes_and_custom_text_replays() {
     let mut s = Session::spawn(PREFS, &["--plain"]);
     s.wait_for("1/2> ");
     s.send("note: keep it short\r");
-    s.wait_for("Question note saved.");
+    s.wait_for("Note on this question saved.");
     s.send("2\r");
     s.wait_for("2/2> ");
     s.send("note 1: daily at work\r");
@@ -54,7 +54,7 @@ fn a_terminal_session_replays() {
     s.send("\r");
     s.wait_for("2/2 Frontend");
     s.send("\r");
-    s.wait_for("Review your answers");
+    s.wait_all(&["Review answers", "> 1. Submit"]);
     s.send("\r");
     let (code, result) = s.finish();
     assert_eq!(code, 0, "{}", s.stderr());

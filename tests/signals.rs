@@ -301,3 +301,32 @@ fn a_timeout_ends_the_run_with_a_result_when_the_terminal_takes_no_output() {
         }
     }
 }
+
+#[test]
+fn a_signal_ends_the_run_when_stdout_is_the_terminal_that_takes_no_output() {
+    // The result goes to stdout, the pty itself: it cannot be written, the run ends anyway.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), PREFS).unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+    cmd.arg("q.json");
+    let opts = Options {
+        cwd: Some(dir.path().to_path_buf()),
+        ..Options::default()
+    };
+    let mut s = Session::spawn_command(cmd, dir, "none.json".into(), opts);
+    s.wait_for("How should I frame the next prompt?");
+    s.stop_reading();
+    for _ in 0..30 {
+        s.send(&"j".repeat(100));
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    s.signal(libc::SIGTERM);
+    let start = Instant::now();
+    while !s.exited() {
+        assert!(start.elapsed() < Duration::from_secs(1), "still running");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    s.resume_reading();
+    assert_eq!(s.wait_eof().code(), Some(143));
+}

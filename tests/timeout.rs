@@ -10,8 +10,24 @@ use std::time::{Duration, Instant};
 
 const PREFS: &str = include_str!("../examples/implementation-preferences.json");
 const DOWN: &str = "\x1b[B";
-/// The editor's prompt line is drawn under its help line (rustyline is reading keys).
-const EDITOR_READY: &str = "Ctrl+C dismiss\n>";
+/// A question's hint line in a short `--timeout`: the countdown.
+const COUNTDOWN: &str = "without an answer: press any key";
+/// Question 1's last row.
+const STYLE_LAST: &str = "( ) 4. Type your own…\n";
+/// Question 2's last row.
+const FRONTEND_LAST: &str = "     Next: review →\n";
+/// Question 1's prompt line.
+const STYLE: &str = "1/2 Style · How should I frame the next prompt?:";
+/// Question 2's prompt line.
+const FRONTEND: &str = "2/2 Frontend · Which frontend frameworks have you used?:";
+/// The custom-text editor's hint line, the first of its block.
+const ANSWER_EDITOR: &str = "Type your own · Enter submit · Esc close";
+/// The question note editor's hint line.
+const NOTE_EDITOR: &str = "Note on this question · Enter save · Esc close";
+/// An empty custom-text editor is reading keys: rustyline draws its placeholder.
+const ANSWER_READY: &str = "\n> Type answer...";
+/// An empty note editor is reading keys.
+const NOTE_READY: &str = "\n> Add a note...";
 
 /// `details.questions` of examples/implementation-preferences.json.
 fn prefs_questions() -> Value {
@@ -53,12 +69,16 @@ fn finish(s: &mut Session, since: Instant) -> (i32, Value, Duration) {
 #[test]
 fn two_seconds_without_a_key_end_the_flow_keeping_the_answered_question() {
     let mut s = Session::spawn(PREFS, &["--timeout", "2"]);
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, STYLE_LAST]);
     s.send("2");
     let last_key = Instant::now();
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
-    // The countdown replaces the top line.
-    s.wait_for("Closing in 1 s without an answer: press any key");
+    s.wait_all(&[FRONTEND, FRONTEND_LAST]);
+    // The countdown replaces the hint line, under the question.
+    let screen = s.wait_for("Closing in 1 s without an answer: press any key");
+    assert!(
+        screen.contains("     Next: review →\nClosing in 1 s without an answer: press any key"),
+        "{screen}"
+    );
     let (code, result, took) = finish(&mut s, last_key);
     assert_eq!(code, 124, "{}", s.stderr());
     assert!(
@@ -83,19 +103,28 @@ fn two_seconds_without_a_key_end_the_flow_keeping_the_answered_question() {
 #[test]
 fn an_open_editor_is_saved_as_custom_text_when_the_time_runs_out() {
     let mut s = Session::spawn(PREFS, &["--timeout", "3"]);
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, STYLE_LAST]);
     for _ in 0..3 {
         s.send(DOWN);
     }
-    s.wait_for(">     Type your own…");
+    s.wait_for("> ( ) 4. Type your own…");
     s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.wait_all(&[COUNTDOWN, STYLE, ANSWER_READY]);
     s.send("Sol");
-    s.wait_for("> Sol");
+    s.wait_for("\n> Sol");
     let last_key = Instant::now();
-    // The countdown is written over the top line; the editor keeps its line and cursor.
+    // The countdown replaces the editor's hint line; the editor keeps its line and cursor.
     let screen = s.wait_for("Closing in 1 s without an answer: press any key");
-    assert!(screen.contains("> Sol"), "{screen}");
+    assert!(
+        screen.starts_with(&format!(
+            "Implementation preferences\nClosing in 1 s without an answer: press any key\n{STYLE}\n"
+        )),
+        "{screen}"
+    );
+    assert!(
+        screen.ends_with("\n> ( ) 4. Type your own\n> Sol"),
+        "{screen}"
+    );
     let (code, result, took) = finish(&mut s, last_key);
     assert_eq!(code, 124, "{}", s.stderr());
     assert!(
@@ -119,16 +148,16 @@ fn an_open_editor_is_saved_as_custom_text_when_the_time_runs_out() {
 #[test]
 fn a_key_in_an_editor_starts_the_time_again() {
     let mut s = Session::spawn(PREFS, &["--timeout", "2"]);
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, STYLE_LAST]);
     s.send("N");
-    s.wait_all(&["Note on this question", EDITOR_READY]);
+    s.wait_all(&[COUNTDOWN, STYLE, NOTE_READY]);
     // A key every 0.8 s for 3 s: longer than the timeout, and the editor stays open.
     for c in ["a", "b", "c", "d"] {
         std::thread::sleep(Duration::from_millis(800));
         s.send(c);
     }
     let last_key = Instant::now();
-    s.wait_for("> abcd");
+    s.wait_for("\n> abcd");
     let (code, result, took) = finish(&mut s, last_key);
     assert_eq!(code, 124, "{}", s.stderr());
     assert!(
@@ -144,9 +173,9 @@ fn a_key_in_an_editor_starts_the_time_again() {
 #[test]
 fn ticks_on_a_multi_question_are_kept() {
     let mut s = Session::spawn(PREFS, &["--timeout", "3"]);
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, STYLE_LAST]);
     s.send("1");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, FRONTEND_LAST]);
     s.send("1");
     s.wait_for("[x] 1. React");
     s.send("3");
@@ -190,7 +219,7 @@ fn plain_mode_counts_down_in_one_line_and_discards_a_half_typed_line() {
     s.expect("\r\nClosing in 3 s without an answer: type a line to keep going.\r\n2/2> ");
     // Half a line, never ended with Enter.
     s.send("1,3");
-    s.expect("\r\nTimed out (no key for 3 seconds): the answers given so far are kept.\r\n");
+    s.expect("\r\nTimed out (no key for 3 seconds): answers kept.\r\n");
     let status = s.wait_eof();
     assert_eq!(status.code(), Some(124));
     assert!(!s.output().contains(&0x1b), "{}", s.output_text());
@@ -253,32 +282,32 @@ fn a_recorded_timeout_replays_as_the_same_timeout() {
 fn editors_with_a_timeout_keep_their_keys() {
     // Ctrl+C in an editor dismisses.
     let mut s = Session::spawn(PREFS, &["--timeout", "30"]);
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, STYLE_LAST]);
     s.send("N");
-    s.wait_all(&["Note on this question", EDITOR_READY]);
+    s.wait_all(&[NOTE_EDITOR, NOTE_READY]);
     s.send("x");
-    s.wait_for("> x");
+    s.wait_for("\n> x");
     s.send("\x03");
     let (code, result) = s.finish();
     assert_eq!(code, 130);
     assert_eq!(result.unwrap()["details"]["answers"], json!({}));
     // Esc keeps the draft, Enter saves, a paste stays in the editor, then submit.
     let mut s = Session::spawn(PREFS, &["--timeout", "30"]);
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, STYLE_LAST]);
     for _ in 0..3 {
         s.send(DOWN);
     }
-    s.wait_for(">     Type your own…");
+    s.wait_for("> ( ) 4. Type your own…");
     s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
     s.send("\x1b[200~a\nb\x1b[201~");
-    s.wait_for("> a");
+    s.wait_for("\n> a");
     s.send("\x1b");
-    s.wait_for("Type your own… (now");
+    s.wait_all(&["> (•) 4. Type your own… “a↵ b”", "· ? keys"]);
     s.send("\t");
-    s.wait_for("2/2 Frontend");
+    s.wait_all(&[FRONTEND, FRONTEND_LAST]);
     s.send("\t");
-    s.wait_for("Review your answers");
+    s.wait_all(&["Review answers", "> 1. Submit"]);
     s.send("\r");
     let (code, result) = s.finish();
     assert_eq!(code, 0, "{}", s.stderr());

@@ -11,8 +11,24 @@ const DOWN: &str = "\x1b[B";
 const UP: &str = "\x1b[A";
 const ESC: &str = "\x1b";
 const CTRL_C: &str = "\x03";
-/// The editor's prompt line is drawn under its help line (rustyline is reading keys).
-const EDITOR_READY: &str = "Ctrl+C dismiss\n>";
+const TAB: &str = "\t";
+const LEFT: &str = "\x1b[D";
+const SHIFT_TAB: &str = "\x1b[Z";
+/// The end of a question's or the review's hint line, the block's last line: the whole block
+/// is drawn.
+const HINT: &str = "· ? keys";
+/// Question 1's prompt line (SimpleTheme: no colour).
+const STYLE: &str = "1/2 Style · How should I frame the next prompt?:";
+/// Question 2's prompt line.
+const FRONTEND: &str = "2/2 Frontend · Which frontend frameworks have you used?:";
+/// The review's title.
+const REVIEW: &str = "Review answers";
+/// The custom-text editor's hint line, the first of its block.
+const ANSWER_EDITOR: &str = "Type your own · Enter submit · Esc close";
+/// An empty custom-text editor is reading keys: rustyline draws its placeholder.
+const ANSWER_READY: &str = "\n> Type answer...";
+/// An empty note editor is reading keys.
+const NOTE_READY: &str = "\n> Add a note...";
 /// rustyline: delete from the cursor to the start of the line.
 const CTRL_U: &str = "\x15";
 
@@ -62,9 +78,32 @@ fn assert_restored(s: &Session) {
     assert!(!s.alternate_screen(), "still on the alternate screen");
 }
 
-/// Submits from the review menu (Submit is highlighted when it opens) and returns `details`.
+/// The review's lines on `screen`: from its title to its last action, `2. Cancel`.
+fn review_lines(screen: &str) -> Vec<&str> {
+    let lines: Vec<&str> = screen.lines().collect();
+    let start = lines
+        .iter()
+        .position(|l| *l == REVIEW)
+        .unwrap_or_else(|| panic!("no review: {screen}"));
+    let end = lines
+        .iter()
+        .position(|l| l.ends_with("2. Cancel"))
+        .unwrap_or_else(|| panic!("no actions: {screen}"));
+    lines[start..=end].to_vec()
+}
+
+/// Waits for the review with Submit highlighted; returns its lines (see [`review_lines`]).
+fn wait_review(s: &mut Session) -> Vec<String> {
+    let screen = s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
+    review_lines(&screen)
+        .into_iter()
+        .map(String::from)
+        .collect()
+}
+
+/// Submits from the review (Submit is highlighted when it opens) and returns `details`.
 fn submit(s: &mut Session) -> Value {
-    s.wait_for("> Submit");
+    s.wait_for("> 1. Submit");
     s.send("\r");
     let (code, result) = s.finish();
     assert_eq!(code, 0, "stderr: {}", s.stderr());
@@ -83,27 +122,45 @@ fn press(s: &mut Session, keys: &str, times: usize, until: &str) {
 #[test]
 fn single_select_then_skip_and_submit() {
     let mut s = Session::spawn(PREFS, &[]);
-    let screen = s.wait_all(&["1/2 Style", "Next →"]);
-    assert!(screen.contains("Implementation preferences"), "{screen}");
-    assert!(
-        screen.contains("How should I frame the next prompt?"),
+    let screen = s.wait_all(&[STYLE, HINT]);
+    // Compact: the prompt, the options with their descriptions, Type your own, the hint line;
+    // no rows for notes (n, N) nor a Next row on a single-select question.
+    assert_eq!(
+        screen.lines().collect::<Vec<_>>(),
+        [
+            "Implementation preferences",
+            STYLE,
+            "> ( ) 1. Minimal",
+            "         A short, direct question with few options.",
+            "  ( ) 2. Balanced",
+            "         A standard prompt with a bit more context.",
+            "  ( ) 3. Rich",
+            "         A more descriptive prompt with extra detail.",
+            "  ( ) 4. Type your own…",
+            "↑↓ move · Enter choose · n note · Esc cancel · ^C dismiss · ^] context · ? keys",
+        ],
         "{screen}"
     );
-    assert!(screen.contains("> ( ) 1. Minimal"), "{screen}");
-    assert!(
-        screen.contains("A short, direct question with few options."),
-        "{screen}"
-    );
-    assert!(screen.contains("Type your own…"), "{screen}");
-    assert!(screen.contains("Note on this question…"), "{screen}");
-    assert!(screen.contains("Note on an option…"), "{screen}");
     press(&mut s, DOWN, 1, "> ( ) 2. Balanced");
     s.send("\r");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    let screen = s.wait_all(&[FRONTEND, HINT]);
+    assert!(screen.contains("\n     Next: review →\n"), "{screen}");
+    // Enter on an option of a multi-select question goes on, skipping it.
     s.send("\r");
-    let screen = s.wait_all(&["Review your answers", "Cancel"]);
-    assert!(screen.contains("✓ 1/2 Style: Balanced"), "{screen}");
-    assert!(screen.contains("· 2/2 Frontend: no answer"), "{screen}");
+    assert_eq!(
+        wait_review(&mut s),
+        [
+            REVIEW,
+            "  Style",
+            "     → Balanced",
+            "",
+            "  Frontend",
+            "     → unanswered",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
+    );
     let details = submit(&mut s);
     assert_eq!(
         details,
@@ -116,27 +173,55 @@ fn single_select_then_skip_and_submit() {
 #[test]
 fn multi_select_two_options_and_custom_text() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, HINT]);
     s.send("\r");
-    s.wait_all(&["> [ ] 1. React", "Next: review →"]);
+    s.wait_all(&["> [ ] 1. React", HINT]);
     s.send(" ");
-    s.wait_all(&["> [x] 1. React", "Next: review →"]);
+    s.wait_all(&["> [x] 1. React", HINT]);
     press(&mut s, DOWN, 1, "> [ ] 2. Vue");
     s.send(" ");
     s.wait_for("> [x] 2. Vue");
-    press(&mut s, DOWN, 2, ">     Type your own…");
+    press(&mut s, DOWN, 2, "> [ ] 4. Type your own…");
     s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
-    s.send("Solid");
-    s.wait_for("> Solid");
-    // Saving custom text on a multi-select question stays on it, the custom row ticked.
-    s.send("\r");
-    s.wait_for(">     Type your own… (now “Solid”)");
-    s.send("\t");
-    let screen = s.wait_all(&["Review your answers", "Cancel"]);
-    assert!(
-        screen.contains("✓ 2/2 Frontend: React, Vue, “Solid”"),
+    let screen = s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    // The editor's block: its hint line, the question with the edited row highlighted (Type
+    // your own without its "…"), the editor's row.
+    assert_eq!(
+        screen.lines().collect::<Vec<_>>(),
+        [
+            "Implementation preferences",
+            ANSWER_EDITOR,
+            FRONTEND,
+            "  [x] 1. React",
+            "     Most popular UI library",
+            "  [x] 2. Vue",
+            "     Progressive framework for building UIs",
+            "  [ ] 3. Svelte",
+            "     Compiler-based approach",
+            "> [ ] 4. Type your own",
+            "     Next: review →",
+            "> Type answer...",
+        ],
         "{screen}"
+    );
+    s.send("Solid");
+    s.wait_for("\n> Solid");
+    s.send("\r");
+    assert_eq!(
+        wait_review(&mut s),
+        [
+            REVIEW,
+            "  Style",
+            "     → Minimal",
+            "",
+            "  Frontend",
+            "     → React",
+            "     → Vue",
+            "     → “Solid”",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
     );
     let details = submit(&mut s);
     assert_eq!(
@@ -156,25 +241,61 @@ fn multi_select_two_options_and_custom_text() {
 #[test]
 fn preview_question_shows_the_highlighted_preview() {
     let mut s = Session::spawn(CONFIG, &[]);
-    let screen = s.wait_all(&["1/2 Log format", "Next →"]);
-    assert!(
-        screen.contains("│ {\"ts\":\"2026-11-29T10:15:00Z\""),
+    let screen = s.wait_all(&[
+        "1/2 Log format · Which log format should the service write?:",
+        HINT,
+    ]);
+    // The preview wraps to the columns right of its margin: nothing is cut.
+    assert_eq!(
+        screen
+            .lines()
+            .filter(|l| l.starts_with("         │ "))
+            .collect::<Vec<_>>(),
+        [
+            r#"         │ {"ts":"2026-11-29T10:15:00Z","level":"info","msg":"server started","port":8080}"#,
+            r#"         │ {"ts":"2026-11-29T10:15:02Z","level":"warn","msg":"slow request","path":"/api/items","ms"#,
+            r#"         │ ":912}"#,
+        ],
         "{screen}"
     );
-    assert!(screen.contains("Type your own…"), "{screen}");
-    assert!(screen.contains("View full preview…"), "{screen}");
+    assert!(!screen.contains("Type your own"), "{screen}");
     s.send(DOWN);
     let screen = s.wait_for("│ ts=2026-11-29T10:15:00Z level=info");
     assert!(
         !screen.contains("│ {\"ts\""),
         "only the highlighted preview: {screen}"
     );
+    // v shows the highlighted option's whole preview.
+    s.send("v");
+    let screen = s.wait_all(&[
+        "Preview of logfmt · lines 1-2 of 2\n",
+        "↑↓ scroll · Esc back",
+    ]);
+    assert!(
+        screen.contains(
+            "\n│ ts=2026-11-29T10:15:02Z level=warn msg=\"slow request\" path=/api/items ms=912\n"
+        ),
+        "{screen}"
+    );
+    s.send("q");
+    s.wait_all(&["> ( ) 2. logfmt", HINT]);
     s.send("\r");
-    s.wait_all(&["2/2 Level", "Next: review →"]);
+    s.wait_all(&["2/2 Level · What should the default log level be?:", HINT]);
     s.send("\r");
-    let screen = s.wait_all(&["Review your answers", "Cancel"]);
-    assert!(screen.contains("✓ 1/2 Log format: logfmt"), "{screen}");
-    assert!(screen.contains("✓ 2/2 Level: info"), "{screen}");
+    assert_eq!(
+        wait_review(&mut s),
+        [
+            REVIEW,
+            "  Log format",
+            "     → logfmt",
+            "",
+            "  Level",
+            "     → info",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
+    );
     let details = submit(&mut s);
     assert_eq!(
         details["answers"],
@@ -208,24 +329,27 @@ fn every_line_of_a_long_preview_is_reachable() {
             ..Default::default()
         },
     );
-    let screen = s.wait_all(&["1/1 Q1", "Next: review →"]);
+    let screen = s.wait_all(&["Pick a layout:", HINT]);
     assert!(screen.contains("│ line 1 of the long preview"), "{screen}");
     assert!(
-        screen.contains("more lines: choose “View full preview…”"),
+        screen.contains("│ … 52 more lines: v shows the whole preview"),
         "{screen}"
     );
     assert!(!screen.contains("line 60 of"), "{screen}");
-    press(&mut s, DOWN, 3, ">     View full preview…");
-    s.send("\r");
-    s.wait_all(&["View the full preview of which option?", "← Back"]);
-    s.send("\r");
-    let screen = s.wait_all(&["lines 1-21 of 60 · Preview of Alpha", "q/Esc/Enter back"]);
+    s.send("v");
+    let screen = s.wait_all(&[
+        "Preview of Alpha · lines 1-21 of 60 · more ↓\n",
+        "↑↓ scroll · Esc back",
+    ]);
     assert!(screen.contains("│ line 21 of the long preview"), "{screen}");
     s.send("\x1b[F"); // End
-    let screen = s.wait_all(&["lines 40-60 of 60", "q/Esc/Enter back"]);
+    let screen = s.wait_all(&[
+        "Preview of Alpha · lines 40-60 of 60 · more ↑\n",
+        "↑↓ scroll · Esc back",
+    ]);
     assert!(screen.contains("│ line 60 of the long preview"), "{screen}");
     s.send("q");
-    s.wait_all(&["> ( ) 1. Alpha", "Next: review →"]);
+    s.wait_all(&["> ( ) 1. Alpha", HINT]);
     s.send("\r");
     let details = submit(&mut s);
     assert_eq!(
@@ -237,22 +361,21 @@ fn every_line_of_a_long_preview_is_reachable() {
 #[test]
 fn back_keeps_answers_and_preselects_them() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, HINT]);
     press(&mut s, DOWN, 1, "> ( ) 2. Balanced");
     s.send("\r");
-    s.wait_all(&["> [ ] 1. React", "Next: review →"]);
+    s.wait_all(&["> [ ] 1. React", HINT]);
     s.send(" ");
-    s.wait_all(&["> [x] 1. React", "Next: review →"]);
-    // Up from the first row wraps to "Next: review →"; once more is "← Back".
-    press(&mut s, UP, 2, ">     ← Back");
-    s.send("\r");
-    let screen = s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&["> [x] 1. React", HINT]);
+    // Shift+Tab goes back to the previous question.
+    s.send(SHIFT_TAB);
+    let screen = s.wait_all(&[STYLE, HINT]);
     assert!(screen.contains("> (•) 2. Balanced"), "{screen}");
     press(&mut s, DOWN, 1, "> ( ) 3. Rich");
     s.send("\r");
-    let screen = s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    let screen = s.wait_all(&[FRONTEND, HINT]);
     assert!(
-        screen.contains("[x] 1. React"),
+        screen.contains("> [x] 1. React"),
         "the tick was kept: {screen}"
     );
     s.send("\r");
@@ -269,23 +392,34 @@ fn back_keeps_answers_and_preselects_them() {
 #[test]
 fn review_reopens_a_question_and_changes_its_answer() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, HINT]);
     s.send("\r");
-    s.wait_all(&["> [ ] 1. React", "Next: review →"]);
+    s.wait_all(&["> [ ] 1. React", HINT]);
     s.send(" ");
-    s.wait_all(&["> [x] 1. React", "Next: review →"]);
+    s.wait_all(&["> [x] 1. React", HINT]);
     s.send("\r");
-    let screen = s.wait_all(&["Review your answers", "Cancel"]);
-    assert!(screen.contains("✓ 1/2 Style: Minimal"), "{screen}");
-    assert!(screen.contains("✓ 2/2 Frontend: React"), "{screen}");
-    press(&mut s, UP, 2, "> ✓ 1/2 Style: Minimal");
+    let review = |style: &'static str| {
+        vec![
+            REVIEW,
+            "  Style",
+            style,
+            "",
+            "  Frontend",
+            "     → React",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
+    };
+    assert_eq!(wait_review(&mut s), review("     → Minimal"));
+    // Up from Submit: the last question's row, then the first's.
+    press(&mut s, UP, 2, "> Style");
     s.send("\r");
-    s.wait_all(&["> (•) 1. Minimal", "Next: review →"]);
+    s.wait_all(&["> (•) 1. Minimal", HINT]);
     press(&mut s, DOWN, 2, "> ( ) 3. Rich");
     s.send("\r");
     // Answering a re-opened question goes back to the review.
-    let screen = s.wait_all(&["✓ 1/2 Style: Rich", "Cancel"]);
-    assert!(screen.contains("✓ 2/2 Frontend: React"), "{screen}");
+    assert_eq!(wait_review(&mut s), review("     → Rich"));
     let details = submit(&mut s);
     assert_eq!(
         details,
@@ -299,26 +433,38 @@ fn review_reopens_a_question_and_changes_its_answer() {
 #[test]
 fn esc_in_the_editor_returns_to_the_options_keeping_the_draft() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "Next →"]);
-    press(&mut s, DOWN, 3, ">     Type your own…");
+    s.wait_all(&[STYLE, HINT]);
+    press(&mut s, DOWN, 3, "> ( ) 4. Type your own…");
     s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
     s.send("my draft");
-    s.wait_for("> my draft");
+    s.wait_for("\n> my draft");
     s.send(ESC);
-    let screen = s.wait_all(&["Type your own… (now “my draft”)", "Next →"]);
-    assert!(screen.contains("1/2 Style"), "{screen}");
+    let screen = s.wait_all(&["> (•) 4. Type your own… “my draft”", HINT]);
+    assert!(screen.contains(STYLE), "{screen}");
+    assert!(!screen.contains(ANSWER_EDITOR), "{screen}");
     // Re-opening the editor shows the draft.
     s.send("\r");
-    s.wait_for("> my draft");
+    s.wait_all(&[ANSWER_EDITOR, "\n> my draft"]);
     s.send(ESC);
-    s.wait_all(&[">     Type your own… (now “my draft”)", "Next →"]);
-    press(&mut s, DOWN, 3, ">     Next →");
+    s.wait_all(&["> (•) 4. Type your own… “my draft”", HINT]);
+    s.send(TAB);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send("\r");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
-    s.send("\r");
-    let screen = s.wait_all(&["Review your answers", "Cancel"]);
-    assert!(screen.contains("✓ 1/2 Style: “my draft”"), "{screen}");
+    assert_eq!(
+        wait_review(&mut s),
+        [
+            REVIEW,
+            "  Style",
+            "     → “my draft”",
+            "",
+            "  Frontend",
+            "     → unanswered",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
+    );
     let details = submit(&mut s);
     assert_eq!(
         details,
@@ -331,7 +477,7 @@ fn esc_in_the_editor_returns_to_the_options_keeping_the_draft() {
 #[test]
 fn esc_without_answers_cancels_at_once() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, HINT]);
     s.send(ESC);
     assert_dismissed(&mut s, 1);
 }
@@ -339,17 +485,27 @@ fn esc_without_answers_cancels_at_once() {
 #[test]
 fn esc_with_answers_asks_before_cancelling() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, HINT]);
     s.send("\r");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send(ESC);
     let screen = s.wait_all(&[
         "Cancel and discard your answers?",
         "Yes, discard the answers and cancel",
     ]);
-    assert!(screen.contains("> No, keep answering"), "{screen}");
+    assert_eq!(
+        screen.lines().collect::<Vec<_>>(),
+        [
+            "Implementation preferences",
+            "Cancel and discard your answers?:",
+            "> No, keep answering",
+            "  Yes, discard the answers and cancel",
+            "↑↓ move · Enter choose · Esc back · ^C dismiss · ^] context",
+        ],
+        "{screen}"
+    );
     s.send("\r");
-    s.wait_all(&["> [ ] 1. React", "Next: review →"]);
+    s.wait_all(&["> [ ] 1. React", HINT]);
     s.send(ESC);
     s.wait_all(&[
         "Cancel and discard your answers?",
@@ -363,12 +519,12 @@ fn esc_with_answers_asks_before_cancelling() {
 #[test]
 fn ctrl_c_in_an_editor_dismisses_without_saving() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, HINT]);
     s.send("\r");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
-    press(&mut s, DOWN, 3, ">     Type your own…");
+    s.wait_all(&[FRONTEND, HINT]);
+    press(&mut s, DOWN, 3, "> [ ] 4. Type your own…");
     s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
     s.send("never saved");
     s.wait_for("> never saved");
     s.send(CTRL_C);
@@ -378,9 +534,9 @@ fn ctrl_c_in_an_editor_dismisses_without_saving() {
 #[test]
 fn ctrl_c_at_a_question_dismisses() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, HINT]);
     s.send("\r");
-    s.wait_all(&["> [ ] 1. React", "Next: review →"]);
+    s.wait_all(&["> [ ] 1. React", HINT]);
     s.send(CTRL_C);
     assert_dismissed(&mut s, 130);
 }
@@ -388,74 +544,94 @@ fn ctrl_c_at_a_question_dismisses() {
 #[test]
 fn question_and_option_notes_written_edited_cleared() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "Next →"]);
-    // Question note: write.
-    press(&mut s, DOWN, 4, ">     Note on this question…");
-    s.send("\r");
-    s.wait_all(&["Note on this question\n", EDITOR_READY]);
+    s.wait_all(&[STYLE, HINT]);
+    // Question note (Shift+N): write.
+    s.send("N");
+    let screen = s.wait_all(&["Note on this question · Enter save · Esc close", NOTE_READY]);
+    assert!(screen.contains(STYLE), "{screen}");
     s.send("first note");
-    s.wait_for("> first note");
+    s.wait_for("\n> first note");
     s.send("\r");
-    s.wait_all(&[">     Note on this question… (now “first note”)", "Next →"]);
+    s.wait_all(&[&format!("{STYLE}\n  Note: first note\n"), HINT]);
     // Edit it.
-    s.send("\r");
-    s.wait_for("> first note");
+    s.send("N");
+    s.wait_all(&["Note on this question · Enter save", "\n> first note"]);
     s.send(CTRL_U);
-    s.wait_gone("> first note");
+    s.wait_for(NOTE_READY);
     s.send("edited note");
-    s.wait_for("> edited note");
+    s.wait_for("\n> edited note");
     s.send("\r");
-    s.wait_all(&[">     Note on this question… (now “edited note”)", "Next →"]);
-    // Option note on Balanced: write.
-    press(&mut s, DOWN, 1, ">     Note on an option…");
-    s.send("\r");
-    s.wait_all(&["Note on which option?", "← Back"]);
-    press(&mut s, DOWN, 1, "> 2. Balanced");
-    s.send("\r");
-    s.wait_all(&["Note on option Balanced", EDITOR_READY]);
+    s.wait_all(&[&format!("{STYLE}\n  Note: edited note\n"), HINT]);
+    // Option note (n) on the highlighted Balanced: write.
+    press(&mut s, DOWN, 1, "> ( ) 2. Balanced");
+    s.send("n");
+    s.wait_all(&["Note on Balanced · Enter save · Esc close", NOTE_READY]);
     s.send("why balanced");
-    s.wait_for("> why balanced");
+    s.wait_for("\n> why balanced");
     s.send("\r");
-    let screen = s.wait_all(&["note: why balanced", "Next →"]);
-    assert!(
-        screen.contains("(•) 2. Balanced") || screen.contains("( ) 2. Balanced"),
-        "{screen}"
+    s.wait_all(&[
+        "> ( ) 2. Balanced\n         A standard prompt with a bit more context.\n         note: why balanced\n",
+        HINT,
+    ]);
+    s.send("\r");
+    s.wait_all(&[FRONTEND, HINT]);
+    s.send("\r");
+    let review = |note: Option<&'static str>, option_note: &'static str| {
+        let mut lines = vec![REVIEW, "  Style"];
+        lines.extend(note);
+        lines.extend([
+            "     → Balanced",
+            option_note,
+            "",
+            "  Frontend",
+            "     → unanswered",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]);
+        lines
+    };
+    // The question note before the answer, the option note under its option.
+    assert_eq!(
+        wait_review(&mut s),
+        review(
+            Some("       Note: edited note"),
+            "       Note: why balanced"
+        )
     );
-    press(&mut s, UP, 4, "> ( ) 2. Balanced");
+    // Option note: edit it from the review (Enter re-opens the question, n on the option).
+    press(&mut s, UP, 2, "> Style");
     s.send("\r");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
-    s.send("\r");
-    let screen = s.wait_all(&["Review your answers", "Cancel"]);
-    assert!(screen.contains("✓ 1/2 Style: Balanced"), "{screen}");
-    assert!(screen.contains("note: edited note"), "{screen}");
-    assert!(
-        screen.contains("note on Balanced: why balanced"),
-        "{screen}"
-    );
-    // Option note: edit from the review.
-    press(&mut s, DOWN, 2, "> Note on an option…");
-    s.send("\r");
-    s.wait_all(&["Note on an option of which question?", "← Back"]);
-    s.send("\r");
-    s.wait_all(&["Note on which option?", "← Back"]);
-    s.wait_all(&["> 2. Balanced  (note “why balanced”)", "← Back"]);
-    s.send("\r");
-    s.wait_for("> why balanced");
+    s.wait_all(&["> (•) 2. Balanced", HINT]);
+    s.send("n");
+    s.wait_all(&["Note on Balanced · Enter save", "\n> why balanced"]);
     s.send(" and cheap");
-    s.wait_for("> why balanced and cheap");
+    s.wait_for("\n> why balanced and cheap");
     s.send("\r");
-    s.wait_all(&["note on Balanced: why balanced and cheap", "Cancel"]);
-    // Question note: clear from the review (empty save).
-    press(&mut s, DOWN, 1, "> Note on a question…");
+    s.wait_all(&["         note: why balanced and cheap\n", HINT]);
     s.send("\r");
-    s.wait_all(&["Note on which question?", "← Back"]);
-    s.send("\r");
-    s.wait_for("> edited note");
+    assert_eq!(
+        wait_review(&mut s),
+        review(
+            Some("       Note: edited note"),
+            "       Note: why balanced and cheap"
+        )
+    );
+    // Question note: clear it from the review (N on its row, an empty save).
+    press(&mut s, UP, 2, "> Style");
+    s.send("N");
+    s.wait_all(&["Note on Style · Enter save · Esc close", "\n> edited note"]);
     s.send(CTRL_U);
-    s.wait_gone("> edited note");
+    s.wait_for(NOTE_READY);
     s.send("\r");
-    let screen = s.wait_all(&["Review your answers", "Cancel"]);
-    assert!(!screen.contains("note: edited note"), "{screen}");
+    // The highlight stays on Style's row.
+    let screen = s.wait_all(&[REVIEW, "> Style", HINT]);
+    let mut expected = review(None, "       Note: why balanced and cheap");
+    expected[1] = "> Style";
+    let submit_row = expected.len() - 2;
+    expected[submit_row] = "  1. Submit";
+    assert_eq!(review_lines(&screen), expected);
+    press(&mut s, DOWN, 2, "> 1. Submit");
     let details = submit(&mut s);
     assert_eq!(
         details,
@@ -471,51 +647,46 @@ fn question_and_option_notes_written_edited_cleared() {
 #[test]
 fn option_note_dropped_on_deselect_and_restored_on_reselect() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, HINT]);
     s.send("\r");
-    s.wait_all(&["> [ ] 1. React", "Next: review →"]);
+    s.wait_all(&["> [ ] 1. React", HINT]);
     s.send(" ");
-    s.wait_all(&["> [x] 1. React", "Next: review →"]);
-    press(&mut s, DOWN, 5, ">     Note on an option…");
-    s.send("\r");
-    s.wait_all(&["Note on which option?", "← Back"]);
-    s.wait_all(&["> 1. React", "← Back"]);
-    s.send("\r");
-    s.wait_all(&["Note on option React", EDITOR_READY]);
+    s.wait_all(&["> [x] 1. React", HINT]);
+    s.send("n");
+    s.wait_all(&["Note on React · Enter save · Esc close", NOTE_READY]);
     s.send("used it at work");
-    s.wait_for("> used it at work");
+    s.wait_for("\n> used it at work");
     s.send("\r");
-    let screen = s.wait_all(&["note: used it at work", "Next: review →"]);
-    assert!(screen.contains("[x] 1. React"), "{screen}");
-    // The question re-opens on the row it was left: "Note on an option…".
-    press(&mut s, DOWN, 2, ">     Next: review →");
+    // The question is shown again on the row it was left.
+    s.wait_all(&[
+        "> [x] 1. React\n     Most popular UI library\n     note: used it at work\n",
+        HINT,
+    ]);
     s.send("\r");
-    let screen = s.wait_all(&["Review your answers", "Cancel"]);
-    assert!(
-        screen.contains("note on React: used it at work"),
-        "{screen}"
-    );
+    let frontend = |answer: &[&'static str]| {
+        let mut lines = vec![REVIEW, "  Style", "     → Minimal", "", "  Frontend"];
+        lines.extend(answer);
+        lines.extend(["", "> 1. Submit", "  2. Cancel"]);
+        lines
+    };
+    let noted = ["     → React", "       Note: used it at work"];
+    assert_eq!(wait_review(&mut s), frontend(&noted));
     // Deselect React: its note leaves the review.
-    press(&mut s, UP, 1, "> ✓ 2/2 Frontend: React");
+    press(&mut s, UP, 1, "> Frontend");
     s.send("\r");
-    s.wait_all(&["> [x] 1. React", "Next: review →"]);
+    s.wait_all(&["> [x] 1. React", HINT]);
     s.send(" ");
-    s.wait_all(&["> [ ] 1. React", "Next: review →"]);
+    s.wait_all(&["> [ ] 1. React", HINT]);
     s.send("\r");
-    let screen = s.wait_all(&["· 2/2 Frontend: no answer", "Cancel"]);
-    assert!(!screen.contains("note on React"), "{screen}");
+    assert_eq!(wait_review(&mut s), frontend(&["     → unanswered"]));
     // Select it again: the note is back.
-    press(&mut s, UP, 1, "> · 2/2 Frontend: no answer");
+    press(&mut s, UP, 1, "> Frontend");
     s.send("\r");
-    s.wait_all(&["> [ ] 1. React", "Next: review →"]);
+    s.wait_all(&["> [ ] 1. React", HINT]);
     s.send(" ");
-    s.wait_all(&["> [x] 1. React", "Next: review →"]);
+    s.wait_all(&["> [x] 1. React", HINT]);
     s.send("\r");
-    let screen = s.wait_all(&["✓ 2/2 Frontend: React", "Cancel"]);
-    assert!(
-        screen.contains("note on React: used it at work"),
-        "{screen}"
-    );
+    assert_eq!(wait_review(&mut s), frontend(&noted));
     let details = submit(&mut s);
     assert_eq!(
         details,
@@ -532,21 +703,20 @@ fn option_note_dropped_on_deselect_and_restored_on_reselect() {
 #[test]
 fn multi_line_paste_stays_in_one_answer() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "Next →"]);
-    press(&mut s, DOWN, 3, ">     Type your own…");
+    s.wait_all(&[STYLE, HINT]);
+    press(&mut s, DOWN, 3, "> ( ) 4. Type your own…");
     s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
     s.send("\x1b[200~a\nb\nc\x1b[201~");
     s.wait_until("the pasted lines", |screen| {
         screen.contains("> a\nb\nc") || screen.contains("> a\n  b\n  c")
     });
     s.send("\r");
-    let screen = s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    let screen = s.wait_all(&[FRONTEND, HINT]);
     assert!(screen.contains("> [ ] 1. React"), "{screen}");
     assert!(!screen.contains("[x]"), "{screen}");
     s.send("\r");
-    let screen = s.wait_all(&["Review your answers", "Cancel"]);
-    assert!(screen.contains("✓ 1/2 Style: “a↵ b↵ c”"), "{screen}");
+    assert_eq!(wait_review(&mut s)[2], "     → “a↵ b↵ c”");
     let details = submit(&mut s);
     assert_eq!(
         details,
@@ -565,29 +735,53 @@ fn required_question_unanswered_asks_before_submitting() {
         }]
     });
     let mut s = Session::spawn(&payload.to_string(), &[]);
-    s.wait_all(&["1/1 Database (required)", "Next: review →"]);
-    press(&mut s, UP, 1, ">     Next: review →");
+    s.wait_all(&["1/1 Database (required) · Which database?:", HINT]);
+    // Tab moves on without an answer.
+    s.send(TAB);
+    assert_eq!(
+        wait_review(&mut s),
+        [
+            REVIEW,
+            "  Database (required)",
+            "     → unanswered",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
+    );
     s.send("\r");
-    let screen = s.wait_all(&["Review your answers", "Cancel"]);
-    assert!(
-        screen.contains("! 1/1 Database: no answer (required)"),
+    let confirm = |no: bool| {
+        vec![
+            "Submit anyway?:",
+            "Unanswered required questions: Database.",
+            if no {
+                "> No, go back to the review"
+            } else {
+                "  No, go back to the review"
+            },
+            if no { "  Yes, submit" } else { "> Yes, submit" },
+            "↑↓ move · Enter choose · Esc back · ^C dismiss · ^] context",
+        ]
+    };
+    let screen = s.wait_all(&["Submit anyway?", "> No, go back to the review"]);
+    assert_eq!(
+        screen.lines().collect::<Vec<_>>(),
+        confirm(true),
         "{screen}"
     );
-    assert!(
-        screen.contains("> Submit (1 required question unanswered)"),
+    s.send("\r");
+    wait_review(&mut s);
+    s.send("\r");
+    s.wait_all(&["Submit anyway?", "> No, go back to the review"]);
+    let screen = {
+        s.send(DOWN);
+        s.wait_for("> Yes, submit")
+    };
+    assert_eq!(
+        screen.lines().collect::<Vec<_>>(),
+        confirm(false),
         "{screen}"
     );
-    s.send("\r");
-    s.wait_all(&[
-        "Unanswered required questions: 1/1 Database. Submit anyway?",
-        "Yes, submit anyway",
-    ]);
-    s.wait_all(&["> No, back to the review", "Yes, submit anyway"]);
-    s.send("\r");
-    s.wait_all(&["> Submit (1 required question unanswered)", "Cancel"]);
-    s.send("\r");
-    s.wait_all(&["> No, back to the review", "Yes, submit anyway"]);
-    press(&mut s, DOWN, 1, "> Yes, submit anyway");
     s.send("\r");
     let (code, result) = s.finish();
     assert_eq!(code, 0);
@@ -622,9 +816,9 @@ fn assert_aborted_by_sigterm(s: &mut Session) {
 #[test]
 fn sigterm_at_a_prompt_aborts() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, HINT]);
     s.send(UP);
-    s.wait_for(">     Next →");
+    s.wait_for("> ( ) 4. Type your own…");
     s.signal(libc::SIGTERM);
     assert_aborted_by_sigterm(&mut s);
 }
@@ -632,10 +826,10 @@ fn sigterm_at_a_prompt_aborts() {
 #[test]
 fn sigterm_in_an_editor_aborts() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "Next →"]);
-    press(&mut s, DOWN, 3, ">     Type your own…");
+    s.wait_all(&[STYLE, HINT]);
+    press(&mut s, DOWN, 3, "> ( ) 4. Type your own…");
     s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
     s.send("half typed");
     s.wait_for("> half typed");
     s.signal(libc::SIGTERM);
@@ -664,7 +858,7 @@ fn wide_text_is_cut_to_the_width_and_leaves_no_ghost_lines() {
             ..Default::default()
         },
     );
-    let first = s.wait_all(&["1/1 日本語ラベル", "Next: review →"]);
+    let first = s.wait_all(&["選んでください \\e[2J:", HINT]);
     // Escape sequences from the payload are shown, not run.
     assert!(first.contains("\\e]52;c;Zm9v\\x07 clipboard"), "{first}");
     assert!(first.contains("選んでください \\e[2J"), "{first}");
@@ -683,7 +877,17 @@ fn wide_text_is_cut_to_the_width_and_leaves_no_ghost_lines() {
     let back = s.wait_for("> ( ) 1. とても長い");
     assert_eq!(back, first, "moving left stale lines behind");
     s.send("\r");
-    s.wait_all(&["Review your answers", "Cancel"]);
+    assert_eq!(
+        wait_review(&mut s),
+        [
+            REVIEW,
+            "  日本語ラベル",
+            "     → とても長いオプションのラベルで…",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
+    );
     s.send("\r");
     let (code, result) = s.finish();
     assert_eq!(code, 0);
@@ -703,14 +907,14 @@ fn stdout_carries_only_the_result_json() {
             ..Default::default()
         },
     );
-    s.wait_all(&["1/2 Style", "Next →"]);
-    press(&mut s, DOWN, 3, ">     Type your own…");
+    s.wait_all(&[STYLE, HINT]);
+    press(&mut s, DOWN, 3, "> ( ) 4. Type your own…");
     s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
     s.send("typed");
-    s.wait_for("> typed");
+    s.wait_for("\n> typed");
     s.send("\r");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send("\r");
     let details = submit(&mut s);
     assert_eq!(
@@ -732,9 +936,9 @@ fn sighup_and_sigquit_abort_with_their_names() {
         (libc::SIGQUIT, "SIGQUIT", 131),
     ] {
         let mut s = Session::spawn(PREFS, &[]);
-        s.wait_all(&["1/2 Style", "Next →"]);
+        s.wait_all(&[STYLE, HINT]);
         s.send("\r");
-        s.wait_all(&["2/2 Frontend", "Next: review →"]);
+        s.wait_all(&[FRONTEND, HINT]);
         s.signal(signal);
         let (code, result) = s.finish();
         assert_eq!(code, exit, "{name}");
@@ -749,12 +953,11 @@ fn sighup_and_sigquit_abort_with_their_names() {
 #[test]
 fn not_cancelling_returns_to_the_same_row() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, HINT]);
     s.send("\r");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
-    press(&mut s, UP, 2, ">     ← Back");
-    s.send("\r");
-    s.wait_all(&["> (•) 1. Minimal", "Next →"]);
+    s.wait_all(&[FRONTEND, HINT]);
+    s.send(LEFT);
+    s.wait_all(&["> (•) 1. Minimal", HINT]);
     press(&mut s, DOWN, 2, "> ( ) 3. Rich");
     s.send(ESC);
     s.wait_all(&[
@@ -762,7 +965,7 @@ fn not_cancelling_returns_to_the_same_row() {
         "Yes, discard the answers and cancel",
     ]);
     s.send("\r");
-    let screen = s.wait_all(&["> ( ) 3. Rich", "Next →"]);
+    let screen = s.wait_all(&["> ( ) 3. Rich", HINT]);
     assert!(screen.contains("  (•) 1. Minimal"), "{screen}");
     s.send(CTRL_C);
     assert_dismissed(&mut s, 130);
@@ -771,12 +974,9 @@ fn not_cancelling_returns_to_the_same_row() {
 #[test]
 fn ctrl_c_in_the_preview_pager_dismisses() {
     let mut s = Session::spawn(CONFIG, &[]);
-    s.wait_all(&["1/2 Log format", "Next →"]);
-    press(&mut s, DOWN, 4, ">     View full preview…");
-    s.send("\r");
-    s.wait_all(&["View the full preview of which option?", "← Back"]);
-    s.send("\r");
-    s.wait_all(&["· Preview of JSON lines", "q/Esc/Enter back"]);
+    s.wait_all(&["1/2 Log format", HINT]);
+    s.send("v");
+    s.wait_all(&["Preview of JSON lines · lines 1-", "↑↓ scroll · Esc back"]);
     s.send(CTRL_C);
     let (code, result) = s.finish();
     assert_eq!(code, 130);
@@ -790,33 +990,41 @@ fn ctrl_c_in_the_preview_pager_dismisses() {
 #[test]
 fn option_note_saved_with_esc_and_cleared_by_an_empty_save() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "Next →"]);
-    press(&mut s, DOWN, 5, ">     Note on an option…");
-    s.send("\r");
-    s.wait_all(&["Note on which option?", "← Back"]);
-    s.wait_for("> 1. Minimal");
-    s.send("\r");
-    s.wait_all(&["Note on option Minimal", EDITOR_READY]);
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
+    s.send("n");
+    s.wait_all(&["Note on Minimal · Enter save · Esc close", NOTE_READY]);
     s.send("temporary");
-    s.wait_for("> temporary");
+    s.wait_for("\n> temporary");
     // Esc saves the draft.
     s.send(ESC);
-    s.wait_all(&["note: temporary", "Next →"]);
-    s.send("\r");
-    s.wait_all(&["Note on which option?", "> 1. Minimal  (note “temporary”)"]);
-    s.send("\r");
-    s.wait_for("> temporary");
+    s.wait_all(&[
+        "> ( ) 1. Minimal\n         A short, direct question with few options.\n         note: temporary\n",
+        HINT,
+    ]);
+    s.send("n");
+    s.wait_all(&["Note on Minimal · Enter save", "\n> temporary"]);
     s.send(CTRL_U);
-    s.wait_gone("> temporary");
+    s.wait_for(NOTE_READY);
     s.send("\r");
-    let screen = s.wait_all(&[">     Note on an option…", "Next →"]);
+    let screen = s.wait_all(&["> ( ) 1. Minimal", HINT]);
     assert!(!screen.contains("note: temporary"), "{screen}");
-    press(&mut s, UP, 5, "> ( ) 1. Minimal");
     s.send("\r");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send("\r");
-    let screen = s.wait_all(&["Review your answers", "Cancel"]);
-    assert!(!screen.contains("note"), "{screen}");
+    assert_eq!(
+        wait_review(&mut s),
+        [
+            REVIEW,
+            "  Style",
+            "     → Minimal",
+            "",
+            "  Frontend",
+            "     → unanswered",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
+    );
     let details = submit(&mut s);
     assert_eq!(
         details,
@@ -829,9 +1037,9 @@ fn option_note_saved_with_esc_and_cleared_by_an_empty_save() {
 #[test]
 fn sigint_from_outside_dismisses() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, HINT]);
     s.send("\r");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, HINT]);
     s.signal(libc::SIGINT);
     assert_dismissed(&mut s, 130);
 }
@@ -841,23 +1049,22 @@ fn sigint_from_outside_dismisses() {
 #[test]
 fn resizing_after_an_editor_keeps_the_flow_and_its_answers() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "Next →"]);
-    press(&mut s, DOWN, 3, ">     Type your own…");
+    s.wait_all(&[STYLE, HINT]);
+    press(&mut s, DOWN, 3, "> ( ) 4. Type your own…");
     s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
     s.send("kept");
-    s.wait_for("> kept");
+    s.wait_for("\n> kept");
     s.send(ESC);
-    s.wait_all(&["Type your own… (now “kept”)", "Next →"]);
+    s.wait_all(&["> (•) 4. Type your own… “kept”", HINT]);
     s.set_window_size(24, 90);
     std::thread::sleep(std::time::Duration::from_millis(200));
     s.set_window_size(30, 100);
     std::thread::sleep(std::time::Duration::from_millis(200));
-    press(&mut s, DOWN, 3, ">     Next →");
+    s.send(TAB);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send("\r");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
-    s.send("\r");
-    s.wait_all(&["Review your answers", "Cancel"]);
+    wait_review(&mut s);
     let details = submit(&mut s);
     assert_eq!(
         details,
@@ -872,17 +1079,17 @@ fn resizing_after_an_editor_keeps_the_flow_and_its_answers() {
 #[test]
 fn a_two_row_window_waits_for_room_instead_of_failing() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, HINT]);
     s.set_window_size(2, 60);
     s.wait_for("Window too small");
     s.send(DOWN);
     std::thread::sleep(std::time::Duration::from_millis(100));
     s.set_window_size(30, 100);
-    s.wait_all(&["> ( ) 1. Minimal", "Next →"]);
+    s.wait_all(&["> ( ) 1. Minimal", HINT]);
     s.send("\r");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send("\r");
-    s.wait_all(&["Review your answers", "Cancel"]);
+    wait_review(&mut s);
     let details = submit(&mut s);
     assert_eq!(
         details,
@@ -952,10 +1159,9 @@ fn a_context_that_cannot_be_used_is_one_line_on_stderr_and_the_questions_go_on()
 #[test]
 fn a_byte_that_is_not_utf8_in_an_editor_becomes_a_replacement_character() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "Next →"]);
-    press(&mut s, DOWN, 3, ">     Type your own…");
-    s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.wait_all(&[STYLE, HINT]);
+    s.send("4");
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
     // A byte that starts no character (an 8-bit Meta key, a stray byte in a paste).
     s.send("caf");
     s.wait_for("> caf");
@@ -963,10 +1169,9 @@ fn a_byte_that_is_not_utf8_in_an_editor_becomes_a_replacement_character() {
     // (vt100 leaves U+FFFD out of its screen: read it in the bytes drawn.)
     s.expect("> caf\u{fffd}");
     s.send("e\r");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
-    press(&mut s, DOWN, 3, ">     Type your own…");
-    s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.wait_all(&[FRONTEND, HINT]);
+    s.send("4");
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
     // é from a Latin-1 terminal: the start of a character that the next key does not go on;
     // that key goes with it.
     s.send("caf");
@@ -975,7 +1180,10 @@ fn a_byte_that_is_not_utf8_in_an_editor_becomes_a_replacement_character() {
     s.send("\r");
     s.expect("> caf\u{fffd}");
     s.send("\r");
-    s.wait_all(&["Review your answers", "Cancel"]);
+    // Saved on a multi-select question: it stays, the custom row ticked; Tab: the review.
+    s.wait_for("[x] 4. Type your own");
+    s.send(TAB);
+    s.wait_all(&[REVIEW, "3. Cancel"]);
     let details = submit(&mut s);
     assert_eq!(
         details,

@@ -20,12 +20,31 @@ const TAB: &str = "\t";
 const SHIFT_TAB: &str = "\x1b[Z";
 const CTRL_Z: &str = "\x1a";
 const PEEK: &str = "\x1d";
+const ESC: &str = "\x1b";
+const CTRL_C: &str = "\x03";
+/// rustyline: delete from the cursor to the start of the line.
+const CTRL_U: &str = "\x15";
 /// The gap between the bytes of a split sequence.
 const GAP: Duration = Duration::from_millis(3);
 /// pi-ask's default escape delay: a gap this long really is an Esc.
 const ESCAPE_DELAY: Duration = Duration::from_millis(50);
-/// The editor's prompt line is drawn under its help line (rustyline is reading keys).
-const EDITOR_READY: &str = "Ctrl+C dismiss\n>";
+/// The end of a question's or the review's hint line, the block's last line: the whole block
+/// is drawn.
+const HINT: &str = "· ? keys";
+/// Question 1's prompt line (SimpleTheme: no colour).
+const STYLE: &str = "1/2 Style · How should I frame the next prompt?:";
+/// Question 2's prompt line.
+const FRONTEND: &str = "2/2 Frontend · Which frontend frameworks have you used?:";
+/// The review's title.
+const REVIEW: &str = "Review answers";
+/// The custom-text editor's hint line, the first of its block.
+const ANSWER_EDITOR: &str = "Type your own · Enter submit · Esc close";
+/// The question note editor's hint line.
+const QUESTION_NOTE_EDITOR: &str = "Note on this question · Enter save · Esc close";
+/// An empty custom-text editor is reading keys: rustyline draws its placeholder.
+const ANSWER_READY: &str = "\n> Type answer...";
+/// An empty note editor is reading keys.
+const NOTE_READY: &str = "\n> Add a note...";
 
 /// `details.questions` of examples/implementation-preferences.json.
 fn prefs_questions() -> Value {
@@ -111,9 +130,30 @@ fn assert_finished(s: &mut Session, code: i32, expected: Value) {
     assert!(!s.alternate_screen(), "still on the alternate screen");
 }
 
+/// The review's lines on `screen`: from its title to its last action, `2. Cancel`.
+fn review_lines(screen: &str) -> Vec<&str> {
+    let lines: Vec<&str> = screen.lines().collect();
+    let start = lines
+        .iter()
+        .position(|l| *l == REVIEW)
+        .unwrap_or_else(|| panic!("no review: {screen}"));
+    let end = lines
+        .iter()
+        .position(|l| l.ends_with("2. Cancel"))
+        .unwrap_or_else(|| panic!("no actions: {screen}"));
+    lines[start..=end].to_vec()
+}
+
 /// The highlighted line of `screen` (the one starting with `>`).
 fn highlighted(screen: &str) -> Option<&str> {
     screen.lines().find(|l| l.starts_with('>'))
+}
+
+/// Waits until a line of the screen is exactly `line`; returns the screen.
+fn wait_line(s: &mut Session, line: &str) -> String {
+    s.wait_until(&format!("the line {line:?}"), |screen| {
+        screen.lines().any(|l| l == line)
+    })
 }
 
 /// Waits until the highlighted line is exactly `line`; returns the screen.
@@ -155,6 +195,9 @@ fn split_moves(s: &mut Session, key: &str, line: &str) -> Result<String, Stalled
     Ok(wait_highlight(s, line))
 }
 
+/// The long list's question 1 with its last row, Type your own (option N+1), highlighted.
+const TYPE_OWN_61: &str = "> ( ) 61. Type your own…";
+
 /// The highlighted row of the long list's question 1 on option `i`.
 fn option_row(i: usize) -> String {
     format!("> ( ) {i:>2}. Option {i}")
@@ -167,7 +210,7 @@ fn option_row(i: usize) -> String {
 fn an_arrow_split_30_ms_apart_still_moves() {
     retrying_stalls(|| {
         let mut s = Session::spawn(&long_list(), &[]);
-        s.wait_all(&["1/2 Pick", "[Page 1/3]", &option_row(1)]);
+        s.wait_all(&["1/2 Pick", "? keys [1/3]", &option_row(1)]);
         for (key, row) in [("\x1b[B", 2), ("\x1bOB", 3), ("\x1b[A", 2)] {
             let longest = s.send_split(key, Duration::from_millis(30));
             if longest >= ESCAPE_DELAY {
@@ -188,29 +231,29 @@ fn an_arrow_split_30_ms_apart_still_moves() {
 fn every_split_sequence_moves_and_never_cancels() {
     retrying_stalls(|| {
         let mut s = Session::spawn(&long_list(), &[]);
-        s.wait_all(&["1/2 Pick", "[Page 1/3]", &option_row(1)]);
+        s.wait_all(&["1/2 Pick", "? keys [1/3]", &option_row(1)]);
         // Arrows, CSI and SS3.
         split_moves(&mut s, "\x1b[B", &option_row(2))?;
         split_moves(&mut s, "\x1bOB", &option_row(3))?;
         split_moves(&mut s, "\x1b[A", &option_row(2))?;
         split_moves(&mut s, "\x1bOA", &option_row(1))?;
-        // Every form of End, then of Home.
+        // Every form of End (the last row: Type your own), then of Home.
         for (end, home) in [
             ("\x1b[F", "\x1b[H"),
             ("\x1b[4~", "\x1b[1~"),
             ("\x1b[8~", "\x1b[7~"),
             ("\x1bOF", "\x1bOH"),
         ] {
-            let screen = split_moves(&mut s, end, &option_row(60))?;
-            assert!(screen.contains("[Page 3/3]"), "{end:?}: {screen}");
+            let screen = split_moves(&mut s, end, TYPE_OWN_61)?;
+            assert!(screen.contains("? keys [3/3]"), "{end:?}: {screen}");
             let screen = split_moves(&mut s, home, &option_row(1))?;
-            assert!(screen.contains("[Page 1/3]"), "{home:?}: {screen}");
+            assert!(screen.contains("? keys [1/3]"), "{home:?}: {screen}");
         }
-        // PageDown, PageUp.
-        let screen = split_moves(&mut s, "\x1b[6~", &option_row(24))?;
-        assert!(screen.contains("[Page 2/3]"), "{screen}");
+        // PageDown, PageUp (a page holds 26 rows at 30x100).
+        let screen = split_moves(&mut s, "\x1b[6~", &option_row(27))?;
+        assert!(screen.contains("? keys [2/3]"), "{screen}");
         let screen = split_moves(&mut s, "\x1b[5~", &option_row(1))?;
-        assert!(screen.contains("[Page 1/3]"), "{screen}");
+        assert!(screen.contains("? keys [1/3]"), "{screen}");
         // Between the questions: Tab (kitty, modifyOtherKeys), Shift+Tab, → and ← (CSI, SS3).
         for (next, back) in [
             ("\x1b[9u", "\x1b[Z"),
@@ -229,7 +272,7 @@ fn every_split_sequence_moves_and_never_cancels() {
         s.wait_all(&["2/2 Size", "> ( ) 1. Small"]);
         split_moves(&mut s, "\x1bOB", "> ( ) 2. Medium")?;
         send_split(&mut s, "\x1b[27;1;13~")?;
-        s.wait_all(&["Review your answers", "> Submit"]);
+        s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
         send_split(&mut s, "\x1b[13u")?;
         assert_finished(
             &mut s,
@@ -250,11 +293,11 @@ fn every_split_sequence_moves_and_never_cancels() {
 fn split_kitty_and_modify_other_keys_esc_cancel_leaving_nothing_behind() {
     retrying_stalls(|| {
         let mut s = Session::spawn(PREFS, &[]);
-        s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
+        s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
         // An answer, so that Esc asks first: the rest of the sequence read as keys would
         // show (a `2` would say yes).
-        s.send(" ");
-        s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
+        s.send("1");
+        s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
         send_split(&mut s, "\x1b[27u")?;
         s.wait_all(&["Cancel and discard your answers?", "> No, keep answering"]);
         s.send("\r");
@@ -275,9 +318,9 @@ fn split_kitty_and_modify_other_keys_ctrl_c_dismiss() {
     for ctrl_c in ["\x1b[99;5u", "\x1b[27;5;99~"] {
         retrying_stalls(|| {
             let mut s = Session::spawn(PREFS, &[]);
-            s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
-            s.send(" ");
-            s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
+            s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
+            s.send("1");
+            s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
             send_split(&mut s, ctrl_c)?;
             assert_finished(&mut s, 130, prefs_dismissed());
             Ok(())
@@ -289,37 +332,39 @@ fn split_kitty_and_modify_other_keys_ctrl_c_dismiss() {
 fn split_arrows_in_an_editor_edit_the_text_or_leave_it_empty() {
     retrying_stalls(|| {
         let mut s = Session::spawn(PREFS, &[]);
-        s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
+        s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
         for _ in 0..3 {
             s.send(DOWN);
         }
-        wait_highlight(&mut s, ">     Type your own…");
+        wait_highlight(&mut s, "> ( ) 4. Type your own…");
         s.send("\r");
-        s.wait_all(&["Your own answer", EDITOR_READY]);
+        s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
         s.send("ab");
-        s.wait_for("> ab");
+        s.wait_for("\n> ab");
         // With text: the arrows move the cursor (a typed character shows where).
         send_split(&mut s, "\x1b[D")?;
         s.send("X");
-        s.wait_for("> aXb");
+        s.wait_for("\n> aXb");
         send_split(&mut s, "\x1bOD")?;
         s.send("Y");
-        s.wait_for("> aYXb");
-        // Ctrl+E Ctrl+U: the editor empty again, where ↓ leaves it.
+        s.wait_for("\n> aYXb");
+        // Ctrl+E Ctrl+U: the editor empty again, where ↓ leaves it (Type your own is the last
+        // row: the highlight wraps to the first).
         s.send("\x05\x15");
-        s.wait_gone("> aYXb");
+        s.wait_for(ANSWER_READY);
         send_split(&mut s, "\x1b[B")?;
-        wait_highlight(&mut s, ">     Note on this question…");
+        let screen = wait_highlight(&mut s, "> ( ) 1. Minimal");
+        assert!(!screen.contains(ANSWER_EDITOR), "{screen}");
         s.send(UP);
-        wait_highlight(&mut s, ">     Type your own…");
+        wait_highlight(&mut s, "> ( ) 4. Type your own…");
         s.send("\r");
-        s.wait_all(&["Your own answer", EDITOR_READY]);
+        s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
         send_split(&mut s, "\x1bOB")?;
-        wait_highlight(&mut s, ">     Note on this question…");
+        wait_highlight(&mut s, "> ( ) 1. Minimal");
         s.send(TAB);
-        s.wait_all(&["2/2 Frontend", "Next: review →"]);
+        s.wait_all(&[FRONTEND, HINT]);
         s.send(TAB);
-        s.wait_for("> Submit");
+        s.wait_for("> 1. Submit");
         s.send("\r");
         assert_finished(
             &mut s,
@@ -333,35 +378,43 @@ fn split_arrows_in_an_editor_edit_the_text_or_leave_it_empty() {
 #[test]
 fn ss3_arrows_page_down_home_and_end_in_a_long_list() {
     let mut s = Session::spawn(&long_list(), &[]);
-    s.wait_all(&["1/2 Pick", "[Page 1/3]", &option_row(1)]);
+    s.wait_all(&["1/2 Pick", "? keys [1/3]", &option_row(1)]);
     s.send("\x1bOB");
     wait_highlight(&mut s, &option_row(2));
     s.send("\x1bOB");
     wait_highlight(&mut s, &option_row(3));
     s.send("\x1bOA");
     wait_highlight(&mut s, &option_row(2));
-    // PageDown: the next page, the highlight a page further.
+    // PageDown: the next page (26 rows at 30x100), the highlight a page further.
     s.send("\x1b[6~");
-    let screen = wait_highlight(&mut s, &option_row(25));
-    let help = screen.lines().nth(4).unwrap();
-    assert!(help.trim_end().ends_with("[Page 2/3]"), "{screen}");
-    assert!(screen.contains("  ( ) 24. Option 24"), "{screen}");
-    assert!(!screen.contains("Option 23"), "{screen}");
+    let screen = wait_highlight(&mut s, &option_row(28));
+    let hint = screen.lines().find(|l| l.starts_with("↑↓ move"));
+    assert_eq!(
+        hint,
+        Some(
+            "↑↓ move · Enter choose · n note · Esc cancel · ^C dismiss · ^] context · ? keys [2/3]"
+        ),
+        "{screen}"
+    );
+    assert!(screen.contains("  ( ) 27. Option 27"), "{screen}");
+    assert!(!screen.contains("Option 26"), "{screen}");
     s.send("\x1b[6~");
-    let screen = wait_highlight(&mut s, &option_row(48));
-    assert!(screen.contains("[Page 3/3]"), "{screen}");
-    // End: the last option (not the action rows); Home: the first.
+    let screen = wait_highlight(&mut s, &option_row(54));
+    assert!(screen.contains("? keys [3/3]"), "{screen}");
+    // End: the last row, Type your own (option N+1); Home: the first.
     s.send("\x1b[F");
-    wait_highlight(&mut s, &option_row(60));
+    wait_highlight(&mut s, TYPE_OWN_61);
     s.send("\x1b[H");
     let screen = wait_highlight(&mut s, &option_row(1));
-    assert!(screen.contains("[Page 1/3]"), "{screen}");
+    assert!(screen.contains("? keys [1/3]"), "{screen}");
     s.send("\x1b[4~");
+    wait_highlight(&mut s, TYPE_OWN_61);
+    s.send(UP);
     wait_highlight(&mut s, &option_row(60));
     s.send("\r");
     s.wait_all(&["2/2 Size", "> ( ) 1. Small"]);
     s.send(TAB);
-    s.wait_for("> Submit");
+    s.wait_for("> 1. Submit");
     s.send("\r");
     assert_finished(
         &mut s,
@@ -376,10 +429,10 @@ fn ss3_arrows_page_down_home_and_end_in_a_long_list() {
 #[test]
 fn digits_choose_tick_and_reopen_and_a_ticks_all_or_none() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
     // Single: 2 chooses option 2 and goes on.
     s.send("2");
-    s.wait_all(&["2/2 Frontend", "> [ ] 1. React", "Next: review →"]);
+    s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
     // Multi: a ticks all, then none.
     s.send("a");
     s.wait_all(&["> [x] 1. React", "  [x] 2. Vue", "  [x] 3. Svelte"]);
@@ -392,19 +445,41 @@ fn digits_choose_tick_and_reopen_and_a_ticks_all_or_none() {
     s.wait_all(&["  [x] 1. React", "> [x] 3. Svelte"]);
     s.send("1");
     let screen = s.wait_all(&["> [ ] 1. React", "  [x] 3. Svelte"]);
-    assert!(screen.contains("2/2 Frontend"), "{screen}");
+    assert!(screen.contains(FRONTEND), "{screen}");
     // Enter confirms.
     s.send("\r");
-    let screen = s.wait_all(&["Review your answers", "> Submit"]);
-    assert!(screen.contains("  ✓ 1/2 Style: Balanced"), "{screen}");
-    assert!(screen.contains("  ✓ 2/2 Frontend: Svelte"), "{screen}");
-    // On the review, 1 re-opens question 1 (on its answer); 3 chooses Rich and comes back.
+    let review = |style: &'static str| {
+        vec![
+            REVIEW,
+            "  Style",
+            style,
+            "",
+            "  Frontend",
+            "     → Svelte",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
+    };
+    let screen = s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
+    assert_eq!(review_lines(&screen), review("     → Balanced"));
+    // On the review, a digit arms its action: the first 1 does not submit.
     s.send("1");
-    s.wait_all(&["1/2 Style", "> (•) 2. Balanced"]);
-    s.send("3");
-    let screen = s.wait_all(&["Review your answers", "> Submit"]);
-    assert!(screen.contains("  ✓ 1/2 Style: Rich"), "{screen}");
+    s.wait_for("\nPress 1 again to submit · ↑↓ move");
+    // Style re-opened on its answer; 3 chooses Rich and comes back.
+    s.send(UP);
+    s.send(UP);
+    wait_highlight(&mut s, "> Style");
     s.send("\r");
+    s.wait_all(&[STYLE, "> (•) 2. Balanced", HINT]);
+    s.send("3");
+    let screen = s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
+    assert_eq!(review_lines(&screen), review("     → Rich"));
+    assert!(!screen.contains("Press 1 again"), "{screen}");
+    // 1 twice submits.
+    s.send("1");
+    s.wait_for("Press 1 again to submit");
+    s.send("1");
     assert_finished(
         &mut s,
         0,
@@ -421,39 +496,56 @@ fn digits_choose_tick_and_reopen_and_a_ticks_all_or_none() {
 #[test]
 fn n_writes_the_highlighted_options_note_and_shift_n_the_questions() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
     s.send(DOWN);
     wait_highlight(&mut s, "> ( ) 2. Balanced");
     s.send("n");
-    // The question stays above the editor, the note's option marked.
-    let screen = s.wait_all(&["Note on option Balanced", EDITOR_READY]);
-    assert!(screen.contains("> ( ) 2. Balanced"), "{screen}");
+    // The question stays under the editor's hint line, the note's option highlighted.
+    let screen = s.wait_all(&["Note on Balanced · Enter save · Esc close", NOTE_READY]);
+    assert!(screen.contains("\n> ( ) 2. Balanced\n"), "{screen}");
     s.send("why balanced");
-    s.wait_for("> why balanced");
+    s.wait_for("\n> why balanced");
     s.send("\r");
-    let screen = s.wait_all(&["> ( ) 2. Balanced", "Next →"]);
-    assert!(screen.contains("note: why balanced"), "{screen}");
+    let screen = s.wait_all(&["> ( ) 2. Balanced", HINT]);
+    assert!(
+        screen.contains("\n         note: why balanced\n"),
+        "{screen}"
+    );
     s.send("N");
-    s.wait_all(&["Note on this question\n", EDITOR_READY]);
+    s.wait_all(&[QUESTION_NOTE_EDITOR, NOTE_READY]);
     s.send("keep it short");
-    s.wait_for("> keep it short");
+    s.wait_for("\n> keep it short");
     s.send("\r");
-    let screen = s.wait_all(&["Note on this question… (now “keep it short”)", "Next →"]);
+    let screen = s.wait_all(&[&format!("{STYLE}\n  Note: keep it short\n"), HINT]);
     assert_eq!(highlighted(&screen), Some("> ( ) 2. Balanced"), "{screen}");
     s.send("\r");
-    s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
+    s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
     // A question note without an answer.
     s.send("N");
-    s.wait_all(&["Note on this question\n", EDITOR_READY]);
+    s.wait_all(&[QUESTION_NOTE_EDITOR, NOTE_READY]);
     s.send("none of these");
-    s.wait_for("> none of these");
+    s.wait_for("\n> none of these");
     s.send("\r");
-    s.wait_all(&[
-        "Note on this question… (now “none of these”)",
-        "Next: review →",
-    ]);
+    s.wait_all(&[&format!("{FRONTEND}\n  Note: none of these\n"), HINT]);
     s.send(TAB);
-    s.wait_for("> Submit");
+    let screen = s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
+    // Notes before the answer; the option note under its option.
+    assert_eq!(
+        review_lines(&screen),
+        [
+            REVIEW,
+            "  Style",
+            "       Note: keep it short",
+            "     → Balanced",
+            "       Note: why balanced",
+            "",
+            "  Frontend",
+            "       Note: none of these",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
+    );
     s.send("\r");
     assert_finished(
         &mut s,
@@ -481,29 +573,41 @@ fn n_writes_the_highlighted_options_note_and_shift_n_the_questions() {
 #[test]
 fn tab_shift_tab_and_arrows_move_between_questions_keeping_ticks() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
     s.send(TAB);
-    s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
+    s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
     s.send(" ");
     s.wait_for("> [x] 1. React");
     s.send(SHIFT_TAB);
-    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
     s.send(RIGHT);
-    s.wait_all(&["2/2 Frontend", "> [x] 1. React"]);
+    s.wait_all(&[FRONTEND, "> [x] 1. React", HINT]);
     s.send(LEFT);
-    let screen = s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
+    let screen = s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
     assert!(!screen.contains("(•)"), "nothing chosen: {screen}");
     s.send(TAB);
-    s.wait_all(&["2/2 Frontend", "> [x] 1. React"]);
+    s.wait_all(&[FRONTEND, "> [x] 1. React", HINT]);
     s.send(TAB);
-    let screen = s.wait_all(&["Review your answers", "> Submit"]);
-    assert!(screen.contains("  · 1/2 Style: no answer"), "{screen}");
-    assert!(screen.contains("  ✓ 2/2 Frontend: React"), "{screen}");
+    let screen = s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
+    assert_eq!(
+        review_lines(&screen),
+        [
+            REVIEW,
+            "  Style",
+            "     → unanswered",
+            "",
+            "  Frontend",
+            "     → React",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
+    );
     // ← on the review: back to the last question, its ticks kept.
     s.send(LEFT);
-    s.wait_all(&["2/2 Frontend", "> [x] 1. React"]);
+    s.wait_all(&[FRONTEND, "> [x] 1. React", HINT]);
     s.send(RIGHT);
-    s.wait_for("> Submit");
+    s.wait_for("> 1. Submit");
     s.send("\r");
     assert_finished(
         &mut s,
@@ -525,19 +629,22 @@ fn keys_typed_before_the_first_screen_never_answer() {
         s.send(&format!("looks good\r{DOWN}"));
         // The first frame written (a late arrival may have answered already: no screen to
         // wait for then).
-        s.expect("Next →");
+        s.expect("? keys");
         if !s.output_text().contains("looks good\r\n^[[B") {
             continue;
         }
-        let screen = s.wait_all(&["1/2 Style", "Next →"]);
+        let screen = s.wait_all(&[STYLE, HINT]);
         assert_eq!(highlighted(&screen), Some("> ( ) 1. Minimal"), "{screen}");
         assert!(!screen.contains("(•)"), "{screen}");
         assert!(!screen.contains("looks good"), "{screen}");
         s.send(TAB);
-        s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
+        s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
         s.send(TAB);
-        let screen = s.wait_all(&["Review your answers", "> Submit"]);
-        assert!(screen.contains("  · 1/2 Style: no answer"), "{screen}");
+        let screen = s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
+        assert_eq!(
+            review_lines(&screen)[1..3],
+            ["  Style", "     → unanswered"]
+        );
         s.send("\r");
         assert_finished(
             &mut s,
@@ -554,7 +661,7 @@ fn keys_typed_before_the_first_screen_never_answer() {
 fn start_in_shell(s: &mut Session) -> String {
     s.wait_for(SHELL_PROMPT.trim_end());
     s.send("pi-ask payload.json --output result.json\r");
-    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal", "Next →"])
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT])
 }
 
 /// Waits until the shell shows its prompt again after Ctrl+Z stopped pi-ask: the job's
@@ -594,9 +701,9 @@ fn ctrl_z_and_fg_from_a_shell_keep_the_flow_and_its_answers() {
     let mut s = Session::spawn_shell(PREFS, Options::default());
     start_in_shell(&mut s);
     s.send("2");
-    s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
+    s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
     s.send(" ");
-    let before = s.wait_all(&["2/2 Frontend", "> [x] 1. React", "Next: review →"]);
+    let before = s.wait_all(&[FRONTEND, "> [x] 1. React", HINT]);
     s.send(CTRL_Z);
     wait_stopped(&mut s);
     s.send("fg\r");
@@ -605,7 +712,7 @@ fn ctrl_z_and_fg_from_a_shell_keep_the_flow_and_its_answers() {
     assert!(s.alternate_screen(), "not on the alternate screen");
     assert!(!s.cursor_visible(), "the cursor shows at a menu");
     s.send("\r");
-    s.wait_all(&["Review your answers", "> Submit"]);
+    s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
     s.send("\r");
     exit_shell(
         &mut s,
@@ -625,27 +732,24 @@ fn ctrl_z_in_an_editor_keeps_the_draft() {
     let mut s = Session::spawn_shell(PREFS, Options::default());
     start_in_shell(&mut s);
     s.send("N");
-    s.wait_all(&["Note on this question\n", EDITOR_READY]);
+    s.wait_all(&[QUESTION_NOTE_EDITOR, NOTE_READY]);
     s.send("half a thought");
-    s.wait_for("> half a thought");
+    s.wait_for("\n> half a thought");
     s.send(CTRL_Z);
     wait_stopped(&mut s);
     s.send("fg\r");
-    let screen = s.wait_all(&["1/2 Style", "Note on this question\n", "> half a thought"]);
+    let screen = s.wait_all(&[QUESTION_NOTE_EDITOR, STYLE, "\n> half a thought"]);
     assert!(s.alternate_screen(), "not on the alternate screen");
     assert!(!screen.contains("Stopped"), "{screen}");
     assert!(!screen.contains(SHELL_PROMPT.trim_end()), "{screen}");
     s.send(" more");
-    s.wait_for("> half a thought more");
+    s.wait_for("\n> half a thought more");
     s.send("\r");
-    s.wait_all(&[
-        "Note on this question… (now “half a thought more”)",
-        "Next →",
-    ]);
+    s.wait_all(&[&format!("{STYLE}\n  Note: half a thought more\n"), HINT]);
     s.send(TAB);
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send(TAB);
-    s.wait_for("> Submit");
+    s.wait_for("> 1. Submit");
     s.send("\r");
     exit_shell(
         &mut s,
@@ -664,37 +768,35 @@ fn ctrl_z_in_an_editor_keeps_the_draft() {
 #[test]
 fn an_empty_editor_lets_down_tab_and_left_navigate() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
-    for _ in 0..3 {
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
+    for _ in 0..2 {
         s.send(DOWN);
     }
-    wait_highlight(&mut s, ">     Type your own…");
-    s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
+    wait_highlight(&mut s, "> ( ) 3. Rich");
+    s.send("n");
+    s.wait_all(&["Note on Rich · Enter save · Esc close", NOTE_READY]);
     // ↓ in the empty editor: closed, the highlight on the next row.
     s.send(DOWN);
-    let screen = wait_highlight(&mut s, ">     Note on this question…");
-    assert!(!screen.contains("Your own answer"), "{screen}");
-    s.send(UP);
-    wait_highlight(&mut s, ">     Type your own…");
+    let screen = wait_highlight(&mut s, "> ( ) 4. Type your own…");
+    assert!(!screen.contains("Note on Rich"), "{screen}");
     s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
     // Tab: the next question.
     s.send(TAB);
-    s.wait_all(&["2/2 Frontend", "> [ ] 1. React"]);
+    s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
     for _ in 0..3 {
         s.send(DOWN);
     }
-    wait_highlight(&mut s, ">     Type your own…");
+    wait_highlight(&mut s, "> [ ] 4. Type your own…");
     s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
-    // ←: the previous question.
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    // ←: the previous question, where it was left.
     s.send(LEFT);
-    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
+    s.wait_all(&[STYLE, "> ( ) 4. Type your own…", HINT]);
     s.send("1");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send(TAB);
-    s.wait_for("> Submit");
+    s.wait_for("> 1. Submit");
     s.send("\r");
     assert_finished(
         &mut s,
@@ -709,37 +811,37 @@ fn an_empty_editor_lets_down_tab_and_left_navigate() {
 #[test]
 fn an_editor_with_text_keeps_tab_and_the_arrows() {
     let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&["1/2 Style", "> ( ) 1. Minimal"]);
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
     for _ in 0..3 {
         s.send(DOWN);
     }
-    wait_highlight(&mut s, ">     Type your own…");
+    wait_highlight(&mut s, "> ( ) 4. Type your own…");
     s.send("\r");
-    s.wait_all(&["Your own answer", EDITOR_READY]);
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
     s.send("ab");
-    s.wait_for("> ab");
+    s.wait_for("\n> ab");
     // Each key is followed by a character: it lands in the editor only if the editor stayed.
     s.send(LEFT);
     s.send("X");
-    s.wait_for("> aXb");
+    wait_line(&mut s, "> aXb");
     s.send(RIGHT);
     s.send("c");
-    s.wait_for("> aXbc");
+    wait_line(&mut s, "> aXbc");
     s.send(TAB);
     s.send("d");
-    s.wait_for("> aXbcd");
+    wait_line(&mut s, "> aXbcd");
     s.send(SHIFT_TAB);
     s.send("e");
-    s.wait_for("> aXbcde");
+    wait_line(&mut s, "> aXbcde");
     s.send(DOWN);
     s.send(UP);
     s.send("f");
-    let screen = s.wait_for("> aXbcdef");
-    assert!(screen.contains("Your own answer"), "{screen}");
+    let screen = wait_line(&mut s, "> aXbcdef");
+    assert!(screen.contains(ANSWER_EDITOR), "{screen}");
     s.send("\r");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send(TAB);
-    s.wait_for("> Submit");
+    s.wait_for("> 1. Submit");
     s.send("\r");
     assert_finished(
         &mut s,
@@ -760,9 +862,9 @@ fn bells(bytes: &[u8]) -> usize {
 /// stdout when the session sends stdout to a file).
 fn minimal_and_submit(s: &mut Session) {
     s.send("1");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send(TAB);
-    s.wait_for("> Submit");
+    s.wait_for("> 1. Submit");
     s.send("\r");
     assert_finished(
         s,
@@ -784,7 +886,7 @@ fn the_bell_rings_once_on_the_terminal_and_never_on_stdout() {
             ..Options::default()
         },
     );
-    s.wait_all(&["1/2 Style", "Next →"]);
+    s.wait_all(&[STYLE, HINT]);
     s.expect("\x07");
     assert_eq!(bells(&s.output()), 1, "{:?}", s.output_text());
     minimal_and_submit(&mut s);
@@ -804,7 +906,7 @@ fn no_bell_with_the_flag_or_pi_ask_bell_0() {
             ..Options::default()
         };
         let mut s = Session::spawn_with(PREFS, args, opts);
-        s.wait_all(&["1/2 Style", "Next →"]);
+        s.wait_all(&[STYLE, HINT]);
         minimal_and_submit(&mut s);
         assert_eq!(bells(&s.output()), 0, "{:?}", s.output_text());
     };
@@ -821,37 +923,40 @@ fn peek_shows_the_context_until_the_next_key_which_does_nothing_else() {
         "I will refactor the parser.\nWhich style should the next prompt have?\n",
     )
     .expect("write the context");
-    let peeked = "Context (the agent's message) · any key returns\n\
-                  I will refactor the parser.\n\
-                  Which style should the next prompt have?";
+    // The file's last line break ends its last line: no empty line after it.
+    let peeked = "Implementation preferences\n\
+                  The agent's message · lines 1-2 of 2\n\
+                  │ I will refactor the parser.\n\
+                  │ Which style should the next prompt have?\n\
+                  ↑↓ scroll · Esc back · ^C dismiss · ^] context";
     let mut s = Session::spawn(PREFS, &["--context", context.to_str().unwrap()]);
-    let before = s.wait_all(&["1/2 Style", "> ( ) 1. Minimal", "Next →"]);
+    let before = s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
     s.send(PEEK);
-    let screen = s.wait_for("Context (the agent's message)");
+    let screen = s.wait_for("The agent's message · lines");
     assert_eq!(screen.trim_end(), peeked);
     // Enter only ends the peek: nothing is chosen.
     s.send("\r");
     s.wait_until("the question as it was", |screen| screen == before);
     // From an editor: the key that ends the peek is not typed, the draft is kept.
     s.send("N");
-    s.wait_all(&["Note on this question\n", EDITOR_READY]);
+    s.wait_all(&[QUESTION_NOTE_EDITOR, NOTE_READY]);
     s.send("draft");
-    s.wait_for("> draft");
+    s.wait_for("\n> draft");
     s.send(PEEK);
-    let screen = s.wait_for("Context (the agent's message)");
+    let screen = s.wait_for("The agent's message · lines");
     assert_eq!(screen.trim_end(), peeked);
     s.send("z");
-    s.wait_all(&["Note on this question\n", EDITOR_READY]);
+    s.wait_all(&[QUESTION_NOTE_EDITOR, "\n> draft"]);
     s.send("!");
-    s.wait_for("> draft!");
+    s.wait_for("\n> draft!");
     s.send("\r");
-    s.wait_all(&["Note on this question… (now “draft!”)", "Next →"]);
+    s.wait_all(&[&format!("{STYLE}\n  Note: draft!\n"), HINT]);
     s.send(DOWN);
     wait_highlight(&mut s, "> ( ) 2. Balanced");
     s.send("\r");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send(TAB);
-    s.wait_for("> Submit");
+    s.wait_for("> 1. Submit");
     s.send("\r");
     assert_finished(
         &mut s,
@@ -884,9 +989,9 @@ fn peek_without_context_shows_the_screen_underneath() {
     s.wait_until("the question as it was", |screen| screen == before);
     assert!(s.alternate_screen(), "not on the alternate screen");
     s.send("3");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send(TAB);
-    s.wait_for("> Submit");
+    s.wait_for("> 1. Submit");
     s.send("\r");
     exit_shell(
         &mut s,
@@ -901,32 +1006,34 @@ fn peek_without_context_shows_the_screen_underneath() {
 #[test]
 fn a_resize_lays_the_screen_out_at_once() {
     let mut s = Session::spawn(PREFS, &[]);
-    let wide = s.wait_all(&["Implementation preferences", "1/2 Style", "Next →"]);
-    // Short and narrow: the compact header (no title), cut lines; no key sent.
+    let wide = s.wait_all(&["Implementation preferences", STYLE, HINT]);
+    // Short and narrow: cut lines, a page of the options; no key sent.
     s.set_window_size(10, 40);
     let narrow = s.wait_until("the screen laid out at 10x40", |screen| {
-        screen.starts_with("1/2 Style\n")
+        screen.contains("? keys [1/2]")
     });
     assert_eq!(
         narrow,
-        "1/2 Style\n\
-         How should I frame the next prompt?:\n\
-         ↑↓ move · Enter/1-9 ch… [Page 1/5] \n\
+        "Implementation preferences\n\
+         1/2 Style · How should I frame the…:\n\
          > ( ) 1. Minimal\n\
          \x20        A short, direct question with…\n\
          \x20 ( ) 2. Balanced\n\
-         \x20        A standard prompt with a bit …"
+         \x20        A standard prompt with a bit …\n\
+         \x20 ( ) 3. Rich\n\
+         \x20        A more descriptive prompt wit…\n\
+         ↑↓ move · Enter choose · ? keys [1/2]"
     );
     s.set_window_size(30, 100);
     s.wait_until("the screen laid out at 30x100", |screen| screen == wide);
     // At the review too, and the next key is not lost.
     s.send("1");
-    s.wait_all(&["2/2 Frontend", "Next: review →"]);
+    s.wait_all(&[FRONTEND, HINT]);
     s.send(TAB);
-    let review = s.wait_all(&["Review your answers", "> Submit"]);
+    let review = s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
     s.set_window_size(12, 40);
     s.wait_until("the review laid out at 12x40", |screen| {
-        screen != review && screen.contains("> Submit")
+        screen != review && screen.contains("> 1. Submit") && screen.contains("? keys")
     });
     s.send("\r");
     assert_finished(
@@ -936,5 +1043,574 @@ fn a_resize_lays_the_screen_out_at_once() {
             json!({"style": {"values": ["minimal"], "labels": ["Minimal"], "indices": [1]}}),
             &["Style: Minimal", FRONTEND_SKIPPED],
         ),
+    );
+}
+
+// The contract's keyboard as its source of truth has it: one test per keyboard assertion of
+// eko24ive/pi-ask v0.3.0 `tests/state.test.ts`, `tests/input.test.ts` and
+// `tests/render-submit.test.ts`, named after the upstream test, played with keys on the real
+// binary in a pty. (The upstream's typing-mode navigation tests are
+// `an_empty_editor_lets_down_tab_and_left_navigate` and
+// `an_editor_with_text_keeps_tab_and_the_arrows` above; deselecting an option keeps its note:
+// tests/tty.rs `option_note_dropped_on_deselect_and_restored_on_reselect`.)
+
+/// The upstream tests' `sampleParams()`.
+const INTERVIEW: &str = r#"{"title": "Interview", "questions": [
+    {"id": "lang", "label": "Language", "prompt": "What language?", "options": [
+        {"value": "py", "label": "Python"}, {"value": "ts", "label": "TypeScript"}]},
+    {"id": "fe", "label": "Frontend", "prompt": "Which frameworks?", "type": "multi", "options": [
+        {"value": "react", "label": "React"}, {"value": "vue", "label": "Vue"}]}
+]}"#;
+/// [`INTERVIEW`]'s prompt lines.
+const LANG: &str = "1/2 Language · What language?:";
+const FE: &str = "2/2 Frontend · Which frameworks?:";
+
+/// `details.questions` of [`INTERVIEW`].
+fn interview_questions() -> Value {
+    json!([
+        {"id": "lang", "label": "Language", "prompt": "What language?", "type": "single"},
+        {"id": "fe", "label": "Frontend", "prompt": "Which frameworks?", "type": "multi"}
+    ])
+}
+
+/// A payload of one question `q1` with `prompt`, options `(value, label)` and `type`.
+fn one_question(prompt: &str, kind: &str, options: &[(&str, &str)]) -> String {
+    let options: Vec<Value> = options
+        .iter()
+        .map(|(value, label)| json!({"value": value, "label": label}))
+        .collect();
+    json!({"questions": [{"id": "q1", "prompt": prompt, "type": kind, "options": options}]})
+        .to_string()
+}
+
+/// Waits for the exit; asserts the exit code and that the terminal is restored; returns the
+/// result's `details`.
+fn finished_details(s: &mut Session, code: i32) -> Value {
+    let (got, result) = s.finish();
+    assert_eq!(got, code, "exit code; stderr: {}", s.stderr());
+    assert!(s.cursor_visible(), "cursor hidden at exit");
+    assert!(!s.alternate_screen(), "still on the alternate screen");
+    result.expect("a result")["details"].clone()
+}
+
+/// The review with Submit highlighted; its lines.
+fn wait_review_lines(s: &mut Session) -> Vec<String> {
+    let screen = s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
+    review_lines(&screen)
+        .into_iter()
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn upstream_single_select_number_shortcut_stores_answer_and_advances_to_next_tab() {
+    let mut s = Session::spawn(INTERVIEW, &[]);
+    s.wait_all(&[LANG, "> ( ) 1. Python", HINT]);
+    s.send("2");
+    let screen = s.wait_all(&[FE, "> [ ] 1. React", HINT]);
+    assert!(!screen.contains(LANG), "{screen}");
+    s.send(TAB);
+    assert_eq!(
+        wait_review_lines(&mut s)[1..3],
+        ["  Language", "     → TypeScript"]
+    );
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0),
+        json!({
+            "title": "Interview", "cancelled": false, "questions": interview_questions(),
+            "answers": {"lang": {"values": ["ts"], "labels": ["TypeScript"], "indices": [2]}}
+        })
+    );
+}
+
+#[test]
+fn upstream_single_select_space_toggles_the_active_option_without_advancing() {
+    let mut s = Session::spawn(INTERVIEW, &[]);
+    s.wait_all(&[LANG, "> ( ) 1. Python", HINT]);
+    s.send(" ");
+    let screen = s.wait_all(&[LANG, "> (•) 1. Python", HINT]);
+    assert!(!screen.contains(FE), "{screen}");
+    // The selection is an answer: the review shows it.
+    s.send(SHIFT_TAB);
+    assert_eq!(
+        wait_review_lines(&mut s)[1..3],
+        ["  Language", "     → Python"]
+    );
+    s.send(TAB);
+    s.wait_all(&[LANG, "> (•) 1. Python", HINT]);
+    // A second Space deselects, still on the question.
+    s.send(" ");
+    let screen = s.wait_all(&[LANG, "> ( ) 1. Python", HINT]);
+    assert!(!screen.contains("(•)"), "{screen}");
+    s.send(SHIFT_TAB);
+    assert_eq!(
+        wait_review_lines(&mut s)[1..3],
+        ["  Language", "     → unanswered"]
+    );
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0),
+        json!({"title": "Interview", "cancelled": false, "questions": interview_questions(), "answers": {}})
+    );
+}
+
+#[test]
+fn upstream_multi_select_space_toggles_current_option_and_enter_advances_to_submit() {
+    let mut s = Session::spawn(INTERVIEW, &[]);
+    s.wait_all(&[LANG, HINT]);
+    s.send("1");
+    s.wait_all(&[FE, "> [ ] 1. React", HINT]);
+    s.send(" ");
+    s.wait_all(&[FE, "> [x] 1. React", HINT]);
+    s.send(DOWN);
+    s.wait_for("> [ ] 2. Vue");
+    s.send(" ");
+    s.wait_all(&["  [x] 1. React", "> [x] 2. Vue"]);
+    // Enter goes on to the review; nothing is submitted yet.
+    s.send("\r");
+    assert_eq!(
+        wait_review_lines(&mut s),
+        [
+            REVIEW,
+            "  Language",
+            "     → Python",
+            "",
+            "  Frontend",
+            "     → React",
+            "     → Vue",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
+    );
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({
+            "lang": {"values": ["py"], "labels": ["Python"], "indices": [1]},
+            "fe": {"values": ["react", "vue"], "labels": ["React", "Vue"], "indices": [1, 2]}
+        })
+    );
+}
+
+#[test]
+fn upstream_selecting_other_enters_input_mode_and_custom_submit_stores_typed_answer() {
+    let mut s = Session::spawn(&one_question("Other?", "single", &[("a", "A")]), &[]);
+    let screen = s.wait_all(&["Other?:", HINT]);
+    assert!(screen.contains("\n  ( ) 2. Type your own…\n"), "{screen}");
+    // Type your own is option N+1: its digit opens its editor.
+    s.send("2");
+    let screen = s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    assert_eq!(
+        screen.lines().collect::<Vec<_>>(),
+        [
+            ANSWER_EDITOR,
+            "Other?:",
+            "  ( ) 1. A",
+            "> ( ) 2. Type your own",
+            "> Type answer..."
+        ]
+    );
+    s.send("my custom answer");
+    wait_line(&mut s, "> my custom answer");
+    s.send("\r");
+    assert_eq!(
+        wait_review_lines(&mut s)[1..3],
+        ["  Q1", "     → “my custom answer”"]
+    );
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({"q1": {
+            "values": ["my custom answer"], "labels": ["my custom answer"], "indices": [],
+            "customText": "my custom answer"
+        }})
+    );
+}
+
+#[test]
+fn upstream_escape_saves_typed_custom_answer_without_advancing() {
+    let mut s = Session::spawn(&one_question("Other?", "single", &[("a", "A")]), &[]);
+    s.wait_all(&["Other?:", HINT]);
+    s.send("2");
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    s.send("my draft answer");
+    wait_line(&mut s, "> my draft answer");
+    s.send(ESC);
+    let screen = s.wait_all(&["> (•) 2. Type your own… “my draft answer”", HINT]);
+    assert!(screen.starts_with("Other?:\n"), "{screen}");
+    assert!(!screen.contains(ANSWER_EDITOR), "{screen}");
+    s.send(TAB);
+    assert_eq!(
+        wait_review_lines(&mut s)[1..3],
+        ["  Q1", "     → “my draft answer”"]
+    );
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({"q1": {
+            "values": ["my draft answer"], "labels": ["my draft answer"], "indices": [],
+            "customText": "my draft answer"
+        }})
+    );
+}
+
+#[test]
+fn upstream_multi_select_keeps_existing_selections_when_leaving_custom_input_empty() {
+    let payload = one_question(
+        "Pick frameworks",
+        "multi",
+        &[("react", "React"), ("vue", "Vue"), ("svelte", "Svelte")],
+    );
+    let mut s = Session::spawn(&payload, &[]);
+    s.wait_all(&["Pick frameworks:", HINT]);
+    s.send(DOWN);
+    s.wait_for("> [ ] 2. Vue");
+    s.send(" ");
+    s.wait_for("> [x] 2. Vue");
+    s.send(DOWN);
+    s.wait_for("> [ ] 3. Svelte");
+    s.send(" ");
+    s.wait_for("> [x] 3. Svelte");
+    s.send("4");
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    s.send("   ");
+    s.send(ESC);
+    let screen = s.wait_all(&["> [ ] 4. Type your own…", HINT]);
+    assert!(
+        screen.contains("  [x] 2. Vue\n  [x] 3. Svelte\n"),
+        "{screen}"
+    );
+    s.send(TAB);
+    assert_eq!(
+        wait_review_lines(&mut s)[1..4],
+        ["  Q1", "     → Vue", "     → Svelte"]
+    );
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({"q1": {"values": ["vue", "svelte"], "labels": ["Vue", "Svelte"], "indices": [2, 3]}})
+    );
+}
+
+#[test]
+fn upstream_empty_custom_draft_clears_the_stored_answer_but_preserves_notes() {
+    let mut s = Session::spawn(&one_question("Other?", "single", &[("a", "A")]), &[]);
+    s.wait_all(&["Other?:", HINT]);
+    s.send("N");
+    s.wait_all(&[QUESTION_NOTE_EDITOR, NOTE_READY]);
+    s.send("question note");
+    wait_line(&mut s, "> question note");
+    s.send("\r");
+    s.wait_all(&["Other?:\n  Note: question note\n", HINT]);
+    s.send("2");
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    s.send("my answer");
+    wait_line(&mut s, "> my answer");
+    s.send(ESC);
+    s.wait_all(&["> (•) 2. Type your own… “my answer”", HINT]);
+    // The draft emptied to spaces and kept with Esc clears the answer; the note stays.
+    s.send("2");
+    wait_line(&mut s, "> my answer");
+    s.send(CTRL_U);
+    s.wait_for(ANSWER_READY);
+    s.send("   ");
+    s.send(ESC);
+    let screen = s.wait_all(&[
+        "Other?:\n  Note: question note\n",
+        "> ( ) 2. Type your own…\n",
+    ]);
+    assert!(!screen.contains("my answer"), "{screen}");
+    s.send(TAB);
+    assert_eq!(
+        wait_review_lines(&mut s)[1..3],
+        ["  Q1", "       Note: question note"]
+    );
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({"q1": {"values": [], "labels": [], "indices": [], "note": "question note"}})
+    );
+}
+
+#[test]
+fn upstream_tab_navigation_wraps_including_submit_tab() {
+    let mut s = Session::spawn(INTERVIEW, &[]);
+    s.wait_all(&[LANG, "> ( ) 1. Python", HINT]);
+    // Shift+Tab on the first question: the review.
+    s.send(SHIFT_TAB);
+    wait_review_lines(&mut s);
+    // Tab on the review: the first question.
+    s.send(TAB);
+    s.wait_all(&[LANG, "> ( ) 1. Python", HINT]);
+    s.send(TAB);
+    s.wait_all(&[FE, HINT]);
+    s.send(TAB);
+    wait_review_lines(&mut s);
+    s.send(TAB);
+    s.wait_all(&[LANG, HINT]);
+    s.send(SHIFT_TAB);
+    wait_review_lines(&mut s);
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0),
+        json!({"title": "Interview", "cancelled": false, "questions": interview_questions(), "answers": {}})
+    );
+}
+
+#[test]
+fn upstream_tab_navigation_works_with_a_single_question() {
+    let mut s = Session::spawn(&one_question("Q?", "single", &[("a", "A")]), &[]);
+    s.wait_all(&["Q?:", "> ( ) 1. A", HINT]);
+    s.send(SHIFT_TAB);
+    assert_eq!(
+        wait_review_lines(&mut s),
+        [
+            REVIEW,
+            "  Q1",
+            "     → unanswered",
+            "",
+            "> 1. Submit",
+            "  2. Cancel"
+        ]
+    );
+    s.send(TAB);
+    s.wait_all(&["Q?:", "> ( ) 1. A", HINT]);
+    s.send(TAB);
+    wait_review_lines(&mut s);
+    s.send("\r");
+    assert_eq!(finished_details(&mut s, 0)["answers"], json!({}));
+}
+
+/// Also upstream `tests/state.test.ts` "dismissFlow cancels the tool even from editing modes".
+#[test]
+fn upstream_ctrl_c_dismisses_the_flow_from_both_navigation_and_editing_modes() {
+    let payload = one_question("Question?", "single", &[("a", "A")]);
+    // Navigation; the custom-text editor (2: Type your own); the question note's editor.
+    for open in ["", "2", "N"] {
+        let mut s = Session::spawn(&payload, &[]);
+        s.wait_all(&["Question?:", HINT]);
+        if !open.is_empty() {
+            s.send(open);
+            s.wait_until("an editor", |screen| {
+                screen.ends_with(ANSWER_READY) || screen.ends_with(NOTE_READY)
+            });
+            s.send("typed");
+            wait_line(&mut s, "> typed");
+        }
+        s.send(CTRL_C);
+        let details = finished_details(&mut s, 130);
+        assert_eq!(details["cancelled"], json!(true), "{open:?}");
+        assert_eq!(details["answers"], json!({}), "{open:?}");
+        assert_eq!(details.get("error"), None, "{open:?}");
+    }
+}
+
+#[test]
+fn upstream_escape_cancels_from_main_flow_but_only_exits_input_and_note_modes_when_editing() {
+    let mut s = Session::spawn(&one_question("Q?", "single", &[("a", "A")]), &[]);
+    s.wait_all(&["Q?:", HINT]);
+    s.send("2");
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    s.send(ESC);
+    s.wait_all(&["Q?:", "> ( ) 2. Type your own…", HINT]);
+    s.send("N");
+    s.wait_all(&[QUESTION_NOTE_EDITOR, NOTE_READY]);
+    s.send(ESC);
+    let screen = s.wait_all(&["Q?:", "> ( ) 2. Type your own…", HINT]);
+    assert!(!screen.contains("Note"), "{screen}");
+    // Esc on the question: cancel (nothing to lose: at once).
+    s.send(ESC);
+    let details = finished_details(&mut s, 1);
+    assert_eq!(details["cancelled"], json!(true));
+    assert_eq!(details["answers"], json!({}));
+}
+
+#[test]
+fn upstream_note_shortcuts_use_n_for_option_notes_and_shift_n_for_question_notes() {
+    let mut s = Session::spawn(&one_question("Question?", "single", &[("a", "A")]), &[]);
+    s.wait_all(&["Question?:", "> ( ) 1. A", HINT]);
+    s.send("n");
+    s.wait_all(&["Note on A · Enter save · Esc close", NOTE_READY]);
+    s.send("on a");
+    wait_line(&mut s, "> on a");
+    s.send("\r");
+    s.wait_all(&["> ( ) 1. A\n         note: on a\n", HINT]);
+    s.send("N");
+    let screen = s.wait_all(&[QUESTION_NOTE_EDITOR, NOTE_READY]);
+    // The question note's editor right under the prompt (upstream render-question.test.ts
+    // "open question note renders inline label and editor").
+    assert_eq!(
+        screen.lines().collect::<Vec<_>>(),
+        [QUESTION_NOTE_EDITOR, "Question?:", "> Add a note..."]
+    );
+    s.send("on q");
+    wait_line(&mut s, "> on q");
+    s.send("\r");
+    s.wait_all(&["Question?:\n  Note: on q\n", HINT]);
+    s.send(TAB);
+    // A's note is kept but, A not chosen, neither shown nor submitted.
+    assert_eq!(
+        wait_review_lines(&mut s),
+        [
+            REVIEW,
+            "  Q1",
+            "       Note: on q",
+            "",
+            "> 1. Submit",
+            "  2. Cancel"
+        ]
+    );
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({"q1": {"values": [], "labels": [], "indices": [], "note": "on q"}})
+    );
+}
+
+#[test]
+fn upstream_submit_screen_uses_shorter_action_labels_without_extra_prompt_text() {
+    let payload = json!({"questions": [{"id": "q1", "label": "Single",
+        "prompt": "Pick one primary demo style.", "options": [{"value": "code", "label": "Code demo"}]}]});
+    let mut s = Session::spawn(&payload.to_string(), &[]);
+    s.wait_all(&["Pick one primary demo style.:", HINT]);
+    s.send(TAB);
+    let screen = s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
+    assert_eq!(
+        screen.lines().collect::<Vec<_>>(),
+        [
+            REVIEW,
+            "  Single",
+            "     → unanswered",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+            "↑↓ move · Enter choose · ← back · Esc cancel · ^C dismiss · ^] context · ? keys",
+        ]
+    );
+    // A digit arms its action; the same digit again runs it.
+    s.send("2");
+    s.wait_all(&["> 2. Cancel", "\nPress 2 again to cancel · "]);
+    s.send("2");
+    let details = finished_details(&mut s, 1);
+    assert_eq!(details["cancelled"], json!(true));
+    assert_eq!(details["answers"], json!({}));
+}
+
+#[test]
+fn upstream_submit_screen_renders_indented_notes_before_answer_and_separates_questions() {
+    let payload = json!({"questions": [
+        {"id": "q1", "label": "Single", "prompt": "Pick one primary demo style.",
+         "options": [{"value": "code", "label": "Code demo"}]},
+        {"id": "q2", "label": "Multi", "prompt": "Pick any extra things to include.",
+         "options": [{"value": "extra", "label": "Extra"}]}
+    ]});
+    let mut s = Session::spawn(&payload.to_string(), &[]);
+    let single = "1/2 Single · Pick one primary demo style.:";
+    s.wait_all(&[single, HINT]);
+    s.send("N");
+    s.wait_all(&[QUESTION_NOTE_EDITOR, NOTE_READY]);
+    s.send("Question note");
+    wait_line(&mut s, "> Question note");
+    s.send("\r");
+    s.wait_all(&[single, "  Note: Question note", HINT]);
+    s.send("1");
+    s.wait_all(&["2/2 Multi · Pick any extra things to include.:", HINT]);
+    s.send(SHIFT_TAB);
+    s.wait_all(&[single, "> (•) 1. Code demo", HINT]);
+    s.send("n");
+    s.wait_all(&["Note on Code demo · Enter save", NOTE_READY]);
+    s.send("Option note");
+    wait_line(&mut s, "> Option note");
+    s.send("\r");
+    s.wait_all(&["         note: Option note", HINT]);
+    s.send(TAB);
+    s.wait_all(&["2/2 Multi · Pick any extra things to include.:", HINT]);
+    s.send("N");
+    s.wait_all(&[QUESTION_NOTE_EDITOR, NOTE_READY]);
+    s.send("Second note");
+    wait_line(&mut s, "> Second note");
+    s.send("\r");
+    s.wait_all(&["  Note: Second note", HINT]);
+    s.send(TAB);
+    // Labels, no prompts; notes indented under a `Note:` label, the question's before the
+    // answer; a blank line between questions.
+    assert_eq!(
+        wait_review_lines(&mut s),
+        [
+            REVIEW,
+            "  Single",
+            "       Note: Question note",
+            "     → Code demo",
+            "       Note: Option note",
+            "",
+            "  Multi",
+            "       Note: Second note",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
+    );
+    s.send("1");
+    s.wait_for("Press 1 again to submit");
+    s.send("1");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({
+            "q1": {"values": ["code"], "labels": ["Code demo"], "indices": [1],
+                   "note": "Question note", "optionNotes": {"code": "Option note"}},
+            "q2": {"values": [], "labels": [], "indices": [], "note": "Second note"}
+        })
+    );
+}
+
+#[test]
+fn upstream_submit_screen_renders_multi_select_option_notes_under_their_related_answers() {
+    let payload = json!({"questions": [{"id": "q1", "label": "Multi", "prompt": "Pick extras",
+        "type": "multi", "options": [
+            {"value": "follow-up", "label": "Follow-up action"},
+            {"value": "docs", "label": "Docs demo"}]}]});
+    let mut s = Session::spawn(&payload.to_string(), &[]);
+    s.wait_all(&["Pick extras:", HINT]);
+    s.send("1");
+    s.wait_for("> [x] 1. Follow-up action");
+    s.send("n");
+    s.wait_all(&["Note on Follow-up action · Enter save", NOTE_READY]);
+    s.send("First note");
+    wait_line(&mut s, "> First note");
+    s.send("\r");
+    s.wait_all(&["     note: First note", HINT]);
+    s.send("2");
+    s.wait_for("> [x] 2. Docs demo");
+    s.send("n");
+    s.wait_all(&["Note on Docs demo · Enter save", NOTE_READY]);
+    s.send("Second note");
+    wait_line(&mut s, "> Second note");
+    s.send("\r");
+    s.wait_all(&["     note: Second note", HINT]);
+    s.send("\r");
+    assert_eq!(
+        wait_review_lines(&mut s),
+        [
+            REVIEW,
+            "  Multi",
+            "     → Follow-up action",
+            "       Note: First note",
+            "     → Docs demo",
+            "       Note: Second note",
+            "",
+            "> 1. Submit",
+            "  2. Cancel",
+        ]
+    );
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({"q1": {
+            "values": ["follow-up", "docs"], "labels": ["Follow-up action", "Docs demo"],
+            "indices": [1, 2],
+            "optionNotes": {"follow-up": "First note", "docs": "Second note"}
+        }})
     );
 }

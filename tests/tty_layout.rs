@@ -104,29 +104,28 @@ fn wait_editor(s: &mut Session) {
     });
 }
 
+/// A pager's heading on `screen` (`Title · lines A-B of T · more ↓`, the title cut first when
+/// narrow): its first line, last line and line count.
+fn pager_position(screen: &str) -> Option<(usize, usize, usize)> {
+    let head = screen
+        .lines()
+        .find(|l| !l.starts_with('│') && l.contains("lines ") && l.contains(" of "))?;
+    let figures = &head[head.rfind("lines ")? + "lines ".len()..];
+    let (range, total) = figures.split_once(" of ")?;
+    let (a, b) = range.split_once('-')?;
+    let total: String = total.chars().take_while(char::is_ascii_digit).collect();
+    Some((a.parse().ok()?, b.parse().ok()?, total.parse().ok()?))
+}
+
 /// Reads a pager from its first line to its last, paging with Space; returns every text
 /// line (without the "│ " margin), in order.
 fn read_pager(s: &mut Session, title: &str) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     loop {
         let screen = s.wait_until(&format!("the pager of {title}"), |screen| {
-            screen.starts_with("lines ") && screen.contains("↑↓ scroll")
+            pager_position(screen).is_some() && screen.contains("↑↓ scroll")
         });
-        // "lines A-B of T · title" (the title may be cut)
-        let head = screen
-            .lines()
-            .find(|l| l.starts_with("lines "))
-            .expect("pager header");
-        let figures = head["lines ".len()..].split(" · ").next().unwrap();
-        let (range, total) = figures.split_once(" of ").expect("lines A-B of T");
-        let (a, b) = range.split_once('-').unwrap();
-        let (a, b): (usize, usize) = (a.parse().unwrap(), b.parse().unwrap());
-        let total: usize = total
-            .chars()
-            .take_while(char::is_ascii_digit)
-            .collect::<String>()
-            .parse()
-            .unwrap();
+        let (a, b, total) = pager_position(&screen).expect("the pager's position");
         let body: Vec<String> = screen
             .lines()
             .filter(|l| l.starts_with('│'))
@@ -146,8 +145,9 @@ fn read_pager(s: &mut Session, title: &str) -> Vec<String> {
             return lines;
         }
         s.send(" ");
-        let from = format!("lines {a}-");
-        s.wait_until("the next page", |now| !now.starts_with(&from));
+        s.wait_until("the next page", |now| {
+            pager_position(now).is_some_and(|(first, _, _)| first != a)
+        });
     }
 }
 
@@ -161,41 +161,55 @@ fn squeeze(text: &str) -> String {
 /// after filtering, a 60-line preview read to its end, exact result, no repeated lines.
 fn long_text_flow(rows: u16, cols: u16) {
     let mut s = Session::spawn_with(&long_payload(), &[], size(rows, cols));
-    let pages = if rows == 8 { 66 } else { 22 };
+    // A page holds two options at 20x8, three at 40x12 (61 rows with Type your own).
+    let pages = if rows == 8 { 31 } else { 21 };
     let first = s.wait_all(&[
-        "1/2 Choose the sto",
-        &format!("[Page 1/{pages}]"),
+        "1/2 Ch",
+        &format!("? keys [1/{pages}]"),
         "> ( )  1. 日本語の",
         "          漢字の説",
     ]);
     let lines: Vec<&str> = first.lines().collect();
-    // The question stays answerable: marker, prompt, help and the first option all show.
+    // The question stays answerable: the title, the place, the prompt, the first option and
+    // the hint line all show.
     assert!(
-        lines[0].starts_with("1/2 Choose the sto") && lines[0].ends_with('…'),
+        lines[0].starts_with("Project setup") && lines[0].ends_with('…'),
         "{first}"
     );
-    // The prompt is cut at a word boundary, with "…".
-    let prompt = "Which storage engine should the event log use?";
-    let shown = lines[1]
-        .strip_suffix("…:")
+    // The long label is cut when it would fill the prompt's rows (at 20x8), so the prompt
+    // shows; the prompt is cut at a word, with "…".
+    assert!(lines[1].starts_with("1/2 Ch"), "{first}");
+    assert_eq!(lines[1].contains("1/2 Ch… · Whic"), rows == 8, "{first}");
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("> ( )  1. 日本語の"))
         .unwrap_or_else(|| panic!("{first}"));
+    assert!(lines[at - 1].ends_with("…:"), "{first}");
+    let shown: Vec<&str> = lines[1..at].iter().map(|l| l.trim()).collect();
+    // The prompt's frame (SimpleTheme's ":") ends its last row.
+    let shown = shown.join(" ");
+    assert!(shown.contains(" · Whic"), "{first}");
+    let shown = shown.trim_end_matches(':');
+    let shown = &shown[shown.find(" · ").unwrap() + " · ".len()..];
+    let shown = shown.strip_suffix('…').unwrap_or_else(|| panic!("{first}"));
+    let prompt = "Which storage engine should the event log use? It must keep every event for seven years and replay them in order.";
+    assert!(prompt.starts_with(shown), "{shown:?}: {first}");
+    assert!(lines[at].ends_with('…'), "{first}");
+    assert!(lines[at + 1].starts_with("          漢字の説"), "{first}");
     assert!(
-        shown.starts_with("Which storage") && prompt[shown.len()..].starts_with(' '),
+        lines
+            .last()
+            .unwrap()
+            .ends_with(&format!("? keys [1/{pages}]")),
         "{first}"
     );
-    assert!(lines[2].starts_with("↑↓"), "{first}");
-    assert!(lines[3].starts_with("> ( )  1. 日本語の"), "{first}");
-    assert!(lines[3].ends_with('…'), "{first}");
-    assert!(lines[4].starts_with("          漢字の説"), "{first}");
     assert_no_repeats(&first);
 
-    // Full text of option 2: the title, the whole label and prompt, 400-character description.
-    let screen = move_to(&mut s, UP, ">     Full text…");
+    // Full text of option 2 (v): the title, the whole label and prompt, 400-character
+    // description.
+    let screen = move_to(&mut s, DOWN, "> ( )  2. Long des");
     assert_no_repeats(&screen);
-    s.send("\r");
-    s.wait_for("Full text of which");
-    move_to(&mut s, DOWN, ">  2. Long descrip");
-    s.send("\r");
+    s.send("v");
     let text = squeeze(&read_pager(&mut s, "Full text of option 2").concat());
     for part in [
         "Project setup for the new service, with a title long enough to be cut",
@@ -207,11 +221,10 @@ fn long_text_flow(rows: u16, cols: u16) {
         assert!(text.contains(&squeeze(part)), "{part:?} not in the pager: {text}");
     }
     s.send("q");
-    s.wait_for(">     Full text…");
+    s.wait_for("> ( )  2. Long des");
 
-    // Filter the 60 options, choose the one match: its original position is the answer.
-    move_to(&mut s, DOWN, ">     Filter opt");
-    s.send("\r");
+    // Filter the 60 options (/), choose the one match: its original position is the answer.
+    s.send("/");
     s.wait_for("Filter options by");
     wait_editor(&mut s);
     s.send("OPTION 42");
@@ -229,13 +242,10 @@ fn long_text_flow(rows: u16, cols: u16) {
     s.send("\r");
 
     // The 60-line preview: every line reachable in the pager.
-    let screen = s.wait_all(&["2/2 Layout", "> ( ) 1. Alpha"]);
+    let screen = s.wait_all(&["2/2 La", "> ( ) 1. Alpha"]);
     assert!(screen.contains("│ "), "{screen}");
     assert_no_repeats(&screen);
-    move_to(&mut s, DOWN, ">     View full");
-    s.send("\r");
-    s.wait_for("View the full prev");
-    s.send("\r");
+    s.send("v");
     let preview = read_pager(&mut s, "Preview of Alpha");
     let want: Vec<String> = (1..=60).map(|i| format!("preview line {i}")).collect();
     assert_eq!(squeeze(&preview.concat()), squeeze(&want.concat()));
@@ -243,7 +253,7 @@ fn long_text_flow(rows: u16, cols: u16) {
     s.wait_for("> ( ) 1. Alpha");
     s.send("\r");
 
-    let screen = s.wait_for("> Submit");
+    let screen = s.wait_all(&["Review answers", "> 1. Submit"]);
     assert_no_repeats(&screen);
     s.send("\r");
     let (code, result) = finish(&mut s);
@@ -284,11 +294,9 @@ fn filter_payload() -> String {
         .to_string()
 }
 
-/// Opens "Filter options…" (the last row: Up from the first row) and saves `text` as the
-/// filter.
+/// Opens the filter's editor (/) and saves `text` as the filter.
 fn set_filter(s: &mut Session, text: &str) {
-    move_to(s, UP, ">     Filter opt");
-    s.send("\r");
+    s.send("/");
     s.wait_for("Filter options by");
     wait_editor(s);
     s.send(CTRL_U);
@@ -304,7 +312,7 @@ fn set_filter(s: &mut Session, text: &str) {
 #[test]
 fn filtering_keeps_original_positions_and_ticks() {
     let mut s = Session::spawn_with(&filter_payload(), &[], size(12, 40));
-    s.wait_all(&["1/1 Q1", "> [ ]  1. Option 1"]);
+    s.wait_all(&["Pick some:", "> [ ]  1. Option 1"]);
     s.send(" ");
     s.wait_for("> [x]  1. Option 1");
 
@@ -320,9 +328,8 @@ fn filtering_keeps_original_positions_and_ticks() {
     s.send(" ");
     s.wait_for("> [x] 10. 日本 10");
 
-    // Clearing the filter keeps the ticks.
-    move_to(&mut s, UP, ">     Clear the filter");
-    s.send("\r");
+    // Clearing the filter (an empty one) keeps the ticks.
+    set_filter(&mut s, "");
     let screen = s.wait_for("> [x]  1. Option 1");
     assert!(!screen.contains("Filter “"), "{screen}");
 
@@ -338,21 +345,30 @@ fn filtering_keeps_original_positions_and_ticks() {
     s.send(" ");
     s.wait_for("> [x] 31. CAFÉ bar");
 
-    // No match: only the action rows; an empty filter shows every option again.
+    // No match: only Type your own and Next; an empty filter shows every option again.
     set_filter(&mut s, "zzz");
     let screen = s.wait_all(&["Filter “zzz”: no option matches", "Type your own…"]);
-    assert!(
-        !screen.contains("[ ]") && !screen.contains("[x]"),
+    assert_eq!(
+        screen.lines().collect::<Vec<_>>(),
+        [
+            "Pick some:",
+            "Filter “zzz”: no option matches",
+            "> [ ] 61. Type your own…",
+            "      Next: review →",
+            "↑↓ move · Space tick · ? keys",
+        ],
         "{screen}"
     );
-    assert_no_repeats(&screen);
     set_filter(&mut s, "");
     let screen = s.wait_for("> [x]  1. Option 1");
     assert!(!screen.contains("Filter “"), "{screen}");
 
-    move_to(&mut s, UP, ">     Next: review →");
     s.send("\r");
-    s.wait_all(&["> Submit", "Option 1, 日本 10, CAFÉ bar"]);
+    let screen = s.wait_all(&["Review answers", "> 1. Submit"]);
+    assert!(
+        screen.contains("\n     → Option 1\n     → 日本 10\n     → CAFÉ bar\n"),
+        "{screen}"
+    );
     s.send("\r");
     let (code, result) = finish(&mut s);
     assert_eq!(code, 0);
@@ -365,17 +381,22 @@ fn filtering_keeps_original_positions_and_ticks() {
 #[test]
 fn resizing_redraws_at_the_next_key() {
     let mut s = Session::spawn_with(&long_payload(), &[], size(12, 40));
-    s.wait_all(&["[Page 1/22]", "> ( )  1. 日本語の"]);
+    s.wait_all(&["? keys [1/21]", "> ( )  1. 日本語の"]);
 
     // Narrower and shorter: the next key lays the screen out for 20x8.
     s.set_window_size(8, 20);
     s.send(DOWN);
-    let screen = s.wait_all(&["[Page 2/66]", "> ( )  2. Long des", "          word0"]);
-    let lines: Vec<&str> = screen.lines().collect();
-    assert_eq!(lines[0], "1/2 Choose the sto…", "{screen}");
-    assert_eq!(lines[1], "Which storage…:", "{screen}");
-    assert!(lines[3].starts_with("> ( )  2. Long des"), "{screen}");
-    assert_eq!(lines.len(), 5, "{screen}");
+    let screen = s.wait_all(&["? keys [1/31]", "> ( )  2. Long des", "          word0"]);
+    assert_eq!(
+        screen,
+        "Project setup for …\n\
+         1/2 Ch… · Whic…:\n\
+         \x20 ( )  1. 日本語の…\n\
+         \x20         漢字の説…\n\
+         > ( )  2. Long des…\n\
+         \x20         word001.…\n\
+         ? keys [1/31]"
+    );
     assert_no_repeats(&screen);
 
     // Wider and taller: whole labels come back.
@@ -392,7 +413,7 @@ fn resizing_redraws_at_the_next_key() {
     s.send("\r");
     s.wait_all(&["2/2 Layout", "> ( ) 1. Alpha"]);
     s.send("\r");
-    s.wait_for("> Submit");
+    s.wait_all(&["Review answers", "> 1. Submit"]);
     s.send("\r");
     let (code, result) = finish(&mut s);
     assert_eq!(code, 0);
@@ -427,10 +448,10 @@ fn windows_line_endings_are_line_breaks_and_a_lone_cr_is_shown() {
              "preview": "+--+\r\n|A |\r\n+--+"},
             {"value": "b", "label": "Beta", "preview": "top\rbar"}]}]});
     let mut s = Session::spawn_with(&payload.to_string(), &[], size(24, 60));
-    let screen = s.wait_all(&["> ( ) 1. Alpha", "Next: review →"]);
+    let screen = s.wait_all(&["> ( ) 1. Alpha", "· ? keys"]);
     assert_eq!(
         lines_from(&screen, "Pick a layout", 2),
-        ["Pick a layout:", "for the app"],
+        ["Pick a layout", "  for the app:"],
         "{screen}"
     );
     // the description is one row, its line break folded; the preview is three lines
@@ -455,22 +476,18 @@ fn windows_line_endings_are_line_breaks_and_a_lone_cr_is_shown() {
         ["> ( ) 2. Beta", "         │ top\\x0dbar"],
         "{screen}"
     );
-    // the pager shows the same lines
-    s.send(DOWN);
-    s.wait_for(">     Type your own…");
-    s.send(DOWN);
-    s.wait_for(">     View full preview…");
-    s.send("\r");
-    s.wait_all(&["View the full preview of which option?", "← Back"]);
-    s.send("\r");
+    // the pager (v) shows the same lines
+    s.send(UP);
+    s.wait_for("> ( ) 1. Alpha");
+    s.send("v");
     assert_eq!(
         read_pager(&mut s, "Preview of Alpha"),
         ["+--+", "|A |", "+--+"]
     );
     s.send("q");
-    s.wait_all(&["> ( ) 1. Alpha", "Next: review →"]);
+    s.wait_all(&["> ( ) 1. Alpha", "· ? keys"]);
     s.send("\r");
-    s.wait_for("> Submit");
+    s.wait_all(&["Review answers", "> 1. Submit"]);
     s.send("\r");
     let (code, result) = finish(&mut s);
     assert_eq!(code, 0);

@@ -1552,7 +1552,7 @@ fn drive_flow(work: &Work, mut cmd: Command) -> io::Result<(i32, f64)> {
             break;
         }
         let screen = pty.contents();
-        if screen.contains("Space toggle") && screen.contains("› [ ]") {
+        if screen.contains("Space tick") && screen.contains("> [ ]") {
             pty.send(b" ")?;
             pty.settle(quiet)?;
             pty.send(b"\r")?;
@@ -1620,13 +1620,13 @@ fn complete_session(
     let quiet = Duration::from_millis(150);
     pty.wait_until("the question", |s| s.contains("Which file?"))?;
     pty.settle(quiet)?;
-    // Down to "Type your own…" (after the two options) and open the editor.
+    // Down to "3. Type your own…" (after the two options) and open the editor.
     pty.send(DOWN)?;
     pty.settle(quiet)?;
     pty.send(DOWN)?;
     pty.settle(quiet)?;
     pty.send(b"\r")?;
-    pty.wait_until("the editor", |s| s.contains("Your own answer"))?;
+    pty.wait_until("the editor", |s| s.contains("\n> Type answer..."))?;
     pty.settle(quiet)?;
     // Distinct file numbers spread over the tree; `@file<k>.r` best matches `file<k>.rs`.
     let target = |j: usize| (files / 10).saturating_sub(1 + 37 * j).max(1) * 10 + 7;

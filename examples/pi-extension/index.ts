@@ -7,9 +7,11 @@
  *
  * How the binary is run depends on pi's mode (`ctx.mode`):
  * - `PI_ASK_ANSWERS` set: the binary answers from that file (scripted, reproducible; any mode);
- * - interactive TUI (`tui`), either of pi's TUI modes: pi's TUI is stopped with its screen kept
- *   as it is, the binary draws its questions inline under pi's conversation on a hand-over
- *   screen (`handOverScreen`), then pi's TUI comes back and draws its next frame;
+ * - interactive TUI (`tui`): pi's TUI is stopped with its screen kept as it is and the binary
+ *   draws its questions inline under pi's conversation: in regular mode on the normal screen,
+ *   whose scrollback keeps the conversation (`regularHandOver`), in fullscreen mode on a
+ *   hand-over screen (`handOverScreen`); then pi's TUI comes back and draws its next frame (an
+ *   invalid payload is answered before any of this, `--no-input`);
  * - print mode (`pi -p`) with a terminal: the binary asks on the terminal directly;
  * - print mode without a terminal: the binary's "Needs user input" result (no terminal);
  * - RPC mode: `--dialogs`: the binary asks through pi's dialogs (`ctx.ui.select`, `input`,
@@ -17,8 +19,15 @@
  * - json mode: `--no-input-reason "pi is running in json mode"`: the "Needs user input"
  *   result, whose reason the model reads in pi's terms (the client owns any terminal).
  *
- * The assistant text that made the call goes to the binary with `--context FILE`. The
- * binary's version check is started just before the first questionnaire and not waited for
+ * The payload and the assistant text that made the call (`--context`) reach the binary as
+ * unlinked private files, its result through a pipe (`privateChannels`): nothing is left on
+ * disk however the run ends. Each questionnaire is announced on `pi.events` (`ask:started`,
+ * `ask:completed`) and its payload kept in the session (`ask:payload`); `/ask:replay` opens the
+ * latest again, and a session resumed with an unanswered call offers it again once. An answers
+ * file (`PI_ASK_ANSWERS`) that cannot be used fails the run: stderr, an error result, exit 2.
+ * The parameters hold the contract's shape, not its rules: the binary reports every problem.
+ *
+ * The binary's version check is started just before the first questionnaire and not waited for
  * (it never delays the first question); it is never started while a questionnaire runs. A binary
  * killed on the terminal (SIGKILL) or ending without a result cannot restore the terminal:
  * this extension does (cursor shown, `stty sane`, its alternate screen left) before pi gets it
@@ -42,13 +51,12 @@
 
 import { spawn, spawnSync, type ChildProcess, type StdioOptions } from "node:child_process";
 import * as fs from "node:fs";
-import { readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
+import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { StringEnum } from "@earendil-works/pi-ai";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { type Component, CURSOR_MARKER, Text, truncateToWidth, visibleWidth } from "@earendil-works/pi-tui";
 import { type Static, Type } from "typebox";
@@ -67,56 +75,51 @@ const VERSION_TIMEOUT_MS = 10_000;
 const KILL_GRACE_MS = 3_000;
 
 // ---------------------------------------------------------------------------------------------
-// Parameters: the contract's "Input", kept equal to `pi-ask schema input` (a test compares them).
+// Parameters: the contract's "Input" loosened, as the contract's project does since its v0.4.0.
 // ---------------------------------------------------------------------------------------------
 
-/** Not blank: at least one non-whitespace character (contract "Input rules"). */
-const NOT_BLANK = "\\S";
+/*
+ * pi validates a call against these parameters before the tool runs, and answers a call that
+ * fails with its own generic error. So they hold only the shape the model is shown (the same
+ * properties and types as `pi-ask schema input`; a test compares them) and no rule: no
+ * `pattern`, no `minItems`, no `additionalProperties: false`, no enum, nothing required but
+ * `questions`. Every rule is checked by the binary, whose invalid_payload result lists each
+ * problem with its JSON path, code and a did-you-mean, which the model reads and can fix.
+ */
 
-const optionSchema = Type.Object(
-	{
-		value: Type.String({ pattern: NOT_BLANK, description: "Stable machine value returned in the answers; unique within the question." }),
-		label: Type.String({ pattern: NOT_BLANK, description: "Short text shown to the user." }),
-		description: Type.Optional(Type.String({ pattern: NOT_BLANK, description: "One-line explanation shown under the label." })),
-		preview: Type.Optional(
-			Type.String({
-				pattern: NOT_BLANK,
-				description:
-					"Preview text (code, a layout, a config snippet) shown for the option; required on every option of a preview question.",
-			}),
-		),
-		recommended: Type.Optional(
-			Type.Boolean({ description: "true: the option you recommend; it is marked and highlighted first, never preselected." }),
-		),
-	},
-	{ additionalProperties: false },
-);
+const optionSchema = Type.Object({
+	value: Type.Optional(Type.String({ description: "Required. Stable machine value returned in the answers; unique within the question." })),
+	label: Type.Optional(Type.String({ description: "Required. Short text shown to the user." })),
+	description: Type.Optional(Type.String({ description: "One-line explanation shown under the label." })),
+	preview: Type.Optional(
+		Type.String({
+			description: "Preview text (code, a layout, a config snippet) shown for the option; required on every option of a preview question.",
+		}),
+	),
+	recommended: Type.Optional(
+		Type.Boolean({ description: "true: the option you recommend; it is marked and highlighted first, never preselected." }),
+	),
+});
 
-const questionSchema = Type.Object(
-	{
-		id: Type.String({ pattern: NOT_BLANK, description: "Unique id of the question within this call; answers are keyed by it." }),
-		label: Type.Optional(Type.String({ pattern: NOT_BLANK, description: "Short tab label (1-3 words); defaults to Q1, Q2, ..." })),
-		prompt: Type.String({ pattern: NOT_BLANK, description: "The full question shown to the user." }),
-		type: Type.Optional(
-			StringEnum(["single", "multi", "preview"], {
-				description:
-					"single (default): one option or the user's own text; multi: any number of options; preview: one option, each with preview text.",
-			}),
-		),
-		required: Type.Optional(Type.Boolean({ description: "Metadata only; never blocks submission. Default false." })),
-		options: Type.Array(optionSchema, { minItems: 1, description: "The choices, at least one; 2-5 is best." }),
-	},
-	{ additionalProperties: false },
-);
+const questionSchema = Type.Object({
+	id: Type.Optional(Type.String({ description: "Required. Unique id of the question within this call; answers are keyed by it." })),
+	label: Type.Optional(Type.String({ description: "Short tab label (1-3 words); defaults to Q1, Q2, ..." })),
+	prompt: Type.Optional(Type.String({ description: "Required. The full question shown to the user." })),
+	type: Type.Optional(
+		Type.String({
+			description:
+				'"single" (default): one option or the user\'s own text; "multi": any number of options; "preview": one option, each with preview text.',
+		}),
+	),
+	required: Type.Optional(Type.Boolean({ description: "Metadata only; never blocks submission. Default false." })),
+	options: Type.Optional(Type.Array(optionSchema, { description: "Required. The choices, at least one; 2-5 is best." })),
+});
 
-/** The `ask_user` parameters (TypeBox), equal to the contract's input. */
-export const askUserParameters = Type.Object(
-	{
-		title: Type.Optional(Type.String({ description: "Optional title of the questionnaire." })),
-		questions: Type.Array(questionSchema, { minItems: 1, description: "The questions, at least one; group related questions in one call." }),
-	},
-	{ additionalProperties: false },
-);
+/** The `ask_user` parameters (TypeBox): the contract's input shape, its rules left to the binary. */
+export const askUserParameters = Type.Object({
+	title: Type.Optional(Type.String({ description: "Optional title of the questionnaire." })),
+	questions: Type.Array(questionSchema, { description: "The questions, at least one; group related questions in one call." }),
+});
 
 export type AskUserParams = Static<typeof askUserParameters>;
 
@@ -281,8 +284,8 @@ export function findBinary(env: NodeJS.ProcessEnv = process.env, host: BinaryHos
 	// repository (`pi -e ./examples/pi-extension/index.ts`) builds the binary; the npm package
 	// brings it as an optional dependency, unless the platform has none.
 	const fix = checkout
-		? "Install it with `pi install npm:pi-ask` (the binary comes with the package) or `cargo install --path .` in the pi-ask repository " +
-			"(puts `pi-ask` on PATH), build it with `cargo build --release` in this checkout, or set PI_ASK_BIN to its path."
+		? "Build it with `cargo build --release` in this checkout, or install it with `cargo install --path .` in the pi-ask repository " +
+			"(puts `pi-ask` on PATH), or set PI_ASK_BIN to its path."
 		: packages.length > 0
 			? `The binary comes with the npm package pi-ask as its optional dependency ${packages.join(" or ")}: install pi-ask again ` +
 				"with its optional dependencies (`pi install npm:pi-ask`; not npm's --omit=optional), put a pi-ask on PATH " +
@@ -386,50 +389,187 @@ interface RunOutcome {
 	aborted: boolean;
 	/** Captured stderr (headless runs only; on a terminal it goes to the terminal). */
 	stderr: string;
+	/** What the binary wrote to its `--output` ({@link RESULT_FD}); empty when it wrote nothing. */
+	result: string;
 }
+
+/**
+ * The binary's file descriptors for what it reads and writes besides the terminal: the
+ * payload and the asking text are files nobody else can read, unlinked before it starts
+ * ({@link privateFiles}), which it opens as `/dev/fd/N`; its result comes back on a pipe.
+ * Nothing is left in a folder when pi, the binary or the terminal goes away.
+ */
+const PAYLOAD_FD = 3;
+const RESULT_FD = 4;
+const CONTEXT_FD = 5;
+/** The most of a result read from the binary (a result is bounded by the payload's bound and the answers'). */
+const MAX_RESULT_BYTES = 256 * 1024 * 1024;
 
 /**
  * Spawns the binary and resolves when it has closed. On `signal` abort the child gets SIGTERM
  * (it then writes a cancelled result with `error.code` `aborted`), and SIGKILL after a grace
- * period.
+ * period. The `channels` ({@link privateChannels}) are the child's descriptors: the first file
+ * as {@link PAYLOAD_FD}, the second (when there is one) as {@link CONTEXT_FD}, the pipe's write
+ * end as {@link RESULT_FD}, whose text is the outcome's `result`. Use the channels for one run.
  */
 function runBinary(
 	bin: string,
 	args: string[],
-	opts: { cwd: string; stdio: StdioOptions; signal?: AbortSignal; onSpawn?: (child: ChildProcess) => void; env?: NodeJS.ProcessEnv },
+	opts: {
+		cwd: string;
+		stdio: "inherit" | ["ignore" | "pipe", "ignore" | "pipe", "pipe"];
+		channels: PrivateChannels;
+		signal?: AbortSignal;
+		onSpawn?: (child: ChildProcess) => void;
+		env?: NodeJS.ProcessEnv;
+	},
 ): Promise<RunOutcome> {
 	return new Promise((resolve) => {
 		let child: ChildProcess;
 		let aborted = false;
 		let stderr = "";
+		const result: Buffer[] = [];
+		let resultBytes = 0;
 		let killTimer: NodeJS.Timeout | undefined;
+		const { channels } = opts;
+		const { closed } = channels;
 		const onAbort = () => {
 			aborted = true;
 			child.kill("SIGTERM");
 			killTimer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
 		};
+		const base: StdioOptions = opts.stdio === "inherit" ? ["inherit", "inherit", "inherit"] : opts.stdio;
+		const stdio = [...(base as unknown[]), channels.files[0] ?? "ignore", channels.resultWrite, ...(channels.files[1] !== undefined ? [channels.files[1]] : [])] as StdioOptions;
 		try {
-			child = spawn(bin, args, { cwd: opts.cwd, stdio: opts.stdio, env: opts.env ?? process.env });
+			child = spawn(bin, args, { cwd: opts.cwd, stdio, env: opts.env ?? process.env });
 		} catch (error) {
-			resolve({ exitCode: null, signal: null, error: error as Error, aborted: false, stderr });
+			resolve({ exitCode: null, signal: null, error: error as Error, aborted: false, stderr, result: "" });
 			return;
 		}
+		// The child has its own write end now: with ours closed, the pipe ends when it does.
+		closed.add(channels.resultWrite);
+		fs.closeSync(channels.resultWrite);
+		const pipe = new net.Socket({ fd: channels.resultRead, readable: true, writable: false });
+		closed.add(channels.resultRead); // the socket closes it
+		let pipeDone = false;
+		let exited: { exitCode: number | null; signal: NodeJS.Signals | null } | undefined;
+		let spawnError: Error | undefined;
+		let lateTimer: NodeJS.Timeout | undefined;
+		const finish = () => {
+			if (!exited || !pipeDone) return;
+			if (killTimer) clearTimeout(killTimer);
+			if (lateTimer) clearTimeout(lateTimer);
+			opts.signal?.removeEventListener("abort", onAbort);
+			resolve({ ...exited, error: spawnError, aborted, stderr, result: Buffer.concat(result).toString("utf8") });
+		};
+		pipe.on("data", (d: Buffer) => {
+			resultBytes += d.length;
+			if (resultBytes <= MAX_RESULT_BYTES) result.push(d);
+		});
+		pipe.on("error", () => {});
+		pipe.on("close", () => {
+			pipeDone = true;
+			finish();
+		});
 		child.stderr?.on("data", (d) => {
 			if (stderr.length < 64 * 1024) stderr += d;
 		});
-		let spawnError: Error | undefined;
 		child.on("error", (e) => {
 			spawnError = e;
 		});
 		child.on("close", (exitCode, sig) => {
-			if (killTimer) clearTimeout(killTimer);
-			opts.signal?.removeEventListener("abort", onAbort);
-			resolve({ exitCode, signal: sig, error: spawnError, aborted, stderr });
+			exited = { exitCode, signal: sig };
+			// A process the binary left behind could hold the pipe open: not for long.
+			lateTimer = setTimeout(() => pipe.destroy(), 1_000);
+			finish();
 		});
 		if (opts.signal?.aborted) onAbort();
 		else opts.signal?.addEventListener("abort", onAbort, { once: true });
 		opts.onSpawn?.(child);
 	});
+}
+
+/**
+ * The folder the private files are written in for the moment before they are unlinked: the
+ * user's runtime directory (`XDG_RUNTIME_DIR`: the user's own, mode 0700, memory only, emptied
+ * at logout) when it is one, else the temporary directory.
+ */
+export function privateBase(env: NodeJS.ProcessEnv = process.env): string {
+	const runtime = env.XDG_RUNTIME_DIR;
+	if (runtime && path.isAbsolute(runtime)) {
+		try {
+			const meta = fs.statSync(runtime);
+			if (meta.isDirectory() && (meta.mode & 0o077) === 0 && (typeof process.getuid !== "function" || meta.uid === process.getuid())) return runtime;
+		} catch {
+			// not there: the temporary directory
+		}
+	}
+	return os.tmpdir();
+}
+
+/** What {@link privateChannels} opens: the files' descriptors and the result pipe's two ends. */
+export interface PrivateChannels {
+	/** Read-only descriptors of the files holding the texts, in order. */
+	files: number[];
+	/** The pipe's write end, the binary's {@link RESULT_FD}. */
+	resultWrite: number;
+	/** The pipe's read end (non-blocking), where the result is read. */
+	resultRead: number;
+	/** The descriptors already closed (or handed to a stream that closes them). */
+	closed: Set<number>;
+}
+
+/**
+ * Files holding `texts` and a pipe for the result, none of which has a name any more: in a new
+ * 0700 folder (`pi-ask-XXXXXX` in {@link privateBase}) each text is written as a 0600 file
+ * and opened, a FIFO (`mkfifo`, mode 0600) is opened at both ends, then each is unlinked and
+ * the folder removed, before this returns (synchronously, but for `mkfifo`: nothing but a kill
+ * in these few milliseconds can leave them on disk). The binary opens them as `/dev/fd/N`,
+ * which gives a file from its start, or the pipe. A plain Node pipe would not do: Node's
+ * `"pipe"` is a socket, which cannot be opened by path. Close every descriptor with
+ * {@link closeChannels}.
+ */
+export function privateChannels(texts: readonly string[], base = privateBase()): PrivateChannels {
+	const dir = fs.mkdtempSync(path.join(base, "pi-ask-"));
+	const opened: number[] = [];
+	try {
+		const files = texts.map((text, i) => {
+			const file = path.join(dir, String(i));
+			const fd = fs.openSync(file, "wx+", 0o600);
+			opened.push(fd);
+			const bytes = Buffer.from(text, "utf8");
+			// At position 0, leaving the descriptor's offset at the start.
+			fs.writeSync(fd, bytes, 0, bytes.length, 0);
+			fs.unlinkSync(file);
+			return fd;
+		});
+		const fifo = path.join(dir, "result");
+		const made = spawnSync("mkfifo", ["-m", "600", fifo], { stdio: "ignore", timeout: 5_000 });
+		if (made.status !== 0) throw new Error(`cannot make a pipe for the result with mkfifo (${made.error?.message ?? `exit ${made.status}`})`);
+		const resultRead = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+		opened.push(resultRead);
+		const resultWrite = fs.openSync(fifo, fs.constants.O_WRONLY);
+		opened.push(resultWrite);
+		fs.unlinkSync(fifo);
+		return { files, resultWrite, resultRead, closed: new Set() };
+	} catch (error) {
+		for (const fd of opened) fs.closeSync(fd);
+		throw error;
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+/** Closes what {@link privateChannels} opened and is still open here. */
+function closeChannels(channels: PrivateChannels): void {
+	const { closed } = channels;
+	for (const fd of [...channels.files, channels.resultWrite, channels.resultRead]) {
+		if (closed.has(fd)) continue;
+		closed.add(fd);
+		try {
+			fs.closeSync(fd);
+		} catch {}
+	}
 }
 
 /**
@@ -499,6 +639,17 @@ const LEAVE_ALTERNATE_SCREEN = "\x1b[?1049l";
  */
 export function binaryUsesFullScreen(env: NodeJS.ProcessEnv = process.env): boolean {
 	return env.PI_ASK_SCREEN === "full";
+}
+
+/** Whether the binary will ask in plain mode (`PI_ASK_PLAIN`, which it reads itself; `--ask-plain` sets it). */
+export function binaryUsesPlain(env: NodeJS.ProcessEnv = process.env): boolean {
+	const value = env.PI_ASK_PLAIN;
+	if (value === undefined || value.trim() === "") return false;
+	try {
+		return parseSwitch(value);
+	} catch {
+		return false;
+	}
 }
 
 /**
@@ -597,9 +748,110 @@ export function handOverScreen(above: readonly string[], columns: number, rows: 
 /** Leaves the hand-over screen: pi's screen again, its cursor where pi left it. */
 export const LEAVE_HAND_OVER_SCREEN = `\x1b[0m${LEAVE_ALTERNATE_SCREEN}`;
 
+/** pi-tui's regular-mode render state (`TuiMainScreen.captureRenderState`), as far as it is used here. */
+interface RegularRenderState {
+	previousLines: string[];
+	previousWidth: number;
+	previousHeight: number;
+	cursorRow: number;
+	hardwareCursorRow: number;
+	maxLinesRendered: number;
+	previousViewportTop: number;
+}
+
+/** The part of pi-tui's regular-mode TUI (`TuiMainScreen`) the regular hand-over uses. */
+interface RegularTui {
+	mode?: string;
+	terminal: { rows: number; columns: number };
+	captureRenderState?: () => RegularRenderState;
+	restoreRenderState?: (state: RegularRenderState) => void;
+}
+
+/**
+ * The hand-over in pi's regular mode, on the normal screen: the questionnaire goes right under
+ * pi's conversation (`aboveCount` lines of pi's document, down to the tool's place), so the
+ * terminal's scrollback keeps the whole conversation readable while the questions are up and
+ * a terminal that rewraps on resize (tmux, VTE, kitty) keeps it above them.
+ *
+ * `start` moves the cursor from where pi left it to the row under the conversation and erases
+ * pi's rows below it (its editor and footer, which are not in the scrollback). The binary
+ * draws there, leaving nothing (`--no-transcript`): it ends with the cursor at the top of
+ * what it drew, which is the row under the conversation, however far the questions scrolled it
+ * up. `resume(row)`, given that row ({@link cursorRow}), sets pi's render state to the
+ * conversation ending on the row above it, so pi's next frame is an ordinary update (the
+ * scrollback, the shell's lines from before pi in it, stays); it returns false when that
+ * cannot be (no row, or one below where the questionnaire started), and pi then draws itself
+ * whole. `undefined` when pi is not in regular mode or its state cannot be read.
+ */
+export function regularHandOver(tui: RegularTui, aboveCount: number): { start: string; resume: (row: number | undefined) => boolean } | undefined {
+	if (tui.mode !== "regular" || typeof tui.captureRenderState !== "function" || typeof tui.restoreRenderState !== "function") return undefined;
+	const state = tui.captureRenderState();
+	const rows = tui.terminal.rows;
+	const from = state.hardwareCursorRow - state.previousViewportTop;
+	const to = aboveCount - state.previousViewportTop;
+	if (aboveCount <= 0 || aboveCount > state.previousLines.length || to < 1 || to >= rows || from < 0 || from >= rows) return undefined;
+	let start = "\x1b[0m";
+	if (to < from) start += `\x1b[${from - to}A`;
+	else if (to > from) start += `\x1b[${to - from}B`;
+	start += "\r\x1b[J";
+	const restore = tui.restoreRenderState.bind(tui);
+	return {
+		start,
+		resume(row) {
+			if (row === undefined || row > to || row < 0) return false;
+			const scrolled = to - row;
+			restore({
+				...state,
+				previousLines: state.previousLines.slice(0, aboveCount),
+				cursorRow: aboveCount - 1,
+				hardwareCursorRow: aboveCount,
+				previousViewportTop: state.previousViewportTop + scrolled,
+			});
+			return true;
+		},
+	};
+}
+
+/**
+ * The cursor's row on the terminal (0-based), asked with a cursor position report (`ESC[6n`)
+ * on `/dev/tty` while pi's TUI is stopped (its reading of the terminal held); `undefined` when
+ * no answer comes within a second. The terminal is read raw, without echo, for that moment,
+ * then put back as it was.
+ */
+export function cursorRow(): number | undefined {
+	let fd: number | undefined;
+	try {
+		fd = fs.openSync("/dev/tty", "r+");
+		const saved = spawnSync("stty", ["-g"], { stdio: [fd, "pipe", "ignore"], timeout: 2_000 }).stdout?.toString().trim();
+		if (!saved) return undefined;
+		spawnSync("stty", ["raw", "-echo", "min", "0", "time", "1"], { stdio: [fd, "ignore", "ignore"], timeout: 2_000 });
+		try {
+			fs.writeSync(fd, "\x1b[6n");
+			const buffer = Buffer.alloc(256);
+			let got = "";
+			const deadline = Date.now() + 1_000;
+			while (Date.now() < deadline) {
+				const n = fs.readSync(fd, buffer, 0, buffer.length, null);
+				if (n <= 0) continue;
+				got += buffer.toString("latin1", 0, n);
+				const report = /\x1b\[(\d+);(\d+)R/.exec(got);
+				if (report) return Number(report[1]) - 1;
+				if (got.length > 4096) return undefined;
+			}
+			return undefined;
+		} finally {
+			spawnSync("stty", [saved], { stdio: [fd, "ignore", "ignore"], timeout: 2_000 });
+		}
+	} catch {
+		return undefined;
+	} finally {
+		if (fd !== undefined) fs.closeSync(fd);
+	}
+}
+
 /** Whether a run on the terminal ended without the binary's own restore having run. */
-function endedWithoutRestore(outcome: RunOutcome, resultFile: string): boolean {
-	return outcome.signal !== null || !fs.existsSync(resultFile);
+function endedWithoutRestore(outcome: RunOutcome): boolean {
+	return outcome.signal !== null || outcome.result.trim() === "";
 }
 
 /**
@@ -689,19 +941,24 @@ function relayDialogs(child: ChildProcess, ui: DialogUI, signal?: AbortSignal): 
 	});
 }
 
-/** The normalized question list of `details.questions` (label fallback Q1.., type single). */
+/**
+ * The normalized question list of `details.questions` (label fallback Q1.., type single), for
+ * the aborted result the extension writes itself. The parameters are not validated here (the
+ * binary does that): anything that is not a question object is left out.
+ */
 function questionSummaries(params: AskUserParams): AskUserDetails["questions"] {
-	return (params.questions ?? []).map((q, i) => ({
-		id: q.id,
-		label: q.label?.trim() ? q.label : `Q${i + 1}`,
-		prompt: q.prompt,
-		type: (q.type ?? "single") as AskUserDetails["questions"][number]["type"],
+	const types = ["single", "multi", "preview"] as const;
+	return argQuestions(params).map(({ q, i }) => ({
+		id: String(q.id ?? ""),
+		label: text(q.label) ?? `Q${i + 1}`,
+		prompt: String(q.prompt ?? ""),
+		type: types.find((t) => t === q.type) ?? "single",
 	}));
 }
 
 /** The cancelled result for an aborted flow, when the binary could not write its own. */
 function abortedResult(params: AskUserParams, message: string): AskUserResult {
-	const title = params.title?.trim() ? ` ${JSON.stringify(params.title.trim())}` : "";
+	const title = text(params.title) ? ` ${JSON.stringify(params.title?.trim())}` : "";
 	return {
 		content: [
 			{
@@ -724,14 +981,14 @@ function isResult(value: unknown): value is AskUserResult {
 	return !!v && Array.isArray(v.content) && typeof v.details === "object" && v.details !== null;
 }
 
-async function readResult(file: string): Promise<AskUserResult | undefined> {
-	let text: string;
+function parseResult(text: string): AskUserResult | undefined {
+	if (text.trim() === "") return undefined;
+	let parsed: unknown;
 	try {
-		text = await readFile(file, "utf8");
+		parsed = JSON.parse(text);
 	} catch {
-		return undefined;
+		throw new Error(`pi-ask wrote a result that is not JSON: ${text.slice(0, 200)}`);
 	}
-	const parsed = JSON.parse(text) as unknown;
 	if (!isResult(parsed)) throw new Error(`pi-ask wrote a result that is not {content, details}: ${text.slice(0, 200)}`);
 	return parsed;
 }
@@ -765,8 +1022,12 @@ const NO_UI_REASON: Partial<Record<ExtensionContext["mode"], string>> = {
 };
 
 /**
- * Asks the payload with the binary at `bin` and returns its result unchanged. Throws (a tool
- * error) only when the binary could not be run, is not usable, or wrote no result.
+ * Asks the payload with the binary at `bin` and returns its result unchanged, with how it was
+ * run and what the binary wrote on stderr when that was not the terminal. The payload and
+ * the asking text reach the binary as unlinked private files ({@link privateFiles}), its
+ * result through a pipe: nothing of them is on disk while it runs or after. In pi's TUI an
+ * invalid payload is answered without handing the terminal over. Throws (a tool error) only
+ * when the binary could not be run, is not usable, or wrote no result.
  */
 export async function askWithBinary(
 	bin: string,
@@ -774,23 +1035,47 @@ export async function askWithBinary(
 	signal: AbortSignal | undefined,
 	ctx: Pick<ExtensionContext, "mode" | "cwd" | "ui">,
 	opts: AskOptions = {},
-): Promise<AskUserResult & { mode: RunMode }> {
+): Promise<AskUserResult & { mode: RunMode; stderr: string }> {
 	if (signal?.aborted) {
-		return { ...abortedResult(params, "the pi turn was cancelled before the questionnaire opened"), mode: "headless" };
+		return { ...abortedResult(params, "the pi turn was cancelled before the questionnaire opened"), mode: "headless", stderr: "" };
 	}
 	// Synchronous on purpose, up to the spawn: these take microseconds, while pi's libuv
 	// threadpool (which async fs calls queue on) can be busy with pi's own work for hundreds
 	// of milliseconds on a first call, which would delay the first question.
-	const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-ask-"));
+	const cwd = ctx.cwd;
+	const env = opts.settings ? { ...process.env, ...settingsEnv(opts.settings) } : process.env;
+	const payloadText = JSON.stringify(params);
+	const fdArgs = (withContext: boolean) => [
+		`/dev/fd/${PAYLOAD_FD}`,
+		"--output",
+		`/dev/fd/${RESULT_FD}`,
+		"--cwd",
+		cwd,
+		...(withContext ? ["--context", `/dev/fd/${CONTEXT_FD}`] : []),
+	];
+	// In pi's TUI an invalid payload is answered before pi's screen is handed over: the binary
+	// checks it without a terminal (`--no-input`), and its invalid_payload result is the answer.
+	if (ctx.mode === "tui" && !process.env.PI_ASK_ANSWERS) {
+		const checkChannels = privateChannels([payloadText]);
+		let check: RunOutcome;
+		try {
+			check = await runBinary(bin, [...fdArgs(false), "--no-input"], { cwd, stdio: ["ignore", "ignore", "pipe"], channels: checkChannels, signal, env });
+		} finally {
+			closeChannels(checkChannels);
+		}
+		if (check.exitCode === 2) {
+			let invalid: AskUserResult | undefined;
+			try {
+				invalid = parseResult(check.result);
+			} catch {
+				invalid = undefined;
+			}
+			if (invalid?.details.error?.code === "invalid_payload") return { ...invalid, mode: "headless", stderr: check.stderr };
+		}
+	}
+	const channels = privateChannels(opts.context ? [payloadText, opts.context] : [payloadText]);
 	try {
-		const payloadFile = path.join(dir, "payload.json");
-		const resultFile = path.join(dir, "result.json");
-		const contextFile = path.join(dir, "context.md");
-		fs.writeFileSync(payloadFile, JSON.stringify(params));
-		if (opts.context) fs.writeFileSync(contextFile, opts.context);
-		const cwd = ctx.cwd;
-		const env = opts.settings ? { ...process.env, ...settingsEnv(opts.settings) } : process.env;
-		const baseArgs = [payloadFile, "--output", resultFile, "--cwd", cwd, ...(opts.context ? ["--context", contextFile] : [])];
+		const baseArgs = fdArgs(!!opts.context);
 		// The version check is started now, before the questionnaire, and runs beside it (see
 		// AskOptions.checkVersion); a failure ends the questionnaire.
 		let questionnaire: ChildProcess | undefined;
@@ -814,6 +1099,7 @@ export async function askWithBinary(
 			outcome: await runBinary(bin, noInputReason ? [...baseArgs, "--no-input-reason", noInputReason] : baseArgs, {
 				cwd,
 				stdio: ["ignore", "ignore", "pipe"],
+				channels,
 				signal,
 				onSpawn,
 				env,
@@ -837,33 +1123,50 @@ export async function askWithBinary(
 					// pi puts the returned component in its editor's place once this factory
 					// has returned; wait for that, so what is above it is the conversation.
 					await new Promise<void>((resolve) => setImmediate(resolve));
+					// Regular mode: pi's screen brought up to date first, so that what it shows,
+					// its render state and the lines above this place are the same.
+					if (!fullScreen && tui.mode === "regular") tui.renderNow();
 					const above = fullScreen ? [] : place.linesAbove(tui);
+					// Regular mode: under pi's conversation on the normal screen, whose
+					// scrollback keeps the whole conversation readable while the questions are
+					// up (regularHandOver); fullscreen mode: the hand-over screen.
+					// Plain mode leaves its lines (it has no cursor control): the hand-over screen.
+					const regular = fullScreen || binaryUsesPlain(env) ? undefined : regularHandOver(tui, above.length);
 					const releaseSignals = ignoreTerminalSignals();
 					let releaseStdin = () => {};
 					let onHandOverScreen = false;
+					let outcome: RunOutcome | undefined;
 					try {
 						// Both of pi's screens stay as pi left them (in regular mode its cursor
 						// too), so pi's next frame is an ordinary update of what it drew.
 						tui.stop({ preserveScreen: true });
 						releaseStdin = holdStdin();
-						if (!fullScreen) {
+						if (regular) tui.terminal.write(regular.start);
+						else if (!fullScreen) {
 							tui.terminal.write(handOverScreen(above, tui.terminal.columns, tui.terminal.rows));
 							onHandOverScreen = true;
 						}
-						const outcome = await runBinary(bin, args, { cwd, stdio: "inherit", signal, onSpawn, env });
+						// Regular mode: the binary leaves nothing (a binary without the flag says so
+						// and ends, rather than leaving its lines where pi draws next).
+						const runArgs = regular ? [...args, "--no-transcript"] : args;
+						outcome = await runBinary(bin, runArgs, { cwd, stdio: "inherit", channels, signal, onSpawn, env });
 						// A killed binary left its modes behind: put them back first.
-						if (endedWithoutRestore(outcome, resultFile)) restoreTerminal(fullScreen);
+						if (endedWithoutRestore(outcome)) restoreTerminal(fullScreen);
 						return outcome;
 					} finally {
 						try {
 							if (onHandOverScreen) tui.terminal.write(LEAVE_HAND_OVER_SCREEN);
+							// Regular mode: pi's render state made to match its conversation above
+							// the cursor, where the binary left it; else (no answer to the cursor
+							// query, a killed binary) pi draws itself again whole.
+							const resumed = regular && outcome && !endedWithoutRestore(outcome) ? regular.resume(cursorRow()) : !regular;
 							tui.start();
 							releaseStdin();
 							// Not requestRender(): one pi requested before it stopped stays pending
 							// in pi-tui 1.6 (nothing would be drawn until a key), and a forced one
 							// clears regular mode's scrollback, the shell's lines from before pi
 							// with it. renderNow() draws pi's next frame at once.
-							tui.renderNow();
+							tui.renderNow(!resumed);
 						} finally {
 							releaseSignals();
 						}
@@ -883,8 +1186,8 @@ export async function askWithBinary(
 			// Print mode on a terminal: the binary asks there; pi only waits.
 			const releaseSigint = ignoreTerminalSignals();
 			try {
-				const outcome = await runBinary(bin, baseArgs, { cwd, stdio: "inherit", signal, onSpawn, env });
-				if (endedWithoutRestore(outcome, resultFile)) restoreTerminal(binaryUsesFullScreen(env));
+				const outcome = await runBinary(bin, baseArgs, { cwd, stdio: "inherit", channels, signal, onSpawn, env });
+				if (endedWithoutRestore(outcome)) restoreTerminal(binaryUsesFullScreen(env));
 				run = { mode: "terminal", outcome };
 			} finally {
 				releaseSigint();
@@ -897,6 +1200,7 @@ export async function askWithBinary(
 			const outcome = await runBinary(bin, [...baseArgs, "--dialogs"], {
 				cwd,
 				stdio: ["pipe", "pipe", "pipe"],
+				channels,
 				signal,
 				env,
 				onSpawn: (child) => {
@@ -914,17 +1218,17 @@ export async function askWithBinary(
 		if (versionError) throw versionError;
 
 		const { outcome } = run;
-		const result = await readResult(resultFile);
+		const result = parseResult(outcome.result);
 		if (outcome.aborted && result?.details.error?.code !== "aborted") {
-			return { ...abortedResult(params, "the pi turn was cancelled"), mode: run.mode };
+			return { ...abortedResult(params, "the pi turn was cancelled"), mode: run.mode, stderr: outcome.stderr };
 		}
-		if (result) return { ...result, mode: run.mode };
+		if (result) return { ...result, mode: run.mode, stderr: outcome.stderr };
 		if (outcome.error) throw new Error(`pi-ask could not be started (${bin}): ${outcome.error.message}`);
 		const how = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.exitCode}`;
 		const stderr = outcome.stderr.trim();
 		throw new Error(`pi-ask ${how} without writing a result${stderr ? `: ${stderr}` : ""}`);
 	} finally {
-		await rm(dir, { recursive: true, force: true });
+		closeChannels(channels);
 	}
 }
 
@@ -1165,69 +1469,160 @@ export function safe(text: string): string {
 	);
 }
 
-function oneLine(text: string, max = 80): string {
-	const flat = safe(text).replace(/\s+/g, " ").trim();
+function oneLine(text: unknown, max = 80): string {
+	const flat = safe(String(text ?? "")).replace(/\s+/g, " ").trim();
 	return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** The call row: title, question count, and one line per question. */
-export function callText(args: Partial<AskUserParams> | undefined, theme: Theme): string {
-	const questions = Array.isArray(args?.questions) ? args.questions : [];
-	let text = theme.fg("toolTitle", theme.bold("ask_user"));
-	if (args?.title) text += ` ${theme.fg("accent", oneLine(args.title, 60))}`;
-	text += theme.fg("muted", ` · ${questions.length} question${questions.length === 1 ? "" : "s"}`);
-	questions.forEach((q, i) => {
-		if (!q) return;
-		const label = q.label?.trim() ? oneLine(q.label, 40) : `Q${i + 1}`;
-		const kind = q.type && q.type !== "single" ? theme.fg("dim", ` [${oneLine(String(q.type), 20)}]`) : "";
-		const options = Array.isArray(q.options) ? q.options.map((o) => o?.label).filter(Boolean) : [];
-		text += `\n  ${theme.fg("accent", label)}${kind} ${oneLine(q.prompt ?? "", 70)}`;
-		if (options.length) text += theme.fg("dim", ` (${oneLine(options.join(" / "), 60)})`);
-	});
-	return text;
+/** `value` when it is a string with a non-blank character, else `undefined` (arguments stream in, and may be anything). */
+function text(value: unknown): string | undefined {
+	return typeof value === "string" && value.trim() !== "" ? value : undefined;
+}
+
+/** A plain object's own property `key`, never one of Object.prototype's (`constructor`, `__proto__`, `toString`). */
+function own<T>(record: unknown, key: unknown): T | undefined {
+	if (!record || typeof record !== "object" || typeof key !== "string") return undefined;
+	return Object.hasOwn(record, key) ? ((record as Record<string, T>)[key] ?? undefined) : undefined;
+}
+
+/** The questions of (possibly partial) call arguments: the array's objects, in order, with their positions. */
+function argQuestions(args: unknown): Array<{ q: Record<string, unknown>; i: number }> {
+	const questions = (args as { questions?: unknown } | undefined)?.questions;
+	if (!Array.isArray(questions)) return [];
+	return questions.flatMap((q, i) => (q && typeof q === "object" ? [{ q: q as Record<string, unknown>, i }] : []));
+}
+
+/** The width the collapsed call row's label list is cut to (the upstream's `callLabelTruncateWidth`). */
+const CALL_LABELS_WIDTH = 50;
+
+/**
+ * The call row. Collapsed, as the contract's project renders it: `ask_user 2 question(s)
+ * (Goal, Tone)` (each question's label, or Q1, Q2, ...). Expanded: the title, the number of
+ * questions and one line per question with its type and options.
+ */
+export function callText(args: unknown, theme: Theme, expanded = false): string {
+	const questions = Array.isArray((args as { questions?: unknown } | undefined)?.questions)
+		? ((args as { questions: unknown[] }).questions as unknown[])
+		: [];
+	const entries = argQuestions(args);
+	const labelOf = (q: Record<string, unknown>, i: number) => (text(q.label) ? oneLine(q.label, 40) : `Q${i + 1}`);
+	if (!expanded) {
+		let row = theme.fg("toolTitle", theme.bold("ask_user ")) + theme.fg("muted", `${questions.length} question(s)`);
+		const labels = entries.map(({ q, i }) => labelOf(q, i)).join(", ");
+		if (labels) row += theme.fg("dim", ` (${truncateToWidth(labels, CALL_LABELS_WIDTH)})`);
+		return row;
+	}
+	const title = (args as { title?: unknown } | undefined)?.title;
+	let row = theme.fg("toolTitle", theme.bold("ask_user"));
+	if (text(title)) row += ` ${theme.fg("accent", oneLine(title, 60))}`;
+	row += theme.fg("muted", ` · ${questions.length} question${questions.length === 1 ? "" : "s"}`);
+	for (const { q, i } of entries) {
+		const kind = q.type !== undefined && q.type !== "single" ? theme.fg("dim", ` [${oneLine(q.type, 20)}]`) : "";
+		const options = Array.isArray(q.options)
+			? q.options.map((o) => (o && typeof o === "object" ? (o as { label?: unknown }).label : undefined)).filter((l) => l !== undefined && l !== null && l !== "")
+			: [];
+		row += `\n  ${theme.fg("accent", labelOf(q, i))}${kind} ${oneLine(q.prompt ?? "", 70)}`;
+		if (options.length) row += theme.fg("dim", ` (${oneLine(options.map((l) => String(l)).join(" / "), 60)})`);
+	}
+	return row;
+}
+
+/** One answer of `details.answers` as a renderer may use it, or `undefined` when it is not one. */
+interface ShownAnswer {
+	values: string[];
+	labels: string[];
+	indices: number[];
+	customText?: string;
+	note?: string;
+	optionNotes: Array<[string, string]>;
+}
+
+/** `details.answers[id]`, read defensively: own properties only, arrays of strings, notes as strings. */
+function answerOf(answers: unknown, id: unknown): ShownAnswer | undefined {
+	const raw = own<Record<string, unknown>>(answers, id);
+	if (!raw || typeof raw !== "object") return undefined;
+	const strings = (v: unknown) => (Array.isArray(v) ? v.map((x) => String(x ?? "")) : []);
+	const notes = raw.optionNotes && typeof raw.optionNotes === "object" ? Object.entries(raw.optionNotes as Record<string, unknown>) : [];
+	return {
+		values: strings(raw.values),
+		labels: strings(raw.labels),
+		indices: Array.isArray(raw.indices) ? raw.indices.filter((n): n is number => typeof n === "number") : [],
+		customText: typeof raw.customText === "string" ? raw.customText : undefined,
+		note: typeof raw.note === "string" && raw.note !== "" ? raw.note : undefined,
+		optionNotes: notes.filter((e): e is [string, string] => typeof e[1] === "string" && e[1] !== ""),
+	};
+}
+
+/** The questions of `details`, each with a string id and label (a stored result may be anything). */
+function detailQuestions(details: unknown): Array<{ id: string; label: string }> {
+	const questions = (details as { questions?: unknown } | undefined)?.questions;
+	if (!Array.isArray(questions)) return [];
+	return questions.flatMap((q, i) =>
+		q && typeof q === "object" && typeof (q as { id?: unknown }).id === "string"
+			? [{ id: (q as { id: string }).id, label: text((q as { label?: unknown }).label) ?? `Q${i + 1}` }]
+			: [],
+	);
 }
 
 /**
- * The result row: one line per question with the chosen labels and its notes (shortened; in
- * full, one a line, when expanded), or how the flow ended.
+ * The result row. Collapsed, as the contract's project renders it (its `renderResultText`):
+ * `Cancelled` for any cancelled result; else one `✓ Label: Label, Label` line per answered
+ * question (`✓ Label: (wrote) text` when the answer is only custom text), its note on a line
+ * `  note: …` and each chosen option's note on a line `  Vue note: …`; `Submitted` when
+ * nothing was answered. Expanded: how the flow ended (dismissed, Needs user input, aborted,
+ * timeout, an invalid payload), or every question with its answer (custom text in quotes) or
+ * `skipped`, and every note in full, one a line. Payload and answer text is escaped
+ * ({@link safe}); a stored result of any shape is drawn, never thrown on.
  */
-export function resultText(result: { content: Array<{ type: string; text?: string }>; details?: unknown }, expanded: boolean, theme: Theme): string {
-	const details = result.details as AskUserDetails | undefined;
-	if (!details || !Array.isArray(details.questions)) {
-		const first = result.content.find((c) => c.type === "text");
+export function resultText(result: { content?: Array<{ type: string; text?: string }>; details?: unknown }, expanded: boolean, theme: Theme): string {
+	const details = result.details as (Partial<AskUserDetails> & Record<string, unknown>) | undefined;
+	if (!details || typeof details !== "object" || !Array.isArray(details.questions)) {
+		const first = (Array.isArray(result.content) ? result.content : []).find((c) => c?.type === "text");
 		return safe(first?.text ?? "");
 	}
+	const questions = detailQuestions(details);
 	if (details.cancelled) {
-		const error = details.error;
+		if (!expanded) return theme.fg("warning", "Cancelled");
+		const error = details.error && typeof details.error === "object" ? details.error : undefined;
 		if (!error) return theme.fg("warning", "✗ The user dismissed the questionnaire");
 		if (error.code === "no_ui") return theme.fg("warning", "✗ Needs user input: no terminal to ask on; the model got the questions as text");
-		return theme.fg("warning", `✗ Cancelled (${error.code}): ${oneLine(error.message, 100)}`);
+		return theme.fg("warning", `✗ Cancelled (${oneLine(error.code, 40)}): ${oneLine(error.message, 100)}`);
 	}
-	const lines = details.questions.map((q) => {
-		const answer = details.answers?.[q.id];
-		const label = theme.fg("accent", oneLine(q.label, 60));
-		let line: string;
-		if (answer && answer.values.length > 0) {
-			const shown = answer.labels.map((l, i) =>
-				answer.customText !== undefined && i === answer.labels.length - 1 && answer.values[i] === answer.customText
-					? `“${oneLine(l, 60)}”`
-					: oneLine(l, 60),
-			);
-			line = `${theme.fg("success", "✓ ")}${label}: ${shown.join(", ")}`;
-		} else {
-			line = `${theme.fg("dim", "– ")}${label}: ${theme.fg("dim", "skipped")}`;
+	const lines: string[] = [];
+	for (const q of questions) {
+		const answer = answerOf(details.answers, q.id);
+		const label = oneLine(q.label, 60);
+		const answered = !!answer && answer.labels.some((l) => l !== "");
+		if (!expanded) {
+			if (!answer || !answered) continue;
+			const wrote = answer.indices.length === 0 && !!answer.customText ? "(wrote) " : "";
+			lines.push(`${theme.fg("success", "✓")} ${theme.fg("accent", label)}: ${wrote}${answer.labels.map((l) => oneLine(l, 200)).join(", ")}`);
+			if (answer.note) lines.push(theme.fg("muted", `  note: ${oneLine(answer.note, 200)}`));
+			answer.values.forEach((value, i) => {
+				const note = answer.optionNotes.find(([v]) => v === value)?.[1];
+				if (note) lines.push(theme.fg("muted", `  ${oneLine(answer.labels[i] || value, 60)} note: ${oneLine(note, 200)}`));
+			});
+			continue;
 		}
-		// Notes on the question and on chosen options: each on its own line when expanded, else
-		// shortened on the answer's line, so the collapsed row shows every note too.
+		let line: string;
+		if (answer && answered) {
+			const shown = answer.labels.map((l, i) =>
+				answer.customText !== undefined && i === answer.labels.length - 1 && answer.values[i] === answer.customText ? `“${oneLine(l, 60)}”` : oneLine(l, 60),
+			);
+			line = `${theme.fg("success", "✓ ")}${theme.fg("accent", label)}: ${shown.join(", ")}`;
+		} else {
+			line = `${theme.fg("dim", "– ")}${theme.fg("accent", label)}: ${theme.fg("dim", "skipped")}`;
+		}
 		const notes: string[] = [];
 		if (answer?.note) notes.push(`note: ${answer.note}`);
-		for (const [value, note] of Object.entries(answer?.optionNotes ?? {})) {
+		for (const [value, note] of answer?.optionNotes ?? []) {
 			const i = answer?.values.indexOf(value) ?? -1;
 			notes.push(`note on ${i >= 0 && answer?.labels[i] ? answer.labels[i] : value}: ${note}`);
 		}
-		for (const note of notes) line += expanded ? `\n    ${theme.fg("muted", safe(note))}` : theme.fg("muted", ` · ${oneLine(note, 60)}`);
-		return line;
-	});
+		for (const note of notes) line += `\n    ${theme.fg("muted", safe(note))}`;
+		lines.push(line);
+	}
+	if (!expanded && lines.length === 0) return theme.fg("success", "Submitted");
 	return lines.join("\n");
 }
 
@@ -1242,7 +1637,171 @@ type "preview" shows each option's preview text (code, a layout, a config file) 
 The result lists each answer by question id with the chosen values and labels, any custom text and notes; unanswered questions are omitted.
 If the user cancels, or no terminal is available ("Needs user input"), no answers are given: do not assume any.`;
 
-/** Registers the `ask_user` tool, its flags and the `/ask-settings` command. */
+// ---------------------------------------------------------------------------------------------
+// Events for hosts, the session's ask entries, a broken answers file.
+// ---------------------------------------------------------------------------------------------
+
+/** The `pi.events` channel on which a questionnaire's start is announced ({@link AskStartedEvent}). */
+export const ASK_STARTED = "ask:started";
+/** The `pi.events` channel on which a questionnaire's end is announced ({@link AskCompletedEvent}). */
+export const ASK_COMPLETED = "ask:completed";
+
+/** Where a questionnaire came from: the model's `ask_user` call, `/ask:replay`, or the offer made on resuming a session. */
+export type AskSource = "tool" | "replay" | "resume";
+
+/**
+ * `ask:started`, emitted on `pi.events` when the person is about to be asked (the binary is
+ * started): `id` is the flow's id (the tool call's id for `ask_user`; the same in its
+ * `ask:completed`), `questions` the questions as `details.questions` lists them.
+ */
+export interface AskStartedEvent {
+	id: string;
+	source: AskSource;
+	title?: string;
+	questions: AskUserDetails["questions"];
+}
+
+/**
+ * How a questionnaire ended, in `ask:completed`: `submitted`; `dismissed` (Esc, Cancel,
+ * Ctrl+C); otherwise the result's `details.error.code` (`timeout`, `aborted`, `no_ui`,
+ * `invalid_payload`, `invalid_answers`, `terminal_lost`, ...), or `error` when there is no
+ * result (a tool error: no binary, a killed one).
+ */
+export type AskEnding = "submitted" | "dismissed" | "error" | (string & {});
+
+/** `ask:completed`, emitted on `pi.events` when that questionnaire has ended. */
+export interface AskCompletedEvent {
+	id: string;
+	source: AskSource;
+	ending: AskEnding;
+	/** The ids of the questions answered (for `submitted`, and the answers a timeout kept). */
+	answered: string[];
+}
+
+/** How a result ended ({@link AskEnding}). */
+export function endingOf(result: AskUserResult | undefined): AskEnding {
+	const details = result?.details;
+	if (!details) return "error";
+	if (!details.cancelled) return "submitted";
+	return typeof details.error?.code === "string" ? details.error.code : "dismissed";
+}
+
+/** The custom entry type of the payloads kept in the session (`pi.appendEntry`), one per questionnaire. */
+export const ASK_PAYLOAD_ENTRY = "ask:payload";
+/** The custom entry type that records that an unanswered call was offered again on resuming (once per call). */
+export const ASK_OFFERED_ENTRY = "ask:offered";
+
+/** The data of an {@link ASK_PAYLOAD_ENTRY} entry. */
+export interface AskPayloadEntry {
+	version: 1;
+	source: AskSource;
+	/** The `ask_user` call the payload came from (for `replay` and `resume`: the call replayed). */
+	toolCallId?: string;
+	params: AskUserParams;
+}
+
+type Branch = ReturnType<ExtensionContext["sessionManager"]["getBranch"]>;
+type SessionView = Pick<ExtensionContext["sessionManager"], "getBranch">;
+
+/** The branch's entries, or none when the session cannot give them. */
+function branchOf(sessionManager: SessionView | undefined): Branch {
+	try {
+		return sessionManager?.getBranch() ?? [];
+	} catch {
+		return [];
+	}
+}
+
+/** The `ask_user` tool calls of an entry (an assistant message), with their ids and arguments. */
+function askCalls(entry: unknown): Array<{ id: string; params: AskUserParams }> {
+	const e = entry as { type?: string; message?: { role?: string; content?: unknown } };
+	if (e?.type !== "message" || e.message?.role !== "assistant" || !Array.isArray(e.message.content)) return [];
+	return (e.message.content as Array<{ type?: string; name?: string; id?: unknown; arguments?: unknown }>).flatMap((c) =>
+		c?.type === "toolCall" && c.name === "ask_user" && typeof c.id === "string" && c.arguments && typeof c.arguments === "object"
+			? [{ id: c.id, params: c.arguments as AskUserParams }]
+			: [],
+	);
+}
+
+function customData<T>(entry: unknown, customType: string): T | undefined {
+	const e = entry as { type?: string; customType?: string; data?: unknown };
+	return e?.type === "custom" && e.customType === customType && e.data && typeof e.data === "object" ? (e.data as T) : undefined;
+}
+
+/**
+ * The payload `/ask:replay` re-opens: the newest on the branch of the payloads kept as the
+ * session's entries ({@link ASK_PAYLOAD_ENTRY}) and the `ask_user` calls' own arguments (a
+ * session written before the entries were kept), with the call it came from.
+ */
+export function latestPayload(sessionManager: SessionView | undefined): { params: AskUserParams; toolCallId?: string } | undefined {
+	const branch = branchOf(sessionManager);
+	for (let i = branch.length - 1; i >= 0; i--) {
+		const kept = customData<AskPayloadEntry>(branch[i], ASK_PAYLOAD_ENTRY);
+		if (kept && kept.version === 1 && kept.params && Array.isArray(kept.params.questions)) return { params: kept.params, toolCallId: kept.toolCallId };
+		const calls = askCalls(branch[i]);
+		if (calls.length > 0) return { params: calls[calls.length - 1].params, toolCallId: calls[calls.length - 1].id };
+	}
+	return undefined;
+}
+
+/**
+ * The newest `ask_user` call of the branch when it has no result (pi ended while it ran: an ssh
+ * drop, a closed terminal) and was not offered again yet ({@link ASK_OFFERED_ENTRY}); else
+ * `undefined`. Only the newest call counts: one answered later, or any call before a later
+ * answered one, is not offered.
+ */
+export function unansweredCall(sessionManager: SessionView | undefined): { params: AskUserParams; toolCallId: string } | undefined {
+	const branch = branchOf(sessionManager);
+	const answered = new Set<string>();
+	const offered = new Set<string>();
+	for (let i = branch.length - 1; i >= 0; i--) {
+		const entry = branch[i] as { type?: string; message?: { role?: string; toolCallId?: unknown } };
+		if (entry?.type === "message" && entry.message?.role === "toolResult" && typeof entry.message.toolCallId === "string") answered.add(entry.message.toolCallId);
+		const mark = customData<{ toolCallId?: unknown }>(entry, ASK_OFFERED_ENTRY);
+		if (typeof mark?.toolCallId === "string") offered.add(mark.toolCallId);
+		const calls = askCalls(entry);
+		if (calls.length === 0) continue;
+		const newest = calls[calls.length - 1];
+		return answered.has(newest.id) || offered.has(newest.id) ? undefined : { params: newest.params, toolCallId: newest.id };
+	}
+	return undefined;
+}
+
+/**
+ * The user message that carries the answers of a questionnaire asked outside a tool call
+ * (`/ask:replay`, the offer on resuming): what it was and the result's content, as the model
+ * reads a tool result.
+ */
+export function answersMessage(source: Exclude<AskSource, "tool">, result: AskUserResult): string {
+	const content = result.content.map((c) => c.text).join("\n");
+	const why =
+		source === "resume"
+			? "pi ended before I could answer your last ask_user call, so its tool result says no result was provided. I answered its questions now:"
+			: "I answered your last ask_user form again:";
+	return `${why}\n\n${content}`;
+}
+
+/**
+ * The tool error for an answers file (`PI_ASK_ANSWERS`) that cannot be used: a problem of the
+ * run's setup, which the model cannot fix by calling again. Each problem as the binary lists it.
+ */
+export function answersFileProblemText(file: string, details: AskUserDetails): string {
+	const problems = Array.isArray(details.error?.problems) ? (details.error.problems as Array<{ path?: unknown; message?: unknown; code?: unknown }>) : [];
+	const lines = problems.map((p) => `- ${p.path ? `${String(p.path)}: ` : ""}${String(p.message ?? "")}${p.code ? ` [${String(p.code)}]` : ""}`);
+	return (
+		`ask_user answers every call from the file PI_ASK_ANSWERS=${file}, which cannot be used (${problems.length} problem${problems.length === 1 ? "" : "s"}):\n` +
+		`${lines.join("\n")}\n` +
+		"This is a problem of this run's setup, not of your call: do not call ask_user again; stop and report that the answers file must be fixed."
+	);
+}
+
+/** The exit code pi ends with after an answers file could not be used (the binary's for an invalid answers file). */
+export const ANSWERS_FILE_EXIT_CODE = 2;
+
+/**
+ * Registers the `ask_user` tool, its flags, the `/ask-settings` and `/ask:replay` commands, and
+ * the offer of an unanswered call on starting or resuming a session.
+ */
 export default function piAsk(pi: ExtensionAPI): void {
 	// The person's settings (plain mode, screen, bell, timeout, escape delay): pi's flags for one
 	// run, the "piAsk" object of pi's settings for every run, read at each call.
@@ -1262,6 +1821,125 @@ export default function piAsk(pi: ExtensionAPI): void {
 	pi.on("session_start", (_event, ctx) => {
 		const { problems } = currentSettings();
 		if (problems.length > 0) ctx.ui.notify(settingsProblemText(problems), "warning");
+		offerUnanswered(ctx);
+	});
+	pi.on("session_tree", (_event, ctx) => offerUnanswered(ctx));
+
+	/** Runs one questionnaire, announced on `pi.events` and its payload kept in the session. */
+	const ask = async (
+		source: AskSource,
+		id: string,
+		params: AskUserParams,
+		signal: AbortSignal | undefined,
+		ctx: ExtensionContext,
+		toolCallId: string | undefined,
+	): Promise<AskUserResult & { mode: RunMode; stderr: string }> => {
+		const { settings, problems } = currentSettings();
+		if (problems.length > 0) throw new Error(settingsProblemText(problems));
+		const bin = findBinary();
+		try {
+			pi.appendEntry<AskPayloadEntry>(ASK_PAYLOAD_ENTRY, { version: 1, source, ...(toolCallId ? { toolCallId } : {}), params });
+		} catch {
+			// A session that keeps no entries (--no-session keeps them in memory): nothing to replay later.
+		}
+		const started: AskStartedEvent = { id, source, ...(typeof params.title === "string" ? { title: params.title } : {}), questions: questionSummaries(params) };
+		emit(ASK_STARTED, started);
+		let result: (AskUserResult & { mode: RunMode; stderr: string }) | undefined;
+		try {
+			result = await askWithBinary(bin.path, params, signal, ctx, {
+				checkVersion: () => checkBinaryVersion(bin.path),
+				context: toolCallId ? askingText(ctx.sessionManager, toolCallId) : undefined,
+				settings,
+			});
+			return result;
+		} finally {
+			const answered = result ? Object.keys(result.details.answers ?? {}) : [];
+			emit(ASK_COMPLETED, { id, source, ending: endingOf(result), answered } satisfies AskCompletedEvent);
+		}
+	};
+	const emit = (channel: string, data: unknown) => {
+		try {
+			pi.events?.emit(channel, data);
+		} catch {
+			// A listener's error is the listener's.
+		}
+	};
+
+	/** Asks outside a tool call (`/ask:replay`, the offer on resuming) and sends the answers as the user's message. */
+	const askAgain = async (
+		source: Exclude<AskSource, "tool">,
+		found: { params: AskUserParams; toolCallId?: string },
+		ctx: ExtensionContext,
+		waitForIdle?: () => Promise<void>,
+	) => {
+		const id = `${source}-${found.toolCallId ?? "form"}-${Date.now().toString(36)}`;
+		let result: AskUserResult;
+		try {
+			result = await ask(source, id, found.params, undefined, ctx, found.toolCallId);
+		} catch (error) {
+			ctx.ui.notify(`ask_user: ${(error as Error).message}`, "error");
+			return;
+		}
+		if (result.details.cancelled) {
+			ctx.ui.notify(`ask_user: the questionnaire ended without answers (${endingOf(result)}); nothing was sent.`, "info");
+			return;
+		}
+		const text = answersMessage(source, result);
+		if (ctx.isIdle()) pi.sendUserMessage(text);
+		else pi.sendUserMessage(text, { deliverAs: "followUp" });
+		// A command waits for the turn it started (print mode would end before it otherwise).
+		if (waitForIdle) {
+			await new Promise<void>((resolve) => setImmediate(resolve));
+			await waitForIdle();
+		}
+	};
+
+	/**
+	 * On starting or resuming a session (and after /tree): when the newest ask_user call of the
+	 * branch has no result, offers it again, once (an {@link ASK_OFFERED_ENTRY} entry records
+	 * it before asking, so a second resume does not offer it again). Not awaited: pi's start
+	 * goes on while the offer is up.
+	 */
+	let offering = false;
+	function offerUnanswered(ctx: ExtensionContext): void {
+		if (!ctx.hasUI || offering) return;
+		const found = unansweredCall(ctx.sessionManager);
+		if (!found) return;
+		offering = true;
+		try {
+			pi.appendEntry(ASK_OFFERED_ENTRY, { toolCallId: found.toolCallId });
+		} catch {
+			offering = false;
+			return;
+		}
+		void (async () => {
+			try {
+				const labels = questionSummaries(found.params).map((q) => q.label).join(", ");
+				const yes = await ctx.ui.confirm(
+					"Unanswered questions",
+					`pi ended while the agent's questions (${safe(labels)}) were up, so the agent got no answers. Answer them now? Your answers are sent as your message.`,
+				);
+				if (yes) await askAgain("resume", found, ctx);
+			} catch (error) {
+				try {
+					ctx.ui.notify(`ask_user: ${(error as Error).message}`, "error");
+				} catch {}
+			} finally {
+				offering = false;
+			}
+		})();
+	}
+
+	pi.registerCommand("ask:replay", {
+		description: "Open the latest ask_user form of this branch again and send its answers as your message",
+		handler: async (_args, ctx) => {
+			const found = latestPayload(ctx.sessionManager);
+			if (!found) {
+				ctx.ui.notify("No ask_user form on this branch to replay.", "warning");
+				return;
+			}
+			await askAgain("replay", found, ctx, () => ctx.waitForIdle());
+		},
 	});
 	pi.registerCommand("ask-settings", {
 		description: "Show the ask_user settings in force (plain, screen, bell, timeout, escape delay) and where each comes from",
@@ -1289,27 +1967,33 @@ export default function piAsk(pi: ExtensionAPI): void {
 		async execute(toolCallId, params, signal, _onUpdate, ctx) {
 			// A setting that cannot be used is the tool error: the questionnaire never runs
 			// otherwise than the person chose.
-			const { settings, problems } = currentSettings();
-			if (problems.length > 0) throw new Error(settingsProblemText(problems));
-			const bin = findBinary();
-			const { content, details } = await askWithBinary(bin.path, params, signal, ctx, {
-				checkVersion: () => checkBinaryVersion(bin.path),
-				context: askingText(ctx.sessionManager, toolCallId),
-				settings,
-			});
+			const result = await ask("tool", toolCallId, params, signal, ctx, toolCallId);
+			const { content, details } = result;
+			// An answers file that cannot be used fails the run loudly: the problems on stderr
+			// (in pi's TUI, a notification), an error result, and pi's exit code.
+			const answersFile = process.env.PI_ASK_ANSWERS;
+			if (result.mode === "scripted" && answersFile && details.error?.code === "invalid_answers") {
+				const said = result.stderr.trim() || `pi-ask: ${answersFileProblemText(answersFile, details)}`;
+				if (ctx.mode === "tui") ctx.ui.notify(said, "error");
+				else {
+					process.stderr.write(`${said}\n`);
+					process.exitCode = ANSWERS_FILE_EXIT_CODE;
+				}
+				return { content: [{ type: "text" as const, text: answersFileProblemText(answersFile, details) }], details, isError: true };
+			}
 			return { content, details };
 		},
 
 		renderCall(args, theme, context) {
-			const text = (context.lastComponent as Text | undefined) ?? new Text("", 0, 0);
-			text.setText(callText(args, theme));
-			return text;
+			const row = (context?.lastComponent as Text | undefined) ?? new Text("", 0, 0);
+			row.setText(callText(args, theme, context?.expanded ?? false));
+			return row;
 		},
 
-		renderResult(result, { expanded, isPartial }, theme, context) {
-			const text = (context.lastComponent as Text | undefined) ?? new Text("", 0, 0);
-			text.setText(isPartial ? theme.fg("muted", "Waiting for the user's answers…") : resultText(result, expanded, theme));
-			return text;
+		renderResult(result, options, theme, context) {
+			const row = (context?.lastComponent as Text | undefined) ?? new Text("", 0, 0);
+			row.setText(options?.isPartial ? theme.fg("muted", "Waiting for the user's answers…") : resultText(result, options?.expanded ?? false, theme));
+			return row;
 		},
 	});
 }

@@ -40,6 +40,30 @@ fn entry(chunks: &[Arc<Chunk>], id: EntryId) -> (&str, u8) {
     chunks[(id >> ID_SHIFT) as usize].get((id & ((1 << ID_SHIFT) - 1)) as usize)
 }
 
+/// How much of `prefix` (in bytes, on a character boundary) every entry of `ids` starts
+/// with, a folder's path taken with its `/`: the common prefix of all the matches, not only
+/// of the best ones listed.
+pub fn shared_prefix_len(chunks: &[Arc<Chunk>], ids: &[EntryId], prefix: &str) -> usize {
+    let mut len = prefix.len();
+    for &id in ids {
+        if len == 0 {
+            break;
+        }
+        let (path, flags) = entry(chunks, id);
+        let slash: &[u8] = if flags & FLAG_DIR != 0 { b"/" } else { b"" };
+        let same = prefix.as_bytes()[..len]
+            .iter()
+            .zip(path.as_bytes().iter().chain(slash))
+            .take_while(|(a, b)| a == b)
+            .count();
+        len = same;
+        while !prefix.is_char_boundary(len) {
+            len -= 1;
+        }
+    }
+    len
+}
+
 /// Matches `fragment` against the entries of `chunks` and keeps the best `limit`.
 ///
 /// Hidden entries (a path component starting with `.`) take part only when `fragment`

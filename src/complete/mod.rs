@@ -230,8 +230,17 @@ impl AtCompleter {
             },
             replacement: token::reference(&h.path, h.is_dir, tok.quoted),
         }));
-        let elected =
+        let mut elected =
             rustyline::completion::longest_common_prefix(&pairs).map_or(typed, str::to_owned);
+        if done && pairs.len() > 1 {
+            // The best matches are listed; the common part is that of every match.
+            let matches = self.cached_matches(fragment);
+            if let Some(path) = token::path_of(&elected) {
+                let shared = fuzzy::shared_prefix_len(&self.index.snapshot(), &matches.ids, path);
+                let cut = path.len() - shared;
+                elected.truncate(elected.len() - cut);
+            }
+        }
         Some(Candidates {
             start: tok.start,
             pairs,

@@ -728,3 +728,20 @@ fn a_hostile_ignore_file_of_the_project_folder_indexes_nothing() {
     // An explicit path still lists its folder.
     assert_eq!(displays(&c, "@src/"), strings(&["main.rs"]));
 }
+
+#[test]
+fn a_fuzzy_tab_takes_the_prefix_of_every_match_not_only_the_best_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for i in 0..30 {
+        write(root, &format!("app_2024_0{i:02}.log"), "");
+    }
+    // A match ranked below the best 20 (a longer path).
+    write(root, "app_2024_notes_for_the_release.txt", "");
+    let c = completer(root);
+    assert_eq!(complete(&c, "@app_2024").len(), MAX_CANDIDATES);
+    assert_eq!(
+        tab(&c, "@app_2024", 9),
+        Some(("@app_2024_".to_string(), 10))
+    );
+}

@@ -71,7 +71,7 @@ pub fn reference(path: &str, is_dir: bool, quoted: bool) -> String {
 }
 
 /// The path of a reference, typed or inserted: the text after the `@` and an opening `"`.
-fn path_of(reference: &str) -> Option<&str> {
+pub fn path_of(reference: &str) -> Option<&str> {
     let rest = reference.strip_prefix('@')?;
     Some(rest.strip_prefix('"').unwrap_or(rest))
 }

@@ -10,16 +10,19 @@
 //! `--dialogs` requires.
 //!
 //! Like the other front ends it only turns answers into [`Command`]s and shows what the
-//! [`Flow`] says is current; no rule is decided here:
-//! - a question is a `select` of its options (ticks on multi-select questions) and the rows
-//!   of the terminal front end (Type your own…, Note on this question…, Note on an option…,
-//!   ← Back, Next → or, on multi-select questions, Done →); a cancelled select is Esc at the
-//!   question ([`Command::Cancel`]: the flow's cancel confirmation as usual);
-//! - text (custom text, notes) is an `input` dialog, or an `editor` prefilled with the
-//!   current text; a cancelled one is Esc in an editor: nothing changes, back to the question;
-//! - the review is a `select` (Submit, each question to re-open, the note rows, Elaborate,
-//!   Cancel); the required-question warning and the cancel confirmation are `confirm`
-//!   dialogs.
+//! [`Flow`] says is current; no rule is decided here, and every row and word comes from the
+//! screen model ([`crate::ui`]):
+//! - a question is a `select` of the terminal's rows in its order ([`Rows`]: the options,
+//!   marked as chosen or ticked, the custom-text row, Next on a multi-select question), then a row
+//!   for each key the terminal has and a dialog has not ([`model::key_rows`]: the question's
+//!   note, an option's note, Back, Next); a cancelled select is Esc at the question
+//!   ([`Command::Cancel`]: the flow's cancel confirmation as usual);
+//! - text (custom text, notes) is an `input` dialog with the editor's placeholder, or an
+//!   `editor` prefilled with the current text; a cancelled one is Esc in an editor: nothing
+//!   changes, back to the question;
+//! - the review is a `select` of the review's questions (one row each, re-opening it) and
+//!   its numbered actions ([`ACTIONS`]), then the note row; the required-question warning and
+//!   the cancel confirmation are `confirm` dialogs ([`review::confirmation`]).
 //!
 //! End of input, a failed read or write, a response line longer than `--max-payload-bytes`,
 //! or a response that does not fit the request ends the flow with [`Ending::TerminalLost`]
@@ -30,10 +33,13 @@
 use super::plain::{FileLines, Lines, Untimed};
 use super::timeout::Deadline;
 use crate::contract::QuestionType;
-use crate::flow::{Command, Flow, Screen};
+use crate::flow::{Command, Flow};
 use crate::result::Ending;
 use crate::text::one_line;
-use crate::ui::view;
+use crate::ui::keymap::Action;
+use crate::ui::question::{self as model, Row, Rows};
+use crate::ui::review::{self, ReviewAction, ACTIONS};
+use crate::ui::words;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -179,60 +185,40 @@ pub fn run_timed<R: Lines, W: Write>(
     timeout: Option<Duration>,
     max_line: u64,
 ) -> Ending {
-    let deadline = timeout.map(|t| Deadline::new(t, input.now()));
     let mut d = Dialogs {
+        deadline: timeout.map(|t| Deadline::new(t, input.now())),
         flow,
         input,
         out,
-        deadline,
         max_line,
     };
     match d.run() {
-        Ok(()) => d.flow.into_ending().unwrap_or_else(|| {
-            Ending::Internal("the dialogs front end stopped before the flow ended".to_string())
-        }),
+        Ok(()) => super::ending_of(d.flow, "dialogs"),
         Err(Stop::Eof) => Ending::TerminalLost("the dialog client closed its input".to_string()),
         Err(Stop::Io(e)) => Ending::TerminalLost(format!("the dialog client failed: {e}")),
         Err(Stop::Protocol(what)) => Ending::TerminalLost(format!("the dialog client sent {what}")),
         Err(Stop::Internal(why)) => Ending::Internal(why),
         Err(Stop::TimedOut) => {
             let why = d.deadline.map(|t| t.message()).unwrap_or_default();
-            match d.flow.apply(Command::TimeOut(why)) {
-                Ok(()) => d.flow.into_ending().unwrap_or_else(|| {
-                    Ending::Internal("the flow did not end on a timeout".to_string())
-                }),
-                Err(e) => Ending::Internal(format!("the flow refused a timeout: {e}")),
-            }
+            super::time_out(d.flow, why)
         }
     }
 }
 
-/// A row of a question's select.
+/// A row of a question's select: one of the question's rows ([`Rows`]), or a key row
+/// ([`model::key_rows`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Row {
-    Option(usize),
-    TypeOwn,
-    NoteQuestion,
-    NoteOption,
-    Back,
-    Next,
+enum QuestionRow {
+    Row(Row),
+    Key(Action),
 }
 
 /// A row of the review's select.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ReviewRow {
-    Submit,
     Open(usize),
+    Action(ReviewAction),
     NoteQuestion,
-    NoteOption,
-    Elaborate,
-    Cancel,
-}
-
-/// Text shown in a row for the current text of a field: ` (now “…”)`, or nothing.
-fn now(text: Option<&str>) -> String {
-    text.map(|t| format!(" (now \u{201c}{}\u{201d})", one_line(t)))
-        .unwrap_or_default()
 }
 
 struct Dialogs<'p, R, W> {
@@ -378,9 +364,15 @@ impl<R: Lines, W: Write> Dialogs<'_, R, W> {
         }
     }
 
-    /// Text for a field whose text is now `current`: an `input`, or an `editor` prefilled
-    /// with the current text. `None` when cancelled (Esc in an editor: nothing changes).
-    fn text(&mut self, title: String, current: Option<&str>) -> Result<Option<String>, Stop> {
+    /// Text for a field whose text is now `current`: an `input` with `placeholder`, or an
+    /// `editor` prefilled with the current text. `None` when cancelled (Esc in an editor:
+    /// nothing changes).
+    fn text(
+        &mut self,
+        title: String,
+        current: Option<&str>,
+        placeholder: &str,
+    ) -> Result<Option<String>, Stop> {
         let request = match current {
             Some(text) => Request::Editor {
                 title,
@@ -388,7 +380,7 @@ impl<R: Lines, W: Write> Dialogs<'_, R, W> {
             },
             None => Request::Input {
                 title,
-                placeholder: None,
+                placeholder: Some(placeholder.to_string()),
             },
         };
         match self.ask(&request)? {
@@ -400,19 +392,8 @@ impl<R: Lines, W: Write> Dialogs<'_, R, W> {
         }
     }
 
-    /// `2/3 Frontend`: the progress marker of question `q`.
-    fn marker(&self, q: usize) -> String {
-        let payload = self.flow.payload();
-        format!(
-            "{}/{} {}",
-            q + 1,
-            payload.questions.len(),
-            one_line(&payload.questions[q].label)
-        )
-    }
-
-    /// The title of question `q`'s select: the questionnaire's title, the marker with how to
-    /// answer, the prompt, and on preview questions every option's preview.
+    /// The title of question `q`'s select: the questionnaire's title, the question's heading,
+    /// the prompt, its note, and on preview questions every option's preview.
     fn question_title(&self, q: usize) -> String {
         let payload = self.flow.payload();
         let question = &payload.questions[q];
@@ -420,14 +401,11 @@ impl<R: Lines, W: Write> Dialogs<'_, R, W> {
         if let Some(title) = payload.title.as_deref().filter(|t| !t.trim().is_empty()) {
             let _ = writeln!(s, "{}", one_line(title));
         }
-        let required = if question.required { ", required" } else { "" };
-        let _ = writeln!(
-            s,
-            "{} ({}{required})",
-            self.marker(q),
-            question.kind.instruction()
-        );
+        let _ = writeln!(s, "{}", model::heading(payload, q));
         s.push_str(&crate::text::for_terminal(&question.prompt));
+        if let Some(note) = model::note_line(self.flow.answers(), q) {
+            let _ = write!(s, "\n{note}");
+        }
         if question.kind == QuestionType::Preview {
             for (i, option) in question.options.iter().enumerate() {
                 let _ = write!(s, "\n\n{}. {}:", i + 1, one_line(&option.label));
@@ -441,44 +419,45 @@ impl<R: Lines, W: Write> Dialogs<'_, R, W> {
         s
     }
 
-    /// The rows of question `q`'s select.
-    fn question_rows(&self, q: usize) -> Vec<(String, Row)> {
-        let payload = self.flow.payload();
+    /// Row `row` of question `q` on one line: its words ([`model::row_text`]) and the lines
+    /// under it (description, note) after ` — `.
+    fn row_line(&self, q: usize, row: Row) -> String {
+        let (payload, answers) = (self.flow.payload(), self.flow.answers());
+        let to_review = self.flow.next_is_review(q);
+        let mut line = model::row_text(payload, answers, q, row, false, to_review)
+            .trim_start()
+            .to_string();
+        for detail in model::detail_lines(payload, answers, q, row) {
+            let _ = write!(line, " \u{2014} {detail}");
+        }
+        line
+    }
+
+    /// The rows of question `q`'s select: the screen model's rows in the terminal's order
+    /// (options, the custom-text row, Next on a multi-select question), each marked as chosen or
+    /// not, then the key rows.
+    fn question_rows(&self, q: usize) -> Vec<(String, QuestionRow)> {
+        let (payload, answers) = (self.flow.payload(), self.flow.answers());
         let question = &payload.questions[q];
-        let answers = self.flow.answers();
-        let selected = answers.selected(q);
-        let multi = question.kind.takes_several();
-        let mut rows = Vec::new();
-        for (i, option) in question.options.iter().enumerate() {
-            let mark = match (multi, selected.contains(&i)) {
-                (true, true) => "[x]",
-                (true, false) => "[ ]",
-                (false, true) => "(\u{2022})",
-                (false, false) => "( )",
-            };
-            let mut label = format!("{mark} {}. {}", i + 1, one_line(&option.label));
-            if let Some(d) = &option.description {
-                let _ = write!(label, " \u{2014} {}", one_line(d));
+        let mut rows: Vec<(String, QuestionRow)> = Rows::of(question, None)
+            .to_vec()
+            .into_iter()
+            .map(|row| {
+                let line = self.row_line(q, row);
+                let chosen = model::is_chosen(answers, q, row);
+                let label = match model::mark(question, row, chosen) {
+                    "" => line,
+                    mark => format!("{mark} {line}"),
+                };
+                (label, QuestionRow::Row(row))
+            })
+            .collect();
+        let to_review = self.flow.next_is_review(q);
+        for action in model::key_rows(question, q) {
+            if let Some(text) = model::key_row_text(action, to_review) {
+                rows.push((text.to_string(), QuestionRow::Key(action)));
             }
-            if let Some(note) = answers.option_note(q, i) {
-                let _ = write!(label, " (note: {})", one_line(note));
-            }
-            rows.push((label, Row::Option(i)));
         }
-        if question.allows_custom_text() {
-            let label = format!("Type your own\u{2026}{}", now(answers.custom_text(q)));
-            rows.push((label, Row::TypeOwn));
-        }
-        let label = format!("Note on this question\u{2026}{}", now(answers.note(q)));
-        rows.push((label, Row::NoteQuestion));
-        if !question.is_text_only() {
-            rows.push(("Note on an option\u{2026}".to_string(), Row::NoteOption));
-        }
-        if q > 0 {
-            rows.push(("\u{2190} Back".to_string(), Row::Back));
-        }
-        let next = view::next_label(&self.flow, q, multi);
-        rows.push((next.to_string(), Row::Next));
         rows
     }
 
@@ -490,28 +469,40 @@ impl<R: Lines, W: Write> Dialogs<'_, R, W> {
         };
         let question = &self.flow.payload().questions[q];
         match row {
-            Row::Option(i) if question.kind.takes_several() => self.apply(Command::Toggle(i)),
-            Row::Option(i) => self.apply(Command::Choose(i)),
-            Row::TypeOwn => {
+            QuestionRow::Row(Row::Option(i)) if question.kind.takes_several() => {
+                self.apply(Command::Toggle(i))
+            }
+            QuestionRow::Row(Row::Option(i)) => self.apply(Command::Choose(i)),
+            QuestionRow::Row(Row::TypeOwn) => {
                 let current = self.flow.answers().custom_text(q).map(str::to_string);
-                let title = format!("{}: your own answer", self.marker(q));
-                match self.text(title, current.as_deref())? {
+                let title = self.field_title(q, words::TYPE_OWN);
+                match self.text(title, current.as_deref(), words::ANSWER_PLACEHOLDER)? {
                     Some(text) => self.apply(Command::SaveCustomText(text)),
                     None => Ok(()),
                 }
             }
-            Row::NoteQuestion => self.note_question(q),
-            Row::NoteOption => self.note_option(q),
-            Row::Back => self.apply(Command::Back),
-            Row::Next => self.apply(Command::Next),
+            QuestionRow::Row(Row::Next) | QuestionRow::Key(Action::NextQuestion) => {
+                self.apply(Command::Next)
+            }
+            QuestionRow::Key(Action::QuestionNote) => self.note_question(q),
+            QuestionRow::Key(Action::OptionNote) => self.note_option(q),
+            QuestionRow::Key(Action::PrevQuestion) => self.apply(Command::Back),
+            QuestionRow::Key(other) => Err(Stop::Internal(format!(
+                "the dialogs front end offered a row for {other:?}"
+            ))),
         }
+    }
+
+    /// The title of a text field of question `q`: `2/3 Frontend: Note on this question`.
+    fn field_title(&self, q: usize, field: &str) -> String {
+        format!("{}: {field}", model::marker(self.flow.payload(), q))
     }
 
     /// The note of question `q`: an input or editor, then [`Command::SetNote`].
     fn note_question(&mut self, q: usize) -> Result<(), Stop> {
         let current = self.flow.answers().note(q).map(str::to_string);
-        let title = format!("{}: note on this question", self.marker(q));
-        match self.text(title, current.as_deref())? {
+        let title = self.field_title(q, words::QUESTION_NOTE);
+        match self.text(title, current.as_deref(), words::NOTE_PLACEHOLDER)? {
             Some(text) => self.apply(Command::SetNote { question: q, text }),
             None => Ok(()),
         }
@@ -520,23 +511,11 @@ impl<R: Lines, W: Write> Dialogs<'_, R, W> {
     /// A note on an option of question `q`: which option (a select), then its text.
     fn note_option(&mut self, q: usize) -> Result<(), Stop> {
         let question = &self.flow.payload().questions[q];
-        let answers = self.flow.answers();
-        let rows: Vec<(String, Option<usize>)> = question
-            .options
-            .iter()
-            .enumerate()
-            .map(|(i, o)| {
-                let label = format!(
-                    "{}. {}{}",
-                    i + 1,
-                    one_line(&o.label),
-                    now(answers.option_note(q, i))
-                );
-                (label, Some(i))
-            })
-            .chain([("\u{2190} Back".to_string(), None)])
+        let rows: Vec<(String, Option<usize>)> = (0..question.options.len())
+            .map(|i| (self.row_line(q, Row::Option(i)), Some(i)))
+            .chain([(words::BACK_ROW.to_string(), None)])
             .collect();
-        let title = format!("{}: note on which option?", self.marker(q));
+        let title = self.field_title(q, words::WHICH_OPTION);
         let Some(Some(option)) = self.select(title, &rows)? else {
             return Ok(());
         };
@@ -545,12 +524,9 @@ impl<R: Lines, W: Write> Dialogs<'_, R, W> {
             .answers()
             .option_note(q, option)
             .map(str::to_string);
-        let title = format!(
-            "{}: note on {}",
-            self.marker(q),
-            one_line(&question.options[option].label)
-        );
-        match self.text(title, current.as_deref())? {
+        let what = words::option_note(&one_line(&question.options[option].label));
+        let title = self.field_title(q, &what);
+        match self.text(title, current.as_deref(), words::NOTE_PLACEHOLDER)? {
             Some(text) => self.apply(Command::SetOptionNote {
                 question: q,
                 option,
@@ -560,94 +536,60 @@ impl<R: Lines, W: Write> Dialogs<'_, R, W> {
         }
     }
 
-    /// Which question (from the review's note rows): a select, `None` when cancelled.
-    fn pick_question(&mut self, title: &str) -> Result<Option<usize>, Stop> {
-        let n = self.flow.payload().questions.len();
-        let rows: Vec<(String, Option<usize>)> = (0..n)
-            .map(|q| (self.marker(q), Some(q)))
-            .chain([("\u{2190} Back".to_string(), None)])
-            .collect();
-        Ok(self.select(title.to_string(), &rows)?.flatten())
-    }
-
-    /// One review row per question: its marker and answer, `no answer` (`(required)`).
-    fn review_line(&self, q: usize) -> String {
-        let (payload, answers) = (self.flow.payload(), self.flow.answers());
-        let mut line = format!(
-            "{} {}",
-            view::review_mark(payload, answers, q),
-            view::review_line(payload, answers, q)
-        );
-        for note in view::note_lines(payload, answers, q) {
-            let _ = write!(line, "; {note}");
-        }
-        line
-    }
-
-    /// The review: one select; Esc is the cancel (asked first when answers would be lost).
-    fn review(&mut self) -> Result<(), Stop> {
+    /// Which question (from the review's note row): a select, `None` when cancelled.
+    fn pick_question(&mut self) -> Result<Option<usize>, Stop> {
         let payload = self.flow.payload();
-        let missing = self.flow.unanswered_required().len();
-        let submit = match missing {
-            0 => "Submit".to_string(),
-            1 => "Submit (1 required question unanswered)".to_string(),
-            n => format!("Submit ({n} required questions unanswered)"),
-        };
-        let mut rows = vec![(submit, ReviewRow::Submit)];
-        for q in 0..payload.questions.len() {
-            rows.push((self.review_line(q), ReviewRow::Open(q)));
+        let rows: Vec<(String, Option<usize>)> = (0..payload.questions.len())
+            .map(|q| (model::marker(payload, q), Some(q)))
+            .chain([(words::BACK_ROW.to_string(), None)])
+            .collect();
+        Ok(self
+            .select(words::WHICH_QUESTION.to_string(), &rows)?
+            .flatten())
+    }
+
+    /// The review: one select of the screen model's review (a row per question that re-opens
+    /// it, then the numbered actions), then the note row; Esc is the cancel (asked first when
+    /// answers would be lost).
+    fn review(&mut self) -> Result<(), Stop> {
+        let (payload, answers) = (self.flow.payload(), self.flow.answers());
+        let mut rows: Vec<(String, ReviewRow)> = (0..payload.questions.len())
+            .map(|q| {
+                (
+                    review::question_row(payload, answers, q),
+                    ReviewRow::Open(q),
+                )
+            })
+            .collect();
+        for action in ACTIONS {
+            rows.push((action.numbered(), ReviewRow::Action(action)));
         }
-        rows.push((
-            "Note on a question\u{2026}".to_string(),
-            ReviewRow::NoteQuestion,
-        ));
-        rows.push((
-            "Note on an option\u{2026}".to_string(),
-            ReviewRow::NoteOption,
-        ));
-        rows.push(("Elaborate".to_string(), ReviewRow::Elaborate));
-        rows.push(("Cancel".to_string(), ReviewRow::Cancel));
+        rows.push((words::REVIEW_NOTE_ROW.to_string(), ReviewRow::NoteQuestion));
         let title = match payload.title.as_deref().filter(|t| !t.trim().is_empty()) {
-            Some(t) => format!("{}\nReview your answers", one_line(t)),
-            None => "Review your answers".to_string(),
+            Some(t) => format!("{}\n{}", one_line(t), words::REVIEW_TITLE),
+            None => words::REVIEW_TITLE.to_string(),
         };
         match self.select(title, &rows)? {
-            None | Some(ReviewRow::Cancel) => self.apply(Command::Cancel),
-            Some(ReviewRow::Submit) => self.apply(Command::Submit),
-            Some(ReviewRow::Elaborate) => self.apply(Command::Elaborate),
+            None => self.apply(Command::Cancel),
+            Some(ReviewRow::Action(action)) => self.apply(action.command()),
             Some(ReviewRow::Open(q)) => self.apply(Command::Open(q)),
-            Some(ReviewRow::NoteQuestion) => match self.pick_question("Note on which question?")? {
+            Some(ReviewRow::NoteQuestion) => match self.pick_question()? {
                 Some(q) => self.note_question(q),
                 None => Ok(()),
             },
-            Some(ReviewRow::NoteOption) => {
-                match self.pick_question("Note on an option of which question?")? {
-                    Some(q) => self.note_option(q),
-                    None => Ok(()),
-                }
-            }
         }
     }
 
-    /// The required-question warning or the cancel confirmation: a confirm dialog; no (or a
-    /// dismissed dialog) goes back.
+    /// The required-question warning or the cancel confirmation ([`review::confirmation`]):
+    /// a confirm dialog whose message is the line over it (which required questions are
+    /// unanswered), or else what yes does; no (or a dismissed dialog) goes back.
     fn confirm(&mut self) -> Result<(), Stop> {
-        let request = if self.flow.screen() == Screen::ConfirmSubmit {
-            let names: Vec<String> = self
-                .flow
-                .unanswered_required()
-                .into_iter()
-                .map(|q| self.marker(q))
-                .collect();
-            Request::Confirm {
-                title: "Submit anyway?".to_string(),
-                message: format!("Unanswered required questions: {}.", names.join(", ")),
-            }
-        } else {
-            Request::Confirm {
-                title: "Cancel the questionnaire?".to_string(),
-                message: "Your answers and notes will be discarded.".to_string(),
-            }
+        let Some((confirmation, detail)) = review::confirmation(&self.flow) else {
+            return Err(Stop::Internal("a confirmation with none asked".to_string()));
+        };
+        let request = Request::Confirm {
+            title: confirmation.title.to_string(),
+            message: detail.unwrap_or_else(|| confirmation.yes.to_string()),
         };
         let yes = match self.ask(&request)? {
             Response::Confirmed(yes) => yes,
@@ -665,32 +607,24 @@ impl<R: Lines, W: Write> Dialogs<'_, R, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contract::{parse_payload, Payload};
+    use crate::contract::Payload;
     use serde_json::json;
-    use std::time::Instant;
 
+    /// Setup: a required single-select question with descriptions, a multi-select one, and
+    /// the shared preview question.
     fn payload() -> Payload {
-        parse_payload(
-            &json!({
-                "title": "Setup",
-                "questions": [
-                    {"id": "db", "label": "Database", "prompt": "Which database?", "required": true,
-                     "options": [
-                        {"value": "postgres", "label": "PostgreSQL", "description": "Full relational database."},
-                        {"value": "sqlite", "label": "SQLite", "description": "Embedded."}]},
-                    {"id": "checks", "label": "Checks", "prompt": "Which checks?", "type": "multi",
-                     "options": [
-                        {"value": "lint", "label": "Lint"},
-                        {"value": "test", "label": "Tests"}]},
-                    {"id": "layout", "prompt": "Which layout?", "type": "preview",
-                     "options": [
-                        {"value": "a", "label": "A", "preview": "+--+\n|a |\n+--+"},
-                        {"value": "b", "label": "B", "preview": "b\x1b[2Jb"}]}
-                ]
-            })
-            .to_string(),
-        )
-        .unwrap()
+        let option = |value: &str, label: &str| json!({"value": value, "label": label});
+        let mut postgres = option("postgres", "PostgreSQL");
+        postgres["description"] = json!("Full relational database.");
+        let mut sqlite = option("sqlite", "SQLite");
+        sqlite["description"] = json!("Embedded.");
+        let checks = [option("lint", "Lint"), option("test", "Tests")];
+        crate::frontend::test_support::setup_payload(json!([
+            {"id": "db", "label": "Database", "prompt": "Which database?", "required": true,
+             "options": [postgres, sqlite]},
+            {"id": "checks", "label": "Checks", "prompt": "Which checks?", "type": "multi",
+             "options": checks}
+        ]))
     }
 
     /// Runs the flow with `responses` (one JSON value each); returns the ending, the result's
@@ -732,7 +666,7 @@ mod tests {
                 "options": [
                     "( ) 1. PostgreSQL \u{2014} Full relational database.",
                     "( ) 2. SQLite \u{2014} Embedded.",
-                    "Type your own\u{2026}",
+                    "( ) 3. Type your own\u{2026}",
                     "Note on this question\u{2026}",
                     "Note on an option\u{2026}",
                     "Next \u{2192}"
@@ -745,20 +679,20 @@ mod tests {
     fn a_whole_flow_with_ticks_custom_text_and_notes() {
         let (ending, details, requests) = session(&[
             value("( ) 2. SQLite \u{2014} Embedded."),
-            // Multi: tick Lint and Tests, then a note on Tests, then Done.
+            // Multi: tick Lint and Tests, then a note on Tests, then Next.
             value("[ ] 1. Lint"),
             value("[ ] 2. Tests"),
             value("Note on an option\u{2026}"),
             value("2. Tests"),
             value("  fast ones  "),
-            value("Done \u{2192}"),
+            value("Next \u{2192}"),
             // Preview: choose B.
             value("( ) 2. B"),
             // Review: re-open the database question, type an own answer instead.
-            value("\u{2713} 1/3 Database: SQLite"),
-            value("Type your own\u{2026}"),
+            value("1/3 Database (required) \u{2192} SQLite"),
+            value("( ) 3. Type your own\u{2026}"),
             value("DuckDB"),
-            value("Submit"),
+            value("1. Submit"),
         ]);
         assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
         assert_eq!(
@@ -770,45 +704,67 @@ mod tests {
                 "layout": {"values": ["b"], "labels": ["B"], "indices": [2]}
             })
         );
-        // The multi question came back with its ticks and the Done row.
+        // The multi question came back with its ticks, the option's note, and the terminal's
+        // rows in its order (Next right after Type your own), then the key rows.
         assert_eq!(
             requests[3]["options"],
             json!([
                 "[x] 1. Lint",
                 "[x] 2. Tests",
-                "Type your own\u{2026}",
+                "[ ] 3. Type your own\u{2026}",
+                "Next \u{2192}",
                 "Note on this question\u{2026}",
                 "Note on an option\u{2026}",
-                "\u{2190} Back",
-                "Done \u{2192}"
+                "\u{2190} Back"
             ])
         );
         assert_eq!(
-            requests[5],
-            json!({"type": "input", "title": "2/3 Checks: note on Tests"})
+            requests[4],
+            json!({"type": "select", "title": "2/3 Checks: Note on which option?",
+                   "options": ["1. Lint", "2. Tests", "\u{2190} Back"]})
         );
-        // The preview question shows every preview, escape sequences made visible.
+        assert_eq!(
+            requests[5],
+            json!({"type": "input", "title": "2/3 Checks: Note on Tests", "placeholder": "Add a note..."})
+        );
+        assert_eq!(
+            requests[6]["options"][1],
+            json!("[x] 2. Tests \u{2014} note: fast ones")
+        );
+        // The preview question shows every preview, escape sequences made visible; moving on
+        // from it shows the review.
         assert_eq!(
             requests[7]["title"],
             json!("Setup\n3/3 Q3 (choose one, previews below)\nWhich layout?\n\n1. A:\n  | +--+\n  | |a |\n  | +--+\n\n2. B:\n  | b\\e[2Jb")
         );
+        assert_eq!(
+            requests[7]["options"],
+            json!([
+                "( ) 1. A",
+                "( ) 2. B",
+                "( ) 3. Type your own\u{2026}",
+                "Note on this question\u{2026}",
+                "Note on an option\u{2026}",
+                "\u{2190} Back",
+                "Next: review \u{2192}"
+            ])
+        );
         // The re-opened question returns to the review; its own-answer editor was an input.
         assert_eq!(
             requests[10],
-            json!({"type": "input", "title": "1/3 Database: your own answer"})
+            json!({"type": "input", "title": "1/3 Database: Type your own", "placeholder": "Type answer..."})
         );
         assert_eq!(
-            requests[11]["options"],
-            json!([
-                "Submit",
-                "\u{2713} 1/3 Database: \u{201c}DuckDB\u{201d}",
-                "\u{2713} 2/3 Checks: Lint, Tests; note on Tests: fast ones",
-                "\u{2713} 3/3 Q3: B",
-                "Note on a question\u{2026}",
-                "Note on an option\u{2026}",
-                "Elaborate",
-                "Cancel"
-            ])
+            requests[11],
+            json!({"type": "select", "title": "Setup\nReview answers", "options": [
+                "1/3 Database (required) \u{2192} \u{201c}DuckDB\u{201d}",
+                "2/3 Checks \u{2192} Lint \u{2192} Tests \u{b7} Note: fast ones",
+                "3/3 Q3 \u{2192} B",
+                "1. Submit",
+                "2. Elaborate",
+                "3. Cancel",
+                "Note on a question\u{2026}"
+            ]})
         );
         assert_eq!(requests.len(), 12);
     }
@@ -819,9 +775,9 @@ mod tests {
             value("Note on this question\u{2026}"),
             value("which one scales?"),
             value("Next \u{2192}"),
-            value("Done \u{2192}"),
+            value("Next \u{2192}"),
             value("Next: review \u{2192}"),
-            value("Elaborate"),
+            value("2. Elaborate"),
         ]);
         assert!(matches!(ending, Ending::Elaborated(_)), "{ending:?}");
         assert_eq!(details["mode"], "elaborate");
@@ -830,29 +786,33 @@ mod tests {
             "which one scales?"
         );
         assert_eq!(
-            requests.last().unwrap()["options"].as_array().unwrap()[6..],
-            [json!("Elaborate"), json!("Cancel")]
+            requests.last().unwrap()["options"].as_array().unwrap()[3..6],
+            [
+                json!("1. Submit"),
+                json!("2. Elaborate"),
+                json!("3. Cancel")
+            ]
         );
     }
 
     #[test]
     fn text_with_a_current_value_opens_an_editor_and_a_cancelled_one_changes_nothing() {
         let (ending, details, requests) = session(&[
-            value("Type your own\u{2026}"),
+            value("( ) 3. Type your own\u{2026}"),
             value("Mongo"),
             // Moved on to question 2; back, then edit the own answer and cancel the editor.
             value("\u{2190} Back"),
-            value("Type your own\u{2026} (now \u{201c}Mongo\u{201d})"),
+            value("(\u{2022}) 3. Type your own\u{2026} \u{201c}Mongo\u{201d}"),
             cancelled(),
             value("Next \u{2192}"),
-            value("Done \u{2192}"),
+            value("Next \u{2192}"),
             value("Next: review \u{2192}"),
-            value("Submit"),
+            value("1. Submit"),
         ]);
         assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
         assert_eq!(
             requests[4],
-            json!({"type": "editor", "title": "1/3 Database: your own answer", "prefill": "Mongo"})
+            json!({"type": "editor", "title": "1/3 Database: Type your own", "prefill": "Mongo"})
         );
         assert_eq!(requests[5]["title"], requests[0]["title"]);
         assert_eq!(details["answers"]["db"]["customText"], json!("Mongo"));
@@ -878,51 +838,95 @@ mod tests {
         assert_eq!(ending, Ending::Dismissed);
         assert_eq!(
             requests[2],
-            json!({"type": "confirm", "title": "Cancel the questionnaire?",
-                   "message": "Your answers and notes will be discarded."})
+            json!({"type": "confirm", "title": "Cancel and discard your answers?",
+                   "message": "Yes, discard the answers and cancel"})
         );
         // "No" went back to question 2.
         assert_eq!(requests[3]["title"], requests[1]["title"]);
     }
 
     #[test]
+    fn the_reviews_cancel_asks_first_when_answers_would_be_lost() {
+        let (ending, _, requests) = session(&[
+            value("( ) 1. PostgreSQL \u{2014} Full relational database."),
+            value("Next \u{2192}"),
+            value("Next: review \u{2192}"),
+            value("3. Cancel"),
+            confirmed(true),
+        ]);
+        assert_eq!(ending, Ending::Dismissed);
+        assert_eq!(
+            requests[4]["title"],
+            json!("Cancel and discard your answers?")
+        );
+        assert_eq!(requests.len(), 5);
+    }
+
+    #[test]
     fn submit_with_a_required_question_unanswered_asks_first() {
         let (ending, details, requests) = session(&[
             value("Next \u{2192}"),
-            value("Done \u{2192}"),
+            value("Next \u{2192}"),
             value("Next: review \u{2192}"),
-            value("Submit (1 required question unanswered)"),
+            value("1. Submit"),
             confirmed(false),
-            value("Submit (1 required question unanswered)"),
+            value("1. Submit"),
             confirmed(true),
         ]);
         assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
         assert_eq!(details["answers"], json!({}));
         assert_eq!(
+            requests[3]["options"][0],
+            json!("1/3 Database (required) \u{2192} unanswered")
+        );
+        assert_eq!(
             requests[4],
             json!({"type": "confirm", "title": "Submit anyway?",
-                   "message": "Unanswered required questions: 1/3 Database."})
+                   "message": "Unanswered required questions: Database."})
         );
-        assert_eq!(requests[5]["title"], json!("Setup\nReview your answers"));
+        assert_eq!(requests[5]["title"], json!("Setup\nReview answers"));
     }
 
     #[test]
-    fn notes_from_the_review() {
-        let (ending, details, _) = session(&[
+    fn notes_from_the_review_and_the_question() {
+        let (ending, details, requests) = session(&[
             value("Next \u{2192}"),
-            value("Done \u{2192}"),
+            value("Next \u{2192}"),
             value("Next: review \u{2192}"),
             value("Note on a question\u{2026}"),
             value("1/3 Database"),
             value("decide later"),
+            // The question note shows in the review and under the question's prompt.
+            value("1/3 Database (required) \u{b7} Note: decide later"),
             value("Note on an option\u{2026}"),
-            value("1/3 Database"),
-            value("2. SQLite"),
+            value("2. SQLite \u{2014} Embedded."),
             value("only for tests"),
-            value("Submit (1 required question unanswered)"),
+            value("Next: review \u{2192}"),
+            value("1. Submit"),
             confirmed(true),
         ]);
         assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
+        assert_eq!(
+            requests[4],
+            json!({"type": "select", "title": "Note on which question?",
+                   "options": ["1/3 Database", "2/3 Checks", "3/3 Q3", "\u{2190} Back"]})
+        );
+        assert_eq!(
+            requests[5],
+            json!({"type": "input", "title": "1/3 Database: Note on this question",
+                   "placeholder": "Add a note..."})
+        );
+        assert_eq!(
+            requests[7]["title"],
+            json!(
+                "Setup\n1/3 Database (choose one, required)\nWhich database?\nNote: decide later"
+            )
+        );
+        assert_eq!(
+            requests[9],
+            json!({"type": "input", "title": "1/3 Database: Note on SQLite",
+                   "placeholder": "Add a note..."})
+        );
         // The option note is kept but counts only once SQLite is chosen: here it is not.
         assert_eq!(
             details["answers"],
@@ -1018,13 +1022,7 @@ mod tests {
         timeout: Duration,
     ) -> (Ending, Vec<Value>, Duration) {
         let p = payload();
-        let start = Instant::now();
-        let clock = std::rc::Rc::new(std::cell::Cell::new(start));
-        let input = crate::frontend::test_support::Timed {
-            lines: io::Cursor::new(text.as_bytes().to_vec()),
-            clock: clock.clone(),
-            gaps: gaps.iter().copied().collect(),
-        };
+        let (input, elapsed) = crate::frontend::test_support::timed(text, gaps.iter().copied());
         let mut out = Vec::new();
         let ending = run_timed(Flow::new(&p), input, &mut out, Some(timeout), 4096);
         let requests = String::from_utf8(out)
@@ -1032,7 +1030,7 @@ mod tests {
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
-        (ending, requests, clock.get() - start)
+        (ending, requests, elapsed())
     }
 
     #[test]

@@ -41,6 +41,10 @@ pub struct AskOptions {
     pub placement: tty::Placement,
     /// Whether the terminal front end draws in colour ([`crate::ui::view::colour_wanted`]).
     pub colour: bool,
+    /// Inline: leave nothing when the flow ends: the region drawn is erased and the cursor
+    /// left at its top, for a caller that draws there next (`--no-transcript`,
+    /// `PI_ASK_TRANSCRIPT=0`; docs/interactive.md "Placement").
+    pub leave_nothing: bool,
 }
 
 /// Which interactive front end suits the terminal: `plain` when asked for, or when `TERM` is
@@ -72,6 +76,30 @@ pub(crate) fn show_screens<'p, T, E>(
     Ok(())
 }
 
+/// The ending of a flow a line-based front end stopped driving: [`Flow::into_ending`], or an
+/// internal ending naming `front` when the flow is not over (a bug in that front end).
+///
+/// [`Flow::into_ending`]: crate::flow::Flow::into_ending
+pub(crate) fn ending_of(flow: crate::flow::Flow<'_>, front: &str) -> crate::result::Ending {
+    flow.into_ending().unwrap_or_else(|| {
+        crate::result::Ending::Internal(format!(
+            "the {front} front end stopped before the flow ended"
+        ))
+    })
+}
+
+/// The ending of a flow no input came for within `--timeout` (`why` says so, "no key for 30
+/// seconds"): the flow times out, keeping the answers given so far.
+pub(crate) fn time_out(mut flow: crate::flow::Flow<'_>, why: String) -> crate::result::Ending {
+    use crate::result::Ending;
+    match flow.apply(crate::flow::Command::TimeOut(why)) {
+        Ok(()) => flow
+            .into_ending()
+            .unwrap_or_else(|| Ending::Internal("the flow did not end on a timeout".to_string())),
+        Err(e) => Ending::Internal(format!("the flow refused a timeout: {e}")),
+    }
+}
+
 /// Test support shared by the line-based front ends' tests.
 #[cfg(test)]
 pub(crate) mod test_support {
@@ -85,6 +113,36 @@ pub(crate) mod test_support {
         pub lines: io::Cursor<Vec<u8>>,
         pub clock: std::rc::Rc<std::cell::Cell<Instant>>,
         pub gaps: std::collections::VecDeque<Option<Duration>>,
+    }
+
+    /// A payload titled `Setup` of `questions` (a JSON array), then the preview question the
+    /// line-based front ends' tests share (`Which layout?`: A, and B whose preview holds an
+    /// escape sequence).
+    pub(crate) fn setup_payload(questions: serde_json::Value) -> crate::contract::Payload {
+        let mut questions = questions.as_array().cloned().unwrap_or_default();
+        questions.push(serde_json::json!(
+            {"id": "layout", "prompt": "Which layout?", "type": "preview", "options": [
+                {"value": "a", "label": "A", "preview": "+--+\n|a |\n+--+"},
+                {"value": "b", "label": "B", "preview": "b\x1b[2Jb"}]}
+        ));
+        let payload = serde_json::json!({"title": "Setup", "questions": questions});
+        crate::contract::parse_payload(&payload.to_string()).expect("a valid payload")
+    }
+
+    /// `text`'s lines as [`Timed`] on a clock that starts now, and how long that clock has
+    /// run when asked (after the run).
+    pub(crate) fn timed(
+        text: &str,
+        gaps: impl IntoIterator<Item = Option<Duration>>,
+    ) -> (Timed, impl Fn() -> Duration) {
+        let start = Instant::now();
+        let clock = std::rc::Rc::new(std::cell::Cell::new(start));
+        let input = Timed {
+            lines: io::Cursor::new(text.as_bytes().to_vec()),
+            clock: clock.clone(),
+            gaps: gaps.into_iter().collect(),
+        };
+        (input, move || clock.get() - start)
     }
 
     impl Read for Timed {

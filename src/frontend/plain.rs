@@ -2,12 +2,15 @@
 //! cursor (`TERM=dumb` or unset) and for `--plain`.
 //!
 //! It writes no escape sequence at all (no colour, no cursor movement, no bracketed-paste
-//! toggles): only text lines. Every question is printed as a block (progress marker such as
-//! `2/3 Frontend`, prompt, numbered options with descriptions, full previews on preview
-//! questions), then one line is read and turned into an [`Entry`] by the pure [`parse_entry`];
-//! the review step reads a [`ReviewEntry`] with [`parse_review_entry`]. Every answer rule is
-//! applied by the [`Flow`]; payload and typed text pass through `crate::sanitize` before
-//! they are printed.
+//! toggles): only text lines. It draws the screen model ([`crate::ui`]), spelling no row or
+//! word of a screen itself: every question is printed as a block (its heading such as
+//! `2/3 Frontend (choose any)`, the prompt, its note, the model's rows: the numbered options
+//! with descriptions and full previews, the custom-text row as option N+1, Next on a multi-select
+//! question), then one line is read and turned into an [`Entry`] by the pure [`parse_entry`];
+//! the review prints the model's review lines and numbered actions and reads a
+//! [`ReviewEntry`] with [`parse_review_entry`]. What may be typed (numbers, `> text`,
+//! `note:`, `#2` …) is plain mode's own. Every answer rule is applied by the [`Flow`];
+//! payload and typed text pass through `crate::sanitize` before they are printed.
 //!
 //! Lines are read from and written to the controlling terminal (`/dev/tty`), never stdin or
 //! stdout. End of input on the terminal (Ctrl+D, a hang-up) ends the flow with a cancelled
@@ -27,7 +30,9 @@ use crate::flow::{Command, Flow, FlowError, Screen};
 use crate::result::Ending;
 use crate::text::indented;
 use crate::text::one_line;
-use crate::ui::view;
+use crate::ui::question::{self as model, Row, Rows};
+use crate::ui::review::{self, LineKind, ReviewAction, ACTIONS};
+use crate::ui::{view, words};
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -49,6 +54,9 @@ pub enum Entry {
     Cancel,
     /// `-`: clear the selection and the custom text (notes stay).
     Clear,
+    /// The number of the custom-text row (N+1, [`crate::ui::question::digit_row`]): ask for
+    /// the custom text on a line of its own.
+    TypeOwn,
     /// An answer. `options`: the new selection, when numbers, a value or a label were typed
     /// (it replaces the selection); `custom`: the new custom text after `>` (empty clears it).
     Answer {
@@ -72,11 +80,11 @@ pub enum Entry {
 /// What one line typed at the review prompt asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReviewEntry {
-    /// An empty line or `submit`.
-    Submit,
-    /// `cancel` or `quit`.
-    Cancel,
-    /// A question number: re-open that question (0-based here).
+    /// One of the review's actions ([`ACTIONS`]): its number (`1`) or its words (`submit`,
+    /// any case); an empty line is Submit (the terminal's review opens on it); `quit` is
+    /// Cancel.
+    Action(ReviewAction),
+    /// `#N`: re-open question N (0-based here).
     Open(usize),
     /// `<` or `back`: go to the last question.
     Back,
@@ -86,8 +94,11 @@ pub enum ReviewEntry {
     Invalid(String),
 }
 
-/// The marker that starts custom text ("Type your own"): `> Svelte`.
+/// The marker that starts custom text: `> Svelte`.
 pub const CUSTOM_MARKER: char = '>';
+
+/// The marker before a question's number at the review: `#2` re-opens question 2.
+pub const QUESTION_MARKER: char = '#';
 
 /// Parses the option numbers in `text` (`2`, `1,3`, `1 3`, `1, 3`) into 0-based positions.
 ///
@@ -171,7 +182,8 @@ fn parse_note(line: &str, question: &Question) -> Option<Entry> {
 ///
 /// In order: empty → [`Entry::Keep`]; `?` → help; `<` → back; `note: …` / `note N: …` → a
 /// note; `> text` → custom text; `-` → clear; numbers (`2`, `1,3`, `1 3`, on multi also
-/// followed by `> text`) → options; an option's exact value or label (or a unique
+/// followed by `> text`) → options, and the number after the last option → the custom-text row
+/// when the question takes custom text; an option's exact value or label (or a unique
 /// case-insensitive match) → that option; the words `help`, `back`, `review`, `cancel`;
 /// anything else → [`Entry::Invalid`] with a one-line reason. On a text-only question (no
 /// options) any other line is the answer. Custom text on a question that takes none
@@ -228,6 +240,11 @@ pub fn parse_entry(line: &str, question: &Question) -> Entry {
             },
         };
     }
+    if let Ok(n) = line.parse::<usize>() {
+        if model::digit_row(question, n) == Some(Row::TypeOwn) {
+            return Entry::TypeOwn;
+        }
+    }
     let (numbers, custom) = match line.split_once(CUSTOM_MARKER) {
         Some((n, text)) => (n, Some(text.trim().to_string())),
         None => (line, None),
@@ -282,25 +299,60 @@ pub fn parse_entry(line: &str, question: &Question) -> Entry {
 pub fn parse_review_entry(line: &str, questions: usize) -> ReviewEntry {
     let line = line.trim();
     match line.to_lowercase().as_str() {
-        "" | "submit" => return ReviewEntry::Submit,
-        "cancel" | "quit" => return ReviewEntry::Cancel,
+        "" => return ReviewEntry::Action(ReviewAction::Submit),
+        "quit" => return ReviewEntry::Action(ReviewAction::Cancel),
         "<" | "back" => return ReviewEntry::Back,
         "?" | "help" => return ReviewEntry::Help,
         _ => {}
     }
-    if !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit()) {
-        return match line.parse::<usize>() {
-            Ok(n) if (1..=questions).contains(&n) => ReviewEntry::Open(n - 1),
-            _ => ReviewEntry::Invalid(format!(
-                "there is no question {line}: choose {}",
-                range(questions)
+    if let Some(action) = ReviewAction::named(line) {
+        return ReviewEntry::Action(action);
+    }
+    let all_digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    if all_digits(line) {
+        return match line
+            .parse::<usize>()
+            .ok()
+            .and_then(ReviewAction::numbered_as)
+        {
+            Some(action) => ReviewEntry::Action(action),
+            None => ReviewEntry::Invalid(format!(
+                "there is no action {line}: choose {}",
+                range(ACTIONS.len())
             )),
         };
     }
-    ReviewEntry::Invalid(
-        "type submit (or press Enter), cancel, or a question number to change it (? for help)"
-            .to_string(),
-    )
+    if let Some(number) = line.strip_prefix(QUESTION_MARKER).map(str::trim) {
+        if all_digits(number) {
+            return match number.parse::<usize>() {
+                Ok(n) if (1..=questions).contains(&n) => ReviewEntry::Open(n - 1),
+                _ => ReviewEntry::Invalid(match questions {
+                    1 => format!("there is no question {number}: type {QUESTION_MARKER}1"),
+                    n => format!(
+                        "there is no question {number}: type {QUESTION_MARKER}1 to {QUESTION_MARKER}{n}"
+                    ),
+                }),
+            };
+        }
+    }
+    ReviewEntry::Invalid(format!(
+        "type {}, or {QUESTION_MARKER} and a question's number to change it (? for help)",
+        action_choices()
+    ))
+}
+
+/// The review's actions as the lines that run them: `1 (Submit) or 2 (Cancel)`.
+fn action_choices() -> String {
+    let choices: Vec<String> = ACTIONS
+        .iter()
+        .enumerate()
+        .map(|(i, a)| format!("{} ({})", i + 1, a.label()))
+        .collect();
+    match choices.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// Whether a confirmation answer is yes (`y`, `yes`, any case); anything else is no.
@@ -455,23 +507,13 @@ pub fn run_with_timeout<R: Lines, W: Write>(
         deadline,
     };
     match plain.run() {
-        Ok(()) => plain.flow.into_ending().unwrap_or_else(|| {
-            Ending::Internal("the plain front end stopped before the flow ended".to_string())
-        }),
+        Ok(()) => super::ending_of(plain.flow, "plain"),
         Err(Stop::TimedOut) => {
             let why = plain.deadline.map(|d| d.message()).unwrap_or_default();
-            let _ = writeln!(
-                plain.out,
-                "\nTimed out ({why}): the answers given so far are kept."
-            );
+            let ending = super::time_out(plain.flow, why);
+            let _ = writeln!(plain.out, "\n{}.", view::ending_words(&ending).1);
             let _ = plain.out.flush();
-            match plain.flow.apply(Command::TimeOut(why)) {
-                Ok(()) => plain
-                    .flow
-                    .into_ending()
-                    .unwrap_or_else(|| Ending::Internal("the flow did not time out".to_string())),
-                Err(e) => Ending::Internal(format!("the flow refused a command: {e}")),
-            }
+            ending
         }
         Err(Stop::Eof) => {
             let _ = writeln!(
@@ -519,9 +561,8 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
             Self::review,
             Self::confirm,
         )?;
-        match self.flow.ending() {
-            Some(Ending::Submitted(_)) => writeln!(self.out, "Submitted.")?,
-            _ => writeln!(self.out, "Cancelled: no answers were given.")?,
+        if let Some(ending) = self.flow.ending() {
+            writeln!(self.out, "{}.", view::ending_words(&ending).1)?;
         }
         self.out.flush()?;
         Ok(())
@@ -599,18 +640,22 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
                     Ok(()) => writeln!(self.out, "Cleared.")?,
                     Err(e) => writeln!(self.out, "Not saved: {e}.")?,
                 },
+                Entry::TypeOwn => {
+                    let text = self.read_line(&format!("{}> ", words::TYPE_OWN))?;
+                    if text.trim().is_empty() {
+                        writeln!(self.out, "Not changed.")?;
+                    } else {
+                        let saved = self.flow.apply(Command::SaveCustomText(text));
+                        self.report_saved(q, saved)?;
+                    }
+                }
                 Entry::Answer { options, custom } => {
                     let command = Command::Answer {
                         options,
                         custom_text: custom,
                     };
-                    match self.flow.apply(command) {
-                        Ok(()) => {
-                            let now = self.describe(q);
-                            writeln!(self.out, "Saved: {now}")?;
-                        }
-                        Err(e) => writeln!(self.out, "Not saved: {e}.")?,
-                    }
+                    let saved = self.flow.apply(command);
+                    self.report_saved(q, saved)?;
                 }
                 Entry::Note { option, text } => {
                     let (command, whose) = match option {
@@ -619,7 +664,7 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
                                 question: q,
                                 text: text.clone(),
                             },
-                            "Question note".to_string(),
+                            words::QUESTION_NOTE.to_string(),
                         ),
                         Some(o) => (
                             Command::SetOptionNote {
@@ -627,7 +672,7 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
                                 option: o,
                                 text: text.clone(),
                             },
-                            format!("Note on {}", one_line(&question.options[o].label)),
+                            words::option_note(&one_line(&question.options[o].label)),
                         ),
                     };
                     match self.flow.apply(command) {
@@ -642,66 +687,69 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
         Ok(())
     }
 
-    /// Prints the block of question `q`: marker, prompt, options, current answer, hint.
+    /// Says how an answer to question `q` went: `Saved: …` (the answer as it would be
+    /// submitted), or why it was refused.
+    fn report_saved(&mut self, q: usize, saved: Result<(), FlowError>) -> io::Result<()> {
+        match saved {
+            Ok(()) => {
+                let now = self.describe(q);
+                writeln!(self.out, "Saved: {now}")
+            }
+            Err(e) => writeln!(self.out, "Not saved: {e}."),
+        }
+    }
+
+    /// Prints the block of question `q`: its heading, prompt and note, the screen model's rows
+    /// (options with their descriptions, previews and notes, the custom-text row, Next on a
+    /// multi-select question), the current answer, the hint.
     fn show_question(&mut self, q: usize) -> io::Result<()> {
-        let question = &self.flow.payload().questions[q];
-        let n = self.flow.payload().questions.len();
+        let payload = self.flow.payload();
+        let question = &payload.questions[q];
         let answers = self.flow.answers();
         let mut s = String::new();
-        let mut tags = vec![question.instruction()];
-        if question.required {
-            tags.push("required");
-        }
-        let _ = writeln!(
-            s,
-            "\n{}/{n} {} ({})",
-            q + 1,
-            one_line(&question.label),
-            tags.join(", ")
-        );
+        let _ = writeln!(s, "\n{}", model::heading(payload, q));
         s.push_str(&indented(&question.prompt, ""));
         if let Some(context) = &question.context {
             s.push_str(&indented(context, "  "));
         }
-        let selected = answers.selected(q);
-        for (i, option) in question.options.iter().enumerate() {
-            let mark = if selected.contains(&i) { '*' } else { ' ' };
-            let _ = writeln!(s, " {mark}{:>2}) {}", i + 1, one_line(&option.label));
+        if let Some(note) = model::note_line(answers, q) {
+            let _ = writeln!(s, "{note}");
+        }
+        // A text-only question's line is its answer: it shows no rows.
+        let rows = match question.is_text_only() {
+            true => Vec::new(),
+            false => Rows::of(question, None).to_vec(),
+        };
+        let to_review = self.flow.next_is_review(q);
+        // Columns before a row's label: " ( ) " and the number.
+        let indent = " ".repeat(6 + model::number(question, Row::Option(0)).len());
+        for row in rows {
+            let text = model::row_text(payload, answers, q, row, false, to_review);
+            let mark = model::mark(question, row, model::is_chosen(answers, q, row));
+            let _ = writeln!(s, " {mark:3} {text}");
+            let Row::Option(o) = row else {
+                continue;
+            };
+            let option = &question.options[o];
             if let Some(d) = &option.description {
-                s.push_str(&indented(d, "      "));
+                s.push_str(&indented(d, &indent));
             }
             if question.kind == QuestionType::Preview {
                 if let Some(p) = &option.preview {
-                    s.push_str(&indented(p, "      | "));
+                    s.push_str(&indented(p, &format!("{indent}| ")));
                 }
             }
-            if let Some(note) = answers.option_note(q, i) {
-                let _ = writeln!(s, "      note: {}", one_line(note));
+            if let Some(note) = model::option_note_line(answers, q, o) {
+                let _ = writeln!(s, "{indent}{note}");
             }
-        }
-        if question.allows_custom_text() && !question.is_text_only() {
-            let _ = writeln!(
-                s,
-                "   {CUSTOM_MARKER}  Type your own: start the line with \"{CUSTOM_MARKER}\""
-            );
         }
         if answers.is_answered(q) || answers.note(q).is_some() {
             let _ = writeln!(s, "Current answer: {}", self.describe(q));
         }
-        let hint = match question.kind {
-            _ if question.is_text_only() => "Type your answer",
-            QuestionType::Single if question.allows_custom_text() => {
-                "Type a number or \"> your own answer\""
-            }
-            QuestionType::Multi if question.allows_custom_text() => {
-                "Type numbers (1,3 or 1 3), optionally then \"> your own answer\""
-            }
-            QuestionType::Multi => "Type numbers (1,3 or 1 3)",
-            QuestionType::Single | QuestionType::Preview => "Type a number",
-        };
         let _ = writeln!(
             s,
-            "{hint}; Enter keeps the current answer, < goes back, ? shows help."
+            "{}; Enter keeps the current answer, < goes back, ? shows help.",
+            answer_hint(question)
         );
         self.out.write_all(s.as_bytes())
     }
@@ -720,155 +768,203 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
 
     /// Shows the review and reads lines until one moves the flow.
     fn review(&mut self) -> Result<(), Stop> {
-        let payload = self.flow.payload();
+        let (payload, answers) = (self.flow.payload(), self.flow.answers());
         let n = payload.questions.len();
-        let mut s = String::from("\nReview\n");
-        let missing = self.flow.unanswered_required();
-        for (q, question) in payload.questions.iter().enumerate() {
-            let flag = if missing.contains(&q) {
-                " [required, not answered]"
-            } else {
-                ""
-            };
-            let _ = writeln!(
-                s,
-                "  {}. {}{flag}: {}",
-                q + 1,
-                one_line(&question.label),
-                self.describe(q)
-            );
+        let mut s = format!("\n{}\n", words::REVIEW_TITLE);
+        // Each question's lines (upstream's submit screen), its number in a column before them.
+        let column = format!("{QUESTION_MARKER}{n}").len();
+        for q in 0..n {
+            if q > 0 {
+                s.push('\n');
+            }
+            for line in review::question_lines(payload, answers, q) {
+                let number = match line.kind {
+                    LineKind::Label => format!("{QUESTION_MARKER}{}", q + 1),
+                    _ => String::new(),
+                };
+                let _ = writeln!(
+                    s,
+                    "{number:column$}{:indent$}{}",
+                    "",
+                    line.text,
+                    indent = line.indent
+                );
+            }
         }
-        s.push_str(
-            "Press Enter or type submit to submit, cancel to cancel, or a question number to change it.\n",
+        s.push('\n');
+        for action in ACTIONS {
+            let _ = writeln!(s, "  {}", action.numbered());
+        }
+        let _ = writeln!(
+            s,
+            "Type {}; {QUESTION_MARKER}2 changes question 2, < goes to the last question, ? shows help; Enter alone: {}.",
+            action_choices(),
+            ReviewAction::Submit.label()
         );
         self.out.write_all(s.as_bytes())?;
         while self.flow.screen() == Screen::Review && !self.flow.is_over() {
             let line = self.read_line("review> ")?;
             match parse_review_entry(&line, n) {
-                ReviewEntry::Submit => {
-                    self.apply(Command::Submit)?;
-                    if self.flow.screen() == Screen::ConfirmSubmit {
+                ReviewEntry::Action(action) => {
+                    self.apply(action.command())?;
+                    // A confirmation is asked here, so no returns to this review unprinted.
+                    if review::confirmation(&self.flow).is_some() {
                         self.confirm()?;
-                        if self.flow.screen() == Screen::Review {
-                            writeln!(self.out, "Not submitted.")?;
-                        }
                     }
                 }
-                ReviewEntry::Cancel => self.apply(Command::Dismiss)?,
                 ReviewEntry::Open(q) => self.apply(Command::Open(q))?,
                 ReviewEntry::Back => self.apply(Command::Back)?,
-                ReviewEntry::Help => self.out.write_all(REVIEW_HELP.as_bytes())?,
+                ReviewEntry::Help => self.out.write_all(review_help().as_bytes())?,
                 ReviewEntry::Invalid(why) => writeln!(self.out, "Not understood: {why}")?,
             }
         }
         Ok(())
     }
 
-    /// A confirmation as a `[y/N]` line: the required-question warning, or a cancel that
-    /// would lose answers.
+    /// A confirmation ([`review::confirmation`]) as a `[y/N]` line under the line over it:
+    /// the required-question warning, or a cancel that would lose answers. No says its words
+    /// (`No, go back to the review.`).
     fn confirm(&mut self) -> Result<(), Stop> {
-        let ask = match self.flow.screen() {
-            Screen::ConfirmSubmit => {
-                let payload = self.flow.payload();
-                let missing: Vec<String> = self
-                    .flow
-                    .unanswered_required()
-                    .into_iter()
-                    .map(|q| one_line(&payload.questions[q].label).into_owned())
-                    .collect();
-                format!(
-                    "{} required question{} not answered ({}). Submit anyway? [y/N] ",
-                    missing.len(),
-                    if missing.len() == 1 { " is" } else { "s are" },
-                    missing.join(", ")
-                )
-            }
-            _ => "Cancel and discard your answers? [y/N] ".to_string(),
+        let Some((confirmation, detail)) = review::confirmation(&self.flow) else {
+            return Err(Stop::Internal("a confirmation with none asked".to_string()));
         };
-        let yes = is_yes(&self.read_line(&ask)?);
+        if let Some(detail) = detail {
+            writeln!(self.out, "{detail}")?;
+        }
+        let yes = is_yes(&self.read_line(&format!("{} [y/N] ", confirmation.title))?);
+        if !yes {
+            writeln!(self.out, "{}.", confirmation.no)?;
+        }
         self.apply(if yes { Command::Confirm } else { Command::Deny })
+    }
+}
+
+/// The first part of a question's hint line: what to type for it.
+fn answer_hint(question: &Question) -> String {
+    let own = question.options.len() + 1;
+    let type_own = words::TYPE_OWN;
+    match question.kind {
+        _ if question.is_text_only() => "Type your answer".to_string(),
+        QuestionType::Single if question.allows_custom_text() => format!(
+            "Type a number, or {own} ({type_own}) or \"{CUSTOM_MARKER} text\""
+        ),
+        QuestionType::Multi if question.allows_custom_text() => format!(
+            "Type numbers (1,3 or 1 3), optionally then \"{CUSTOM_MARKER} text\", or {own} ({type_own})"
+        ),
+        QuestionType::Multi => "Type numbers (1,3 or 1 3)".to_string(),
+        QuestionType::Single | QuestionType::Preview => "Type a number".to_string(),
     }
 }
 
 /// The help for a question prompt, for its kind.
 fn question_help(question: &Question) -> String {
     let mut s = String::from("How to answer (type one line, then Enter):\n");
+    let line = |s: &mut String, what: &str, does: &str| {
+        let _ = writeln!(s, "  {what:<15}{does}");
+    };
     match question.kind {
-        _ if question.is_text_only() => s.push_str(
-            "  text           your answer (help, back, review, cancel: start with \">\")\n",
+        _ if question.is_text_only() => line(
+            &mut s,
+            "text",
+            "your answer (help, back, review, cancel: start with \">\")",
         ),
         QuestionType::Multi => {
-            s.push_str(
-                "  1,3 or 1 3     choose options 1 and 3 (replaces the options chosen before)\n",
+            line(
+                &mut s,
+                "1,3 or 1 3",
+                "choose options 1 and 3 (replaces the options chosen before)",
             );
             if question.allows_custom_text() {
-                s.push_str("  1,3 > text     choose options 1 and 3 and add your own answer\n");
+                line(
+                    &mut s,
+                    "1,3 > text",
+                    "choose options 1 and 3 and add your own answer",
+                );
             }
         }
-        _ => s.push_str("  2              choose option 2\n"),
+        _ => line(&mut s, "2", "choose option 2"),
     }
     if !question.is_text_only() {
-        s.push_str("  name           choose the option with this value or label\n");
+        line(&mut s, "name", "choose the option with this value or label");
     }
     if question.allows_custom_text() {
-        s.push_str(
-            "  > text         your own answer (\"Type your own\")\n\
-             \x20 >              clear your own answer\n",
-        );
+        let type_own = words::TYPE_OWN;
+        if !question.is_text_only() {
+            let own = (question.options.len() + 1).to_string();
+            line(
+                &mut s,
+                &own,
+                &format!("{type_own}: asks for your own answer"),
+            );
+        }
+        line(&mut s, "> text", &format!("your own answer ({type_own})"));
+        line(&mut s, ">", "clear your own answer");
     }
-    s.push_str(
-        "  -              clear the answer\n\
-         \x20 (empty line)   keep the current answer and go on (skips an unanswered question)\n\
-         \x20 note: text     a note on the question (note: alone clears it)\n\
-         \x20 note 2: text   a note on option 2\n\
-         \x20 < or back      the previous question\n\
-         \x20 review         go to the review\n\
-         \x20 cancel         cancel the questionnaire (no answers are given)\n\
-         \x20 ?              this help\n",
-    );
+    for (what, does) in [
+        ("-", "clear the answer"),
+        (
+            "(empty line)",
+            "keep the current answer and go on (skips an unanswered question)",
+        ),
+        (
+            "note: text",
+            "a note on the question (note: alone clears it)",
+        ),
+        ("note 2: text", "a note on option 2"),
+        ("< or back", "the previous question"),
+        ("review", "go to the review"),
+        ("cancel", "cancel the questionnaire (no answers are given)"),
+        ("?", "this help"),
+    ] {
+        line(&mut s, what, does);
+    }
     s
 }
 
-const REVIEW_HELP: &str = "\
-At the review:
-  (empty line)   submit the answers (asks first when a required question is not answered)
-  submit         the same
-  2              change the answer to question 2
-  < or back      the last question
-  cancel         cancel the questionnaire (no answers are given)
-  ?              this help
-";
+/// The help at the review: its actions ([`ACTIONS`]) by number and words, then the other lines.
+fn review_help() -> String {
+    let mut s = String::from("At the review:\n");
+    let line = |s: &mut String, what: &str, does: &str| {
+        let _ = writeln!(s, "  {what:<15}{does}");
+    };
+    line(&mut s, "(empty line)", ReviewAction::Submit.label());
+    for (i, action) in ACTIONS.iter().enumerate() {
+        let what = format!("{} or {}", i + 1, action.label().to_lowercase());
+        line(
+            &mut s,
+            &what,
+            &format!("{}: {}", action.label(), action.describe()),
+        );
+    }
+    line(
+        &mut s,
+        &format!("{QUESTION_MARKER}2"),
+        "change the answer to question 2",
+    );
+    line(&mut s, "< or back", "the last question");
+    line(&mut s, "?", "this help");
+    s
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::contract::{parse_payload, Payload};
+    use crate::contract::Payload;
     use serde_json::json;
 
     fn payload() -> Payload {
-        parse_payload(
-            &json!({
-                "title": "Setup",
-                "questions": [
-                    {"id": "fw", "label": "Frontend", "prompt": "Which framework?", "required": true,
-                     "options": [
-                        {"value": "react", "label": "React", "description": "Components"},
-                        {"value": "vue", "label": "Vue"},
-                        {"value": "3", "label": "Svelte"}]},
-                    {"id": "feat", "label": "Features", "prompt": "Which features?", "type": "multi",
-                     "options": [
-                        {"value": "auth", "label": "Auth"},
-                        {"value": "billing", "label": "Billing"},
-                        {"value": "search", "label": "back"}]},
-                    {"id": "layout", "prompt": "Which layout?", "type": "preview",
-                     "options": [
-                        {"value": "a", "label": "A", "preview": "+--+\n|a |\n+--+"},
-                        {"value": "b", "label": "B", "preview": "b\x1b[2Jb"}]}
-                ]
-            })
-            .to_string(),
-        )
-        .unwrap()
+        crate::frontend::test_support::setup_payload(json!([
+            {"id": "fw", "label": "Frontend", "prompt": "Which framework?", "required": true,
+             "options": [
+                {"value": "react", "label": "React", "description": "Components"},
+                {"value": "vue", "label": "Vue"},
+                {"value": "3", "label": "Svelte"}]},
+            {"id": "feat", "label": "Features", "prompt": "Which features?", "type": "multi",
+             "options": [
+                {"value": "auth", "label": "Auth"},
+                {"value": "billing", "label": "Billing"},
+                {"value": "search", "label": "back"}]}
+        ]))
     }
 
     fn answer(options: Option<Vec<usize>>, custom: Option<&str>) -> Entry {
@@ -935,7 +1031,7 @@ mod tests {
     fn numbers_out_of_range_are_invalid() {
         let p = payload();
         let single = &p.questions[0];
-        for line in ["0", "4", "1,9", "99999999999999999999999"] {
+        for line in ["0", "5", "1,9", "99999999999999999999999"] {
             match parse_entry(line, single) {
                 Entry::Invalid(msg) => {
                     assert!(msg.starts_with("there is no option "), "{msg}");
@@ -1056,21 +1152,60 @@ mod tests {
 
     #[test]
     fn review_entries() {
-        assert_eq!(parse_review_entry("", 3), ReviewEntry::Submit);
-        assert_eq!(parse_review_entry("Submit\n", 3), ReviewEntry::Submit);
-        assert_eq!(parse_review_entry("cancel", 3), ReviewEntry::Cancel);
-        assert_eq!(parse_review_entry("2", 3), ReviewEntry::Open(1));
+        let action = ReviewEntry::Action;
+        assert_eq!(parse_review_entry("", 3), action(ReviewAction::Submit));
+        assert_eq!(parse_review_entry("1", 3), action(ReviewAction::Submit));
+        assert_eq!(
+            parse_review_entry("Submit\n", 3),
+            action(ReviewAction::Submit)
+        );
+        assert_eq!(parse_review_entry("2", 3), action(ReviewAction::Elaborate));
+        assert_eq!(parse_review_entry("3", 3), action(ReviewAction::Cancel));
+        assert_eq!(
+            parse_review_entry("cancel", 3),
+            action(ReviewAction::Cancel)
+        );
+        assert_eq!(parse_review_entry("quit", 3), action(ReviewAction::Cancel));
+        assert_eq!(parse_review_entry("#2", 3), ReviewEntry::Open(1));
+        assert_eq!(parse_review_entry("# 3", 3), ReviewEntry::Open(2));
         assert_eq!(parse_review_entry("<", 3), ReviewEntry::Back);
         assert_eq!(parse_review_entry("?", 3), ReviewEntry::Help);
         assert_eq!(
-            parse_review_entry("4", 3),
-            ReviewEntry::Invalid("there is no question 4: choose a number from 1 to 3".into())
+            parse_review_entry("#4", 3),
+            ReviewEntry::Invalid("there is no question 4: type #1 to #3".into())
         );
-        assert!(matches!(
+        assert_eq!(
+            parse_review_entry("#2", 1),
+            ReviewEntry::Invalid("there is no question 2: type #1".into())
+        );
+        assert_eq!(
+            parse_review_entry("4", 3),
+            ReviewEntry::Invalid("there is no action 4: choose a number from 1 to 3".into())
+        );
+        assert_eq!(
             parse_review_entry("yes", 3),
-            ReviewEntry::Invalid(_)
-        ));
+            ReviewEntry::Invalid(
+                "type 1 (Submit), 2 (Elaborate) or 3 (Cancel), or # and a question's number to change it (? for help)"
+                    .into()
+            )
+        );
         assert!(is_yes(" Y\n") && is_yes("yes") && !is_yes("") && !is_yes("n"));
+    }
+
+    #[test]
+    fn the_number_after_the_options_is_type_your_own() {
+        let p = payload();
+        let (single, multi, preview) = (&p.questions[0], &p.questions[1], &p.questions[2]);
+        assert_eq!(parse_entry("4", single), Entry::TypeOwn);
+        assert_eq!(parse_entry(" 4 ", multi), Entry::TypeOwn);
+        // In a list it is no option; a preview question has Type your own too.
+        assert_eq!(
+            parse_entry("1 4", multi),
+            Entry::Invalid("there is no option 4: choose a number from 1 to 3".into())
+        );
+        assert!(question_help(single)
+            .contains("  4              Type your own: asks for your own answer\n  > text         your own answer (Type your own)\n"));
+        assert_eq!(parse_entry("3", preview), Entry::TypeOwn);
     }
 
     /// A plain session with `--timeout` `timeout` seconds, the lines coming after `gaps`
@@ -1081,21 +1216,12 @@ mod tests {
         timeout: u64,
     ) -> (Ending, String, Duration) {
         let p = payload();
-        let start = Instant::now();
-        let clock = std::rc::Rc::new(std::cell::Cell::new(start));
-        let input = crate::frontend::test_support::Timed {
-            lines: io::Cursor::new(lines.as_bytes().to_vec()),
-            clock: clock.clone(),
-            gaps: gaps.iter().map(|g| g.map(Duration::from_secs)).collect(),
-        };
+        let gaps = gaps.iter().map(|g| g.map(Duration::from_secs));
+        let (input, elapsed) = crate::frontend::test_support::timed(lines, gaps);
         let mut out = Vec::new();
-        let ending = run_with_timeout(
-            Flow::new(&p),
-            input,
-            &mut out,
-            Some(Duration::from_secs(timeout)),
-        );
-        (ending, String::from_utf8(out).unwrap(), clock.get() - start)
+        let timeout = Some(Duration::from_secs(timeout));
+        let ending = run_with_timeout(Flow::new(&p), input, &mut out, timeout);
+        (ending, String::from_utf8(out).unwrap(), elapsed())
     }
 
     #[test]
@@ -1118,7 +1244,7 @@ mod tests {
         assert!(
             shown.ends_with(
                 "2/3> \nClosing in 10 s without an answer: type a line to keep going.\n2/3> \n\
-             Timed out (no key for 30 seconds): the answers given so far are kept.\n"
+             Timed out (no key for 30 seconds): answers kept.\n"
             ),
             "{shown}"
         );
@@ -1153,7 +1279,7 @@ mod tests {
     #[test]
     fn a_whole_flow() {
         let (outcome, details, screen) =
-            session("9\n2 > x\n> Solid\nnote: small\nnote 1: SSO\n1 3 > Export\n\n\n");
+            session("9\n2 > x\n4\nSolid\nnote: small\nnote 1: SSO\n1 3 > Export\n\n\n");
         assert!(matches!(outcome, Ending::Submitted(_)), "{outcome:?}");
         assert_eq!(
             details["answers"],
@@ -1166,16 +1292,42 @@ mod tests {
                          "optionNotes": {"auth": "SSO"}}
             })
         );
-        // Notes keep the prompt on the same question.
+        // The screen model's rows: the options, Type your own as option N+1, Next on the
+        // multi-select question.
+        assert!(
+            screen.contains(
+                "\n1/3 Frontend (choose one, required)\nWhich framework?\n ( ) 1. React\n        Components\n ( ) 2. Vue\n ( ) 3. Svelte\n ( ) 4. Type your own\u{2026}\nType a number, or 4 (Type your own) or \"> text\"; Enter keeps the current answer, < goes back, ? shows help.\n1/3> "
+            ),
+            "{screen}"
+        );
+        assert!(screen.contains(
+            " [ ] 3. back\n [ ] 4. Type your own\u{2026}\n        Next \u{2192}\nType numbers (1,3 or 1 3), optionally then \"> text\", or 4 (Type your own); "
+        ));
         assert!(
             screen.contains("Not understood: there is no option 9: choose a number from 1 to 3\n")
         );
-        assert!(screen.contains("Saved: “Solid”\n"));
-        assert!(screen
-            .contains("  2. Features: Auth, back, “Export”; note: small; note on Auth: SSO\n"));
-        assert!(screen.contains("  3. Q3: no answer\n"));
+        // Option 4 asks for the custom text on a line of its own.
+        assert!(screen.contains("1/3> Type your own> Saved: \u{201c}Solid\u{201d}\n"));
+        // Notes keep the prompt on the same question.
+        assert!(screen.contains("2/3> Note on this question saved.\n2/3> Note on Auth saved.\n"));
         // The preview's escape sequence is shown, not run.
-        assert!(screen.contains("      | b\\e[2Jb\n"));
+        assert!(screen.contains("        | b\\e[2Jb\n"));
+        // The review: each question's lines (notes before the answer, option notes under
+        // theirs), its number before it, then the numbered actions.
+        assert!(
+            screen.contains(
+                "\nReview answers\n#1 Frontend (required)\n     \u{2192} \u{201c}Solid\u{201d}\n\n#2 Features\n       Note: small\n     \u{2192} Auth\n       Note: SSO\n     \u{2192} back\n     \u{2192} \u{201c}Export\u{201d}\n\n#3 Q3\n     \u{2192} unanswered\n\n  1. Submit\n  2. Elaborate\n  3. Cancel\nType 1 (Submit), 2 (Elaborate) or 3 (Cancel); #2 changes question 2, < goes to the last question, ? shows help; Enter alone: Submit.\nreview> Submitted.\n"
+            ),
+            "{screen}"
+        );
+    }
+
+    #[test]
+    fn type_your_own_shows_its_text_and_an_empty_line_changes_nothing() {
+        let (_, details, screen) = session("4\n\n4\nmine\n<\n\n\n\n\n");
+        assert!(screen.contains("1/3> Type your own> Not changed.\n1/3> Type your own> Saved:"));
+        assert!(screen.contains(" (\u{2022}) 4. Type your own\u{2026} \u{201c}mine\u{201d}\n"));
+        assert_eq!(details["answers"]["fw"]["customText"], json!("mine"));
     }
 
     #[test]
@@ -1193,24 +1345,38 @@ mod tests {
     #[test]
     fn required_unanswered_asks_before_submit() {
         // Skip everything, refuse once, then accept.
-        let (outcome, details, screen) = session("\n\n\n\nn\n\ny\n");
+        let (outcome, details, screen) = session("\n\n\n\nn\n1\ny\n");
         assert!(matches!(outcome, Ending::Submitted(_)), "{outcome:?}");
         assert_eq!(details["answers"], json!({}));
-        assert!(screen.contains("  1. Frontend [required, not answered]: no answer (required)\n"));
+        assert!(screen.contains("#1 Frontend (required)\n     \u{2192} unanswered\n"));
         assert_eq!(
             screen
-                .matches("1 required question is not answered (Frontend). Submit anyway? [y/N] ")
+                .matches("Unanswered required questions: Frontend.\nSubmit anyway? [y/N] ")
                 .count(),
             2
         );
-        assert!(screen.contains("Not submitted.\n"));
+        assert!(screen.contains("[y/N] No, go back to the review.\nreview> "));
+    }
+
+    #[test]
+    fn the_reviews_cancel_asks_first_when_answers_would_be_lost() {
+        let (outcome, _, screen) = session("1\n\n\n3\n\ncancel\ny\n");
+        assert_eq!(outcome, Ending::Dismissed);
+        assert_eq!(
+            screen
+                .matches("review> Cancel and discard your answers? [y/N] ")
+                .count(),
+            2
+        );
+        assert!(screen.contains("[y/N] No, keep answering.\nreview> "));
+        assert!(screen.ends_with("[y/N] Cancelled: no answers were given.\n"));
     }
 
     #[test]
     fn back_and_reopen_from_review() {
         // Answer 1, back from 2 to 1, change it, then answer 2 and 3; at the review re-open 1,
         // change it again: it returns to the review; then submit.
-        let (outcome, details, screen) = session("1\n<\n2\n2\n1\n1\n2\n\n");
+        let (outcome, details, screen) = session("1\n<\n2\n2\n1\n#1\n2\n\n");
         assert!(matches!(outcome, Ending::Submitted(_)), "{outcome:?}");
         assert_eq!(
             details["answers"],
@@ -1220,8 +1386,9 @@ mod tests {
                 "layout": {"values": ["a"], "labels": ["A"], "indices": [1]}
             })
         );
-        assert_eq!(screen.matches("\nReview\n").count(), 2);
+        assert_eq!(screen.matches("\nReview answers\n").count(), 2);
         assert!(screen.contains("Current answer: React\n"));
+        assert!(screen.contains(" (\u{2022}) 1. React\n"));
     }
 
     #[test]

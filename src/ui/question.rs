@@ -7,7 +7,7 @@
 //! internal option: its digit opens its editor); then, on a multi-select question, the row that
 //! moves on (Next → / Next: review →). Notes have no row: `n` and `N` open them.
 
-use super::keymap::{self, Binding};
+use super::keymap::{self, Action, Binding};
 use super::words;
 use crate::answers::AnswerState;
 use crate::contract::{Payload, Question, QuestionType};
@@ -120,6 +120,29 @@ pub fn place(payload: &Payload, q: usize) -> Option<String> {
         .then(|| format!("{}/{n} {}{required}", q + 1, one_line(&question.label)))
 }
 
+/// The question's number and label, always (`2/3 Frontend`): the line-based front ends (plain,
+/// dialogs) name every question by it, in its heading and in the titles of its editors.
+pub fn marker(payload: &Payload, q: usize) -> String {
+    format!(
+        "{}/{} {}",
+        q + 1,
+        payload.questions.len(),
+        one_line(&payload.questions[q].label)
+    )
+}
+
+/// The heading of question `q` in the line-based front ends: its [`marker`] and how to answer
+/// it, `2/3 Frontend (choose any, required)`.
+pub fn heading(payload: &Payload, q: usize) -> String {
+    let question = &payload.questions[q];
+    let required = if question.required { ", required" } else { "" };
+    format!(
+        "{} ({}{required})",
+        marker(payload, q),
+        question.instruction()
+    )
+}
+
 /// The prompt line's text: the place ([`place`]) and the prompt, `1/2 Style · How…?`. The
 /// prompt keeps its line breaks; front ends wrap it.
 pub fn prompt_text(payload: &Payload, q: usize) -> String {
@@ -175,6 +198,50 @@ pub fn row_text(
     }
 }
 
+/// The mark before a row of a line-based front end (plain, dialogs) that draws it itself:
+/// `( )` / `(•)` on a single-select or preview question, `[ ]` / `[x]` on a multi-select one
+/// (dialoguer's look without colour); the Next row has none.
+pub fn mark(question: &Question, row: Row, chosen: bool) -> &'static str {
+    match (row, question.kind, chosen) {
+        (Row::Next, _, _) => "",
+        (_, QuestionType::Multi, true) => "[x]",
+        (_, QuestionType::Multi, false) => "[ ]",
+        (_, _, true) => "(\u{2022})",
+        (_, _, false) => "( )",
+    }
+}
+
+/// What a front end without keys (dialogs) offers as rows after question `q`'s [`Rows`], for
+/// what the terminal does with a key, in this order: the question's note (`N`), an option's
+/// note (`n`, when the question has options), the previous question (Shift+Tab, from the
+/// second question on), and on a question without a Next row the move on (Tab). Their words:
+/// [`key_row_text`].
+pub fn key_rows(question: &Question, q: usize) -> Vec<Action> {
+    let mut rows = vec![Action::QuestionNote];
+    if !question.options.is_empty() {
+        rows.push(Action::OptionNote);
+    }
+    if q > 0 {
+        rows.push(Action::PrevQuestion);
+    }
+    if question.kind != QuestionType::Multi {
+        rows.push(Action::NextQuestion);
+    }
+    rows
+}
+
+/// The words of a key row ([`key_rows`]); `to_review`: moving on shows the review
+/// ([`words::next_row`]). `None` for an action that has no row.
+pub fn key_row_text(action: Action, to_review: bool) -> Option<&'static str> {
+    match action {
+        Action::QuestionNote => Some(words::QUESTION_NOTE_ROW),
+        Action::OptionNote => Some(words::OPTION_NOTE_ROW),
+        Action::PrevQuestion => Some(words::BACK_ROW),
+        Action::NextQuestion => Some(words::next_row(to_review)),
+        _ => None,
+    }
+}
+
 /// Whether row `row` of question `q` is chosen (an option selected; Type your own with
 /// custom text).
 pub fn is_chosen(answers: &AnswerState, q: usize, row: Row) -> bool {
@@ -198,10 +265,15 @@ pub fn detail_lines(payload: &Payload, answers: &AnswerState, q: usize, row: Row
     if let Some(d) = &option.description {
         lines.push(one_line(d).into_owned());
     }
-    if let Some(note) = answers.option_note(q, o) {
-        lines.push(format!("note: {}", one_line(note)));
-    }
+    lines.extend(option_note_line(answers, q, o));
     lines
+}
+
+/// Option `o`'s note as the line under the option (`note: …`), when it has one.
+pub fn option_note_line(answers: &AnswerState, q: usize, o: usize) -> Option<String> {
+    answers
+        .option_note(q, o)
+        .map(|note| format!("note: {}", one_line(note)))
 }
 
 /// The question note's line under the prompt (`Note: …`), when it has one.
@@ -308,6 +380,56 @@ mod tests {
             "   Next: review \u{2192}"
         );
         assert_eq!(prompt_text(&p, 1), "2/3 Q2 \u{b7} Which?");
+    }
+
+    #[test]
+    fn line_front_ends_name_each_question_and_offer_keys_as_rows() {
+        let p = payload(
+            r#"{"questions":[
+                {"id":"s","label":"Style","prompt":"How?","required":true,"options":[{"value":"a","label":"A"}]},
+                {"id":"m","prompt":"Which?","type":"multi","options":[{"value":"r","label":"R"}]}]}"#,
+        );
+        assert_eq!(marker(&p, 0), "1/2 Style");
+        assert_eq!(heading(&p, 0), "1/2 Style (choose one, required)");
+        assert_eq!(heading(&p, 1), "2/2 Q2 (choose any)");
+        let (single, multi) = (&p.questions[0], &p.questions[1]);
+        assert_eq!(mark(single, Row::Option(0), true), "(\u{2022})");
+        assert_eq!(mark(single, Row::TypeOwn, false), "( )");
+        assert_eq!(mark(multi, Row::Option(0), true), "[x]");
+        assert_eq!(mark(multi, Row::Next, false), "");
+        use Action::*;
+        assert_eq!(
+            key_rows(single, 0),
+            [QuestionNote, OptionNote, NextQuestion]
+        );
+        assert_eq!(key_rows(multi, 1), [QuestionNote, OptionNote, PrevQuestion]);
+        // A question without options (docs/dialects.md) has no option note.
+        let text_only = crate::contract::parse_payload_as(
+            r#"{"question": "Name?"}"#,
+            crate::contract::InputFormat::Auto,
+            false,
+        )
+        .payload
+        .unwrap();
+        assert_eq!(heading(&text_only, 0), "1/1 Q1 (answer in your own words)");
+        assert_eq!(
+            key_rows(&text_only.questions[0], 0),
+            [QuestionNote, NextQuestion]
+        );
+        let texts: Vec<_> = key_rows(single, 1)
+            .into_iter()
+            .map(|a| key_row_text(a, true).unwrap())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "Note on this question\u{2026}",
+                "Note on an option\u{2026}",
+                "\u{2190} Back",
+                "Next: review \u{2192}"
+            ]
+        );
+        assert_eq!(key_row_text(Filter, false), None);
     }
 
     #[test]

@@ -6,9 +6,10 @@
 //! unanswered` for a question with neither; no prompts; then the numbered actions (`1. Submit`,
 //! `2. Elaborate`, `3. Cancel`). Every front end draws these lines.
 
-use super::words;
+use super::words::{self, Confirmation};
 use crate::answers::AnswerState;
 use crate::contract::Payload;
+use crate::flow::{Flow, Screen};
 use crate::text::one_line;
 use crate::text::quote;
 
@@ -17,28 +18,54 @@ pub use crate::flow::ReviewAction;
 /// The review's actions, in order (the flow's: Submit, Elaborate, Cancel).
 pub const ACTIONS: [ReviewAction; 3] = ReviewAction::ALL;
 
-/// An action's words.
-pub fn action_label(action: ReviewAction) -> &'static str {
-    match action {
-        ReviewAction::Submit => words::SUBMIT,
-        ReviewAction::Elaborate => words::ELABORATE,
-        ReviewAction::Cancel => words::CANCEL,
+/// What the review's actions say: the flow owns which there are and what each does
+/// ([`ReviewAction::command`]); their words are the screen model's.
+impl ReviewAction {
+    /// The action's words (upstream `SUBMIT_CHOICES`, and Elaborate since v0.4.0).
+    pub fn label(self) -> &'static str {
+        match self {
+            ReviewAction::Submit => words::SUBMIT,
+            ReviewAction::Elaborate => words::ELABORATE,
+            ReviewAction::Cancel => words::CANCEL,
+        }
     }
-}
 
-/// An action's number (1-based) and words: `1. Submit`.
-pub fn numbered(action: ReviewAction) -> String {
-    format!("{}. {}", number(action), action_label(action))
-}
+    /// The action's number (1-based), the digit that runs it.
+    pub fn number(self) -> usize {
+        ACTIONS.iter().position(|a| *a == self).unwrap_or(0) + 1
+    }
 
-/// An action's number (1-based), the digit that runs it.
-pub fn number(action: ReviewAction) -> usize {
-    ACTIONS.iter().position(|a| *a == action).unwrap_or(0) + 1
-}
+    /// The action's number and words: `1. Submit`.
+    pub fn numbered(self) -> String {
+        format!("{}. {}", self.number(), self.label())
+    }
 
-/// The action with number `n` (1-based).
-pub fn numbered_as(n: usize) -> Option<ReviewAction> {
-    n.checked_sub(1).and_then(|i| ACTIONS.get(i)).copied()
+    /// The action with number `n` (1-based).
+    pub fn numbered_as(n: usize) -> Option<ReviewAction> {
+        n.checked_sub(1).and_then(|i| ACTIONS.get(i)).copied()
+    }
+
+    /// The action a line-based front end's typed word names: its words in any case (`submit`,
+    /// `Cancel`).
+    pub fn named(word: &str) -> Option<ReviewAction> {
+        ACTIONS
+            .iter()
+            .find(|a| a.label().eq_ignore_ascii_case(word.trim()))
+            .copied()
+    }
+
+    /// What the action does, in a help text's words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ReviewAction::Submit => {
+                "submit the answers (asks first when a required question is unanswered)"
+            }
+            ReviewAction::Elaborate => {
+                "ask the agent to elaborate on your notes, keeping the answers"
+            }
+            ReviewAction::Cancel => "cancel (asks first when answers or notes would be lost)",
+        }
+    }
 }
 
 /// What a review line is.
@@ -108,6 +135,45 @@ pub fn question_lines(payload: &Payload, answers: &AnswerState, q: usize) -> Vec
     lines
 }
 
+/// The review of question `q` on one row, for a front end whose rows are one line each
+/// (dialogs): the question's number (`1/3`, so no two rows are alike and none reads like an
+/// action), then its [`question_lines`] joined, an answer after a space and a note after
+/// ` · `: `2/3 Multi → Follow-up action · Note: First note → Docs demo`.
+pub fn question_row(payload: &Payload, answers: &AnswerState, q: usize) -> String {
+    let mut row = format!("{}/{}", q + 1, payload.questions.len());
+    for line in question_lines(payload, answers, q) {
+        row.push_str(if line.kind == LineKind::Note {
+            " \u{b7} "
+        } else {
+            " "
+        });
+        row.push_str(&line.text);
+    }
+    row
+}
+
+/// The confirmation the flow asks now, with the line over it: the cancel confirmation, or the
+/// submit one under [`words::unanswered_required`] (the unanswered required questions by
+/// label). `None` when the flow is not at a confirmation.
+pub fn confirmation(flow: &Flow<'_>) -> Option<(Confirmation, Option<String>)> {
+    match flow.screen() {
+        Screen::ConfirmCancel { .. } => Some((words::CONFIRM_CANCEL, None)),
+        Screen::ConfirmSubmit => {
+            let payload = flow.payload();
+            let names: Vec<String> = flow
+                .unanswered_required()
+                .into_iter()
+                .map(|q| one_line(&payload.questions[q].label).into_owned())
+                .collect();
+            Some((
+                words::CONFIRM_SUBMIT,
+                Some(words::unanswered_required(&names)),
+            ))
+        }
+        Screen::Question(_) | Screen::Review => None,
+    }
+}
+
 /// The review's name of question `q`: its label, `(required)` after a required one.
 pub fn label(payload: &Payload, q: usize) -> String {
     let question = &payload.questions[q];
@@ -118,6 +184,32 @@ pub fn label(payload: &Payload, q: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::flow::Command;
+
+    #[test]
+    fn the_confirmation_is_the_flows_with_the_unanswered_required_questions_over_it() {
+        let p = crate::contract::parse_payload(
+            r#"{"questions":[
+                {"id":"a","label":"Scope","prompt":"?","required":true,"options":[{"value":"x","label":"X"}]},
+                {"id":"b","label":"Name","prompt":"?","required":true,"options":[{"value":"y","label":"Y"}]}]}"#,
+        )
+        .unwrap();
+        let mut flow = Flow::new(&p);
+        assert_eq!(confirmation(&flow), None);
+        flow.apply(Command::Choose(0)).unwrap();
+        flow.apply(ReviewAction::Cancel.command()).unwrap();
+        assert_eq!(confirmation(&flow), Some((words::CONFIRM_CANCEL, None)));
+        flow.apply(Command::Deny).unwrap();
+        flow.apply(Command::Next).unwrap();
+        flow.apply(ReviewAction::Submit.command()).unwrap();
+        assert_eq!(
+            confirmation(&flow),
+            Some((
+                words::CONFIRM_SUBMIT,
+                Some("Unanswered required questions: Name.".to_string())
+            ))
+        );
+    }
 
     /// Upstream `tests/render-submit.test.ts`, "submit screen renders indented notes before
     /// answer and separates questions" and "… multi-select option notes under their related
@@ -164,10 +256,21 @@ mod tests {
             ]
         );
         assert_eq!(texts(2), [" Skipped", "   \u{2192} unanswered"]);
-        assert_eq!(numbered(ReviewAction::Submit), "1. Submit");
-        assert_eq!(numbered(ReviewAction::Elaborate), "2. Elaborate");
-        assert_eq!(numbered(ReviewAction::Cancel), "3. Cancel");
-        assert_eq!(numbered_as(3), Some(ReviewAction::Cancel));
-        assert_eq!(numbered_as(4), None);
+        let rows: Vec<String> = (0..3).map(|q| question_row(&p, &a, q)).collect();
+        assert_eq!(
+            rows,
+            [
+                "1/3 Single \u{b7} Note: Question note \u{2192} Code demo \u{b7} Note: Option note",
+                "2/3 Multi \u{2192} Follow-up action \u{b7} Note: First note \u{2192} Docs demo",
+                "3/3 Skipped \u{2192} unanswered"
+            ]
+        );
+        assert_eq!(ReviewAction::Submit.numbered(), "1. Submit");
+        assert_eq!(ReviewAction::Elaborate.numbered(), "2. Elaborate");
+        assert_eq!(ReviewAction::Cancel.numbered(), "3. Cancel");
+        assert_eq!(ReviewAction::named(" CANCEL "), Some(ReviewAction::Cancel));
+        assert_eq!(ReviewAction::named("2"), None);
+        assert_eq!(ReviewAction::numbered_as(3), Some(ReviewAction::Cancel));
+        assert_eq!(ReviewAction::numbered_as(4), None);
     }
 }

@@ -3,14 +3,13 @@
 //! the look of the terminal's lines (dialoguer's themes, docs/interactive.md "Look").
 //!
 //! Words: [`answer_text`] (a question's summary: labels, then the quoted custom text, or
-//! "no answer"), [`note_lines`], [`review_mark`], [`next_label`], [`transcript_line`],
-//! [`ending_line`]. Look: [`Look`], built once per run from [`colour_wanted`]: dialoguer's
-//! `ColorfulTheme` when colour is on, `SimpleTheme` when it is off. Text is fitted to the width
-//! as plain text first and styled after, so no cut lands inside an escape sequence.
+//! "no answer"), [`note_lines`], [`transcript_line`], [`ending_words`]. Look: [`Look`],
+//! built once per run from [`colour_wanted`]: dialoguer's `ColorfulTheme` when colour is on,
+//! `SimpleTheme` when it is off. Text is fitted to the width as plain text first and styled
+//! after, so no cut lands inside an escape sequence.
 
 use crate::answers::AnswerState;
 use crate::contract::{Payload, Question};
-use crate::flow::Flow;
 use crate::result::Ending;
 use crate::text::one_line;
 use crate::text::{Charset, Glyph};
@@ -63,40 +62,6 @@ pub fn note_lines(payload: &Payload, answers: &AnswerState, q: usize) -> Vec<Str
         ));
     }
     notes
-}
-
-/// The review's mark of question `q`: `✓` answered, `!` required and unanswered, `·` else.
-pub fn review_mark(payload: &Payload, answers: &AnswerState, q: usize) -> &'static str {
-    if answers.is_answered(q) {
-        "✓"
-    } else if payload.questions[q].required {
-        "!"
-    } else {
-        "·"
-    }
-}
-
-/// The review's line of question `q` without its mark: `1/3 Style: Balanced`.
-pub fn review_line(payload: &Payload, answers: &AnswerState, q: usize) -> String {
-    format!(
-        "{}/{} {}: {}",
-        q + 1,
-        payload.questions.len(),
-        one_line(&payload.questions[q].label),
-        summary_text(payload, answers, q)
-    )
-}
-
-/// The row that moves on from question `q`: "Next: review →" when moving on shows the review
-/// ([`Flow::next_is_review`]: the last question, or one re-opened from the review), else
-/// "Next →"; on a multi-select question "Done" for "Next".
-pub fn next_label(flow: &Flow<'_>, q: usize, multi: bool) -> &'static str {
-    match (multi, flow.next_is_review(q)) {
-        (true, true) => "Done: review \u{2192}",
-        (true, false) => "Done \u{2192}",
-        (false, true) => "Next: review \u{2192}",
-        (false, false) => "Next \u{2192}",
-    }
 }
 
 /// The name a transcript line gives question `q`: its label, or its prompt when the payload
@@ -460,7 +425,7 @@ fn plural_notes(n: usize) -> String {
 mod tests {
     use super::*;
     use crate::contract::parse_payload;
-    use crate::flow::Command;
+    use crate::flow::{Command, Flow};
     use serde_json::json;
 
     fn payload() -> Payload {
@@ -487,21 +452,6 @@ mod tests {
         flow.apply(Command::SaveCustomText("mine".into())).unwrap();
         assert_eq!(summary_text(&p, flow.answers(), 0), "Rich");
         assert_eq!(summary_text(&p, flow.answers(), 1), "X, Y, “mine”");
-        assert_eq!(review_mark(&p, flow.answers(), 0), "✓");
-        assert_eq!(review_line(&p, flow.answers(), 1), "2/2 Q2: X, Y, “mine”");
-    }
-
-    #[test]
-    fn next_says_review_when_moving_on_shows_it() {
-        let p = payload();
-        let mut flow = Flow::new(&p);
-        assert_eq!(next_label(&flow, 0, false), "Next \u{2192}");
-        assert_eq!(next_label(&flow, 1, true), "Done: review \u{2192}");
-        flow.apply(Command::Next).unwrap();
-        flow.apply(Command::Next).unwrap();
-        // Re-opened from the review: moving on returns to it.
-        flow.apply(Command::Open(0)).unwrap();
-        assert_eq!(next_label(&flow, 0, false), "Next: review \u{2192}");
     }
 
     #[test]

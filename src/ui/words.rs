@@ -114,6 +114,27 @@ pub fn next_row(to_review: bool) -> &'static str {
     }
 }
 
+/// The rows a front end without keys (dialogs) offers for what the terminal does with a key
+/// (docs/dialogs.md "What each screen asks"): the question's note (`N`).
+pub const QUESTION_NOTE_ROW: &str = "Note on this question\u{2026}";
+
+/// See [`QUESTION_NOTE_ROW`]: an option's note (`n`); it asks which option first.
+pub const OPTION_NOTE_ROW: &str = "Note on an option\u{2026}";
+
+/// See [`QUESTION_NOTE_ROW`]: the review's note on a question (`N` on the review); it asks
+/// which question first.
+pub const REVIEW_NOTE_ROW: &str = "Note on a question\u{2026}";
+
+/// See [`QUESTION_NOTE_ROW`]: the previous question (Shift+Tab, \u{2190}); in a list that
+/// asks which option or question, back without choosing.
+pub const BACK_ROW: &str = "\u{2190} Back";
+
+/// The title of the list that asks which option's note to edit ([`OPTION_NOTE_ROW`]).
+pub const WHICH_OPTION: &str = "Note on which option?";
+
+/// The title of the list that asks which question's note to edit ([`REVIEW_NOTE_ROW`]).
+pub const WHICH_QUESTION: &str = "Note on which question?";
+
 /// The key list's title (`?`).
 pub const KEYS_TITLE: &str = "Keys";
 

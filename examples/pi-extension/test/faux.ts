@@ -1,10 +1,17 @@
 /**
  * Test-only pi extension: a scripted model ("faux" provider, model "faux-1") for offline runs.
  *
- * Turn 1 says "Let me ask." (or the text of PI_ASK_TEST_MESSAGE) and calls `ask_user` with the
- * payload in the file named by PI_ASK_TEST_PAYLOAD; turn 2
- * answers with the text "MODEL SAW:" followed by the ask_user tool result's content text
- * exactly as the model receives it (or "MODEL SAW ERROR:" for a tool error).
+ * After the user's prompt it says "Let me ask." (or the text of PI_ASK_TEST_MESSAGE) and calls
+ * `ask_user` with the payload in the file named by PI_ASK_TEST_PAYLOAD (call ids
+ * `call-ask-1`, `call-ask-2`, ... in this process); after a tool result it answers with the
+ * text "MODEL SAW:" followed by the ask_user tool result's content text exactly as the model
+ * receives it (or "MODEL SAW ERROR:" for a tool error); after a user message that carries
+ * answers (the extension's `/ask:replay` and resume offer send one, "I answered ...") it says
+ * "MODEL GOT:" and that message's text.
+ *
+ * With PI_ASK_TEST_EVENTS set, every `ask:started` and `ask:completed` event on `pi.events` is
+ * appended to that file as a JSON line `{channel, data}`, as a host (a status line, a notifier)
+ * would receive it.
  *
  * With PI_ASK_TEST_ABORT_FILE set, the turn is aborted (`ctx.abort()`, as pi's Esc does) as
  * soon as that file exists while ask_user runs.
@@ -22,22 +29,35 @@ function lastToolResult(context: TranscriptContext) {
 	return undefined;
 }
 
+/** The text of a user message's content (a string or text parts). */
+function userText(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content.map((c) => (c && typeof c === "object" && (c as { type?: string }).type === "text" ? String((c as { text?: unknown }).text ?? "") : "")).join("");
+}
+
 export default function (pi: ExtensionAPI) {
 	const payloadFile = process.env.PI_ASK_TEST_PAYLOAD;
 	if (!payloadFile) throw new Error("PI_ASK_TEST_PAYLOAD is not set");
 	const payload = JSON.parse(fs.readFileSync(payloadFile, "utf8"));
 
 	const faux = createFauxCore({ api: "faux", provider: "faux", models: [{ id: "faux-1", name: "Faux" }] });
-	faux.setResponses([
-		fauxAssistantMessage([fauxText(process.env.PI_ASK_TEST_MESSAGE || "Let me ask."), fauxToolCall("ask_user", payload, { id: "call-ask-1" })], {
-			stopReason: "toolUse",
-		}),
-		(context) => {
+	let calls = 0;
+	const respond = (context: TranscriptContext) => {
+		const last = context.messages[context.messages.length - 1];
+		if (last?.role === "toolResult") {
 			const result = lastToolResult(context);
 			const text = (result?.content ?? []).map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join("\n");
 			return fauxAssistantMessage(`${result?.isError ? "MODEL SAW ERROR:" : "MODEL SAW:"}\n${text}\nEND OF TURN`);
-		},
-	]);
+		}
+		const said = last?.role === "user" ? userText(last.content) : "";
+		if (said.startsWith("I answered") || said.startsWith("pi ended before")) return fauxAssistantMessage(`MODEL GOT:\n${said}\nEND OF TURN`);
+		calls += 1;
+		return fauxAssistantMessage([fauxText(process.env.PI_ASK_TEST_MESSAGE || "Let me ask."), fauxToolCall("ask_user", payload, { id: `call-ask-${calls}` })], {
+			stopReason: "toolUse",
+		});
+	};
+	faux.setResponses(Array.from({ length: 50 }, () => respond));
 	pi.registerProvider("faux", {
 		baseUrl: "http://localhost:0",
 		apiKey: "faux-key",
@@ -55,6 +75,13 @@ export default function (pi: ExtensionAPI) {
 			},
 		],
 	});
+
+	const eventsFile = process.env.PI_ASK_TEST_EVENTS;
+	if (eventsFile) {
+		for (const channel of ["ask:started", "ask:completed"]) {
+			pi.events.on(channel, (data) => fs.appendFileSync(eventsFile, `${JSON.stringify({ channel, data })}\n`));
+		}
+	}
 
 	const abortFile = process.env.PI_ASK_TEST_ABORT_FILE;
 	if (abortFile) {

@@ -180,7 +180,7 @@ test("RPC mode: the binary asks through pi's dialogs; picking SQLite gives Q1: S
 	const env = piEnv(work, { PI_ASK_TEST_PAYLOAD: writeJson(work, "payload.json", databasePayload) });
 	const pick = (event, text) => ({ value: event.options.find((o) => o.includes(text)) });
 	const { events, stderr } = await rpcRun(work, env, (event) =>
-		event.title.includes("Review your answers") ? pick(event, "Submit") : pick(event, "SQLite"),
+		event.title.includes("Review answers") ? pick(event, "1. Submit") : pick(event, "SQLite"),
 	);
 	const response = events.find((e) => e.type === "response" && e.id === "req-1");
 	assert.equal(response?.success, true, stderr);
@@ -198,17 +198,13 @@ test("RPC mode: the binary asks through pi's dialogs; picking SQLite gives Q1: S
 				[
 					"( ) 1. PostgreSQL — Full relational database with production tooling.",
 					"( ) 2. SQLite — Embedded database with minimal setup.",
-					"Type your own…",
+					"( ) 3. Type your own…",
 					"Note on this question…",
 					"Note on an option…",
 					"Next: review →",
 				],
 			],
-			[
-				"select",
-				"Review your answers",
-				["Submit", "✓ 1/1 Q1: SQLite", "Note on a question…", "Note on an option…", "Elaborate", "Cancel"],
-			],
+			["select", "Review answers", ["1/1 Q1 → SQLite", "1. Submit", "2. Elaborate", "3. Cancel", "Note on a question…"]],
 		],
 	);
 	const last = events.find((e) => e.type === "agent_end").messages.at(-1);
@@ -241,7 +237,7 @@ test("RPC mode: cancelling the dialogs gives the dismissed result", async () => 
 		[
 			["select", "Project setup\n1/2 Database (choose one)\nWhich database should the project use?"],
 			["select", "Project setup\n2/2 Q2 (choose any)\nWhich checks should CI run?"],
-			["confirm", "Cancel the questionnaire?"],
+			["confirm", "Cancel and discard your answers?"],
 		],
 	);
 });
@@ -360,17 +356,9 @@ exit 3
 	return { file, calls: () => fs.readFileSync(log, "utf8").trim().split("\n") };
 }
 
-/**
- * The recorded call with the temporary payload, result and context paths replaced by
- * placeholders, and the context file's text.
- */
+/** The recorded call: its arguments, working directory, PI_ASK_ANSWERS and the context file's text. */
 function shape(calls) {
 	const args = calls.filter((l) => l.startsWith("arg=")).map((l) => l.slice(4));
-	args[0] = args[0].endsWith("/payload.json") ? "PAYLOAD" : args[0];
-	const o = args.indexOf("--output");
-	if (o >= 0 && args[o + 1].endsWith("/result.json")) args[o + 1] = "RESULT";
-	const c = args.indexOf("--context");
-	if (c >= 0 && args[c + 1].endsWith("/context.md")) args[c + 1] = "CONTEXT";
 	return {
 		cwd: calls.find((l) => l.startsWith("cwd=")).slice(4),
 		args,
@@ -383,8 +371,9 @@ test("how the binary is run: --output, --cwd pi's cwd, --context the asking text
 	const work = fs.realpathSync(tempDir());
 	const fake = recordingBinary(work);
 	const env = piEnv(work, { PI_ASK_BIN: fake.file, PI_ASK_TEST_PAYLOAD: writeJson(work, "payload.json", payload) });
-	// test/faux.ts says "Let me ask." with its ask_user call.
-	const expectedArgs = ["PAYLOAD", "--output", "RESULT", "--cwd", work, "--context", "CONTEXT"];
+	// test/faux.ts says "Let me ask." with its ask_user call. The payload and that text are
+	// unlinked files the binary opens as /dev/fd/3 and /dev/fd/5; the result goes to a pipe.
+	const expectedArgs = ["/dev/fd/3", "--output", "/dev/fd/4", "--cwd", work, "--context", "/dev/fd/5"];
 	const call = (args, answers = "") => ({ cwd: work, args, answers: `PI_ASK_ANSWERS=${answers}`, context: "Let me ask." });
 
 	// Print mode without a terminal: the binary itself reports the missing terminal.
@@ -406,4 +395,115 @@ test("how the binary is run: --output, --cwd pi's cwd, --context the asking text
 	out = await run(process.execPath, piArgs(null, "--mode", "json", "go"), { cwd: work, env: { ...env, PI_ASK_ANSWERS: "answers.json" } });
 	assert.equal(out.code, 0, out.stderr);
 	assert.deepEqual(shape(fake.calls()), call(expectedArgs, "answers.json"));
+});
+
+test("a malformed call reaches the binary: the model reads its problem list, not pi's schema error", async () => {
+	const work = tempDir();
+	// An unknown property, a blank id and no options: pi's schema lets it through.
+	const bad = { title: "Setup", questions: [{ id: " ", prompt: "Which database?", multiSelect: true }] };
+	const expected = await binaryResult([writeJson(work, "expected-payload.json", bad)], { cwd: work });
+	assert.equal(expected.code, 2);
+	assert.equal(expected.result.details.error.code, "invalid_payload");
+	const codes = expected.result.details.error.problems.map((p) => p.code);
+	assert.ok(codes.length >= 2, JSON.stringify(codes));
+
+	const { out, toolResult } = await printRun(work, bad);
+	assert.equal(out.stdout.trim(), modelSaw(expected.result.content[0].text));
+	assert.doesNotMatch(out.stdout, /Validation failed for tool/);
+	assert.deepEqual(toolResult.details, expected.result.details);
+	assert.equal(toolResult.isError, false);
+});
+
+test("a broken PI_ASK_ANSWERS file fails the run: its problems on stderr, an error result, exit 2", async () => {
+	const work = tempDir();
+	const answersFile = writeJson(work, "answers.json", { answers: { database: "nosuch" } });
+	const payloadFile = writeJson(work, "payload.json", payload);
+	const sessionDir = path.join(work, "sessions");
+	const out = await run(process.execPath, piArgs(sessionDir, "-p", "go"), {
+		cwd: work,
+		env: piEnv(work, { PI_ASK_TEST_PAYLOAD: payloadFile, PI_ASK_ANSWERS: answersFile }),
+	});
+	assert.equal(out.code, 2, `${out.stdout}\n${out.stderr}`);
+	const problem = 'answers.database: question "database" has no option with value "nosuch"; valid values: "postgres", "sqlite" (or a position 1..2) [unknown_option]';
+	assert.equal(out.stderr, `pi-ask: invalid answers file ${answersFile}: 1 problem\n  ${problem}\n`);
+	const toolResult = toolResultOf(sessionEntries(sessionDir));
+	assert.equal(toolResult.isError, true);
+	const text =
+		`ask_user answers every call from the file PI_ASK_ANSWERS=${answersFile}, which cannot be used (1 problem):\n- ${problem}\n` +
+		"This is a problem of this run's setup, not of your call: do not call ask_user again; stop and report that the answers file must be fixed.";
+	assert.deepEqual(toolResult.content, [{ type: "text", text }]);
+	assert.equal(toolResult.details.error.code, "invalid_answers");
+	assert.equal(out.stdout.trim(), modelSaw(text, true));
+	// A missing file too.
+	const missing = path.join(work, "no-such-answers.json");
+	const again = await run(process.execPath, piArgs(null, "-p", "go"), {
+		cwd: work,
+		env: piEnv(work, { PI_ASK_TEST_PAYLOAD: payloadFile, PI_ASK_ANSWERS: missing }),
+	});
+	assert.equal(again.code, 2, again.stderr);
+	assert.equal(again.stderr, `pi-ask: cannot read the answers file ${missing}: No such file or directory\n`);
+	assert.match(again.stdout, /^MODEL SAW ERROR:\nask_user answers every call from the file PI_ASK_ANSWERS=/);
+});
+
+test("ask:started and ask:completed on pi.events: the flow's id, its questions, how it ended", async () => {
+	const work = tempDir();
+	const eventsFile = path.join(work, "events.jsonl");
+	const answersFile = writeJson(work, "answers.json", { answers: { database: "sqlite" } });
+	const events = () => fs.readFileSync(eventsFile, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+	const questions = [
+		{ id: "database", label: "Database", prompt: "Which database should the project use?", type: "single" },
+		{ id: "checks", label: "Q2", prompt: "Which checks should CI run?", type: "multi" },
+	];
+	await printRun(work, payload, { PI_ASK_ANSWERS: answersFile, PI_ASK_TEST_EVENTS: eventsFile });
+	assert.deepEqual(events(), [
+		{ channel: "ask:started", data: { id: "call-ask-1", source: "tool", title: "Project setup", questions } },
+		{ channel: "ask:completed", data: { id: "call-ask-1", source: "tool", ending: "submitted", answered: ["database"] } },
+	]);
+	// No terminal: the Needs user input result ends it.
+	fs.rmSync(eventsFile);
+	await printRun(fs.mkdtempSync(path.join(work, "b-")), payload, { PI_ASK_TEST_EVENTS: eventsFile });
+	assert.deepEqual(events()[1], { channel: "ask:completed", data: { id: "call-ask-1", source: "tool", ending: "no_ui", answered: [] } });
+	// No binary: a tool error, and no one was asked.
+	fs.rmSync(eventsFile);
+	await printRun(fs.mkdtempSync(path.join(work, "c-")), payload, { PI_ASK_TEST_EVENTS: eventsFile, PI_ASK_BIN: path.join(work, "none") });
+	assert.equal(fs.existsSync(eventsFile), false);
+	// A binary killed: started, then ended with an error.
+	const killed = path.join(work, "killed-pi-ask");
+	fs.writeFileSync(killed, '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "pi-ask 0.3.0"; exit 0; fi\nkill -9 $$\n', { mode: 0o755 });
+	await printRun(fs.mkdtempSync(path.join(work, "d-")), payload, { PI_ASK_TEST_EVENTS: eventsFile, PI_ASK_BIN: killed });
+	assert.deepEqual(events().map((e) => [e.channel, e.data.ending]), [["ask:started", undefined], ["ask:completed", "error"]]);
+});
+
+test("the payload is kept as the session's own entry; /ask:replay opens it again and sends the answers as the user's message", async () => {
+	const work = tempDir();
+	const sessionDir = path.join(work, "sessions");
+	const payloadFile = writeJson(work, "payload.json", payload);
+	const eventsFile = path.join(work, "events.jsonl");
+	const first = await run(process.execPath, piArgs(sessionDir, "-p", "go"), {
+		cwd: work,
+		env: piEnv(work, { PI_ASK_TEST_PAYLOAD: payloadFile, PI_ASK_ANSWERS: writeJson(work, "a.json", { answers: { database: "postgres" } }) }),
+	});
+	assert.equal(first.code, 0, first.stderr);
+	const kept = sessionEntries(sessionDir).filter((e) => e.type === "custom" && e.customType === "ask:payload");
+	assert.deepEqual(
+		kept.map((e) => e.data),
+		[{ version: 1, source: "tool", toolCallId: "call-ask-1", params: payload }],
+	);
+	// No payload files anywhere: the session holds it.
+	const replayAnswers = writeJson(work, "b.json", { answers: { database: "sqlite", checks: ["test"] } });
+	const expected = await binaryResult([payloadFile, "--answers", replayAnswers], { cwd: work });
+	const replay = await run(process.execPath, piArgs(sessionDir, "--continue", "-p", "/ask:replay"), {
+		cwd: work,
+		env: piEnv(work, { PI_ASK_TEST_PAYLOAD: payloadFile, PI_ASK_ANSWERS: replayAnswers, PI_ASK_TEST_EVENTS: eventsFile }),
+	});
+	assert.equal(replay.code, 0, replay.stderr);
+	const message = `I answered your last ask_user form again:\n\n${expected.result.content[0].text}`;
+	assert.equal(replay.stdout.trim(), `MODEL GOT:\n${message}\nEND OF TURN`);
+	const entries = sessionEntries(sessionDir);
+	const users = entries.filter((e) => e.type === "message" && e.message.role === "user");
+	assert.deepEqual(users[users.length - 1].message.content, [{ type: "text", text: message }]);
+	const started = fs.readFileSync(eventsFile, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+	assert.equal(started[0].data.source, "replay");
+	assert.match(started[0].data.id, /^replay-call-ask-1-/);
+	assert.equal(started[1].data.ending, "submitted");
 });

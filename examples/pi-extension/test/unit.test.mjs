@@ -2,6 +2,7 @@
 
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
 import { createJiti } from "jiti";
@@ -113,7 +114,7 @@ test("findBinary: by default the repository is the one this extension file is in
 	try {
 		found = ext.findBinary({ PATH: emptyDir });
 	} catch (e) {
-		assert.ok(e.message.includes(`; ${release}. Install it`), e.message);
+		assert.ok(e.message.includes(`; ${release}. Build it`), e.message);
 		return;
 	}
 	assert.deepEqual(found, { path: release, source: "repository" });
@@ -123,8 +124,8 @@ test("findBinary: a clear error, naming what was tried, when nothing is found or
 	const work = tempDir();
 	const repo = checkout(path.join(work, "repo"));
 	const fix =
-		"Install it with `pi install npm:pi-ask` (the binary comes with the package) or `cargo install --path .` in the pi-ask repository " +
-		"(puts `pi-ask` on PATH), build it with `cargo build --release` in this checkout, or set PI_ASK_BIN to its path.";
+		"Build it with `cargo build --release` in this checkout, or install it with `cargo install --path .` in the pi-ask repository " +
+		"(puts `pi-ask` on PATH), or set PI_ASK_BIN to its path.";
 	const built = path.join(repo, "target", "release", "pi-ask");
 	assert.throws(() => ext.findBinary({ PATH: work }, linuxHost(work, repo)), {
 		message:
@@ -200,80 +201,149 @@ test("the tool registers with the contract's name, mode and parameters", () => {
 	for (const g of tool.promptGuidelines) assert.match(g, /ask_user/, "every guideline names the tool");
 });
 
-test("renderCall: title, count, and one line per question", () => {
-	const text = ext.callText(
-		{
-			title: "Project setup",
-			questions: [
-				{ id: "db", label: "Database", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "s", label: "SQLite" }] },
-				{ id: "ci", prompt: "Which checks\nshould run?", type: "multi", options: [{ value: "l", label: "Lint" }] },
-			],
-		},
-		theme,
-	);
+test("renderCall: collapsed, the count and the labels; expanded, the title and one line per question", () => {
+	const args = {
+		title: "Project setup",
+		questions: [
+			{ id: "db", label: "Database", prompt: "Which database?", options: [{ value: "pg", label: "PostgreSQL" }, { value: "s", label: "SQLite" }] },
+			{ id: "ci", prompt: "Which checks\nshould run?", type: "multi", options: [{ value: "l", label: "Lint" }] },
+		],
+	};
+	assert.equal(ext.callText(args, theme), "<toolTitle>*ask_user *</toolTitle><muted>2 question(s)</muted><dim> (Database, Q2)</dim>");
 	assert.equal(
-		text,
+		ext.callText(args, theme, true),
 		"<toolTitle>*ask_user*</toolTitle> <accent>Project setup</accent><muted> · 2 questions</muted>\n" +
 			"  <accent>Database</accent> Which database?<dim> (PostgreSQL / SQLite)</dim>\n" +
 			"  <accent>Q2</accent><dim> [multi]</dim> Which checks should run?<dim> (Lint)</dim>",
 	);
+	// The labels are cut to 50 columns, as the upstream's callLabelTruncateWidth (pi-tui's
+	// truncateToWidth, which resets attributes around its "...").
+	const many = { questions: Array.from({ length: 9 }, (_, i) => ({ id: `q${i}`, label: `Label${i}` })) };
+	assert.equal(
+		ext.callText(many, theme),
+		"<toolTitle>*ask_user *</toolTitle><muted>9 question(s)</muted><dim> (Label0, Label1, Label2, Label3, Label4, Label5,\x1b[0m...\x1b[0m)</dim>",
+	);
 	// Partial arguments while the call streams in.
-	assert.equal(ext.callText({}, theme), "<toolTitle>*ask_user*</toolTitle><muted> · 0 questions</muted>");
-	assert.equal(ext.callText({ questions: [{ id: "x" }] }, theme), "<toolTitle>*ask_user*</toolTitle><muted> · 1 question</muted>\n  <accent>Q1</accent> ");
+	assert.equal(ext.callText({}, theme), "<toolTitle>*ask_user *</toolTitle><muted>0 question(s)</muted>");
+	assert.equal(ext.callText({}, theme, true), "<toolTitle>*ask_user*</toolTitle><muted> · 0 questions</muted>");
+	assert.equal(ext.callText({ questions: [{ id: "x" }] }, theme, true), "<toolTitle>*ask_user*</toolTitle><muted> · 1 question</muted>\n  <accent>Q1</accent> ");
+});
+
+test("renderCall never throws on arguments that are still streaming in or not the contract's", () => {
+	const odd = [
+		undefined,
+		null,
+		{ questions: "no" },
+		{ questions: [null, 7, "q", { label: 42, prompt: { a: 1 }, type: 3, options: "x" }, { label: ["a"], options: [null, { label: 9 }, { label: { x: 1 } }] }] },
+		{ title: 12, questions: [{ label: "  " }] },
+	];
+	for (const args of odd) {
+		for (const expanded of [false, true]) assert.equal(typeof ext.callText(args, theme, expanded), "string", JSON.stringify(args));
+	}
+	assert.equal(
+		ext.callText({ questions: [{ label: 42 }, { label: "Tone" }] }, theme),
+		"<toolTitle>*ask_user *</toolTitle><muted>2 question(s)</muted><dim> (Q1, Tone)</dim>",
+	);
+	assert.equal(
+		ext.callText({ questions: [{ label: 42, prompt: 7, options: [{ label: 9 }, null] }] }, theme, true),
+		"<toolTitle>*ask_user*</toolTitle><muted> · 1 question</muted>\n  <accent>Q1</accent> 7<dim> (9)</dim>",
+	);
 });
 
 const questions = [
 	{ id: "db", label: "Database", prompt: "Which database?", type: "single" },
 	{ id: "ci", label: "Checks", prompt: "Which checks?", type: "multi" },
 	{ id: "name", label: "Name", prompt: "Name?", type: "single" },
+	{ id: "own", label: "Own", prompt: "Anything else?", type: "single" },
 ];
 
-test("renderResult: answers, custom text, notes (in the collapsed row too), skipped questions", () => {
-	const result = {
-		content: [{ type: "text", text: "ignored" }],
-		details: {
-			cancelled: false,
-			questions,
-			answers: {
-				db: { values: ["pg"], labels: ["PostgreSQL"], indices: [1], note: "managed, please" },
-				ci: {
-					values: ["lint", "test", "cargo deny"],
-					labels: ["Lint", "Tests", "cargo deny"],
-					indices: [1, 2],
-					customText: "cargo deny",
-					optionNotes: { lint: "clippy only", test: `the fast ones,\nnot the ${"slow ".repeat(20)}ones` },
-				},
+const answered = {
+	content: [{ type: "text", text: "ignored" }],
+	details: {
+		cancelled: false,
+		questions,
+		answers: {
+			db: { values: ["pg"], labels: ["PostgreSQL"], indices: [1], note: "managed, please" },
+			ci: {
+				values: ["lint", "test", "cargo deny"],
+				labels: ["Lint", "Tests", "cargo deny"],
+				indices: [1, 2],
+				customText: "cargo deny",
+				optionNotes: { lint: "clippy only", test: `the fast ones,\nnot the ${"slow ".repeat(20)}ones` },
 			},
+			own: { values: ["Please include examples"], labels: ["Please include examples"], indices: [], customText: "Please include examples" },
 		},
-	};
+	},
+};
+
+test("renderResult collapsed: the upstream's rows, ✓ per answered question, (wrote) for custom text only, note lines", () => {
 	assert.equal(
-		ext.resultText(result, false, theme),
-		"<success>✓ </success><accent>Database</accent>: PostgreSQL<muted> · note: managed, please</muted>\n" +
-			"<success>✓ </success><accent>Checks</accent>: Lint, Tests, “cargo deny”<muted> · note on Lint: clippy only</muted>" +
-			"<muted> · note on Tests: the fast ones, not the slow slow slow slow s…</muted>\n" +
-			"<dim>– </dim><accent>Name</accent>: <dim>skipped</dim>",
+		ext.resultText(answered, false, theme),
+		"<success>✓</success> <accent>Database</accent>: PostgreSQL\n" +
+			"<muted>  note: managed, please</muted>\n" +
+			"<success>✓</success> <accent>Checks</accent>: Lint, Tests, cargo deny\n" +
+			"<muted>  Lint note: clippy only</muted>\n" +
+			`<muted>  Tests note: the fast ones, not the ${"slow ".repeat(19)}slow ones</muted>\n` +
+			"<success>✓</success> <accent>Own</accent>: (wrote) Please include examples",
 	);
+	// Nothing answered: Submitted.
+	assert.equal(ext.resultText({ content: [], details: { cancelled: false, questions, answers: {} } }, false, theme), "<success>Submitted</success>");
+});
+
+test("renderResult expanded: every question, custom text in quotes, skipped ones, every note in full", () => {
 	assert.equal(
-		ext.resultText(result, true, theme),
+		ext.resultText(answered, true, theme),
 		"<success>✓ </success><accent>Database</accent>: PostgreSQL\n    <muted>note: managed, please</muted>\n" +
 			"<success>✓ </success><accent>Checks</accent>: Lint, Tests, “cargo deny”\n    <muted>note on Lint: clippy only</muted>\n" +
 			`    <muted>note on Tests: the fast ones,\nnot the ${"slow ".repeat(20)}ones</muted>\n` +
-			"<dim>– </dim><accent>Name</accent>: <dim>skipped</dim>",
+			"<dim>– </dim><accent>Name</accent>: <dim>skipped</dim>\n" +
+			"<success>✓ </success><accent>Own</accent>: “Please include examples”",
 	);
 });
 
-test("renderResult: dismissed, Needs user input, aborted, and tool errors", () => {
+test("renderResult: Cancelled collapsed; dismissed, Needs user input, aborted expanded; tool errors", () => {
 	const cancelled = (error) => ({ content: [{ type: "text", text: "t" }], details: { cancelled: true, questions, answers: {}, ...(error ? { error } : {}) } });
-	assert.equal(ext.resultText(cancelled(), false, theme), "<warning>✗ The user dismissed the questionnaire</warning>");
+	for (const error of [undefined, { code: "no_ui", message: "m" }, { code: "aborted", message: "received SIGTERM" }]) {
+		assert.equal(ext.resultText(cancelled(error), false, theme), "<warning>Cancelled</warning>");
+	}
+	assert.equal(ext.resultText(cancelled(), true, theme), "<warning>✗ The user dismissed the questionnaire</warning>");
 	assert.equal(
-		ext.resultText(cancelled({ code: "no_ui", message: "m" }), false, theme),
+		ext.resultText(cancelled({ code: "no_ui", message: "m" }), true, theme),
 		"<warning>✗ Needs user input: no terminal to ask on; the model got the questions as text</warning>",
 	);
 	assert.equal(
-		ext.resultText(cancelled({ code: "aborted", message: "received SIGTERM" }), false, theme),
+		ext.resultText(cancelled({ code: "aborted", message: "received SIGTERM" }), true, theme),
 		"<warning>✗ Cancelled (aborted): received SIGTERM</warning>",
 	);
 	assert.equal(ext.resultText({ content: [{ type: "text", text: "PI_ASK_BIN is wrong" }] }, false, theme), "PI_ASK_BIN is wrong");
+});
+
+test("renderResult never reads Object.prototype: skipped questions with ids constructor, toString, __proto__, hasOwnProperty", () => {
+	const ids = ["constructor", "toString", "__proto__", "hasOwnProperty", "valueOf"];
+	const details = {
+		cancelled: false,
+		questions: ids.map((id) => ({ id, label: id, prompt: `${id}?`, type: "single" })),
+		answers: JSON.parse('{"toString": {"values": ["a"], "labels": ["A"], "indices": [1]}}'),
+	};
+	assert.equal(ext.resultText({ content: [], details }, false, theme), "<success>✓</success> <accent>toString</accent>: A");
+	assert.equal(
+		ext.resultText({ content: [], details }, true, theme),
+		[
+			"<dim>– </dim><accent>constructor</accent>: <dim>skipped</dim>",
+			"<success>✓ </success><accent>toString</accent>: A",
+			"<dim>– </dim><accent>__proto__</accent>: <dim>skipped</dim>",
+			"<dim>– </dim><accent>hasOwnProperty</accent>: <dim>skipped</dim>",
+			"<dim>– </dim><accent>valueOf</accent>: <dim>skipped</dim>",
+		].join("\n"),
+	);
+	// Stored results of another shape are drawn, never thrown on.
+	for (const odd of [
+		{ cancelled: false, questions: [null, { id: 3 }, { id: "a", label: 5 }], answers: { a: { values: "x", labels: [1, null], optionNotes: { x: 2 } } } },
+		{ cancelled: true, questions: [], answers: {}, error: "boom" },
+		{ cancelled: false, questions: [{ id: "a", label: "A" }], answers: null },
+	]) {
+		for (const expanded of [false, true]) assert.equal(typeof ext.resultText({ content: [], details: odd }, expanded, theme), "string");
+	}
 });
 
 const headlessCtx = (cwd) => ({ mode: "json", cwd, ui: {} });
@@ -290,6 +360,7 @@ test("abort: a binary that does not write its own aborted result is killed; the 
 	const result = await asked;
 	assert.deepEqual(result, {
 		mode: "headless",
+		stderr: "",
 		content: [
 			{
 				type: "text",
@@ -465,6 +536,11 @@ test("handOverScreen: a fresh alternate screen with the end of pi's conversation
 	assert.equal(ext.LEAVE_HAND_OVER_SCREEN, "\x1b[0m\x1b[?1049l");
 });
 
+test("binaryUsesPlain: PI_ASK_PLAIN as the binary reads it", () => {
+	for (const on of ["1", "true", "YES", " on "]) assert.equal(ext.binaryUsesPlain({ PI_ASK_PLAIN: on }), true, on);
+	for (const off of [undefined, "", "0", "no", "off", "maybe"]) assert.equal(ext.binaryUsesPlain({ PI_ASK_PLAIN: off }), false, String(off));
+});
+
 test("binaryUsesFullScreen: PI_ASK_SCREEN=full, the person's choice; inline otherwise", () => {
 	assert.equal(ext.binaryUsesFullScreen({ PI_ASK_SCREEN: "full" }), true);
 	assert.equal(ext.binaryUsesFullScreen({ PI_ASK_SCREEN: "inline" }), false);
@@ -491,4 +567,120 @@ test("callText and resultText show payload and answer text escaped, never run", 
 		assert.ok(text.includes("\\e]52;c;eA==\\x07\\e[2J\\u{202e}EVIL"), JSON.stringify(text));
 	}
 	assert.equal(ext.safe("a\tb\nc\x1b[31md\u2066"), "a\tb\nc\\e[31md\\u{2066}");
+});
+
+test("privateChannels: the texts are readable through /dev/fd, nothing is left with a name; privateBase takes only a private runtime dir", async () => {
+	const base = tempDir();
+	const channels = ext.privateChannels(["payload text", "the agent's message"], base);
+	assert.deepEqual(fs.readdirSync(base), [], "no folder, file or FIFO left in the base dir");
+	for (const [i, text] of ["payload text", "the agent's message"].entries()) {
+		assert.equal(fs.readFileSync(`/dev/fd/${channels.files[i]}`, "utf8"), text);
+		// Read again from the start: a file, not a stream.
+		assert.equal(fs.readFileSync(`/dev/fd/${channels.files[i]}`, "utf8"), text);
+		assert.equal(fs.fstatSync(channels.files[i]).nlink, 0);
+		assert.equal(fs.fstatSync(channels.files[i]).mode & 0o777, 0o600);
+	}
+	fs.writeSync(channels.resultWrite, "result");
+	fs.closeSync(channels.resultWrite);
+	assert.equal(fs.readFileSync(channels.resultRead, "utf8"), "result");
+	for (const fd of [...channels.files, channels.resultRead]) fs.closeSync(fd);
+
+	const runtime = tempDir();
+	fs.chmodSync(runtime, 0o700);
+	assert.equal(ext.privateBase({ XDG_RUNTIME_DIR: runtime }), runtime);
+	fs.chmodSync(runtime, 0o755);
+	assert.equal(ext.privateBase({ XDG_RUNTIME_DIR: runtime }), os.tmpdir(), "a runtime dir others can read is not used");
+	assert.equal(ext.privateBase({ XDG_RUNTIME_DIR: "relative/dir" }), os.tmpdir());
+	assert.equal(ext.privateBase({}), os.tmpdir());
+});
+
+test("askWithBinary: the binary reads the payload and the context from /dev/fd and writes its result to a pipe; no file is left", async () => {
+	const work = tempDir();
+	const runtime = tempDir();
+	fs.chmodSync(runtime, 0o700);
+	const log = path.join(work, "seen.log");
+	const stub = executable(
+		work,
+		"stub",
+		`#!/bin/sh
+{ echo "payload=$(cat "$1")"; ls "${runtime}" | sed 's/^/left=/'; } > ${log}
+prev=""
+for a in "$@"; do
+  if [ "$prev" = "--context" ]; then echo "context=$(cat "$a")" >> ${log}; fi
+  if [ "$prev" = "--output" ]; then out="$a"; fi
+  prev="$a"
+done
+printf '%s' '{"content":[{"type":"text","text":"t"}],"details":{"cancelled":true,"questions":[],"answers":{}}}' > "$out"
+`,
+	);
+	const saved = process.env.XDG_RUNTIME_DIR;
+	process.env.XDG_RUNTIME_DIR = runtime;
+	try {
+		const result = await ext.askWithBinary(stub, { questions: [{ id: "a" }] }, undefined, headlessCtx(work), { context: "Which one?" });
+		assert.equal(result.content[0].text, "t");
+	} finally {
+		if (saved === undefined) delete process.env.XDG_RUNTIME_DIR;
+		else process.env.XDG_RUNTIME_DIR = saved;
+	}
+	assert.deepEqual(fs.readFileSync(log, "utf8").trim().split("\n"), ['payload={"questions":[{"id":"a"}]}', "context=Which one?"]);
+	assert.deepEqual(fs.readdirSync(runtime), []);
+});
+
+test("regularHandOver: from pi's cursor to the row under the conversation, erasing below; resumed with the rows the questions scrolled", () => {
+	let restored;
+	const state = {
+		previousLines: ["c0", "c1", "c2", "c3", "c4", "footer1", "footer2"],
+		previousWidth: 80,
+		previousHeight: 10,
+		cursorRow: 6,
+		hardwareCursorRow: 6,
+		maxLinesRendered: 7,
+		previousViewportTop: 0,
+	};
+	const tui = { mode: "regular", terminal: { rows: 10, columns: 80 }, captureRenderState: () => state, restoreRenderState: (s) => (restored = s) };
+	const hand = ext.regularHandOver(tui, 5);
+	assert.equal(hand.start, "\x1b[0m\x1b[1A\r\x1b[J");
+	// The questions scrolled the screen by 3 rows: their top (the cursor) is on row 2 now.
+	assert.equal(hand.resume(2), true);
+	assert.deepEqual(restored, {
+		...state,
+		previousLines: ["c0", "c1", "c2", "c3", "c4"],
+		cursorRow: 4,
+		hardwareCursorRow: 5,
+		previousViewportTop: 3,
+	});
+	// No answer to the cursor query, or a row below where the questions began: pi draws itself whole.
+	restored = undefined;
+	assert.equal(hand.resume(undefined), false);
+	assert.equal(hand.resume(6), false);
+	assert.equal(restored, undefined);
+	// Not regular mode, or no render state: the hand-over screen instead.
+	assert.equal(ext.regularHandOver({ ...tui, mode: "fullscreen" }, 5), undefined);
+	assert.equal(ext.regularHandOver({ mode: "regular", terminal: tui.terminal }, 5), undefined);
+	// The conversation's end on the window's top row: no row to start under it without erasing from the top.
+	assert.equal(ext.regularHandOver({ ...tui, captureRenderState: () => ({ ...state, previousViewportTop: 5 }) }, 5), undefined);
+});
+
+test("endingOf, unansweredCall and latestPayload read what a session holds", () => {
+	assert.equal(ext.endingOf(undefined), "error");
+	assert.equal(ext.endingOf({ content: [], details: { cancelled: false, questions: [], answers: {} } }), "submitted");
+	assert.equal(ext.endingOf({ content: [], details: { cancelled: true, questions: [], answers: {} } }), "dismissed");
+	assert.equal(ext.endingOf({ content: [], details: { cancelled: true, questions: [], answers: {}, error: { code: "timeout", message: "m" } } }), "timeout");
+
+	const call = (id, title) => ({ type: "message", message: { role: "assistant", content: [{ type: "text", text: "ask" }, { type: "toolCall", name: "ask_user", id, arguments: { title, questions: [] } }] } });
+	const result = (id) => ({ type: "message", message: { role: "toolResult", toolCallId: id, toolName: "ask_user" } });
+	const offered = (id) => ({ type: "custom", customType: "ask:offered", data: { toolCallId: id } });
+	const kept = (id, title) => ({ type: "custom", customType: "ask:payload", data: { version: 1, source: "tool", toolCallId: id, params: { title, questions: [] } } });
+	const session = (branch) => ({ getBranch: () => branch });
+	assert.deepEqual(ext.unansweredCall(session([call("a", "A")])), { toolCallId: "a", params: { title: "A", questions: [] } });
+	assert.equal(ext.unansweredCall(session([call("a", "A"), result("a")])), undefined);
+	assert.equal(ext.unansweredCall(session([call("a", "A"), offered("a")])), undefined);
+	// Only the newest call counts.
+	assert.equal(ext.unansweredCall(session([call("a", "A"), call("b", "B"), result("b")])), undefined);
+	assert.equal(ext.unansweredCall(session([])), undefined);
+	assert.equal(ext.unansweredCall({ getBranch: () => { throw new Error("no session"); } }), undefined);
+
+	assert.deepEqual(ext.latestPayload(session([call("a", "A"), result("a"), kept("b", "B")])), { toolCallId: "b", params: { title: "B", questions: [] } });
+	assert.deepEqual(ext.latestPayload(session([kept("b", "B"), call("a", "A")])), { toolCallId: "a", params: { title: "A", questions: [] } });
+	assert.equal(ext.latestPayload(session([{ type: "message", message: { role: "user", content: "hi" } }])), undefined);
 });

@@ -77,6 +77,7 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         completer: AtCompleter::new(opts.cwd.clone()),
         context: opts.context.clone(),
         notify: Some(opts.notify.clone()),
+        leave_nothing: opts.leave_nothing,
         deadline: None,
         cols: 0,
         block_rows: 0,
@@ -118,6 +119,8 @@ struct Session<'p, B> {
     context: Option<String>,
     /// How to notify that the questions wait, at the first frame (`--notify`).
     notify: Option<crate::notify::Settings>,
+    /// Inline: the run ends leaving nothing ([`AskOptions::leave_nothing`]).
+    leave_nothing: bool,
     deadline: Option<Deadline>,
     /// The columns the last frame was laid out for.
     cols: usize,
@@ -269,7 +272,8 @@ impl<B: Backend> Session<'_, B> {
                     .transcript(None)
                     .into_iter()
                     .find(|l| l.entry == region::Entry::Title);
-                self.record.set_farewell(title, self.look.colour());
+                self.record
+                    .set_farewell(title, self.look.colour(), self.leave_nothing);
             }
         }
         self.record.keep(&self.region, self.cols);
@@ -277,18 +281,23 @@ impl<B: Backend> Session<'_, B> {
     }
 
     /// Ends the run on the terminal: inline, the final transcript (title, every question's
-    /// answer, how it ended) replaces the region and the cursor goes under it.
+    /// answer, how it ended) replaces the region and the cursor goes under it; with
+    /// `leave_nothing` the region is erased and the cursor left at its top.
     fn leave(&mut self, ending: &Ending) {
         self.record.stop();
         if self.region.placement() == Placement::Full {
             // The backend leaves the alternate screen ([`Backend::finish`]).
             return;
         }
-        self.record.update_all(&self.flow, &self.look, self.cols);
-        let lines = self
-            .record
-            .transcript(&self.flow, &self.look, self.cols, Some(ending));
-        let bytes = self.region.finish(&lines);
+        let bytes = if self.leave_nothing {
+            self.region.erase()
+        } else {
+            self.record.update_all(&self.flow, &self.look, self.cols);
+            let lines = self
+                .record
+                .transcript(&self.flow, &self.look, self.cols, Some(ending));
+            self.region.finish(&lines)
+        };
         let _ = self.io.write(&bytes);
     }
 

@@ -5,9 +5,9 @@
 use super::layers::{Cx, Outcome};
 use crate::editor::Edit;
 use crate::flow::Command;
+use crate::text::{fit, width_of, wrap};
 use crate::keys::Key;
 use crate::text::for_terminal;
-use crate::text::{fit, wrap};
 use crate::ui::keymap::{self, Action};
 use crate::ui::words::{self, Confirmation};
 use std::cell::{Cell, RefCell};
@@ -156,12 +156,16 @@ impl Pager {
         }
     }
 
+    /// The text's lines wrapped at `width`; the text's last line break ends its last line
+    /// (a file's final newline is no empty line of its own).
     fn lines(&self, width: usize) -> std::cell::Ref<'_, Vec<String>> {
         let stale = self.wrapped.borrow().as_ref().map(|(w, _)| *w) != Some(width);
         if stale {
+            let text = self.text.strip_suffix('\n').unwrap_or(&self.text);
+            let text = text.strip_suffix('\r').unwrap_or(text);
             *self.wrapped.borrow_mut() = Some((
                 width,
-                wrap(&for_terminal(&self.text), width.saturating_sub(2).max(1)),
+                wrap(&for_terminal(text), width.saturating_sub(2).max(1)),
             ));
         }
         std::cell::Ref::map(self.wrapped.borrow(), |w| {
@@ -190,14 +194,14 @@ impl Pager {
             (false, false) => "",
         };
         let title = crate::text::one_line(&self.title).into_owned();
-        let mut out = vec![cx.look.heading(
-            &format!(
-                "{title} \u{b7} lines {}-{end} of {}{more}",
-                (top + 1).min(end.max(1)),
-                lines.len()
-            ),
-            cx.width,
-        )];
+        let position = format!(
+            "lines {}-{end} of {}{more}",
+            (top + 1).min(end.max(1)),
+            lines.len()
+        );
+        let mut out = vec![cx
+            .look
+            .heading(&heading(&title, &position, cx.width), cx.width)];
         out.extend(
             lines[top..end]
                 .iter()
@@ -228,6 +232,20 @@ impl Pager {
         };
         self.top.set(Some(new));
         Outcome::Stay
+    }
+}
+
+/// A pager's heading within `width` columns: `title · position`; when that is too wide the
+/// title is cut first, then the position, so where the page is stays in view.
+fn heading(title: &str, position: &str, width: usize) -> String {
+    let full = format!("{title} \u{b7} {position}");
+    let room = width.saturating_sub(width_of(position) + 3);
+    if width_of(&full) <= width {
+        full
+    } else if room >= 6 {
+        format!("{} \u{b7} {position}", fit(title, room))
+    } else {
+        fit(position, width)
     }
 }
 

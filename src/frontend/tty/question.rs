@@ -151,17 +151,43 @@ impl QuestionPrompt {
             .saturating_sub(menu_need)
             .max(3.min(room.saturating_sub(menu_min)))
             .max(1);
-        let wrapped = prompt_lines(&prompt, None, prompt_width, prompt_max);
-        let mut lines = look.prompt_lines(&wrapped, width);
-        // The question's context (docs/dialects.md) under the prompt, dim, in what is left.
-        if let Some(context) = context.as_deref() {
-            let room = prompt_max.saturating_sub(lines.len());
-            for line in prompt_lines(context, None, prompt_width, room.max(1))
-                .into_iter()
-                .take(room)
+        // A long label would leave no room for the prompt itself: when the place alone needs
+        // more than the rows the prompt has, it is cut to half a line.
+        let prompt = match model::place(payload, self.q) {
+            Some(place)
+                if wrap_words(&format!("{} \u{b7}", for_terminal(&place)), prompt_width).len()
+                    > prompt_max =>
             {
-                lines.push(look.hint(&format!("  {line}"), width));
+                format!(
+                    "{} \u{b7} {}",
+                    fit(&for_terminal(&place), (prompt_width / 2).max(4)),
+                    for_terminal(&question.prompt)
+                )
             }
+            _ => prompt,
+        };
+        let (mut lines, prompt_rows) =
+            prompt_lines(&prompt, context.as_deref(), prompt_width, prompt_max);
+        // The prompt's frame (`? … ›`, `…:`) around all its rows: the theme's prefix before
+        // the first, its suffix after the last (the context's rows come after it).
+        let framed = look.prompt("\u{1}", width);
+        let (prefix, suffix) = framed.split_once('\u{1}').unwrap_or(("", ""));
+        let reset = if prefix.contains('\u{1b}') {
+            "\u{1b}[0m"
+        } else {
+            ""
+        };
+        for (i, line) in lines.iter_mut().enumerate() {
+            let text = if i == 0 {
+                format!("{prefix}{line}")
+            } else {
+                fit(&format!("  {line}"), width)
+            };
+            *line = match (i + 1 == prompt_rows, i == 0) {
+                (true, _) => format!("{text}{suffix}"),
+                (false, true) => format!("{text}{reset}"),
+                (false, false) => text,
+            };
         }
         lines.extend(fixed);
         if mode == Mode::Prompt {
@@ -232,7 +258,7 @@ impl QuestionPrompt {
         let question = &cx.flow.payload().questions[self.q];
         let free = cx.height.saturating_sub(menu_rows + 3);
         let cap = (free / 2).max(2);
-        let w = cx.width.saturating_sub(10).max(1);
+        let w = self.preview_width(cx);
         let mut longest = 0;
         for o in &question.options {
             longest = longest.max(wrapped_len(
@@ -247,6 +273,13 @@ impl QuestionPrompt {
         longest.min(cap)
     }
 
+    /// The columns a preview line has: the width less the description's indent and `│ `.
+    fn preview_width(&self, cx: &Cx<'_, '_>) -> usize {
+        let question = &cx.flow.payload().questions[self.q];
+        let indent = cx.look.item_indent() + 4 + model::number(question, Row::Option(0)).len() + 1;
+        cx.width.saturating_sub(indent + 2).max(1)
+    }
+
     fn preview_lines(
         &self,
         cx: &Cx<'_, '_>,
@@ -256,7 +289,7 @@ impl QuestionPrompt {
     ) -> Vec<String> {
         let o = &cx.flow.payload().questions[self.q].options[option];
         let text = for_terminal(o.preview.as_deref().unwrap_or(""));
-        let w = cx.width.saturating_sub(10).max(1);
+        let w = self.preview_width(cx);
         let total = wrapped_len(&text, w, usize::MAX);
         let shown = if total > height {
             height.saturating_sub(1)
@@ -463,9 +496,16 @@ impl QuestionPrompt {
 }
 
 /// The prompt's lines (then the question's context, docs/dialects.md), word-wrapped at `width`,
-/// at most `max` (the last cut with `…` when more would follow).
-fn prompt_lines(prompt: &str, context: Option<&str>, width: usize, max: usize) -> Vec<String> {
+/// at most `max` (the last cut with `…` when more would follow), and how many of them are the
+/// prompt's.
+fn prompt_lines(
+    prompt: &str,
+    context: Option<&str>,
+    width: usize,
+    max: usize,
+) -> (Vec<String>, usize) {
     let mut lines = wrap_words(prompt, width);
+    let prompt_rows = lines.len();
     if let Some(context) = context {
         lines.extend(wrap_words(context, width));
     }
@@ -474,5 +514,6 @@ fn prompt_lines(prompt: &str, context: Option<&str>, width: usize, max: usize) -
         let last = lines.pop().unwrap_or_default();
         lines.push(fit(&format!("{last}\u{2026}"), width));
     }
-    lines
+    let prompt_rows = prompt_rows.min(lines.len());
+    (lines, prompt_rows)
 }

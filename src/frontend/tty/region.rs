@@ -445,6 +445,23 @@ impl Region {
             .collect()
     }
 
+    /// The bytes that erase the region and leave the cursor at its top (`--no-transcript`: a
+    /// caller draws there next); on the alternate screen, a clear.
+    pub fn erase(&mut self) -> String {
+        if self.placement == Placement::Full {
+            self.full = None;
+            return "\x1b[H\x1b[2J".to_string();
+        }
+        let out = if self.fresh {
+            String::new()
+        } else {
+            finish_bytes(self.at, &[])
+        };
+        *self = Region::new(Placement::Inline, self.reflows);
+        self.fresh = false;
+        out
+    }
+
     /// The bytes that end the run: inline, `lines` (the final transcript) in place of the
     /// region ([`Region::final_lines`], [`finish_bytes`]); on the alternate screen, a clear.
     pub fn finish(&mut self, lines: &Transcript) -> String {

@@ -80,11 +80,11 @@ impl Review {
         lines.extend(body);
         lines.push(String::new());
         for (i, action) in ACTIONS.iter().enumerate() {
-            lines.push(look.select_item(&model::numbered(*action), active == n + i, width));
+            lines.push(look.select_item(&action.numbered(), active == n + i, width));
         }
         let prefix: Vec<String> = self
             .armed
-            .map(|a| words::press_again(model::number(a), model::action_label(a)))
+            .map(|a| words::press_again(a.number(), a.label()))
             .into_iter()
             .collect();
         let prefix: Vec<&str> = prefix.iter().map(String::as_str).collect();
@@ -111,7 +111,7 @@ impl Review {
             Action::First => self.active = Some(0),
             Action::Last => self.active = Some(items - 1),
             Action::Number(d) => {
-                if let Some(a) = model::numbered_as(d) {
+                if let Some(a) = ReviewAction::numbered_as(d) {
                     self.active = Some(n + d - 1);
                     if armed == Some(a) {
                         return Outcome::Apply(run(a));

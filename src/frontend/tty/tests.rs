@@ -637,3 +637,25 @@ fn tab_and_arrows_in_an_empty_note_editor_opened_from_the_review_never_end_the_f
         assert_eq!(answers, submitted(json!({})), "{nav:?}\n{screen}");
     }
 }
+
+#[test]
+fn inline_with_leave_nothing_erases_what_it_drew_and_parks_the_cursor_where_it_started() {
+    let mut events = chars("2");
+    events.push(key(Key::Tab));
+    events.push(key(Key::Enter));
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(30, 100, events);
+    let ending = drive(
+        Flow::new(&p),
+        &mut backend,
+        &AskOptions {
+            placement: Placement::Inline,
+            leave_nothing: true,
+            ..opts()
+        },
+    );
+    assert!(matches!(ending, Ending::Submitted(_)));
+    assert_eq!(backend.screen(), "");
+    assert_eq!(backend.row, 0);
+    assert!(backend.written.ends_with("\x1b[?25h"));
+}

@@ -139,8 +139,9 @@ impl Record {
     }
 
     /// Sets what a signal or a panic leaves ([`crate::terminal::set_farewell`]): the final
-    /// transcript in place of the region, from what [`Record::keep`] keeps current.
-    pub fn set_farewell(&self, title: Option<Line>, colour: bool) {
+    /// transcript in place of the region, from what [`Record::keep`] keeps current; with
+    /// `leave_nothing`, the region erased and the cursor at its top (`--no-transcript`).
+    pub fn set_farewell(&self, title: Option<Line>, colour: bool, leave_nothing: bool) {
         {
             let mut f = self.farewell.lock().unwrap_or_else(|e| e.into_inner());
             f.active = true;
@@ -152,6 +153,9 @@ impl Record {
             let f = shared.lock().unwrap_or_else(|e| e.into_inner());
             if !f.active {
                 return String::new();
+            }
+            if leave_nothing {
+                return region::finish_bytes(f.at, &[]);
             }
             let ending = match departure {
                 crate::terminal::Departure::Signal(signal_hook::consts::SIGINT) => {
