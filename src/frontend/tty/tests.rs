@@ -656,6 +656,6 @@ fn inline_with_leave_nothing_erases_what_it_drew_and_parks_the_cursor_where_it_s
     );
     assert!(matches!(ending, Ending::Submitted(_)));
     assert_eq!(backend.screen(), "");
-    assert_eq!(backend.row, 0);
+    assert_eq!(backend.cursor(), (0, 0));
     assert!(backend.written.ends_with("\x1b[?25h"));
 }
