@@ -68,8 +68,9 @@
 //! row it or the editor's echo after it left text on), and every cursor move the screen cut
 //! short. [`FakeBackend::stale_rows`] lists what is wrong:
 //!
-//! - a cursor-up or cursor-down that could not go as far as asked: the front end reached for a
-//!   row that is gone, so what it drew there is in the scrollback, stale;
+//! - a cursor-up or cursor-down that could not go as far as asked: the front end (or the
+//!   editor's echo, said so) reached for a row that is gone, so what it drew there is in the
+//!   scrollback, stale;
 //! - a live block taller than the window's rows less one: from the highest row the next write
 //!   changes (a transcript line it writes again as it was is not the block), down to the
 //!   lowest row the write before left text on, not counted across a resize;
@@ -281,17 +282,20 @@ impl FakeBackend {
     /// The cursor moves the screen cut short, and the live blocks taller than the window's
     /// rows less one (the first two points of "Stale rows" in the module notes).
     fn reach_problems(&self) -> Vec<String> {
-        let mut problems: Vec<String> = self
-            .term
-            .clamps
-            .iter()
-            .map(|c| {
-                format!(
-                    "write {}: {} from row {} was cut short: the rows it reaches for are gone",
-                    c.write, c.sequence, c.row
+        let mut problems: Vec<String> =
+            self.term
+                .clamps
+                .iter()
+                .map(|c| {
+                    format!(
+                    "{}write {}: {} from row {} was cut short: the rows it reaches for are gone",
+                    if c.editor { "the editor's echo after " } else { "" },
+                    c.write,
+                    c.sequence,
+                    c.row
                 )
-            })
-            .collect();
+                })
+                .collect();
         for pair in self.term.frames.windows(2) {
             let (drawn, next) = (pair[0], pair[1]);
             let Some(top) = next.first_changed else {

@@ -131,6 +131,8 @@ impl Standins {
 pub(super) struct Clamp {
     /// The front end's write number (from 0).
     pub write: usize,
+    /// It was the editor's echo after that write, not the write.
+    pub editor: bool,
     /// The sequence (`ESC[5A`).
     pub sequence: String,
     /// The cursor's row before it (0-based).
@@ -441,6 +443,7 @@ impl Term {
             };
             self.clamps.push(Clamp {
                 write,
+                editor: matches!(writer, Writer::Editor(_)),
                 sequence: seq.replace('\x1b', "ESC"),
                 row,
             });
