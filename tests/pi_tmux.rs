@@ -158,7 +158,8 @@ impl PiInTmux {
         self.keys(&["Enter"]);
         self.wait_for("2/2 Frontend");
         self.keys(&["Enter"]);
-        self.wait_for("Review your answers");
+        // The review (opened on Submit; colour on in tmux: `❯ 1. Submit`).
+        self.wait_for("2. Cancel");
         self.keys(&["Enter"]);
     }
 
@@ -219,7 +220,7 @@ fn assert_one_clean_copy_of_pi(history: &str) {
     );
     for left in [
         "1/2 Style",
-        "Review your answers",
+        "Review answers",
         "↑↓ move",
         "Waiting for the user's answers",
     ] {
@@ -239,7 +240,7 @@ fn tmux_fullscreen_pi_shows_the_agents_message_above_the_questions() {
     assert_message_above_the_questions(&pi);
     // A note on the option Minimal, then the answers.
     pi.keys(&["n"]);
-    pi.wait_for("Note on option Minimal");
+    pi.wait_for("Note on Minimal · Enter save · Esc close");
     pi.keys(&["-l", "keep it short"]);
     pi.keys(&["Enter"]);
     pi.wait_for("note: keep it short");
