@@ -32,6 +32,11 @@ pub const FILTER_EDITOR_HINT: &str =
 /// What a note editor edits: the question's note.
 pub const QUESTION_NOTE: &str = "Note on this question";
 
+/// What a note editor opened from the review edits: question `label`'s note.
+pub fn question_note_of(label: &str) -> String {
+    format!("{QUESTION_NOTE} \u{b7} {label}")
+}
+
 /// What a note editor edits: an option's note.
 pub fn option_note(label: &str) -> String {
     format!("Note on {label}")

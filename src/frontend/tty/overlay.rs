@@ -5,9 +5,9 @@
 use super::layers::{Cx, Outcome};
 use crate::editor::Edit;
 use crate::flow::Command;
-use crate::text::{fit, width_of, wrap};
 use crate::keys::Key;
 use crate::text::for_terminal;
+use crate::text::{fit, width_of, wrap};
 use crate::ui::keymap::{self, Action};
 use crate::ui::words::{self, Confirmation};
 use std::cell::{Cell, RefCell};

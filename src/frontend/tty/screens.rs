@@ -78,7 +78,7 @@ impl Screens {
             Some(Screen::Question(q)) => Some(q),
             _ => None,
         };
-        self.shown = Some(screen);
+        let before = self.shown.replace(screen);
         self.overlays.clear();
         self.confirm = None;
         match screen {
@@ -86,6 +86,12 @@ impl Screens {
                 let cx = cx(flow, look, 80, 24, None);
                 self.questions[q].enter(&cx);
             }
+            // Back from a confirmation asked over the review: its highlight stays.
+            Screen::Review
+                if matches!(
+                    before,
+                    Some(Screen::ConfirmSubmit | Screen::ConfirmCancel { .. })
+                ) => {}
             Screen::Review => self.review.enter(),
             Screen::ConfirmCancel { .. } => {
                 self.confirm = Some(Confirm::new(words::CONFIRM_CANCEL, None))
