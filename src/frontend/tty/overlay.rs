@@ -52,6 +52,8 @@ pub(super) struct Editor {
     what: String,
     /// The text it opens with (the draft again after a suspend or a peek).
     pub initial: String,
+    /// A notice shown in the hint line in place of the keys (the external editor's).
+    pub notice: Option<&'static str>,
 }
 
 impl Editor {
@@ -61,6 +63,7 @@ impl Editor {
             target,
             what,
             initial,
+            notice: None,
         }
     }
 
@@ -86,6 +89,11 @@ impl Editor {
             Target::Note(_) | Target::OptionNote(..) => words::NOTE_EDITOR_HINT,
             Target::Filter(_) => words::FILTER_EDITOR_HINT,
         };
+        let keys = match (self.notice, self.target, crate::editor::external_editor()) {
+            (Some(notice), _, _) => notice.to_string(),
+            (None, Target::Filter(_), _) | (None, _, None) => keys.to_string(),
+            (None, _, Some(_)) => format!("{keys} \u{b7} {}", words::EXTERNAL_EDITOR_HINT),
+        };
         cx.look.hint(&format!("{what} \u{b7} {keys}"), cx.width)
     }
 
@@ -103,7 +111,7 @@ impl Editor {
                     then: None,
                 }
             }
-            Edit::Suspended(text) | Edit::Peek(text) => {
+            Edit::Suspended(text) | Edit::Peek(text) | Edit::External(text) => {
                 self.initial = text;
                 return Outcome::Stay;
             }
