@@ -364,16 +364,18 @@ fn the_peek_opens_at_the_end_of_a_long_message_and_scrolls_to_its_start() {
     let peek = s.wait_for("message line 44");
     // The end first (where the agent's question is), with a marker for what is above.
     assert!(
-        peek.contains("The agent's message · lines 18-44 of 44 · more ↑"),
+        peek.contains("The agent's message · lines 19-44 of 44 · more ↑"),
         "{peek}"
     );
-    assert!(!peek.contains("message line 17\n"), "{peek}");
+    assert!(!peek.contains("message line 18\n"), "{peek}");
     // Home: the start; every line can be reached.
     s.send("\x1b[H");
     let top = s.wait_for("message line 1\n");
-    assert!(top.contains("lines 1-27 of 44 · more ↓"), "{top}");
+    assert!(top.contains("lines 1-26 of 44 · more ↓"), "{top}");
+    assert!(top.contains("message line 26\n"), "{top}");
+    assert!(!top.contains("message line 27\n"), "{top}");
     s.send("\x1b[F");
-    s.wait_for("lines 18-44 of 44");
+    s.wait_for("lines 19-44 of 44");
     // Esc returns to the question, which is drawn again above nothing stale.
     s.send("\x1b");
     let back = s.wait_for("? keys");
