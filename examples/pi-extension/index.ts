@@ -62,12 +62,13 @@ import { type Component, CURSOR_MARKER, Text, truncateToWidth, visibleWidth } fr
 import { type Static, Type } from "typebox";
 
 /**
- * The oldest binary this extension works with: 0.3.0 draws inline (`--screen inline`, which
- * the hand-over passes, and the help line's "^C dismiss" and peek key); before it,
+ * The oldest binary this extension works with: 0.4.0 takes `--no-transcript` (which the
+ * regular-mode hand-over passes) and draws the compact screens; 0.3.0 drew inline
+ * (`--screen inline`, and the help line's "^C dismiss" and peek key); before it,
  * `--output`, `--cwd`, `--no-input`, and the exit codes of 0.2.0 (130 for Ctrl+C/SIGINT,
  * 128 + the signal for SIGTERM/SIGHUP/SIGQUIT, each with a result written).
  */
-export const MIN_BINARY_VERSION = "0.3.0";
+export const MIN_BINARY_VERSION = "0.4.0";
 
 /** How long `pi-ask --version` may take before the binary is considered broken. */
 const VERSION_TIMEOUT_MS = 10_000;
