@@ -359,23 +359,30 @@ fn the_peek_opens_at_the_end_of_a_long_message_and_scrolls_to_its_start() {
         &["--context", context.to_str().unwrap()],
         inline(30, 100),
     );
-    s.wait_for("? keys");
+    let question = s.wait_for("? keys");
     s.send("\x1d");
     let peek = s.wait_for("message line 44");
-    // The end first (where the agent's question is), with a marker for what is above.
+    // The end first (where the agent's question is), with a marker for what is above; the
+    // pager takes the rows the question's block had, no more (the block never grows under the
+    // agent's message).
+    assert_eq!(
+        lines(&peek).len(),
+        lines(&question).len(),
+        "{question}\n{peek}"
+    );
     assert!(
-        peek.contains("The agent's message · lines 19-44 of 44 · more ↑"),
+        peek.contains("The agent's message · lines 38-44 of 44 · more ↑"),
         "{peek}"
     );
-    assert!(!peek.contains("message line 18\n"), "{peek}");
+    assert!(!peek.contains("message line 37\n"), "{peek}");
     // Home: the start; every line can be reached.
     s.send("\x1b[H");
     let top = s.wait_for("message line 1\n");
-    assert!(top.contains("lines 1-26 of 44 · more ↓"), "{top}");
-    assert!(top.contains("message line 26\n"), "{top}");
-    assert!(!top.contains("message line 27\n"), "{top}");
+    assert!(top.contains("lines 1-7 of 44 · more ↓"), "{top}");
+    assert!(top.contains("message line 7\n"), "{top}");
+    assert!(!top.contains("message line 8\n"), "{top}");
     s.send("\x1b[F");
-    s.wait_for("lines 19-44 of 44");
+    s.wait_for("lines 38-44 of 44");
     // Esc returns to the question, which is drawn again above nothing stale.
     s.send("\x1b");
     let back = s.wait_for("? keys");

@@ -149,6 +149,8 @@ pub(super) struct Pager {
     wrapped: RefCell<Option<(usize, Vec<String>)>>,
     /// Lines a page holds, as last drawn.
     page: Cell<usize>,
+    /// Rows it may take at most (`None`: the block's budget).
+    rows: Option<usize>,
 }
 
 impl Pager {
@@ -161,7 +163,16 @@ impl Pager {
             from_end,
             wrapped: RefCell::new(None),
             page: Cell::new(1),
+            rows: None,
         }
+    }
+
+    /// The pager takes at most `rows` rows (at least 4): opened over the screen of an agent's
+    /// questions, it never grows the block, so what is above it (the agent's message on a
+    /// screen with no scrollback) stays in view.
+    pub fn at_most(mut self, rows: usize) -> Self {
+        self.rows = Some(rows.max(4));
+        self
     }
 
     /// The text's lines wrapped at `width`; the text's last line break ends its last line
@@ -185,7 +196,8 @@ impl Pager {
     /// hint (or the countdown).
     pub fn render(&self, cx: &Cx<'_, '_>) -> Vec<String> {
         let lines = self.lines(cx.width);
-        let height = cx.height.saturating_sub(2).max(1);
+        let rows = self.rows.map_or(cx.height, |r| r.min(cx.height));
+        let height = rows.saturating_sub(2).max(1);
         self.page.set(height);
         let max_top = lines.len().saturating_sub(height);
         let top = match self.top.get() {
