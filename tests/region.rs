@@ -404,3 +404,31 @@ fn a_short_timeout_keeps_which_question_is_up_in_view() {
     assert!(all.last().unwrap().starts_with("Closing in "), "{screen}");
     assert_eq!(s.finish().0, 124);
 }
+
+#[test]
+fn a_recommended_option_is_marked_and_highlighted_first_never_chosen() {
+    let payload = json!({"questions": [{"id": "db", "prompt": "Which database?", "options": [
+        {"value": "pg", "label": "PostgreSQL"},
+        {"value": "lite", "label": "SQLite", "recommended": true}]}]})
+    .to_string();
+    let mut s = Session::spawn_with(&payload, &[], inline(24, 80));
+    let screen = s.wait_for("? keys");
+    let all = lines(&screen);
+    assert_eq!(all[1], "  ( ) 1. PostgreSQL", "{screen}");
+    assert_eq!(all[2], "> ( ) 2. SQLite (Recommended)", "{screen}");
+    // Nothing is chosen until a key says so: the review shows it unanswered.
+    s.send("\t");
+    let review = s.wait_for("1. Submit");
+    assert!(review.contains("→ unanswered"), "{review}");
+    s.send("\x1b[Z");
+    s.wait_for("> ( ) 2. SQLite (Recommended)");
+    s.send("\r");
+    s.wait_for("1. Submit");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result.unwrap()["details"]["answers"]["db"]["values"],
+        json!(["lite"])
+    );
+}
