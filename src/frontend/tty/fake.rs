@@ -1,174 +1,534 @@
 //! A terminal played from a list of events on a fake clock ([`FakeBackend`]), for unit tests
-//! and fuzzing the whole input path without a terminal.
+//! and fuzzing the whole input path without a terminal. Built with `cfg(test)` and with the
+//! `fake-terminal` feature (the fuzz crate's), which brings in `vt100`.
+//!
+//! ## The screen
+//!
+//! What the front end writes goes into a [`vt100`] screen of the window's rows and columns with
+//! a scrollback, so a test asserts the exact rows a person sees ([`FakeBackend::visible`]),
+//! what went into the scrollback ([`FakeBackend::scrollback`]), and where the cursor is. Text
+//! printed before the run ([`FakeBackend::print`]: a shell prompt, a partial line) is on the
+//! screen when the run starts.
+//!
+//! **Widths are tmux's.** vt100 counts columns with unicode-width, per code point, and widens
+//! a cell when a zero-width character joins it and unicode-width's string width says so; tmux
+//! 3.3a (the one the real-terminal tests run) counts with the C library's `wcwidth` and joins
+//! differently: `👍🏽` is 4 columns (the skin tone is a character of its own), `⌚︎` 2 (VS15 does
+//! not narrow it), U+3164 2, U+FFA0 and U+00AD 1 (unicode-width: 0), `❤️` 1 (VS16 does not
+//! widen it), the code points its `wcwidth` does not know 0, and after a zero-width joiner the
+//! next non-ASCII character joins the cell before (`👨‍👩` 2). vt100 has no hook for widths, so
+//! the fake changes what it is given instead: each character whose columns differ (by tmux's
+//! table in `fake/widths.rs`, measured from the real tmux by `fake/tmux_widths.py` over every
+//! code point to U+3FFFF and U+E0000-U+E0FFF), every zero-width character, and every character
+//! after a joiner is written to vt100 as a private stand-in that vt100 draws exactly as wide as
+//! tmux draws the original (zero: an unassigned default-ignorable code point, which joins the
+//! cell before and never widens it; one: plane 15 private use; two: an unassigned plane 3 code
+//! point); every row read back maps the stand-ins to the characters they stand for. So the
+//! cursor moves, wraps and scrolls where tmux's does, and the text reads as written. (tmux
+//! drops the code points it does not know; the fake keeps them, zero columns wide, in the
+//! cell before, so a test can see them.)
+//!
+//! **Resizes** (an [`Event::Resize`] takes the next of [`FakeBackend::sizes`]) resize the vt100
+//! screen: a shorter window first drops blank rows below the cursor and then pushes rows off
+//! the top into the scrollback, a taller one pulls them back, as tmux does; but rows are cut or
+//! padded to the new width, never rewrapped as tmux rewraps them. The pty tests in real tmux
+//! cover rewrapping.
+//!
+//! ## The clock
+//!
+//! One fake clock ([`FakeBackend::now`], [`FakeBackend::elapsed`]) for keys, timeouts and the
+//! editor: each event comes a gap after the one before ([`FakeBackend::timed`]; none with
+//! [`FakeBackend::new`]). A wait for a key or for an editor that ends before the next event is
+//! due moves the clock by the wait and gives [`Event::Timeout`] (or [`EditWait::Open`] with no
+//! key); an event moves the clock to when it is due. A scripted [`Event::Timeout`] is a wait
+//! that passes with no key: the clock moves by the wait the front end asked for (without a
+//! wait, the front end is told of a timeout and no time passes). When the events run out the
+//! terminal is gone, or (with [`FakeBackend::idle_at_end`]) every wait passes with no key, as
+//! when a person stops typing, so `--timeout` ends the run. Nothing sleeps.
+//!
+//! ## The editor
+//!
+//! [`Backend::edit`] is a line editor that types the events that follow: Enter saves, Esc keeps
+//! the draft, Ctrl+C interrupts, Ctrl+D in an empty editor closes it, Ctrl+Z suspends, Ctrl+]
+//! peeks; in an empty editor ↑ ↓ Tab Shift+Tab ← → navigate; Backspace deletes the last
+//! character, other keys are ignored. It echoes as rustyline does: at the start of the
+//! cursor's row, the prompt and the text, wrapped at the width by the screen (the fake's
+//! rustyline counts widths as the terminal does), each change rewriting the rows the last
+//! echo took; when it closes, the cursor goes to the start of the next row. A resize while it
+//! is open redraws it, and the front end hears of the resize (an [`Event::Resize`]) after the
+//! editor closes. Its echo is not in [`FakeBackend::written`], which holds only what the front
+//! end wrote.
+//!
+//! ## Stale rows
+//!
+//! Inline, the front end draws a live region (the live block, and transcript lines it may
+//! still rewrite) with relative moves, and leaves only its transcript. The fake records who last
+//! changed each row (rows that scrolled off the top count on, so a row keeps its number), where
+//! each of the front end's writes went (from the highest row its cursor reached to the lowest
+//! row it or the editor's echo after it left text on), and every cursor move the screen cut
+//! short. [`FakeBackend::stale_rows`] lists what is wrong:
+//!
+//! - a cursor-up or cursor-down that could not go as far as asked: the front end (or the
+//!   editor's echo, said so) reached for a row that is gone, so what it drew there is in the
+//!   scrollback, stale;
+//! - a live block taller than the window's rows less one: from the highest row the next write
+//!   changes (a transcript line it writes again as it was is not the block), down to the
+//!   lowest row the write before left text on, not counted across a resize;
+//! - a row below the cursor when the run ends that is not blank, or text right of the cursor
+//!   on its row (the live block was not erased);
+//! - a row that held text before the run and holds other text now (the run drew over the
+//!   shell's output, or a partial line), allowing for rows cut by a narrower window;
+//! - a row left (in the scrollback or on the screen) whose last change was the editor's echo
+//!   (an editor's rows are part of the block; the transcript is written by the front end).
+//!
+//! So after a run, the scrollback and the rows above the cursor hold what was printed before
+//! the run and the lines the front end left, nothing else; [`FakeBackend::left`] gives them for
+//! a test to assert exactly. [`FakeBackend::block_fits`] is the first two points alone.
+
+mod term;
+mod widths;
 
 use super::backend::{Backend, EditWait};
 use crate::complete::AtCompleter;
 use crate::editor::Edit;
-use crate::keys::{Event, Key};
+use crate::keys::{Clock, Event, Key, ManualClock};
 use std::collections::VecDeque;
+use std::fmt::Write as _;
 use std::io;
 use std::time::{Duration, Instant};
+use term::{Term, Writer};
 
-/// A terminal played from a list of events: keys and resizes come from the list, editors type
-/// the keys that follow (Enter saves, Esc keeps the draft, Ctrl+C dismisses; in an empty
-/// editor ↑ ↓ Tab Shift+Tab ← → navigate), the screen is kept as lines from the escape
-/// sequences the front end writes. When the events run out the terminal is gone
-/// (`UnexpectedEof`).
-///
-/// Time stands still but for [`Event::Timeout`]: the wait the front end asked for passed
-/// with no key, so the clock ([`FakeBackend::now`]) moves on by that wait, at a menu and in
-/// an editor alike. Keys take no time.
+/// A terminal played from a list of events on a fake clock, with a vt100 screen (see the
+/// module notes). When the events run out the terminal is gone (`UnexpectedEof`).
 #[derive(Debug)]
 pub struct FakeBackend {
     /// (rows, columns); a `Resize` event takes the next size from `sizes`.
     pub size: (usize, usize),
     /// Sizes for the `Resize` events, in order.
     pub sizes: VecDeque<(usize, usize)>,
-    /// What is still to come.
-    pub events: VecDeque<Event>,
-    /// The screen's lines as last drawn.
-    pub lines: Vec<String>,
-    /// Every byte written.
+    /// What is still to come, each after a gap since the event before.
+    pub events: VecDeque<(Duration, Event)>,
+    /// Every byte the front end wrote.
     pub written: String,
     /// How often the job was suspended.
     pub suspends: usize,
-    /// The clock: it moves only at an [`Event::Timeout`].
-    pub now: Instant,
-    /// The cursor's row.
-    pub row: usize,
-    /// The text of an editor still open between waits.
-    pub editing: Option<String>,
+    /// When the events run out: waits pass with no key, as when a person stops typing (`true`),
+    /// or the terminal is gone (`false`, the default; a wait for ever is gone too).
+    pub idle_at_end: bool,
+    clock: ManualClock,
+    started: Instant,
+    /// When the last event came (the next one's gap counts from it).
+    last_event: Instant,
+    term: Term,
+    editor: Option<OpenEditor>,
+    /// A resize came while an editor was open: the front end hears of it next.
+    resize_pending: bool,
+    /// Rows with text when the front end first wrote (absolute row, text).
+    before: Option<Vec<(usize, String)>>,
+    /// The narrowest window since the run started.
+    narrowest: usize,
+    /// Where each front-end write ends in `written`.
+    write_ends: Vec<usize>,
+}
+
+/// The fake editor's state between waits.
+#[derive(Debug)]
+struct OpenEditor {
+    prompt: String,
+    text: String,
+    /// The absolute row its echo starts on.
+    origin: usize,
+    /// Rows its last echo took.
+    rows: usize,
+}
+
+/// What came within a wait.
+enum Next {
+    Event(Event),
+    /// The wait passed first.
+    Waited,
 }
 
 impl Default for FakeBackend {
+    /// A 24x80 terminal with no events.
     fn default() -> Self {
-        FakeBackend {
-            size: (0, 0),
-            sizes: VecDeque::new(),
-            events: VecDeque::new(),
-            lines: Vec::new(),
-            written: String::new(),
-            suspends: 0,
-            now: Instant::now(),
-            row: 0,
-            editing: None,
-        }
+        FakeBackend::new(24, 80, [])
     }
 }
 
 impl FakeBackend {
-    /// A `rows` x `cols` terminal that will receive `events`.
+    /// A `rows` x `cols` terminal that will receive `events`, all at once (no gaps).
     pub fn new(rows: usize, cols: usize, events: impl IntoIterator<Item = Event>) -> Self {
+        FakeBackend::timed(rows, cols, events.into_iter().map(|e| (Duration::ZERO, e)))
+    }
+
+    /// A `rows` x `cols` terminal that will receive `events`, each `gap` after the one before
+    /// (the first `gap` after the start).
+    pub fn timed(
+        rows: usize,
+        cols: usize,
+        events: impl IntoIterator<Item = (Duration, Event)>,
+    ) -> Self {
+        let clock = ManualClock::new();
+        let started = clock.now();
         FakeBackend {
             size: (rows, cols),
+            sizes: VecDeque::new(),
             events: events.into_iter().collect(),
-            ..FakeBackend::default()
+            written: String::new(),
+            suspends: 0,
+            idle_at_end: false,
+            clock,
+            started,
+            last_event: started,
+            term: Term::new(rows, cols),
+            editor: None,
+            resize_pending: false,
+            before: None,
+            narrowest: cols,
+            write_ends: Vec::new(),
         }
     }
 
-    /// An [`Event::Timeout`] came for a wait of `wait`: the clock moves on by it.
-    fn waited(&mut self, wait: Option<Duration>) {
-        if let Some(wait) = wait {
-            self.now += wait;
-        }
+    /// The clock (a handle on the same time: advancing it moves the terminal's clock).
+    pub fn clock(&self) -> ManualClock {
+        self.clock.clone()
+    }
+
+    /// The time now on the fake clock.
+    pub fn now(&self) -> Instant {
+        self.clock.now()
+    }
+
+    /// Time passed on the fake clock since the terminal was made.
+    pub fn elapsed(&self) -> Duration {
+        self.clock.now() - self.started
+    }
+
+    /// Prints `text` before the run (a shell's output, a partial line without a newline), as
+    /// a program before pi-ask would; not in [`FakeBackend::written`]. `\n` is a new line.
+    pub fn print(&mut self, text: &str) {
+        self.term.write(&text.replace('\n', "\r\n"), Writer::Before);
+    }
+
+    /// The visible rows, top first, each without trailing blanks.
+    pub fn visible(&self) -> Vec<String> {
+        self.term.visible()
     }
 
     /// The screen as text, one line per row, trailing blank rows dropped.
     pub fn screen(&self) -> String {
-        let mut lines = self.lines.clone();
+        let mut lines = self.visible();
         while lines.last().is_some_and(|l| l.is_empty()) {
             lines.pop();
         }
         lines.join("\n")
     }
 
-    /// Applies what the front end writes, as a terminal with no bottom would: text, CR, LF,
-    /// `ESC[r;cH`, `ESC[nA` / `ESC[nB` (up, down), `ESC[nC`, `ESC[K` (which erases a row only
-    /// when nothing was written on it since the cursor came to its left), `ESC[J` (the rows
-    /// below), `ESC[2J` (all), and ESC 7 / ESC 8 around a line written while an editor is open.
-    fn interpret(&mut self, bytes: &str) {
-        let mut at_start = true;
-        let mut rest = bytes;
-        let mut saved = self.row;
-        loop {
-            let stop = rest.find(['\x1b', '\r', '\n']).unwrap_or(rest.len());
-            let text = &rest[..stop];
-            if !text.is_empty() && text != "\x07" {
-                self.put(self.row, text);
-                at_start = false;
+    /// The rows that scrolled off the top, oldest first, each without trailing blanks.
+    pub fn scrollback(&mut self) -> Vec<String> {
+        self.term.scrollback()
+    }
+
+    /// The cursor (row, column), 0-based.
+    pub fn cursor(&self) -> (usize, usize) {
+        self.term.cursor()
+    }
+
+    /// Whether the cursor is shown (no `ESC[?25l` in force).
+    pub fn cursor_visible(&self) -> bool {
+        !self.term.screen().hide_cursor()
+    }
+
+    /// How often the bell rang (BEL written).
+    pub fn bells(&self) -> usize {
+        self.term.bells()
+    }
+
+    /// OSC strings the terminal was sent (window titles, clipboard, others), in order.
+    pub fn osc(&self) -> &[String] {
+        self.term.osc()
+    }
+
+    /// What is left above the cursor: the scrollback, the rows above the cursor's row, and its
+    /// row up to the cursor when that holds text (what was printed before the run, then the
+    /// front end's transcript, when nothing is stale).
+    pub fn left(&mut self) -> Vec<String> {
+        let mut rows = self.scrollback();
+        let visible = self.visible();
+        let (row, col) = self.cursor();
+        rows.extend(visible.iter().take(row).cloned());
+        let (_, cols) = self.term.size();
+        let upto = self
+            .term
+            .screen()
+            .rows(0, u16::try_from(col.min(cols)).unwrap_or(0));
+        if let Some(text) = upto.into_iter().nth(row) {
+            let text = self.term.read_back(text.trim_end());
+            if !text.is_empty() {
+                rows.push(text);
             }
-            let Some(c) = rest[stop..].chars().next() else {
-                break;
-            };
-            let tail = &rest[stop + c.len_utf8()..];
-            match c {
-                '\r' => {
-                    at_start = true;
-                    rest = tail;
-                    continue;
-                }
-                '\n' => {
-                    self.row += 1;
-                    at_start = true;
-                    rest = tail;
-                    continue;
-                }
-                _ => {}
-            }
-            let Some(body) = tail.strip_prefix('[') else {
-                match tail.chars().next() {
-                    Some('7') => saved = self.row,
-                    Some('8') => self.row = saved,
-                    _ => {}
-                }
-                rest = tail.get(1..).unwrap_or("");
-                at_start = true;
+        }
+        rows
+    }
+
+    /// Every absolute row: the scrollback then the screen.
+    fn all_rows(&mut self) -> Vec<String> {
+        let mut rows = self.scrollback();
+        rows.extend(self.visible());
+        rows
+    }
+
+    /// The cursor moves the screen cut short, and the live blocks taller than the window's
+    /// rows less one (the first two points of "Stale rows" in the module notes).
+    fn reach_problems(&self) -> Vec<String> {
+        let mut problems: Vec<String> =
+            self.term
+                .clamps
+                .iter()
+                .map(|c| {
+                    format!(
+                    "{}write {}: {} from row {} was cut short: the rows it reaches for are gone",
+                    if c.editor { "the editor's echo after " } else { "" },
+                    c.write,
+                    c.sequence,
+                    c.row
+                )
+                })
+                .collect();
+        for pair in self.term.frames.windows(2) {
+            let (drawn, next) = (pair[0], pair[1]);
+            let Some(top) = next.first_changed else {
                 continue;
             };
-            let end = body
-                .find(|c: char| c.is_ascii_alphabetic())
-                .unwrap_or(body.len().saturating_sub(1));
-            let (params, final_byte) = (&body[..end], body[end..].chars().next());
-            let n = params.parse::<usize>().unwrap_or(1).max(1);
-            match final_byte {
-                Some('H') => {
-                    self.row = params
-                        .split(';')
-                        .next()
-                        .and_then(|r| r.parse::<usize>().ok())
-                        .map_or(0, |r| r.saturating_sub(1));
-                    at_start = true;
-                }
-                Some('A') => self.row = self.row.saturating_sub(n),
-                Some('B') => self.row += n,
-                Some('C') => at_start = false,
-                Some('J') if params == "2" => self.lines.clear(),
-                Some('J') => {
-                    let keep = if at_start { self.row } else { self.row + 1 };
-                    self.lines.truncate(keep);
-                }
-                Some('K') if at_start => {
-                    if let Some(line) = self.lines.get_mut(self.row) {
-                        line.clear();
-                    }
-                }
-                _ => {}
+            if next.after_resize || drawn.bottom < top {
+                continue;
             }
-            rest = &body[(end + 1).min(body.len())..];
+            let height = drawn.bottom - top + 1;
+            if height > drawn.rows.saturating_sub(1).max(1) {
+                problems.push(format!(
+                    "write {}: a live block of {height} rows (absolute rows {top}..={}, the \
+                     first changed again by write {}) in a window of {} rows",
+                    drawn.write, drawn.bottom, next.write, drawn.rows
+                ));
+            }
+        }
+        problems
+    }
+
+    /// Whether the live block always fitted the window's rows less one and every row the front
+    /// end reached for was there (see "Stale rows" in the module notes).
+    pub fn block_fits(&self) -> bool {
+        self.reach_problems().is_empty()
+    }
+
+    /// Everything stale after an inline run (see "Stale rows" in the module notes), one
+    /// sentence each; empty when nothing is.
+    pub fn stale_rows(&mut self) -> Vec<String> {
+        let mut problems = self.reach_problems();
+        let visible = self.visible();
+        let (row, col) = self.cursor();
+        for (r, text) in visible.iter().enumerate().skip(row + 1) {
+            if !text.is_empty() {
+                problems.push(format!("row {r}, below the cursor, is left: {text:?}"));
+            }
+        }
+        let (_, cols) = self.term.size();
+        if col < cols {
+            let width = u16::try_from(cols - col).unwrap_or(0);
+            let start = u16::try_from(col).unwrap_or(0);
+            if let Some(right) = self.term.screen().rows(start, width).nth(row) {
+                let right = self.term.read_back(right.trim_end());
+                if !right.is_empty() {
+                    problems.push(format!(
+                        "row {row}, right of the cursor (column {col}), is left: {right:?}"
+                    ));
+                }
+            }
+        }
+        let all = self.all_rows();
+        let scrolled = self.term.scrolled();
+        let at = |abs: usize| {
+            if abs < scrolled {
+                format!("scrollback row {abs}")
+            } else {
+                format!("row {}", abs - scrolled)
+            }
+        };
+        for (abs, was) in self.before.clone().unwrap_or_default() {
+            let now = all.get(abs).map_or("", String::as_str);
+            let cut = self.narrowest < was.chars().count();
+            if now != was && !(cut && was.starts_with(now)) {
+                problems.push(format!(
+                    "{} held {was:?} before the run and holds {now:?}",
+                    at(abs)
+                ));
+            }
+        }
+        for (abs, writer) in self.term.writers.iter().enumerate() {
+            let text = all.get(abs).map_or("", String::as_str);
+            if matches!(writer, Writer::Editor(_)) && !text.is_empty() {
+                problems.push(format!(
+                    "{} still holds the editor's echo: {text:?}",
+                    at(abs)
+                ));
+            }
+        }
+        problems
+    }
+
+    /// Panics with the screen, the scrollback and every problem when a row is stale after an
+    /// inline run ([`FakeBackend::stale_rows`]).
+    #[track_caller]
+    pub fn assert_no_stale_rows(&mut self) {
+        let problems = self.stale_rows();
+        if !problems.is_empty() {
+            panic!("{}", self.report(&problems));
         }
     }
 
-    fn put(&mut self, row: usize, text: &str) {
-        if self.lines.len() <= row {
-            self.lines.resize(row + 1, String::new());
-        }
-        self.lines[row] = text.to_string();
+    /// The front end's write number `n` (from 0), as written.
+    pub fn write_number(&self, n: usize) -> &str {
+        let start = n.checked_sub(1).map_or(0, |i| self.write_ends[i]);
+        self.write_ends
+            .get(n)
+            .map_or("", |&end| &self.written[start..end])
     }
 
-    fn next(&mut self) -> io::Result<Event> {
-        self.events
-            .pop_front()
-            .ok_or_else(|| io::Error::new(io::ErrorKind::UnexpectedEof, "no more input"))
+    /// The problems, the writes they name (escaped, with where each drew), the scrollback and
+    /// the screen, for a failure message.
+    pub fn report(&mut self, problems: &[String]) -> String {
+        let mut out = String::new();
+        for p in problems {
+            let _ = writeln!(out, "- {p}");
+        }
+        let mut named: Vec<usize> = problems
+            .iter()
+            .flat_map(|p| p.split("write ").skip(1))
+            .filter_map(|rest| {
+                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                digits.parse().ok()
+            })
+            .collect();
+        named.sort_unstable();
+        named.dedup();
+        for n in named {
+            let span = self.term.frames.iter().find(|f| f.write == n);
+            let _ = writeln!(
+                out,
+                "write {n}{}: {:?}",
+                span.map_or(String::new(), |f| format!(
+                    " (absolute rows {}..={}{})",
+                    f.top,
+                    f.bottom,
+                    if f.after_resize {
+                        ", after a resize"
+                    } else {
+                        ""
+                    }
+                )),
+                self.write_number(n)
+            );
+        }
+        let (row, col) = self.cursor();
+        let _ = writeln!(out, "scrollback:\n{}", term::show(&self.scrollback()));
+        let _ = writeln!(
+            out,
+            "screen {:?}, cursor at ({row}, {col}){}:\n{}",
+            self.term.size(),
+            if self.cursor_visible() {
+                ""
+            } else {
+                ", hidden"
+            },
+            term::show(&self.visible())
+        );
+        out
+    }
+
+    /// The next event within `wait` (`None`: however long it takes).
+    fn next(&mut self, wait: Option<Duration>) -> io::Result<Next> {
+        let Some((gap, event)) = self.events.front().cloned() else {
+            if let (true, Some(wait)) = (self.idle_at_end, wait) {
+                self.clock.advance(wait);
+                return Ok(Next::Waited);
+            }
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "no more input",
+            ));
+        };
+        let now = self.clock.now();
+        if event == Event::Timeout {
+            self.events.pop_front();
+            if let Some(wait) = wait {
+                self.clock.advance(wait);
+            }
+            self.last_event = self.clock.now();
+            return Ok(Next::Waited);
+        }
+        let due = (self.last_event + gap).max(now);
+        if let Some(wait) = wait {
+            if now + wait < due {
+                self.clock.advance(wait);
+                return Ok(Next::Waited);
+            }
+        }
+        self.clock.set(due);
+        self.last_event = due;
+        self.events.pop_front();
+        if event == Event::Resize {
+            if let Some(size) = self.sizes.pop_front() {
+                self.size = size;
+            }
+            self.term.resize(self.size.0, self.size.1);
+            self.narrowest = self.narrowest.min(self.size.1);
+        }
+        Ok(Next::Event(event))
+    }
+
+    /// Echoes the open editor as rustyline refreshes its line: back to the row it starts on,
+    /// the rows of the last echo erased, the prompt and the text written.
+    fn echo(&mut self, closing: bool) {
+        let Some(editor) = &self.editor else {
+            return;
+        };
+        let mut out = String::new();
+        let at = self.term.scrolled() + self.term.cursor().0;
+        if at > editor.origin {
+            let _ = write!(out, "\x1b[{}A", at - editor.origin);
+        }
+        out.push('\r');
+        for i in 0..editor.rows {
+            if i > 0 {
+                out.push_str("\x1b[B\r");
+            }
+            out.push_str("\x1b[K");
+        }
+        if editor.rows > 1 {
+            let _ = write!(out, "\x1b[{}A", editor.rows - 1);
+        }
+        out.push_str(&editor.prompt);
+        for c in editor.text.chars() {
+            match c {
+                '\x00'..='\x1f' => {
+                    out.push('^');
+                    out.push(char::from(b'@' + c as u8));
+                }
+                '\x7f' => out.push_str("^?"),
+                c => out.push(c),
+            }
+        }
+        if closing {
+            out.push_str("\r\n");
+        }
+        let writes = self.term.writes;
+        self.term
+            .write(&out, Writer::Editor(writes.saturating_sub(1)));
+        let at = self.term.scrolled() + self.term.cursor().0;
+        if let Some(editor) = &mut self.editor {
+            editor.rows = (at + 1).saturating_sub(editor.origin).max(1);
+        }
     }
 }
 
@@ -178,90 +538,118 @@ impl Backend for FakeBackend {
     }
 
     fn now(&self) -> Instant {
-        self.now
+        self.clock.now()
     }
 
     fn write(&mut self, bytes: &str) -> io::Result<()> {
+        if self.before.is_none() {
+            let rows = self.all_rows();
+            self.before = Some(
+                rows.into_iter()
+                    .enumerate()
+                    .filter(|(_, text)| !text.is_empty())
+                    .collect(),
+            );
+            self.narrowest = self.size.1;
+        }
         self.written.push_str(bytes);
-        self.interpret(bytes);
+        self.write_ends.push(self.written.len());
+        let n = self.term.writes;
+        self.term.writes += 1;
+        self.term.write(bytes, Writer::Frame(n));
         Ok(())
     }
 
     fn event(&mut self, timeout: Option<Duration>) -> io::Result<Event> {
-        let event = self.next()?;
-        match event {
-            Event::Resize => {
-                if let Some(size) = self.sizes.pop_front() {
-                    self.size = size;
-                }
-            }
-            Event::Timeout => self.waited(timeout),
-            Event::Key(_) => {}
+        if std::mem::take(&mut self.resize_pending) {
+            return Ok(Event::Resize);
         }
-        Ok(event)
+        Ok(match self.next(timeout)? {
+            Next::Event(event) => event,
+            Next::Waited => Event::Timeout,
+        })
     }
 
     fn edit(
         &mut self,
-        _prompt: &str,
+        prompt: &str,
         initial: &str,
         _: &AtCompleter,
         wait: Option<Duration>,
     ) -> io::Result<EditWait> {
-        let mut text = self.editing.take().unwrap_or_else(|| initial.to_string());
-        let shown = |text: &str| format!("{_prompt}{text}");
+        if self.editor.is_none() {
+            let origin = self.term.scrolled() + self.term.cursor().0;
+            self.editor = Some(OpenEditor {
+                prompt: prompt.to_string(),
+                text: initial.to_string(),
+                origin,
+                rows: 1,
+            });
+            self.echo(false);
+        }
         loop {
-            let line = shown(&text);
-            let closed = match self.next()? {
-                Event::Timeout if wait.is_some() => {
-                    self.waited(wait);
-                    self.editing = Some(text);
-                    return Ok(EditWait::Open { last_key: None });
+            let event = match self.next(wait)? {
+                Next::Waited if wait.is_some() => return Ok(EditWait::Open { last_key: None }),
+                Next::Waited => continue,
+                Next::Event(Event::Resize) => {
+                    self.resize_pending = true;
+                    self.echo(false);
+                    continue;
                 }
-                Event::Key(Key::Enter) => Edit::Saved(text),
-                Event::Key(Key::Esc) => Edit::Closed(text),
+                Next::Event(event) => event,
+            };
+            let text = self.editor.as_ref().map_or("", |e| e.text.as_str());
+            let closed = match event {
+                Event::Key(Key::Enter) => Edit::Saved(text.to_string()),
+                Event::Key(Key::Esc) => Edit::Closed(text.to_string()),
                 Event::Key(Key::Ctrl('c')) => Edit::Interrupted,
                 Event::Key(Key::Ctrl('d')) if text.is_empty() => Edit::Closed(String::new()),
-                Event::Key(Key::Ctrl('z')) => Edit::Suspended(text),
-                Event::Key(Key::Ctrl(']')) => Edit::Peek(text),
+                Event::Key(Key::Ctrl('z')) => Edit::Suspended(text.to_string()),
+                Event::Key(Key::Ctrl(']')) => Edit::Peek(text.to_string()),
                 Event::Key(key @ (Key::Up | Key::Down | Key::Tab | Key::BackTab))
                 | Event::Key(key @ (Key::Left | Key::Right))
                     if text.is_empty() =>
                 {
                     Edit::Navigate(key)
                 }
-                event => {
-                    match &event {
-                        Event::Key(Key::Char(c)) => text.push(*c),
-                        Event::Key(Key::Paste(p)) => text.push_str(p),
-                        Event::Key(Key::Backspace) => {
-                            text.pop();
+                Event::Key(key) => {
+                    if let Some(editor) = &mut self.editor {
+                        match key {
+                            Key::Char(c) => editor.text.push(c),
+                            Key::Paste(p) => editor.text.push_str(&p),
+                            Key::Backspace => {
+                                editor.text.pop();
+                            }
+                            _ => {}
                         }
-                        _ => {}
                     }
-                    if wait.is_some() && matches!(event, Event::Key(_)) {
+                    self.echo(false);
+                    if wait.is_some() {
                         // A key in an editor with a timeout: the front end hears of it.
-                        self.editing = Some(text);
                         return Ok(EditWait::Open {
-                            last_key: Some(self.now),
+                            last_key: Some(self.clock.now()),
                         });
                     }
                     continue;
                 }
+                Event::Resize | Event::Timeout => continue,
             };
             // rustyline leaves its line on the screen and ends it with a line feed.
-            self.put(self.row, &line);
-            self.row += 1;
+            self.echo(true);
+            self.editor = None;
             return Ok(EditWait::Closed(closed));
         }
     }
 
     fn abandon_edit(&mut self) -> String {
-        self.editing.take().unwrap_or_default()
+        self.editor.take().map(|e| e.text).unwrap_or_default()
     }
 
     fn editor_cursor(&self) -> String {
-        self.editing.clone().unwrap_or_default()
+        self.editor
+            .as_ref()
+            .map(|e| e.text.clone())
+            .unwrap_or_default()
     }
 
     fn suspend(&mut self) -> io::Result<()> {
@@ -275,3 +663,6 @@ impl Backend for FakeBackend {
 
     fn finish(&mut self) {}
 }
+
+#[cfg(test)]
+mod tests;

@@ -15,6 +15,7 @@
 
 mod backend;
 mod editing;
+#[cfg(any(test, feature = "fake-terminal"))]
 mod fake;
 mod layers;
 mod menu;
@@ -26,6 +27,7 @@ mod screens;
 mod transcript;
 
 pub use backend::{Backend, EditWait, TtyBackend};
+#[cfg(any(test, feature = "fake-terminal"))]
 pub use fake::FakeBackend;
 pub use region::Placement;
 
