@@ -768,7 +768,9 @@ fn print_mode_the_ask_plain_flag_gives_plain_mode() {
     }
     let mut pi = PiTui::start_with(PREFS, &[], &["--ask-plain", "-p", "go"]);
     let s = &mut pi.session;
-    s.expect("1/2 Style (choose one)\r\nHow should I frame the next prompt?\r\n ( ) 1. Minimal\r\n");
+    s.expect(
+        "1/2 Style (choose one)\r\nHow should I frame the next prompt?\r\n ( ) 1. Minimal\r\n",
+    );
     s.expect("1/2> ");
     s.send("2\r");
     s.expect("Saved: Balanced\r\n");
