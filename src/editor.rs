@@ -9,6 +9,7 @@
 //! | Ctrl+D on an empty line      | [`Edit::Closed`] with an empty draft     |
 //! | Ctrl+C                       | [`Edit::Interrupted`] (the draft is lost) |
 //! | Ctrl+Z / Ctrl+]              | [`Edit::Suspended`] / [`Edit::Peek`] with the draft |
+//! | Ctrl+G, Ctrl+X Ctrl+E        | [`Edit::External`] with the draft        |
 //! | ↑ ↓ Tab ⇧Tab ← → on an empty line | [`Edit::Navigate`] with the key     |
 //!
 //! The editor draws on `/dev/tty` (rustyline `Behavior::PreferTerm`), never on stdout. Bracketed
@@ -59,6 +60,15 @@ pub fn cannot_drive(term: Option<&str>) -> bool {
     }
 }
 
+/// The external editor for long answers and notes: `$VISUAL`, else `$EDITOR` (the first set
+/// and not blank), as a shell command line; `None` when neither is set.
+pub fn external_editor() -> Option<String> {
+    ["VISUAL", "EDITOR"]
+        .iter()
+        .filter_map(|name| std::env::var(name).ok())
+        .find(|v| !v.trim().is_empty())
+}
+
 /// How an editor was closed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Edit {
@@ -72,6 +82,8 @@ pub enum Edit {
     Suspended(String),
     /// Ctrl+]: peek at what the questionnaire hides, then edit this draft again.
     Peek(String),
+    /// Ctrl+G (or Ctrl+X Ctrl+E, readline's): edit this draft in `$VISUAL` / `$EDITOR`.
+    External(String),
     /// ↑ ↓ Tab Shift+Tab ← → in an empty editor: leave it and move (the contract\'s "Editing
     /// flow": when the editor is empty these keys navigate without Esc first).
     Navigate(Key),
@@ -228,6 +240,7 @@ enum Closing {
     Esc,
     Suspend,
     Peek,
+    External,
     Navigate(Key),
 }
 
@@ -327,6 +340,7 @@ fn edit<H: Helper>(
                 Some(Closing::Esc) => Edit::Closed(text),
                 Some(Closing::Suspend) => Edit::Suspended(text),
                 Some(Closing::Peek) => Edit::Peek(text),
+                Some(Closing::External) => Edit::External(text),
                 Some(Closing::Navigate(key)) => Edit::Navigate(key),
             }),
             Err(ReadlineError::Interrupted) => Ok(Edit::Interrupted),
@@ -388,7 +402,7 @@ fn new_editor<H: Helper>(helper: H, watch: Option<Arc<Watch>>) -> io::Result<Bou
     let mut editor: Editor<H, DefaultHistory> = Editor::with_config(config).map_err(to_io)?;
     editor.set_helper(Some(helper));
     let closed = Arc::new(Mutex::new(None));
-    let mut bind = |event: KeyEvent, why: Closing, only_when_empty: bool| {
+    let mut bind = |event: Event, why: Closing, only_when_empty: bool| {
         editor.bind_sequence(
             event,
             EventHandler::Conditional(Box::new(Close {
@@ -399,9 +413,20 @@ fn new_editor<H: Helper>(helper: H, watch: Option<Arc<Watch>>) -> io::Result<Bou
             })),
         );
     };
-    bind(KeyEvent(KeyCode::Esc, Modifiers::NONE), Closing::Esc, false);
-    bind(KeyEvent::ctrl('Z'), Closing::Suspend, false);
-    bind(KeyEvent::ctrl(']'), Closing::Peek, false);
+    bind(
+        KeyEvent(KeyCode::Esc, Modifiers::NONE).into(),
+        Closing::Esc,
+        false,
+    );
+    bind(KeyEvent::ctrl('Z').into(), Closing::Suspend, false);
+    bind(KeyEvent::ctrl(']').into(), Closing::Peek, false);
+    // The draft in `$VISUAL` / `$EDITOR`: Ctrl+G (as rpiv), Ctrl+X Ctrl+E (readline's).
+    bind(KeyEvent::ctrl('G').into(), Closing::External, false);
+    bind(
+        Event::KeySeq(vec![KeyEvent::ctrl('X'), KeyEvent::ctrl('E')]),
+        Closing::External,
+        false,
+    );
     for (code, mods, key) in [
         (KeyCode::Up, Modifiers::NONE, Key::Up),
         (KeyCode::Down, Modifiers::NONE, Key::Down),
@@ -410,7 +435,7 @@ fn new_editor<H: Helper>(helper: H, watch: Option<Arc<Watch>>) -> io::Result<Bou
         (KeyCode::Tab, Modifiers::NONE, Key::Tab),
         (KeyCode::BackTab, Modifiers::NONE, Key::BackTab),
     ] {
-        bind(KeyEvent(code, mods), Closing::Navigate(key), true);
+        bind(KeyEvent(code, mods).into(), Closing::Navigate(key), true);
     }
     // Ctrl+L would clear the whole screen (`ESC[H ESC[J`): the questionnaire above the
     // editor is the screen's content, so it does nothing.

@@ -560,7 +560,8 @@ fn terminal_mickyyy68_grouped_with_custom_text() {
     s.send("Dark mode");
     s.wait_for("\n> Dark mode");
     s.send("\r");
-    s.wait_for("(now “Dark mode”)");
+    // saving stays on the multi-select question, the custom row ticked with its text
+    s.wait_for("> [x] 4. Type your own… “Dark mode”");
     s.send("\t");
     submit_and_check(&mut s, "mickyyy68", Some("mickyyy68"));
 }

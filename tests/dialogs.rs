@@ -94,7 +94,8 @@ fn picking_sqlite_submits_it() {
     assert_eq!(
         review,
         json!({"type": "select", "title": "Review answers", "options": [
-            "1/1 Q1 \u{2192} SQLite", "1. Submit", "2. Cancel", "Note on a question\u{2026}"]})
+            "1/1 Q1 \u{2192} SQLite", "1. Submit", "2. Elaborate", "3. Cancel",
+            "Note on a question\u{2026}"]})
     );
     d.respond(json!({"value": "1. Submit"}));
     let (code, rest, result) = d.finish();

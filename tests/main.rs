@@ -21,6 +21,7 @@ mod complete;
 mod conformance;
 mod dialects;
 mod dialogs;
+mod external_editor;
 mod human_errors;
 mod inline;
 mod limits;

@@ -623,12 +623,10 @@ fn tmux_killing_the_terminal_leaves_nothing_in_the_temp_dir() {
     }
 }
 
-/// The issue "at 80x24 the message scrolls off on question 2": the agent's message and pi's
-/// call row are above the questions on both questions at 80x24, in both TUI modes. Today's
-/// block (19 rows on question 2 at 80 columns) leaves only the call row above it; the compact
-/// layout of the new terminal front end makes room.
+/// At 80x24 the message scrolled off on question 2: the agent's message and pi's call row are
+/// above the questions on both questions at 80x24, in both TUI modes (the compact screens leave
+/// the room).
 #[test]
-#[ignore = "needs the compact layout of the new terminal front end (today's block on question 2 leaves one row at 80x24)"]
 fn tmux_at_80x24_the_message_stays_above_the_second_question() {
     if skipped() || no_tmux() {
         return;

@@ -136,7 +136,7 @@ fn single_question_with_a_number() {
     run.expect("1/1 Database (choose one)\r\nWhich database?\r\n ( ) 1. PostgreSQL\r\n        Relational\r\n ( ) 2. SQLite\r\n ( ) 3. Type your own\u{2026}\r\n");
     run.answer("1/1> ", "2");
     run.expect("Saved: SQLite\r\n");
-    run.expect("\r\nReview answers\r\n#1 Database\r\n     \u{2192} SQLite\r\n\r\n  1. Submit\r\n  2. Cancel\r\n");
+    run.expect("\r\nReview answers\r\n#1 Database\r\n     \u{2192} SQLite\r\n\r\n  1. Submit\r\n  2. Elaborate\r\n  3. Cancel\r\n");
     run.answer("review> ", "");
     let (code, result, screen) = run.finish();
     assert_eq!(code, 0);
@@ -191,11 +191,14 @@ fn preview_question_prints_previews_and_takes_custom_text() {
             {"value": "top", "label": "Top bar", "description": "One row", "preview": "+--------+\n|  top   |\n+--------+"}]}]});
     let mut run = Run::start(&payload, Some("dumb"), &[]);
     run.expect(
-        "1/1 Q1 (choose one, previews below)\r\nPick a layout\r\n ( ) 1. Sidebar\r\n        | +---+------+\r\n        | | S | main |\r\n        | +---+------+\r\n ( ) 2. Top bar\r\n        One row\r\n        | +--------+\r\n        | |  top   |\r\n        | +--------+\r\n",
+        "1/1 Q1 (choose one, previews below)\r\nPick a layout\r\n ( ) 1. Sidebar\r\n        | +---+------+\r\n        | | S | main |\r\n        | +---+------+\r\n ( ) 2. Top bar\r\n        One row\r\n        | +--------+\r\n        | |  top   |\r\n        | +--------+\r\n ( ) 3. Type your own\u{2026}\r\n",
     );
     run.answer("1/1> ", "> my own");
     run.expect("Saved: “my own”\r\n");
-    run.answer("review> ", "1");
+    run.expect("#1 Q1\r\n     \u{2192} \u{201c}my own\u{201d}\r\n");
+    // `#1` re-opens the question; choosing 2 replaces the custom text
+    run.answer("review> ", "#1");
+    run.expect(" (\u{2022}) 3. Type your own\u{2026} \u{201c}my own\u{201d}\r\nCurrent answer: \u{201c}my own\u{201d}\r\n");
     run.answer("1/1> ", "2");
     run.answer("review> ", "");
     let (code, result, screen) = run.finish();
@@ -290,7 +293,7 @@ fn bad_entry_and_help_keep_the_same_prompt() {
     run.answer("review> ", "?");
     run.expect("At the review:\r\n");
     run.answer("review> ", "7");
-    run.expect("Not understood: there is no action 7: choose a number from 1 to 2\r\n");
+    run.expect("Not understood: there is no action 7: choose a number from 1 to 3\r\n");
     run.answer("review> ", "#7");
     run.expect("Not understood: there is no question 7: type #1\r\n");
     run.answer("review> ", "");

@@ -359,21 +359,30 @@ fn the_peek_opens_at_the_end_of_a_long_message_and_scrolls_to_its_start() {
         &["--context", context.to_str().unwrap()],
         inline(30, 100),
     );
-    s.wait_for("? keys");
+    let question = s.wait_for("? keys");
     s.send("\x1d");
     let peek = s.wait_for("message line 44");
-    // The end first (where the agent's question is), with a marker for what is above.
+    // The end first (where the agent's question is), with a marker for what is above; the
+    // pager takes the rows the question's block had, no more (the block never grows under the
+    // agent's message).
+    assert_eq!(
+        lines(&peek).len(),
+        lines(&question).len(),
+        "{question}\n{peek}"
+    );
     assert!(
-        peek.contains("The agent's message · lines 18-44 of 44 · more ↑"),
+        peek.contains("The agent's message · lines 38-44 of 44 · more ↑"),
         "{peek}"
     );
-    assert!(!peek.contains("message line 17\n"), "{peek}");
+    assert!(!peek.contains("message line 37\n"), "{peek}");
     // Home: the start; every line can be reached.
     s.send("\x1b[H");
     let top = s.wait_for("message line 1\n");
-    assert!(top.contains("lines 1-27 of 44 · more ↓"), "{top}");
+    assert!(top.contains("lines 1-7 of 44 · more ↓"), "{top}");
+    assert!(top.contains("message line 7\n"), "{top}");
+    assert!(!top.contains("message line 8\n"), "{top}");
     s.send("\x1b[F");
-    s.wait_for("lines 18-44 of 44");
+    s.wait_for("lines 38-44 of 44");
     // Esc returns to the question, which is drawn again above nothing stale.
     s.send("\x1b");
     let back = s.wait_for("? keys");
@@ -394,4 +403,32 @@ fn a_short_timeout_keeps_which_question_is_up_in_view() {
     );
     assert!(all.last().unwrap().starts_with("Closing in "), "{screen}");
     assert_eq!(s.finish().0, 124);
+}
+
+#[test]
+fn a_recommended_option_is_marked_and_highlighted_first_never_chosen() {
+    let payload = json!({"questions": [{"id": "db", "prompt": "Which database?", "options": [
+        {"value": "pg", "label": "PostgreSQL"},
+        {"value": "lite", "label": "SQLite", "recommended": true}]}]})
+    .to_string();
+    let mut s = Session::spawn_with(&payload, &[], inline(24, 80));
+    let screen = s.wait_for("? keys");
+    let all = lines(&screen);
+    assert_eq!(all[1], "  ( ) 1. PostgreSQL", "{screen}");
+    assert_eq!(all[2], "> ( ) 2. SQLite (Recommended)", "{screen}");
+    // Nothing is chosen until a key says so: the review shows it unanswered.
+    s.send("\t");
+    let review = s.wait_for("1. Submit");
+    assert!(review.contains("→ unanswered"), "{review}");
+    s.send("\x1b[Z");
+    s.wait_for("> ( ) 2. SQLite (Recommended)");
+    s.send("\r");
+    s.wait_for("1. Submit");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result.unwrap()["details"]["answers"]["db"]["values"],
+        json!(["lite"])
+    );
 }

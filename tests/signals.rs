@@ -209,9 +209,10 @@ fn stalled_in(placement: Placement, args: &[&str]) -> Session {
         Placement::Editor => {
             s.wait_for("How should I frame the next prompt?");
             s.send("\x1b[B\x1b[B\x1b[B");
-            s.wait_for(">     Type your own…");
+            s.wait_for("> ( ) 4. Type your own…");
             s.send("\r");
-            s.wait_for("Your own answer");
+            // the empty editor's placeholder: rustyline is reading keys
+            s.wait_for("\n> Type answer...");
             "x"
         }
         Placement::Full | Placement::Inline => {

@@ -113,11 +113,12 @@ fn an_open_editor_is_saved_as_custom_text_when_the_time_runs_out() {
     s.send("Sol");
     s.wait_for("\n> Sol");
     let last_key = Instant::now();
-    // The countdown replaces the editor's hint line; the editor keeps its line and cursor.
-    let screen = s.wait_for("Closing in 1 s without an answer: press any key");
+    // The countdown replaces the editor's hint line after its name; the editor keeps its line
+    // and cursor.
+    let screen = s.wait_for("Type your own · Closing in 1 s without an answer: press any key");
     assert!(
         screen.starts_with(&format!(
-            "Implementation preferences\nClosing in 1 s without an answer: press any key\n{STYLE}\n"
+            "Implementation preferences\nType your own · Closing in 1 s without an answer: press any key\n{STYLE}\n"
         )),
         "{screen}"
     );

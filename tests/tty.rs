@@ -78,7 +78,7 @@ fn assert_restored(s: &Session) {
     assert!(!s.alternate_screen(), "still on the alternate screen");
 }
 
-/// The review's lines on `screen`: from its title to its last action, `2. Cancel`.
+/// The review's lines on `screen`: from its title to its last action, `3. Cancel`.
 fn review_lines(screen: &str) -> Vec<&str> {
     let lines: Vec<&str> = screen.lines().collect();
     let start = lines
@@ -87,7 +87,7 @@ fn review_lines(screen: &str) -> Vec<&str> {
         .unwrap_or_else(|| panic!("no review: {screen}"));
     let end = lines
         .iter()
-        .position(|l| l.ends_with("2. Cancel"))
+        .position(|l| l.ends_with("3. Cancel"))
         .unwrap_or_else(|| panic!("no actions: {screen}"));
     lines[start..=end].to_vec()
 }
@@ -158,7 +158,8 @@ fn single_select_then_skip_and_submit() {
             "     → unanswered",
             "",
             "> 1. Submit",
-            "  2. Cancel",
+            "  2. Elaborate",
+            "  3. Cancel",
         ]
     );
     let details = submit(&mut s);
@@ -207,6 +208,18 @@ fn multi_select_two_options_and_custom_text() {
     s.send("Solid");
     s.wait_for("\n> Solid");
     s.send("\r");
+    // Saved on a multi-select question: it stays, the custom row ticked with its text; Tab
+    // goes on.
+    let screen = s.wait_all(&["> [x] 4. Type your own… “Solid”", HINT]);
+    assert!(screen.contains("\n  [x] 1. React\n"), "{screen}");
+    assert!(screen.contains("\n  [x] 2. Vue\n"), "{screen}");
+    assert!(!screen.contains(ANSWER_EDITOR), "{screen}");
+    // Space on the custom row unticks it and ticks it again, keeping the text.
+    s.send(" ");
+    s.wait_all(&["> [ ] 4. Type your own… “Solid”", HINT]);
+    s.send(" ");
+    s.wait_all(&["> [x] 4. Type your own… “Solid”", HINT]);
+    s.send(TAB);
     assert_eq!(
         wait_review(&mut s),
         [
@@ -220,7 +233,8 @@ fn multi_select_two_options_and_custom_text() {
             "     → “Solid”",
             "",
             "> 1. Submit",
-            "  2. Cancel",
+            "  2. Elaborate",
+            "  3. Cancel",
         ]
     );
     let details = submit(&mut s);
@@ -258,7 +272,11 @@ fn preview_question_shows_the_highlighted_preview() {
         ],
         "{screen}"
     );
-    assert!(!screen.contains("Type your own"), "{screen}");
+    // Type your own: the row after the options.
+    assert!(
+        screen.contains("\n  ( ) 3. Pretty text\n         Coloured, aligned text for local development.\n  ( ) 4. Type your own…\n"),
+        "{screen}"
+    );
     s.send(DOWN);
     let screen = s.wait_for("│ ts=2026-11-29T10:15:00Z level=info");
     assert!(
@@ -293,7 +311,8 @@ fn preview_question_shows_the_highlighted_preview() {
             "     → info",
             "",
             "> 1. Submit",
-            "  2. Cancel",
+            "  2. Elaborate",
+            "  3. Cancel",
         ]
     );
     let details = submit(&mut s);
@@ -330,9 +349,13 @@ fn every_line_of_a_long_preview_is_reachable() {
         },
     );
     let screen = s.wait_all(&["Pick a layout:", HINT]);
+    // Half of what the menu (Alpha, Beta, Type your own) leaves of 24 rows: 7 lines and the
+    // line that says how many more.
     assert!(screen.contains("│ line 1 of the long preview"), "{screen}");
+    assert!(screen.contains("│ line 7 of the long preview"), "{screen}");
+    assert!(!screen.contains("line 8 of"), "{screen}");
     assert!(
-        screen.contains("│ … 52 more lines: v shows the whole preview"),
+        screen.contains("│ … 53 more lines: v shows the whole preview"),
         "{screen}"
     );
     assert!(!screen.contains("line 60 of"), "{screen}");
@@ -408,7 +431,8 @@ fn review_reopens_a_question_and_changes_its_answer() {
             "     → React",
             "",
             "> 1. Submit",
-            "  2. Cancel",
+            "  2. Elaborate",
+            "  3. Cancel",
         ]
     };
     assert_eq!(wait_review(&mut s), review("     → Minimal"));
@@ -462,7 +486,8 @@ fn esc_in_the_editor_returns_to_the_options_keeping_the_draft() {
             "     → unanswered",
             "",
             "> 1. Submit",
-            "  2. Cancel",
+            "  2. Elaborate",
+            "  3. Cancel",
         ]
     );
     let details = submit(&mut s);
@@ -587,7 +612,8 @@ fn question_and_option_notes_written_edited_cleared() {
             "     → unanswered",
             "",
             "> 1. Submit",
-            "  2. Cancel",
+            "  2. Elaborate",
+            "  3. Cancel",
         ]);
         lines
     };
@@ -620,7 +646,10 @@ fn question_and_option_notes_written_edited_cleared() {
     // Question note: clear it from the review (N on its row, an empty save).
     press(&mut s, UP, 2, "> Style");
     s.send("N");
-    s.wait_all(&["Note on Style · Enter save · Esc close", "\n> edited note"]);
+    s.wait_all(&[
+        "Note on this question · Style · Enter save · Esc close",
+        "\n> edited note",
+    ]);
     s.send(CTRL_U);
     s.wait_for(NOTE_READY);
     s.send("\r");
@@ -628,7 +657,7 @@ fn question_and_option_notes_written_edited_cleared() {
     let screen = s.wait_all(&[REVIEW, "> Style", HINT]);
     let mut expected = review(None, "       Note: why balanced and cheap");
     expected[1] = "> Style";
-    let submit_row = expected.len() - 2;
+    let submit_row = expected.iter().position(|l| *l == "> 1. Submit").unwrap();
     expected[submit_row] = "  1. Submit";
     assert_eq!(review_lines(&screen), expected);
     press(&mut s, DOWN, 2, "> 1. Submit");
@@ -666,7 +695,7 @@ fn option_note_dropped_on_deselect_and_restored_on_reselect() {
     let frontend = |answer: &[&'static str]| {
         let mut lines = vec![REVIEW, "  Style", "     → Minimal", "", "  Frontend"];
         lines.extend(answer);
-        lines.extend(["", "> 1. Submit", "  2. Cancel"]);
+        lines.extend(["", "> 1. Submit", "  2. Elaborate", "  3. Cancel"]);
         lines
     };
     let noted = ["     → React", "       Note: used it at work"];
@@ -746,7 +775,8 @@ fn required_question_unanswered_asks_before_submitting() {
             "     → unanswered",
             "",
             "> 1. Submit",
-            "  2. Cancel",
+            "  2. Elaborate",
+            "  3. Cancel",
         ]
     );
     s.send("\r");
@@ -885,7 +915,8 @@ fn wide_text_is_cut_to_the_width_and_leaves_no_ghost_lines() {
             "     → とても長いオプションのラベルで…",
             "",
             "> 1. Submit",
-            "  2. Cancel",
+            "  2. Elaborate",
+            "  3. Cancel",
         ]
     );
     s.send("\r");
@@ -1022,7 +1053,8 @@ fn option_note_saved_with_esc_and_cleared_by_an_empty_save() {
             "     → unanswered",
             "",
             "> 1. Submit",
-            "  2. Cancel",
+            "  2. Elaborate",
+            "  3. Cancel",
         ]
     );
     let details = submit(&mut s);
@@ -1229,7 +1261,7 @@ fn two_runs_on_one_terminal_ask_one_after_the_other_and_leave_it_as_it_was() {
     for _ in 0..2 {
         s.wait_all(&["Which database?", "SQLite"]);
         s.send("\r");
-        s.wait_for("Review your answers");
+        s.wait_for(REVIEW);
         s.send("\r");
         // One run ends before the other asks.
         let start = std::time::Instant::now();
@@ -1240,7 +1272,7 @@ fn two_runs_on_one_terminal_ask_one_after_the_other_and_leave_it_as_it_was() {
         if a.exists() && b.exists() {
             break;
         }
-        s.wait_gone("Review your answers");
+        s.wait_gone(REVIEW);
     }
     wait_for_file(&a);
     wait_for_file(&b);
@@ -1290,7 +1322,7 @@ fn a_run_waiting_for_the_terminal_times_out_as_a_run_without_a_key() {
     assert!(!dir.path().join("a.json").exists());
     // The first is still asking.
     s.send("\r");
-    s.wait_for("Review your answers");
+    s.wait_for(REVIEW);
     s.send("\r");
     wait_for_file(&dir.path().join("a.json"));
     assert_eq!(s.wait_eof().code(), Some(0));

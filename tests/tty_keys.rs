@@ -130,7 +130,7 @@ fn assert_finished(s: &mut Session, code: i32, expected: Value) {
     assert!(!s.alternate_screen(), "still on the alternate screen");
 }
 
-/// The review's lines on `screen`: from its title to its last action, `2. Cancel`.
+/// The review's lines on `screen`: from its title to its last action, `3. Cancel`.
 fn review_lines(screen: &str) -> Vec<&str> {
     let lines: Vec<&str> = screen.lines().collect();
     let start = lines
@@ -139,7 +139,7 @@ fn review_lines(screen: &str) -> Vec<&str> {
         .unwrap_or_else(|| panic!("no review: {screen}"));
     let end = lines
         .iter()
-        .position(|l| l.ends_with("2. Cancel"))
+        .position(|l| l.ends_with("3. Cancel"))
         .unwrap_or_else(|| panic!("no actions: {screen}"));
     lines[start..=end].to_vec()
 }
@@ -458,7 +458,8 @@ fn digits_choose_tick_and_reopen_and_a_ticks_all_or_none() {
             "     → Svelte",
             "",
             "> 1. Submit",
-            "  2. Cancel",
+            "  2. Elaborate",
+            "  3. Cancel",
         ]
     };
     let screen = s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
@@ -543,7 +544,8 @@ fn n_writes_the_highlighted_options_note_and_shift_n_the_questions() {
             "       Note: none of these",
             "",
             "> 1. Submit",
-            "  2. Cancel",
+            "  2. Elaborate",
+            "  3. Cancel",
         ]
     );
     s.send("\r");
@@ -600,7 +602,8 @@ fn tab_shift_tab_and_arrows_move_between_questions_keeping_ticks() {
             "     → React",
             "",
             "> 1. Submit",
-            "  2. Cancel",
+            "  2. Elaborate",
+            "  3. Cancel",
         ]
     );
     // ← on the review: back to the last question, its ticks kept.
@@ -928,7 +931,7 @@ fn peek_shows_the_context_until_the_next_key_which_does_nothing_else() {
                   The agent's message · lines 1-2 of 2\n\
                   │ I will refactor the parser.\n\
                   │ Which style should the next prompt have?\n\
-                  ↑↓ scroll · Esc back · ^C dismiss · ^] context";
+                  ↑↓ scroll · Esc back · ^C dismiss";
     let mut s = Session::spawn(PREFS, &["--context", context.to_str().unwrap()]);
     let before = s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
     s.send(PEEK);
@@ -1181,7 +1184,8 @@ fn upstream_multi_select_space_toggles_current_option_and_enter_advances_to_subm
             "     → Vue",
             "",
             "> 1. Submit",
-            "  2. Cancel",
+            "  2. Elaborate",
+            "  3. Cancel",
         ]
     );
     s.send("\r");
@@ -1372,7 +1376,8 @@ fn upstream_tab_navigation_works_with_a_single_question() {
             "     → unanswered",
             "",
             "> 1. Submit",
-            "  2. Cancel"
+            "  2. Elaborate",
+            "  3. Cancel"
         ]
     );
     s.send(TAB);
@@ -1459,7 +1464,8 @@ fn upstream_note_shortcuts_use_n_for_option_notes_and_shift_n_for_question_notes
             "       Note: on q",
             "",
             "> 1. Submit",
-            "  2. Cancel"
+            "  2. Elaborate",
+            "  3. Cancel"
         ]
     );
     s.send("\r");
@@ -1485,17 +1491,77 @@ fn upstream_submit_screen_uses_shorter_action_labels_without_extra_prompt_text()
             "     → unanswered",
             "",
             "> 1. Submit",
-            "  2. Cancel",
+            "  2. Elaborate",
+            "  3. Cancel",
             "↑↓ move · Enter choose · ← back · Esc cancel · ^C dismiss · ^] context · ? keys",
         ]
     );
     // A digit arms its action; the same digit again runs it.
-    s.send("2");
-    s.wait_all(&["> 2. Cancel", "\nPress 2 again to cancel · "]);
-    s.send("2");
+    s.send("3");
+    s.wait_all(&["> 3. Cancel", "\nPress 3 again to cancel · "]);
+    s.send("3");
     let details = finished_details(&mut s, 1);
     assert_eq!(details["cancelled"], json!(true));
     assert_eq!(details["answers"], json!({}));
+}
+
+/// Elaborate (the contract's project since v0.4.0): 2 arms it on the review, 2 again ends the
+/// flow asking the agent to answer the notes first, the answers kept.
+#[test]
+fn two_twice_on_the_review_elaborates_on_the_notes_keeping_the_answers() {
+    let mut s = Session::spawn(INTERVIEW, &[]);
+    s.wait_all(&[LANG, "> ( ) 1. Python", HINT]);
+    s.send("N");
+    s.wait_all(&[QUESTION_NOTE_EDITOR, NOTE_READY]);
+    s.send("why not Go?");
+    wait_line(&mut s, "> why not Go?");
+    s.send("\r");
+    s.wait_all(&[&format!("{LANG}\n  Note: why not Go?\n"), HINT]);
+    s.send("1");
+    s.wait_all(&[FE, "> [ ] 1. React", HINT]);
+    s.send(" ");
+    s.wait_all(&[FE, "> [x] 1. React", HINT]);
+    s.send(TAB);
+    wait_review_lines(&mut s);
+    s.send("2");
+    s.wait_all(&["> 2. Elaborate", "\nPress 2 again to elaborate · "]);
+    s.send("2");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0, "exit code; stderr: {}", s.stderr());
+    assert!(s.cursor_visible(), "cursor hidden at exit");
+    assert!(!s.alternate_screen(), "still on the alternate screen");
+    // The upstream result (src/state/result.ts, src/result-format.ts): only the noted question
+    // needs clarification; the answer without a note is preserved.
+    let answer =
+        json!({"values": ["py"], "labels": ["Python"], "indices": [1], "note": "why not Go?"});
+    let react = json!({"values": ["react"], "labels": ["React"], "indices": [1]});
+    assert_eq!(
+        result.expect("a result"),
+        json!({
+            "content": [{"type": "text", "text": "User asked to elaborate on question \"What language?\" after current answer \"Python\" with note \"why not Go?\""}],
+            "details": {
+                "title": "Interview", "cancelled": false, "mode": "elaborate",
+                "questions": interview_questions(),
+                "answers": {"lang": answer, "fe": react},
+                "continuation": {
+                    "strategy": "refine_only", "affectedQuestionIds": ["lang"], "preservedAnswers": {"fe": react},
+                    "questionStates": {"lang": {"status": "needs_clarification"}, "fe": {"status": "answered"}}
+                },
+                "elaboration": {
+                    "instruction": "First answer the user's noted clarification directly and concisely using the provided question and option context. Do not treat these notes as final answers. Then re-ask only the affected questions if a choice is still needed afterward. Do not jump straight to a follow-up question unless the note is already resolved.",
+                    "nextAction": "clarify_then_reask",
+                    "items": [{
+                        "target": {"kind": "question"},
+                        "question": {
+                            "id": "lang", "label": "Language", "prompt": "What language?", "type": "single",
+                            "options": [{"value": "py", "label": "Python"}, {"value": "ts", "label": "TypeScript"}]
+                        },
+                        "answered": true, "answer": answer, "note": "why not Go?"
+                    }]
+                }
+            }
+        })
+    );
 }
 
 #[test]
@@ -1549,7 +1615,8 @@ fn upstream_submit_screen_renders_indented_notes_before_answer_and_separates_que
             "       Note: Second note",
             "",
             "> 1. Submit",
-            "  2. Cancel",
+            "  2. Elaborate",
+            "  3. Cancel",
         ]
     );
     s.send("1");
@@ -1601,7 +1668,8 @@ fn upstream_submit_screen_renders_multi_select_option_notes_under_their_related_
             "       Note: Second note",
             "",
             "> 1. Submit",
-            "  2. Cancel",
+            "  2. Elaborate",
+            "  3. Cancel",
         ]
     );
     s.send("\r");

@@ -62,12 +62,13 @@ import { type Component, CURSOR_MARKER, Text, truncateToWidth, visibleWidth } fr
 import { type Static, Type } from "typebox";
 
 /**
- * The oldest binary this extension works with: 0.3.0 draws inline (`--screen inline`, which
- * the hand-over passes, and the help line's "^C dismiss" and peek key); before it,
+ * The oldest binary this extension works with: 0.4.0 takes `--no-transcript` (which the
+ * regular-mode hand-over passes) and draws the compact screens; 0.3.0 drew inline
+ * (`--screen inline`, and the help line's "^C dismiss" and peek key); before it,
  * `--output`, `--cwd`, `--no-input`, and the exit codes of 0.2.0 (130 for Ctrl+C/SIGINT,
  * 128 + the signal for SIGTERM/SIGHUP/SIGQUIT, each with a result written).
  */
-export const MIN_BINARY_VERSION = "0.3.0";
+export const MIN_BINARY_VERSION = "0.4.0";
 
 /** How long `pi-ask --version` may take before the binary is considered broken. */
 const VERSION_TIMEOUT_MS = 10_000;
@@ -1233,7 +1234,7 @@ export async function askWithBinary(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Settings from pi: plain mode, screen, bell, timeout and escape delay.
+// Settings from pi: plain mode, screen, bell, timeout, escape delay, notifications, auto-submit.
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -1251,10 +1252,16 @@ export interface AskSettings {
 	timeout?: string;
 	/** Milliseconds an Esc waits for the rest of an escape sequence (`PI_ASK_ESCDELAY`). */
 	escDelay?: number;
+	/** How to notify once when the questions wait: `bell`, `osc9`, `osc777`, `command`, `none`, by commas (`PI_ASK_NOTIFY`). */
+	notify?: string;
+	/** A shell command run when the questions wait (`PI_ASK_NOTIFY_COMMAND`). */
+	notifyCommand?: string;
+	/** Submit on reaching the review when every question is answered and no note was written (`PI_ASK_AUTO_SUBMIT`). */
+	autoSubmit?: boolean;
 }
 
 type SettingName = keyof AskSettings;
-const SETTING_NAMES: readonly SettingName[] = ["plain", "screen", "bell", "timeout", "escDelay"];
+const SETTING_NAMES: readonly SettingName[] = ["plain", "screen", "bell", "timeout", "escDelay", "notify", "notifyCommand", "autoSubmit"];
 
 /** The key of pi's settings (`~/.pi/agent/settings.json`, `.pi/settings.json`) read here. */
 export const SETTINGS_KEY = "piAsk";
@@ -1266,6 +1273,9 @@ export const ASK_FLAGS = {
 	bell: { name: "ask-no-bell", type: "boolean", description: "ask_user: do not ring the bell when the first question appears" },
 	timeout: { name: "ask-timeout", type: "string", description: "ask_user: end the questionnaire after this long without a key: seconds, or 30s, 2m (0: never)" },
 	escDelay: { name: "ask-escdelay", type: "string", description: "ask_user: milliseconds an Esc waits for the rest of an escape sequence (0-10000)" },
+	notify: { name: "ask-notify", type: "string", description: "ask_user: how to notify when the questions wait: bell, osc9, osc777, command, none (by commas)" },
+	notifyCommand: { name: "ask-notify-command", type: "string", description: "ask_user: a shell command run when the questions wait (ASK_NOTIFY_EVENT, ASK_NOTIFY_TITLE, ASK_NOTIFY_MESSAGE)" },
+	autoSubmit: { name: "ask-auto-submit", type: "boolean", description: "ask_user: submit at once on reaching the review when every question is answered and no note was written" },
 } as const satisfies Record<SettingName, { name: string; type: "boolean" | "string"; description: string }>;
 
 /** The binary's environment variable of each setting. */
@@ -1275,6 +1285,9 @@ export const SETTING_ENV: Readonly<Record<SettingName, string>> = {
 	bell: "PI_ASK_BELL",
 	timeout: "PI_ASK_TIMEOUT",
 	escDelay: "PI_ASK_ESCDELAY",
+	notify: "PI_ASK_NOTIFY",
+	notifyCommand: "PI_ASK_NOTIFY_COMMAND",
+	autoSubmit: "PI_ASK_AUTO_SUBMIT",
 };
 
 /** The longest escape delay the binary uses (src/keys/mod.rs `MAX_ESCAPE_DELAY`). */
@@ -1319,6 +1332,23 @@ export function parseTimeout(value: unknown): { text: string; seconds: number } 
 	}
 	if (!Number.isFinite(seconds) || seconds >= 2 ** 64) throw new Error("it is too long");
 	return { text, seconds };
+}
+
+/** The notification channels as the binary reads `--notify` (src/notify.rs): `bell`, `osc9`, `osc777`, `command`, `none`, by commas. */
+export function parseNotify(value: unknown): string {
+	const text = typeof value === "string" ? value.trim().toLowerCase() : undefined;
+	const channels = ["bell", "osc9", "osc777", "command", "none"];
+	const why = `it is one or more of ${channels.join(", ")}, separated by commas`;
+	if (text === undefined || text === "") throw new Error(why);
+	const parts = text.split(",").map((p) => p.trim());
+	if (parts.some((p) => !channels.includes(p))) throw new Error(why);
+	return parts.join(",");
+}
+
+/** A shell command line, not blank. */
+export function parseCommand(value: unknown): string {
+	if (typeof value !== "string" || value.trim() === "") throw new Error("it is a shell command line");
+	return value;
 }
 
 /** A whole number of milliseconds, 0 to 10000. */
@@ -1367,6 +1397,9 @@ export function resolveAskSettings(sources: SettingsSources): ResolvedSettings {
 		bell: parseSwitch,
 		timeout: (value) => parseTimeout(value).text,
 		escDelay: parseEscDelay,
+		notify: parseNotify,
+		notifyCommand: parseCommand,
+		autoSubmit: parseSwitch,
 	};
 	let piSettings: Record<string, unknown> = {};
 	const raw = (sources.settings as Record<string, unknown> | undefined)?.[SETTINGS_KEY];
@@ -1418,6 +1451,9 @@ export function settingsEnv(settings: AskSettings): Record<string, string> {
 	if (settings.bell !== undefined) env.PI_ASK_BELL = settings.bell ? "1" : "0";
 	if (settings.timeout !== undefined) env.PI_ASK_TIMEOUT = settings.timeout;
 	if (settings.escDelay !== undefined) env.PI_ASK_ESCDELAY = String(settings.escDelay);
+	if (settings.notify !== undefined) env.PI_ASK_NOTIFY = settings.notify;
+	if (settings.notifyCommand !== undefined) env.PI_ASK_NOTIFY_COMMAND = settings.notifyCommand;
+	if (settings.autoSubmit !== undefined) env.PI_ASK_AUTO_SUBMIT = settings.autoSubmit ? "1" : "0";
 	return env;
 }
 
@@ -1439,6 +1475,9 @@ export function settingsReport(resolved: ResolvedSettings): string {
 		bell: settings.bell === undefined ? "on (default)" : settings.bell ? "on" : "off",
 		timeout: settings.timeout === undefined ? "none (default)" : parseTimeout(settings.timeout).seconds === 0 ? `${settings.timeout} (none)` : settings.timeout,
 		escDelay: settings.escDelay === undefined ? "50 ms, 100 over ssh (default)" : `${settings.escDelay} ms`,
+		notify: settings.notify ?? "bell (default)",
+		notifyCommand: settings.notifyCommand ?? "none (default)",
+		autoSubmit: settings.autoSubmit === undefined ? "off (default)" : settings.autoSubmit ? "on" : "off",
 	};
 	const lines = SETTING_NAMES.map((name) => `${name}: ${shown[name]}${from[name] ? ` (${from[name]})` : ""}`);
 	if (resolved.problems.length > 0) lines.push("", settingsProblemText(resolved.problems));

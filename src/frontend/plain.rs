@@ -845,7 +845,7 @@ fn answer_hint(question: &Question) -> String {
     let type_own = words::TYPE_OWN;
     match question.kind {
         _ if question.is_text_only() => "Type your answer".to_string(),
-        QuestionType::Single if question.allows_custom_text() => format!(
+        QuestionType::Single | QuestionType::Preview if question.allows_custom_text() => format!(
             "Type a number, or {own} ({type_own}) or \"{CUSTOM_MARKER} text\""
         ),
         QuestionType::Multi if question.allows_custom_text() => format!(
@@ -1206,6 +1206,11 @@ mod tests {
         assert!(question_help(single)
             .contains("  4              Type your own: asks for your own answer\n  > text         your own answer (Type your own)\n"));
         assert_eq!(parse_entry("3", preview), Entry::TypeOwn);
+        // The hint says so on a preview question too.
+        assert_eq!(
+            answer_hint(preview),
+            "Type a number, or 3 (Type your own) or \"> text\""
+        );
     }
 
     /// A plain session with `--timeout` `timeout` seconds, the lines coming after `gaps`

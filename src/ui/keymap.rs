@@ -228,6 +228,47 @@ pub static SINGLE: &[Binding] = &[
     MOVES[5],
 ];
 
+/// A question without options (its answer is free text, docs/dialects.md).
+pub static TEXT: &[Binding] = &[
+    bind!(
+        &[Key::Enter],
+        Action::Confirm,
+        "Enter",
+        "answer",
+        "write the answer"
+    ),
+    bind!(&DIGITS, Action::Number(0), "1", "", "write the answer"),
+    bind!(
+        &[Key::Char('N')],
+        Action::QuestionNote,
+        "N",
+        "note",
+        "note on the question"
+    ),
+    bind!(
+        &[Key::Tab, Key::Right],
+        Action::NextQuestion,
+        "Tab",
+        "",
+        "next question (\u{2192})"
+    ),
+    bind!(
+        &[Key::BackTab, Key::Left],
+        Action::PrevQuestion,
+        "S-Tab",
+        "",
+        "previous question (\u{2190})"
+    ),
+    bind!(
+        &[Key::Esc, Key::Char('q')],
+        Action::Cancel,
+        "Esc",
+        "cancel",
+        "cancel (q)"
+    ),
+    bind!(&[Key::Char('?')], Action::Keys, "?", "keys", "this list"),
+];
+
 /// A multi-select question.
 pub static MULTI: &[Binding] = &[
     MOVES[0],
@@ -434,7 +475,13 @@ pub fn hint_line(map: &[Binding], prefix: &[&str], suffix: &str, width: usize) -
     let reserve = tail.as_ref().map_or(0, |t| width_of(t) + 3) + width_of(suffix);
     let mut parts: Vec<String> = prefix.iter().map(|p| p.to_string()).collect();
     let mut used: usize = parts.iter().map(|p| width_of(p) + 3).sum();
-    for b in map.iter().chain(GLOBAL) {
+    // A global key the screen binds itself (Ctrl+] closes the pager) is the screen's.
+    let own = |b: &Binding| {
+        map.iter()
+            .any(|m| m.keys.iter().any(|k| b.keys.contains(k)))
+    };
+    let global = GLOBAL.iter().filter(|b| !own(b));
+    for b in map.iter().chain(global) {
         if b.hint.is_empty() || b.action == Action::Keys {
             continue;
         }
@@ -521,6 +568,15 @@ mod tests {
         assert_eq!(
             narrow,
             "\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} ? keys"
+        );
+    }
+
+    #[test]
+    fn a_key_the_screen_binds_itself_is_not_offered_as_the_global_one() {
+        let pager = hint_line(PAGER, &[], "", 80);
+        assert_eq!(
+            pager,
+            "\u{2191}\u{2193} scroll \u{b7} Esc back \u{b7} ^C dismiss"
         );
     }
 

@@ -104,6 +104,9 @@ pub fn digit_row(question: &Question, digit: usize) -> Option<Row> {
 
 /// The key map of question `question`'s screen.
 pub fn keymap(question: &Question) -> &'static [Binding] {
+    if question.is_text_only() {
+        return keymap::TEXT;
+    }
     match question.kind {
         QuestionType::Multi => keymap::MULTI,
         QuestionType::Single | QuestionType::Preview => keymap::SINGLE,

@@ -25,12 +25,26 @@ pub const ANSWER_EDITOR_HINT: &str = "Enter submit \u{b7} Esc close";
 /// The note editors' hint (upstream `footerNote`).
 pub const NOTE_EDITOR_HINT: &str = "Enter save \u{b7} Esc close";
 
+/// The editors' hint for the external editor (`$VISUAL` / `$EDITOR` set).
+pub const EXTERNAL_EDITOR_HINT: &str = "^G editor";
+
+/// The editors' hint after Ctrl+G with no external editor set.
+pub const NO_EXTERNAL_EDITOR: &str = "Ctrl+G: set $VISUAL or $EDITOR to write this in your editor";
+
+/// The editors' hint after the external editor failed (the draft is kept).
+pub const EXTERNAL_EDITOR_FAILED: &str = "The editor ($VISUAL / $EDITOR) failed: the draft is kept";
+
 /// The filter editor's hint.
 pub const FILTER_EDITOR_HINT: &str =
     "Enter filter \u{b7} empty Enter: all options \u{b7} Esc close";
 
 /// What a note editor edits: the question's note.
 pub const QUESTION_NOTE: &str = "Note on this question";
+
+/// What a note editor opened from the review edits: question `label`'s note.
+pub fn question_note_of(label: &str) -> String {
+    format!("{QUESTION_NOTE} \u{b7} {label}")
+}
 
 /// What a note editor edits: an option's note.
 pub fn option_note(label: &str) -> String {

@@ -90,7 +90,7 @@ test("resolveAskSettings: every value that cannot be used is a problem naming it
 	});
 	assert.deepEqual(resolved.settings, {});
 	assert.deepEqual(resolved.problems, [
-		"piAsk.bel in pi's settings is not a setting of ask_user (plain, screen, bell, timeout, escDelay).",
+		"piAsk.bel in pi's settings is not a setting of ask_user (plain, screen, bell, timeout, escDelay, notify, notifyCommand, autoSubmit).",
 		'PI_ASK_PLAIN is "maybe", which cannot be used: it is true or false (or 1 or 0).',
 		"piAsk.screen in pi's settings is \"half\", which cannot be used: it is inline or full.",
 		'--ask-timeout is "soon", which cannot be used: it is a number of seconds or a duration such as 30s, 2m or 1m30s (0: no timeout).',
@@ -123,9 +123,26 @@ test("settingsEnv gives the binary its variables; settingsReport shows values an
 			"bell: on (default)",
 			"timeout: 0 (none) (--ask-timeout)",
 			"escDelay: 50 ms, 100 over ssh (default)",
+			"notify: bell (default)",
+			"notifyCommand: none (default)",
+			"autoSubmit: off (default)",
 		].join("\n"),
 	);
 	assert.match(ext.settingsReport(resolve({ env: { PI_ASK_SCREEN: "half" } })), /\n\nask_user cannot use the settings chosen for it: PI_ASK_SCREEN is "half"/);
+});
+
+test("notify, notifyCommand and autoSubmit reach the binary as its variables", () => {
+	const resolved = resolve({ settings: { piAsk: { notify: "OSC9, bell", notifyCommand: "notify-send x", autoSubmit: "yes" } } });
+	assert.deepEqual(resolved.problems, []);
+	assert.deepEqual(ext.settingsEnv(resolved.settings), {
+		PI_ASK_NOTIFY: "osc9,bell",
+		PI_ASK_NOTIFY_COMMAND: "notify-send x",
+		PI_ASK_AUTO_SUBMIT: "1",
+	});
+	assert.deepEqual(resolve({ flags: { "ask-auto-submit": true, "ask-notify": "osc777" } }).settings, { notify: "osc777", autoSubmit: true });
+	assert.deepEqual(resolve({ settings: { piAsk: { notify: "pager" } } }).problems, [
+		"piAsk.notify in pi's settings is \"pager\", which cannot be used: it is one or more of bell, osc9, osc777, command, none, separated by commas.",
+	]);
 });
 
 test("parseTimeout and the binary agree on what a timeout is", async () => {
@@ -145,7 +162,7 @@ test("parseTimeout and the binary agree on what a timeout is", async () => {
 	}
 });
 
-test("the extension registers the five flags, /ask-settings and a startup check", async () => {
+test("the extension registers the eight flags, /ask-settings and a startup check", async () => {
 	const flags = {};
 	const commands = {};
 	const handlers = {};
@@ -166,6 +183,9 @@ test("the extension registers the five flags, /ask-settings and a startup check"
 			"ask-no-bell": ["boolean", false],
 			"ask-timeout": ["string", undefined],
 			"ask-escdelay": ["string", undefined],
+			"ask-notify": ["string", undefined],
+			"ask-notify-command": ["string", undefined],
+			"ask-auto-submit": ["boolean", false],
 		},
 	);
 	const notes = [];
@@ -194,7 +214,7 @@ function envReportingBinary(work) {
 	fs.writeFileSync(
 		file,
 		`#!/bin/sh
-if [ "$1" = "--version" ]; then echo "pi-ask 0.3.0"; exit 0; fi
+if [ "$1" = "--version" ]; then echo "pi-ask 0.4.0"; exit 0; fi
 out=
 while [ $# -gt 0 ]; do
 	if [ "$1" = "--output" ]; then out="$2"; fi

@@ -97,6 +97,15 @@ pub trait Backend {
     ///
     /// Errors: the terminal could not be set up again.
     fn suspend(&mut self) -> io::Result<()>;
+    /// Hands the terminal, cooked, to `command` (a shell command line: `$VISUAL` or `$EDITOR`)
+    /// run on the file `path`, waits for it, and sets the terminal up again; whether it
+    /// succeeded. The fake terminal runs nothing (`false`).
+    ///
+    /// Errors: the terminal could not be set up again.
+    fn run_editor_command(&mut self, command: &str, path: &std::path::Path) -> io::Result<bool> {
+        let _ = (command, path);
+        Ok(false)
+    }
     /// Shows the screen underneath the questionnaire (`true`) or the questionnaire's own
     /// screen again (`false`, to be drawn whole).
     ///
@@ -331,6 +340,32 @@ impl Backend for TtyBackend {
         self.write(PASTE_ON)
     }
 
+    fn run_editor_command(&mut self, command: &str, path: &std::path::Path) -> io::Result<bool> {
+        // What was queued for the terminal goes first; the editor gets it cooked.
+        crate::terminal::flush_tty();
+        if let Some(raw) = self.raw.take() {
+            raw.restore()?;
+        }
+        let tty = || crate::terminal::open_tty().map(std::process::Stdio::from);
+        let status = match (tty(), tty(), tty()) {
+            (Ok(input), Ok(output), Ok(errors)) => std::process::Command::new("sh")
+                .arg("-c")
+                .arg(format!("{command} \"$1\""))
+                .arg("sh")
+                .arg(path)
+                .stdin(input)
+                .stdout(output)
+                .stderr(errors)
+                .status()
+                .map(|s| s.success())
+                .unwrap_or(false),
+            _ => false,
+        };
+        self.raw = Some(RawMode::enable(self.keys.source().tty())?);
+        self.write(PASTE_ON)?;
+        Ok(status)
+    }
+
     fn show_main_screen(&mut self, show: bool) -> io::Result<()> {
         self.write(if show {
             "\x1b[?1049l\x1b[?25l"
@@ -392,6 +427,10 @@ impl<B: Backend + ?Sized> Backend for &mut B {
 
     fn show_main_screen(&mut self, show: bool) -> io::Result<()> {
         (**self).show_main_screen(show)
+    }
+
+    fn run_editor_command(&mut self, command: &str, path: &std::path::Path) -> io::Result<bool> {
+        (**self).run_editor_command(command, path)
     }
 
     fn finish(&mut self) {

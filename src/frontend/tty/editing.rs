@@ -169,6 +169,7 @@ impl<B: Backend> Session<'_, B> {
             Edit::Saved(t)
             | Edit::Closed(t)
             | Edit::Suspended(t)
+            | Edit::External(t)
             | Edit::Peek(t)
             | Edit::TimedOut(t) => t.as_str(),
             Edit::Navigate(_) | Edit::Interrupted => "",
@@ -184,6 +185,10 @@ impl<B: Backend> Session<'_, B> {
         self.record.keep(&self.region, self.cols);
         let suspend = matches!(edit, Edit::Suspended(_));
         let peek = matches!(edit, Edit::Peek(_));
+        if let Edit::External(draft) = &edit {
+            let draft = draft.clone();
+            return self.external_editor(draft);
+        }
         let outcome = match self.screens.overlays.last_mut() {
             Some(Overlay::Editor(e)) => e.closed(edit),
             _ => Outcome::Stay,
@@ -196,4 +201,82 @@ impl<B: Backend> Session<'_, B> {
         }
         Ok(())
     }
+
+    /// Ctrl+G in an editor: the draft in `$VISUAL` / `$EDITOR` on a private temporary file
+    /// (0600, removed after), the block erased first and drawn again after; the text it leaves
+    /// is saved as Enter saves it (one final line break dropped). Without an editor set, or
+    /// when it fails, the editor opens again on the draft and its hint says why.
+    fn external_editor(&mut self, draft: String) -> io::Result<()> {
+        let notice = |s: &mut Self, notice: &'static str, draft: String| {
+            if let Some(Overlay::Editor(e)) = s.screens.overlays.last_mut() {
+                e.notice = Some(notice);
+                e.initial = draft;
+            }
+        };
+        let Some(command) = crate::editor::external_editor() else {
+            notice(self, crate::ui::words::NO_EXTERNAL_EDITOR, draft);
+            return Ok(());
+        };
+        let (rows, cols) = self.io.size();
+        let t = self.transcript(None);
+        if self.region.placement() == Placement::Inline {
+            let bytes = self
+                .region
+                .draw(&t, &super::region::Block::default(), rows, cols);
+            self.io.write(&bytes)?;
+        }
+        self.region.restart(&t);
+        let edited = edit_in(&mut self.io, &command, &draft)?;
+        self.key_came();
+        match edited {
+            Some(text) => {
+                let outcome = match self.screens.overlays.last_mut() {
+                    Some(Overlay::Editor(e)) => e.closed(Edit::Saved(text)),
+                    _ => Outcome::Stay,
+                };
+                self.outcome(outcome)
+            }
+            None => {
+                notice(self, crate::ui::words::EXTERNAL_EDITOR_FAILED, draft);
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The most an external editor's file is read back: an answer or a note of 1 MiB.
+const MAX_EXTERNAL_BYTES: u64 = 1 << 20;
+
+/// Runs `command` on a private temporary file holding `draft`; the text it leaves (invalid
+/// UTF-8 as U+FFFD, at most [`MAX_EXTERNAL_BYTES`], one final line break dropped), or `None`
+/// when it failed. The file is removed whatever happens.
+fn edit_in<B: Backend>(io: &mut B, command: &str, draft: &str) -> io::Result<Option<String>> {
+    use std::io::{Read, Write};
+    let mut file = match tempfile::Builder::new()
+        .prefix("pi-ask-")
+        .suffix(".txt")
+        .tempfile()
+    {
+        Ok(f) => f,
+        Err(_) => return Ok(None),
+    };
+    if file
+        .write_all(draft.as_bytes())
+        .and_then(|_| file.flush())
+        .is_err()
+    {
+        return Ok(None);
+    }
+    if !io.run_editor_command(command, file.path())? {
+        return Ok(None);
+    }
+    let mut bytes = Vec::new();
+    let read = std::fs::File::open(file.path())
+        .and_then(|f| f.take(MAX_EXTERNAL_BYTES).read_to_end(&mut bytes));
+    if read.is_err() {
+        return Ok(None);
+    }
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let text = text.strip_suffix('\n').unwrap_or(&text);
+    Ok(Some(text.strip_suffix('\r').unwrap_or(text).to_string()))
 }

@@ -317,7 +317,10 @@ impl<B: Backend> Session<'_, B> {
         match outcome {
             Outcome::Stay => {}
             Outcome::Apply(command) => self.apply(command)?,
-            Outcome::Open(overlay) => self.screens.overlays.push(overlay),
+            Outcome::Open(overlay) => {
+                let overlay = self.held_to_the_block(overlay);
+                self.screens.overlays.push(overlay)
+            }
             Outcome::Close { apply, then } => {
                 self.screens.overlays.pop();
                 if let Some(command) = apply {
@@ -406,6 +409,18 @@ impl<B: Backend> Session<'_, B> {
         Ok(())
     }
 
+    /// A pager opened over the questions of an agent that wrote a message (`--context`) takes
+    /// no more rows than the block had: the block never grows under the message, which a
+    /// screen with no scrollback (pi's fullscreen hand-over) would lose above it.
+    fn held_to_the_block(&self, overlay: Overlay) -> Overlay {
+        match overlay {
+            Overlay::Pager(pager) if self.context.is_some() => {
+                Overlay::Pager(pager.at_most(self.block_rows))
+            }
+            other => other,
+        }
+    }
+
     /// Ctrl+]: the agent's message (`--context`) in a pager that opens at its end; without
     /// it, inline, where the message is; on the alternate screen, the screen underneath until
     /// a key.
@@ -413,6 +428,9 @@ impl<B: Backend> Session<'_, B> {
         match (&self.context, self.region.placement()) {
             (Some(text), _) => {
                 let pager = Pager::new(words::PEEK_TITLE.to_string(), text.clone(), true);
+                let Overlay::Pager(pager) = self.held_to_the_block(Overlay::Pager(pager)) else {
+                    unreachable!("a pager stays a pager")
+                };
                 self.screens.overlays.push(Overlay::Pager(pager));
             }
             (None, Placement::Inline) => {

@@ -52,6 +52,8 @@ pub(super) struct Editor {
     what: String,
     /// The text it opens with (the draft again after a suspend or a peek).
     pub initial: String,
+    /// A notice shown in the hint line in place of the keys (the external editor's).
+    pub notice: Option<&'static str>,
 }
 
 impl Editor {
@@ -61,6 +63,7 @@ impl Editor {
             target,
             what,
             initial,
+            notice: None,
         }
     }
 
@@ -86,6 +89,11 @@ impl Editor {
             Target::Note(_) | Target::OptionNote(..) => words::NOTE_EDITOR_HINT,
             Target::Filter(_) => words::FILTER_EDITOR_HINT,
         };
+        let keys = match (self.notice, self.target, crate::editor::external_editor()) {
+            (Some(notice), _, _) => notice.to_string(),
+            (None, Target::Filter(_), _) | (None, _, None) => keys.to_string(),
+            (None, _, Some(_)) => format!("{keys} \u{b7} {}", words::EXTERNAL_EDITOR_HINT),
+        };
         cx.look.hint(&format!("{what} \u{b7} {keys}"), cx.width)
     }
 
@@ -103,7 +111,7 @@ impl Editor {
                     then: None,
                 }
             }
-            Edit::Suspended(text) | Edit::Peek(text) => {
+            Edit::Suspended(text) | Edit::Peek(text) | Edit::External(text) => {
                 self.initial = text;
                 return Outcome::Stay;
             }
@@ -141,6 +149,8 @@ pub(super) struct Pager {
     wrapped: RefCell<Option<(usize, Vec<String>)>>,
     /// Lines a page holds, as last drawn.
     page: Cell<usize>,
+    /// Rows it may take at most (`None`: the block's budget).
+    rows: Option<usize>,
 }
 
 impl Pager {
@@ -153,7 +163,16 @@ impl Pager {
             from_end,
             wrapped: RefCell::new(None),
             page: Cell::new(1),
+            rows: None,
         }
+    }
+
+    /// The pager takes at most `rows` rows (at least 4): opened over the screen of an agent's
+    /// questions, it never grows the block, so what is above it (the agent's message on a
+    /// screen with no scrollback) stays in view.
+    pub fn at_most(mut self, rows: usize) -> Self {
+        self.rows = Some(rows.max(4));
+        self
     }
 
     /// The text's lines wrapped at `width`; the text's last line break ends its last line
@@ -177,7 +196,8 @@ impl Pager {
     /// hint (or the countdown).
     pub fn render(&self, cx: &Cx<'_, '_>) -> Vec<String> {
         let lines = self.lines(cx.width);
-        let height = cx.height.saturating_sub(2).max(1);
+        let rows = self.rows.map_or(cx.height, |r| r.min(cx.height));
+        let height = rows.saturating_sub(2).max(1);
         self.page.set(height);
         let max_top = lines.len().saturating_sub(height);
         let top = match self.top.get() {

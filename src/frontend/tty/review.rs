@@ -123,7 +123,7 @@ impl Review {
             Action::Confirm => return Outcome::Apply(run(ACTIONS[active - n])),
             Action::QuestionNote if active < n => {
                 let initial = cx.flow.answers().note(active).unwrap_or("").to_string();
-                let what = words::option_note(&model::label(cx.flow.payload(), active));
+                let what = words::question_note_of(&model::label(cx.flow.payload(), active));
                 return Outcome::Open(Overlay::Editor(Editor::new(
                     Target::Note(active),
                     what,

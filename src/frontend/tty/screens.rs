@@ -8,11 +8,9 @@ use super::question::{Mode, QuestionPrompt};
 use super::region::Block;
 use super::review::Review;
 use crate::flow::{Flow, Screen};
-use crate::text::one_line;
 use crate::ui::keymap::{self, Action};
 use crate::ui::question::Row;
 use crate::ui::view::Look;
-use crate::ui::words;
 
 /// The components and the overlays over them.
 #[derive(Debug)]
@@ -78,7 +76,7 @@ impl Screens {
             Some(Screen::Question(q)) => Some(q),
             _ => None,
         };
-        self.shown = Some(screen);
+        let before = self.shown.replace(screen);
         self.overlays.clear();
         self.confirm = None;
         match screen {
@@ -86,21 +84,16 @@ impl Screens {
                 let cx = cx(flow, look, 80, 24, None);
                 self.questions[q].enter(&cx);
             }
+            // Back from a confirmation asked over the review: its highlight stays.
+            Screen::Review
+                if matches!(
+                    before,
+                    Some(Screen::ConfirmSubmit | Screen::ConfirmCancel { .. })
+                ) => {}
             Screen::Review => self.review.enter(),
-            Screen::ConfirmCancel { .. } => {
-                self.confirm = Some(Confirm::new(words::CONFIRM_CANCEL, None))
-            }
-            Screen::ConfirmSubmit => {
-                let payload = flow.payload();
-                let names: Vec<String> = flow
-                    .unanswered_required()
-                    .into_iter()
-                    .map(|q| one_line(&payload.questions[q].label).into_owned())
-                    .collect();
-                self.confirm = Some(Confirm::new(
-                    words::CONFIRM_SUBMIT,
-                    Some(words::unanswered_required(&names)),
-                ));
+            Screen::ConfirmCancel { .. } | Screen::ConfirmSubmit => {
+                self.confirm = crate::ui::review::confirmation(flow)
+                    .map(|(words, detail)| Confirm::new(words, detail));
             }
         }
         left

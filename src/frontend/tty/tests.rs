@@ -659,3 +659,35 @@ fn inline_with_leave_nothing_erases_what_it_drew_and_parks_the_cursor_where_it_s
     assert_eq!(backend.cursor(), (0, 0));
     assert!(backend.written.ends_with("\x1b[?25h"));
 }
+
+#[test]
+fn no_at_a_cancel_asked_over_the_review_returns_to_cancel_not_submit() {
+    // 1: an answer (so Esc asks first); Tab: the review; End: 3. Cancel; Enter: the
+    // confirmation; n: back, the highlight still on Cancel; Enter, y: cancelled.
+    let mut events = chars("1");
+    events.extend([
+        key(Key::Tab),
+        key(Key::End),
+        key(Key::Enter),
+        key(Key::Char('n')),
+    ]);
+    events.extend([key(Key::Enter), key(Key::Char('y'))]);
+    let (answers, _) = session(PREFS, events);
+    assert_eq!(answers, Err(Ending::Dismissed));
+}
+
+#[test]
+fn a_question_without_options_offers_only_the_keys_it_has() {
+    let payload = r#"{"question": "Name the release?"}"#;
+    let p = crate::contract::parse_payload_as(payload, crate::contract::InputFormat::Auto, false)
+        .payload
+        .unwrap();
+    let mut backend = FakeBackend::new(30, 100, vec![key(Key::Esc)]);
+    let _ = drive(Flow::new(&p), &mut backend, &opts());
+    // The editor opened by itself; Esc closed it: the question's hint line.
+    let screen = backend.screen();
+    assert!(
+        screen.ends_with("Enter answer \u{b7} N note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ^] context \u{b7} ? keys"),
+        "{screen}"
+    );
+}

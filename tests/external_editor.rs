@@ -1,0 +1,97 @@
+//! Ctrl+G in an editor: the draft in `$VISUAL` / `$EDITOR` (docs/interactive.md "The line
+//! editor"), in a pty with a real program as the editor.
+
+use crate::common::pty::{Options, Session};
+use serde_json::json;
+
+const PREFS: &str = include_str!("../examples/implementation-preferences.json");
+
+/// A shell script that records the file it was given (its path, mode and text) in `dir`, then
+/// writes two lines into it.
+fn recording_editor(dir: &std::path::Path) -> std::path::PathBuf {
+    let script = dir.join("editor.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nprintf '%s' \"$1\" > '{d}/path'\nstat -c %a \"$1\" > '{d}/mode'\ncat \"$1\" > '{d}/draft'\nprintf 'first line\\nsecond line\\n' > \"$1\"\n",
+            d = dir.display()
+        ),
+    )
+    .unwrap();
+    std::process::Command::new("chmod")
+        .args(["+x", script.to_str().unwrap()])
+        .status()
+        .unwrap();
+    script
+}
+
+#[test]
+fn ctrl_g_writes_the_answer_in_the_editor_on_a_private_file_removed_after() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = recording_editor(dir.path());
+    let mut opts = Options {
+        rows: 24,
+        cols: 100,
+        env: vec![
+            ("PI_ASK_SCREEN".into(), "inline".into()),
+            ("EDITOR".into(), script.display().to_string()),
+        ],
+        ..Options::default()
+    };
+    opts.env_remove.push("VISUAL".into());
+    let mut s = Session::spawn_with(PREFS, &[], opts);
+    s.wait_for("? keys");
+    s.send("4");
+    s.wait_for("Type your own · Enter submit · Esc close · ^G editor");
+    s.send("dra");
+    s.wait_for("> dra");
+    s.send("\x07");
+    // The editor's text is the answer, saved as Enter saves it: the next question.
+    s.wait_for("2/2 Frontend");
+    s.send("\t");
+    s.wait_for("1. Submit");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result.unwrap()["details"]["answers"]["style"],
+        json!({"values": ["first line\nsecond line"], "labels": ["first line\nsecond line"],
+               "indices": [], "customText": "first line\nsecond line"})
+    );
+    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap();
+    assert_eq!(read("draft"), "dra");
+    assert_eq!(read("mode").trim(), "600");
+    assert!(
+        !std::path::Path::new(&read("path")).exists(),
+        "the file is left"
+    );
+}
+
+#[test]
+fn ctrl_g_without_an_editor_says_so_and_keeps_the_draft() {
+    let mut opts = Options {
+        rows: 24,
+        cols: 100,
+        env: vec![("PI_ASK_SCREEN".into(), "inline".into())],
+        ..Options::default()
+    };
+    opts.env_remove.extend(["VISUAL".into(), "EDITOR".into()]);
+    let mut s = Session::spawn_with(PREFS, &[], opts);
+    s.wait_for("? keys");
+    s.send("4");
+    s.wait_for("Type your own · Enter submit · Esc close\n");
+    s.send("dra\x07");
+    s.wait_for("Type your own · Ctrl+G: set $VISUAL or $EDITOR to write this in your editor");
+    s.wait_for("> dra");
+    s.send("ft\r");
+    s.wait_for("2/2 Frontend");
+    s.send("\t");
+    s.wait_for("1. Submit");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result.unwrap()["details"]["answers"]["style"]["customText"],
+        "draft"
+    );
+}
