@@ -365,6 +365,8 @@ fn the_man_page_lists_every_environment_variable_and_file() {
             "\\fBSSH_TTY\\fR",
             "\\fBSSH_CONNECTION\\fR",
             "\\fBHOME\\fR",
+            "\\fBVISUAL\\fR",
+            "\\fBEDITOR\\fR",
         ]
     );
     let mut read = environment_read_by_src();
