@@ -92,6 +92,11 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     ),
     ("SSH_CONNECTION", "The same as SSH_TTY."),
     ("HOME", "The folder that @~/ completes in."),
+    (
+        "VISUAL",
+        "The editor Ctrl+G in an answer or note editor opens the text in (a shell command line, run on a private temporary file).",
+    ),
+    ("EDITOR", "The same as VISUAL, when VISUAL is not set."),
 ];
 
 /// The short forms of what the docs say at length, for a reader who has only the binary: the

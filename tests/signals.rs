@@ -129,7 +129,16 @@ fn closing_the_terminal_while_stdout_and_stderr_are_it_ends_the_run() {
         dir.path().display(),
         env!("CARGO_BIN_EXE_pi-ask")
     );
-    tmux(&["new-window", "-t", "t", &command]);
+    // Under load the session may not take a window yet: ask until it has two.
+    let asked = Instant::now();
+    loop {
+        tmux(&["new-window", "-t", "t", &command]);
+        let windows = tmux(&["list-windows", "-t", "t"]);
+        if windows.lines().count() >= 2 || asked.elapsed() > Duration::from_secs(10) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
     let start = Instant::now();
     let pid: u32 = loop {
         let panes = tmux(&["list-panes", "-t", "t:1", "-F", "#{pane_pid}"]);

@@ -301,7 +301,13 @@ impl Look {
     fn collapsed_as(&self, name: &str, value: &str, answered: bool, width: usize) -> String {
         // "✔ " + name + " · " + value, or name + ": " + value.
         let frame = if self.colour { 5 } else { 2 };
-        let name = self.fit(name, (width.saturating_sub(frame) * 2 / 3).max(8));
+        // The name takes two thirds (8 columns at least) but always leaves the value one: the
+        // whole line stays within `width`.
+        let room = width.saturating_sub(frame);
+        let name = self.fit(
+            name,
+            (room * 2 / 3).max(8).min(room.saturating_sub(1)).max(1),
+        );
         let value = self.fit(
             value,
             width
@@ -562,5 +568,29 @@ mod tests {
         assert!(!colour_wanted(env(&[("CLICOLOR", "0")]), true));
         assert!(colour_wanted(env(&[("CLICOLOR_FORCE", "1")]), false));
         assert!(!colour_wanted(env(&[("TERM", "dumb")]), true));
+    }
+}
+
+#[cfg(test)]
+mod narrow_tests {
+    use super::*;
+
+    /// Found by the tty_session fuzz target: at 10 columns the line `Log for…: …` took 11 (the
+    /// name kept 8 columns and the value 1 whatever the width) and wrapped.
+    #[test]
+    fn a_collapsed_line_stays_within_any_width() {
+        let look = Look::with_charset(false, crate::text::Charset::Utf8);
+        for width in 4..=12 {
+            let line = look.collapsed("Log format for the service", Some("JSON lines"), width);
+            assert!(
+                crate::text::width_of(&console::strip_ansi_codes(&line)) <= width,
+                "{width}: {line:?}"
+            );
+        }
+        assert_eq!(look.collapsed("Log format", Some("JSON"), 9), "Log f…: …");
+        assert_eq!(
+            look.collapsed("Log format", Some("JSON"), 14),
+            "Log for…: JSON"
+        );
     }
 }

@@ -46,13 +46,18 @@ impl<B: Backend> Session<'_, B> {
     /// No key came for `--timeout`: an open editor's draft is kept as Esc would keep it, then
     /// the flow times out, keeping the answers given so far.
     pub(super) fn time_out(&mut self) -> io::Result<()> {
-        if self.editor.take().is_some() {
+        if let Some(open) = self.editor.take() {
             let (rows, cols) = self.io.size();
             let before = self.io.editor_cursor();
             let row = editor_cursor_at(EDITOR_PROMPT, &before, cols).0;
             let draft = self.io.abandon_edit();
             let t = self.transcript(None);
             self.region.editor_closed(row, &t, rows);
+            if open.size != (rows, cols) {
+                // The window changed while the editor had it: the region's top is found again.
+                self.region.resized(open.size.1, cols, rows, &t);
+                self.cols = cols;
+            }
             self.record.keep(&self.region, self.cols);
             if let Some(Overlay::Editor(e)) = self.screens.overlays.last_mut() {
                 let outcome = e.closed(Edit::TimedOut(draft));
@@ -127,6 +132,12 @@ impl<B: Backend> Session<'_, B> {
     /// when a key came.
     fn editor_countdown(&mut self, mut open: OpenEditor, now: Instant) -> io::Result<()> {
         let (rows, cols) = self.io.size();
+        if (rows, cols) != open.size {
+            // The window changed under the editor: where its block is, the terminal alone
+            // knows (rewrapped); nothing is written over it until it closes.
+            self.editor = Some(open);
+            return Ok(());
+        }
         let width = term_width(cols);
         let status = self.countdown(now).map(|l| fit(&l, width));
         if status.is_none() && !open.counting {

@@ -130,9 +130,9 @@ struct Session<'p, B> {
 }
 
 /// Columns a drawn line may use: the width less one (a line that fills the last column makes
-/// some terminals wrap), at least 10.
+/// some terminals wrap), at least 1.
 fn term_width(cols: usize) -> usize {
-    cols.saturating_sub(1).max(10)
+    cols.saturating_sub(1).max(1)
 }
 
 /// The terminal's width for a region that must lay out before it has a size.
@@ -255,6 +255,13 @@ impl<B: Backend> Session<'_, B> {
                 status.as_deref(),
             )
         };
+        // The block within the budget (its top goes first): the rows drawn are the rows the
+        // countdown over an editor counts.
+        let mut block = block;
+        let budget = self.region.budget(rows);
+        if block.lines.len() > budget {
+            block.lines.drain(..block.lines.len() - budget);
+        }
         self.block_rows = block.lines.len();
         let transcript = self.transcript(None);
         let bytes = self.region.draw(&transcript, &block, rows, cols);
