@@ -297,13 +297,13 @@ impl<B: Backend> Session<'_, B> {
             return;
         }
         let bytes = if self.leave_nothing {
-            self.region.erase()
+            self.region.erase(self.io.size().0)
         } else {
             self.record.update_all(&self.flow, &self.look, self.cols);
             let lines = self
                 .record
                 .transcript(&self.flow, &self.look, self.cols, Some(ending));
-            self.region.finish(&lines)
+            self.region.finish(&lines, self.io.size().0)
         };
         let _ = self.io.write(&bytes);
     }

@@ -445,9 +445,16 @@ impl Region {
             .collect()
     }
 
+    /// How far up the region's top is from the cursor, at most the rows a cursor-up can go
+    /// in a window of `rows` (an editor that failed under a resize left the region's rows
+    /// unknown).
+    fn reachable(&self, rows: usize) -> usize {
+        self.at.min(rows.saturating_sub(1))
+    }
+
     /// The bytes that erase the region and leave the cursor at its top (`--no-transcript`: a
     /// caller draws there next); on the alternate screen, a clear.
-    pub fn erase(&mut self) -> String {
+    pub fn erase(&mut self, rows: usize) -> String {
         if self.placement == Placement::Full {
             self.full = None;
             return "\x1b[H\x1b[2J".to_string();
@@ -455,7 +462,7 @@ impl Region {
         let out = if self.fresh {
             String::new()
         } else {
-            finish_bytes(self.at, &[])
+            finish_bytes(self.reachable(rows), &[])
         };
         *self = Region::new(Placement::Inline, self.reflows);
         self.fresh = false;
@@ -464,7 +471,7 @@ impl Region {
 
     /// The bytes that end the run: inline, `lines` (the final transcript) in place of the
     /// region ([`Region::final_lines`], [`finish_bytes`]); on the alternate screen, a clear.
-    pub fn finish(&mut self, lines: &Transcript) -> String {
+    pub fn finish(&mut self, lines: &Transcript, rows: usize) -> String {
         if self.placement == Placement::Full {
             self.full = None;
             return "\x1b[H\x1b[2J".to_string();
@@ -478,7 +485,7 @@ impl Region {
                 out.push_str(&" ".repeat(screen_width().max(1)));
                 out.push_str("\r\x1b[K");
             }
-            out.push_str(&finish_bytes(self.at, &lines));
+            out.push_str(&finish_bytes(self.reachable(rows), &lines));
             out
         };
         *self = Region::new(Placement::Inline, self.reflows);

@@ -89,11 +89,12 @@ fn the_end_replaces_the_region_and_leaves_the_cursor_under_it() {
         24,
         20,
     );
-    let bytes = r.finish(&vec![
+    let end = vec![
         line(Entry::Title, "T"),
         line(Entry::Question(0), "✔ q · a"),
         line(Entry::End, "✔ Submitted"),
-    ]);
+    ];
+    let bytes = r.finish(&end, 24);
     assert_eq!(
         bytes,
         "\x1b[4A\rT\x1b[K\r\n✔ q · a\x1b[K\r\n✔ Submitted\x1b[K\x1b[J\r\n\x1b[?25h"
@@ -120,4 +121,15 @@ fn which_terminals_rewrap() {
         ("VTE_VERSION", "7600"),
         ("TERM", "xterm-256color")
     ])));
+}
+
+#[test]
+fn the_end_never_reaches_above_the_window() {
+    // Found by the tty_session fuzz target: an editor that failed under a resize left the
+    // region 17 rows tall in a window of 8; the end went up 17 rows.
+    let mut r = Region::new(Placement::Inline, false);
+    let lines: Vec<&str> = vec!["x"; 17];
+    r.draw(&vec![], &block(&lines), 30, 20);
+    let bytes = r.finish(&vec![line(Entry::End, "done")], 8);
+    assert!(bytes.starts_with("\x1b[7A\rdone"), "{bytes:?}");
 }
