@@ -334,8 +334,14 @@ impl Backend for TtyBackend {
             raw.restore()?;
         }
         crate::terminal::suspend_job();
-        // Our own stop: the wake that `fg` gives is no outside stop.
-        crate::keys::take_continued();
+        // Our own stop: the wake that `fg` gives is no outside stop. The SIGCONT handler may
+        // run on another thread a moment after this one goes on: its mark is waited for (a
+        // little), so it is never taken later for a stop from outside (which starts the region
+        // again below the block just drawn).
+        let waited = std::time::Instant::now();
+        while !crate::keys::take_continued() && waited.elapsed() < Duration::from_millis(200) {
+            std::thread::sleep(Duration::from_millis(2));
+        }
         self.raw = Some(RawMode::enable(self.keys.source().tty())?);
         self.write(PASTE_ON)
     }
