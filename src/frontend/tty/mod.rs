@@ -312,6 +312,9 @@ impl<B: Backend> Session<'_, B> {
     /// [`io::Error`] wrapping the [`FlowError`] ([`drive`] turns it into `internal`).
     fn apply(&mut self, command: Command) -> io::Result<()> {
         let touched = self.flow.touched(&command);
+        if let Command::SetOptionNote { question, .. } = &command {
+            self.screens.notes_changed(*question);
+        }
         self.flow.apply(command).map_err(io::Error::other)?;
         if let Some(q) = touched {
             self.record.update(&self.flow, &self.look, self.cols, q);

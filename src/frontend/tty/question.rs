@@ -44,6 +44,10 @@ pub(super) struct QuestionPrompt {
     placed: bool,
     /// A text-only question's editor opened once by itself.
     pub opened: bool,
+    /// Whether an option has a description, and whether one has a note: each option then
+    /// takes that many more rows. Known once (the note's: until a note changes,
+    /// [`QuestionPrompt::notes_changed`]), so a key never scans 100,000 options.
+    rows_per_option: Cell<Option<(bool, bool)>>,
 }
 
 impl QuestionPrompt {
@@ -56,6 +60,7 @@ impl QuestionPrompt {
             filter: None,
             placed: false,
             opened: false,
+            rows_per_option: Cell::new(None),
         }
     }
 
@@ -90,6 +95,11 @@ impl QuestionPrompt {
     pub fn active_row(&self, cx: &Cx<'_, '_>) -> Option<Row> {
         let rows = self.rows(cx);
         (!rows.is_empty()).then(|| rows.get(self.active.min(rows.len() - 1)))
+    }
+
+    /// An option note of the question changed: whether one has a note is found again.
+    pub fn notes_changed(&self) {
+        self.rows_per_option.set(None);
     }
 
     /// Sets the filter (`None`: every option).
@@ -128,9 +138,17 @@ impl QuestionPrompt {
             ));
         }
         let hint_rows = usize::from(mode == Mode::Menu);
-        let has_desc = question.options.iter().any(|o| o.description.is_some());
-        let has_note =
-            (0..question.options.len()).any(|o| answers.option_note(self.q, o).is_some());
+        let (has_desc, has_note) = match self.rows_per_option.get() {
+            Some(known) => known,
+            None => {
+                let known = (
+                    question.options.iter().any(|o| o.description.is_some()),
+                    (0..question.options.len()).any(|o| answers.option_note(self.q, o).is_some()),
+                );
+                self.rows_per_option.set(Some(known));
+                known
+            }
+        };
         let per_item = 1 + usize::from(has_desc) + usize::from(has_note);
         let prompt = for_terminal(&model::prompt_text(payload, self.q)).into_owned();
         let prompt_width = width.saturating_sub(4).max(1);

@@ -60,6 +60,13 @@ impl Screens {
         matches!(self.overlays.last(), Some(Overlay::Editor(_)))
     }
 
+    /// An option note of question `q` changed.
+    pub fn notes_changed(&self, q: usize) {
+        if let Some(question) = self.questions.get(q) {
+            question.notes_changed();
+        }
+    }
+
     /// Sets question `q`'s filter (`None`: every option).
     pub fn set_filter(&mut self, flow: &Flow<'_>, look: &Look, q: usize, filter: Option<String>) {
         self.questions[q].set_filter(&cx(flow, look, 80, 24, None), filter);
