@@ -147,6 +147,44 @@ const MOVES: [Binding; 6] = [
     bind!(&[Key::End], Action::Last, "End", "", "last row"),
 ];
 
+/// Bindings more than one question screen has, in the same words.
+const QUESTION_NOTE: Binding = bind!(
+    &[Key::Char('N')],
+    Action::QuestionNote,
+    "N",
+    "",
+    "note on the question"
+);
+const NEXT_QUESTION: Binding = bind!(
+    &[Key::Tab, Key::Right],
+    Action::NextQuestion,
+    "Tab",
+    "",
+    "next question (\u{2192})"
+);
+const PREV_QUESTION: Binding = bind!(
+    &[Key::BackTab, Key::Left],
+    Action::PrevQuestion,
+    "S-Tab",
+    "",
+    "previous question (\u{2190})"
+);
+const CANCEL: Binding = bind!(
+    &[Key::Esc, Key::Char('q')],
+    Action::Cancel,
+    "Esc",
+    "cancel",
+    "cancel (q)"
+);
+const FILTER: Binding = bind!(
+    &[Key::Char('/')],
+    Action::Filter,
+    "/",
+    "",
+    "filter the options"
+);
+const KEYS: Binding = bind!(&[Key::Char('?')], Action::Keys, "?", "keys", "this list");
+
 /// A single-select or preview question.
 pub static SINGLE: &[Binding] = &[
     MOVES[0],
@@ -178,41 +216,11 @@ pub static SINGLE: &[Binding] = &[
         "note",
         "note on the highlighted option"
     ),
-    bind!(
-        &[Key::Char('N')],
-        Action::QuestionNote,
-        "N",
-        "",
-        "note on the question"
-    ),
-    bind!(
-        &[Key::Tab, Key::Right],
-        Action::NextQuestion,
-        "Tab",
-        "",
-        "next question (\u{2192})"
-    ),
-    bind!(
-        &[Key::BackTab, Key::Left],
-        Action::PrevQuestion,
-        "S-Tab",
-        "",
-        "previous question (\u{2190})"
-    ),
-    bind!(
-        &[Key::Esc, Key::Char('q')],
-        Action::Cancel,
-        "Esc",
-        "cancel",
-        "cancel (q)"
-    ),
-    bind!(
-        &[Key::Char('/')],
-        Action::Filter,
-        "/",
-        "",
-        "filter the options"
-    ),
+    QUESTION_NOTE,
+    NEXT_QUESTION,
+    PREV_QUESTION,
+    CANCEL,
+    FILTER,
     bind!(
         &[Key::Char('v')],
         Action::View,
@@ -220,7 +228,7 @@ pub static SINGLE: &[Binding] = &[
         "",
         "whole text or preview of the option"
     ),
-    bind!(&[Key::Char('?')], Action::Keys, "?", "keys", "this list"),
+    KEYS,
     MOVES[1],
     MOVES[2],
     MOVES[3],
@@ -245,28 +253,10 @@ pub static TEXT: &[Binding] = &[
         "note",
         "note on the question"
     ),
-    bind!(
-        &[Key::Tab, Key::Right],
-        Action::NextQuestion,
-        "Tab",
-        "",
-        "next question (\u{2192})"
-    ),
-    bind!(
-        &[Key::BackTab, Key::Left],
-        Action::PrevQuestion,
-        "S-Tab",
-        "",
-        "previous question (\u{2190})"
-    ),
-    bind!(
-        &[Key::Esc, Key::Char('q')],
-        Action::Cancel,
-        "Esc",
-        "cancel",
-        "cancel (q)"
-    ),
-    bind!(&[Key::Char('?')], Action::Keys, "?", "keys", "this list"),
+    NEXT_QUESTION,
+    PREV_QUESTION,
+    CANCEL,
+    KEYS,
 ];
 
 /// A multi-select question.
@@ -300,13 +290,7 @@ pub static MULTI: &[Binding] = &[
         "note",
         "note on the highlighted option"
     ),
-    bind!(
-        &[Key::Char('N')],
-        Action::QuestionNote,
-        "N",
-        "",
-        "note on the question"
-    ),
+    QUESTION_NOTE,
     bind!(
         &[Key::Char('a')],
         Action::ToggleAll,
@@ -314,34 +298,10 @@ pub static MULTI: &[Binding] = &[
         "",
         "tick all, or none"
     ),
-    bind!(
-        &[Key::Tab, Key::Right],
-        Action::NextQuestion,
-        "Tab",
-        "",
-        "next question (\u{2192})"
-    ),
-    bind!(
-        &[Key::BackTab, Key::Left],
-        Action::PrevQuestion,
-        "S-Tab",
-        "",
-        "previous question (\u{2190})"
-    ),
-    bind!(
-        &[Key::Esc, Key::Char('q')],
-        Action::Cancel,
-        "Esc",
-        "cancel",
-        "cancel (q)"
-    ),
-    bind!(
-        &[Key::Char('/')],
-        Action::Filter,
-        "/",
-        "",
-        "filter the options"
-    ),
+    NEXT_QUESTION,
+    PREV_QUESTION,
+    CANCEL,
+    FILTER,
     bind!(
         &[Key::Char('v')],
         Action::View,
@@ -349,7 +309,7 @@ pub static MULTI: &[Binding] = &[
         "",
         "whole text of the option"
     ),
-    bind!(&[Key::Char('?')], Action::Keys, "?", "keys", "this list"),
+    KEYS,
     MOVES[1],
     MOVES[2],
     MOVES[3],
@@ -395,14 +355,8 @@ pub static REVIEW: &[Binding] = &[
         "",
         "the first question (\u{2192})"
     ),
-    bind!(
-        &[Key::Esc, Key::Char('q')],
-        Action::Cancel,
-        "Esc",
-        "cancel",
-        "cancel (q)"
-    ),
-    bind!(&[Key::Char('?')], Action::Keys, "?", "keys", "this list"),
+    CANCEL,
+    KEYS,
     MOVES[1],
     MOVES[4],
     MOVES[5],
