@@ -5,6 +5,7 @@
 //! stdout captured by the shell, colour on and off.
 
 use crate::common::pty::{Options, Session, SHELL_PROMPT};
+use crate::common::tmux::{tmux, tmux_wait};
 use serde_json::json;
 
 const PREFS: &str = include_str!("../examples/implementation-preferences.json");
@@ -373,32 +374,6 @@ fn colour_on_uses_dialoguers_colorful_theme_and_no_color_the_simple_one() {
         !raw.contains("\x1b[32m") && !raw.contains("\x1b[36m"),
         "colour written"
     );
-}
-
-/// Runs `tmux -L socket ARGS` and returns its stdout.
-fn tmux(socket: &str, args: &[&str]) -> String {
-    let out = std::process::Command::new("tmux")
-        .args(["-L", socket, "-f", "/dev/null"])
-        .args(args)
-        .output()
-        .expect("tmux runs");
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// Waits until the pane's whole history (scrollback and screen) satisfies `ok`.
-fn tmux_wait(socket: &str, what: &str, ok: impl Fn(&str) -> bool) -> String {
-    let start = std::time::Instant::now();
-    loop {
-        let pane = tmux(socket, &["capture-pane", "-p", "-S", "-", "-t", "t"]);
-        if ok(&pane) {
-            return pane;
-        }
-        assert!(
-            start.elapsed() < std::time::Duration::from_secs(15),
-            "timed out waiting for {what}:\n{pane}"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
 }
 
 #[test]

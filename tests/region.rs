@@ -4,6 +4,7 @@
 //! long prompt. Real pty (tests/common/pty.rs), real tmux where rewrap and scrollback matter.
 
 use crate::common::pty::{Options, Session, SHELL_PROMPT};
+use crate::common::tmux::{tmux, tmux_wait};
 use serde_json::{json, Value};
 
 const PREFS: &str = include_str!("../examples/implementation-preferences.json");
@@ -213,32 +214,6 @@ fn an_answer_changed_after_its_line_went_out_of_reach_ends_in_order() {
         everything.iter().all(|l| !l.contains("? keys")),
         "{everything:#?}"
     );
-}
-
-/// Runs `tmux -L socket ARGS` and returns its stdout.
-fn tmux(socket: &str, args: &[&str]) -> String {
-    let out = std::process::Command::new("tmux")
-        .args(["-L", socket, "-f", "/dev/null"])
-        .args(args)
-        .output()
-        .expect("tmux runs");
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// The pane's whole history (scrollback and screen), once `ok` holds.
-fn tmux_wait(socket: &str, what: &str, ok: impl Fn(&str) -> bool) -> String {
-    let start = std::time::Instant::now();
-    loop {
-        let pane = tmux(socket, &["capture-pane", "-p", "-S", "-", "-t", "t"]);
-        if ok(&pane) {
-            return pane;
-        }
-        assert!(
-            start.elapsed() < std::time::Duration::from_secs(15),
-            "timed out waiting for {what}:\n{pane}"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
 }
 
 /// Starts `payload` in a tmux pane of `cols` x `rows` (manual window size); the socket name.

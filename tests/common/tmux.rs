@@ -1,0 +1,28 @@
+//! Real tmux for the tests where a terminal's own behaviour matters (rewrap on resize, its
+//! history): `tmux -L SOCKET -f /dev/null`, one server per test.
+
+/// Runs `tmux -L socket ARGS` and returns its stdout.
+pub fn tmux(socket: &str, args: &[&str]) -> String {
+    let out = std::process::Command::new("tmux")
+        .args(["-L", socket, "-f", "/dev/null"])
+        .args(args)
+        .output()
+        .expect("tmux runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The pane's whole history (scrollback and screen), once `ok` holds.
+pub fn tmux_wait(socket: &str, what: &str, ok: impl Fn(&str) -> bool) -> String {
+    let start = std::time::Instant::now();
+    loop {
+        let pane = tmux(socket, &["capture-pane", "-p", "-S", "-", "-t", "t"]);
+        if ok(&pane) {
+            return pane;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(15),
+            "timed out waiting for {what}:\n{pane}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
