@@ -196,8 +196,9 @@ impl<B: Backend> Session<'_, B> {
 
     /// The transcript above the block now.
     fn transcript(&self, ending: Option<&Ending>) -> Transcript {
+        let given_up = |e| self.region.is_given_up(e);
         self.record
-            .transcript(&self.flow, &self.look, self.cols, ending)
+            .transcript(&self.flow, &self.look, self.cols, ending, &given_up)
     }
 
     /// What `action` does on the screen under the overlays.
@@ -276,7 +277,8 @@ impl<B: Backend> Session<'_, B> {
             self.record.update_all(&self.flow, &self.look, self.cols);
             if self.region.placement() == Placement::Inline {
                 let title = self
-                    .transcript(None)
+                    .record
+                    .transcript(&self.flow, &self.look, self.cols, None, &|_| false)
                     .into_iter()
                     .find(|l| l.entry == region::Entry::Title);
                 self.record
@@ -300,9 +302,9 @@ impl<B: Backend> Session<'_, B> {
             self.region.erase(self.io.size().0)
         } else {
             self.record.update_all(&self.flow, &self.look, self.cols);
-            let lines = self
-                .record
-                .transcript(&self.flow, &self.look, self.cols, Some(ending));
+            let lines =
+                self.record
+                    .transcript(&self.flow, &self.look, self.cols, Some(ending), &|_| false);
             self.region.finish(&lines, self.io.size().0)
         };
         let _ = self.io.write(&bytes);

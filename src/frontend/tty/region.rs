@@ -82,6 +82,8 @@ pub(super) struct Region {
     reflows: bool,
     /// Transcript lines given up: written, maybe out of reach, never written again.
     given_up: Transcript,
+    /// The entries of [`Region::given_up`], to look up.
+    given: std::collections::HashSet<Entry>,
     /// The transcript entries at the top of `shown`.
     live: Vec<Entry>,
     /// The region's rows from its top: what each shows, `None` when unknown (an editor's rows,
@@ -188,6 +190,7 @@ impl Region {
             placement,
             reflows,
             given_up: Vec::new(),
+            given: std::collections::HashSet::new(),
             live: Vec::new(),
             shown: Vec::new(),
             at: 0,
@@ -216,6 +219,11 @@ impl Region {
     /// The cursor's row under the region's top (inline), for [`finish_bytes`].
     pub fn at(&self) -> usize {
         self.at
+    }
+
+    /// Whether `entry`'s line was given up (it is never written again while the run goes on).
+    pub fn is_given_up(&self, entry: Entry) -> bool {
+        self.given.contains(&entry)
     }
 
     /// The transcript lines given up so far.
@@ -280,11 +288,9 @@ impl Region {
         rows: usize,
         cols: usize,
     ) -> String {
-        let given: std::collections::HashSet<Entry> =
-            self.given_up.iter().map(|l| l.entry).collect();
         let live: Vec<&Line> = transcript
             .iter()
-            .filter(|l| !given.contains(&l.entry))
+            .filter(|l| !self.given.contains(&l.entry))
             .collect();
         let mut lines: Vec<String> = live.iter().map(|l| l.text.clone()).collect();
         let mut block_lines = block.lines.clone();
@@ -352,6 +358,7 @@ impl Region {
         let entries = gone.min(self.live.len());
         for entry in self.live.drain(..entries) {
             if let Some(line) = transcript.iter().find(|l| l.entry == entry) {
+                self.given.insert(line.entry);
                 self.given_up.push(line.clone());
             }
         }
@@ -402,6 +409,7 @@ impl Region {
         let up = up.min(reach);
         for entry in self.live.drain(..lost.min(self.live.len())) {
             if let Some(line) = transcript.iter().find(|l| l.entry == entry) {
+                self.given.insert(line.entry);
                 self.given_up.push(line.clone());
             }
         }
@@ -420,6 +428,7 @@ impl Region {
         }
         for entry in self.live.drain(..) {
             if let Some(line) = transcript.iter().find(|l| l.entry == entry) {
+                self.given.insert(line.entry);
                 self.given_up.push(line.clone());
             }
         }

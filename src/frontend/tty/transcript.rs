@@ -58,18 +58,21 @@ impl Record {
 
     /// The transcript above the block now: the title, then the line of every question left
     /// so far that comes before the current one (all of them at the review); at the end
-    /// (`ending`), every question and how it ended. `cols`: the terminal's width.
+    /// (`ending`), every question and how it ended. `cols`: the terminal's width. Entries
+    /// `given_up` says the region gave up are left out (it never writes them again), so a key
+    /// does not copy every line of a long questionnaire.
     pub fn transcript(
         &self,
         flow: &Flow<'_>,
         look: &Look,
         cols: usize,
         ending: Option<&Ending>,
+        given_up: &dyn Fn(Entry) -> bool,
     ) -> Transcript {
         let payload = flow.payload();
         let width = term_width(cols.max(1));
         let mut lines = Vec::new();
-        if let Some(title) = &payload.title {
+        if let Some(title) = payload.title.as_ref().filter(|_| !given_up(Entry::Title)) {
             let title = one_line(title);
             lines.push(Line {
                 entry: Entry::Title,
@@ -89,7 +92,7 @@ impl Record {
             _ => payload.questions.len(),
         };
         for q in 0..before.min(self.lines.len()) {
-            if self.left[q] || ending.is_some() {
+            if (self.left[q] || ending.is_some()) && !given_up(Entry::Question(q)) {
                 lines.push(self.lines[q].clone());
             }
         }
