@@ -13,9 +13,11 @@
 //!   person's original screen comes back, so no drawn line is left behind.
 //! - [`suspend_job`]: Ctrl+Z: the terminal given back and the process group stopped, as a
 //!   shell job; [`discard_typeahead`]: keys typed before the first prompt never answer it.
-//! - [`write_tty`]: every write to the terminal is queued for one writer thread, so a terminal
-//!   that takes no output (an ssh link that stalls, a console frozen by a selection) blocks no
-//!   other thread; [`drain_tty`] and [`flush_tty`] wait for it, a short while at most.
+//! - [`write_tty`]: every write to the terminal goes out at once, without blocking, as far as
+//!   the terminal takes it; what it does not take is queued for one writer thread, so a
+//!   terminal that takes no output (an ssh link that stalls, a console frozen by a selection)
+//!   blocks no other thread; [`drain_tty`] and [`flush_tty`] wait for it, a short while at
+//!   most.
 //! - [`claim_terminal`]: one run at a time on a terminal, so the modes saved are its own.
 //! - [`SignalWatch`]: while asking, SIGTERM, SIGHUP and SIGQUIT end the flow with a cancelled
 //!   result whose `details.error.code` is `aborted` (exit 128 + the signal), and SIGINT
@@ -110,11 +112,15 @@ pub const STALLED_AFTER: Duration = Duration::from_millis(150);
 /// ([`flush_tty`]): a terminal that takes no output holds the result up no longer.
 const END_DRAIN: Duration = Duration::from_millis(400);
 
-/// The bytes on their way to the terminal: one writer thread writes them in order, so no
-/// other thread ever blocks on a terminal that takes no output (an ssh link that stalls, a
-/// console frozen by a selection).
+/// The bytes on their way to the terminal: written at once, without blocking, while nothing
+/// waits before them; the rest by one writer thread, in order, so no other thread ever blocks
+/// on a terminal that takes no output (an ssh link that stalls, a console frozen by a
+/// selection).
 #[derive(Default)]
 struct Outgoing {
+    /// `/dev/tty` opened non-blocking, for the writes made at once (its own open file
+    /// description: the flag reaches no other program's).
+    direct: Option<File>,
     /// Bytes not handed to the writer yet.
     pending: Vec<u8>,
     /// Bytes the writer is writing now.
@@ -136,6 +142,7 @@ struct Writer {
 
 static WRITER: Writer = Writer {
     state: Mutex::new(Outgoing {
+        direct: None,
         pending: Vec::new(),
         writing: 0,
         progress: None,
@@ -187,10 +194,12 @@ impl Writer {
     }
 }
 
-/// Queues `bytes` for `/dev/tty` and returns at once: the writer thread writes everything in
-/// the order queued. Every write to the terminal goes through it (frames, the transcript, the
-/// restoring sequences, plain mode's lines); rustyline's editors write on their own, so
-/// [`drain_tty`] comes first.
+/// Writes `bytes` to `/dev/tty` and returns at once: as much as the terminal takes now is
+/// written on the calling thread (a non-blocking write, when nothing queued waits before it),
+/// the rest is queued for the writer thread, which writes everything in the order given.
+/// Every write to the terminal goes through it (frames, the transcript, the restoring
+/// sequences, plain mode's lines); rustyline's editors write on their own, so [`drain_tty`]
+/// comes first.
 ///
 /// Errors: no terminal; an earlier write failed (the terminal went away: that error); or more
 /// than [`MAX_PENDING_BYTES`] are waiting (the terminal takes no output).
@@ -198,6 +207,17 @@ pub fn write_tty(bytes: &[u8]) -> io::Result<()> {
     let mut state = WRITER.lock();
     if let Some((kind, why)) = &state.failed {
         return Err(io::Error::new(*kind, why.clone()));
+    }
+    let mut bytes = bytes;
+    if state.pending.is_empty() && state.writing == 0 {
+        match write_now(&mut state, bytes) {
+            Ok(taken) if taken == bytes.len() => return Ok(()),
+            Ok(taken) => bytes = &bytes[taken..],
+            Err(e) => {
+                state.failed = Some((e.kind(), e.to_string()));
+                return Err(e);
+            }
+        }
     }
     if !state.started {
         let tty = open_tty()?;
@@ -216,6 +236,35 @@ pub fn write_tty(bytes: &[u8]) -> io::Result<()> {
     drop(state);
     WRITER.changed.notify_all();
     Ok(())
+}
+
+/// Writes what the terminal takes of `bytes` without waiting; how many bytes it took.
+///
+/// Errors: the terminal cannot be opened or went away.
+fn write_now(state: &mut Outgoing, bytes: &[u8]) -> io::Result<usize> {
+    use std::os::unix::fs::OpenOptionsExt;
+    if state.direct.is_none() {
+        let tty = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+            .open("/dev/tty")?;
+        state.direct = Some(tty);
+    }
+    let Some(tty) = state.direct.as_mut() else {
+        return Ok(0);
+    };
+    let mut taken = 0;
+    while taken < bytes.len() {
+        match tty.write(&bytes[taken..]) {
+            Ok(0) => break,
+            Ok(n) => taken += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(taken)
 }
 
 /// Waits at most `within` until every byte queued by [`write_tty`] is written (or writing

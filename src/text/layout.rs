@@ -9,7 +9,7 @@
 
 use super::charset::{terminal_charset, Charset, Glyph};
 use super::sanitize::{for_terminal, one_line};
-use super::width::{cap_grapheme, grapheme_width, line_byte_budget, width_of_in};
+use super::width::{cap_grapheme, grapheme_width, graphemes, line_byte_budget, width_of_in};
 #[cfg(test)]
 use super::width::{width_of, MAX_GRAPHEME_BYTES};
 use std::fmt::Write as _;
@@ -17,7 +17,7 @@ use unicode_segmentation::UnicodeSegmentation;
 
 /// The drawn pieces of `line`: each grapheme (cut to [`MAX_GRAPHEME_BYTES`]) with its width.
 fn cells(line: &str) -> impl Iterator<Item = (&str, usize)> {
-    line.graphemes(true).map(|g| {
+    graphemes(line).map(|g| {
         let g = cap_grapheme(g);
         (g, grapheme_width(g))
     })
@@ -30,7 +30,7 @@ fn fits(text: &str, width: usize) -> bool {
     }
     let budget = line_byte_budget(width);
     let (mut used, mut bytes) = (0usize, 0usize);
-    for g in text.graphemes(true) {
+    for g in graphemes(text) {
         used += grapheme_width(g);
         bytes += g.len();
         if used > width || bytes > budget || cap_grapheme(g).len() < g.len() {

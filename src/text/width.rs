@@ -23,6 +23,72 @@ use std::borrow::Cow;
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
+/// The graphemes of `text`, exactly as `text.graphemes(true)` gives them, with ASCII text
+/// between them taken a byte at a time: a boundary always falls between two ASCII characters
+/// (but CR LF), so only the characters around non-ASCII ones go through the segmenter. Most
+/// lines drawn are ASCII with a few glyphs (`›`, `·`), and this keeps their layout per key
+/// cheap (docs/benchmarks.md, figure 2).
+pub fn graphemes(text: &str) -> Graphemes<'_> {
+    Graphemes {
+        text,
+        at: 0,
+        slow: None,
+    }
+}
+
+/// The iterator of [`graphemes`].
+pub struct Graphemes<'a> {
+    text: &'a str,
+    /// Where the next grapheme starts (outside the segmenter's run).
+    at: usize,
+    /// The segmenter's run: where it started, and its iterator.
+    slow: Option<(usize, unicode_segmentation::GraphemeIndices<'a>)>,
+}
+
+impl Graphemes<'_> {
+    /// Whether the grapheme at byte `i` is the one ASCII character there, followed by ASCII
+    /// or the end (so `i + 1` is a boundary).
+    fn quick_at(&self, i: usize) -> bool {
+        let bytes = self.text.as_bytes();
+        i < bytes.len()
+            && bytes[i].is_ascii()
+            && bytes[i] != b'\r'
+            && bytes.get(i + 1).is_none_or(u8::is_ascii)
+    }
+}
+
+impl<'a> Iterator for Graphemes<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        loop {
+            if let Some((base, run)) = &mut self.slow {
+                let base = *base;
+                let Some((i, g)) = run.next() else {
+                    self.slow = None;
+                    self.at = self.text.len();
+                    return None;
+                };
+                let end = base + i + g.len();
+                if self.quick_at(end) || end >= self.text.len() {
+                    self.slow = None;
+                    self.at = end;
+                }
+                return Some(g);
+            }
+            if self.at >= self.text.len() {
+                return None;
+            }
+            if self.quick_at(self.at) {
+                let g = &self.text[self.at..self.at + 1];
+                self.at += 1;
+                return Some(g);
+            }
+            self.slow = Some((self.at, self.text[self.at..].grapheme_indices(true)));
+        }
+    }
+}
+
 /// Most bytes of one grapheme that are drawn; the rest of a longer one (a letter under
 /// hundreds of combining marks) is left out. The longest emoji sequences in use (a family
 /// with skin tones, a subdivision flag) take about 40.
@@ -78,7 +144,7 @@ pub fn width_of_in(text: &str, charset: super::charset::Charset) -> usize {
     } else if charset == super::charset::Charset::Ascii {
         charset.write(text).len()
     } else {
-        text.graphemes(true).map(grapheme_width).sum()
+        graphemes(text).map(grapheme_width).sum()
     }
 }
 
@@ -169,11 +235,11 @@ pub fn capped(text: &str) -> Cow<'_, str> {
     if text.len() <= MAX_GRAPHEME_BYTES || text.is_ascii() {
         return Cow::Borrowed(text);
     }
-    if !text.graphemes(true).any(|g| g.len() > MAX_GRAPHEME_BYTES) {
+    if !graphemes(text).any(|g| g.len() > MAX_GRAPHEME_BYTES) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len().min(1 << 16));
-    for g in text.graphemes(true) {
+    for g in graphemes(text) {
         out.push_str(cap_grapheme(g));
     }
     Cow::Owned(out)
@@ -230,6 +296,61 @@ mod tests {
         // tmux 3.3a joins emoji ZWJ sequences (2); screen and xterm do not (6).
         ("\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467}", 2, 6),
     ];
+
+    /// [`graphemes`] gives exactly the segmenter's graphemes, whatever mix of ASCII and
+    /// other text (combining marks after ASCII, CR LF, ZWJ sequences, flags, controls).
+    #[test]
+    fn quick_graphemes_are_the_segmenters() {
+        let pieces = [
+            "a",
+            "b",
+            " ",
+            "\r",
+            "\n",
+            "\t",
+            "\u{301}",
+            "\u{200d}",
+            "\u{1f468}",
+            "\u{1f3fd}",
+            "\u{1f1e9}",
+            "\u{1f1ea}",
+            "\u{fe0f}",
+            "\u{fe0e}",
+            "\u{e9}",
+            "\u{4e2d}",
+            "\u{1b}",
+            "\u{0915}\u{094d}",
+            "\u{600}",
+            "\u{a0}",
+            "\u{ad}",
+            "\u{3164}",
+            "\u{b7}",
+            "\u{203a}",
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 12) as usize;
+            let mut s = seed;
+            for _ in 0..len {
+                text.push_str(pieces[(s % pieces.len() as u64) as usize]);
+                s = s
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407)
+                    >> 3;
+            }
+            let quick: Vec<&str> = graphemes(&text).collect();
+            let slow: Vec<&str> = text.graphemes(true).collect();
+            assert_eq!(quick, slow, "{text:?}");
+        }
+        assert_eq!(
+            graphemes("ab\u{301}c\r\nd").collect::<Vec<_>>(),
+            ["a", "b\u{301}", "c", "\r\n", "d"]
+        );
+    }
 
     #[test]
     fn widths_are_never_narrower_than_tmux_draws_them() {

@@ -424,36 +424,49 @@ pub fn action(map: &[Binding], key: &Key) -> Option<Action> {
 /// it fits, then `? keys` when the map has it; `suffix` (a page counter) last.
 pub fn hint_line(map: &[Binding], prefix: &[&str], suffix: &str, width: usize) -> String {
     const SEP: &str = " \u{b7} ";
+    // A part's columns: its words and the separator before the next (`name hint · `).
+    let part_width = |b: &Binding| width_of(b.name) + 1 + width_of(b.hint) + 3;
     let keys = map.iter().find(|b| b.action == Action::Keys);
-    let tail = keys.map(|b| format!("{} {}", b.name, b.hint));
-    let reserve = tail.as_ref().map_or(0, |t| width_of(t) + 3) + width_of(suffix);
-    let mut parts: Vec<String> = prefix.iter().map(|p| p.to_string()).collect();
-    let mut used: usize = parts.iter().map(|p| width_of(p) + 3).sum();
+    let reserve = keys.map_or(0, part_width) + width_of(suffix);
+    let mut used: usize = prefix.iter().map(|p| width_of(p) + 3).sum();
     // A global key the screen binds itself (Ctrl+] closes the pager) is the screen's.
     let own = |b: &Binding| {
         map.iter()
             .any(|m| m.keys.iter().any(|k| b.keys.contains(k)))
     };
     let global = GLOBAL.iter().filter(|b| !own(b));
+    let mut shown: Vec<&Binding> = Vec::new();
     for b in map.iter().chain(global) {
         if b.hint.is_empty() || b.action == Action::Keys {
             continue;
         }
-        let part = format!("{} {}", b.name, b.hint);
-        let w = width_of(&part) + 3;
+        let w = part_width(b);
         if used + w + reserve > width + 3 {
             break;
         }
         used += w;
-        parts.push(part);
+        shown.push(b);
     }
-    parts.extend(tail);
-    let line = parts.join(SEP);
-    let line = if suffix.is_empty() {
-        line
-    } else {
-        format!("{line} {suffix}")
-    };
+    shown.extend(keys);
+    let mut line = String::with_capacity(used + reserve + 8);
+    let parts = prefix
+        .iter()
+        .map(|p| (*p, ""))
+        .chain(shown.iter().map(|b| (b.name, b.hint)));
+    for (i, (name, hint)) in parts.enumerate() {
+        if i > 0 {
+            line.push_str(SEP);
+        }
+        line.push_str(name);
+        if !hint.is_empty() {
+            line.push(' ');
+            line.push_str(hint);
+        }
+    }
+    if !suffix.is_empty() {
+        line.push(' ');
+        line.push_str(suffix);
+    }
     crate::text::fit(&line, width)
 }
 

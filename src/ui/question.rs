@@ -13,6 +13,7 @@ use crate::answers::AnswerState;
 use crate::contract::{Payload, Question, QuestionType};
 use crate::text::one_line;
 use crate::text::quote;
+use std::fmt::Write as _;
 
 /// A row of a question screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -158,17 +159,39 @@ pub fn prompt_text(payload: &Payload, q: usize) -> String {
 
 /// The width of the widest number a row of `question` shows (options and Type your own).
 fn number_width(question: &Question) -> usize {
-    (question.options.len() + 1).to_string().len()
+    digits(question.options.len() + 1)
+}
+
+/// Decimal digits of `n`.
+fn digits(mut n: usize) -> usize {
+    let mut d = 1;
+    while n >= 10 {
+        n /= 10;
+        d += 1;
+    }
+    d
 }
 
 /// The number a row shows (`1.`), right-aligned for the question; the Next row has none.
 pub fn number(question: &Question, row: Row) -> String {
+    let mut out = String::new();
+    push_number(&mut out, question, row);
+    out
+}
+
+/// [`number`], appended to `out` (a row's text is built in one string: a key draws every row).
+fn push_number(out: &mut String, question: &Question, row: Row) {
     let w = number_width(question);
-    match row {
-        Row::Option(o) => format!("{:>w$}.", o + 1),
-        Row::TypeOwn => format!("{:>w$}.", question.options.len() + 1),
-        Row::Next => " ".repeat(w + 1),
-    }
+    let n = match row {
+        Row::Option(o) => o + 1,
+        Row::TypeOwn => question.options.len() + 1,
+        Row::Next => {
+            out.extend(std::iter::repeat_n(' ', w + 1));
+            return;
+        }
+    };
+    out.extend(std::iter::repeat_n(' ', w.saturating_sub(digits(n))));
+    let _ = write!(out, "{n}.");
 }
 
 /// What row `row` of question `q` says, on one line, numbered: `2. Balanced`, `3. Type your
@@ -183,22 +206,29 @@ pub fn row_text(
     to_review: bool,
 ) -> String {
     let question = &payload.questions[q];
-    let n = number(question, row);
+    let mut out = String::with_capacity(48);
+    push_number(&mut out, question, row);
+    out.push(' ');
     match row {
         Row::Option(o) => {
             let option = &question.options[o];
-            match option.recommended {
-                true => format!("{n} {} {}", one_line(&option.label), words::RECOMMENDED),
-                false => format!("{n} {}", one_line(&option.label)),
+            out.push_str(&one_line(&option.label));
+            if option.recommended {
+                out.push(' ');
+                out.push_str(words::RECOMMENDED);
             }
         }
-        Row::TypeOwn if editing => format!("{n} {}", words::TYPE_OWN),
-        Row::TypeOwn => match answers.custom_text(q) {
-            Some(text) => format!("{n} {} {}", words::TYPE_OWN_ROW, quote(text)),
-            None => format!("{n} {}", words::TYPE_OWN_ROW),
-        },
-        Row::Next => format!("{n} {}", words::next_row(to_review)),
+        Row::TypeOwn if editing => out.push_str(words::TYPE_OWN),
+        Row::TypeOwn => {
+            out.push_str(words::TYPE_OWN_ROW);
+            if let Some(text) = answers.custom_text(q) {
+                out.push(' ');
+                out.push_str(&quote(text));
+            }
+        }
+        Row::Next => out.push_str(words::next_row(to_review)),
     }
+    out
 }
 
 /// The mark before a row of a line-based front end (plain, dialogs) that draws it itself:

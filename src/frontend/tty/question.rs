@@ -15,7 +15,7 @@ use crate::text::{for_terminal, one_line};
 use crate::ui::keymap::{self, Action};
 use crate::ui::question::{self as model, Row, Rows};
 use crate::ui::words;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 /// How the question is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,6 +48,10 @@ pub(super) struct QuestionPrompt {
     /// takes that many more rows. Known once (the note's: until a note changes,
     /// [`QuestionPrompt::notes_changed`]), so a key never scans 100,000 options.
     rows_per_option: Cell<Option<(bool, bool)>>,
+    /// The hint line as last drawn, for the width and page counter it was drawn for: it
+    /// depends on nothing else (the question's key map and the look stay), and laying it out
+    /// is a fifth of a key's work (docs/benchmarks.md, figure 2).
+    hint: RefCell<Option<(usize, String, String)>>,
 }
 
 impl QuestionPrompt {
@@ -61,6 +65,7 @@ impl QuestionPrompt {
             placed: false,
             opened: false,
             rows_per_option: Cell::new(None),
+            hint: RefCell::new(None),
         }
     }
 
@@ -261,13 +266,27 @@ impl QuestionPrompt {
             };
             lines.push(match cx.status {
                 Some(status) => fit(status, width),
-                None => look.hint(
-                    &keymap::hint_line(model::keymap(question), &[], &page, width),
-                    width,
-                ),
+                None => self.hint_line(cx, page),
             });
         }
         lines
+    }
+
+    /// The hint line under the menu at `cx.width`, with the `page` counter.
+    fn hint_line(&self, cx: &Cx<'_, '_>, page: String) -> String {
+        let mut memo = self.hint.borrow_mut();
+        if let Some((w, p, line)) = memo.as_ref() {
+            if *w == cx.width && *p == page {
+                return line.clone();
+            }
+        }
+        let question = &cx.flow.payload().questions[self.q];
+        let map = model::keymap(question);
+        let line = cx
+            .look
+            .hint(&keymap::hint_line(map, &[], &page, cx.width), cx.width);
+        *memo = Some((cx.width, page, line.clone()));
+        line
     }
 
     /// Rows the highlighted option's preview may take: as much as the longest needs, up to
