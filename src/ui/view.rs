@@ -115,6 +115,9 @@ pub fn colour_wanted(env: impl Fn(&str) -> Option<String>, tty_is_terminal: bool
     tty_is_terminal && env("TERM").is_none_or(|t| t != "dumb")
 }
 
+/// The placeholder text a theme's line is formatted around once, to learn its frame.
+const FRAMED: &str = "\u{1}";
+
 /// The look of the terminal front end's lines: dialoguer's `ColorfulTheme` (colour on) or
 /// `SimpleTheme` (colour off) for the prompt, item, ticked / unticked, active and collapsed
 /// answer lines. Every method takes plain text and a width, fits the text to it, then styles.
@@ -127,6 +130,12 @@ pub struct Look {
     unanswered: ColorfulTheme,
     /// Columns the item prefixes take: (select item, multi-select item).
     prefix: (usize, usize),
+    /// What the theme writes before and after a select item's text, by `active`; the theme's
+    /// own output for a placeholder text, split there (a key draws every item, and the
+    /// theme's styling costs more than the rest of the row).
+    item_frames: [(String, String); 2],
+    /// The same for a multi-select item, by `checked * 2 + active`.
+    multi_frames: [(String, String); 4],
 }
 
 impl std::fmt::Debug for Look {
@@ -168,7 +177,27 @@ impl Look {
             colorful,
             unanswered,
             prefix: (0, 0),
+            item_frames: Default::default(),
+            multi_frames: Default::default(),
         };
+        let split = |framed: String| match framed.split_once(FRAMED) {
+            Some((before, after)) => (before.to_string(), after.to_string()),
+            None => (framed, String::new()),
+        };
+        for active in [false, true] {
+            let mut out = String::new();
+            let _ = look
+                .theme()
+                .format_select_prompt_item(&mut out, FRAMED, active);
+            look.item_frames[usize::from(active)] = split(out);
+            for checked in [false, true] {
+                let mut out = String::new();
+                let _ = look
+                    .theme()
+                    .format_multi_select_prompt_item(&mut out, FRAMED, checked, active);
+                look.multi_frames[usize::from(checked) * 2 + usize::from(active)] = split(out);
+            }
+        }
         look.prefix = (
             crate::text::width_of_in(&console::strip_ansi_codes(&look.item("", false)), charset),
             crate::text::width_of_in(
@@ -213,11 +242,8 @@ impl Look {
     }
 
     fn item(&self, text: &str, active: bool) -> String {
-        let mut out = String::new();
-        let _ = self
-            .theme()
-            .format_select_prompt_item(&mut out, text, active);
-        out
+        let (before, after) = &self.item_frames[usize::from(active)];
+        [before.as_str(), text, after].concat()
     }
 
     /// A multi-select item (`✔ text` / `> [x] text`), `text` fitted to `width` less the prefix.
@@ -236,11 +262,8 @@ impl Look {
     }
 
     fn multi_item(&self, text: &str, checked: bool, active: bool) -> String {
-        let mut out = String::new();
-        let _ = self
-            .theme()
-            .format_multi_select_prompt_item(&mut out, text, checked, active);
-        out
+        let (before, after) = &self.multi_frames[usize::from(checked) * 2 + usize::from(active)];
+        [before.as_str(), text, after].concat()
     }
 
     /// Columns before a select item's text (the description lines under it align there).
@@ -433,6 +456,32 @@ mod tests {
     use crate::contract::parse_payload;
     use crate::flow::{Command, Flow};
     use serde_json::json;
+
+    /// Items drawn from the theme's frame are byte for byte what the theme writes itself.
+    #[test]
+    fn items_are_the_themes_own_lines() {
+        for colour in [false, true] {
+            for charset in [Charset::Utf8, Charset::Ascii] {
+                let look = Look::with_charset(colour, charset);
+                for text in ["", "1. Terse", "( ) caf\u{e9} \u{2026}", "\u{1b}[31mx"] {
+                    for active in [false, true] {
+                        let mut own = String::new();
+                        let _ = look
+                            .theme()
+                            .format_select_prompt_item(&mut own, text, active);
+                        assert_eq!(look.item(text, active), own);
+                        for checked in [false, true] {
+                            let mut own = String::new();
+                            let _ = look
+                                .theme()
+                                .format_multi_select_prompt_item(&mut own, text, checked, active);
+                            assert_eq!(look.multi_item(text, checked, active), own);
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     fn payload() -> Payload {
         parse_payload(

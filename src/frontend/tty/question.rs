@@ -248,7 +248,7 @@ impl QuestionPrompt {
                 (_, true) => look.multi_select_item(&text, chosen, is_active, width),
                 (_, false) => {
                     let mark = if chosen { "(\u{2022})" } else { "( )" };
-                    look.select_item(&format!("{mark} {text}"), is_active, width)
+                    look.select_item(&[mark, " ", &text].concat(), is_active, width)
                 }
             });
             for detail in model::detail_lines(payload, answers, self.q, row) {
