@@ -224,8 +224,7 @@ fn csi_dropped(after: &str) -> &str {
 /// After the start of an OSC, DCS, SOS, PM or APC string: the rest of the line after its end
 /// (ST as `ESC \\` or U+009C, or BEL), or nothing when it does not end on the line.
 fn string_end(after: &str) -> &str {
-    let mut chars = after.char_indices();
-    while let Some((i, c)) = chars.next() {
+    for (i, c) in after.char_indices() {
         match c {
             '\u{7}' | '\u{9c}' => return &after[i + c.len_utf8()..],
             '\u{1b}' if after[i + 1..].starts_with('\\') => return &after[i + 2..],
