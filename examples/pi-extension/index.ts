@@ -787,7 +787,11 @@ export function handOverLines(above: readonly string[], columns: number): string
  * is an ordinary update.
  */
 export function handOverScreen(above: readonly string[], columns: number, rows: number): string {
-	const lines = handOverLines(above, columns);
+	return screenOf(handOverLines(above, columns), rows);
+}
+
+/** The hand-over screen showing the end of `lines` ({@link handOverLines}) in `rows` rows. */
+function screenOf(lines: readonly string[], rows: number): string {
 	let out = "\x1b[?2026h\x1b[?1049h\x1b[0m\x1b[H\x1b[2J";
 	for (const line of lines.slice(-Math.max(0, rows - 1))) out += `${line}\x1b[0m\r\n`;
 	return `${out}\x1b[?2026l`;
@@ -1193,12 +1197,13 @@ export async function askWithBinary(
 						else if (!fullScreen) {
 							// The binary is given the same lines, to draw their end above the questions
 							// again after a resize (without them should the file fail).
+							const lines = handOverLines(above, tui.terminal.columns);
 							try {
-								channels.above = privateFile(handOverLines(above, tui.terminal.columns).slice(-ABOVE_MAX_LINES).join("\n"));
+								channels.above = privateFile(lines.slice(-ABOVE_MAX_LINES).join("\n"));
 							} catch {
 								channels.above = undefined;
 							}
-							tui.terminal.write(handOverScreen(above, tui.terminal.columns, tui.terminal.rows));
+							tui.terminal.write(screenOf(lines, tui.terminal.rows));
 							onHandOverScreen = true;
 						}
 						// Regular mode: the binary leaves nothing (a binary without the flag says so
