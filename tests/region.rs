@@ -533,3 +533,33 @@ fn the_lines_above_come_back_above_the_questions_after_a_shrink_and_a_regrow() {
     std::thread::sleep(std::time::Duration::from_millis(300));
     tmux(&socket, &["kill-server"]);
 }
+
+#[test]
+fn lines_above_that_cannot_be_used_are_one_line_on_stderr_and_full_screen_never_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let large = dir.path().join("large.txt");
+    std::fs::write(&large, "x".repeat(5001)).unwrap();
+    for (path, why) in [
+        (large, "it is larger than 5000 bytes (--max-payload-bytes)"),
+        (dir.path().to_path_buf(), "it is a folder"),
+    ] {
+        let path = path.to_str().unwrap();
+        let args = ["--above", path, "--max-payload-bytes", "5000"];
+        let mut s = Session::spawn_with(PREFS, &args, inline(24, 80));
+        let screen = s.wait_for("? keys");
+        assert_eq!(lines(&screen)[0], "Implementation preferences", "{screen}");
+        s.send("\x03");
+        assert_eq!(s.finish().0, 130);
+        assert_eq!(
+            s.stderr(),
+            format!("pi-ask: cannot use --above {path}: {why}; going on without it\n")
+        );
+    }
+    let missing = dir.path().join("missing.txt");
+    let args = ["--above", missing.to_str().unwrap(), "--screen", "full"];
+    let mut s = Session::spawn_with(PREFS, &args, Options::default());
+    s.wait_for("? keys");
+    s.send("\x03");
+    assert_eq!(s.finish().0, 130);
+    assert_eq!(s.stderr(), "");
+}
