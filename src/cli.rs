@@ -41,6 +41,13 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub context: Option<PathBuf>,
 
+    /// Inline: the lines the screen shows above the questions (another program's rendering,
+    /// SGR colours kept, every other escape or control sequence dropped): pi-ask owns the
+    /// screen from its top and draws the end of them that fits above its block again after a
+    /// resize or when the block gets shorter; a regular file of at most --max-payload-bytes.
+    #[arg(long, value_name = "FILE")]
+    pub above: Option<PathBuf>,
+
     /// Do not ring the terminal bell when the first question appears (env PI_ASK_BELL=0).
     #[arg(long)]
     pub no_bell: bool,
@@ -107,7 +114,7 @@ pub struct Cli {
 
     /// Refuse payloads larger than this many bytes, before parsing; an answers file may be this
     /// plus 16 times the payload's size (`pi-ask man`: ANSWERS FILE). Also the bound of
-    /// --context and of a --dialogs response line [env: PI_ASK_MAX_PAYLOAD_BYTES].
+    /// --context, --above and of a --dialogs response line [env: PI_ASK_MAX_PAYLOAD_BYTES].
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES)]
     pub max_payload_bytes: u64,
 

@@ -267,6 +267,7 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
         colour: colour_for_the_terminal(),
         leave_nothing: cli.no_transcript
             || std::env::var("PI_ASK_TRANSCRIPT").is_ok_and(|v| v.trim() == "0"),
+        above: None,
     };
     if let Some(ms) = cli.escape_delay {
         crate::keys::set_escape_delay(ms);
@@ -303,7 +304,30 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
             format!("The agent's message cannot be shown: --context {path}: {why}.")
         })
     });
-    frontend::tty::ask(flow, &AskOptions { context, ..opts })
+    // The lines above (--above), bounded as the context is; a file that cannot be used is said
+    // on stderr and the questions are drawn inline without them.
+    let above = match cli.above.as_deref() {
+        Some(path) if opts.placement == frontend::tty::Placement::Inline => {
+            read_context(path, cli.max_payload_bytes)
+                .map_err(|why| {
+                    let path = path.display().to_string();
+                    let path = crate::text::for_terminal(&path);
+                    say(&format!(
+                        "pi-ask: cannot use --above {path}: {why}; going on without it"
+                    ));
+                })
+                .ok()
+        }
+        _ => None,
+    };
+    frontend::tty::ask(
+        flow,
+        &AskOptions {
+            context,
+            above,
+            ..opts
+        },
+    )
 }
 
 /// Whether the terminal front end draws in colour (`ui::view::colour_wanted`: NO_COLOR,
@@ -318,7 +342,8 @@ fn colour_for_the_terminal() -> bool {
     colour
 }
 
-/// The text of `--context FILE` for the peek key (docs/interactive.md "Peek"): a regular
+/// The text of `--context FILE` for the peek key (docs/interactive.md "Peek"), and of
+/// `--above FILE` (docs/interactive.md "Placement"): a regular
 /// file of at most `limit` bytes (`--max-payload-bytes`, as the payload), read whole by the
 /// bounded reader (`contract::read_at_most`); invalid UTF-8 is replaced.
 ///

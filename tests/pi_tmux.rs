@@ -655,3 +655,63 @@ fn tmux_at_80x24_the_message_stays_above_the_second_question() {
         pi.quit();
     }
 }
+
+/// The issue "in fullscreen mode the agent's message and the call row are gone from above the
+/// questions after a resize": the hand-over screen has no history, so a smaller window drops
+/// its top rows; the binary (`--above`) draws the end of pi's conversation above the questions
+/// again, so once the window has its size back the rows above the question are what they were
+/// (a 44-line message: its last line, then the call row, then the question).
+#[test]
+fn tmux_fullscreen_pi_shows_the_message_above_the_questions_again_after_a_resize() {
+    if skipped() || no_tmux() {
+        return;
+    }
+    let message = long_message();
+    let pi = PiInTmux::start_with(
+        "full-regrow",
+        "fullscreen",
+        Run {
+            says: &message,
+            ..Run::default()
+        },
+    );
+    const LAST: &str = "Line 44: which style, and which frameworks?";
+    // The rows from the screen's top down to the question's, pi's padding trimmed.
+    let above_the_question = |screen: &str| -> Vec<String> {
+        let rows: Vec<String> = screen.lines().map(|l| l.trim().to_string()).collect();
+        let q = rows
+            .iter()
+            .position(|l| l.contains(Q1))
+            .unwrap_or_else(|| panic!("no question:\n{screen}"));
+        rows[..q].to_vec()
+    };
+    let first = pi.wait_for(Q1);
+    let before = above_the_question(&first);
+    let (last, call) = (
+        before.iter().position(|l| l.contains(LAST)),
+        before.iter().position(|l| l.contains(CALL_ROW)),
+    );
+    assert!(last.is_some() && last < call, "{first}");
+    pi.tmux(&["resize-window", "-t", "t", "-x", "100", "-y", "15"]);
+    std::thread::sleep(Duration::from_millis(600));
+    let small = pi.wait_for(Q1);
+    assert!(small.lines().count() <= 15, "{small}");
+    pi.tmux(&["resize-window", "-t", "t", "-x", "100", "-y", "30"]);
+    std::thread::sleep(Duration::from_millis(600));
+    let again = pi.wait_for(Q1);
+    assert_eq!(above_the_question(&again), before, "{first}\n{again}");
+    pi.answer();
+    let screen = pi.wait_for("END OF TURN");
+    assert!(pi.alternate_screen(), "{screen}");
+    assert!(has_rows(&screen, &["✓ Style: Minimal"]), "{screen}");
+    pi.quit();
+    let history = pi.history();
+    assert_eq!(rows_with(&history, FOOTER_END).len(), 1, "{history}");
+    assert_eq!(rows_with(&history, CALL_ROW).len(), 1, "{history}");
+    for left in [Q1, Q2, "Review"] {
+        assert!(
+            !history.contains(left),
+            "{left:?} was left behind:\n{history}"
+        );
+    }
+}

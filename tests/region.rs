@@ -407,3 +407,159 @@ fn a_recommended_option_is_marked_and_highlighted_first_never_chosen() {
         json!(["lite"])
     );
 }
+
+/// The lines of [`above_screen`]'s file: 20 plain ones, then one that tries every escape it
+/// can (a colour, then a title, a clear, cursor moves, C1 controls) and reads "last line".
+fn above_lines() -> Vec<String> {
+    let mut lines: Vec<String> = (1..=20).map(|i| format!("above line {i:02}")).collect();
+    lines.push(
+        "\x1b[31mlast\x1b[0m \x1b]0;pwned\x07\x1b[2J\x1b[5A\x1b[1;1H\u{9b}2J\u{85}line\x1b]8;;https://x\x1b\\"
+            .to_string(),
+    );
+    lines
+}
+
+/// How a caller shows [`above_lines`] before it runs pi-ask: a fresh alternate screen, the
+/// lines as text (the last one as it reads), the cursor under them.
+fn above_screen() -> String {
+    let mut out = "\x1b[?1049h\x1b[H\x1b[2J".to_string();
+    for line in &above_lines()[..20] {
+        out.push_str(line);
+        out.push_str("\r\n");
+    }
+    out.push_str("last line\r\n");
+    out
+}
+
+/// The issue "in pi's fullscreen mode the agent's message is gone from above the questions
+/// after a resize": on an alternate screen (no history) showing lines, `--above` draws the end
+/// of them again right above the questions after the window shrank and grew back; the hostile
+/// line is drawn as its text and its colour, nothing else of it reaching the terminal.
+#[test]
+fn the_lines_above_come_back_above_the_questions_after_a_shrink_and_a_regrow() {
+    if std::process::Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
+        assert!(std::env::var_os("CI").is_none(), "tmux is needed in CI");
+        eprintln!("region: tmux is not installed: the test is skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), PREFS).unwrap();
+    std::fs::write(dir.path().join("screen.txt"), above_screen()).unwrap();
+    std::fs::write(dir.path().join("above.txt"), above_lines().join("\n")).unwrap();
+    let socket = format!("pi-ask-region-above-{}", std::process::id());
+    let command = format!(
+        "cd {} && cat screen.txt && PI_ASK_SCREEN=inline {} q.json --above above.txt --output r.json; sleep 60",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_pi-ask")
+    );
+    tmux(
+        &socket,
+        &[
+            "new-session",
+            "-d",
+            "-x",
+            "80",
+            "-y",
+            "24",
+            "-s",
+            "t",
+            &command,
+        ],
+    );
+    tmux(&socket, &["set", "-g", "window-size", "manual"]);
+    let screen = || tmux(&socket, &["capture-pane", "-p", "-t", "t"]);
+    let expected: Vec<String> = above_lines()[..20]
+        .iter()
+        .cloned()
+        .chain(["last line".to_string()])
+        .collect();
+    // From the screen's top to the title: the end of the lines, in order.
+    let above_the_questions = |screen: &str| -> Vec<String> {
+        let rows: Vec<String> = screen.lines().map(|l| l.trim_end().to_string()).collect();
+        let title = rows
+            .iter()
+            .position(|l| l == "Implementation preferences")
+            .unwrap_or_else(|| panic!("no title:\n{screen}"));
+        rows[..title].to_vec()
+    };
+    tmux_wait(&socket, "the first question", |p| p.contains("? keys"));
+    let first = screen();
+    let shown = above_the_questions(&first);
+    assert!(shown.len() >= 10, "{first}");
+    assert_eq!(
+        shown[..],
+        expected[expected.len() - shown.len()..],
+        "{first}"
+    );
+    // Smaller: the alternate screen drops its top rows.
+    tmux(
+        &socket,
+        &["resize-window", "-t", "t", "-x", "80", "-y", "12"],
+    );
+    tmux_wait(&socket, "the question at 12 rows", |p| {
+        p.lines().count() <= 12 && p.contains("? keys")
+    });
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    // Back to its size: the same lines above the questions as at first.
+    tmux(
+        &socket,
+        &["resize-window", "-t", "t", "-x", "80", "-y", "24"],
+    );
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    let again = tmux_wait(&socket, "the lines above again", |p| {
+        p.lines()
+            .next()
+            .is_some_and(|l| l.starts_with("above line"))
+    });
+    assert_eq!(above_the_questions(&again), shown, "{first}\n{again}");
+    // The hostile line: its text in red, no title set, nothing cleared or moved.
+    let coloured = tmux(&socket, &["capture-pane", "-p", "-e", "-t", "t"]);
+    assert!(
+        coloured
+            .lines()
+            .any(|l| l.starts_with("\x1b[31mlast\x1b[39m line")),
+        "{coloured:?}"
+    );
+    let title = tmux(
+        &socket,
+        &["display-message", "-p", "-t", "t", "#{pane_title}"],
+    );
+    assert!(!title.contains("pwned"), "{title}");
+    tmux(&socket, &["send-keys", "-t", "t", "C-c"]);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    tmux(&socket, &["kill-server"]);
+}
+
+#[test]
+fn lines_above_that_cannot_be_used_are_one_line_on_stderr_and_full_screen_never_reads_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let large = dir.path().join("large.txt");
+    std::fs::write(&large, "x".repeat(5001)).unwrap();
+    for (path, why) in [
+        (large, "it is larger than 5000 bytes (--max-payload-bytes)"),
+        (dir.path().to_path_buf(), "it is a folder"),
+    ] {
+        let path = path.to_str().unwrap();
+        let args = ["--above", path, "--max-payload-bytes", "5000"];
+        let mut s = Session::spawn_with(PREFS, &args, inline(24, 80));
+        let screen = s.wait_for("? keys");
+        assert_eq!(lines(&screen)[0], "Implementation preferences", "{screen}");
+        s.send("\x03");
+        assert_eq!(s.finish().0, 130);
+        assert_eq!(
+            s.stderr(),
+            format!("pi-ask: cannot use --above {path}: {why}; going on without it\n")
+        );
+    }
+    let missing = dir.path().join("missing.txt");
+    let args = ["--above", missing.to_str().unwrap(), "--screen", "full"];
+    let mut s = Session::spawn_with(PREFS, &args, Options::default());
+    s.wait_for("? keys");
+    s.send("\x03");
+    assert_eq!(s.finish().0, 130);
+    assert_eq!(s.stderr(), "");
+}

@@ -62,13 +62,15 @@ import { type Component, CURSOR_MARKER, Text, truncateToWidth, visibleWidth } fr
 import { type Static, Type } from "typebox";
 
 /**
- * The oldest binary this extension works with: 0.4.0 takes `--no-transcript` (which the
- * regular-mode hand-over passes) and draws the compact screens; 0.3.0 drew inline
+ * The oldest binary this extension works with: 0.5.0 takes `--above` (which the fullscreen
+ * hand-over passes, so the binary draws pi's conversation above the questions again after a
+ * resize); 0.4.0 took `--no-transcript` (which the regular-mode hand-over passes) and drew the
+ * compact screens; 0.3.0 drew inline
  * (`--screen inline`, and the help line's "^C dismiss" and peek key); before it,
  * `--output`, `--cwd`, `--no-input`, and the exit codes of 0.2.0 (130 for Ctrl+C/SIGINT,
  * 128 + the signal for SIGTERM/SIGHUP/SIGQUIT, each with a result written).
  */
-export const MIN_BINARY_VERSION = "0.4.0";
+export const MIN_BINARY_VERSION = "0.5.0";
 
 /** How long `pi-ask --version` may take before the binary is considered broken. */
 const VERSION_TIMEOUT_MS = 10_000;
@@ -403,6 +405,10 @@ interface RunOutcome {
 const PAYLOAD_FD = 3;
 const RESULT_FD = 4;
 const CONTEXT_FD = 5;
+/** The hand-over screen's lines (`--above`), in pi's fullscreen mode. */
+const ABOVE_FD = 6;
+/** The most of pi's conversation passed with `--above`: its last lines, more than any window's rows. */
+const ABOVE_MAX_LINES = 1000;
 /** The most of a result read from the binary (a result is bounded by the payload's bound and the answers'). */
 const MAX_RESULT_BYTES = 256 * 1024 * 1024;
 
@@ -411,7 +417,8 @@ const MAX_RESULT_BYTES = 256 * 1024 * 1024;
  * (it then writes a cancelled result with `error.code` `aborted`), and SIGKILL after a grace
  * period. The `channels` ({@link privateChannels}) are the child's descriptors: the first file
  * as {@link PAYLOAD_FD}, the second (when there is one) as {@link CONTEXT_FD}, the pipe's write
- * end as {@link RESULT_FD}, whose text is the outcome's `result`. Use the channels for one run.
+ * end as {@link RESULT_FD}, whose text is the outcome's `result`, and `above` (when set) as
+ * {@link ABOVE_FD}. Use the channels for one run.
  */
 function runBinary(
 	bin: string,
@@ -440,7 +447,10 @@ function runBinary(
 			killTimer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
 		};
 		const base: StdioOptions = opts.stdio === "inherit" ? ["inherit", "inherit", "inherit"] : opts.stdio;
-		const stdio = [...(base as unknown[]), channels.files[0] ?? "ignore", channels.resultWrite, ...(channels.files[1] !== undefined ? [channels.files[1]] : [])] as StdioOptions;
+		const later: (number | "ignore")[] = [];
+		if (channels.files[1] !== undefined || channels.above !== undefined) later.push(channels.files[1] ?? "ignore");
+		if (channels.above !== undefined) later.push(channels.above);
+		const stdio = [...(base as unknown[]), channels.files[0] ?? "ignore", channels.resultWrite, ...later] as StdioOptions;
 		try {
 			child = spawn(bin, args, { cwd: opts.cwd, stdio, env: opts.env ?? process.env });
 		} catch (error) {
@@ -518,6 +528,8 @@ export interface PrivateChannels {
 	resultRead: number;
 	/** The descriptors already closed (or handed to a stream that closes them). */
 	closed: Set<number>;
+	/** A file the hand-over adds ({@link privateFile}), the binary's {@link ABOVE_FD}. */
+	above?: number;
 }
 
 /**
@@ -534,16 +546,7 @@ export function privateChannels(texts: readonly string[], base = privateBase()):
 	const dir = fs.mkdtempSync(path.join(base, "pi-ask-"));
 	const opened: number[] = [];
 	try {
-		const files = texts.map((text, i) => {
-			const file = path.join(dir, String(i));
-			const fd = fs.openSync(file, "wx+", 0o600);
-			opened.push(fd);
-			const bytes = Buffer.from(text, "utf8");
-			// At position 0, leaving the descriptor's offset at the start.
-			fs.writeSync(fd, bytes, 0, bytes.length, 0);
-			fs.unlinkSync(file);
-			return fd;
-		});
+		const files = texts.map((text, i) => writeUnlinked(dir, String(i), text, opened));
 		const fifo = path.join(dir, "result");
 		const made = spawnSync("mkfifo", ["-m", "600", fifo], { stdio: "ignore", timeout: 5_000 });
 		if (made.status !== 0) throw new Error(`cannot make a pipe for the result with mkfifo (${made.error?.message ?? `exit ${made.status}`})`);
@@ -561,10 +564,42 @@ export function privateChannels(texts: readonly string[], base = privateBase()):
 	}
 }
 
+/**
+ * Writes `text` to a new 0600 file `name` in `dir`, opens it, unlinks it and returns its
+ * descriptor (also pushed on `opened`), whose offset is at the file's start.
+ */
+function writeUnlinked(dir: string, name: string, text: string, opened: number[]): number {
+	const file = path.join(dir, name);
+	const fd = fs.openSync(file, "wx+", 0o600);
+	opened.push(fd);
+	const bytes = Buffer.from(text, "utf8");
+	// At position 0, leaving the descriptor's offset at the start.
+	fs.writeSync(fd, bytes, 0, bytes.length, 0);
+	fs.unlinkSync(file);
+	return fd;
+}
+
+/**
+ * A file holding `text` that has no name any more, as {@link privateChannels} makes them (a
+ * 0600 file in a new 0700 folder, both gone before this returns): its read-only descriptor.
+ */
+export function privateFile(text: string, base = privateBase()): number {
+	const dir = fs.mkdtempSync(path.join(base, "pi-ask-"));
+	const opened: number[] = [];
+	try {
+		return writeUnlinked(dir, "0", text, opened);
+	} catch (error) {
+		for (const fd of opened) fs.closeSync(fd);
+		throw error;
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+}
+
 /** Closes what {@link privateChannels} opened and is still open here. */
 function closeChannels(channels: PrivateChannels): void {
 	const { closed } = channels;
-	for (const fd of [...channels.files, channels.resultWrite, channels.resultRead]) {
+	for (const fd of [...channels.files, channels.resultWrite, channels.resultRead, ...(channels.above !== undefined ? [channels.above] : [])]) {
 		if (closed.has(fd)) continue;
 		closed.add(fd);
 		try {
@@ -725,9 +760,23 @@ const OSC133 = /\x1b\]133;[ABC](?:\x07|\x1b\\)/g;
 const IMAGE_LINE = /\x1b_G|\x1b\]1337;File=/;
 
 /**
- * The hand-over screen: a fresh alternate screen showing the end of `above` (pi's
- * conversation as pi draws it, see {@link QuestionnairePlace}), at most `rows - 1` lines, with
- * the cursor on the row under it, where the binary draws its questionnaire inline.
+ * The lines of the hand-over screen: `above` (pi's conversation as pi draws it, see
+ * {@link QuestionnairePlace}) without pi's semantic-prompt marks and cursor marker, image lines
+ * blank, each cut to `columns`, the empty lines at the end dropped.
+ */
+export function handOverLines(above: readonly string[], columns: number): string[] {
+	const width = Math.max(1, columns);
+	const lines = above.map((line) => (IMAGE_LINE.test(line) ? "" : truncateToWidth(line.replace(OSC133, "").replaceAll(CURSOR_MARKER, ""), width, "…")));
+	while (lines.length > 0 && visibleWidth(lines[lines.length - 1]) === 0) lines.pop();
+	return lines;
+}
+
+/**
+ * The hand-over screen: a fresh alternate screen showing the end of `above`'s lines
+ * ({@link handOverLines}) at `columns`, at most `rows - 1` of them, with the cursor on the row under it,
+ * where the binary draws its questionnaire inline. The binary is given the same lines
+ * (`--above`), and draws their end above the questions again after a resize (the alternate
+ * screen has no history: a smaller window drops its top rows) or when its block gets shorter.
  *
  * Why not the normal screen: there the questionnaire would go either under the shell's lines
  * (fullscreen pi, whose conversation is on its alternate screen) or under pi's frame in
@@ -738,9 +787,11 @@ const IMAGE_LINE = /\x1b_G|\x1b\]1337;File=/;
  * is an ordinary update.
  */
 export function handOverScreen(above: readonly string[], columns: number, rows: number): string {
-	const width = Math.max(1, columns);
-	const lines = above.map((line) => (IMAGE_LINE.test(line) ? "" : truncateToWidth(line.replace(OSC133, "").replaceAll(CURSOR_MARKER, ""), width, "…")));
-	while (lines.length > 0 && visibleWidth(lines[lines.length - 1]) === 0) lines.pop();
+	return screenOf(handOverLines(above, columns), rows);
+}
+
+/** The hand-over screen showing the end of `lines` ({@link handOverLines}) in `rows` rows. */
+function screenOf(lines: readonly string[], rows: number): string {
 	let out = "\x1b[?2026h\x1b[?1049h\x1b[0m\x1b[H\x1b[2J";
 	for (const line of lines.slice(-Math.max(0, rows - 1))) out += `${line}\x1b[0m\r\n`;
 	return `${out}\x1b[?2026l`;
@@ -1144,12 +1195,21 @@ export async function askWithBinary(
 						releaseStdin = holdStdin();
 						if (regular) tui.terminal.write(regular.start);
 						else if (!fullScreen) {
-							tui.terminal.write(handOverScreen(above, tui.terminal.columns, tui.terminal.rows));
+							// The binary is given the same lines, to draw their end above the questions
+							// again after a resize (without them should the file fail).
+							const lines = handOverLines(above, tui.terminal.columns);
+							try {
+								channels.above = privateFile(lines.slice(-ABOVE_MAX_LINES).join("\n"));
+							} catch {
+								channels.above = undefined;
+							}
+							tui.terminal.write(screenOf(lines, tui.terminal.rows));
 							onHandOverScreen = true;
 						}
 						// Regular mode: the binary leaves nothing (a binary without the flag says so
-						// and ends, rather than leaving its lines where pi draws next).
-						const runArgs = regular ? [...args, "--no-transcript"] : args;
+						// and ends, rather than leaving its lines where pi draws next); the
+						// hand-over screen: the binary owns it, pi's lines above the questions.
+						const runArgs = regular ? [...args, "--no-transcript"] : channels.above !== undefined ? [...args, "--above", `/dev/fd/${ABOVE_FD}`] : args;
 						outcome = await runBinary(bin, runArgs, { cwd, stdio: "inherit", channels, signal, onSpawn, env });
 						// A killed binary left its modes behind: put them back first.
 						if (endedWithoutRestore(outcome)) restoreTerminal(fullScreen);

@@ -45,6 +45,10 @@ pub struct AskOptions {
     /// left at its top, for a caller that draws there next (`--no-transcript`,
     /// `PI_ASK_TRANSCRIPT=0`; docs/interactive.md "Placement").
     pub leave_nothing: bool,
+    /// Inline: the lines the screen shows above the questions (`--above FILE`), which the
+    /// terminal front end draws again above them on a screen it then owns from its top
+    /// (docs/interactive.md "Placement").
+    pub above: Option<String>,
 }
 
 /// Which interactive front end suits the terminal: `plain` when asked for, or when `TERM` is

@@ -76,6 +76,114 @@ pub fn fit_in(text: &str, width: usize, charset: Charset) -> String {
     out
 }
 
+/// A line of SGR sequences and text (as [`super::sanitize::keep_sgr`] leaves it) cut to
+/// `width` display columns by its text only, its colours kept; in the terminal's charset
+/// ([`fit_styled_in`]).
+pub fn fit_styled(line: &str, width: usize) -> String {
+    fit_styled_in(line, width, terminal_charset())
+}
+
+/// [`fit_styled`] in `charset`. A line wider than `width` is cut with "…" (ASCII `...`), unless
+/// what does not fit is only spaces (another program's padding to its own width), which is cut
+/// without one. The text keeps within [`line_byte_budget`] bytes and so do its SGR sequences
+/// (later ones are dropped); a line that has any ends with `ESC[0m`, so no colour reaches the
+/// next line or an erase after it.
+pub fn fit_styled_in(line: &str, width: usize, charset: Charset) -> String {
+    let width = width.max(1);
+    let budget = line_byte_budget(width);
+    let ellipsis = match charset.glyph(Glyph::Ellipsis) {
+        e if e.len() >= width && charset == Charset::Ascii => ".",
+        e => e,
+    };
+    let room = width.saturating_sub(width_of_in(ellipsis, charset));
+    // The pieces: SGR sequences, and text in the charset.
+    let mut pieces: Vec<(bool, std::borrow::Cow<'_, str>)> = Vec::new();
+    let mut rest = line;
+    while !rest.is_empty() {
+        if rest.starts_with("\x1b[") {
+            let end = rest.find('m').map_or(rest.len(), |i| i + 1);
+            pieces.push((true, rest[..end].into()));
+            rest = &rest[end..];
+        } else {
+            let end = rest.find('\x1b').unwrap_or(rest.len());
+            let end = if end == 0 { 1 } else { end };
+            pieces.push((false, charset.write(&rest[..end])));
+            rest = &rest[end..];
+        }
+    }
+    let mut out = String::new();
+    let (mut used, mut bytes, mut sgr_bytes) = (0usize, 0usize, 0usize);
+    // Where `out` stood before the first grapheme that leaves no room for the ellipsis.
+    let mut cut: Option<usize> = None;
+    let mut styled = false;
+    // The piece and the byte in it where the text stopped fitting.
+    let mut overflow: Option<(usize, usize)> = None;
+    'pieces: for (i, (is_sgr, piece)) in pieces.iter().enumerate() {
+        if *is_sgr {
+            if sgr_bytes + piece.len() <= budget {
+                sgr_bytes += piece.len();
+                out.push_str(piece);
+                styled = true;
+            }
+            continue;
+        }
+        let mut offset = 0;
+        for g in piece.graphemes(true) {
+            let shown = cap_grapheme(g);
+            let w = grapheme_width(shown);
+            if used + w > width || bytes + shown.len() > budget {
+                overflow = Some((i, offset));
+                break 'pieces;
+            }
+            if used + w > room && cut.is_none() {
+                cut = Some(out.len());
+            }
+            out.push_str(shown);
+            used += w;
+            bytes += shown.len();
+            offset += g.len();
+        }
+    }
+    if let Some((i, offset)) = overflow {
+        // What did not fit: only spaces (looked at up to the byte budget), or text.
+        let left = pieces[i].1[offset..].chars().chain(
+            pieces[i + 1..]
+                .iter()
+                .filter(|(is_sgr, _)| !is_sgr)
+                .flat_map(|(_, p)| p.chars()),
+        );
+        if !left.take(budget).all(|c| c == ' ') {
+            if let Some(at) = cut {
+                // The text from the cut dropped, the SGR sequences in it kept.
+                let tail = sgr_only(&out[at..]);
+                out.truncate(at);
+                out.push_str(&tail);
+            }
+            out.push_str(ellipsis);
+        }
+    }
+    if styled {
+        out.push_str("\x1b[0m");
+    }
+    out
+}
+
+/// The SGR sequences of `s` (text and SGR sequences only), its text left out.
+fn sgr_only(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(c) = rest.chars().next() {
+        if rest.starts_with("\x1b[") {
+            let end = rest.find('m').map_or(rest.len(), |i| i + 1);
+            out.push_str(&rest[..end]);
+            rest = &rest[end..];
+        } else {
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
+}
+
 /// Appends the lines of one `line` (no `\n`, tabs already spaces) wrapped to `width`
 /// columns and its byte budget to `out`, until `out` has `max` lines.
 fn wrap_line(line: &str, width: usize, max: usize, out: &mut Vec<String>) {
@@ -454,5 +562,36 @@ mod tests {
                 assert_eq!(ours, theirs, "{text:?} at {width}");
             }
         }
+    }
+
+    #[test]
+    fn a_styled_line_is_cut_by_its_text_and_keeps_its_colours() {
+        let utf8 = Charset::Utf8;
+        assert_eq!(fit_styled_in("plain", 10, utf8), "plain");
+        assert_eq!(
+            fit_styled_in("\x1b[1mbold\x1b[0m text", 20, utf8),
+            "\x1b[1mbold\x1b[0m text\x1b[0m"
+        );
+        // Cut with the ellipsis; the colour after the cut kept, the line reset at its end.
+        assert_eq!(
+            fit_styled_in("\x1b[31mabcdef\x1b[32mghij", 6, utf8),
+            "\x1b[31mabcde\x1b[32m\u{2026}\x1b[0m"
+        );
+        assert_eq!(
+            fit_styled_in("\u{65e5}\u{672c}\u{8a9e}x", 5, utf8),
+            "\u{65e5}\u{672c}\u{2026}"
+        );
+        // Padding to another width is cut without an ellipsis.
+        assert_eq!(
+            fit_styled_in(&format!("\x1b[44mtext{}\x1b[0m", " ".repeat(96)), 10, utf8),
+            "\x1b[44mtext      \x1b[0m"
+        );
+        assert_eq!(fit_styled_in("abcdefgh", 4, Charset::Ascii), "a...");
+        assert_eq!(fit_styled_in("caf\u{e9}", 20, Charset::Ascii), "caf\\u{e9}");
+        // Bounded: a million zero-width spaces and SGR sequences take a screenful at most.
+        let huge = format!("{}{}", "\x1b[1m".repeat(10_000), "\u{200b}".repeat(100_000));
+        let cut = fit_styled_in(&huge, 10, utf8);
+        assert!(cut.len() <= 2 * line_byte_budget(10) + 10, "{}", cut.len());
+        assert!(width_of(&console::strip_ansi_codes(&cut)) <= 10);
     }
 }

@@ -129,6 +129,111 @@ pub fn one_line(text: &str) -> Cow<'_, str> {
     Cow::Owned(safe.replace('\n', "\u{21b5} ").replace('\t', " "))
 }
 
+/// Longest SGR sequence kept by [`keep_sgr`], in bytes (a 24-bit foreground and background
+/// with attributes take about 40); a longer one is dropped.
+pub const MAX_SGR_BYTES: usize = 64;
+
+/// One line of another program's rendering (pi's conversation, drawn by pi-tui) made safe to
+/// draw: its SGR sequences (`ESC [ params m`, params digits, `;` and `:` only, at most
+/// [`MAX_SGR_BYTES`]) kept, and everything else that is not text dropped whole: any other CSI
+/// (cursor moves, erases, modes), OSC (titles, OSC 8 links, OSC 52), DCS, SOS, PM and APC
+/// strings up to their ST or BEL (or the line's end), other escapes with what they take, the
+/// 8-bit forms of them all (U+009B, U+009D, ...), every other C0/C1 control character, DEL,
+/// bidirectional controls and the line separators ([`is_unsafe`]). A tab is one space. Borrowed
+/// when nothing changes.
+pub fn keep_sgr(line: &str) -> Cow<'_, str> {
+    if !line.chars().any(|c| is_unsafe(c) || c == '\t') {
+        return Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(c) = rest.chars().next() {
+        let after = &rest[c.len_utf8()..];
+        rest = match c {
+            '\u{1b}' => {
+                let mut next = after.chars();
+                match next.next() {
+                    Some('[') => csi(&after[1..], &mut out),
+                    Some(']' | 'P' | 'X' | '^' | '_') => string_end(&after[1..]),
+                    // nF escapes: intermediates, then one final byte.
+                    Some('\u{20}'..='\u{2f}') => {
+                        let from =
+                            after.trim_start_matches(|c: char| ('\u{20}'..='\u{2f}').contains(&c));
+                        match from.chars().next() {
+                            Some(f @ '\u{30}'..='\u{7e}') => &from[f.len_utf8()..],
+                            _ => from,
+                        }
+                    }
+                    Some('\u{30}'..='\u{7e}') => &after[1..],
+                    _ => after,
+                }
+            }
+            '\u{9b}' => csi_dropped(after),
+            '\u{90}' | '\u{98}' | '\u{9d}' | '\u{9e}' | '\u{9f}' => string_end(after),
+            '\t' => {
+                out.push(' ');
+                after
+            }
+            c if is_unsafe(c) || c == '\n' => after,
+            c => {
+                out.push(c);
+                after
+            }
+        };
+    }
+    Cow::Owned(out)
+}
+
+/// After `ESC [`: the sequence's parameters, intermediates and final byte; an SGR kept in
+/// `out`, anything else dropped. A sequence cut short (a character that cannot be in it) is
+/// dropped up to that character. The rest of the line after it.
+fn csi<'a>(after: &'a str, out: &mut String) -> &'a str {
+    let params_end = after
+        .find(|c: char| !('\u{30}'..='\u{3f}').contains(&c))
+        .unwrap_or(after.len());
+    let inter_end = params_end
+        + after[params_end..]
+            .find(|c: char| !('\u{20}'..='\u{2f}').contains(&c))
+            .unwrap_or(after.len() - params_end);
+    match after[inter_end..].chars().next() {
+        Some(f @ '\u{40}'..='\u{7e}') => {
+            let params = &after[..params_end];
+            if f == 'm'
+                && inter_end == params_end
+                && params.len() + 3 <= MAX_SGR_BYTES
+                && params
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == ';' || c == ':')
+            {
+                out.push_str("\x1b[");
+                out.push_str(params);
+                out.push('m');
+            }
+            &after[inter_end + 1..]
+        }
+        _ => &after[inter_end..],
+    }
+}
+
+/// After an 8-bit CSI (U+009B): the sequence dropped, as [`csi`] reads it.
+fn csi_dropped(after: &str) -> &str {
+    let mut sink = String::new();
+    csi(after, &mut sink)
+}
+
+/// After the start of an OSC, DCS, SOS, PM or APC string: the rest of the line after its end
+/// (ST as `ESC \\` or U+009C, or BEL), or nothing when it does not end on the line.
+fn string_end(after: &str) -> &str {
+    for (i, c) in after.char_indices() {
+        match c {
+            '\u{7}' | '\u{9c}' => return &after[i + c.len_utf8()..],
+            '\u{1b}' if after[i + 1..].starts_with('\\') => return &after[i + 2..],
+            _ => {}
+        }
+    }
+    ""
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,5 +329,35 @@ mod tests {
             );
             assert!(!drawn.chars().any(is_unsafe), "{line:?}");
         }
+    }
+
+    #[test]
+    fn another_programs_line_keeps_its_colours_and_nothing_else() {
+        assert!(matches!(keep_sgr("plain \u{65e5}"), Cow::Borrowed(_)));
+        assert_eq!(
+            keep_sgr("\x1b[1;38;2;10;20;30mbold\x1b[0m \x1b[38:5:1mx\x1b[m"),
+            "\x1b[1;38;2;10;20;30mbold\x1b[0m \x1b[38:5:1mx\x1b[m"
+        );
+        // Cursor moves, erases, modes, private SGR-like sequences: dropped.
+        assert_eq!(
+            keep_sgr("a\x1b[2J\x1b[10;1Hb\x1b[?25l\x1b[>4mc\x1b[1 md\x1b[3Ae"),
+            "abcde"
+        );
+        // OSC (title, link, clipboard), APC (pi's cursor marker), DCS, up to BEL or ST.
+        assert_eq!(
+            keep_sgr("\x1b]0;title\x07a\x1b]8;;https://x\x1b\\link\x1b]8;;\x1b\\\x1b_pi:c\x07b\x1bPq#0\x1b\\c"),
+            "alinkbc"
+        );
+        assert_eq!(keep_sgr("a\x1b]52;c;Zm9v"), "a");
+        // Other escapes, 8-bit controls, C0, DEL, bidi; a tab is a space.
+        assert_eq!(
+            keep_sgr(
+                "a\x1b7b\x1bcc\x1b(Bd\u{9b}2Je\u{9d}0;t\u{9c}f\u{85}\u{7}\u{8}\u{7f}\r\u{202e}g\th"
+            ),
+            "abcdefg h"
+        );
+        // A long SGR is dropped; an unfinished one at the end too.
+        let long = format!("\x1b[{}mx\x1b[3", "1;".repeat(40));
+        assert_eq!(keep_sgr(&long), "x");
     }
 }

@@ -9,7 +9,8 @@
 //! the first frame, the countdown takes the hint line's place in the last seconds, a resize
 //! lays the block out again. The screens are components with their own state (`question.rs`,
 //! `review.rs`, `overlay.rs`: `on(action) -> Outcome`, `render(cx) -> lines`); the region
-//! (`region.rs`) owns what is on the terminal: the block and the transcript above it. Where to
+//! (`region.rs`) owns what is on the terminal: the block, the transcript above it, and the
+//! lines another program left above that (`--above`). Where to
 //! go next and every answer rule are the [`Flow`]'s: this module maps keys to actions through
 //! the key maps ([`crate::ui::keymap`]) and actions to [`Command`]s.
 
@@ -72,7 +73,11 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
     let mut s = Session {
         screens: Screens::new(n),
         record: Record::new(n),
-        region: region::Region::new(opts.placement, reflows),
+        region: region::Region::new(opts.placement, reflows).with_above(
+            opts.above
+                .as_deref()
+                .map(|text| region::Above::new(text, opts.colour)),
+        ),
         look: Look::new(opts.colour),
         completer: AtCompleter::new(opts.cwd.clone()),
         context: opts.context.clone(),

@@ -17,6 +17,15 @@
 //!   longer says what its question's answer is (it was changed from the review), the whole
 //!   final transcript is written again below it, so the last lines on the terminal are the
 //!   answers, once each, in order.
+//! - [`Placement::Inline`] with [`Above`] lines (`--above FILE`): the region owns the screen
+//!   from its top, which shows only those lines (another program's, such as pi's
+//!   conversation on its hand-over screen). Each frame is the whole screen, each row at its
+//!   place with absolute moves: the end of the lines above that fits in the rows the
+//!   transcript and the block leave free (the window's rows less the cursor's), then the
+//!   transcript lines that fit, then the block; a row is written only when it changed. After a
+//!   resize, an editor or a stop every row is written again, so lines a smaller window dropped
+//!   off the top come back, and rows a shorter block frees show more of them. The end is
+//!   inline's.
 //! - [`Placement::Full`]: the alternate screen, each line at its row, absolute moves.
 //!
 //! A resize: terminals that rewrap rows (tmux, VTE, kitty, iTerm2, WezTerm, foot; not xterm
@@ -25,8 +34,62 @@
 //! ([`Region::resized`]); the next frame is written whole from there, erasing what is below.
 
 use super::screen_width;
+use crate::text::{fit_styled, keep_sgr, width_of};
 use console::measure_text_width;
 use std::fmt::Write as _;
+
+/// The most lines of `--above` kept: its last ones, more than any window has rows.
+pub const MAX_ABOVE_LINES: usize = 1000;
+
+/// Lines another program left on the screen above the questions (`--above FILE`), to draw
+/// again above them: the file's last [`MAX_ABOVE_LINES`] lines, each made safe by
+/// [`keep_sgr`] (its colours kept, every other escape or control sequence dropped; with no
+/// colour, its colours too), fitted to the window's width by their text when drawn.
+#[derive(Debug, Default)]
+pub struct Above {
+    lines: Vec<String>,
+    /// The columns of `fitted`.
+    cols: usize,
+    /// The last lines fitted to `cols`, the last one first.
+    fitted: Vec<String>,
+}
+
+impl Above {
+    /// The lines of `text` (`\n` or `\r\n` between them), drawn in colour when `colour`.
+    pub fn new(text: &str, colour: bool) -> Self {
+        let all: Vec<&str> = text.lines().collect();
+        let lines = all[all.len().saturating_sub(MAX_ABOVE_LINES)..]
+            .iter()
+            .map(|line| {
+                let safe = keep_sgr(line);
+                if colour {
+                    safe.into_owned()
+                } else {
+                    console::strip_ansi_codes(&safe).into_owned()
+                }
+            })
+            .collect();
+        Above {
+            lines,
+            cols: 0,
+            fitted: Vec::new(),
+        }
+    }
+
+    /// The last `n` lines (all when fewer), each cut to `cols` columns ([`fit_styled`]).
+    fn tail(&mut self, n: usize, cols: usize) -> Vec<String> {
+        let n = n.min(self.lines.len());
+        if self.cols != cols {
+            self.fitted.clear();
+            self.cols = cols;
+        }
+        while self.fitted.len() < n {
+            let line = &self.lines[self.lines.len() - 1 - self.fitted.len()];
+            self.fitted.push(fit_styled(line, cols));
+        }
+        self.fitted[..n].iter().rev().cloned().collect()
+    }
+}
 
 /// Where the questionnaire is drawn (`--screen`, `PI_ASK_SCREEN`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -101,6 +164,10 @@ pub(super) struct Region {
     /// Full placement: the last lines drawn (`None`: draw whole), and whether an editor row
     /// followed them.
     full: Option<(Vec<String>, bool)>,
+    /// Inline on a screen it owns: the lines above the questions (`--above`).
+    above: Option<Above>,
+    /// With `above`: what each row of the screen shows from its top (`None`: draw whole).
+    screen: Option<Vec<String>>,
 }
 
 /// `ESC[nA` / `ESC[nB` from row `from` to row `to` (never a zero count: xterm reads `ESC[0A`
@@ -198,7 +265,24 @@ impl Region {
             dirty: 0,
             fresh: true,
             full: None,
+            above: None,
+            screen: None,
         }
+    }
+
+    /// Inline: the region owns the screen from its top, which shows `above` ([`Above`]), and
+    /// draws the end of those lines above the transcript in every frame. Nothing on the
+    /// alternate screen.
+    pub fn with_above(mut self, above: Option<Above>) -> Self {
+        if self.placement == Placement::Inline {
+            self.above = above;
+        }
+        self
+    }
+
+    /// Whether the region owns the screen from its top ([`Region::with_above`]).
+    fn owns_screen(&self) -> bool {
+        self.above.is_some()
     }
 
     /// The placement.
@@ -243,8 +327,79 @@ impl Region {
     ) -> String {
         match self.placement {
             Placement::Full => self.draw_full(block),
+            Placement::Inline if self.owns_screen() => {
+                self.draw_owned(transcript, block, rows, cols)
+            }
             Placement::Inline => self.draw_inline(transcript, block, rows, cols),
         }
+    }
+
+    /// A frame on the screen the region owns: from the top, the end of the lines above that
+    /// fits, the transcript lines not given up that fit, the block; the cursor at the left of
+    /// the row under the block. Rows are written with absolute moves, only those that changed
+    /// (all of them after a resize, an editor or a stop); a row a line fills is not erased
+    /// after it (an erase there would take the last column).
+    fn draw_owned(
+        &mut self,
+        transcript: &Transcript,
+        block: &Block,
+        rows: usize,
+        cols: usize,
+    ) -> String {
+        let room = rows.saturating_sub(1).max(1);
+        let mut block_lines = block.lines.clone();
+        let budget = self.budget(rows);
+        if block_lines.len() > budget {
+            block_lines.drain(..block_lines.len() - budget);
+        }
+        let live: Vec<&Line> = transcript
+            .iter()
+            .filter(|l| !self.given.contains(&l.entry))
+            .collect();
+        let fit = live.len().min(room.saturating_sub(block_lines.len()));
+        let live = &live[live.len() - fit..];
+        let mut lines: Vec<String> = live.iter().map(|l| l.text.clone()).collect();
+        lines.extend(block_lines);
+        let free = room.saturating_sub(lines.len());
+        let mut screen = match self.above.as_mut() {
+            Some(above) => above.tail(free, cols.max(1)),
+            None => Vec::new(),
+        };
+        screen.extend(lines.iter().cloned());
+        let old = self.screen.take();
+        let whole = old.is_none();
+        let old = old.unwrap_or_default();
+        let mut out = String::new();
+        for (row, line) in screen.iter().enumerate() {
+            if !whole && old.get(row) == Some(line) {
+                continue;
+            }
+            let _ = write!(out, "\x1b[{};1H{line}", row + 1);
+            if width_of(&console::strip_ansi_codes(line)) < cols {
+                out.push_str("\x1b[K");
+            }
+        }
+        let n = screen.len();
+        if whole {
+            let _ = write!(out, "\x1b[{};1H\x1b[J", n + 1);
+        } else {
+            for (row, line) in old.iter().enumerate().skip(n) {
+                if !line.is_empty() {
+                    let _ = write!(out, "\x1b[{};1H\x1b[K", row + 1);
+                }
+            }
+            if !out.is_empty() {
+                let _ = write!(out, "\x1b[{};1H", n + 1);
+            }
+        }
+        self.fresh = false;
+        self.at = lines.len();
+        self.exists = self.at;
+        self.dirty = self.at;
+        self.shown = lines.into_iter().map(Some).collect();
+        self.live = live.iter().map(|l| l.entry).collect();
+        self.screen = Some(screen);
+        out
     }
 
     fn draw_full(&mut self, block: &Block) -> String {
@@ -375,6 +530,12 @@ impl Region {
             self.full = None;
             return;
         }
+        if self.owns_screen() {
+            // What the editor scrolled away is drawn again.
+            self.screen = None;
+            self.at = (self.at + rows).min(window_rows.saturating_sub(1));
+            return;
+        }
         self.shown.truncate(self.at);
         self.shown.extend(std::iter::repeat_n(None, rows));
         self.at += rows;
@@ -385,10 +546,17 @@ impl Region {
 
     /// The window is now `cols` columns and `rows` rows (it was `old_cols`): the region's top
     /// is where its rows are now (rewrapped when the terminal rewraps), the next frame is drawn
-    /// whole from there. Lines pushed out of the cursor's reach are given up as they are.
+    /// whole from there. Lines pushed out of the cursor's reach are given up as they are. On a
+    /// screen the region owns ([`Region::with_above`]), the next frame is drawn whole.
     pub fn resized(&mut self, old_cols: usize, cols: usize, rows: usize, transcript: &Transcript) {
         if self.placement == Placement::Full {
             self.full = None;
+            return;
+        }
+        if self.owns_screen() {
+            // Every row again: what a smaller window dropped off the top comes back.
+            self.screen = None;
+            self.at = self.at.min(rows.saturating_sub(1));
             return;
         }
         let cols = cols.max(1);
@@ -420,10 +588,16 @@ impl Region {
     }
 
     /// Inline: whatever was drawn stays as the terminal has it, and the region starts again at
-    /// the cursor (after `fg`, or a stop from outside): nothing above is written again.
+    /// the cursor (after `fg`, or a stop from outside): nothing above is written again. On a
+    /// screen the region owns ([`Region::with_above`]), the next frame is drawn whole.
     pub fn restart(&mut self, transcript: &Transcript) {
         if self.placement == Placement::Full {
             self.full = None;
+            return;
+        }
+        if self.owns_screen() {
+            // The screen is the region's: drawn whole again.
+            self.screen = None;
             return;
         }
         for entry in self.live.drain(..) {

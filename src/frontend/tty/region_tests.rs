@@ -133,3 +133,72 @@ fn the_end_never_reaches_above_the_window() {
     let bytes = r.finish(&vec![line(Entry::End, "done")], 8);
     assert!(bytes.starts_with("\x1b[7A\rdone"), "{bytes:?}");
 }
+
+#[test]
+fn on_a_screen_it_owns_the_region_draws_the_end_of_the_lines_above_in_the_rows_left() {
+    let above = Above::new("a1\na2\na3\na4\na5\na6\n", true);
+    let mut r = Region::new(Placement::Inline, true).with_above(Some(above));
+    // 6 rows: the cursor's row, the block's two, the last three lines above.
+    let bytes = r.draw(&vec![], &block(&["q", "o"]), 6, 10);
+    assert_eq!(
+        bytes,
+        "\x1b[1;1Ha4\x1b[K\x1b[2;1Ha5\x1b[K\x1b[3;1Ha6\x1b[K\x1b[4;1Hq\x1b[K\x1b[5;1Ho\x1b[K\x1b[6;1H\x1b[J"
+    );
+    assert_eq!(r.at(), 2);
+    assert_eq!(r.draw(&vec![], &block(&["q", "o"]), 6, 10), "");
+    // A shorter block: one more line above, every row moved down.
+    let bytes = r.draw(&vec![], &block(&["q"]), 6, 10);
+    assert_eq!(
+        bytes,
+        "\x1b[1;1Ha3\x1b[K\x1b[2;1Ha4\x1b[K\x1b[3;1Ha5\x1b[K\x1b[4;1Ha6\x1b[K\x1b[5;1Hq\x1b[K\x1b[6;1H"
+    );
+    // A smaller window, then the size back: each time every row, the end of the lines that fits.
+    r.resized(10, 10, 3, &vec![]);
+    let bytes = r.draw(&vec![], &block(&["q"]), 3, 10);
+    assert_eq!(bytes, "\x1b[1;1Ha6\x1b[K\x1b[2;1Hq\x1b[K\x1b[3;1H\x1b[J");
+    r.resized(10, 10, 6, &vec![]);
+    let bytes = r.draw(&vec![], &block(&["q"]), 6, 10);
+    assert_eq!(
+        bytes,
+        "\x1b[1;1Ha3\x1b[K\x1b[2;1Ha4\x1b[K\x1b[3;1Ha5\x1b[K\x1b[4;1Ha6\x1b[K\x1b[5;1Hq\x1b[K\x1b[6;1H\x1b[J"
+    );
+    // The transcript goes between them; the end is inline's, under the lines above.
+    let t = vec![line(Entry::Title, "T")];
+    let bytes = r.draw(&t, &block(&["q"]), 6, 10);
+    assert_eq!(
+        bytes,
+        "\x1b[1;1Ha4\x1b[K\x1b[2;1Ha5\x1b[K\x1b[3;1Ha6\x1b[K\x1b[4;1HT\x1b[K\x1b[6;1H"
+    );
+    let end = vec![line(Entry::Title, "T"), line(Entry::End, "done")];
+    assert_eq!(
+        r.finish(&end, 6),
+        "\x1b[2A\rT\x1b[K\r\ndone\x1b[K\x1b[J\r\n\x1b[?25h"
+    );
+}
+
+#[test]
+fn the_lines_above_keep_their_colours_only_and_are_cut_to_the_width() {
+    let hostile = format!(
+        "\x1b[31mred\x1b[0m\x1b[2J\x1b[1;1H\x1b]0;title\x07\u{9b}1A\u{85}{}",
+        "x".repeat(12)
+    );
+    let above = Above::new(&format!("{hostile}\nshort"), true);
+    let mut r = Region::new(Placement::Inline, true).with_above(Some(above));
+    let bytes = r.draw(&vec![], &block(&["q"]), 5, 10);
+    // The first line fills the row: no erase after it (it would take the last column).
+    assert_eq!(
+        bytes,
+        "\x1b[1;1H\x1b[31mred\x1b[0mxxxxxx\u{2026}\x1b[0m\x1b[2;1Hshort\x1b[K\x1b[3;1Hq\x1b[K\x1b[4;1H\x1b[J"
+    );
+    // Without colour, no SGR either.
+    let above = Above::new(&hostile, false);
+    let mut r = Region::new(Placement::Inline, true).with_above(Some(above));
+    let bytes = r.draw(&vec![], &block(&["q"]), 5, 10);
+    assert!(
+        bytes.starts_with("\x1b[1;1Hredxxxxxx\u{2026}\x1b[2;1Hq"),
+        "{bytes:?}"
+    );
+    // On the alternate screen there is nothing above.
+    let r = Region::new(Placement::Full, true).with_above(Some(Above::new("a", true)));
+    assert!(!r.owns_screen());
+}

@@ -691,3 +691,60 @@ fn a_question_without_options_offers_only_the_keys_it_has() {
         "{screen}"
     );
 }
+
+/// Runs `PREFS` inline with 30 lines above on a 16x60 fake terminal with `events`, leaving
+/// nothing; the rows left (the lines above as the last frame drew them) and the last write.
+fn above_session(events: Vec<Event>) -> (Vec<String>, String) {
+    let above: String = (1..=30).map(|i| format!("above {i:02}\n")).collect();
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(16, 60, events);
+    backend.sizes.push_back((6, 60));
+    backend.sizes.push_back((16, 60));
+    let _ = drive(
+        Flow::new(&p),
+        &mut backend,
+        &AskOptions {
+            placement: Placement::Inline,
+            above: Some(above),
+            leave_nothing: true,
+            ..opts()
+        },
+    );
+    let mut rows = backend.visible();
+    while rows.last().is_some_and(|r| r.is_empty()) {
+        rows.pop();
+    }
+    (rows, backend.written)
+}
+
+#[test]
+fn inline_with_lines_above_draws_their_end_in_the_rows_the_block_leaves() {
+    let lines =
+        |from: usize| -> Vec<String> { (from..=30).map(|i| format!("above {i:02}")).collect() };
+    // Question 1 takes 10 rows with the title: 5 lines above fill the 15 rows.
+    let (rows, _) = above_session(vec![]);
+    assert_eq!(rows, lines(26));
+    // Question 2 takes more, with Style's line: fewer lines above; back on question 1, a
+    // shorter block: more again.
+    let (rows, _) = above_session(vec![key(Key::Enter)]);
+    assert_eq!(rows, lines(28));
+    let (rows, _) = above_session(vec![key(Key::Enter), key(Key::Left)]);
+    assert_eq!(rows, lines(26));
+    // Smaller, then the size back: the same lines above as at first.
+    // 6 rows: the block and the title take the 5 the cursor's row leaves; the size back: the
+    // same lines above as at first, every row written again.
+    let (rows, written) = above_session(vec![Event::Resize, Event::Resize]);
+    assert_eq!(rows, lines(26));
+    assert_eq!(
+        written.matches("\x1b[1;1Habove 26\x1b[K").count(),
+        2,
+        "{written:?}"
+    );
+    assert_eq!(
+        written
+            .matches("\x1b[1;1HImplementation preferences\x1b[K")
+            .count(),
+        1,
+        "{written:?}"
+    );
+}
