@@ -135,6 +135,10 @@ pub fn run(cli: &Cli) -> ExitCode {
             return ExitCode::Invalid;
         }
     };
+    // A payload that may keep the read waiting (stdin, a FIFO) is read with the watch on.
+    if !std::fs::metadata(&payload_path).is_ok_and(|m| m.is_file()) {
+        let _ = crate::terminal::watch_now();
+    }
     // The payload's size in bytes sizes the answers file's limit (answers_size_limit).
     let mut payload_bytes = 0;
     let payload = read_payload(&payload_path, cli.max_payload_bytes)
@@ -228,6 +232,12 @@ fn ask(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
 
 fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
     let flow = Flow::new(payload).with_auto_submit(cli.auto_submit);
+    // The terminal front end starts the signal watch's thread after its first frame; every
+    // other way of answering starts it now.
+    let terminal = cli.answers.is_none() && !cli.dialogs;
+    if !terminal {
+        let _ = crate::terminal::watch_now();
+    }
     if let Some(answers) = &cli.answers {
         let limit = answers_size_limit(payload_bytes, cli.max_payload_bytes);
         return frontend::scripted::answer_from_file(flow, answers, limit);
@@ -288,6 +298,7 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
     crate::terminal::set_plain(plain);
     crate::terminal::set_quiet(false);
     if plain {
+        let _ = crate::terminal::watch_now();
         return frontend::plain::ask(flow, &opts);
     }
     // Only the terminal front end shows the context (the peek key): read it now, once the

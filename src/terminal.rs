@@ -404,6 +404,8 @@ pub fn claim_terminal(wait: Option<Duration>) -> bool {
         if wait.is_some_and(|w| start.elapsed() >= w) {
             return false;
         }
+        // Waiting may take long: signals must end it.
+        let _ = watch_now();
         std::thread::sleep(CLAIM_RETRY);
     }
 }
@@ -658,7 +660,7 @@ pub struct SignalWatch {
 }
 
 impl SignalWatch {
-    /// Starts watching. `finish` gets the signal number (`SIGTERM`, ...; see
+    /// Starts watching: the handlers at once, the thread at [`watch_now`]. `finish` gets the signal number (`SIGTERM`, ...; see
     /// [`signal_name`]) and returns the process exit code after writing the result;
     /// `result_on_stdout` says that it writes it on stdout (not into a file).
     ///
@@ -679,47 +681,67 @@ impl SignalWatch {
         }
         let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT])?;
         let _ = STATE.compare_exchange(IDLE, ARMED, Ordering::SeqCst, Ordering::SeqCst);
-        std::thread::Builder::new()
-            .name("pi-ask-signals".into())
-            .spawn(move || {
-                // One signal decides: either the normal path finishes, or this thread does.
-                if let Some(signal) = signals.forever().next() {
-                    // A terminating signal wins over a SIGINT delivered with it (console
-                    // raises SIGINT when a signal interrupts its key read).
-                    let first = first_terminating();
-                    let signal = first.unwrap_or(signal);
-                    if signal == SIGINT && finished_within(SIGINT_GRACE) {
-                        return;
-                    }
-                    // Once seen, the first terminating signal is kept (a later read could
-                    // differ only if one came again); otherwise one may have come meanwhile.
-                    let signal = first.or_else(first_terminating).unwrap_or(signal);
-                    if STATE
-                        .compare_exchange(ARMED, SIGNALLED, Ordering::SeqCst, Ordering::SeqCst)
-                        .is_err()
-                    {
-                        // The normal path is writing the result.
-                        return;
-                    }
-                    // The result first: nothing the terminal does can hold it up. When
-                    // stdout is a terminal (most likely this one) the result comes after the
-                    // terminal is given back, as at a normal end (on the alternate screen it
-                    // would vanish), and should that terminal take no output the run still
-                    // ends after a while.
-                    let code = if result_on_stdout && io::IsTerminal::is_terminal(&io::stdout()) {
-                        exit_after(EXIT_DEADLINE, 128 + signal);
-                        leave_terminal(signal);
-                        finish(signal)
-                    } else {
-                        let code = finish(signal);
-                        leave_terminal(signal);
-                        code
-                    };
-                    std::process::exit(code);
+        let watcher: Box<dyn FnOnce() + Send> = Box::new(move || {
+            // One signal decides: either the normal path finishes, or this thread does.
+            if let Some(signal) = signals.forever().next() {
+                // A terminating signal wins over a SIGINT delivered with it (console
+                // raises SIGINT when a signal interrupts its key read).
+                let first = first_terminating();
+                let signal = first.unwrap_or(signal);
+                if signal == SIGINT && finished_within(SIGINT_GRACE) {
+                    return;
                 }
-            })?;
+                // Once seen, the first terminating signal is kept (a later read could
+                // differ only if one came again); otherwise one may have come meanwhile.
+                let signal = first.or_else(first_terminating).unwrap_or(signal);
+                if STATE
+                    .compare_exchange(ARMED, SIGNALLED, Ordering::SeqCst, Ordering::SeqCst)
+                    .is_err()
+                {
+                    // The normal path is writing the result.
+                    return;
+                }
+                // The result first: nothing the terminal does can hold it up. When
+                // stdout is a terminal (most likely this one) the result comes after the
+                // terminal is given back, as at a normal end (on the alternate screen it
+                // would vanish), and should that terminal take no output the run still
+                // ends after a while.
+                let code = if result_on_stdout && io::IsTerminal::is_terminal(&io::stdout()) {
+                    exit_after(EXIT_DEADLINE, 128 + signal);
+                    leave_terminal(signal);
+                    finish(signal)
+                } else {
+                    let code = finish(signal);
+                    leave_terminal(signal);
+                    code
+                };
+                std::process::exit(code);
+            }
+        });
+        *WATCHER.lock().unwrap_or_else(|e| e.into_inner()) = Some(watcher);
         Ok(SignalWatch { _private: () })
     }
+}
+
+/// The signal watch's thread, until [`watch_now`] starts it.
+static WATCHER: Mutex<Option<Box<dyn FnOnce() + Send>>> = Mutex::new(None);
+
+/// Starts the thread of the [`SignalWatch`] (once; nothing without a watch). The handlers are
+/// in place from [`SignalWatch::start`] on, so a signal that comes earlier is acted on as
+/// soon as the thread runs. The run starts it before anything that may wait (a payload on a
+/// pipe, another run holding the terminal, a front end other than the terminal's); the
+/// terminal front end starts it right after its first frame, so the first prompt does not
+/// wait for a thread (docs/benchmarks.md, figure 1).
+///
+/// Errors: the thread could not be started (the run goes on without it).
+pub fn watch_now() -> io::Result<()> {
+    let Some(watcher) = WATCHER.lock().unwrap_or_else(|e| e.into_inner()).take() else {
+        return Ok(());
+    };
+    std::thread::Builder::new()
+        .name("pi-ask-signals".into())
+        .spawn(watcher)?;
+    Ok(())
 }
 
 /// What a signal's ending leaves on the terminal (bounded, as every write to it): the end of

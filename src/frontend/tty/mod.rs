@@ -275,6 +275,8 @@ impl<B: Backend> Session<'_, B> {
             self.io.write(&bytes)?;
         }
         if let Some(notify) = self.notify.take() {
+            // The first frame is up: what can wait for it starts now.
+            let _ = crate::terminal::watch_now();
             self.notify_waiting(&notify)?;
         }
         if !self.record.ready() {
