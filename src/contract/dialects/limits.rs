@@ -72,6 +72,12 @@ pub(super) fn check(value: &Value, dialect: Dialect) -> Vec<Problem> {
             ),
         ));
     }
+    // Compared with every label: made once.
+    let reserved: Vec<(&str, String)> = limits
+        .reserved
+        .iter()
+        .map(|r| (*r, normalized(r)))
+        .collect();
     for (i, q) in questions.iter().enumerate() {
         let base = format!("questions[{i}]");
         if let Some(header) = q.get("header").and_then(Value::as_str) {
@@ -109,23 +115,20 @@ pub(super) fn check(value: &Value, dialect: Dialect) -> Vec<Problem> {
             let Some(label) = o.get("label").and_then(Value::as_str) else {
                 continue;
             };
-            let path = format!("{base}.options[{j}].label");
+            let path = || format!("{base}.options[{j}].label");
             let chars = label.chars().count();
             if let Some(max) = limits.max_label.filter(|&max| chars > max) {
                 out.push(Problem::new(
                     ProblemCode::LabelTooLong,
-                    path.clone(),
+                    path(),
                     format!("{who} takes labels of at most {max} characters; this one has {chars}"),
                 ));
             }
-            if let Some(reserved) = limits
-                .reserved
-                .iter()
-                .find(|r| normalized(r) == normalized(label))
-            {
+            let label_normalized = normalized(label);
+            if let Some((reserved, _)) = reserved.iter().find(|(_, r)| *r == label_normalized) {
                 out.push(Problem::new(
                     ProblemCode::ReservedLabel,
-                    path,
+                    path(),
                     format!(
                         "{} is reserved by {who} for its own row ({}); choose another label",
                         quoted(label),
