@@ -440,8 +440,11 @@ fn rows_left_below_the_cursor_or_over_the_shells_text_are_stale() {
 
 #[test]
 fn an_editors_rows_left_in_the_scrollback_are_stale() {
-    // A long note pushes the editor past the window; the front end erases what it can reach.
-    let mut events: Vec<_> = vec![(Duration::ZERO, Event::Key(Key::Paste("x".repeat(60))))];
+    // A long note typed (a paste this long is folded) pushes the editor past the window; the
+    // front end erases what it can reach.
+    let mut events: Vec<_> = (0..60)
+        .map(|_| (Duration::ZERO, Event::Key(Key::Char('x'))))
+        .collect();
     events.push((Duration::ZERO, Event::Key(Key::Enter)));
     let mut fake = FakeBackend::timed(4, 20, events);
     fake.write("Note\r\n").unwrap();
