@@ -708,13 +708,22 @@ fn long_paste_run(
     paste: &str,
     resize: Option<(usize, usize)>,
 ) -> (Result<Value, Ending>, FakeBackend) {
+    long_paste_run_in((24, 80), paste, resize)
+}
+
+/// [`long_paste_run`] in a window of `size` (rows, columns).
+fn long_paste_run_in(
+    size: (usize, usize),
+    paste: &str,
+    resize: Option<(usize, usize)>,
+) -> (Result<Value, Ending>, FakeBackend) {
     let p = parse_payload(DATABASE).unwrap();
     let mut events = vec![key(Key::Char('n')), key(Key::Paste(paste.to_string()))];
     if resize.is_some() {
         events.push(Event::Resize);
     }
     events.extend([key(Key::Enter), key(Key::Enter), key(Key::Enter)]);
-    let mut backend = FakeBackend::new(24, 80, events);
+    let mut backend = FakeBackend::new(size.0, size.1, events);
     backend.sizes.extend(resize);
     backend.print("$ pi-ask q.json\n");
     let ending = drive(
@@ -772,4 +781,30 @@ fn a_short_paste_keeps_its_lines_in_the_editor_when_they_fit() {
         json!("a\nb\nc")
     );
     fake.assert_no_stale_rows();
+}
+
+#[test]
+fn pastes_of_every_length_keep_the_block_in_windows_of_every_size() {
+    let pastes = [
+        "a".to_string(),
+        "a\nb\nc".to_string(),
+        (1..=10)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        seq40(),
+        "x".repeat(500),
+        "y".repeat(5000),
+    ];
+    for size in [(24, 80), (12, 80), (10, 40), (9, 30), (16, 20)] {
+        for paste in &pastes {
+            let (answers, mut fake) = long_paste_run_in(size, paste, None);
+            assert_eq!(
+                answers.unwrap()["database"]["optionNotes"]["postgres"],
+                json!(paste),
+                "{size:?}"
+            );
+            fake.assert_no_stale_rows();
+        }
+    }
 }
