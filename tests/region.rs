@@ -486,3 +486,10 @@ fn a_long_paste_in_a_note_stays_in_the_window_and_is_saved_whole() {
 fn a_long_paste_stays_in_the_window_when_it_shrinks_with_the_draft_open() {
     a_long_paste_in_a_note("paste-shrink", Some((80, 12)));
 }
+
+#[test]
+fn a_long_paste_stays_in_the_window_when_it_narrows_with_the_draft_open() {
+    // Narrower too: tmux rewraps a row by the widest text it held unless it was erased from
+    // its left ("  ( ) 3. Type your own…" is drawn over the question's 79-column hint line).
+    a_long_paste_in_a_note("paste-narrow", Some((60, 12)));
+}
