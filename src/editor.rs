@@ -16,8 +16,21 @@
 //! paste is on, so a multi-line paste is inserted into this one text (newlines kept) and never
 //! spills into later prompts. Wide (CJK, emoji) text is measured by rustyline.
 //!
+//! ## Pastes
+//!
+//! rustyline lays out each line break as a row and has no scrolling: a text taller than the
+//! rows under the block would scroll the block out of the window. So the editor reads a paste
+//! itself, one key at a time: the paste's start (`ESC[200~`) is bound, and until its end every
+//! key handler collects the key's character instead of acting on it; at the end the paste goes
+//! in with one `Cmd::Insert`, as it is or folded into a marker ([`crate::paste`]) when it is
+//! long or would not fit the rows the editor has (`above`: the rows of the block above the
+//! editor's row, which must stay in the window). rustyline's own paste reading cannot be used:
+//! it inserts and draws the paste before any hook sees it, and the bytes it read ahead are
+//! lost when its read ends. [`Edited::edit`] has every marker expanded to its paste;
+//! [`Edited::shown`] is the line as the editor showed it.
+//!
 //! `@` file-path completion ([`crate::complete::AtCompleter`]) plugs in as a rustyline [`Helper`]:
-//! `edit_line(prompt, initial, Some(my_helper))`.
+//! `edit_line(prompt, initial, above, my_helper)`.
 //!
 //! [`edit_line_watched`] lets another thread follow the editor (`--timeout`, see
 //! `frontend::tty::backend`): a [`Watch`] gets the draft at every change of the line (the
@@ -95,10 +108,63 @@ pub enum Edit {
 /// Lets another thread follow an open editor ([`edit_line_watched`]): the draft as it is now,
 /// and a call at every key.
 pub struct Watch {
+    /// The editor's line as shown (a folded paste as its marker).
     draft: Mutex<String>,
     /// Byte position of the cursor in the draft.
     pos: Mutex<usize>,
+    /// The pastes folded in the line.
+    pastes: Mutex<crate::paste::Pastes>,
+    /// A paste being read (between its start and its end).
+    pasting: Mutex<Option<Pasting>>,
+    /// The prompt, and the rows of the block above the editor's row (what fits).
+    room: Mutex<(String, usize)>,
     on_key: Box<dyn Fn() + Send + Sync>,
+}
+
+/// A paste being read, one key at a time.
+#[derive(Debug, Default)]
+struct Pasting {
+    text: String,
+    /// The last key was a carriage return (CR LF is one line break).
+    after_cr: bool,
+}
+
+impl Pasting {
+    /// Adds what the keys of `event` stand for in the pasted text. rustyline has parsed the
+    /// bytes into keys: a character is itself, Ctrl+letter its control character, Enter (CR)
+    /// and Ctrl+J (LF) a line break (CR LF one), Tab a tab, Shift+Esc the C1 CSI; Backspace is
+    /// DEL (BS reads as the same key); an escape sequence, and a C1 control rustyline has no
+    /// key for, give nothing (rustyline's own paste reading drops escape sequences too).
+    fn push(&mut self, event: &Event) {
+        let Event::KeySeq(keys) = event else {
+            return;
+        };
+        for &KeyEvent(code, mods) in keys {
+            let c = match code {
+                KeyCode::Char(c) if mods == Modifiers::NONE || mods == Modifiers::SHIFT => Some(c),
+                KeyCode::Char(c) if mods == Modifiers::CTRL && ('@'..='_').contains(&c) => {
+                    Some(char::from(c as u8 & 0x1f))
+                }
+                KeyCode::Enter if mods == Modifiers::NONE => Some('\r'),
+                KeyCode::Tab if mods == Modifiers::NONE => Some('\t'),
+                KeyCode::Backspace if mods == Modifiers::NONE => Some('\u{7f}'),
+                KeyCode::Esc if mods == Modifiers::SHIFT => Some('\u{9b}'),
+                _ => None,
+            };
+            let Some(c) = c else {
+                self.after_cr = false;
+                continue;
+            };
+            let after_cr = std::mem::replace(&mut self.after_cr, c == '\r');
+            if c == '\n' && after_cr {
+                continue;
+            }
+            if self.text.len() + c.len_utf8() > crate::limits::MAX_EDITOR_PASTE_BYTES {
+                continue;
+            }
+            self.text.push(if c == '\r' { '\n' } else { c });
+        }
+    }
 }
 
 impl Watch {
@@ -107,20 +173,90 @@ impl Watch {
         Arc::new(Watch {
             draft: Mutex::new(String::new()),
             pos: Mutex::new(0),
+            pastes: Mutex::new(crate::paste::Pastes::default()),
+            pasting: Mutex::new(None),
+            room: Mutex::new((String::new(), 0)),
             on_key: Box::new(on_key),
         })
     }
 
-    /// The editor's text as it is now (its initial text before the first change).
+    /// The editor's text as it is now (its initial text before the first change), every
+    /// folded paste in it expanded.
     pub fn draft(&self) -> String {
+        lock(&self.pastes).expand(&self.shown())
+    }
+
+    /// The editor's line as it is shown now (a folded paste as its marker).
+    fn shown(&self) -> String {
         self.draft.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
-    /// The draft's text before the cursor (where the editor's cursor is drawn).
+    /// The shown line before the cursor (where the editor's cursor is drawn).
     pub fn before_cursor(&self) -> String {
-        let draft = self.draft();
+        let draft = self.shown();
         let pos = *self.pos.lock().unwrap_or_else(|e| e.into_inner());
         draft.get(..pos).unwrap_or(&draft).to_string()
+    }
+
+    /// Sets the editor up to open with `prompt` on `initial`, `above` rows of the block
+    /// above its row; the line it opens with (`initial`, or one marker for it).
+    fn open(&self, prompt: &str, initial: &str, above: usize) -> String {
+        *lock(&self.room) = (prompt.to_string(), above);
+        *lock(&self.pasting) = None;
+        let fits = self.fits();
+        let shown = lock(&self.pastes).initial(initial, fits);
+        self.set_draft(&shown);
+        shown
+    }
+
+    /// Whether a line fits the rows the editor has now: the window's rows less the block's
+    /// rows above the editor's row and the row the editor's closing line feed makes.
+    fn fits(&self) -> impl Fn(&str) -> bool {
+        let (prompt, above) = lock(&self.room).clone();
+        let (rows, cols) = window();
+        let room = rows.saturating_sub(above + 1).max(1);
+        move |line: &str| crate::text::editor_cursor(&prompt, line, cols).0 < room
+    }
+
+    /// A key during a paste, or a paste's start or end: what the editor does instead of the
+    /// key's own command (`None`: no paste is being read, the key acts).
+    fn paste_key(&self, action: &Action, event: &Event, ctx: &EventContext) -> Option<Cmd> {
+        let mut pasting = lock(&self.pasting);
+        match (action, pasting.as_mut()) {
+            (Action::PasteStart, None) => {
+                *pasting = Some(Pasting::default());
+                Some(Cmd::Noop)
+            }
+            (Action::PasteStart, Some(_)) | (Action::PasteEnd, None) => Some(Cmd::Noop),
+            (Action::PasteEnd, Some(_)) => {
+                let text = pasting.take().map(|p| p.text).unwrap_or_default();
+                drop(pasting);
+                if text.is_empty() {
+                    return Some(Cmd::Noop);
+                }
+                let fits = self.fits();
+                let insert = lock(&self.pastes).insert(ctx.line(), ctx.pos(), &text, fits);
+                Some(Cmd::Insert(1, insert))
+            }
+            (_, Some(paste)) => {
+                paste.push(event);
+                Some(Cmd::Noop)
+            }
+            (_, None) => None,
+        }
+    }
+
+    /// Whether a paste is being read (its start came, its end not yet).
+    fn in_paste(&self) -> bool {
+        lock(&self.pasting).is_some()
+    }
+
+    /// A byte that is not UTF-8 came in a paste: U+FFFD in the paste.
+    fn paste_broken_byte(&self) {
+        if let Some(p) = lock(&self.pasting).as_mut() {
+            p.text.push('\u{fffd}');
+            p.after_cr = false;
+        }
     }
 
     fn set_draft(&self, line: &str) {
@@ -149,14 +285,18 @@ impl std::fmt::Debug for Watch {
     }
 }
 
-/// Every key not bound otherwise: tells the [`Watch`], then does what it does.
-struct AnyKey(Arc<Watch>);
+/// A mutex's value, even after a panic elsewhere.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
 
-impl ConditionalEventHandler for AnyKey {
-    fn handle(&self, _: &Event, _: RepeatCount, _: bool, _: &EventContext) -> Option<Cmd> {
-        self.0.key();
-        None
-    }
+/// The window's (rows, columns) now; 24 x 80 when it cannot be told.
+fn window() -> (usize, usize) {
+    let (Ok(read), Ok(write)) = (crate::terminal::open_tty(), crate::terminal::open_tty()) else {
+        return (24, 80);
+    };
+    let (rows, cols) = console::Term::read_write_pair(read, write).size();
+    (usize::from(rows).max(1), usize::from(cols).max(1))
 }
 
 /// A helper with a [`Watch`]: everything is `H`'s, and `hint`, which rustyline calls at every
@@ -244,30 +384,76 @@ enum Closing {
     Navigate(Key),
 }
 
-/// A key bound to end the line: remembers why and accepts the line. Navigation keys end it
-/// only when the line is empty (with text they keep their editing meaning).
-struct Close {
-    why: Closing,
-    only_when_empty: bool,
-    closed: Arc<Mutex<Option<Closing>>>,
-    watch: Option<Arc<Watch>>,
+/// What a bound key does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Action {
+    /// Ends the line and remembers why; with `only_when_empty`, only on an empty line (with
+    /// text the key keeps its editing meaning).
+    Close { why: Closing, only_when_empty: bool },
+    /// Nothing.
+    Nothing,
+    /// A paste starts (`ESC[200~`).
+    PasteStart,
+    /// A paste ends (`ESC[201~`).
+    PasteEnd,
+    /// Every other key: what it does.
+    Other,
 }
 
-impl ConditionalEventHandler for Close {
-    fn handle(&self, _: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
-        if let Some(watch) = &self.watch {
-            watch.key();
+/// Every key's handler: during a paste it collects the key ([`Watch::paste_key`]); else it
+/// tells the watch (when watched) and does its [`Action`].
+struct Keys {
+    action: Action,
+    closed: Arc<Mutex<Option<Closing>>>,
+    watch: Arc<Watch>,
+    /// Keys are told to the watch.
+    tell: bool,
+}
+
+impl ConditionalEventHandler for Keys {
+    fn handle(&self, event: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
+        let starts = self.action == Action::PasteStart && !self.watch.in_paste();
+        if let Some(cmd) = self.watch.paste_key(&self.action, event, ctx) {
+            // A paste is one key for the watch: its start and its end.
+            if self.tell && (starts || self.action == Action::PasteEnd) {
+                self.watch.key();
+            }
+            return Some(cmd);
         }
-        if self.only_when_empty && !ctx.line().is_empty() {
-            return None;
+        if self.tell {
+            self.watch.key();
         }
-        *self.closed.lock().unwrap_or_else(|e| e.into_inner()) = Some(self.why.clone());
-        Some(Cmd::AcceptLine)
+        match &self.action {
+            Action::Close {
+                why,
+                only_when_empty,
+            } => {
+                if *only_when_empty && !ctx.line().is_empty() {
+                    return None;
+                }
+                *lock(&self.closed) = Some(why.clone());
+                Some(Cmd::AcceptLine)
+            }
+            Action::Nothing | Action::PasteStart | Action::PasteEnd => Some(Cmd::Noop),
+            Action::Other => None,
+        }
     }
 }
 
+/// An editor's ending: how it was closed, and its line as the editor showed it (a folded
+/// paste as its marker), which the rows it took are counted from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edited {
+    /// How it was closed, with the text (every folded paste expanded).
+    pub edit: Edit,
+    /// The line as shown.
+    pub shown: String,
+}
+
 /// Edits one text on the terminal: draws `prompt` (one line, e.g. `"> "`), prefilled with
-/// `initial` (cursor at its end), with `helper` for completion, hints or highlighting.
+/// `initial` (cursor at its end), with `helper` for completion, hints or highlighting, on the
+/// row under `above` rows that must stay in the window (a paste that would push them out is
+/// folded: see the module notes).
 ///
 /// A byte that is not UTF-8 (é from a Latin-1 terminal, an 8-bit Meta key, a stray byte in a
 /// paste) becomes U+FFFD at the cursor and the editing goes on, as at the menus: rustyline
@@ -278,8 +464,13 @@ impl ConditionalEventHandler for Close {
 ///
 /// Errors: the terminal could not be used (EOF or I/O error other than Ctrl+C/Ctrl+D), or
 /// `TERM` names a terminal the editor cannot drive ([`cannot_drive`]).
-pub fn edit_line<H: Helper>(prompt: &str, initial: &str, helper: H) -> io::Result<Edit> {
-    edit(prompt, initial, helper, Watch::new(|| {}), false)
+pub fn edit_line<H: Helper>(
+    prompt: &str,
+    initial: &str,
+    above: usize,
+    helper: H,
+) -> io::Result<Edited> {
+    edit(prompt, initial, above, helper, Watch::new(|| {}), false)
 }
 
 /// [`edit_line`] followed by `watch` from another thread: `watch` has the draft at every change
@@ -290,10 +481,11 @@ pub fn edit_line<H: Helper>(prompt: &str, initial: &str, helper: H) -> io::Resul
 pub fn edit_line_watched<H: Helper>(
     prompt: &str,
     initial: &str,
+    above: usize,
     helper: H,
     watch: Arc<Watch>,
-) -> io::Result<Edit> {
-    edit(prompt, initial, helper, watch, true)
+) -> io::Result<Edited> {
+    edit(prompt, initial, above, helper, watch, true)
 }
 
 /// Most times one editor is opened again after bytes that are not UTF-8 (each time
@@ -305,10 +497,11 @@ const MAX_REOPENS: usize = 4096;
 fn edit<H: Helper>(
     prompt: &str,
     initial: &str,
+    above: usize,
     helper: H,
     watch: Arc<Watch>,
     keys: bool,
-) -> io::Result<Edit> {
+) -> io::Result<Edited> {
     // rustyline's own test: there it would read stdin and write its prompt on stdout, which
     // carries only the result.
     if std::env::var("TERM").is_ok_and(|term| {
@@ -318,15 +511,16 @@ fn edit<H: Helper>(
     }) {
         return Err(io::Error::other("the editor cannot drive this TERM"));
     }
-    watch.set_draft(initial);
+    let initial = watch.open(prompt, initial, above);
     let mut editor = new_editor(
         Watched {
             inner: helper,
             watch: Arc::clone(&watch),
         },
-        keys.then(|| Arc::clone(&watch)),
+        Arc::clone(&watch),
+        keys,
     )?;
-    let (mut left, mut right) = (initial.to_string(), String::new());
+    let (mut left, mut right) = (initial, String::new());
     for _ in 0..=MAX_REOPENS {
         let line = editor.readline_with_initial(prompt, (&left, &right));
         let why = editor
@@ -334,22 +528,33 @@ fn edit<H: Helper>(
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .take();
+        let shown = |edit: Edit, shown: String| Ok(Edited { edit, shown });
         return match line {
-            Ok(text) => Ok(match why {
-                None => Edit::Saved(text),
-                Some(Closing::Esc) => Edit::Closed(text),
-                Some(Closing::Suspend) => Edit::Suspended(text),
-                Some(Closing::Peek) => Edit::Peek(text),
-                Some(Closing::External) => Edit::External(text),
-                Some(Closing::Navigate(key)) => Edit::Navigate(key),
-            }),
-            Err(ReadlineError::Interrupted) => Ok(Edit::Interrupted),
-            Err(ReadlineError::Eof) => Ok(Edit::Closed(String::new())),
+            Ok(line) => {
+                let text = lock(&watch.pastes).expand(&line);
+                let edit = match why {
+                    None => Edit::Saved(text),
+                    Some(Closing::Esc) => Edit::Closed(text),
+                    Some(Closing::Suspend) => Edit::Suspended(text),
+                    Some(Closing::Peek) => Edit::Peek(text),
+                    Some(Closing::External) => Edit::External(text),
+                    Some(Closing::Navigate(key)) => Edit::Navigate(key),
+                };
+                shown(edit, line)
+            }
+            Err(ReadlineError::Interrupted) => shown(Edit::Interrupted, String::new()),
+            Err(ReadlineError::Eof) => shown(Edit::Closed(String::new()), String::new()),
             Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::InvalidData => {
-                let draft = watch.draft();
+                let draft = watch.shown();
                 let before = watch.before_cursor();
-                left = format!("{before}\u{fffd}");
                 right = draft[before.len()..].to_string();
+                if watch.in_paste() {
+                    // The paste goes on in the editor opened again; the line is as it was.
+                    watch.paste_broken_byte();
+                    left = before.clone();
+                } else {
+                    left = format!("{before}\u{fffd}");
+                }
                 back_to_the_prompt(prompt, &before);
                 continue;
             }
@@ -377,8 +582,9 @@ impl<H: Helper> Bound<H> {
     }
 }
 
-/// The editor with pi-ask's configuration and key bindings; with `watch`, every key is told.
-fn new_editor<H: Helper>(helper: H, watch: Option<Arc<Watch>>) -> io::Result<Bound<H>> {
+/// The editor with pi-ask's configuration and key bindings, every key through a [`Keys`]
+/// handler; with `tell`, every key is told to `watch`.
+fn new_editor<H: Helper>(helper: H, watch: Arc<Watch>, tell: bool) -> io::Result<Bound<H>> {
     let escape_ms = u16::try_from(crate::keys::escape_delay().as_millis()).unwrap_or(u16::MAX);
     let config = Config::builder()
         .behavior(Behavior::PreferTerm)
@@ -402,16 +608,25 @@ fn new_editor<H: Helper>(helper: H, watch: Option<Arc<Watch>>) -> io::Result<Bou
     let mut editor: Editor<H, DefaultHistory> = Editor::with_config(config).map_err(to_io)?;
     editor.set_helper(Some(helper));
     let closed = Arc::new(Mutex::new(None));
-    let mut bind = |event: Event, why: Closing, only_when_empty: bool| {
+    let mut on = |event: Event, action: Action| {
         editor.bind_sequence(
             event,
-            EventHandler::Conditional(Box::new(Close {
-                why,
-                only_when_empty,
+            EventHandler::Conditional(Box::new(Keys {
+                action,
                 closed: Arc::clone(&closed),
-                watch: watch.clone(),
+                watch: Arc::clone(&watch),
+                tell,
             })),
         );
+    };
+    let mut bind = |event: Event, why: Closing, only_when_empty: bool| {
+        on(
+            event,
+            Action::Close {
+                why,
+                only_when_empty,
+            },
+        )
     };
     bind(
         KeyEvent(KeyCode::Esc, Modifiers::NONE).into(),
@@ -439,13 +654,17 @@ fn new_editor<H: Helper>(helper: H, watch: Option<Arc<Watch>>) -> io::Result<Bou
     }
     // Ctrl+L would clear the whole screen (`ESC[H ESC[J`): the questionnaire above the
     // editor is the screen's content, so it does nothing.
-    editor.bind_sequence(KeyEvent::ctrl('L'), EventHandler::Simple(Cmd::Noop));
-    if let Some(watch) = &watch {
-        editor.bind_sequence(
-            Event::Any,
-            EventHandler::Conditional(Box::new(AnyKey(Arc::clone(watch)))),
-        );
-    }
+    on(KeyEvent::ctrl('L').into(), Action::Nothing);
+    // Pastes are read here (see the module notes).
+    on(
+        KeyEvent(KeyCode::BracketedPasteStart, Modifiers::NONE).into(),
+        Action::PasteStart,
+    );
+    on(
+        KeyEvent(KeyCode::BracketedPasteEnd, Modifiers::NONE).into(),
+        Action::PasteEnd,
+    );
+    on(Event::Any, Action::Other);
     Ok(Bound { editor, closed })
 }
 
@@ -458,9 +677,7 @@ fn back_to_the_prompt(prompt: &str, before: &str) {
         return;
     };
     let cols = usize::from(console::Term::read_write_pair(read, write).size().1).max(1);
-    let used = crate::text::width_of(&console::strip_ansi_codes(prompt))
-        + crate::text::width_of(&crate::text::for_editor(before));
-    let up = used / cols + 1;
+    let up = crate::text::editor_cursor(prompt, before, cols).0 + 1;
     // rustyline writes on its own: this goes first.
     if crate::terminal::write_tty(format!("\x1b[{up}A\r").as_bytes()).is_ok() {
         crate::terminal::drain_tty(std::time::Duration::from_secs(1));

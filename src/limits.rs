@@ -15,3 +15,7 @@ pub const INDEX_FIRST_WAIT: Duration = Duration::from_millis(400);
 /// Environment variable overriding [`INDEX_FIRST_WAIT`], in milliseconds (tests set it high
 /// so a loaded machine cannot turn a Tab into a partial list).
 pub const INDEX_WAIT_ENV: &str = "PI_ASK_INDEX_WAIT_MS";
+
+/// Most bytes of one paste an editor keeps: 4 MiB (the default payload's size); the rest of a
+/// longer paste is dropped (`editor`, docs/interactive.md "The line editor").
+pub const MAX_EDITOR_PASTE_BYTES: usize = 4 * 1024 * 1024;

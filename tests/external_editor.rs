@@ -95,3 +95,32 @@ fn ctrl_g_without_an_editor_says_so_and_keeps_the_draft() {
         "draft"
     );
 }
+
+#[test]
+fn ctrl_g_hands_a_folded_paste_to_the_editor_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = recording_editor(dir.path());
+    let mut opts = Options {
+        rows: 24,
+        cols: 100,
+        env: vec![
+            ("PI_ASK_SCREEN".into(), "inline".into()),
+            ("EDITOR".into(), script.display().to_string()),
+        ],
+        ..Options::default()
+    };
+    opts.env_remove.push("VISUAL".into());
+    let mut s = Session::spawn_with(PREFS, &[], opts);
+    s.wait_for("? keys");
+    s.send("4");
+    s.wait_for("^G editor");
+    let seq: Vec<String> = (1..=40).map(|i| i.to_string()).collect();
+    s.send(&format!("a \x1b[200~{}\x1b[201~ b", seq.join("\r")));
+    s.wait_for("> a [paste #1 +40 lines] b");
+    s.send("\x07");
+    s.wait_for("2/2 Frontend");
+    s.send("\x03");
+    let _ = s.finish();
+    let draft = std::fs::read_to_string(dir.path().join("draft")).unwrap();
+    assert_eq!(draft, format!("a {} b", seq.join("\n")));
+}

@@ -858,9 +858,11 @@ fn a_pasted_control_character_takes_no_column_and_is_kept_in_the_answer() {
     s.send("\r");
     let (code, result) = s.finish();
     assert_eq!(code, 0);
+    // The editor reads a paste as rustyline's keys (src/editor.rs "Pastes"): BS (0x08) and DEL
+    // are one key, Backspace, kept as DEL.
     assert_eq!(
         result.unwrap()["details"]["answers"]["style"]["customText"],
-        json!("bell\u{7} csi\u{9b}31m bs\u{8} del\u{7f} rtl\u{202e}end")
+        json!("bell\u{7} csi\u{9b}31m bs\u{7f} del\u{7f} rtl\u{202e}end")
     );
     let raw = String::from_utf8_lossy(&s.output()).into_owned();
     for bad in ['\u{7}', '\u{9b}', '\u{8}', '\u{7f}', '\u{202e}'] {

@@ -562,4 +562,88 @@ fn lines_above_that_cannot_be_used_are_one_line_on_stderr_and_full_screen_never_
     s.send("\x03");
     assert_eq!(s.finish().0, 130);
     assert_eq!(s.stderr(), "");
+/// `seq 40` pasted (`paste-buffer -p`: bracketed) into PostgreSQL's note editor of the database
+/// example at 80x24, (the window shrunk to `shrink` while the draft is open,) Enter saves,
+/// Enter chooses, Enter submits: the block never leaves the window, nothing of it is left in
+/// tmux's history, and the note is exactly what was pasted.
+fn a_long_paste_in_a_note(tag: &str, shrink: Option<(u16, u16)>) {
+    let Some((socket, dir)) = in_tmux(DATABASE, 80, 24, tag) else {
+        return;
+    };
+    tmux_wait(&socket, "the question", |p| p.contains("? keys"));
+    tmux(&socket, &["send-keys", "-t", "t", "n"]);
+    tmux_wait(&socket, "the note editor", |p| p.contains("Add a note..."));
+    let seq: Vec<String> = (1..=40).map(|i| i.to_string()).collect();
+    tmux(&socket, &["set-buffer", &seq.join("\n")]);
+    tmux(&socket, &["paste-buffer", "-p", "-t", "t"]);
+    let pane = tmux_wait(&socket, "the folded paste", |p| {
+        p.contains("> [paste #1 +40 lines]")
+    });
+    let block = [
+        "before",
+        "Note on PostgreSQL · Enter save · Esc close",
+        "Which database should the project use?:",
+        "> ( ) 1. PostgreSQL",
+        "         Full relational database with production tooling.",
+        "  ( ) 2. SQLite",
+        "         Embedded database with minimal setup.",
+        "  ( ) 3. Type your own…",
+        "> [paste #1 +40 lines]",
+    ];
+    assert_eq!(lines(&pane), block, "{pane}");
+    let history = |socket: &str| tmux(socket, &["display", "-p", "-t", "t", "#{history_size}"]);
+    assert_eq!(history(&socket).trim(), "0", "{pane}");
+    if let Some((x, y)) = shrink {
+        let (x, y) = (x.to_string(), y.to_string());
+        tmux(&socket, &["resize-window", "-t", "t", "-x", &x, "-y", &y]);
+        std::thread::sleep(std::time::Duration::from_millis(400));
+        let pane = tmux(&socket, &["capture-pane", "-p", "-S", "-", "-t", "t"]);
+        assert_eq!(lines(&pane), block, "{pane}");
+        assert_eq!(history(&socket).trim(), "0", "{pane}");
+    }
+    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
+    tmux_wait(&socket, "the question again", |p| {
+        p.contains("note: 1↵ 2↵ 3↵")
+    });
+    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
+    tmux_wait(&socket, "the review", |p| p.contains("1. Submit"));
+    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
+    let pane = tmux_wait(&socket, "the transcript", |p| p.contains("✔ Submitted"));
+    let result = dir.path().join("r.json");
+    let start = std::time::Instant::now();
+    while !result.exists() && start.elapsed() < std::time::Duration::from_secs(10) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    tmux(&socket, &["kill-server"]);
+    assert_eq!(
+        lines(&pane),
+        [
+            "before",
+            "Which database should the project use?: PostgreSQL (+ note)",
+            "✔ Submitted"
+        ],
+        "{pane}"
+    );
+    let result: Value = serde_json::from_str(&std::fs::read_to_string(&result).unwrap()).unwrap();
+    assert_eq!(
+        result["details"]["answers"]["database"]["optionNotes"]["postgres"],
+        json!(seq.join("\n"))
+    );
+}
+
+#[test]
+fn a_long_paste_in_a_note_stays_in_the_window_and_is_saved_whole() {
+    a_long_paste_in_a_note("paste", None);
+}
+
+#[test]
+fn a_long_paste_stays_in_the_window_when_it_shrinks_with_the_draft_open() {
+    a_long_paste_in_a_note("paste-shrink", Some((80, 12)));
+}
+
+#[test]
+fn a_long_paste_stays_in_the_window_when_it_narrows_with_the_draft_open() {
+    // Narrower too: tmux rewraps a row by the widest text it held unless it was erased from
+    // its left ("  ( ) 3. Type your own…" is drawn over the question's 79-column hint line).
+    a_long_paste_in_a_note("paste-narrow", Some((60, 12)));
 }

@@ -34,6 +34,20 @@ pub const NO_EXTERNAL_EDITOR: &str = "Ctrl+G: set $VISUAL or $EDITOR to write th
 /// The editors' hint after the external editor failed (the draft is kept).
 pub const EXTERNAL_EDITOR_FAILED: &str = "The editor ($VISUAL / $EDITOR) failed: the draft is kept";
 
+/// How every paste marker in an editor starts (`crate::paste`).
+pub const PASTE_MARKER_START: &str = "[paste #";
+
+/// The marker a long paste is folded into in an editor (pi's editor's own): paste number
+/// `id`, `lines` lines (`[paste #1 +40 lines]`), or one line of `chars` characters
+/// (`[paste #2 1205 chars]`).
+pub fn paste_marker(id: usize, lines: usize, chars: usize) -> String {
+    if lines > 1 {
+        format!("{PASTE_MARKER_START}{id} +{lines} lines]")
+    } else {
+        format!("{PASTE_MARKER_START}{id} {chars} chars]")
+    }
+}
+
 /// The filter editor's hint.
 pub const FILTER_EDITOR_HINT: &str =
     "Enter filter \u{b7} empty Enter: all options \u{b7} Esc close";

@@ -32,7 +32,7 @@
 //! its initial text when the time runs out.
 
 use crate::complete::AtCompleter;
-use crate::editor::{self, Edit, Watch};
+use crate::editor::{self, Edited, Watch};
 use crate::keys::{Event, KeyReader, RawMode, SystemClock, TtySource};
 use std::io;
 use std::sync::{mpsc, Arc};
@@ -43,7 +43,7 @@ use std::time::{Duration, Instant};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EditWait {
     /// The editor closed.
-    Closed(Edit),
+    Closed(Edited),
     /// The wait ended with the editor still open: a key was typed in it (at `last_key`), or
     /// the time to wait passed (`last_key` is `None`).
     Open {
@@ -66,16 +66,18 @@ pub trait Backend {
     ///
     /// Errors: the terminal went away (`UnexpectedEof`) or failed.
     fn event(&mut self, timeout: Option<Duration>) -> io::Result<Event>;
-    /// Edits one line (`prompt`, prefilled with `initial`) at the cursor, and waits at most
-    /// `wait` (`None`: as long as it takes) for the editor to close. When an editor is open
-    /// already (the previous call gave [`EditWait::Open`]), it goes on waiting for that one
-    /// (`prompt` and `initial` are not used).
+    /// Edits one line (`prompt`, prefilled with `initial`) at the cursor, under `above` rows
+    /// of the block that must stay in the window (a paste that would push them out is folded:
+    /// `crate::paste`), and waits at most `wait` (`None`: as long as it takes) for the editor
+    /// to close. When an editor is open already (the previous call gave [`EditWait::Open`]),
+    /// it goes on waiting for that one (`prompt`, `initial` and `above` are not used).
     ///
     /// Errors: the terminal failed.
     fn edit(
         &mut self,
         prompt: &str,
         initial: &str,
+        above: usize,
         completer: &AtCompleter,
         wait: Option<Duration>,
     ) -> io::Result<EditWait>;
@@ -131,9 +133,9 @@ pub struct TtyBackend {
     raw: Option<RawMode>,
     /// The editor open on its own thread (only with a timeout), between waits.
     editor: Option<OpenEditor>,
-    /// The prompt and text of an editor waiting for the terminal to take what was written
-    /// before it (only with a timeout): the text is what giving it up keeps.
-    opening: Option<(String, String)>,
+    /// The prompt, text and rows above of an editor waiting for the terminal to take what
+    /// was written before it (only with a timeout): the text is what giving it up keeps.
+    opening: Option<(String, String, usize)>,
     placement: super::Placement,
     /// Continued after an outside stop, not told to the front end yet.
     continued: bool,
@@ -155,7 +157,7 @@ enum FromEditor {
     /// A key was typed, at this time.
     Key(Instant),
     /// The editor closed.
-    Closed(io::Result<Edit>),
+    Closed(io::Result<Edited>),
 }
 
 impl TtyBackend {
@@ -164,6 +166,7 @@ impl TtyBackend {
         &mut self,
         prompt: &str,
         initial: &str,
+        above: usize,
         completer: &AtCompleter,
     ) -> io::Result<()> {
         let (send, events) = mpsc::channel();
@@ -176,7 +179,7 @@ impl TtyBackend {
         let thread = std::thread::Builder::new()
             .name("pi-ask-editor".into())
             .spawn(move || {
-                let edit = editor::edit_line_watched(&prompt, &initial, completer, watched);
+                let edit = editor::edit_line_watched(&prompt, &initial, above, completer, watched);
                 let _ = send.send(FromEditor::Closed(edit));
             })?;
         self.editor = Some(OpenEditor {
@@ -288,6 +291,7 @@ impl Backend for TtyBackend {
         &mut self,
         prompt: &str,
         initial: &str,
+        above: usize,
         completer: &AtCompleter,
         wait: Option<Duration>,
     ) -> io::Result<EditWait> {
@@ -296,20 +300,20 @@ impl Backend for TtyBackend {
             let opening = self
                 .opening
                 .take()
-                .unwrap_or_else(|| (prompt.to_string(), initial.to_string()));
+                .unwrap_or_else(|| (prompt.to_string(), initial.to_string(), above));
             if !crate::terminal::drain_tty(wait.unwrap_or(EDITOR_DRAIN_FOREVER)) {
                 self.opening = Some(opening);
                 return Ok(EditWait::Open { last_key: None });
             }
-            let (prompt, initial) = (opening.0.as_str(), opening.1.as_str());
+            let (prompt, initial, above) = (opening.0.as_str(), opening.1.as_str(), opening.2);
             if wait.is_none() {
                 // No timeout: on this thread.
-                let edit = editor::edit_line(prompt, initial, completer.clone());
+                let edit = editor::edit_line(prompt, initial, above, completer.clone());
                 // rustyline switches bracketed paste off when it ends.
                 self.write(PASTE_ON)?;
                 return edit.map(EditWait::Closed);
             }
-            self.open_editor(prompt, initial, completer)?;
+            self.open_editor(prompt, initial, above, completer)?;
         }
         self.wait_editor(wait)
     }
@@ -321,7 +325,7 @@ impl Backend for TtyBackend {
 
     fn abandon_edit(&mut self) -> String {
         // The thread is left blocked in rustyline's read (see the module notes).
-        let opening = self.opening.take().map(|(_, initial)| initial);
+        let opening = self.opening.take().map(|(_, initial, _)| initial);
         self.editor
             .take()
             .map(|open| open.watch.draft())
@@ -409,10 +413,11 @@ impl<B: Backend + ?Sized> Backend for &mut B {
         &mut self,
         prompt: &str,
         initial: &str,
+        above: usize,
         completer: &AtCompleter,
         wait: Option<Duration>,
     ) -> io::Result<EditWait> {
-        (**self).edit(prompt, initial, completer, wait)
+        (**self).edit(prompt, initial, above, completer, wait)
     }
 
     fn abandon_edit(&mut self) -> String {

@@ -4,7 +4,7 @@
 
 use super::layers::{Outcome, Overlay};
 use super::{term_width, Backend, Placement, Session};
-use crate::editor::Edit;
+use crate::editor::{Edit, Edited};
 use crate::flow::Command;
 use crate::frontend::tty::EditWait;
 use crate::text::fit;
@@ -93,14 +93,15 @@ impl<B: Backend> Session<'_, B> {
             let quiet = (at + EDITOR_QUIET).saturating_duration_since(self.io.now());
             wait = Some(wait.map_or(quiet, |w| w.min(quiet)));
         }
+        let above = self.region.at();
         match self
             .io
-            .edit(EDITOR_PROMPT, &initial, &self.completer, wait)?
+            .edit(EDITOR_PROMPT, &initial, above, &self.completer, wait)?
         {
-            EditWait::Closed(edit) => {
+            EditWait::Closed(edited) => {
                 self.editor = None;
                 self.key_came();
-                self.editor_closed(open.size, edit)
+                self.editor_closed(open.size, edited)
             }
             EditWait::Open { last_key } => {
                 if let (Some(deadline), Some(at)) = (&mut self.deadline, last_key) {
@@ -173,21 +174,14 @@ impl<B: Backend> Session<'_, B> {
         self.io.write(&bytes)
     }
 
-    /// An editor closed: the rows it took, then what its closing does.
-    fn editor_closed(&mut self, opened: (usize, usize), edit: Edit) -> io::Result<()> {
+    /// An editor closed: the rows its line took (as shown: a folded paste as its marker), then
+    /// what its closing does.
+    fn editor_closed(&mut self, opened: (usize, usize), edited: Edited) -> io::Result<()> {
         let (rows, cols) = self.io.size();
-        let text = match &edit {
-            Edit::Saved(t)
-            | Edit::Closed(t)
-            | Edit::Suspended(t)
-            | Edit::External(t)
-            | Edit::Peek(t)
-            | Edit::TimedOut(t) => t.as_str(),
-            Edit::Navigate(_) | Edit::Interrupted => "",
-        };
+        let Edited { edit, shown } = edited;
         let t = self.transcript(None);
         self.region
-            .editor_closed(editor_rows(EDITOR_PROMPT, text, cols), &t, rows);
+            .editor_closed(editor_rows(EDITOR_PROMPT, &shown, cols), &t, rows);
         if opened != (rows, cols) {
             self.region.resized(opened.1, cols, rows, &t);
             self.cols = cols;

@@ -51,10 +51,12 @@
 //! [`Backend::edit`] is a line editor that types the events that follow: Enter saves, Esc keeps
 //! the draft, Ctrl+C interrupts, Ctrl+D in an empty editor closes it, Ctrl+Z suspends, Ctrl+]
 //! peeks; in an empty editor ↑ ↓ Tab Shift+Tab ← → navigate; Backspace deletes the last
-//! character, other keys are ignored. It echoes as rustyline does: at the start of the
-//! cursor's row, the prompt and the text, wrapped at the width by the screen (the fake's
-//! rustyline counts widths as the terminal does), each change rewriting the rows the last
-//! echo took; when it closes, the cursor goes to the start of the next row. A resize while it
+//! character, other keys are ignored. A paste goes in as the real editor puts it (as it is, or
+//! folded into a marker: `crate::paste`, with the same room), and what it closes with has the
+//! pastes expanded. It echoes as rustyline does: at the start of the cursor's row, the prompt
+//! and the text, a line break starting a new row, wrapped at the width by the screen (the
+//! fake's rustyline counts widths as the terminal does), each change rewriting the rows the
+//! last echo took; when it closes, the cursor goes to the start of the next row. A resize while it
 //! is open redraws it, and the front end hears of the resize (an [`Event::Resize`]) after the
 //! editor closes. Its echo is not in [`FakeBackend::written`], which holds only what the front
 //! end wrote.
@@ -90,7 +92,7 @@ mod widths;
 
 use super::backend::{Backend, EditWait};
 use crate::complete::AtCompleter;
-use crate::editor::Edit;
+use crate::editor::{Edit, Edited};
 use crate::keys::{Clock, Event, Key, ManualClock};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
@@ -135,11 +137,26 @@ pub struct FakeBackend {
 #[derive(Debug)]
 struct OpenEditor {
     prompt: String,
+    /// Its line as shown (a folded paste as its marker).
     text: String,
+    /// The pastes folded in it.
+    pastes: crate::paste::Pastes,
+    /// Rows of the block above its row.
+    above: usize,
     /// The absolute row its echo starts on.
     origin: usize,
     /// Rows its last echo took.
     rows: usize,
+}
+
+/// Whether an editor's line fits the window of `size` (rows, columns) under `above` rows of
+/// its block, as the real editor measures it (`editor::Watch`): within the rows left less the
+/// row of its closing line feed.
+fn fits(size: (usize, usize), prompt: &str, above: usize) -> impl Fn(&str) -> bool {
+    let (rows, cols) = size;
+    let room = rows.saturating_sub(above + 1).max(1);
+    let prompt = prompt.to_string();
+    move |line: &str| crate::text::editor_cursor(&prompt, line, cols).0 < room
 }
 
 /// What came within a wait.
@@ -511,6 +528,8 @@ impl FakeBackend {
         out.push_str(&editor.prompt);
         for c in editor.text.chars() {
             match c {
+                // rustyline lays out a line break as a new row.
+                '\n' => out.push_str("\r\n"),
                 '\x00'..='\x1f' => {
                     out.push('^');
                     out.push(char::from(b'@' + c as u8));
@@ -574,14 +593,19 @@ impl Backend for FakeBackend {
         &mut self,
         prompt: &str,
         initial: &str,
+        above: usize,
         _: &AtCompleter,
         wait: Option<Duration>,
     ) -> io::Result<EditWait> {
         if self.editor.is_none() {
             let origin = self.term.scrolled() + self.term.cursor().0;
+            let mut pastes = crate::paste::Pastes::default();
+            let text = pastes.initial(initial, fits(self.size, prompt, above));
             self.editor = Some(OpenEditor {
                 prompt: prompt.to_string(),
-                text: initial.to_string(),
+                text,
+                pastes,
+                above,
                 origin,
                 rows: 1,
             });
@@ -598,7 +622,12 @@ impl Backend for FakeBackend {
                 }
                 Next::Event(event) => event,
             };
-            let text = self.editor.as_ref().map_or("", |e| e.text.as_str());
+            let text = self
+                .editor
+                .as_ref()
+                .map_or(String::new(), |e| e.pastes.expand(&e.text));
+            let text = text.as_str();
+            let size = self.size;
             let closed = match event {
                 Event::Key(Key::Enter) => Edit::Saved(text.to_string()),
                 Event::Key(Key::Esc) => Edit::Closed(text.to_string()),
@@ -616,7 +645,14 @@ impl Backend for FakeBackend {
                     if let Some(editor) = &mut self.editor {
                         match key {
                             Key::Char(c) => editor.text.push(c),
-                            Key::Paste(p) => editor.text.push_str(&p),
+                            Key::Paste(p) => {
+                                let fits = fits(size, &editor.prompt, editor.above);
+                                let insert =
+                                    editor
+                                        .pastes
+                                        .insert(&editor.text, editor.text.len(), &p, fits);
+                                editor.text.push_str(&insert);
+                            }
                             Key::Backspace => {
                                 editor.text.pop();
                             }
@@ -636,13 +672,23 @@ impl Backend for FakeBackend {
             };
             // rustyline leaves its line on the screen and ends it with a line feed.
             self.echo(true);
+            let shown = match &closed {
+                Edit::Navigate(_) | Edit::Interrupted => String::new(),
+                _ => self.editor.take().map(|e| e.text).unwrap_or_default(),
+            };
             self.editor = None;
-            return Ok(EditWait::Closed(closed));
+            return Ok(EditWait::Closed(Edited {
+                edit: closed,
+                shown,
+            }));
         }
     }
 
     fn abandon_edit(&mut self) -> String {
-        self.editor.take().map(|e| e.text).unwrap_or_default()
+        self.editor
+            .take()
+            .map(|e| e.pastes.expand(&e.text))
+            .unwrap_or_default()
     }
 
     fn editor_cursor(&self) -> String {

@@ -32,6 +32,9 @@
 //! or GNU screen) make a line wider than the new width take more rows. The cursor is under
 //! the region, so the region's top is as many rows up as its lines take at the new width
 //! ([`Region::resized`]); the next frame is written whole from there, erasing what is below.
+//! tmux rewraps a row by the widest text it held since an erase from the row's left (an erase
+//! after the text keeps the old width), so a row drawn over wider or unknown text is erased
+//! from its left first.
 
 use super::screen_width;
 use console::measure_text_width;
@@ -339,7 +342,18 @@ impl Region {
             {
                 continue;
             }
+            // A row that showed something wider is erased from its left first: an erase after
+            // the text leaves tmux counting the old width, and it rewraps the row by it when the
+            // window narrows (an erase from the left frees the row).
+            let wider = match self.shown.get(row) {
+                Some(Some(old)) => measure_text_width(old) > measure_text_width(line),
+                Some(None) => true,
+                None => false,
+            };
             go(&mut out, &mut at, &mut exists, row);
+            if wider {
+                out.push_str("\x1b[K");
+            }
             out.push_str(line);
             out.push_str("\x1b[K");
         }

@@ -65,19 +65,33 @@ fn transcript_lines_out_of_reach_are_given_up_and_a_stale_one_is_superseded() {
 }
 
 #[test]
+fn a_row_that_showed_wider_text_is_erased_from_its_left_first() {
+    // tmux rewraps a row by the widest text it held when the window narrows, unless it was
+    // erased from its left: "short" over "a longer line" would take two rows at 8 columns.
+    let mut r = Region::new(Placement::Inline, true);
+    r.draw(&vec![], &block(&["a longer line", "x"]), 24, 20);
+    let bytes = r.draw(&vec![], &block(&["short", "x"]), 24, 20);
+    assert_eq!(bytes, "\x1b[2A\r\x1b[Kshort\x1b[K\x1b[2B\r");
+    // Wider text over narrower needs no erase first.
+    let bytes = r.draw(&vec![], &block(&["a longer line", "x"]), 24, 20);
+    assert_eq!(bytes, "\x1b[2A\ra longer line\x1b[K\x1b[2B\r");
+}
+
+#[test]
 fn a_resize_finds_the_top_where_a_rewrapping_terminal_put_it() {
     let mut r = Region::new(Placement::Inline, true);
     r.draw(&vec![], &block(&["0123456789", "ab"]), 24, 20);
     r.resized(20, 5, 24, &vec![]);
     // "0123456789" takes 2 rows at 5 columns, "ab" one: the top is 3 rows up.
     let bytes = r.draw(&vec![], &block(&["0123", "ab"]), 24, 5);
-    assert!(bytes.starts_with("\x1b[3A\r0123\x1b[K"), "{bytes:?}");
+    // Rows a resize rewrapped are unknown: each is erased from its left before its text.
+    assert!(bytes.starts_with("\x1b[3A\r\x1b[K0123\x1b[K"), "{bytes:?}");
     // Without rewrap, each line kept its row.
     let mut r = Region::new(Placement::Inline, false);
     r.draw(&vec![], &block(&["0123456789", "ab"]), 24, 20);
     r.resized(20, 5, 24, &vec![]);
     let bytes = r.draw(&vec![], &block(&["0123", "ab"]), 24, 5);
-    assert!(bytes.starts_with("\x1b[2A\r0123\x1b[K"), "{bytes:?}");
+    assert!(bytes.starts_with("\x1b[2A\r\x1b[K0123\x1b[K"), "{bytes:?}");
 }
 
 #[test]

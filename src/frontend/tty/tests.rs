@@ -701,6 +701,41 @@ fn above_session(events: Vec<Event>) -> (Vec<String>, String) {
     backend.sizes.push_back((6, 60));
     backend.sizes.push_back((16, 60));
     let _ = drive(
+const DATABASE: &str = include_str!("../../../examples/database.json");
+
+/// `seq 40`, as a paste gives it.
+fn seq40() -> String {
+    (1..=40)
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The database example inline on a 24x80 fake terminal: `n` opens PostgreSQL's note, `paste`
+/// is pasted, (a resize to `resize`,) Enter saves, Enter chooses, Enter submits.
+fn long_paste_run(
+    paste: &str,
+    resize: Option<(usize, usize)>,
+) -> (Result<Value, Ending>, FakeBackend) {
+    long_paste_run_in((24, 80), paste, resize)
+}
+
+/// [`long_paste_run`] in a window of `size` (rows, columns).
+fn long_paste_run_in(
+    size: (usize, usize),
+    paste: &str,
+    resize: Option<(usize, usize)>,
+) -> (Result<Value, Ending>, FakeBackend) {
+    let p = parse_payload(DATABASE).unwrap();
+    let mut events = vec![key(Key::Char('n')), key(Key::Paste(paste.to_string()))];
+    if resize.is_some() {
+        events.push(Event::Resize);
+    }
+    events.extend([key(Key::Enter), key(Key::Enter), key(Key::Enter)]);
+    let mut backend = FakeBackend::new(size.0, size.1, events);
+    backend.sizes.extend(resize);
+    backend.print("$ pi-ask q.json\n");
+    let ending = drive(
         Flow::new(&p),
         &mut backend,
         &AskOptions {
@@ -747,4 +782,81 @@ fn inline_with_lines_above_draws_their_end_in_the_rows_the_block_leaves() {
         1,
         "{written:?}"
     );
+}
+            ..opts()
+        },
+    );
+    let answers = match ending {
+        Ending::Submitted(state) => Ok(serde_json::to_value(state.answers(&p)).unwrap()),
+        other => Err(other),
+    };
+    (answers, backend)
+}
+
+#[test]
+fn a_long_paste_in_a_note_is_folded_into_a_marker_and_saved_whole() {
+    let (answers, mut fake) = long_paste_run(&seq40(), None);
+    assert_eq!(
+        answers,
+        submitted(json!({"database": {
+            "values": ["postgres"], "labels": ["PostgreSQL"], "indices": [1],
+            "optionNotes": {"postgres": seq40()}
+        }}))
+    );
+    fake.assert_no_stale_rows();
+    assert_eq!(
+        fake.left(),
+        [
+            "$ pi-ask q.json",
+            "Which database should the project use?: PostgreSQL (+ note)",
+            "✔ Submitted"
+        ]
+    );
+}
+
+#[test]
+fn a_long_paste_stays_folded_in_a_window_that_shrinks_under_it() {
+    let (answers, mut fake) = long_paste_run(&seq40(), Some((12, 60)));
+    assert_eq!(
+        answers.unwrap()["database"]["optionNotes"]["postgres"],
+        json!(seq40())
+    );
+    fake.assert_no_stale_rows();
+    assert_eq!(fake.left().last().map(String::as_str), Some("✔ Submitted"));
+}
+
+#[test]
+fn a_short_paste_keeps_its_lines_in_the_editor_when_they_fit() {
+    let (answers, mut fake) = long_paste_run("a\nb\nc", None);
+    assert_eq!(
+        answers.unwrap()["database"]["optionNotes"]["postgres"],
+        json!("a\nb\nc")
+    );
+    fake.assert_no_stale_rows();
+}
+
+#[test]
+fn pastes_of_every_length_keep_the_block_in_windows_of_every_size() {
+    let pastes = [
+        "a".to_string(),
+        "a\nb\nc".to_string(),
+        (1..=10)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        seq40(),
+        "x".repeat(500),
+        "y".repeat(5000),
+    ];
+    for size in [(24, 80), (12, 80), (10, 40), (9, 30), (16, 20)] {
+        for paste in &pastes {
+            let (answers, mut fake) = long_paste_run_in(size, paste, None);
+            assert_eq!(
+                answers.unwrap()["database"]["optionNotes"]["postgres"],
+                json!(paste),
+                "{size:?}"
+            );
+            fake.assert_no_stale_rows();
+        }
+    }
 }
