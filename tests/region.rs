@@ -562,6 +562,8 @@ fn lines_above_that_cannot_be_used_are_one_line_on_stderr_and_full_screen_never_
     s.send("\x03");
     assert_eq!(s.finish().0, 130);
     assert_eq!(s.stderr(), "");
+}
+
 /// `seq 40` pasted (`paste-buffer -p`: bracketed) into PostgreSQL's note editor of the database
 /// example at 80x24, (the window shrunk to `shrink` while the draft is open,) Enter saves,
 /// Enter chooses, Enter submits: the block never leaves the window, nothing of it is left in

@@ -701,41 +701,6 @@ fn above_session(events: Vec<Event>) -> (Vec<String>, String) {
     backend.sizes.push_back((6, 60));
     backend.sizes.push_back((16, 60));
     let _ = drive(
-const DATABASE: &str = include_str!("../../../examples/database.json");
-
-/// `seq 40`, as a paste gives it.
-fn seq40() -> String {
-    (1..=40)
-        .map(|i| i.to_string())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// The database example inline on a 24x80 fake terminal: `n` opens PostgreSQL's note, `paste`
-/// is pasted, (a resize to `resize`,) Enter saves, Enter chooses, Enter submits.
-fn long_paste_run(
-    paste: &str,
-    resize: Option<(usize, usize)>,
-) -> (Result<Value, Ending>, FakeBackend) {
-    long_paste_run_in((24, 80), paste, resize)
-}
-
-/// [`long_paste_run`] in a window of `size` (rows, columns).
-fn long_paste_run_in(
-    size: (usize, usize),
-    paste: &str,
-    resize: Option<(usize, usize)>,
-) -> (Result<Value, Ending>, FakeBackend) {
-    let p = parse_payload(DATABASE).unwrap();
-    let mut events = vec![key(Key::Char('n')), key(Key::Paste(paste.to_string()))];
-    if resize.is_some() {
-        events.push(Event::Resize);
-    }
-    events.extend([key(Key::Enter), key(Key::Enter), key(Key::Enter)]);
-    let mut backend = FakeBackend::new(size.0, size.1, events);
-    backend.sizes.extend(resize);
-    backend.print("$ pi-ask q.json\n");
-    let ending = drive(
         Flow::new(&p),
         &mut backend,
         &AskOptions {
@@ -783,6 +748,46 @@ fn inline_with_lines_above_draws_their_end_in_the_rows_the_block_leaves() {
         "{written:?}"
     );
 }
+
+const DATABASE: &str = include_str!("../../../examples/database.json");
+
+/// `seq 40`, as a paste gives it.
+fn seq40() -> String {
+    (1..=40)
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The database example inline on a 24x80 fake terminal: `n` opens PostgreSQL's note, `paste`
+/// is pasted, (a resize to `resize`,) Enter saves, Enter chooses, Enter submits.
+fn long_paste_run(
+    paste: &str,
+    resize: Option<(usize, usize)>,
+) -> (Result<Value, Ending>, FakeBackend) {
+    long_paste_run_in((24, 80), paste, resize)
+}
+
+/// [`long_paste_run`] in a window of `size` (rows, columns).
+fn long_paste_run_in(
+    size: (usize, usize),
+    paste: &str,
+    resize: Option<(usize, usize)>,
+) -> (Result<Value, Ending>, FakeBackend) {
+    let p = parse_payload(DATABASE).unwrap();
+    let mut events = vec![key(Key::Char('n')), key(Key::Paste(paste.to_string()))];
+    if resize.is_some() {
+        events.push(Event::Resize);
+    }
+    events.extend([key(Key::Enter), key(Key::Enter), key(Key::Enter)]);
+    let mut backend = FakeBackend::new(size.0, size.1, events);
+    backend.sizes.extend(resize);
+    backend.print("$ pi-ask q.json\n");
+    let ending = drive(
+        Flow::new(&p),
+        &mut backend,
+        &AskOptions {
+            placement: Placement::Inline,
             ..opts()
         },
     );
