@@ -620,9 +620,10 @@ pub fn claim_result() {
 /// console turns an interrupted key read into SIGINT plus an `Interrupted` error, which is
 /// indistinguishable from Ctrl+C; rustyline leaves a SIGWINCH handler installed after an
 /// editor closes, so without this a resize after any editor dismissed the flow. Blocking
-/// SIGWINCH on the thread that reads keys leaves it to the other threads (the signal watch
-/// is always running in the terminal front end), where handlers such as rustyline's still
-/// run; the front end re-reads the size at the next key. Call it on the reading thread after
+/// SIGWINCH on the thread that reads keys leaves it to the signal watch's thread, which
+/// unblocks it ([`watch_now`], from the first frame on; a resize before it waits for it),
+/// where handlers such as rustyline's still run; the front end re-reads the size at the next
+/// key. Call it on the reading thread after
 /// [`SignalWatch::start`].
 pub fn keep_resizes_from_interrupting_reads() {
     let mut set = SigSet::empty();
@@ -740,7 +741,15 @@ pub fn watch_now() -> io::Result<()> {
     };
     std::thread::Builder::new()
         .name("pi-ask-signals".into())
-        .spawn(watcher)?;
+        .spawn(|| {
+            // The thread that reads keys blocks SIGWINCH
+            // ([`keep_resizes_from_interrupting_reads`]) and this one inherits its mask: it
+            // takes resizes for the process, so their handlers run.
+            let mut set = SigSet::empty();
+            set.add(Signal::SIGWINCH);
+            let _ = set.thread_unblock();
+            watcher();
+        })?;
     Ok(())
 }
 
