@@ -251,12 +251,15 @@ impl Watch {
         lock(&self.pasting).is_some()
     }
 
-    /// A byte that is not UTF-8 came in a paste: U+FFFD in the paste.
-    fn paste_broken_byte(&self) {
-        if let Some(p) = lock(&self.pasting).as_mut() {
-            p.text.push('\u{fffd}');
-            p.after_cr = false;
-        }
+    /// A byte that is not UTF-8 came in a paste, and rustyline dropped what it had read ahead
+    /// (the rest of the paste, its end with it): the paste ends there, with U+FFFD for the
+    /// byte. What goes into the shown `line` at byte `pos` (the pasted text or its marker);
+    /// `None` when no paste was being read.
+    fn end_broken_paste(&self, line: &str, pos: usize) -> Option<String> {
+        let mut text = lock(&self.pasting).take()?.text;
+        text.push('\u{fffd}');
+        let fits = self.fits();
+        Some(lock(&self.pastes).insert(line, pos, &text, fits))
     }
 
     fn set_draft(&self, line: &str) {
@@ -548,13 +551,10 @@ fn edit<H: Helper>(
                 let draft = watch.shown();
                 let before = watch.before_cursor();
                 right = draft[before.len()..].to_string();
-                if watch.in_paste() {
-                    // The paste goes on in the editor opened again; the line is as it was.
-                    watch.paste_broken_byte();
-                    left = before.clone();
-                } else {
-                    left = format!("{before}\u{fffd}");
-                }
+                left = match watch.end_broken_paste(&draft, before.len()) {
+                    Some(pasted) => format!("{before}{pasted}"),
+                    None => format!("{before}\u{fffd}"),
+                };
                 back_to_the_prompt(prompt, &before);
                 continue;
             }

@@ -1226,6 +1226,30 @@ fn a_byte_that_is_not_utf8_in_an_editor_becomes_a_replacement_character() {
     );
 }
 
+/// A paste with a byte that is not UTF-8 in it keeps what was pasted before the byte, U+FFFD
+/// for it; the rest of that paste is lost (docs/interactive.md, "The line editor").
+#[test]
+fn a_byte_that_is_not_utf8_in_a_paste_keeps_what_came_before_it() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&[STYLE, HINT]);
+    s.send("4");
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    s.send("x");
+    s.wait_for("> x");
+    s.send_bytes(b"\x1b[200~abc\x9bdef\x1b[201~");
+    s.expect("> xabc\u{fffd}");
+    s.send("y\r");
+    s.wait_all(&[FRONTEND, HINT]);
+    s.send(TAB);
+    s.wait_all(&[REVIEW, "3. Cancel"]);
+    let details = submit(&mut s);
+    assert_eq!(
+        details["answers"]["style"]["customText"],
+        json!("xabc\u{fffd}y"),
+        "{details}"
+    );
+}
+
 /// Waits until `path` exists (15 s at most).
 fn wait_for_file(path: &std::path::Path) {
     let start = std::time::Instant::now();
