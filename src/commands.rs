@@ -161,8 +161,18 @@ pub fn validate(args: &ValidateArgs) -> ExitCode {
         s.push('\n');
         s
     } else {
-        // Payload text may carry escape sequences: shown escaped, never run (src/text/sanitize.rs).
-        crate::text::for_terminal(&validate_text(&report, args)).into_owned()
+        // Payload text may carry escape sequences: shown escaped, never run (src/text/sanitize.rs);
+        // each line bounded (`--json` has the texts whole).
+        let text = validate_text(&report, args);
+        let mut out = String::with_capacity(text.len().min(1 << 20));
+        for line in crate::text::for_terminal(&text).lines() {
+            out.push_str(&crate::text::fit(
+                line,
+                crate::limits::MAX_REPORT_LINE_COLUMNS,
+            ));
+            out.push('\n');
+        }
+        out
     };
     match print(&text) {
         Err(code) => code,

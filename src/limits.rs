@@ -19,3 +19,8 @@ pub const INDEX_WAIT_ENV: &str = "PI_ASK_INDEX_WAIT_MS";
 /// Most bytes of one paste an editor keeps: 4 MiB (the default payload's size); the rest of a
 /// longer paste is dropped (`editor`, docs/interactive.md "The line editor").
 pub const MAX_EDITOR_PASTE_BYTES: usize = 4 * 1024 * 1024;
+
+/// Most columns of one line of `pi-ask validate`'s text report (a label, a prompt, a
+/// description): a longer one is cut with `…`, so a megabyte label is not a megabyte on the
+/// terminal (`--json` gives every text whole).
+pub const MAX_REPORT_LINE_COLUMNS: usize = 400;

@@ -144,3 +144,24 @@ fn subcommands_ignore_the_answers_environment_variable() {
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+/// A text line of the report is bounded (a label of a million letters is 400 columns, cut
+/// with `…`); `--json` keeps it whole.
+#[test]
+fn a_megabyte_label_is_one_bounded_line_of_the_report() {
+    let dir = Dir::new();
+    let label = "L".repeat(1_000_000);
+    let payload = json!({"questions": [{"id": "a", "prompt": "P", "options": [
+        {"value": "x", "label": label}, {"value": "y", "label": "M"}]}]});
+    let path = dir.json("q.json", &payload);
+    let run = run_cmd(pi_ask().arg("validate").arg(&path));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let line = run.stdout.lines().nth(2).unwrap();
+    assert_eq!(line, format!("   1) {}\u{2026}", "L".repeat(393)));
+    assert_eq!(run.stdout.lines().nth(3), Some("   2) M [y]"));
+    let run = run_cmd(pi_ask().args(["validate", "--json"]).arg(&path));
+    assert_eq!(
+        run.json()["payload"]["questions"][0]["options"][0]["label"],
+        json!(label)
+    );
+}
