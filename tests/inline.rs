@@ -162,7 +162,7 @@ fn esc_ctrl_c_sigterm_and_a_timeout_each_leave_the_transcript_and_how_it_ended()
             "Implementation preferences",
             "Style: Rich",
             "Frontend: no answer",
-            "✘ Cancelled: no answers were given"
+            "✘ Cancelled: the answers were not sent"
         ]
     );
     assert_eq!(forbidden(&raw), Vec::<String>::new());
@@ -175,7 +175,7 @@ fn esc_ctrl_c_sigterm_and_a_timeout_each_leave_the_transcript_and_how_it_ended()
             "Implementation preferences",
             "Style: Rich",
             "Frontend: no answer",
-            "✘ Dismissed (Ctrl+C): no answers were given"
+            "✘ Dismissed (Ctrl+C): the answers were not sent"
         ]
     );
 
@@ -187,7 +187,7 @@ fn esc_ctrl_c_sigterm_and_a_timeout_each_leave_the_transcript_and_how_it_ended()
             "Implementation preferences",
             "Style: Rich",
             "Frontend: no answer",
-            "✘ Aborted by SIGTERM: no answers were given"
+            "✘ Aborted by SIGTERM: the answers were not sent"
         ]
     );
 

@@ -378,7 +378,7 @@ fn cancel_at_the_review_asks_first_then_dismisses() {
     run.answer("1/1> ", "1");
     run.answer("review> ", "cancel");
     run.answer("Cancel and discard your answers? [y/N] ", "y");
-    run.expect("Cancelled: no answers were given.\r\n");
+    run.expect("Cancelled: the answers were not sent.\r\n");
     let (code, result, _) = run.finish();
     assert_eq!(code, 1);
     assert_eq!(result["content"][0]["text"], "User cancelled the ask flow");

@@ -165,3 +165,24 @@ fn a_megabyte_label_is_one_bounded_line_of_the_report() {
         json!(label)
     );
 }
+
+/// A title of only whitespace is no title: the report names none, the normalized payload has
+/// none.
+#[test]
+fn a_title_of_only_spaces_is_no_title() {
+    let dir = Dir::new();
+    let path = dir.json(
+        "q.json",
+        &json!({"title": "  \t ", "questions": [{"id": "a", "prompt": "P", "options": [
+            {"value": "x", "label": "X"}]}]}),
+    );
+    let run = run_cmd(pi_ask().arg("validate").arg(&path));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.starts_with("Valid payload: 1 question.\n"),
+        "{}",
+        run.stdout
+    );
+    let run = run_cmd(pi_ask().args(["validate", "--json"]).arg(&path));
+    assert_eq!(run.json()["payload"].get("title"), None);
+}

@@ -163,8 +163,9 @@ pub(super) fn normalize(
     spelling: &Spelling,
     problems: &mut Vec<Problem>,
 ) -> Option<Payload> {
+    // A title of only whitespace is no title: nothing to show as a heading.
     let title = match raw.title {
-        Field::Given(t) => Some(t),
+        Field::Given(t) if !t.trim().is_empty() => Some(t),
         _ => None,
     };
     let key = spelling.questions.unwrap_or("questions");

@@ -1374,7 +1374,7 @@ mod tests {
             2
         );
         assert!(screen.contains("[y/N] No, keep answering.\nreview> "));
-        assert!(screen.ends_with("[y/N] Cancelled: no answers were given.\n"));
+        assert!(screen.ends_with("[y/N] Cancelled: the answers were not sent.\n"));
     }
 
     #[test]

@@ -79,17 +79,23 @@ pub fn ending_words(ending: &Ending) -> (bool, String) {
     match ending {
         Ending::Submitted(_) => (true, "Submitted".into()),
         Ending::Elaborated(_) => (true, "Elaboration requested".into()),
-        Ending::Dismissed => (false, "Cancelled: no answers were given".into()),
-        Ending::Interrupted => (false, "Dismissed (Ctrl+C): no answers were given".into()),
+        Ending::Dismissed => (false, "Cancelled: the answers were not sent".into()),
+        Ending::Interrupted => (
+            false,
+            "Dismissed (Ctrl+C): the answers were not sent".into(),
+        ),
         Ending::Aborted { signal } => (
             false,
             format!(
-                "Aborted by {}: no answers were given",
+                "Aborted by {}: the answers were not sent",
                 crate::terminal::signal_name(*signal)
             ),
         ),
         Ending::TimedOut { why, .. } => (false, format!("Timed out ({why}): answers kept")),
-        Ending::TerminalLost(_) => (false, "The terminal was lost: no answers were given".into()),
+        Ending::TerminalLost(_) => (
+            false,
+            "The terminal was lost: the answers were not sent".into(),
+        ),
         Ending::Internal(_) => (false, "Stopped by an internal error".into()),
         Ending::NoUi(_) | Ending::InvalidPayload(_) | Ending::InvalidAnswers(_) => {
             (false, "Not asked".into())
@@ -544,7 +550,7 @@ mod tests {
         );
         assert_eq!(
             plain.ending(&Ending::Dismissed, 80),
-            "x Cancelled: no answers were given"
+            "x Cancelled: the answers were not sent"
         );
         assert_eq!(
             plain.hint("a \u{2190}\u{2192} b \u{2026}", 80),
