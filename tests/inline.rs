@@ -320,6 +320,49 @@ fn ctrl_z_and_fg_twice_erase_and_draw_the_block_again() {
     assert_eq!(code, 0);
 }
 
+/// After Ctrl+Z and `fg`, the shell's lines separate what the run left before the stop from
+/// what comes after: the run ends with its whole final transcript under them, in order.
+#[test]
+fn after_ctrl_z_and_fg_the_whole_transcript_ends_the_run_in_order() {
+    let mut s = Session::spawn_shell(PREFS, inline(30, 100));
+    s.wait_for(SHELL_PROMPT);
+    s.send("pi-ask payload.json --output result.json\r");
+    s.wait_for("1/2 Style");
+    s.send("1");
+    s.wait_for("2/2 Frontend");
+    s.send("\x1a");
+    s.wait_until("stopped", |screen| screen.contains("Stopped"));
+    s.send("fg\r");
+    s.wait_for("2/2 Frontend");
+    s.send("\t");
+    s.wait_for("Review answers");
+    s.send("\r");
+    let screen = s.wait_until("the transcript", |screen| screen.contains("✔ Submitted"));
+    let lines: Vec<&str> = screen.lines().map(str::trim_end).collect();
+    let fg = lines
+        .iter()
+        .rposition(|l| l.ends_with("fg"))
+        .expect("the fg line");
+    let after: Vec<&str> = lines[fg + 1..]
+        .iter()
+        .copied()
+        .filter(|l| !l.is_empty() && !l.starts_with("pi-ask payload.json"))
+        .collect();
+    assert_eq!(
+        after,
+        [
+            "Implementation preferences",
+            "Style: Minimal",
+            "Frontend: no answer",
+            "\u{2714} Submitted",
+        ],
+        "{screen}"
+    );
+    s.send("exit\r");
+    let (code, _) = s.finish();
+    assert_eq!(code, 0);
+}
+
 #[test]
 fn stdout_captured_by_the_shell_gets_only_the_result() {
     let mut s = Session::spawn_shell(PREFS, inline(30, 100));

@@ -43,6 +43,12 @@ use std::fmt::Write as _;
 mod above;
 pub use above::Above;
 
+/// The key a line is given up with when the region starts again under the shell's lines
+/// (after `fg`, [`Region::restart`]): it never equals a line's own, so the run ends with the
+/// whole final transcript, in order, under the shell's lines, not with its first lines above
+/// them and the rest below.
+const SEPARATED: &str = "\u{0}separated";
+
 /// Where the questionnaire is drawn (`--screen`, `PI_ASK_SCREEN`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Placement {
@@ -483,7 +489,10 @@ impl Region {
         for entry in self.live.drain(..) {
             if let Some(line) = transcript.iter().find(|l| l.entry == entry) {
                 self.given.insert(line.entry);
-                self.given_up.push(line.clone());
+                self.given_up.push(Line {
+                    key: SEPARATED.to_string(),
+                    ..line.clone()
+                });
             }
         }
         self.shown.clear();
@@ -494,7 +503,8 @@ impl Region {
     }
 
     /// The lines the final transcript `lines` leaves in the region: the ones not given up,
-    /// or all of them when a line given up no longer says what it should.
+    /// or all of them when a line given up no longer says what it should (or was left above
+    /// the shell's lines by a stop: [`SEPARATED`]).
     pub fn final_lines(given_up: &Transcript, lines: &Transcript) -> Vec<String> {
         let given: std::collections::HashMap<Entry, &str> =
             given_up.iter().map(|l| (l.entry, l.key.as_str())).collect();
