@@ -25,10 +25,10 @@ fn recording_editor(dir: &std::path::Path) -> std::path::PathBuf {
     script
 }
 
-#[test]
-fn ctrl_g_writes_the_answer_in_the_editor_on_a_private_file_removed_after() {
-    let dir = tempfile::tempdir().unwrap();
-    let script = recording_editor(dir.path());
+/// pi-ask on the preferences payload at 100x24, inline, with `$EDITOR` the recording editor
+/// in `dir` (and no `$VISUAL`).
+fn with_recording_editor(dir: &std::path::Path) -> Session {
+    let script = recording_editor(dir);
     let mut opts = Options {
         rows: 24,
         cols: 100,
@@ -39,7 +39,13 @@ fn ctrl_g_writes_the_answer_in_the_editor_on_a_private_file_removed_after() {
         ..Options::default()
     };
     opts.env_remove.push("VISUAL".into());
-    let mut s = Session::spawn_with(PREFS, &[], opts);
+    Session::spawn_with(PREFS, &[], opts)
+}
+
+#[test]
+fn ctrl_g_writes_the_answer_in_the_editor_on_a_private_file_removed_after() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = with_recording_editor(dir.path());
     s.wait_for("? keys");
     s.send("4");
     s.wait_for("Type your own · Enter submit · Esc close · ^G editor");
@@ -99,18 +105,7 @@ fn ctrl_g_without_an_editor_says_so_and_keeps_the_draft() {
 #[test]
 fn ctrl_g_hands_a_folded_paste_to_the_editor_whole() {
     let dir = tempfile::tempdir().unwrap();
-    let script = recording_editor(dir.path());
-    let mut opts = Options {
-        rows: 24,
-        cols: 100,
-        env: vec![
-            ("PI_ASK_SCREEN".into(), "inline".into()),
-            ("EDITOR".into(), script.display().to_string()),
-        ],
-        ..Options::default()
-    };
-    opts.env_remove.push("VISUAL".into());
-    let mut s = Session::spawn_with(PREFS, &[], opts);
+    let mut s = with_recording_editor(dir.path());
     s.wait_for("? keys");
     s.send("4");
     s.wait_for("^G editor");

@@ -5,7 +5,7 @@
 //! stdout captured by the shell, colour on and off.
 
 use crate::common::pty::{Options, Session, SHELL_PROMPT};
-use crate::common::tmux::{tmux, tmux_wait};
+use crate::common::tmux::{tmux, tmux_available, tmux_wait};
 use serde_json::json;
 
 const PREFS: &str = include_str!("../examples/implementation-preferences.json");
@@ -421,13 +421,7 @@ fn colour_on_uses_dialoguers_colorful_theme_and_no_color_the_simple_one() {
 
 #[test]
 fn a_width_shrink_in_tmux_lays_the_block_out_once_on_screen() {
-    if std::process::Command::new("tmux")
-        .arg("-V")
-        .output()
-        .is_err()
-    {
-        assert!(std::env::var_os("CI").is_none(), "tmux is needed in CI");
-        eprintln!("inline: tmux is not installed: the rewrap test is skipped");
+    if !tmux_available("inline") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -4,7 +4,7 @@
 //! long prompt. Real pty (tests/common/pty.rs), real tmux where rewrap and scrollback matter.
 
 use crate::common::pty::{Options, Session, SHELL_PROMPT};
-use crate::common::tmux::{tmux, tmux_wait};
+use crate::common::tmux::{tmux, tmux_available, tmux_wait};
 use serde_json::{json, Value};
 
 const PREFS: &str = include_str!("../examples/implementation-preferences.json");
@@ -218,13 +218,7 @@ fn an_answer_changed_after_its_line_went_out_of_reach_ends_in_order() {
 
 /// Starts `payload` in a tmux pane of `cols` x `rows` (manual window size); the socket name.
 fn in_tmux(payload: &str, cols: u16, rows: u16, tag: &str) -> Option<(String, tempfile::TempDir)> {
-    if std::process::Command::new("tmux")
-        .arg("-V")
-        .output()
-        .is_err()
-    {
-        assert!(std::env::var_os("CI").is_none(), "tmux is needed in CI");
-        eprintln!("region: tmux is not installed: the test is skipped");
+    if !tmux_available("region") {
         return None;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -437,13 +431,7 @@ fn above_screen() -> String {
 /// line is drawn as its text and its colour, nothing else of it reaching the terminal.
 #[test]
 fn the_lines_above_come_back_above_the_questions_after_a_shrink_and_a_regrow() {
-    if std::process::Command::new("tmux")
-        .arg("-V")
-        .output()
-        .is_err()
-    {
-        assert!(std::env::var_os("CI").is_none(), "tmux is needed in CI");
-        eprintln!("region: tmux is not installed: the test is skipped");
+    if !tmux_available("region") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -1,6 +1,21 @@
 //! Real tmux for the tests where a terminal's own behaviour matters (rewrap on resize, its
 //! history): `tmux -L SOCKET -f /dev/null`, one server per test.
 
+/// Whether tmux is installed; without it a test is skipped (`who` says which, on stderr), and in
+/// CI (`CI` set) it fails instead: CI installs tmux (`.ci/run`).
+pub fn tmux_available(who: &str) -> bool {
+    if std::process::Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok()
+    {
+        return true;
+    }
+    assert!(std::env::var_os("CI").is_none(), "tmux is needed in CI");
+    eprintln!("{who}: tmux is not installed: the test is skipped");
+    false
+}
+
 /// Runs `tmux -L socket ARGS` and returns its stdout.
 pub fn tmux(socket: &str, args: &[&str]) -> String {
     let out = std::process::Command::new("tmux")
