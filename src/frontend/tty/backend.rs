@@ -84,6 +84,11 @@ pub trait Backend {
     /// Gives up the open editor (the time ran out) and returns its draft; the flow must end
     /// next (on the terminal, the editor's thread is left reading until the process exits).
     fn abandon_edit(&mut self) -> String;
+    /// Waits at most `within` for input, reading none; returns at once when some is there.
+    /// A terminal without a clock of its own (the fake) does not wait.
+    fn idle(&mut self, within: Duration) {
+        let _ = within;
+    }
     /// Whether the process was stopped from outside and continued since the last call (the
     /// terminal is set up again already; the screen must be drawn again where the cursor is).
     fn take_continued(&mut self) -> bool {
@@ -283,6 +288,12 @@ impl Backend for TtyBackend {
         Ok(event)
     }
 
+    fn idle(&mut self, within: Duration) {
+        if self.keys.is_idle() {
+            let _ = crate::keys::wait_readable(self.keys.source().tty(), within);
+        }
+    }
+
     fn take_continued(&mut self) -> bool {
         std::mem::take(&mut self.continued)
     }
@@ -422,6 +433,10 @@ impl<B: Backend + ?Sized> Backend for &mut B {
 
     fn abandon_edit(&mut self) -> String {
         (**self).abandon_edit()
+    }
+
+    fn idle(&mut self, within: Duration) {
+        (**self).idle(within)
     }
 
     fn take_continued(&mut self) -> bool {

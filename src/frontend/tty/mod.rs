@@ -107,6 +107,10 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
     ending
 }
 
+/// How long after the first frame, without a key, the work that waits for it is done
+/// ([`Session::after_the_first_frame`]).
+const IDLE_AFTER: Duration = Duration::from_millis(15);
+
 /// The fewest rows a screen is drawn in; below it a notice waits for a larger window.
 const MIN_ROWS: usize = 3;
 
@@ -164,7 +168,12 @@ impl<B: Backend> Session<'_, B> {
             }
             let wait = self.deadline.and_then(|d| d.wait(now));
             if self.screens.editing() {
+                self.after_the_first_frame();
                 self.edit(wait)?;
+            } else if !self.record.ready() {
+                self.io.idle(wait.map_or(IDLE_AFTER, |w| w.min(IDLE_AFTER)));
+                self.after_the_first_frame();
+                self.event(wait)?;
             } else {
                 self.event(wait)?;
             }
@@ -275,25 +284,31 @@ impl<B: Backend> Session<'_, B> {
             self.io.write(&bytes)?;
         }
         if let Some(notify) = self.notify.take() {
-            // The first frame is up: what can wait for it starts now.
-            let _ = crate::terminal::watch_now();
             self.notify_waiting(&notify)?;
-        }
-        if !self.record.ready() {
-            // Every question's line is made after the first frame: the first frame comes first.
-            self.record.update_all(&self.flow, &self.look, self.cols);
-            if self.region.placement() == Placement::Inline {
-                let title = self
-                    .record
-                    .transcript(&self.flow, &self.look, self.cols, None, &|_| false)
-                    .into_iter()
-                    .find(|l| l.entry == region::Entry::Title);
-                self.record
-                    .set_farewell(title, self.look.colour(), self.leave_nothing);
-            }
         }
         self.record.keep(&self.region, self.cols);
         Ok(())
+    }
+
+    /// What waits for the first frame to be up and for the first key or a short while without
+    /// one ([`IDLE_AFTER`]), so the first prompt comes first (docs/benchmarks.md, figure 1):
+    /// the signal watch's thread, every question's transcript line, what a signal leaves.
+    fn after_the_first_frame(&mut self) {
+        if self.record.ready() {
+            return;
+        }
+        let _ = crate::terminal::watch_now();
+        self.record.update_all(&self.flow, &self.look, self.cols);
+        if self.region.placement() == Placement::Inline {
+            let title = self
+                .record
+                .transcript(&self.flow, &self.look, self.cols, None, &|_| false)
+                .into_iter()
+                .find(|l| l.entry == region::Entry::Title);
+            self.record
+                .set_farewell(title, self.look.colour(), self.leave_nothing);
+        }
+        self.record.keep(&self.region, self.cols);
     }
 
     /// Ends the run on the terminal: inline, the final transcript (title, every question's
@@ -361,7 +376,13 @@ impl<B: Backend> Session<'_, B> {
 
     /// Waits for the next key or resize and acts on it.
     fn event(&mut self, wait: Option<Duration>) -> io::Result<()> {
-        match self.io.event(wait)? {
+        let event = self.io.event(wait)?;
+        self.on(event)
+    }
+
+    /// Acts on an event of the terminal.
+    fn on(&mut self, event: Event) -> io::Result<()> {
+        match event {
             Event::Timeout => Ok(()),
             Event::Resize => {
                 if self.io.take_continued() {
