@@ -674,7 +674,7 @@ fn sigterm_writes_the_aborted_result_in_the_result_format() {
     assert_eq!(
         result.unwrap(),
         json!({
-            "content": [{"type": "text", "text": "The questionnaire was ended before the user submitted it (received SIGTERM); the answers were not sent. Do not assume any answer."}],
+            "content": [{"type": "text", "text": "The questionnaire was ended before the user submitted it (received SIGTERM); no answers were given. Do not assume any answer."}],
             "details": {"answers": [], "cancelled": true,
                         "error": {"code": "aborted", "message": "received SIGTERM"}}
         })

@@ -346,7 +346,12 @@ fn after_ctrl_z_and_fg_the_whole_transcript_ends_the_run_in_order() {
     let after: Vec<&str> = lines[fg + 1..]
         .iter()
         .copied()
-        .filter(|l| !l.is_empty() && !l.starts_with("pi-ask payload.json"))
+        // The shell's own lines: the job it brought back, its next prompt.
+        .filter(|l| {
+            !l.is_empty()
+                && !l.starts_with("pi-ask payload.json")
+                && !l.starts_with(SHELL_PROMPT.trim_end())
+        })
         .collect();
     assert_eq!(
         after,

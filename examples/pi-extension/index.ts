@@ -1015,7 +1015,7 @@ function abortedResult(params: AskUserParams, message: string): AskUserResult {
 		content: [
 			{
 				type: "text",
-				text: `The questionnaire${title} was ended before the user submitted it (${message}); the answers were not sent. Do not assume any answer.`,
+				text: `The questionnaire${title} was ended before the user submitted it (${message}); no answers were given. Do not assume any answer.`,
 			},
 		],
 		details: {

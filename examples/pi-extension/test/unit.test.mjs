@@ -364,7 +364,7 @@ test("abort: a binary that does not write its own aborted result is killed; the 
 		content: [
 			{
 				type: "text",
-				text: 'The questionnaire "T" was ended before the user submitted it (the pi turn was cancelled); the answers were not sent. Do not assume any answer.',
+				text: 'The questionnaire "T" was ended before the user submitted it (the pi turn was cancelled); no answers were given. Do not assume any answer.',
 			},
 		],
 		details: {
