@@ -22,4 +22,4 @@ pub use layout::{
     wrap_words_in, wrapped_len,
 };
 pub use sanitize::{for_editor, for_terminal, is_unsafe, keep_sgr, one_line};
-pub use width::{editor_cursor, editor_width, grapheme_width, width_of, width_of_in};
+pub use width::{drawn_width, editor_cursor, editor_width, grapheme_width, width_of, width_of_in};

@@ -148,6 +148,28 @@ pub fn width_of_in(text: &str, charset: super::charset::Charset) -> usize {
     }
 }
 
+/// Display columns of a line the front end drew: its text outside escape sequences (a CSI
+/// sequence `ESC [` … final byte, or ESC and the character after it), as [`width_of`] counts
+/// them. Cheaper than stripping the line first: the region compares a changed row's width
+/// with the old one's at every key.
+pub fn drawn_width(line: &str) -> usize {
+    let mut total = 0;
+    let mut rest = line;
+    while let Some(i) = rest.find('\x1b') {
+        total += width_of(&rest[..i]);
+        let after = &rest[i + 1..];
+        let skip = match after.strip_prefix('[') {
+            Some(csi) => csi
+                .bytes()
+                .position(|b| (0x40..=0x7e).contains(&b))
+                .map_or(after.len(), |p| p + 2),
+            None => after.chars().next().map_or(0, char::len_utf8),
+        };
+        rest = &after[skip..];
+    }
+    total + width_of(rest)
+}
+
 /// Columns the line editor (rustyline in its `WcWidth` mode) counts for the grapheme `g`:
 /// the sum of its code points' `unicode-width` widths, a control character none (`👍🏽` 4,
 /// `❤️` 1, U+3164 0). `text::for_editor` draws `g` in exactly these columns.
@@ -299,6 +321,28 @@ mod tests {
 
     /// [`graphemes`] gives exactly the segmenter's graphemes, whatever mix of ASCII and
     /// other text (combining marks after ASCII, CR LF, ZWJ sequences, flags, controls).
+
+    /// A drawn line's width leaves its escape sequences out, as console's measure does.
+    #[test]
+    fn drawn_widths_leave_escape_sequences_out() {
+        for line in [
+            "plain",
+            "\x1b[1m\u{276f} ( ) 1. Minimal\x1b[0m",
+            "\x1b[38;5;8m\u{2191}\u{2193} move \u{b7} Enter choose\x1b[0m",
+            "caf\u{e9} \u{65e5}\u{672c} \x1b[2mdim\x1b[22m",
+            "\x1b[K",
+            "",
+        ] {
+            assert_eq!(
+                drawn_width(line),
+                console::measure_text_width(line),
+                "{line:?}"
+            );
+        }
+        assert_eq!(drawn_width("ab\x1b"), 2);
+        assert_eq!(drawn_width("ab\x1b[31"), 2);
+    }
+
     #[test]
     fn quick_graphemes_are_the_segmenters() {
         let pieces = [

@@ -352,7 +352,7 @@ impl Region {
             // the text leaves tmux counting the old width, and it rewraps the row by it when the
             // window narrows (an erase from the left frees the row).
             let wider = match self.shown.get(row) {
-                Some(Some(old)) => measure_text_width(old) > measure_text_width(line),
+                Some(Some(old)) => crate::text::drawn_width(old) > crate::text::drawn_width(line),
                 Some(None) => true,
                 None => false,
             };
