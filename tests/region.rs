@@ -279,6 +279,51 @@ fn a_resize_with_an_editor_open_leaves_nothing_in_the_scrollback() {
     );
 }
 
+/// A shrink with an editor open pushes the block's top rows into tmux's history (the cursor's
+/// row stays): the run ends with its whole final transcript under them, in order.
+#[test]
+fn a_shrink_with_an_editor_open_ends_with_the_whole_transcript_in_order() {
+    let Some((socket, _dir)) = in_tmux(PREFS, 80, 24, "shrink") else {
+        return;
+    };
+    tmux_wait(&socket, "the first question", |p| p.contains("? keys"));
+    tmux(&socket, &["send-keys", "-t", "t", "4"]);
+    tmux_wait(&socket, "the answer editor", |p| p.contains("Enter submit"));
+    tmux(&socket, &["send-keys", "-t", "t", "-l", "draft text"]);
+    tmux_wait(&socket, "the draft", |p| p.contains("> draft text"));
+    tmux(
+        &socket,
+        &["resize-window", "-t", "t", "-x", "50", "-y", "12"],
+    );
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
+    tmux_wait(&socket, "the second question", |p| {
+        p.contains("2/2 Frontend")
+    });
+    tmux(&socket, &["send-keys", "-t", "t", "Tab"]);
+    tmux_wait(&socket, "the review", |p| p.contains("1. Submit"));
+    tmux(&socket, &["send-keys", "-t", "t", "1"]);
+    tmux_wait(&socket, "the second press", |p| p.contains("again"));
+    tmux(&socket, &["send-keys", "-t", "t", "1"]);
+    let pane = tmux_wait(&socket, "the transcript", |p| p.contains("✔ Submitted"));
+    tmux(&socket, &["kill-server"]);
+    let ours: Vec<&str> = pane
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(
+        ours[ours.len().saturating_sub(4)..],
+        [
+            "Implementation preferences",
+            "Style: \u{201c}draft text\u{201d}",
+            "Frontend: no answer",
+            "✔ Submitted"
+        ],
+        "{pane}"
+    );
+}
+
 #[test]
 fn a_long_title_stays_one_line_and_growing_the_window_twice_leaves_it_once() {
     let title = "A".repeat(150);

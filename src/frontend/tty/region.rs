@@ -461,10 +461,22 @@ impl Region {
             lost += 1;
         }
         let up = up.min(reach);
+        // Rows of the block went out of reach with the lines: the terminal keeps them under
+        // those lines (tmux pushes the top rows into its history), so the lines are separated
+        // from the rest of the transcript.
+        let block_lost = lost > self.live.len();
         for entry in self.live.drain(..lost.min(self.live.len())) {
             if let Some(line) = transcript.iter().find(|l| l.entry == entry) {
                 self.given.insert(line.entry);
-                self.given_up.push(line.clone());
+                let key = if block_lost {
+                    SEPARATED.to_string()
+                } else {
+                    line.key.clone()
+                };
+                self.given_up.push(Line {
+                    key,
+                    ..line.clone()
+                });
             }
         }
         self.shown = vec![None; up];
