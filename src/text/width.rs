@@ -319,9 +319,6 @@ mod tests {
         ("\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467}", 2, 6),
     ];
 
-    /// [`graphemes`] gives exactly the segmenter's graphemes, whatever mix of ASCII and
-    /// other text (combining marks after ASCII, CR LF, ZWJ sequences, flags, controls).
-
     /// A drawn line's width leaves its escape sequences out, as console's measure does.
     #[test]
     fn drawn_widths_leave_escape_sequences_out() {
@@ -343,6 +340,8 @@ mod tests {
         assert_eq!(drawn_width("ab\x1b[31"), 2);
     }
 
+    /// [`graphemes`] gives exactly the segmenter's graphemes, whatever mix of ASCII and
+    /// other text (combining marks after ASCII, CR LF, ZWJ sequences, flags, controls).
     #[test]
     fn quick_graphemes_are_the_segmenters() {
         let pieces = [
