@@ -238,36 +238,45 @@ fn in_tmux(payload: &str, cols: u16, rows: u16, tag: &str) -> Option<(String, te
     Some((socket, dir))
 }
 
+/// At the first question of the preferences payload in tmux: `open` opens an editor (its
+/// `mark` shows), `draft` is typed, the window becomes `cols` x `rows`, Enter saves.
+fn a_draft_through_a_resize(
+    socket: &str,
+    open: &str,
+    mark: &str,
+    draft: &str,
+    cols: u16,
+    rows: u16,
+) {
+    tmux_wait(socket, "the first question", |p| p.contains("? keys"));
+    tmux(socket, &["send-keys", "-t", "t", open]);
+    tmux_wait(socket, "the editor", |p| p.contains(mark));
+    tmux(socket, &["send-keys", "-t", "t", "-l", draft]);
+    tmux_wait(socket, "the draft", |p| p.contains(&format!("> {draft}")));
+    let (cols, rows) = (cols.to_string(), rows.to_string());
+    tmux(
+        socket,
+        &["resize-window", "-t", "t", "-x", &cols, "-y", &rows],
+    );
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    tmux(socket, &["send-keys", "-t", "t", "Enter"]);
+}
+
 #[test]
 fn a_resize_with_an_editor_open_leaves_nothing_in_the_scrollback() {
     let Some((socket, _dir)) = in_tmux(PREFS, 80, 24, "editor") else {
         return;
     };
-    tmux_wait(&socket, "the first question", |p| p.contains("? keys"));
-    tmux(&socket, &["send-keys", "-t", "t", "N"]);
-    tmux_wait(&socket, "the note editor", |p| p.contains("Add a note..."));
-    tmux(&socket, &["send-keys", "-t", "t", "-l", "why"]);
-    tmux_wait(&socket, "the draft", |p| p.contains("> why"));
     // The window grows while the editor is open.
-    tmux(
-        &socket,
-        &["resize-window", "-t", "t", "-x", "100", "-y", "30"],
-    );
-    std::thread::sleep(std::time::Duration::from_millis(400));
-    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
+    a_draft_through_a_resize(&socket, "N", "Add a note...", "why", 100, 30);
     tmux_wait(&socket, "the question again", |p| p.contains("  Note: why"));
     tmux(&socket, &["send-keys", "-t", "t", "Tab", "Tab"]);
     tmux_wait(&socket, "the review", |p| p.contains("1. Submit"));
     tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
     let pane = tmux_wait(&socket, "the transcript", |p| p.contains("✔ Submitted"));
     tmux(&socket, &["kill-server"]);
-    let ours: Vec<&str> = pane
-        .lines()
-        .map(str::trim_end)
-        .filter(|l| !l.is_empty())
-        .collect();
     assert_eq!(
-        ours,
+        lines(&pane),
         [
             "before",
             "Implementation preferences",
@@ -286,17 +295,7 @@ fn a_shrink_with_an_editor_open_ends_with_the_whole_transcript_in_order() {
     let Some((socket, _dir)) = in_tmux(PREFS, 80, 24, "shrink") else {
         return;
     };
-    tmux_wait(&socket, "the first question", |p| p.contains("? keys"));
-    tmux(&socket, &["send-keys", "-t", "t", "4"]);
-    tmux_wait(&socket, "the answer editor", |p| p.contains("Enter submit"));
-    tmux(&socket, &["send-keys", "-t", "t", "-l", "draft text"]);
-    tmux_wait(&socket, "the draft", |p| p.contains("> draft text"));
-    tmux(
-        &socket,
-        &["resize-window", "-t", "t", "-x", "50", "-y", "12"],
-    );
-    std::thread::sleep(std::time::Duration::from_millis(400));
-    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
+    a_draft_through_a_resize(&socket, "4", "Enter submit", "draft text", 50, 12);
     tmux_wait(&socket, "the second question", |p| {
         p.contains("2/2 Frontend")
     });
@@ -307,11 +306,7 @@ fn a_shrink_with_an_editor_open_ends_with_the_whole_transcript_in_order() {
     tmux(&socket, &["send-keys", "-t", "t", "1"]);
     let pane = tmux_wait(&socket, "the transcript", |p| p.contains("✔ Submitted"));
     tmux(&socket, &["kill-server"]);
-    let ours: Vec<&str> = pane
-        .lines()
-        .map(str::trim_end)
-        .filter(|l| !l.is_empty())
-        .collect();
+    let ours = lines(&pane);
     assert_eq!(
         ours[ours.len().saturating_sub(4)..],
         [
