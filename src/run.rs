@@ -232,17 +232,15 @@ fn ask(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
 
 fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
     let flow = Flow::new(payload).with_auto_submit(cli.auto_submit);
-    // The terminal front end starts the signal watch's thread after its first frame; every
-    // other way of answering starts it now.
-    let terminal = cli.answers.is_none() && !cli.dialogs;
-    if !terminal {
-        let _ = crate::terminal::watch_now();
-    }
+    // The signal watch's thread: the terminal front end starts it after its first frame,
+    // every other front end now (they may wait: an answers file on a pipe, dialogs).
     if let Some(answers) = &cli.answers {
+        let _ = crate::terminal::watch_now();
         let limit = answers_size_limit(payload_bytes, cli.max_payload_bytes);
         return frontend::scripted::answer_from_file(flow, answers, limit);
     }
     if cli.dialogs {
+        let _ = crate::terminal::watch_now();
         // No terminal is touched: a signal's restore writes nothing (still quiet).
         let timeout = cli.timeout.filter(|t| !t.is_zero());
         return frontend::dialogs::ask(flow, timeout, cli.max_payload_bytes);

@@ -163,13 +163,8 @@ fn number_width(question: &Question) -> usize {
 }
 
 /// Decimal digits of `n`.
-fn digits(mut n: usize) -> usize {
-    let mut d = 1;
-    while n >= 10 {
-        n /= 10;
-        d += 1;
-    }
-    d
+fn digits(n: usize) -> usize {
+    n.checked_ilog10().unwrap_or(0) as usize + 1
 }
 
 /// The number a row shows (`1.`), right-aligned for the question; the Next row has none.

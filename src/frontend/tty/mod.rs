@@ -376,13 +376,7 @@ impl<B: Backend> Session<'_, B> {
 
     /// Waits for the next key or resize and acts on it.
     fn event(&mut self, wait: Option<Duration>) -> io::Result<()> {
-        let event = self.io.event(wait)?;
-        self.on(event)
-    }
-
-    /// Acts on an event of the terminal.
-    fn on(&mut self, event: Event) -> io::Result<()> {
-        match event {
+        match self.io.event(wait)? {
             Event::Timeout => Ok(()),
             Event::Resize => {
                 if self.io.take_continued() {
