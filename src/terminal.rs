@@ -661,9 +661,10 @@ pub struct SignalWatch {
 }
 
 impl SignalWatch {
-    /// Starts watching: the handlers at once, the thread at [`watch_now`]. `finish` gets the signal number (`SIGTERM`, ...; see
-    /// [`signal_name`]) and returns the process exit code after writing the result;
-    /// `result_on_stdout` says that it writes it on stdout (not into a file).
+    /// Starts watching: the handlers at once, the thread at [`watch_now`]. `finish` gets the
+    /// signal number (`SIGTERM`, ...; see [`signal_name`]) and returns the process exit code
+    /// after writing the result; `result_on_stdout` says that it writes it on stdout (not into
+    /// a file).
     ///
     /// Errors: the signal handlers or the thread could not be set up.
     pub fn start<F>(result_on_stdout: bool, finish: F) -> io::Result<SignalWatch>
