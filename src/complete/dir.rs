@@ -73,7 +73,7 @@ pub fn list_level(root: &Path, home: Option<&Path>, fragment: &str) -> Option<Le
             break;
         }
         let file_name = entry.file_name();
-        let Some(name) = file_name.to_str() else {
+        let Some(name) = file_name.to_str().filter(|n| super::offerable(n)) else {
             continue;
         };
         if name.starts_with('.') && !show_hidden {

@@ -33,6 +33,14 @@ mod index;
 mod token;
 
 use std::borrow::Cow;
+
+/// Whether a file name can be offered as an `@` reference: UTF-8 (the caller's `to_str`) with
+/// no control character. A newline or an escape in a name would go into the answer as it is
+/// (a reference the agent cannot tell from two lines of text), so such a name is not offered,
+/// as a name that is not UTF-8 is not.
+fn offerable(name: &str) -> bool {
+    !name.chars().any(char::is_control)
+}
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
