@@ -5,7 +5,7 @@
 //! and the global git excludes honoured also outside a git repository (`require_git(false)`).
 //! It never follows symlinks (a symlink is listed, not entered, so nothing outside the root is
 //! reached and loops cannot happen), lists hidden folders without entering them, skips `.git`,
-//! unreadable folders and names that are not UTF-8 or hold a control character, and stops at [`Limits::max_entries`]
+//! unreadable folders and names that are not UTF-8 or hold a line break, and stops at [`Limits::max_entries`]
 //! entries or after [`Limits::max_time`].
 //!
 //! Ignore files are compiled by `ignore` into matchers whose size and compile time grow with
@@ -415,8 +415,8 @@ impl Sink<'_> {
         }
         let rel = relative(entry.path(), &self.index.root).filter(|r| super::offerable(r));
         let Some(rel) = rel else {
-            // Not UTF-8, or a control character in it: it cannot be typed as a reference; skip
-            // it and whatever is inside.
+            // Not UTF-8, or a line break in it: it cannot be typed as a reference; skip it
+            // and whatever is inside.
             return if is_dir {
                 WalkState::Skip
             } else {

@@ -34,12 +34,13 @@ mod token;
 
 use std::borrow::Cow;
 
-/// Whether a file name can be offered as an `@` reference: UTF-8 (the caller's `to_str`) with
-/// no control character. A newline or an escape in a name would go into the answer as it is
-/// (a reference the agent cannot tell from two lines of text), so such a name is not offered,
-/// as a name that is not UTF-8 is not.
+/// Whether a file name can be offered as an `@` reference: UTF-8 (the caller's `to_str`) and
+/// on one line. A line break in a name would go into the one-line answer as it is (a
+/// reference the agent cannot tell from two lines of text), so such a name is not offered,
+/// as a name that is not UTF-8 is not. Other controls (an escape) stay: the list shows them
+/// escaped and the answer keeps the file's real name.
 fn offerable(name: &str) -> bool {
-    !name.chars().any(char::is_control)
+    !name.contains(['\n', '\r'])
 }
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
