@@ -36,12 +36,13 @@
 //! after the text keeps the old width), so a row drawn over wider or unknown text is erased
 //! from its left first.
 
-use super::screen_width;
-use console::measure_text_width;
 use std::fmt::Write as _;
 
 mod above;
+mod between;
+mod ending;
 pub use above::Above;
+pub(super) use ending::finish_bytes;
 
 /// The key a line is given up with when the region starts again under the shell's lines
 /// (after `fg`, [`Region::restart`]): it never equals a line's own, so the run ends with the
@@ -166,29 +167,6 @@ pub fn reflows(env: impl Fn(&str) -> Option<String>) -> bool {
         || ["kitty", "foot", "alacritty", "ghostty", "tmux"]
             .iter()
             .any(|t| term.contains(t))
-}
-
-/// The bytes that put `lines` in place of an inline region whose cursor rests `at` rows under
-/// its top (at the left): up to the top, each line, then everything under the last one erased
-/// (after its text), and the cursor at the left of the row under them, visible. Used for
-/// every ending, from the front end and from a signal or a panic.
-pub(super) fn finish_bytes(at: usize, lines: &[String]) -> String {
-    let mut out = String::new();
-    vertical(&mut out, at, 0);
-    out.push('\r');
-    for (i, line) in lines.iter().enumerate() {
-        if i > 0 {
-            out.push_str("\r\n");
-        }
-        out.push_str(line);
-        out.push_str("\x1b[K");
-    }
-    out.push_str("\x1b[J");
-    if !lines.is_empty() {
-        out.push_str("\r\n");
-    }
-    out.push_str("\x1b[?25h");
-    out
 }
 
 /// From row `at` to the left of row `row`: a cursor move up or down to a row that exists, line
@@ -407,175 +385,6 @@ impl Region {
         self.at -= gone;
         self.exists = self.exists.saturating_sub(gone);
         self.dirty = self.dirty.saturating_sub(gone);
-    }
-
-    /// An editor ran on the cursor's row and left the cursor `rows` rows under it, at the left
-    /// (rustyline ends its line with a line feed): those rows are unknown until drawn again.
-    pub fn editor_closed(&mut self, rows: usize, transcript: &Transcript, window_rows: usize) {
-        if self.placement == Placement::Full {
-            self.full = None;
-            return;
-        }
-        if self.owns_screen() {
-            // What the editor scrolled away is drawn again.
-            self.screen = None;
-            self.at = (self.at + rows).min(window_rows.saturating_sub(1));
-            return;
-        }
-        self.shown.truncate(self.at);
-        self.shown.extend(std::iter::repeat_n(None, rows));
-        self.at += rows;
-        self.exists = self.exists.max(self.at);
-        self.dirty = self.dirty.max(self.at);
-        self.give_up_unreachable(transcript, window_rows);
-    }
-
-    /// The window is now `cols` columns and `rows` rows (it was `old_cols`): the region's top
-    /// is where its rows are now (rewrapped when the terminal rewraps), the next frame is drawn
-    /// whole from there. Lines pushed out of the cursor's reach are given up as they are. On a
-    /// screen the region owns ([`Region::with_above`]), the next frame is drawn whole.
-    pub fn resized(&mut self, old_cols: usize, cols: usize, rows: usize, transcript: &Transcript) {
-        if self.placement == Placement::Full {
-            self.full = None;
-            return;
-        }
-        if self.owns_screen() {
-            // Every row again: what a smaller window dropped off the top comes back.
-            self.screen = None;
-            self.at = self.at.min(rows.saturating_sub(1));
-            return;
-        }
-        let cols = cols.max(1);
-        let reflows = self.reflows && cols < old_cols;
-        let above: Vec<usize> = (0..self.at)
-            .map(|row| match self.shown.get(row) {
-                Some(Some(l)) if reflows => measure_text_width(l).max(1).div_ceil(cols),
-                _ => 1,
-            })
-            .collect();
-        let reach = rows.saturating_sub(1).max(1);
-        let mut up: usize = above.iter().sum();
-        let mut lost = 0;
-        while up > reach && lost < above.len() && above[lost] <= up - reach {
-            up -= above[lost];
-            lost += 1;
-        }
-        let up = up.min(reach);
-        // Rows of the block went out of reach with the lines: the terminal keeps them under
-        // those lines (tmux pushes the top rows into its history), so the lines are separated
-        // from the rest of the transcript.
-        let block_lost = lost > self.live.len();
-        for entry in self.live.drain(..lost.min(self.live.len())) {
-            if let Some(line) = transcript.iter().find(|l| l.entry == entry) {
-                self.given.insert(line.entry);
-                let key = if block_lost {
-                    SEPARATED.to_string()
-                } else {
-                    line.key.clone()
-                };
-                self.given_up.push(Line {
-                    key,
-                    ..line.clone()
-                });
-            }
-        }
-        self.shown = vec![None; up];
-        self.at = up;
-        self.exists = up;
-        self.dirty = up;
-    }
-
-    /// Inline: whatever was drawn stays as the terminal has it, and the region starts again at
-    /// the cursor (after `fg`, or a stop from outside): nothing above is written again. On a
-    /// screen the region owns ([`Region::with_above`]), the next frame is drawn whole.
-    pub fn restart(&mut self, transcript: &Transcript) {
-        if self.placement == Placement::Full {
-            self.full = None;
-            return;
-        }
-        if self.owns_screen() {
-            // The screen is the region's: drawn whole again.
-            self.screen = None;
-            return;
-        }
-        for entry in self.live.drain(..) {
-            if let Some(line) = transcript.iter().find(|l| l.entry == entry) {
-                self.given.insert(line.entry);
-                self.given_up.push(Line {
-                    key: SEPARATED.to_string(),
-                    ..line.clone()
-                });
-            }
-        }
-        self.shown.clear();
-        self.at = 0;
-        self.exists = 0;
-        self.dirty = 0;
-        self.fresh = true;
-    }
-
-    /// The lines the final transcript `lines` leaves in the region: the ones not given up,
-    /// or all of them when a line given up no longer says what it should (or was left above
-    /// the shell's lines by a stop: [`SEPARATED`]).
-    pub fn final_lines(given_up: &Transcript, lines: &Transcript) -> Vec<String> {
-        let given: std::collections::HashMap<Entry, &str> =
-            given_up.iter().map(|l| (l.entry, l.key.as_str())).collect();
-        let stale = lines
-            .iter()
-            .any(|l| given.get(&l.entry).is_some_and(|k| *k != l.key));
-        lines
-            .iter()
-            .filter(|l| stale || !given.contains_key(&l.entry))
-            .map(|l| l.text.clone())
-            .collect()
-    }
-
-    /// How far up the region's top is from the cursor, at most the rows a cursor-up can go
-    /// in a window of `rows` (an editor that failed under a resize left the region's rows
-    /// unknown).
-    fn reachable(&self, rows: usize) -> usize {
-        self.at.min(rows.saturating_sub(1))
-    }
-
-    /// The bytes that erase the region and leave the cursor at its top (`--no-transcript`: a
-    /// caller draws there next); on the alternate screen, a clear.
-    pub fn erase(&mut self, rows: usize) -> String {
-        if self.placement == Placement::Full {
-            self.full = None;
-            return "\x1b[H\x1b[2J".to_string();
-        }
-        let out = if self.fresh {
-            String::new()
-        } else {
-            finish_bytes(self.reachable(rows), &[])
-        };
-        *self = Region::new(Placement::Inline, self.reflows);
-        self.fresh = false;
-        out
-    }
-
-    /// The bytes that end the run: inline, `lines` (the final transcript) in place of the
-    /// region ([`Region::final_lines`], [`finish_bytes`]); on the alternate screen, a clear.
-    pub fn finish(&mut self, lines: &Transcript, rows: usize) -> String {
-        if self.placement == Placement::Full {
-            self.full = None;
-            return "\x1b[H\x1b[2J".to_string();
-        }
-        let lines = Region::final_lines(&self.given_up, lines);
-        let out = if self.fresh && lines.is_empty() {
-            String::new()
-        } else {
-            let mut out = String::new();
-            if self.fresh {
-                out.push_str(&" ".repeat(screen_width().max(1)));
-                out.push_str("\r\x1b[K");
-            }
-            out.push_str(&finish_bytes(self.reachable(rows), &lines));
-            out
-        };
-        *self = Region::new(Placement::Inline, self.reflows);
-        self.fresh = false;
-        out
     }
 }
 

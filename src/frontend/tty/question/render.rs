@@ -1,0 +1,260 @@
+//! How a question is drawn: the prompt, the options, previews, and the hint line.
+
+use super::{Mode, QuestionPrompt};
+use crate::contract::QuestionType;
+use crate::frontend::tty::layers::Cx;
+use crate::frontend::tty::menu::Menu;
+use crate::text::for_terminal;
+use crate::text::{fit, wrap_head, wrap_words, wrapped_len};
+use crate::ui::keymap;
+use crate::ui::question::{self as model, Row};
+use crate::ui::words;
+
+impl QuestionPrompt {
+    /// The block's lines in `mode`, within `cx.height` rows.
+    pub fn render(&self, cx: &Cx<'_, '_>, mode: Mode) -> Vec<String> {
+        let payload = cx.flow.payload();
+        let answers = cx.flow.answers();
+        let question = &payload.questions[self.q];
+        let (look, width) = (cx.look, cx.width);
+        let rows = self.rows(cx);
+        let multi = question.kind == QuestionType::Multi;
+        let preview = question.kind == QuestionType::Preview;
+        // Lines under the prompt that always show.
+        let mut fixed: Vec<String> = Vec::new();
+        if let Some(note) = model::note_line(answers, self.q) {
+            fixed.push(look.hint(&format!("  {note}"), width));
+        }
+        if let Some((f, shown)) = &self.filter {
+            fixed.push(look.hint(
+                &words::filter_line(f, shown.len(), question.options.len()),
+                width,
+            ));
+        }
+        let hint_rows = usize::from(mode == Mode::Menu);
+        let (has_desc, has_note) = match self.rows_per_option.get() {
+            Some(known) => known,
+            None => {
+                let known = (
+                    question.options.iter().any(|o| o.description.is_some()),
+                    (0..question.options.len()).any(|o| answers.option_note(self.q, o).is_some()),
+                );
+                self.rows_per_option.set(Some(known));
+                known
+            }
+        };
+        let per_item = 1 + usize::from(has_desc) + usize::from(has_note);
+        let prompt = for_terminal(&model::prompt_text(payload, self.q)).into_owned();
+        let prompt_width = width.saturating_sub(4).max(1);
+        let context = question.context.as_deref().map(for_terminal);
+        let menu_rows = if mode == Mode::Prompt { 0 } else { rows.len() };
+        // The rows the menu needs in full, and at least (three rows, or all of them).
+        let preview_h = if preview && mode != Mode::Prompt {
+            self.preview_height(cx, rows.len() * per_item)
+        } else {
+            0
+        };
+        let menu_need = menu_rows * per_item + preview_h;
+        let menu_min = menu_rows.min(3) * per_item + preview_h;
+        let room = cx.height.saturating_sub(fixed.len() + hint_rows);
+        // The prompt wraps into the rows the menu leaves free, and keeps three at least when the
+        // menu can page instead.
+        let prompt_max = room
+            .saturating_sub(menu_need)
+            .max(3.min(room.saturating_sub(menu_min)))
+            .max(1);
+        // A long label would leave no room for the prompt itself: when the place alone needs
+        // more than the rows the prompt has, it is cut to half a line.
+        let prompt = match model::place(payload, self.q) {
+            Some(place)
+                if wrap_words(&format!("{} \u{b7}", for_terminal(&place)), prompt_width).len()
+                    > prompt_max =>
+            {
+                format!(
+                    "{} \u{b7} {}",
+                    fit(&for_terminal(&place), (prompt_width / 2).max(4)),
+                    for_terminal(&question.prompt)
+                )
+            }
+            _ => prompt,
+        };
+        let (mut lines, prompt_rows) =
+            prompt_lines(&prompt, context.as_deref(), prompt_width, prompt_max);
+        // The prompt's frame (`? … ›`, `…:`) around all its rows: the theme's prefix before
+        // the first, its suffix after the last (the context's rows come after it).
+        let framed = look.prompt("\u{1}", width);
+        let (prefix, suffix) = framed.split_once('\u{1}').unwrap_or(("", ""));
+        let reset = if prefix.contains('\u{1b}') {
+            "\u{1b}[0m"
+        } else {
+            ""
+        };
+        for (i, line) in lines.iter_mut().enumerate() {
+            let text = if i == 0 {
+                format!("{prefix}{line}")
+            } else {
+                fit(&format!("  {line}"), width)
+            };
+            *line = match (i + 1 == prompt_rows, i == 0) {
+                (true, _) => format!("{text}{suffix}"),
+                (false, true) => format!("{text}{reset}"),
+                (false, false) => text,
+            };
+        }
+        lines.extend(fixed);
+        if mode == Mode::Prompt {
+            return lines;
+        }
+        let avail = cx
+            .height
+            .saturating_sub(lines.len() + hint_rows + preview_h)
+            .max(1);
+        let per_page = (avail / per_item).max(1).min(rows.len().max(1));
+        self.per_page.set(per_page);
+        let active = match mode {
+            Mode::Editing(row) => rows.index_of(row).unwrap_or(self.active),
+            _ => self.active,
+        };
+        let menu = Menu::new(rows.len(), per_page, active);
+        let to_review = cx.flow.next_is_review(self.q);
+        let indent = " ".repeat(
+            look.item_indent()
+                + if multi { 0 } else { 4 }
+                + model::number(question, Row::Option(0)).len()
+                + 1,
+        );
+        for i in menu.visible() {
+            if rows.is_empty() {
+                break;
+            }
+            let row = rows.get(i);
+            let is_active = i == menu.active;
+            let editing = mode == Mode::Editing(row);
+            let text = model::row_text(payload, answers, self.q, row, editing, to_review);
+            let chosen = model::is_chosen(answers, self.q, row);
+            lines.push(match (row, multi) {
+                (Row::Next, _) => look.select_item(&text, is_active, width),
+                (_, true) => look.multi_select_item(&text, chosen, is_active, width),
+                (_, false) => {
+                    let mark = if chosen { "(\u{2022})" } else { "( )" };
+                    look.select_item(&[mark, " ", &text].concat(), is_active, width)
+                }
+            });
+            for detail in model::detail_lines(payload, answers, self.q, row) {
+                lines.push(look.hint(&format!("{indent}{detail}"), width));
+            }
+            if let (true, true, Row::Option(o)) = (preview, is_active, row) {
+                lines.extend(self.preview_lines(cx, o, &indent, preview_h));
+            }
+        }
+        if mode == Mode::Menu {
+            let page = if menu.pages() > 1 {
+                format!("[{}/{}]", menu.page() + 1, menu.pages())
+            } else {
+                String::new()
+            };
+            lines.push(match cx.status {
+                Some(status) => fit(status, width),
+                None => self.hint_line(cx, page),
+            });
+        }
+        lines
+    }
+
+    /// The hint line under the menu at `cx.width`, with the `page` counter.
+    fn hint_line(&self, cx: &Cx<'_, '_>, page: String) -> String {
+        let mut memo = self.hint.borrow_mut();
+        if let Some((w, p, line)) = memo.as_ref() {
+            if *w == cx.width && *p == page {
+                return line.clone();
+            }
+        }
+        let question = &cx.flow.payload().questions[self.q];
+        let map = model::keymap(question);
+        let line = cx
+            .look
+            .hint(&keymap::hint_line(map, &[], &page, cx.width), cx.width);
+        *memo = Some((cx.width, page, line.clone()));
+        line
+    }
+
+    /// Rows the highlighted option's preview may take: as much as the longest needs, up to
+    /// half of what the menu leaves.
+    fn preview_height(&self, cx: &Cx<'_, '_>, menu_rows: usize) -> usize {
+        let question = &cx.flow.payload().questions[self.q];
+        let free = cx.height.saturating_sub(menu_rows + 3);
+        let cap = (free / 2).max(2);
+        let w = self.preview_width(cx);
+        let mut longest = 0;
+        for o in &question.options {
+            longest = longest.max(wrapped_len(
+                &for_terminal(o.preview.as_deref().unwrap_or("")),
+                w,
+                cap + 1,
+            ));
+            if longest > cap {
+                break;
+            }
+        }
+        longest.min(cap)
+    }
+
+    /// The columns a preview line has: the width less the description's indent and `│ `.
+    fn preview_width(&self, cx: &Cx<'_, '_>) -> usize {
+        let question = &cx.flow.payload().questions[self.q];
+        let indent = cx.look.item_indent() + 4 + model::number(question, Row::Option(0)).len() + 1;
+        cx.width.saturating_sub(indent + 2).max(1)
+    }
+
+    fn preview_lines(
+        &self,
+        cx: &Cx<'_, '_>,
+        option: usize,
+        indent: &str,
+        height: usize,
+    ) -> Vec<String> {
+        let o = &cx.flow.payload().questions[self.q].options[option];
+        let text = for_terminal(o.preview.as_deref().unwrap_or(""));
+        let w = self.preview_width(cx);
+        let total = wrapped_len(&text, w, usize::MAX);
+        let shown = if total > height {
+            height.saturating_sub(1)
+        } else {
+            total
+        };
+        let mut lines: Vec<String> = wrap_head(&text, w, shown)
+            .into_iter()
+            .map(|l| fit(&format!("{indent}\u{2502} {l}"), cx.width))
+            .collect();
+        if total > shown {
+            lines.push(cx.look.hint(
+                &format!("{indent}\u{2502} {}", words::preview_more(total - shown)),
+                cx.width,
+            ));
+        }
+        lines
+    }
+}
+
+/// The prompt's lines (then the question's context, docs/dialects.md), word-wrapped at `width`,
+/// at most `max` (the last cut with `…` when more would follow), and how many of them are the
+/// prompt's.
+fn prompt_lines(
+    prompt: &str,
+    context: Option<&str>,
+    width: usize,
+    max: usize,
+) -> (Vec<String>, usize) {
+    let mut lines = wrap_words(prompt, width);
+    let prompt_rows = lines.len();
+    if let Some(context) = context {
+        lines.extend(wrap_words(context, width));
+    }
+    if lines.len() > max {
+        lines.truncate(max);
+        let last = lines.pop().unwrap_or_default();
+        lines.push(fit(&format!("{last}\u{2026}"), width));
+    }
+    let prompt_rows = prompt_rows.min(lines.len());
+    (lines, prompt_rows)
+}

@@ -1,0 +1,112 @@
+//! What happens to the region between frames, when the terminal changed under it: an editor
+//! ran on the cursor's row, the window was resized, the run was stopped and started again.
+
+use super::{Line, Placement, Region, Transcript, SEPARATED};
+use console::measure_text_width;
+
+impl Region {
+    /// An editor ran on the cursor's row and left the cursor `rows` rows under it, at the left
+    /// (rustyline ends its line with a line feed): those rows are unknown until drawn again.
+    pub fn editor_closed(&mut self, rows: usize, transcript: &Transcript, window_rows: usize) {
+        if self.placement == Placement::Full {
+            self.full = None;
+            return;
+        }
+        if self.owns_screen() {
+            // What the editor scrolled away is drawn again.
+            self.screen = None;
+            self.at = (self.at + rows).min(window_rows.saturating_sub(1));
+            return;
+        }
+        self.shown.truncate(self.at);
+        self.shown.extend(std::iter::repeat_n(None, rows));
+        self.at += rows;
+        self.exists = self.exists.max(self.at);
+        self.dirty = self.dirty.max(self.at);
+        self.give_up_unreachable(transcript, window_rows);
+    }
+
+    /// The window is now `cols` columns and `rows` rows (it was `old_cols`): the region's top
+    /// is where its rows are now (rewrapped when the terminal rewraps), the next frame is drawn
+    /// whole from there. Lines pushed out of the cursor's reach are given up as they are. On a
+    /// screen the region owns ([`Region::with_above`]), the next frame is drawn whole.
+    pub fn resized(&mut self, old_cols: usize, cols: usize, rows: usize, transcript: &Transcript) {
+        if self.placement == Placement::Full {
+            self.full = None;
+            return;
+        }
+        if self.owns_screen() {
+            // Every row again: what a smaller window dropped off the top comes back.
+            self.screen = None;
+            self.at = self.at.min(rows.saturating_sub(1));
+            return;
+        }
+        let cols = cols.max(1);
+        let reflows = self.reflows && cols < old_cols;
+        let above: Vec<usize> = (0..self.at)
+            .map(|row| match self.shown.get(row) {
+                Some(Some(l)) if reflows => measure_text_width(l).max(1).div_ceil(cols),
+                _ => 1,
+            })
+            .collect();
+        let reach = rows.saturating_sub(1).max(1);
+        let mut up: usize = above.iter().sum();
+        let mut lost = 0;
+        while up > reach && lost < above.len() && above[lost] <= up - reach {
+            up -= above[lost];
+            lost += 1;
+        }
+        let up = up.min(reach);
+        // Rows of the block went out of reach with the lines: the terminal keeps them under
+        // those lines (tmux pushes the top rows into its history), so the lines are separated
+        // from the rest of the transcript.
+        let block_lost = lost > self.live.len();
+        for entry in self.live.drain(..lost.min(self.live.len())) {
+            if let Some(line) = transcript.iter().find(|l| l.entry == entry) {
+                self.given.insert(line.entry);
+                let key = if block_lost {
+                    SEPARATED.to_string()
+                } else {
+                    line.key.clone()
+                };
+                self.given_up.push(Line {
+                    key,
+                    ..line.clone()
+                });
+            }
+        }
+        self.shown = vec![None; up];
+        self.at = up;
+        self.exists = up;
+        self.dirty = up;
+    }
+
+    /// Inline: whatever was drawn stays as the terminal has it, and the region starts again at
+    /// the cursor (after `fg`, or a stop from outside): nothing above is written again. On a
+    /// screen the region owns ([`Region::with_above`]), the next frame is drawn whole.
+    pub fn restart(&mut self, transcript: &Transcript) {
+        if self.placement == Placement::Full {
+            self.full = None;
+            return;
+        }
+        if self.owns_screen() {
+            // The screen is the region's: drawn whole again.
+            self.screen = None;
+            return;
+        }
+        for entry in self.live.drain(..) {
+            if let Some(line) = transcript.iter().find(|l| l.entry == entry) {
+                self.given.insert(line.entry);
+                self.given_up.push(Line {
+                    key: SEPARATED.to_string(),
+                    ..line.clone()
+                });
+            }
+        }
+        self.shown.clear();
+        self.at = 0;
+        self.exists = 0;
+        self.dirty = 0;
+        self.fresh = true;
+    }
+}
