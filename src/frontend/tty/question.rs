@@ -53,6 +53,9 @@ pub(super) struct QuestionPrompt {
     /// depends on nothing else (the question's key map and the look stay), and laying it out
     /// is a fifth of a key's work (docs/benchmarks.md, figure 2).
     hint: RefCell<Option<(usize, String, String)>>,
+    /// The prompt's rows as last drawn, for the width and the rows they had: they depend on
+    /// nothing else (the payload and the look stay).
+    prompt: RefCell<Option<((usize, usize), Vec<String>)>>,
 }
 
 impl QuestionPrompt {
@@ -67,6 +70,7 @@ impl QuestionPrompt {
             opened: false,
             rows_per_option: Cell::new(None),
             hint: RefCell::new(None),
+            prompt: RefCell::new(None),
         }
     }
 

@@ -44,9 +44,6 @@ impl QuestionPrompt {
             }
         };
         let per_item = 1 + usize::from(has_desc) + usize::from(has_note);
-        let prompt = for_terminal(&model::prompt_text(payload, self.q)).into_owned();
-        let prompt_width = width.saturating_sub(4).max(1);
-        let context = question.context.as_deref().map(for_terminal);
         let menu_rows = if mode == Mode::Prompt { 0 } else { rows.len() };
         // The rows the menu needs in full, and at least (three rows, or all of them).
         let preview_h = if preview && mode != Mode::Prompt {
@@ -63,44 +60,7 @@ impl QuestionPrompt {
             .saturating_sub(menu_need)
             .max(3.min(room.saturating_sub(menu_min)))
             .max(1);
-        // A long label would leave no room for the prompt itself: when the place alone needs
-        // more than the rows the prompt has, it is cut to half a line.
-        let prompt = match model::place(payload, self.q) {
-            Some(place)
-                if wrap_words(&format!("{} \u{b7}", for_terminal(&place)), prompt_width).len()
-                    > prompt_max =>
-            {
-                format!(
-                    "{} \u{b7} {}",
-                    fit(&for_terminal(&place), (prompt_width / 2).max(4)),
-                    for_terminal(&question.prompt)
-                )
-            }
-            _ => prompt,
-        };
-        let (mut lines, prompt_rows) =
-            prompt_lines(&prompt, context.as_deref(), prompt_width, prompt_max);
-        // The prompt's frame (`? … ›`, `…:`) around all its rows: the theme's prefix before
-        // the first, its suffix after the last (the context's rows come after it).
-        let framed = look.prompt("\u{1}", width);
-        let (prefix, suffix) = framed.split_once('\u{1}').unwrap_or(("", ""));
-        let reset = if prefix.contains('\u{1b}') {
-            "\u{1b}[0m"
-        } else {
-            ""
-        };
-        for (i, line) in lines.iter_mut().enumerate() {
-            let text = if i == 0 {
-                format!("{prefix}{line}")
-            } else {
-                fit(&format!("  {line}"), width)
-            };
-            *line = match (i + 1 == prompt_rows, i == 0) {
-                (true, _) => format!("{text}{suffix}"),
-                (false, true) => format!("{text}{reset}"),
-                (false, false) => text,
-            };
-        }
+        let mut lines = self.prompt_rows(cx, prompt_max);
         lines.extend(fixed);
         if mode == Mode::Prompt {
             return lines;
@@ -158,6 +118,63 @@ impl QuestionPrompt {
                 None => self.hint_line(cx, page),
             });
         }
+        lines
+    }
+
+    /// The prompt's rows, framed by the theme, at `cx.width` and at most `prompt_max` rows
+    /// (they change only with those: learned once for each).
+    fn prompt_rows(&self, cx: &Cx<'_, '_>, prompt_max: usize) -> Vec<String> {
+        let mut memo = self.prompt.borrow_mut();
+        if let Some((key, lines)) = memo.as_ref() {
+            if *key == (cx.width, prompt_max) {
+                return lines.clone();
+            }
+        }
+        let payload = cx.flow.payload();
+        let question = &payload.questions[self.q];
+        let (look, width) = (cx.look, cx.width);
+        let prompt = for_terminal(&model::prompt_text(payload, self.q)).into_owned();
+        let prompt_width = width.saturating_sub(4).max(1);
+        let context = question.context.as_deref().map(for_terminal);
+        // A long label would leave no room for the prompt itself: when the place alone needs
+        // more than the rows the prompt has, it is cut to half a line.
+        let prompt = match model::place(payload, self.q) {
+            Some(place)
+                if wrap_words(&format!("{} \u{b7}", for_terminal(&place)), prompt_width).len()
+                    > prompt_max =>
+            {
+                format!(
+                    "{} \u{b7} {}",
+                    fit(&for_terminal(&place), (prompt_width / 2).max(4)),
+                    for_terminal(&question.prompt)
+                )
+            }
+            _ => prompt,
+        };
+        let (mut lines, prompt_rows) =
+            prompt_lines(&prompt, context.as_deref(), prompt_width, prompt_max);
+        // The prompt's frame (`? … ›`, `…:`) around all its rows: the theme's prefix before
+        // the first, its suffix after the last (the context's rows come after it).
+        let framed = look.prompt("\u{1}", width);
+        let (prefix, suffix) = framed.split_once('\u{1}').unwrap_or(("", ""));
+        let reset = if prefix.contains('\u{1b}') {
+            "\u{1b}[0m"
+        } else {
+            ""
+        };
+        for (i, line) in lines.iter_mut().enumerate() {
+            let text = if i == 0 {
+                format!("{prefix}{line}")
+            } else {
+                fit(&format!("  {line}"), width)
+            };
+            *line = match (i + 1 == prompt_rows, i == 0) {
+                (true, _) => format!("{text}{suffix}"),
+                (false, true) => format!("{text}{reset}"),
+                (false, false) => text,
+            };
+        }
+        *memo = Some(((cx.width, prompt_max), lines.clone()));
         lines
     }
 
