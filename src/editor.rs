@@ -26,7 +26,10 @@
 //! long or would not fit the rows the editor has (`above`: the rows of the block above the
 //! editor's row, which must stay in the window). rustyline's own paste reading cannot be used:
 //! it inserts and draws the paste before any hook sees it, and the bytes it read ahead are
-//! lost when its read ends. [`Edited::edit`] has every marker expanded to its paste;
+//! lost when its read ends. Escape sequences are dropped from the paste, and a control string
+//! (OSC through BEL or ST, DCS / APC / PM / SOS through ST; one that never ends, through the
+//! paste's end) whole, nothing of it kept (docs/interactive.md "The line editor"); the rest is
+//! kept as it came. [`Edited::edit`] has every marker expanded to its paste;
 //! [`Edited::shown`] is the line as the editor showed it.
 //!
 //! `@` file-path completion ([`crate::complete::AtCompleter`]) plugs in as a rustyline [`Helper`]:
@@ -127,6 +130,41 @@ struct Pasting {
     text: String,
     /// The last key was a carriage return (CR LF is one line break).
     after_cr: bool,
+    /// A control string being dropped: its introducer came, its end not yet.
+    string: Option<ControlString>,
+}
+
+/// A control string in a paste (ECMA-48's command and character strings), dropped whole from
+/// its introducer through its end: nothing of it is kept, so a string that never ends costs
+/// nothing but the rest of the paste.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ControlString {
+    /// OSC (`ESC ]`): ends at BEL or ST (`ESC \`), as xterm's.
+    Osc,
+    /// DCS (`ESC P`), SOS (`ESC X`), PM (`ESC ^`), APC (`ESC _`): end at ST only.
+    UntilSt,
+}
+
+impl ControlString {
+    /// The string that the key rustyline made of `ESC c` introduces (it reads `ESC c` as
+    /// Alt+c); `None` for any other key.
+    fn introduced_by(code: KeyCode, mods: Modifiers) -> Option<ControlString> {
+        match (code, mods) {
+            (KeyCode::Char(']'), Modifiers::ALT) => Some(ControlString::Osc),
+            (KeyCode::Char('P' | 'X' | '^' | '_'), Modifiers::ALT) => Some(ControlString::UntilSt),
+            _ => None,
+        }
+    }
+
+    /// Whether the key rustyline made of the next bytes ends this string: ST (`ESC \`, to
+    /// rustyline Alt+\), or for OSC also BEL (Ctrl+G).
+    fn ends_with(self, code: KeyCode, mods: Modifiers) -> bool {
+        match (code, mods) {
+            (KeyCode::Char('\\'), Modifiers::ALT) => true,
+            (KeyCode::Char('G'), Modifiers::CTRL) => self == ControlString::Osc,
+            _ => false,
+        }
+    }
 }
 
 impl Pasting {
@@ -134,12 +172,26 @@ impl Pasting {
     /// bytes into keys: a character is itself, Ctrl+letter its control character, Enter (CR)
     /// and Ctrl+J (LF) a line break (CR LF one), Tab a tab, Shift+Esc the C1 CSI; Backspace is
     /// DEL (BS reads as the same key); an escape sequence, and a C1 control rustyline has no
-    /// key for, give nothing (rustyline's own paste reading drops escape sequences too).
+    /// key for, give nothing (rustyline's own paste reading drops escape sequences too). A
+    /// control string ([`ControlString`]: OSC, DCS, SOS, PM, APC) gives nothing from its
+    /// introducer through its end, whatever is in it; one that never ends, to the paste's end.
     fn push(&mut self, event: &Event) {
         let Event::KeySeq(keys) = event else {
             return;
         };
         for &KeyEvent(code, mods) in keys {
+            if let Some(string) = self.string {
+                if string.ends_with(code, mods) {
+                    self.string = None;
+                }
+                self.after_cr = false;
+                continue;
+            }
+            if let Some(string) = ControlString::introduced_by(code, mods) {
+                self.string = Some(string);
+                self.after_cr = false;
+                continue;
+            }
             let c = match code {
                 KeyCode::Char(c) if mods == Modifiers::NONE || mods == Modifiers::SHIFT => Some(c),
                 KeyCode::Char(c) if mods == Modifiers::CTRL && ('@'..='_').contains(&c) => {

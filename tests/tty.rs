@@ -1250,6 +1250,31 @@ fn a_byte_that_is_not_utf8_in_a_paste_keeps_what_came_before_it() {
     );
 }
 
+/// A control string in a paste (OSC through BEL or ST; DCS, APC, PM, SOS through ST) is
+/// dropped whole, and one that never ends takes the rest of the paste; the text around them
+/// is kept (docs/interactive.md, "The line editor").
+#[test]
+fn control_strings_in_a_paste_are_dropped_whole() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&[STYLE, HINT]);
+    s.send("4");
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    s.send_bytes(b"\x1b[200~r\x1b]0;title\x07s\x1b[201~");
+    s.send_bytes(b"\x1b[200~1\x1b]8;;http://x\x1b\\2\x1bPq#0\x1b\\3\x1b_a\x07b\x1b\\");
+    s.send_bytes(b"4\x1b^pm\x1b\\5\x1bXsos\x1b\\6\x1b[201~");
+    s.send_bytes(b"\x1b[200~7\x1b]0;never ended\x1b[201~");
+    s.send("8\r");
+    s.wait_all(&[FRONTEND, HINT]);
+    s.send(TAB);
+    s.wait_all(&[REVIEW, "3. Cancel"]);
+    let details = submit(&mut s);
+    assert_eq!(
+        details["answers"]["style"]["customText"],
+        json!("rs12345678"),
+        "{details}"
+    );
+}
+
 /// Waits until `path` exists (15 s at most).
 fn wait_for_file(path: &std::path::Path) {
     let start = std::time::Instant::now();
