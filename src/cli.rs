@@ -147,7 +147,8 @@ pub fn parse_timeout(text: &str) -> Result<Duration, String> {
     }
     let bad = || {
         format!(
-            "{text:?} is not a number of seconds or a duration such as 30s or 2m (0: no timeout)"
+            "{} is not a number of seconds or a duration such as 30s or 2m (0: no timeout)",
+            crate::text::quoted(text)
         )
     };
     let mut seconds = 0f64;
@@ -159,7 +160,8 @@ pub fn parse_timeout(text: &str) -> Result<Duration, String> {
         let number: f64 = rest[..number_end].parse().map_err(|_| bad())?;
         if number.is_nan() || number < 0.0 {
             return Err(format!(
-                "{text:?}: the timeout is a number of seconds, 0 or more (0: no timeout)"
+                "{}: the timeout is a number of seconds, 0 or more (0: no timeout)",
+                crate::text::quoted(text)
             ));
         }
         rest = &rest[number_end..];
@@ -179,7 +181,8 @@ pub fn parse_timeout(text: &str) -> Result<Duration, String> {
         seconds += number * scale;
         rest = &rest[unit_end..];
     }
-    Duration::try_from_secs_f64(seconds).map_err(|_| format!("{text:?} is too long"))
+    Duration::try_from_secs_f64(seconds)
+        .map_err(|_| format!("{} is too long", crate::text::quoted(text)))
 }
 
 /// Subcommands (docs/answers.md, README).

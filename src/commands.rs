@@ -127,7 +127,7 @@ pub fn validate_text(report: &ValidateReport, args: &ValidateArgs) -> String {
     let title = payload
         .title
         .as_deref()
-        .map(|t| format!(" {}", serde_json::to_string(t).unwrap_or_default()))
+        .map(|t| format!(" {}", crate::text::quoted(t)))
         .unwrap_or_default();
     let _ = writeln!(
         out,

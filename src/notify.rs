@@ -107,8 +107,8 @@ pub fn parse_channels(list: &str) -> Result<Vec<Channel>, String> {
             .find(|(known, _)| name.eq_ignore_ascii_case(known))
         else {
             return Err(format!(
-                "{:?} is not a notification channel: give bell, osc9, osc777, command or none, separated by commas",
-                crate::text::one_line(name)
+                "{} is not a notification channel: give bell, osc9, osc777, command or none, separated by commas",
+                crate::text::quoted(name)
             ));
         };
         if !channels.contains(&channel) {

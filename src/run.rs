@@ -43,8 +43,8 @@ pub fn settings_from_environment(
 ) -> Result<(), String> {
     let bad = |name: &str, value: &str, why: String| {
         format!(
-            "{name}={:?} cannot be used: {why}",
-            crate::text::one_line(value)
+            "{name}={} cannot be used: {why}",
+            crate::text::quoted(value)
         )
     };
     // A value that is not UTF-8 is named, never taken for an unset variable; a variable whose

@@ -88,6 +88,16 @@ fn an_environment_variable_is_named_and_read_only_where_it_is_used() {
         .assert()
         .code(2)
         .stderr("pi-ask: PI_ASK_SCREEN=\"sideways\" cannot be used: it is inline or full\n");
+    // A value with an escape is quoted once, in the notation of everything pi-ask draws.
+    pi_ask(dir.path())
+        .args(["q.json", "--no-input"])
+        .env("PI_ASK_TIMEOUT", "a\x1bb")
+        .assert()
+        .code(2)
+        .stderr(
+            "pi-ask: PI_ASK_TIMEOUT=\"a\\eb\" cannot be used: \"a\\eb\" is not a number of \
+             seconds or a duration such as 30s or 2m (0: no timeout)\n",
+        );
     // The command line wins over the variable.
     pi_ask(dir.path())
         .args(["q.json", "--no-input", "--timeout", "5"])

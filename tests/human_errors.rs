@@ -106,6 +106,33 @@ fn rule_problems_are_listed_under_a_line_naming_the_file() {
     );
 }
 
+/// Payload text quoted in a message is in the one notation of what pi-ask draws (`\e`,
+/// `\xNN`), never Rust's `\u{1b}` or JSON's `\u001b`, on stderr and in `content` alike.
+#[test]
+fn payload_text_in_a_problem_is_escaped_as_everywhere_else() {
+    let dir = Dir::new();
+    dir.file(
+        "q.json",
+        r#"{"questions": [{"id": "a\u001b[2Jb", "prompt": "A?", "options": [{"value": "x", "label": "X"}]},
+                          {"id": "a\u001b[2Jb", "type": "multi\u0007\n", "prompt": "B?",
+                           "options": [{"value": "x", "label": "X"}]}]}"#,
+    );
+    let run = run_in(&dir, &["q.json"]);
+    assert_refused(
+        &run,
+        "pi-ask: invalid payload q.json: 2 problems\n\
+         \x20 questions[1].id: duplicate question id \"a\\e[2Jb\": questions[0] already uses it; \
+         ids must be unique [duplicate_question_id]\n\
+         \x20 questions[1].type: type \"multi\\x07\\x0a\" is not one of \"single\", \"multi\", \
+         \"preview\" [invalid_type]\n",
+        "Invalid ask_user payload: 2 problems; fix them and call again.\n\
+         - questions[1].id: duplicate question id \"a\\e[2Jb\": questions[0] already uses it; \
+         ids must be unique [duplicate_question_id]\n\
+         - questions[1].type: type \"multi\\x07\\x0a\" is not one of \"single\", \"multi\", \
+         \"preview\" [invalid_type]",
+    );
+}
+
 #[test]
 fn a_missing_answers_file_is_one_line() {
     let dir = Dir::new();

@@ -250,9 +250,10 @@ pub(super) fn kind_of(v: &Value) -> &'static str {
     }
 }
 
-/// JSON-quoted text, so odd or multi-line text stays on one line of a message.
+/// Quoted text on one line of a message, in the one notation of messages
+/// ([`crate::text::quoted`]: `"a\eb"`).
 pub(crate) fn quoted(text: &str) -> String {
-    serde_json::to_string(text).unwrap_or_else(|_| format!("{text:?}"))
+    crate::text::quoted(text)
 }
 
 /// Up to 20 quoted names, then "and N more".

@@ -271,8 +271,9 @@ impl<'a> Unique<'a> {
                 self.code,
                 path(),
                 format!(
-                    "duplicate {} {value:?}: {} already uses it; {}",
+                    "duplicate {} {}: {} already uses it; {}",
                     self.what,
+                    crate::text::quoted(value),
                     first_path.replace("{}", &first.to_string()),
                     self.rule
                 ),
@@ -426,7 +427,10 @@ fn question(
                 problems.push(Problem::new(
                     ProblemCode::InvalidType,
                     at(spelling.kind)(),
-                    format!("type {other:?} is not one of \"single\", \"multi\", \"preview\""),
+                    format!(
+                        "type {} is not one of \"single\", \"multi\", \"preview\"",
+                        crate::text::quoted(other)
+                    ),
                 ));
                 QuestionType::Single
             }

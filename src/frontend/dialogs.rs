@@ -235,7 +235,7 @@ struct Dialogs<'p, R, W> {
 /// huge value is not repeated into the result).
 fn quote_value(value: &str) -> String {
     if value.len() <= QUOTED_VALUE_BYTES {
-        format!("{:?}", one_line(value))
+        crate::text::quoted(value)
     } else {
         format!("a value of {} bytes", value.len())
     }

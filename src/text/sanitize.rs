@@ -41,17 +41,46 @@ pub fn for_terminal(text: &str) -> Cow<'_, str> {
             // CRLF: the `\n` that follows is the line break.
             continue;
         }
-        if !is_unsafe(c) {
-            out.push(c);
-        } else if c == '\u{1b}' {
-            out.push_str("\\e");
-        } else if (c as u32) < 0x100 {
-            out.push_str(&format!("\\x{:02x}", c as u32));
+        if is_unsafe(c) {
+            push_escape(&mut out, c);
         } else {
-            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            out.push(c);
         }
     }
     Cow::Owned(out)
+}
+
+/// The visible escape of `c` in [`for_terminal`]'s notation: `\e` for ESC, `\xNN` below
+/// U+0100, `\u{NNNN}` above.
+fn push_escape(out: &mut String, c: char) {
+    use std::fmt::Write as _;
+    let _ = match c {
+        '\u{1b}' => write!(out, "\\e"),
+        c if (c as u32) < 0x100 => write!(out, "\\x{:02x}", c as u32),
+        c => write!(out, "\\u{{{:x}}}", c as u32),
+    };
+}
+
+/// `text` quoted on one line for a message to a person (an error, a problem, a report):
+/// `"…"`, with a `"` or `\` in it after a backslash and every character [`for_terminal`]
+/// escapes, line breaks and tabs too, in its notation: `a<ESC>b<LF>` is `"a\eb\x0a"`. Every
+/// message that quotes payload, file, environment or command-line text quotes it so (the
+/// result's JSON then holds the message as JSON).
+pub fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c == '\n' || c == '\t' || is_unsafe(c) => push_escape(&mut out, c),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// An editor's line as it may be drawn: every grapheme in exactly the columns the editor
@@ -237,6 +266,15 @@ fn string_end(after: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_text_is_one_line_in_the_notation_of_for_terminal() {
+        assert_eq!(quoted("scope"), "\"scope\"");
+        assert_eq!(
+            quoted("a\x1b]0;t\x07\r\n\t\"\\\u{9b}\u{202e}é"),
+            r#""a\e]0;t\x07\x0d\x0a\x09\"\\\x9b\u{202e}é""#
+        );
+    }
 
     #[test]
     fn plain_text_is_borrowed() {
