@@ -157,9 +157,7 @@ fn print(text: &str) -> Result<(), ExitCode> {
 pub fn validate(args: &ValidateArgs) -> ExitCode {
     let report = validate_report(args);
     let text = if args.json {
-        let mut s = serde_json::to_string_pretty(&report).expect("reports always serialize");
-        s.push('\n');
-        s
+        crate::output::json_for_stdout(&report)
     } else {
         // Payload text may carry escape sequences: shown escaped, never run (src/text/sanitize.rs);
         // each line bounded (`--json` has the texts whole).
@@ -191,9 +189,7 @@ pub fn schema(args: &SchemaArgs) -> ExitCode {
             return ExitCode::Invalid;
         }
     };
-    let mut s = serde_json::to_string_pretty(&schema).expect("schemas always serialize");
-    s.push('\n');
-    match print(&s) {
+    match print(&crate::output::json_for_stdout(&schema)) {
         Ok(()) => ExitCode::Submitted,
         Err(code) => code,
     }

@@ -18,7 +18,9 @@ fn main() {
         pi_ask::run::say(&message);
         std::process::exit(ExitCode::Invalid.code());
     }
-    let matches = Cli::command().get_matches();
+    let matches = Cli::command()
+        .try_get_matches()
+        .unwrap_or_else(|e| std::process::exit(clap_exit(&e)));
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     if cli.command.is_none() {
         let given =
@@ -57,4 +59,22 @@ fn main() {
         }
     };
     std::process::exit(code.code());
+}
+
+/// What clap's own ending of the run exits with: `--help` and `--version` print on stdout and
+/// exit 0, or 4 when stdout cannot take them (a full disk, a closed pipe: docs/exit-codes.md),
+/// with the reason on stderr; a usage error is clap's message on stderr and its exit 2.
+fn clap_exit(e: &clap::Error) -> i32 {
+    use clap::error::ErrorKind;
+    use std::io::Write;
+    if !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        e.exit();
+    }
+    match e.print().and_then(|()| std::io::stdout().flush()) {
+        Ok(()) => 0,
+        Err(why) => {
+            pi_ask::run::say(&format!("pi-ask: cannot write to stdout: {why}"));
+            ExitCode::OutputFailed.code()
+        }
+    }
 }

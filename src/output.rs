@@ -45,6 +45,15 @@ fn for_stdout(json: String) -> String {
     ascii_json(&json)
 }
 
+/// `value` as [`to_json`] writes it, as stdout takes it ([`for_stdout`]): the subcommands'
+/// JSON (`validate --json`, `schema`) follows the result's rules, so a payload's text printed
+/// straight to a terminal can neither run a C1 control nor reorder the line, and a terminal
+/// whose locale is not UTF-8 gets ASCII only (docs/interactive.md, "A terminal that is not
+/// UTF-8").
+pub fn json_for_stdout<T: Serialize + ?Sized>(value: &T) -> String {
+    for_stdout(to_json(value))
+}
+
 /// `json` with every non-ASCII character as `\uXXXX` escapes (two for one beyond the Basic
 /// Multilingual Plane). Outside strings pretty JSON has only ASCII.
 fn ascii_json(json: &str) -> String {

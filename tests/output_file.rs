@@ -102,6 +102,30 @@ fn a_full_disk_names_the_output_path() {
 }
 
 #[test]
+fn help_and_version_on_a_full_disk_exit_4_with_the_reason() {
+    let dir = Dir::new();
+    // As a_full_disk_names_the_output_path: a copy of /dev/full as root, else the real one.
+    let full = device(&dir, "full", libc::S_IFCHR, 1, 7).unwrap_or_else(|| "/dev/full".into());
+    for args in [&["--help"][..], &["--version"], &["validate", "--help"]] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+            .args(args)
+            .stdout(std::fs::OpenOptions::new().write(true).open(&full).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(4), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "pi-ask: cannot write to stdout: No space left on device (os error 28)\n",
+            "{args:?}"
+        );
+    }
+    // And on a stdout that takes them, exit 0 as before.
+    let run = run_cmd(pi_ask().arg("--version"));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("pi-ask "), "{}", run.stdout);
+}
+
+#[test]
 fn a_write_error_on_the_temporary_file_names_the_output_path() {
     use std::os::unix::process::CommandExt;
     let dir = Dir::new();

@@ -395,3 +395,60 @@ fn plain_mode_and_messages_in_a_c_locale_are_ascii_too() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `pi-ask validate --json` run in a pty under `env`: its exit code and what reached the
+/// terminal (the report, its `\r\n` made `\n`).
+fn validate_json_on_a_terminal(payload: &str, env: Vec<(String, String)>) -> (i32, Vec<u8>) {
+    use crate::common::pty::{Options, Session};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("payload.json");
+    std::fs::write(&path, payload).unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+    cmd.args(["validate", "--json"]).arg(&path);
+    let opts = Options {
+        env,
+        stderr_to_pty: true,
+        ..Options::default()
+    };
+    let output = dir.path().join("none.json");
+    let mut s = Session::spawn_command(cmd, dir, output, opts);
+    let status = s.wait_eof();
+    let text = String::from_utf8_lossy(&s.output()).replace("\r\n", "\n");
+    (status.code().unwrap_or(-1), text.into_bytes())
+}
+
+#[test]
+fn validate_json_on_a_terminal_runs_no_c1_control_and_no_bidi_override_of_the_payload() {
+    // U+009D (OSC as a C1 control) and U+202E (right-to-left override) in a label: the
+    // report on a terminal escapes them, as the result does (src/output.rs).
+    let label = "x\u{9d}0;PWNED\u{7} \u{202e}txt.exe Caf\u{e9}";
+    let payload = json!({"questions": [{"id": "q", "prompt": "Pick",
+        "options": [{"value": "a", "label": label}]}]})
+    .to_string();
+    let (code, raw) = validate_json_on_a_terminal(&payload, Vec::new());
+    assert_eq!(code, 0);
+    let text = String::from_utf8(raw).unwrap();
+    assert!(!text.contains(['\u{9d}', '\u{202e}']), "{text}");
+    assert!(
+        text.contains(r"x\u009d0;PWNED\u0007 \u202etxt.exe Café"),
+        "{text}"
+    );
+    let report: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        report["payload"]["questions"][0]["options"][0]["label"],
+        label
+    );
+    // Under a C locale: ASCII only, the same strings.
+    let (code, raw) = validate_json_on_a_terminal(&payload, vec![("LC_ALL".into(), "C".into())]);
+    assert_eq!(code, 0);
+    assert!(
+        raw.iter().all(|b| *b < 0x80),
+        "{}",
+        String::from_utf8_lossy(&raw)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&raw).unwrap();
+    assert_eq!(
+        report["payload"]["questions"][0]["options"][0]["label"],
+        label
+    );
+}
