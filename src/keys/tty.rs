@@ -21,6 +21,8 @@ use std::time::{Duration, Instant};
 pub struct TtySource {
     tty: File,
     wake: Option<Wake>,
+    /// `tty` is non-blocking: a byte can be read without a wait first.
+    nonblocking: bool,
 }
 
 /// The read end of a wake pipe, and the signal handler that writes to it (if this source
@@ -49,7 +51,15 @@ impl TtySource {
     /// A source reading `tty` (normally `/dev/tty`; any readable file descriptor works, which
     /// the tests use). Put it in raw mode first ([`RawMode`]), or bytes come only line by line.
     pub fn new(tty: File) -> TtySource {
-        TtySource { tty, wake: None }
+        // Non-blocking, so the rest of a sequence is read without a wait first (a wait still
+        // comes first when nothing is there); a file that cannot be made so is waited on
+        // before every byte.
+        let nonblocking = set_nonblocking(&tty).is_ok();
+        TtySource {
+            tty,
+            wake: None,
+            nonblocking,
+        }
     }
 
     /// A source reading `/dev/tty`.
@@ -135,6 +145,14 @@ impl Drop for TtySource {
 
 impl ByteSource for TtySource {
     fn read_byte(&mut self, timeout: Option<Duration>) -> io::Result<Input> {
+        // A bounded wait is the rest of a sequence (or a countdown's tick): the byte has
+        // usually come with the first, so it is read at once, without a poll first.
+        if timeout.is_some() && self.nonblocking {
+            let mut byte = [0u8; 1];
+            if let Ok(1) = (&self.tty).read(&mut byte) {
+                return Ok(Input::Byte(byte[0]));
+            }
+        }
         let deadline = timeout.and_then(|t| Instant::now().checked_add(t));
         loop {
             let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
@@ -190,6 +208,13 @@ pub fn wait_readable(fd: &impl AsFd, timeout: Duration) -> io::Result<bool> {
         Err(nix::errno::Errno::EINTR) => Ok(false),
         Err(e) => Err(e.into()),
     }
+}
+
+/// Sets `O_NONBLOCK` on `file`'s open file description (a `/dev/tty` of its own).
+fn set_nonblocking(file: &File) -> nix::Result<()> {
+    use nix::fcntl::{fcntl, FcntlArg, OFlag};
+    let flags = OFlag::from_bits_truncate(fcntl(file, FcntlArg::F_GETFL)?);
+    fcntl(file, FcntlArg::F_SETFL(flags | OFlag::O_NONBLOCK)).map(|_| ())
 }
 
 /// Which of the waited-on descriptors are ready.

@@ -144,6 +144,10 @@ pub struct TtyBackend {
     placement: super::Placement,
     /// Continued after an outside stop, not told to the front end yet.
     continued: bool,
+    /// The window's size as read while the current event is handled: read once per event
+    /// (a key asked for it three times, two system calls each), again after anything that
+    /// waits (a resize comes as an event).
+    size: std::cell::Cell<Option<(usize, usize)>>,
     _screen: crate::terminal::RestoreGuard,
 }
 
@@ -193,6 +197,38 @@ impl TtyBackend {
             thread,
         });
         Ok(())
+    }
+
+    /// [`Backend::edit`] itself.
+    fn edit_here(
+        &mut self,
+        prompt: &str,
+        initial: &str,
+        above: usize,
+        completer: &AtCompleter,
+        wait: Option<Duration>,
+    ) -> io::Result<EditWait> {
+        if self.editor.is_none() {
+            // rustyline writes on its own: what was queued before it goes first.
+            let opening = self
+                .opening
+                .take()
+                .unwrap_or_else(|| (prompt.to_string(), initial.to_string(), above));
+            if !crate::terminal::drain_tty(wait.unwrap_or(EDITOR_DRAIN_FOREVER)) {
+                self.opening = Some(opening);
+                return Ok(EditWait::Open { last_key: None });
+            }
+            let (prompt, initial, above) = (opening.0.as_str(), opening.1.as_str(), opening.2);
+            if wait.is_none() {
+                // No timeout: on this thread.
+                let edit = editor::edit_line(prompt, initial, above, completer.clone());
+                // rustyline switches bracketed paste off when it ends.
+                self.write(PASTE_ON)?;
+                return edit.map(EditWait::Closed);
+            }
+            self.open_editor(prompt, initial, above, completer)?;
+        }
+        self.wait_editor(wait)
     }
 
     /// Waits for the open editor at most `wait` (`None`: until it closes).
@@ -252,6 +288,7 @@ impl TtyBackend {
             opening: None,
             placement,
             continued: false,
+            size: std::cell::Cell::new(None),
             _screen: screen,
         })
     }
@@ -259,8 +296,13 @@ impl TtyBackend {
 
 impl Backend for TtyBackend {
     fn size(&self) -> (usize, usize) {
+        if let Some(size) = self.size.get() {
+            return size;
+        }
         let (rows, cols) = self.term.size();
-        (rows as usize, cols as usize)
+        let size = (rows as usize, cols as usize);
+        self.size.set(Some(size));
+        size
     }
 
     fn now(&self) -> Instant {
@@ -275,7 +317,9 @@ impl Backend for TtyBackend {
     }
 
     fn event(&mut self, timeout: Option<Duration>) -> io::Result<Event> {
+        self.size.set(None);
         let event = self.keys.next(timeout)?;
+        self.size.set(None);
         if event == Event::Resize && crate::keys::take_continued() {
             // Continued after a stop pi-ask did not make (`kill -STOP`, then `fg`): raw mode
             // and bracketed paste again, as after Ctrl+Z.
@@ -306,27 +350,10 @@ impl Backend for TtyBackend {
         completer: &AtCompleter,
         wait: Option<Duration>,
     ) -> io::Result<EditWait> {
-        if self.editor.is_none() {
-            // rustyline writes on its own: what was queued before it goes first.
-            let opening = self
-                .opening
-                .take()
-                .unwrap_or_else(|| (prompt.to_string(), initial.to_string(), above));
-            if !crate::terminal::drain_tty(wait.unwrap_or(EDITOR_DRAIN_FOREVER)) {
-                self.opening = Some(opening);
-                return Ok(EditWait::Open { last_key: None });
-            }
-            let (prompt, initial, above) = (opening.0.as_str(), opening.1.as_str(), opening.2);
-            if wait.is_none() {
-                // No timeout: on this thread.
-                let edit = editor::edit_line(prompt, initial, above, completer.clone());
-                // rustyline switches bracketed paste off when it ends.
-                self.write(PASTE_ON)?;
-                return edit.map(EditWait::Closed);
-            }
-            self.open_editor(prompt, initial, above, completer)?;
-        }
-        self.wait_editor(wait)
+        self.size.set(None);
+        let edited = self.edit_here(prompt, initial, above, completer, wait);
+        self.size.set(None);
+        edited
     }
 
     fn editor_cursor(&self) -> String {
@@ -335,6 +362,7 @@ impl Backend for TtyBackend {
     }
 
     fn abandon_edit(&mut self) -> String {
+        self.size.set(None);
         // The thread is left blocked in rustyline's read (see the module notes).
         let opening = self.opening.take().map(|(_, initial, _)| initial);
         self.editor
@@ -345,6 +373,7 @@ impl Backend for TtyBackend {
     }
 
     fn suspend(&mut self) -> io::Result<()> {
+        self.size.set(None);
         if let Some(raw) = self.raw.take() {
             raw.restore()?;
         }
@@ -362,6 +391,7 @@ impl Backend for TtyBackend {
     }
 
     fn run_editor_command(&mut self, command: &str, path: &std::path::Path) -> io::Result<bool> {
+        self.size.set(None);
         // What was queued for the terminal goes first; the editor gets it cooked.
         crate::terminal::flush_tty();
         if let Some(raw) = self.raw.take() {
@@ -388,6 +418,7 @@ impl Backend for TtyBackend {
     }
 
     fn show_main_screen(&mut self, show: bool) -> io::Result<()> {
+        self.size.set(None);
         self.write(if show {
             "\x1b[?1049l\x1b[?25l"
         } else {

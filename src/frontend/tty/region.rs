@@ -300,15 +300,14 @@ impl Region {
             .iter()
             .filter(|l| !self.given.contains(&l.entry))
             .collect();
-        let mut lines: Vec<String> = live.iter().map(|l| l.text.clone()).collect();
-        let mut block_lines = block.lines.clone();
         // The block itself keeps within the window (the screens lay out within the budget;
         // this is the last guard).
-        let budget = self.budget(rows);
-        if block_lines.len() > budget {
-            block_lines.drain(..block_lines.len() - budget);
-        }
-        lines.extend(block_lines);
+        let skip = block.lines.len().saturating_sub(self.budget(rows));
+        let lines: Vec<&str> = live
+            .iter()
+            .map(|l| l.text.as_str())
+            .chain(block.lines[skip..].iter().map(String::as_str))
+            .collect();
         let mut out = String::new();
         if self.fresh {
             // PROMPT_SP: a partial line is kept, a whole one is not doubled.
@@ -318,11 +317,12 @@ impl Region {
         let n = lines.len();
         let mut at = self.at;
         let mut exists = self.exists;
-        for (row, line) in lines.iter().enumerate() {
+        self.shown.truncate(n.max(self.dirty));
+        for (row, &line) in lines.iter().enumerate() {
             if self
                 .shown
                 .get(row)
-                .is_some_and(|s| s.as_deref() == Some(line.as_str()))
+                .is_some_and(|s| s.as_deref() == Some(line))
             {
                 continue;
             }
@@ -340,6 +340,13 @@ impl Region {
             }
             out.push_str(line);
             out.push_str("\x1b[K");
+            match self.shown.get_mut(row) {
+                Some(shown) => *shown = Some(line.to_string()),
+                None => {
+                    self.shown.resize(row, None);
+                    self.shown.push(Some(line.to_string()));
+                }
+            }
         }
         // Rows under the new lines that may still show something: erased, each from its left.
         for row in n..self.dirty {
@@ -357,7 +364,7 @@ impl Region {
             go(&mut out, &mut at, &mut exists, n);
         }
         self.fresh = false;
-        self.shown = lines.into_iter().map(Some).collect();
+        self.shown.truncate(n);
         self.live = live.iter().map(|l| l.entry).collect();
         self.at = at;
         self.exists = exists.max(at);
