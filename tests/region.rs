@@ -320,6 +320,46 @@ fn a_shrink_with_an_editor_open_ends_with_the_whole_transcript_in_order() {
 }
 
 #[test]
+fn an_editor_closed_in_a_smaller_window_then_a_regrow_end_with_the_whole_transcript_in_order() {
+    let Some((socket, _dir)) = in_tmux(PREFS, 80, 24, "regrow") else {
+        return;
+    };
+    tmux_wait(&socket, "the first question", |p| p.contains("? keys"));
+    tmux(&socket, &["send-keys", "-t", "t", "2"]);
+    tmux_wait(&socket, "the second question", |p| {
+        p.contains("2/2 Frontend")
+    });
+    let draft = "Solid and a fairly long custom answer text to wrap";
+    // The editor closes (Enter) in the smaller window: rows of the block went to tmux's
+    // history with the lines above them.
+    a_draft_through_a_resize(&socket, "4", "Enter submit", draft, 40, 12);
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    tmux(
+        &socket,
+        &["resize-window", "-t", "t", "-x", "80", "-y", "24"],
+    );
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    tmux(&socket, &["send-keys", "-t", "t", "End", "Enter"]);
+    tmux_wait(&socket, "the review", |p| p.contains("1. Submit"));
+    tmux(&socket, &["send-keys", "-t", "t", "1"]);
+    tmux_wait(&socket, "the second press", |p| p.contains("again"));
+    tmux(&socket, &["send-keys", "-t", "t", "1"]);
+    let pane = tmux_wait(&socket, "the transcript", |p| p.contains("✔ Submitted"));
+    tmux(&socket, &["kill-server"]);
+    let ours = lines(&pane);
+    assert_eq!(
+        ours[ours.len().saturating_sub(4)..],
+        [
+            "Implementation preferences".to_string(),
+            "Style: Balanced".to_string(),
+            format!("Frontend: \u{201c}{draft}\u{201d}"),
+            "✔ Submitted".to_string()
+        ],
+        "{pane}"
+    );
+}
+
+#[test]
 fn a_long_title_stays_one_line_and_growing_the_window_twice_leaves_it_once() {
     let title = "A".repeat(150);
     let payload = json!({"title": title, "questions": [

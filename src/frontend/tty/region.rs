@@ -376,6 +376,15 @@ impl Region {
     /// Gives up the top rows that may be out of the cursor's reach in a window of `rows` rows:
     /// the cursor rests `at` rows under the top, and only `rows - 1` rows above it are sure to
     /// be on screen.
+    /// Every line given up is separated from the rest of the transcript by rows the region
+    /// can no longer reach (rows of the block, the shell's lines after `fg`): the run ends with
+    /// the whole final transcript ([`SEPARATED`]).
+    fn separate_given_up(&mut self) {
+        for line in &mut self.given_up {
+            line.key = SEPARATED.to_string();
+        }
+    }
+
     fn give_up_unreachable(&mut self, transcript: &Transcript, rows: usize) {
         let gone = self.at.saturating_sub(rows.saturating_sub(1).max(1));
         if gone == 0 {
@@ -387,6 +396,11 @@ impl Region {
                 self.given.insert(line.entry);
                 self.given_up.push(line.clone());
             }
+        }
+        if gone > entries {
+            // Rows of the block went out of reach too (an editor's rows pushed them): they
+            // stay on the terminal under the lines given up.
+            self.separate_given_up();
         }
         self.shown.drain(..gone.min(self.shown.len()));
         self.at -= gone;

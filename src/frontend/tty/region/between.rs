@@ -1,7 +1,7 @@
 //! What happens to the region between frames, when the terminal changed under it: an editor
 //! ran on the cursor's row, the window was resized, the run was stopped and started again.
 
-use super::{Line, Placement, Region, Transcript, SEPARATED};
+use super::{Placement, Region, Transcript};
 use console::measure_text_width;
 
 impl Region {
@@ -64,16 +64,11 @@ impl Region {
         for entry in self.live.drain(..lost.min(self.live.len())) {
             if let Some(line) = transcript.iter().find(|l| l.entry == entry) {
                 self.given.insert(line.entry);
-                let key = if block_lost {
-                    SEPARATED.to_string()
-                } else {
-                    line.key.clone()
-                };
-                self.given_up.push(Line {
-                    key,
-                    ..line.clone()
-                });
+                self.given_up.push(line.clone());
             }
+        }
+        if block_lost {
+            self.separate_given_up();
         }
         self.shown = vec![None; up];
         self.at = up;
@@ -97,12 +92,11 @@ impl Region {
         for entry in self.live.drain(..) {
             if let Some(line) = transcript.iter().find(|l| l.entry == entry) {
                 self.given.insert(line.entry);
-                self.given_up.push(Line {
-                    key: SEPARATED.to_string(),
-                    ..line.clone()
-                });
+                self.given_up.push(line.clone());
             }
         }
+        // The shell's lines come under everything drawn so far.
+        self.separate_given_up();
         self.shown.clear();
         self.at = 0;
         self.exists = 0;

@@ -29,7 +29,7 @@ pub(in crate::frontend::tty) fn finish_bytes(at: usize, lines: &[String]) -> Str
 impl Region {
     /// The lines the final transcript `lines` leaves in the region: the ones not given up,
     /// or all of them when a line given up no longer says what it should (or was left above
-    /// the shell's lines by a stop: [`SEPARATED`]).
+    /// the shell's lines by a stop: [`super::SEPARATED`]).
     pub fn final_lines(given_up: &Transcript, lines: &Transcript) -> Vec<String> {
         let given: std::collections::HashMap<Entry, &str> =
             given_up.iter().map(|l| (l.entry, l.key.as_str())).collect();
