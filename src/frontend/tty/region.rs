@@ -145,7 +145,11 @@ fn vertical(out: &mut String, from: usize, to: usize) {
 /// when it runs inside screen) do not.
 pub fn reflows(env: impl Fn(&str) -> Option<String>) -> bool {
     let set = |name: &str| env(name).is_some_and(|v| !v.is_empty());
-    if set("STY") || env("TERM").is_some_and(|t| t.starts_with("screen") && !set("TMUX")) {
+    let tmux = set("TMUX") || env("TERM_PROGRAM").as_deref() == Some("tmux");
+    // A TERM of `screen*` is GNU screen's or tmux's (its `default-terminal` often is): without
+    // anything naming tmux, screen's rule is the safer guess (one row a line: a guess of
+    // rewrap would move the region's top up over the lines above it).
+    if set("STY") || env("TERM").is_some_and(|t| t.starts_with("screen") && !tmux) {
         return false;
     }
     if [

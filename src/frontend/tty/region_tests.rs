@@ -135,6 +135,15 @@ fn which_terminals_rewrap() {
         ("VTE_VERSION", "7600"),
         ("TERM", "xterm-256color")
     ])));
+    // tmux with `default-terminal screen-256color` whose TMUX was not passed on (sudo keeps
+    // TERM only; `env TERM_PROGRAM=...` may keep that): its TERM_PROGRAM names it.
+    assert!(reflows(env(&[
+        ("TERM", "screen-256color"),
+        ("TERM_PROGRAM", "tmux")
+    ])));
+    // Nothing to tell tmux from GNU screen: screen's (no rewrap) is the safer guess, as a
+    // guess of rewrap would move the region's top over the lines above it.
+    assert!(!reflows(env(&[("TERM", "screen-256color")])));
 }
 
 #[test]
