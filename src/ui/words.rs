@@ -82,6 +82,20 @@ pub fn filter_line(filter: &str, shown: usize, of: usize) -> String {
 /// The review's title (upstream `reviewTitle`).
 pub const REVIEW_TITLE: &str = "Review answers";
 
+/// The review's line between its questions and its actions when questions are out of view
+/// (a short window): how many are above and below the ones shown (`↑ 2 more above · ↓ 1 more
+/// below`); `None` when all show.
+pub fn review_more(above: usize, below: usize) -> Option<String> {
+    match (above, below) {
+        (0, 0) => None,
+        (a, 0) => Some(format!("\u{2191} {a} more above")),
+        (0, b) => Some(format!("\u{2193} {b} more below")),
+        (a, b) => Some(format!(
+            "\u{2191} {a} more above \u{b7} \u{2193} {b} more below"
+        )),
+    }
+}
+
 /// The review's line for a question with no answer (upstream `unanswered`).
 pub const UNANSWERED: &str = "\u{2192} unanswered";
 

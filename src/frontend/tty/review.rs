@@ -54,6 +54,7 @@ impl Review {
             used += height(first);
         }
         let mut body: Vec<String> = Vec::new();
+        let mut shown_end = first;
         for q in first..n {
             let mut lines_q: Vec<String> = block(q)
                 .into_iter()
@@ -71,14 +72,21 @@ impl Review {
             if q + 1 < n {
                 lines_q.push(String::new());
             }
-            if body.len() + lines_q.len() > room && q != first {
+            // The blank line after a question may fall off the end.
+            let needs = lines_q.len() - usize::from(q + 1 < n);
+            if body.len() + needs > room && q != first {
                 break;
             }
             body.extend(lines_q);
+            shown_end = q + 1;
         }
         body.truncate(room);
         lines.extend(body);
-        lines.push(String::new());
+        // The row before the actions says what is out of view, if anything is.
+        lines.push(match words::review_more(first, n - shown_end) {
+            Some(more) => look.hint(&format!("  {more}"), width),
+            None => String::new(),
+        });
         for (i, action) in ACTIONS.iter().enumerate() {
             lines.push(look.select_item(&action.numbered(), active == n + i, width));
         }

@@ -865,3 +865,22 @@ fn pastes_of_every_length_keep_the_block_in_windows_of_every_size() {
         }
     }
 }
+
+#[test]
+fn the_review_in_a_short_window_says_how_many_questions_are_out_of_view() {
+    let questions: Vec<String> = (1..=6)
+        .map(|i| {
+            format!(r#"{{"id":"q{i}","label":"Topic {i}","prompt":"Which {i}?","options":[{{"value":"a","label":"A"}}]}}"#)
+        })
+        .collect();
+    let payload = format!(r#"{{"questions":[{}]}}"#, questions.join(","));
+    let p = parse_payload(&payload).unwrap();
+    // Shift+Tab on the first question: the review, on Submit (the last questions show);
+    // Home: the first question.
+    let events = vec![key(Key::BackTab), key(Key::Home), key(Key::Char('\u{3}'))];
+    let mut backend = FakeBackend::new(12, 40, events);
+    drive(Flow::new(&p), &mut backend, &opts());
+    let written = &backend.written;
+    assert!(written.contains("\u{2191} 4 more above"), "{written:?}");
+    assert!(written.contains("\u{2193} 4 more below"), "{written:?}");
+}
