@@ -136,12 +136,12 @@ impl QuestionPrompt {
         let prompt = for_terminal(&model::prompt_text(payload, self.q)).into_owned();
         let prompt_width = width.saturating_sub(4).max(1);
         let context = question.context.as_deref().map(for_terminal);
-        // A long label would leave no room for the prompt itself: when the place alone needs
-        // more than the rows the prompt has, it is cut to half a line.
+        // A label is a short tag: one that does not fit on the first row with the place would
+        // push the prompt down (or out of the rows it has), so it is cut to half a line.
         let prompt = match model::place(payload, self.q) {
             Some(place)
                 if wrap_words(&format!("{} \u{b7}", for_terminal(&place)), prompt_width).len()
-                    > prompt_max =>
+                    > 1 =>
             {
                 format!(
                     "{} \u{b7} {}",
