@@ -56,6 +56,31 @@ pub(super) struct QuestionPrompt {
     /// The prompt's rows as last drawn, for the width and the rows they had: they depend on
     /// nothing else (the payload and the look stay).
     prompt: RefCell<Option<((usize, usize), Vec<String>)>>,
+    /// The options of the last frame, as drawn.
+    drawn: RefCell<Vec<DrawnOption>>,
+}
+
+/// An option's lines as drawn (its item line, its description and option note under it), and
+/// what they were drawn for.
+#[derive(Debug)]
+pub(super) struct DrawnOption {
+    option: usize,
+    width: usize,
+    active: bool,
+    chosen: bool,
+    note: Option<String>,
+    lines: Vec<String>,
+}
+
+impl DrawnOption {
+    /// Whether these lines are the option's at `width`, highlighted or not, chosen or not, with
+    /// this option note.
+    fn is(&self, width: usize, active: bool, chosen: bool, note: Option<&str>) -> bool {
+        self.width == width
+            && self.active == active
+            && self.chosen == chosen
+            && self.note.as_deref() == note
+    }
 }
 
 impl QuestionPrompt {
@@ -71,6 +96,7 @@ impl QuestionPrompt {
             rows_per_option: Cell::new(None),
             hint: RefCell::new(None),
             prompt: RefCell::new(None),
+            drawn: RefCell::new(Vec::new()),
         }
     }
 

@@ -1,6 +1,6 @@
 //! How a question is drawn: the prompt, the options, previews, and the hint line.
 
-use super::{Mode, QuestionPrompt};
+use super::{DrawnOption, Mode, QuestionPrompt};
 use crate::contract::QuestionType;
 use crate::frontend::tty::layers::Cx;
 use crate::frontend::tty::menu::Menu;
@@ -83,6 +83,10 @@ impl QuestionPrompt {
                 + model::number(question, Row::Option(0)).len()
                 + 1,
         );
+        // An option's lines depend only on these (the payload and the look stay): the ones
+        // drawn for the last frame are taken again when they still match.
+        let mut drawn = std::mem::take(&mut *self.drawn.borrow_mut());
+        let mut kept: Vec<DrawnOption> = Vec::with_capacity(per_page);
         for i in menu.visible() {
             if rows.is_empty() {
                 break;
@@ -90,23 +94,50 @@ impl QuestionPrompt {
             let row = rows.get(i);
             let is_active = i == menu.active;
             let editing = mode == Mode::Editing(row);
-            let text = model::row_text(payload, answers, self.q, row, editing, to_review);
             let chosen = model::is_chosen(answers, self.q, row);
-            lines.push(match (row, multi) {
-                (Row::Next, _) => look.select_item(&text, is_active, width),
-                (_, true) => look.multi_select_item(&text, chosen, is_active, width),
-                (_, false) => {
-                    let mark = if chosen { "(\u{2022})" } else { "( )" };
-                    look.select_item(&[mark, " ", &text].concat(), is_active, width)
+            let draw = |lines: &mut Vec<String>| {
+                let text = model::row_text(payload, answers, self.q, row, editing, to_review);
+                lines.push(match (row, multi) {
+                    (Row::Next, _) => look.select_item(&text, is_active, width),
+                    (_, true) => look.multi_select_item(&text, chosen, is_active, width),
+                    (_, false) => {
+                        let mark = if chosen { "(\u{2022})" } else { "( )" };
+                        look.select_item(&[mark, " ", &text].concat(), is_active, width)
+                    }
+                });
+                for detail in model::detail_lines(payload, answers, self.q, row) {
+                    lines.push(look.hint(&format!("{indent}{detail}"), width));
                 }
-            });
-            for detail in model::detail_lines(payload, answers, self.q, row) {
-                lines.push(look.hint(&format!("{indent}{detail}"), width));
+            };
+            match row {
+                Row::Option(o) => {
+                    let note = answers.option_note(self.q, o);
+                    let found = drawn.iter().position(|d| d.option == o);
+                    let item = match found.map(|k| drawn.swap_remove(k)) {
+                        Some(d) if d.is(width, is_active, chosen, note) => d,
+                        _ => {
+                            let mut item_lines = Vec::with_capacity(1 + per_item);
+                            draw(&mut item_lines);
+                            DrawnOption {
+                                option: o,
+                                width,
+                                active: is_active,
+                                chosen,
+                                note: note.map(str::to_string),
+                                lines: item_lines,
+                            }
+                        }
+                    };
+                    lines.extend(item.lines.iter().cloned());
+                    kept.push(item);
+                }
+                _ => draw(&mut lines),
             }
             if let (true, true, Row::Option(o)) = (preview, is_active, row) {
                 lines.extend(self.preview_lines(cx, o, &indent, preview_h));
             }
         }
+        *self.drawn.borrow_mut() = kept;
         if mode == Mode::Menu {
             let page = if menu.pages() > 1 {
                 format!("[{}/{}]", menu.page() + 1, menu.pages())
