@@ -55,10 +55,13 @@ pub(super) struct QuestionPrompt {
     hint: RefCell<Option<(usize, String, String)>>,
     /// The prompt's rows as last drawn, for the width and the rows they had: they depend on
     /// nothing else (the payload and the look stay).
-    prompt: RefCell<Option<((usize, usize), Vec<String>)>>,
+    prompt: RefCell<Option<PromptRows>>,
     /// The options of the last frame, as drawn.
     drawn: RefCell<Vec<DrawnOption>>,
 }
+
+/// The prompt's rows, and the width and the most rows they were laid out for.
+type PromptRows = ((usize, usize), Vec<String>);
 
 /// An option's lines as drawn (its item line, its description and option note under it), and
 /// what they were drawn for.
