@@ -290,6 +290,18 @@ fn a_resize_with_an_editor_open_leaves_nothing_in_the_scrollback() {
 
 /// A shrink with an editor open pushes the block's top rows into tmux's history (the cursor's
 /// row stays): the run ends with its whole final transcript under them, in order.
+/// At the review: `1` twice submits; the pane (history too) and its lines, once the run ended.
+fn submit_from_the_review(socket: &str) -> (String, Vec<String>) {
+    tmux_wait(socket, "the review", |p| p.contains("1. Submit"));
+    tmux(socket, &["send-keys", "-t", "t", "1"]);
+    tmux_wait(socket, "the second press", |p| p.contains("again"));
+    tmux(socket, &["send-keys", "-t", "t", "1"]);
+    let pane = tmux_wait(socket, "the transcript", |p| p.contains("✔ Submitted"));
+    tmux(socket, &["kill-server"]);
+    let ours = lines(&pane);
+    (pane, ours)
+}
+
 #[test]
 fn a_shrink_with_an_editor_open_ends_with_the_whole_transcript_in_order() {
     let Some((socket, _dir)) = in_tmux(PREFS, 80, 24, "shrink") else {
@@ -300,13 +312,7 @@ fn a_shrink_with_an_editor_open_ends_with_the_whole_transcript_in_order() {
         p.contains("2/2 Frontend")
     });
     tmux(&socket, &["send-keys", "-t", "t", "Tab"]);
-    tmux_wait(&socket, "the review", |p| p.contains("1. Submit"));
-    tmux(&socket, &["send-keys", "-t", "t", "1"]);
-    tmux_wait(&socket, "the second press", |p| p.contains("again"));
-    tmux(&socket, &["send-keys", "-t", "t", "1"]);
-    let pane = tmux_wait(&socket, "the transcript", |p| p.contains("✔ Submitted"));
-    tmux(&socket, &["kill-server"]);
-    let ours = lines(&pane);
+    let (pane, ours) = submit_from_the_review(&socket);
     assert_eq!(
         ours[ours.len().saturating_sub(4)..],
         [
@@ -340,13 +346,7 @@ fn an_editor_closed_in_a_smaller_window_then_a_regrow_end_with_the_whole_transcr
     );
     std::thread::sleep(std::time::Duration::from_millis(400));
     tmux(&socket, &["send-keys", "-t", "t", "End", "Enter"]);
-    tmux_wait(&socket, "the review", |p| p.contains("1. Submit"));
-    tmux(&socket, &["send-keys", "-t", "t", "1"]);
-    tmux_wait(&socket, "the second press", |p| p.contains("again"));
-    tmux(&socket, &["send-keys", "-t", "t", "1"]);
-    let pane = tmux_wait(&socket, "the transcript", |p| p.contains("✔ Submitted"));
-    tmux(&socket, &["kill-server"]);
-    let ours = lines(&pane);
+    let (pane, ours) = submit_from_the_review(&socket);
     assert_eq!(
         ours[ours.len().saturating_sub(4)..],
         [
