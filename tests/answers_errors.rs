@@ -144,7 +144,7 @@ fn not_utf8_is_malformed_json() {
             "malformed_json",
             "",
             &format!(
-                "the answers file {} is not UTF-8 (invalid byte at offset 26)",
+                "the answers file {} is not UTF-8: an invalid byte at line 1, column 27 (byte offset 26)",
                 a.display()
             )
         )
@@ -152,7 +152,7 @@ fn not_utf8_is_malformed_json() {
     assert_eq!(
         run.stderr,
         format!(
-            "pi-ask: the answers file {} is not UTF-8 (invalid byte at offset 26)\n",
+            "pi-ask: the answers file {} is not UTF-8: an invalid byte at line 1, column 27 (byte offset 26)\n",
             a.display()
         )
     );

@@ -82,7 +82,31 @@ fn a_payload_that_is_not_utf8_is_one_line() {
     let run = run_in(&dir, &["latin1.json"]);
     assert_refused(
         &run,
-        "pi-ask: latin1.json is not UTF-8 (invalid byte at offset 14)\n",
+        "pi-ask: latin1.json is not UTF-8: an invalid byte at line 1, column 15 (byte offset 14)\n",
+        "Invalid ask_user payload: 1 problem; fix it and call again.",
+    );
+    // On a later line: its line and column.
+    std::fs::write(
+        dir.path().join("latin1.json"),
+        b"{\n  \"title\": \"caf\xe9\"\n}",
+    )
+    .unwrap();
+    let run = run_in(&dir, &["latin1.json"]);
+    assert_refused(
+        &run,
+        "pi-ask: latin1.json is not UTF-8: an invalid byte at line 2, column 16 (byte offset 17)\n",
+        "Invalid ask_user payload: 1 problem; fix it and call again.",
+    );
+}
+
+#[test]
+fn half_a_surrogate_pair_is_named_as_such() {
+    let dir = Dir::new();
+    std::fs::write(dir.path().join("q.json"), br#"{"title": "\ud800"}"#).unwrap();
+    let run = run_in(&dir, &["q.json"]);
+    assert_refused(
+        &run,
+        "pi-ask: q.json is not valid JSON at line 1, column 18: a \\u escape of half a surrogate pair (\\uD800 to \\uDFFF) without its other half\n",
         "Invalid ask_user payload: 1 problem; fix it and call again.",
     );
 }

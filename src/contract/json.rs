@@ -175,12 +175,21 @@ pub(super) fn read_limited(path: &Path, limit: u64, input: Input) -> Result<Stri
         ));
     }
     String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let before = &e.as_bytes()[..at];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        // The column in characters, as serde_json counts a syntax error's.
+        let column = String::from_utf8_lossy(&before[start..]).chars().count() + 1;
         Problem::new(
             ProblemCode::MalformedJson,
             "",
             format!(
-                "{name} is not UTF-8 (invalid byte at offset {})",
-                e.utf8_error().valid_up_to()
+                "{name} is not UTF-8: an invalid byte at line {line}, \
+                 column {column} (byte offset {at})"
             ),
         )
     })
@@ -194,6 +203,14 @@ pub fn malformed_json(e: &serde_json::Error) -> Problem {
         .rsplit_once(" at line ")
         .map(|(r, _)| r.to_string())
         .unwrap_or(what);
+    // serde_json's words for a `\uD800`-`\uDFFF` escape without its other half.
+    let reason = match reason.as_str() {
+        "unexpected end of hex escape" | "lone leading surrogate in hex escape" => {
+            "a \\u escape of half a surrogate pair (\\uD800 to \\uDFFF) without its other half"
+                .to_string()
+        }
+        _ => reason,
+    };
     Problem::new(
         ProblemCode::MalformedJson,
         "",
