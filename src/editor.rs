@@ -44,6 +44,7 @@
 //! on; so the watching thread ends the flow with the watched draft instead.
 
 use crate::keys::Key;
+use crate::paste::Typing;
 use rustyline::completion::Completer;
 use rustyline::config::{Behavior, CompletionType, Config};
 use rustyline::error::ReadlineError;
@@ -298,6 +299,33 @@ impl Watch {
         }
     }
 
+    /// A key that types a character (rustyline's `SelfInsert`, `n` times): what it does to
+    /// the line ([`crate::paste::Pastes::type_in`]: its beginning folded when the line with
+    /// the key would not fit); `None` for any other key.
+    fn typed_key(
+        &self,
+        event: &Event,
+        n: RepeatCount,
+        positive: bool,
+        ctx: &EventContext,
+    ) -> Option<Typing> {
+        let Event::KeySeq(keys) = event else {
+            return None;
+        };
+        let [KeyEvent(KeyCode::Char(c), Modifiers::NONE)] = keys.as_slice() else {
+            return None;
+        };
+        if !positive {
+            return None;
+        }
+        // At most 65535 (`RepeatCount`): well within a paste's bound.
+        let n = usize::from(n).max(1);
+        let typed = c.to_string().repeat(n);
+        let fits = self.fits();
+        let typing = lock(&self.pastes).type_in(ctx.line(), ctx.pos(), &typed, fits);
+        Some(typing)
+    }
+
     /// Whether a paste is being read (its start came, its end not yet).
     fn in_paste(&self) -> bool {
         lock(&self.pasting).is_some()
@@ -437,6 +465,8 @@ enum Closing {
     Peek,
     External,
     Navigate(Key),
+    /// A typed key folded the line ([`Typing::Folded`]): open again on it, the cursor between.
+    Fold(String, String),
 }
 
 /// What a bound key does.
@@ -466,7 +496,13 @@ struct Keys {
 }
 
 impl ConditionalEventHandler for Keys {
-    fn handle(&self, event: &Event, _: RepeatCount, _: bool, ctx: &EventContext) -> Option<Cmd> {
+    fn handle(
+        &self,
+        event: &Event,
+        n: RepeatCount,
+        positive: bool,
+        ctx: &EventContext,
+    ) -> Option<Cmd> {
         let starts = self.action == Action::PasteStart && !self.watch.in_paste();
         if let Some(cmd) = self.watch.paste_key(&self.action, event, ctx) {
             // A paste is one key for the watch: its start and its end.
@@ -490,7 +526,16 @@ impl ConditionalEventHandler for Keys {
                 Some(Cmd::AcceptLine)
             }
             Action::Nothing | Action::PasteStart | Action::PasteEnd => Some(Cmd::Noop),
-            Action::Other => None,
+            Action::Other => match self.watch.typed_key(event, n, positive, ctx)? {
+                Typing::AsIs => None,
+                Typing::Dropped => Some(Cmd::Noop),
+                // rustyline cannot put the cursor after a text it replaces (`Cmd::Replace`
+                // leaves it before): the read ends, and the editor opens again on the line.
+                Typing::Folded { before, after } => {
+                    *lock(&self.closed) = Some(Closing::Fold(before, after));
+                    Some(Cmd::AcceptLine)
+                }
+            },
         }
     }
 }
@@ -576,7 +621,8 @@ fn edit<H: Helper>(
         keys,
     )?;
     let (mut left, mut right) = (initial, String::new());
-    for _ in 0..=MAX_REOPENS {
+    let mut reopens = 0;
+    loop {
         let line = editor.readline_with_initial(prompt, (&left, &right));
         let why = editor
             .closed
@@ -585,6 +631,15 @@ fn edit<H: Helper>(
             .take();
         let shown = |edit: Edit, shown: String| Ok(Edited { edit, shown });
         return match line {
+            Ok(line) if matches!(why, Some(Closing::Fold(..))) => {
+                if let Some(Closing::Fold(before, after)) = why {
+                    // rustyline ended the line with a line feed after its end.
+                    back_to_the_prompt(prompt, &line);
+                    watch.set_cursor(&format!("{before}{after}"), before.len());
+                    (left, right) = (before, after);
+                }
+                continue;
+            }
             Ok(line) => {
                 let text = lock(&watch.pastes).expand(&line);
                 let edit = match why {
@@ -594,12 +649,19 @@ fn edit<H: Helper>(
                     Some(Closing::Peek) => Edit::Peek(text),
                     Some(Closing::External) => Edit::External(text),
                     Some(Closing::Navigate(key)) => Edit::Navigate(key),
+                    Some(Closing::Fold(..)) => Edit::Saved(text),
                 };
                 shown(edit, line)
             }
             Err(ReadlineError::Interrupted) => shown(Edit::Interrupted, String::new()),
             Err(ReadlineError::Eof) => shown(Edit::Closed(String::new()), String::new()),
             Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::InvalidData => {
+                reopens += 1;
+                if reopens > MAX_REOPENS {
+                    return Err(io::Error::other(
+                        "the terminal sent too many bytes that are not UTF-8",
+                    ));
+                }
                 let draft = watch.shown();
                 let before = watch.before_cursor();
                 right = draft[before.len()..].to_string();
@@ -613,9 +675,6 @@ fn edit<H: Helper>(
             Err(e) => Err(to_io(e)),
         };
     }
-    Err(io::Error::other(
-        "the terminal sent too many bytes that are not UTF-8",
-    ))
 }
 
 /// A rustyline editor with its bindings, and where a bound key records why it closed.
@@ -720,10 +779,12 @@ fn new_editor<H: Helper>(helper: H, watch: Arc<Watch>, tell: bool) -> io::Result
     Ok(Bound { editor, closed })
 }
 
-/// After rustyline ended its read in the middle of a line (it then writes a line feed at the
-/// cursor), moves the cursor back to the first column of the prompt's row, so the editor
-/// opened again draws over itself: up the rows that `prompt` and the text `before` the
-/// cursor take in the terminal's width, and one more.
+/// After rustyline ended its read (it then writes a line feed at the cursor: in the middle of
+/// a line after bytes that are not UTF-8, at its end after a fold), moves the cursor back to
+/// the first column of the prompt's row and erases from there down, so the editor opened
+/// again draws over itself, a shorter line leaving nothing of the longer one: up the rows
+/// that `prompt` and the text `before` the cursor take in the terminal's width, and one more.
+/// Nothing of the block is below the editor's row.
 fn back_to_the_prompt(prompt: &str, before: &str) {
     let (Ok(read), Ok(write)) = (crate::terminal::open_tty(), crate::terminal::open_tty()) else {
         return;
@@ -731,7 +792,7 @@ fn back_to_the_prompt(prompt: &str, before: &str) {
     let cols = usize::from(console::Term::read_write_pair(read, write).size().1).max(1);
     let up = crate::text::editor_cursor(prompt, before, cols).0 + 1;
     // rustyline writes on its own: this goes first.
-    if crate::terminal::write_tty(format!("\x1b[{up}A\r").as_bytes()).is_ok() {
+    if crate::terminal::write_tty(format!("\x1b[{up}A\r\x1b[J").as_bytes()).is_ok() {
         crate::terminal::drain_tty(std::time::Duration::from_secs(1));
     }
 }

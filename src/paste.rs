@@ -1,6 +1,8 @@
-//! A long paste in an editor, folded (docs/interactive.md "The line editor"): rustyline lays
-//! out every line break of its text as a row and cannot scroll, so a text taller than the rows
-//! under the block would push the block up past the window's top, into the terminal's history.
+//! A long paste or a too tall typed text in an editor, folded (docs/interactive.md "The line
+//! editor"): rustyline lays out every line break of its text as a row and cannot scroll, so a
+//! text taller than the rows under the block would push the block up past the window's top,
+//! into the terminal's history.
+//!
 //! A paste of more than [`MAX_UNFOLDED_LINES`] lines or [`MAX_UNFOLDED_CHARS`] characters, or
 //! one that would make the editor's text taller than its room, goes into the editor as one
 //! marker, `[paste #1 +40 lines]` (`[paste #2 1205 chars]` for one long line), as pi's own
@@ -9,8 +11,16 @@
 //! with it). An editor opening on a text that would not fit gets the whole text as one marker
 //! the same way.
 //!
+//! Typed text is folded the same way ([`Pastes::type_in`]): a key whose text would make the
+//! line too tall folds the beginning of the text before the cursor into one marker,
+//! `[text #3 1234 chars]`, and keeps the rest of it, the key's text and the text after the
+//! cursor as they are. A marker in the folded beginning (a paste, an earlier fold) stays a
+//! marker inside the new one's text: expanding is nested, each marker standing only for
+//! markers made before it, so it always ends.
+//!
 //! No terminal here: the caller says whether a line fits ([`Pastes::insert`]).
 
+use crate::limits::MAX_EDITOR_PASTE_BYTES;
 use crate::ui::words;
 
 /// Most lines a paste is inserted with as they are (pi's editor folds more).
@@ -19,17 +29,71 @@ pub const MAX_UNFOLDED_LINES: usize = 10;
 /// Most characters a paste is inserted with as they are (pi's editor folds more).
 pub const MAX_UNFOLDED_CHARS: usize = 1000;
 
-/// The pastes folded in one editor: each marker and the text it stands for.
+/// The pastes and typed beginnings folded in one editor: each marker and the text it stands
+/// for (marker `#n` is entry `n - 1`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Pastes {
-    folded: Vec<(String, String)>,
+    folded: Vec<Folded>,
+}
+
+/// One marker and what it stands for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Folded {
+    marker: String,
+    /// The paste, or the typed text as the editor showed it (markers in it are markers).
+    text: String,
+    /// A typed text's markers stand for their texts; a paste's text is never read for markers.
+    typed: bool,
+    /// The text's size, every marker in it expanded.
+    size: Size,
+}
+
+/// A text's size: bytes, characters and line breaks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Size {
+    bytes: usize,
+    chars: usize,
+    breaks: usize,
+}
+
+impl Size {
+    fn of(text: &str) -> Size {
+        Size {
+            bytes: text.len(),
+            chars: text.chars().count(),
+            breaks: text.bytes().filter(|&b| b == b'\n').count(),
+        }
+    }
+
+    fn and(self, other: Size) -> Size {
+        Size {
+            bytes: self.bytes + other.bytes,
+            chars: self.chars + other.chars,
+            breaks: self.breaks + other.breaks,
+        }
+    }
+}
+
+/// What a key that types text does to the editor's line ([`Pastes::type_in`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Typing {
+    /// The key does what it does: the line with its text fits.
+    AsIs,
+    /// The line becomes `before` and `after`, the cursor between them: `before` a marker for
+    /// the beginning of the text before the cursor, the rest of it and the key's text;
+    /// `after` the text after the cursor, as it was (or one marker for it, when it would not
+    /// fit even beside a marker).
+    Folded { before: String, after: String },
+    /// The key is dropped: the text folded would be longer than a paste may be
+    /// ([`MAX_EDITOR_PASTE_BYTES`]).
+    Dropped,
 }
 
 impl Pastes {
     /// What goes into the editor's `line` at byte `pos` for the pasted `text`: the text itself
     /// when it is short and the line with it `fits` (the caller's measure of the editor's
     /// rows), else a new marker for it. A text holding what could read as a marker
-    /// (`[paste #`) is always folded, so every marker in the line is one of ours.
+    /// (`[paste #`, `[text #`) is always folded, so every marker in the line is one of ours.
     pub fn insert(
         &mut self,
         line: &str,
@@ -40,7 +104,8 @@ impl Pastes {
         let pos = floor_char_boundary(line, pos);
         let short = text.split('\n').count() <= MAX_UNFOLDED_LINES
             && text.chars().count() <= MAX_UNFOLDED_CHARS
-            && !text.contains(words::PASTE_MARKER_START);
+            && !text.contains(words::PASTE_MARKER_START)
+            && !text.contains(words::TEXT_MARKER_START);
         if short && fits(&format!("{}{text}{}", &line[..pos], &line[pos..])) {
             return text.to_string();
         }
@@ -56,44 +121,183 @@ impl Pastes {
         self.insert("", 0, text, fits)
     }
 
-    /// A new marker for `text`.
+    /// A new marker for the pasted `text`.
     fn fold(&mut self, text: &str) -> String {
-        let marker = words::paste_marker(
-            self.folded.len() + 1,
-            text.split('\n').count(),
-            text.chars().count(),
-        );
-        self.folded.push((marker.clone(), text.to_string()));
+        let size = Size::of(text);
+        let marker = words::paste_marker(self.folded.len() + 1, size.breaks + 1, size.chars);
+        self.folded.push(Folded {
+            marker: marker.clone(),
+            text: text.to_string(),
+            typed: false,
+            size,
+        });
         marker
     }
 
-    /// The text the editor's `line` stands for: every marker in it in one pass, left to
-    /// right, replaced by its paste (a paste's own text is never read for markers).
+    /// What typing `typed` at byte `pos` of the editor's `line` does, when the line with it
+    /// would not `fits` (the caller's measure, as for [`Pastes::insert`]): the beginning of
+    /// the text before the cursor (with `typed`) is folded into a new marker, as little of it
+    /// as keeps the line fitting with room for as much again as is kept after the marker (the
+    /// line would fit with that rest twice), cut at a whitespace when one is in the first half
+    /// of that rest; the text after the cursor stays. Never cut inside a marker or a
+    /// grapheme, so the line stands for the same text, character for character, before and
+    /// after. When not even a marker for all of the text before the cursor leaves room for
+    /// the text after it, that text is folded into a marker of its own too.
+    pub fn type_in(
+        &mut self,
+        line: &str,
+        pos: usize,
+        typed: &str,
+        fits: impl Fn(&str) -> bool,
+    ) -> Typing {
+        let pos = floor_char_boundary(line, pos);
+        let (before, after) = line.split_at(pos);
+        let text = format!("{before}{typed}");
+        if fits(&format!("{text}{after}")) {
+            return Typing::AsIs;
+        }
+        let all = self.folded.len();
+        // The line with text[..cut] folded, the rest of it once or twice.
+        let shown = |cut: usize, times: usize| {
+            let size = self.measure(&text[..cut], all);
+            let marker = words::text_marker(all + 1, size.breaks + 1, size.chars);
+            format!("{marker}{}{after}", text[cut..].repeat(times))
+        };
+        let cuts = self.cuts(&text);
+        let Some(&cut) = cuts.get(cuts.partition_point(|&cut| !fits(&shown(cut, 2)))) else {
+            // Both sides folded, if both may be.
+            let sizes = self
+                .measure(&text, all)
+                .bytes
+                .max(self.measure(after, all).bytes);
+            if sizes > MAX_EDITOR_PASTE_BYTES {
+                return Typing::Dropped;
+            }
+            let before = self.fold_typed(&text).unwrap_or_default();
+            let after = if after.is_empty() {
+                String::new()
+            } else {
+                self.fold_typed(after).unwrap_or_default()
+            };
+            return Typing::Folded { before, after };
+        };
+        let rest = &text[cut..];
+        let cut = rest
+            .char_indices()
+            .take_while(|&(i, _)| i <= rest.len() / 2)
+            .find(|&(_, c)| c.is_whitespace())
+            .map(|(i, _)| cut + i)
+            .filter(|&at| cuts.binary_search(&at).is_ok() && fits(&shown(at, 1)))
+            .unwrap_or(cut);
+        match self.fold_typed(&text[..cut]) {
+            Some(marker) => Typing::Folded {
+                before: format!("{marker}{}", &text[cut..]),
+                after: after.to_string(),
+            },
+            None => Typing::Dropped,
+        }
+    }
+
+    /// A new marker for the typed `text` (as shown, markers in it); `None` when what it
+    /// stands for is longer than [`MAX_EDITOR_PASTE_BYTES`].
+    fn fold_typed(&mut self, text: &str) -> Option<String> {
+        let size = self.measure(text, self.folded.len());
+        if size.bytes > MAX_EDITOR_PASTE_BYTES {
+            return None;
+        }
+        let marker = words::text_marker(self.folded.len() + 1, size.breaks + 1, size.chars);
+        self.folded.push(Folded {
+            marker: marker.clone(),
+            text: text.to_string(),
+            typed: true,
+            size,
+        });
+        Some(marker)
+    }
+
+    /// Where `text` may be cut for a fold: every grapheme boundary after its start (its end
+    /// included), but inside a marker.
+    fn cuts(&self, text: &str) -> Vec<usize> {
+        let mut markers = Vec::new();
+        let mut at = 0;
+        while let Some((plain, n, _)) = self.first_marker(&text[at..], self.folded.len()) {
+            let start = at + plain.len();
+            at = start + self.folded[n].marker.len();
+            markers.push(start..at);
+        }
+        crate::text::width::graphemes(text)
+            .scan(0, |end, g| {
+                *end += g.len();
+                Some(*end)
+            })
+            .filter(|cut| !markers.iter().any(|m| m.start < *cut && *cut < m.end))
+            .collect()
+    }
+
+    /// The size of what `text` stands for, its markers among the first `below` expanded.
+    fn measure(&self, text: &str, below: usize) -> Size {
+        let mut size = Size::default();
+        let mut rest = text;
+        while let Some((plain, n, after)) = self.first_marker(rest, below) {
+            size = size.and(Size::of(plain)).and(self.folded[n].size);
+            rest = after;
+        }
+        size.and(Size::of(rest))
+    }
+
+    /// The first marker in `text` of one of the first `below` folds: the text before it, its
+    /// fold's index, the text after it.
+    fn first_marker<'t>(&self, text: &'t str, below: usize) -> Option<(&'t str, usize, &'t str)> {
+        let mut from = 0;
+        while let Some(at) = text[from..].find('[') {
+            let at = from + at;
+            let rest = &text[at..];
+            if let Some(n) = self.marker_at(rest, below) {
+                return Some((&text[..at], n, &rest[self.folded[n].marker.len()..]));
+            }
+            from = at + 1;
+        }
+        None
+    }
+
+    /// The index of the fold among the first `below` whose marker `text` starts with.
+    fn marker_at(&self, text: &str, below: usize) -> Option<usize> {
+        let number = text
+            .strip_prefix(words::PASTE_MARKER_START)
+            .or_else(|| text.strip_prefix(words::TEXT_MARKER_START))?;
+        let digits = number
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(number.len());
+        let n: usize = number[..digits].parse().ok()?;
+        let n = n.checked_sub(1).filter(|&n| n < below)?;
+        let folded = self.folded.get(n)?;
+        text.starts_with(folded.marker.as_str()).then_some(n)
+    }
+
+    /// The text the editor's `line` stands for: every marker in it replaced by its text, left
+    /// to right, and every marker in a typed fold's text by its own (a paste's text is never
+    /// read for markers; a fold's text only for the markers made before it).
     pub fn expand(&self, line: &str) -> String {
         if self.folded.is_empty() {
             return line.to_string();
         }
-        let mut out = String::with_capacity(line.len());
-        let mut rest = line;
-        while let Some(at) = rest.find(words::PASTE_MARKER_START) {
-            out.push_str(&rest[..at]);
-            rest = &rest[at..];
-            match self
-                .folded
-                .iter()
-                .find(|(m, _)| rest.starts_with(m.as_str()))
-            {
-                Some((marker, text)) => {
-                    out.push_str(text);
-                    rest = &rest[marker.len()..];
-                }
-                None => {
-                    out.push_str(words::PASTE_MARKER_START);
-                    rest = &rest[words::PASTE_MARKER_START.len()..];
-                }
+        let mut out = String::with_capacity(self.measure(line, self.folded.len()).bytes);
+        // What is left to write, the next piece last; each with the folds it may name.
+        let mut todo = vec![(line, self.folded.len())];
+        while let Some((text, below)) = todo.pop() {
+            let Some((plain, n, after)) = self.first_marker(text, below) else {
+                out.push_str(text);
+                continue;
+            };
+            out.push_str(plain);
+            todo.push((after, below));
+            let folded = &self.folded[n];
+            if folded.typed {
+                todo.push((&folded.text, n));
+            } else {
+                out.push_str(&folded.text);
             }
         }
-        out.push_str(rest);
         out
     }
 }
@@ -185,5 +389,162 @@ mod tests {
         let shown = p.initial(&seq(40), |_| true);
         assert_eq!(shown, "[paste #1 +40 lines]");
         assert_eq!(p.expand(&format!("{shown}!")), format!("{}!", seq(40)));
+    }
+
+    fn folded(before: &str, after: &str) -> Typing {
+        Typing::Folded {
+            before: before.into(),
+            after: after.into(),
+        }
+    }
+
+    /// Whether a line fits 40 characters (a stand-in for the editor's rows).
+    fn forty(line: &str) -> bool {
+        line.chars().count() <= 40
+    }
+
+    /// `text` typed one character at a time at the end of `line`, as the editor applies each
+    /// key; every line it passes through fits.
+    fn type_all(p: &mut Pastes, line: &str, text: &str, fits: fn(&str) -> bool) -> String {
+        let mut line = line.to_string();
+        for c in text.chars() {
+            match p.type_in(&line, line.len(), &c.to_string(), fits) {
+                Typing::AsIs => line.push(c),
+                Typing::Folded { before, after } => line = before + &after,
+                Typing::Dropped => {}
+            }
+            assert!(fits(&line), "{line:?}");
+        }
+        line
+    }
+
+    #[test]
+    fn typing_past_the_room_folds_the_beginning_and_keeps_the_rest_as_typed() {
+        let mut p = Pastes::default();
+        let typed = "the quick brown fox jumps over the lazy dog";
+        let line = type_all(&mut p, "", &typed[..40], forty);
+        assert_eq!(line, &typed[..40]);
+        // The 41st character: the first 30 folded (the rest fits twice), cut at a space.
+        assert_eq!(
+            p.type_in(&line, line.len(), "d", forty),
+            folded("[text #1 30 chars] the lazy d", "")
+        );
+        let line = type_all(&mut Pastes::default(), "", typed, forty);
+        assert_eq!(line, "[text #1 30 chars] the lazy dog");
+        let mut p = Pastes::default();
+        let line = type_all(&mut p, "", typed, forty);
+        assert_eq!(p.expand(&line), typed);
+        assert_eq!(p.expand(&format!("{line}!")), format!("{typed}!"));
+    }
+
+    #[test]
+    fn a_long_typed_text_is_folded_again_and_again_and_expands_exactly() {
+        let mut p = Pastes::default();
+        let typed: String = (0..500).map(|i| format!("w{i} ")).collect();
+        let line = type_all(&mut p, "", &typed, forty);
+        assert!(line.starts_with("[text #"), "{line}");
+        assert_eq!(p.expand(&line), typed);
+        // Each fold names the one before it, never a later one.
+        assert!(p.folded.len() > 100, "{}", p.folded.len());
+        assert_eq!(p.folded[0].text, "w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10");
+        assert_eq!(p.folded[0].marker, "[text #1 33 chars]");
+        let second = &p.folded[1];
+        assert_eq!(
+            second.marker,
+            format!("[text #2 {} chars]", second.size.chars)
+        );
+        assert_eq!(
+            second.text,
+            format!("[text #1 33 chars]{}", &typed[33..second.size.bytes])
+        );
+    }
+
+    #[test]
+    fn typing_in_the_middle_folds_before_the_cursor_and_keeps_what_is_after_it() {
+        let line = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN";
+        let mut p = Pastes::default();
+        let head = p.type_in(line, 35, "X", forty);
+        assert_eq!(head, folded("[text #1 28 chars]CDEFGHIX", "JKLMN"));
+        let shown = "[text #1 28 chars]CDEFGHIXJKLMN";
+        assert_eq!(p.expand(shown), "abcdefghijklmnopqrstuvwxyzABCDEFGHIXJKLMN");
+        // Near the start the text after the cursor leaves no room beside a marker: it is
+        // folded too, the cursor between the two markers.
+        let mut p = Pastes::default();
+        assert_eq!(
+            p.type_in(line, 5, "X", forty),
+            folded("[text #1 6 chars]", "[text #2 35 chars]")
+        );
+        assert_eq!(
+            p.expand("[text #1 6 chars]Y[text #2 35 chars]"),
+            "abcdeXYfghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+        );
+    }
+
+    #[test]
+    fn a_paste_and_an_earlier_fold_stay_markers_inside_a_fold() {
+        let mut p = Pastes::default();
+        let pasted = p.insert("", 0, &seq(40), forty);
+        assert_eq!(pasted, "[paste #1 +40 lines]");
+        let line = type_all(&mut p, &pasted, " and then some more words typed", forty);
+        // The paste marker is never cut: it went into the fold whole.
+        assert_eq!(line, "[text #2 +40 lines] more words typed");
+        assert_eq!(p.folded[1].text, "[paste #1 +40 lines] and then some");
+        assert_eq!(
+            p.expand(&line),
+            format!("{} and then some more words typed", seq(40))
+        );
+        let line = type_all(&mut p, &line, " and more and more", forty);
+        assert_eq!(line, "[text #3 +40 lines] and more and more");
+        assert_eq!(p.folded[2].text, "[text #2 +40 lines] more words typed");
+        assert_eq!(
+            p.expand(&line),
+            format!(
+                "{} and then some more words typed and more and more",
+                seq(40)
+            )
+        );
+    }
+
+    #[test]
+    fn a_fold_is_never_cut_inside_a_grapheme() {
+        let mut p = Pastes::default();
+        let line = "e\u{301}".repeat(20);
+        let head = p.type_in(&line, line.len(), "x", forty);
+        let kept = "e\u{301}".repeat(5);
+        assert_eq!(head, folded(&format!("[text #1 30 chars]{kept}x"), ""));
+        assert_eq!(
+            p.expand(&format!("[text #1 30 chars]{kept}x")),
+            format!("{line}x")
+        );
+    }
+
+    #[test]
+    fn a_typed_marker_of_a_later_fold_is_text_in_an_earlier_one() {
+        let mut p = Pastes::default();
+        // Typed as text: the marker the fold is about to get.
+        let typed = "[text #1 30 chars] [text #1 30 chars] [text #1 30 chars] end";
+        let line = type_all(&mut p, "", typed, forty);
+        assert_eq!(p.expand(&line), typed);
+    }
+
+    #[test]
+    fn a_fold_longer_than_a_paste_may_be_drops_the_key() {
+        let mut p = Pastes::default();
+        let big = "a".repeat(MAX_EDITOR_PASTE_BYTES - 10);
+        let pasted = p.insert("", 0, &big, forty);
+        assert_eq!(pasted, format!("[paste #1 {} chars]", big.len()));
+        let typed = "b".repeat(40);
+        let line = type_all(&mut p, &pasted, &typed, forty);
+        let saved = p.expand(&line);
+        assert!(
+            saved.len() <= MAX_EDITOR_PASTE_BYTES + 40,
+            "{}",
+            saved.len()
+        );
+        assert_eq!(p.type_in(&line, line.len(), "b", forty), Typing::Dropped);
+        assert_eq!(
+            saved,
+            format!("{big}{}", "b".repeat(saved.len() - big.len()))
+        );
     }
 }

@@ -717,3 +717,76 @@ fn a_long_paste_stays_in_the_window_when_it_narrows_with_the_draft_open() {
     // its left ("  ( ) 3. Type your own…" is drawn over the question's 79-column hint line).
     a_long_paste_in_a_note("paste-narrow", Some((60, 12)));
 }
+
+/// About 1,500 characters of words typed (`send-keys -l`, in five chunks: keys, not a paste)
+/// into PostgreSQL's note editor of the database example at 80x12: the editor has 4 rows under
+/// the block, so the beginning of the text is folded into a marker as it is typed; the block
+/// stays in the window (only the shell's `before` goes up into tmux's history), and the note
+/// saved is every character typed.
+#[test]
+fn a_long_typed_note_is_folded_and_keeps_the_block_in_the_window() {
+    let Some((socket, dir)) = in_tmux(DATABASE, 80, 12, "typed") else {
+        return;
+    };
+    tmux_wait(&socket, "the question", |p| p.contains("? keys"));
+    tmux(&socket, &["send-keys", "-t", "t", "n"]);
+    tmux_wait(&socket, "the note editor", |p| p.contains("Add a note..."));
+    let words: Vec<String> = (1..400).map(|i| format!("w{i}")).collect();
+    let typed = &words.join(" ")[..1500];
+    for chunk in typed.as_bytes().chunks(300) {
+        let chunk = std::str::from_utf8(chunk).unwrap();
+        tmux(&socket, &["send-keys", "-t", "t", "-l", chunk]);
+    }
+    let tail = |from: usize, to: usize| {
+        (from..=to)
+            .map(|i| format!("w{i}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let block = [
+        "before".to_string(),
+        "Note on PostgreSQL · Enter save · Esc close".into(),
+        "Which database should the project use?:".into(),
+        "> ( ) 1. PostgreSQL".into(),
+        "         Full relational database with production tooling.".into(),
+        "  ( ) 2. SQLite".into(),
+        "         Embedded database with minimal setup.".into(),
+        "  ( ) 3. Type your own…".into(),
+        format!("> [text #8 1231 chars] {} w2", tail(269, 279)),
+        format!("80 {} w2", tail(281, 295)),
+        format!("96 {} w3", tail(297, 311)),
+        format!("12 {} w32", tail(313, 321)),
+    ];
+    let pane = tmux_wait(&socket, "the typed note's tail", |p| lines(p) == block);
+    let history = tmux(&socket, &["display", "-p", "-t", "t", "#{history_size}"]);
+    // The one row in the history is the shell's `before`: none of the block's.
+    assert_eq!(history.trim(), "1", "{pane}");
+    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
+    tmux_wait(&socket, "the question again", |p| {
+        p.contains("note: w1 w2 w3")
+    });
+    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
+    tmux_wait(&socket, "the review", |p| p.contains("1. Submit"));
+    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
+    let pane = tmux_wait(&socket, "the transcript", |p| p.contains("✔ Submitted"));
+    let result = dir.path().join("r.json");
+    let start = std::time::Instant::now();
+    while !result.exists() && start.elapsed() < std::time::Duration::from_secs(10) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    tmux(&socket, &["kill-server"]);
+    assert_eq!(
+        lines(&pane),
+        [
+            "before",
+            "Which database should the project use?: PostgreSQL (+ note)",
+            "✔ Submitted"
+        ],
+        "{pane}"
+    );
+    let result: Value = serde_json::from_str(&std::fs::read_to_string(&result).unwrap()).unwrap();
+    assert_eq!(
+        result["details"]["answers"]["database"]["optionNotes"]["postgres"],
+        json!(typed)
+    );
+}

@@ -37,14 +37,28 @@ pub const EXTERNAL_EDITOR_FAILED: &str = "The editor ($VISUAL / $EDITOR) failed:
 /// How every paste marker in an editor starts (`crate::paste`).
 pub const PASTE_MARKER_START: &str = "[paste #";
 
+/// How every marker of typed text folded in an editor starts (`crate::paste`).
+pub const TEXT_MARKER_START: &str = "[text #";
+
 /// The marker a long paste is folded into in an editor (pi's editor's own): paste number
 /// `id`, `lines` lines (`[paste #1 +40 lines]`), or one line of `chars` characters
 /// (`[paste #2 1205 chars]`).
 pub fn paste_marker(id: usize, lines: usize, chars: usize) -> String {
+    marker(PASTE_MARKER_START, id, lines, chars)
+}
+
+/// The marker the beginning of a typed text too tall for the editor's rows is folded into,
+/// counted as a paste's ([`paste_marker`]): `[text #2 +12 lines]`, `[text #3 1234 chars]`.
+pub fn text_marker(id: usize, lines: usize, chars: usize) -> String {
+    marker(TEXT_MARKER_START, id, lines, chars)
+}
+
+/// A marker starting with `start`: `lines` lines when more than one, else `chars` characters.
+fn marker(start: &str, id: usize, lines: usize, chars: usize) -> String {
     if lines > 1 {
-        format!("{PASTE_MARKER_START}{id} +{lines} lines]")
+        format!("{start}{id} +{lines} lines]")
     } else {
-        format!("{PASTE_MARKER_START}{id} {chars} chars]")
+        format!("{start}{id} {chars} chars]")
     }
 }
 

@@ -52,8 +52,9 @@
 //! the draft, Ctrl+C interrupts, Ctrl+D in an empty editor closes it, Ctrl+Z suspends, Ctrl+]
 //! peeks; in an empty editor ↑ ↓ Tab Shift+Tab ← → navigate; Backspace deletes the last
 //! character, other keys are ignored. A paste goes in as the real editor puts it (as it is, or
-//! folded into a marker: `crate::paste`, with the same room), and what it closes with has the
-//! pastes expanded. It echoes as rustyline does: at the start of the cursor's row, the prompt
+//! folded into a marker: `crate::paste`, with the same room), a typed character too (a line it
+//! would make too tall has its beginning folded: `paste::Pastes::type_in`), and what it closes
+//! with has the markers expanded. It echoes as rustyline does: at the start of the cursor's row, the prompt
 //! and the text, a line break starting a new row, wrapped at the width by the screen (the
 //! fake's rustyline counts widths as the terminal does), each change rewriting the rows the
 //! last echo took; when it closes, the cursor goes to the start of the next row. A resize while it
@@ -94,6 +95,7 @@ use super::backend::{Backend, EditWait};
 use crate::complete::AtCompleter;
 use crate::editor::{Edit, Edited};
 use crate::keys::{Clock, Event, Key, ManualClock};
+use crate::paste::Typing;
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::io;
@@ -644,7 +646,16 @@ impl Backend for FakeBackend {
                 Event::Key(key) => {
                     if let Some(editor) = &mut self.editor {
                         match key {
-                            Key::Char(c) => editor.text.push(c),
+                            Key::Char(c) => {
+                                let fits = fits(size, &editor.prompt, editor.above);
+                                let at = editor.text.len();
+                                let typed = c.to_string();
+                                match editor.pastes.type_in(&editor.text, at, &typed, fits) {
+                                    Typing::AsIs => editor.text.push(c),
+                                    Typing::Folded { before, .. } => editor.text = before,
+                                    Typing::Dropped => {}
+                                }
+                            }
                             Key::Paste(p) => {
                                 let fits = fits(size, &editor.prompt, editor.above);
                                 let insert =

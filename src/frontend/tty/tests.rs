@@ -774,8 +774,19 @@ fn long_paste_run_in(
     paste: &str,
     resize: Option<(usize, usize)>,
 ) -> (Result<Value, Ending>, FakeBackend) {
+    note_run_in(size, vec![key(Key::Paste(paste.to_string()))], resize)
+}
+
+/// PostgreSQL's note of the database example, given `keys` (then a `resize`), saved and
+/// submitted in a window of `size` (rows, columns).
+fn note_run_in(
+    size: (usize, usize),
+    keys: Vec<Event>,
+    resize: Option<(usize, usize)>,
+) -> (Result<Value, Ending>, FakeBackend) {
     let p = parse_payload(DATABASE).unwrap();
-    let mut events = vec![key(Key::Char('n')), key(Key::Paste(paste.to_string()))];
+    let mut events = vec![key(Key::Char('n'))];
+    events.extend(keys);
     if resize.is_some() {
         events.push(Event::Resize);
     }
@@ -883,4 +894,20 @@ fn the_review_in_a_short_window_says_how_many_questions_are_out_of_view() {
     let written = &backend.written;
     assert!(written.contains("\u{2191} 4 more above"), "{written:?}");
     assert!(written.contains("\u{2193} 4 more below"), "{written:?}");
+}
+
+#[test]
+fn typed_text_taller_than_the_editor_keeps_the_block_in_windows_of_every_size() {
+    let typed: String = (1..400).map(|i| format!("w{i} ")).collect::<String>()[..1500].into();
+    for size in [(24, 80), (12, 80), (10, 40), (9, 30), (16, 20)] {
+        let keys = typed.chars().map(|c| key(Key::Char(c))).collect();
+        let (answers, mut fake) = note_run_in(size, keys, None);
+        assert_eq!(
+            answers.unwrap()["database"]["optionNotes"]["postgres"],
+            json!(typed),
+            "{size:?}"
+        );
+        fake.assert_no_stale_rows();
+        assert_eq!(fake.left().last().map(String::as_str), Some("✔ Submitted"));
+    }
 }
