@@ -26,11 +26,23 @@
 //! long or would not fit the rows the editor has (`above`: the rows of the block above the
 //! editor's row, which must stay in the window). rustyline's own paste reading cannot be used:
 //! it inserts and draws the paste before any hook sees it, and the bytes it read ahead are
-//! lost when its read ends. Escape sequences are dropped from the paste, and a control string
-//! (OSC through BEL or ST, DCS / APC / PM / SOS through ST; one that never ends, through the
-//! paste's end) whole, nothing of it kept (docs/interactive.md "The line editor"); the rest is
-//! kept as it came. [`Edited::edit`] has every marker expanded to its paste;
-//! [`Edited::shown`] is the line as the editor showed it.
+//! lost when its read ends on an error. Escape sequences are dropped from the paste, and a
+//! control string (OSC through BEL or ST, DCS / APC / PM / SOS through ST; one that never
+//! ends, through the paste's end) whole, nothing of it kept (docs/interactive.md "The line
+//! editor"); the rest is kept as it came. [`Edited::edit`] has every marker expanded to its
+//! text; [`Edited::shown`] is the line as the editor showed it.
+//!
+//! ## Typed text
+//!
+//! Typing has the same limit: before a key that types a character acts (every key goes
+//! through a [`Keys`] handler), the line as it would be is measured, and when it would not
+//! fit, the beginning of the text before the cursor is folded into a marker,
+//! `[text #8 1231 chars]` ([`crate::paste::Pastes::type_in`]), the rest of it, the key's
+//! character and the text after the cursor kept as they are. rustyline cannot replace the
+//! text before the cursor and leave the cursor after it (`Cmd::Replace` leaves it before the
+//! new text), so the key ends the read (`Cmd::AcceptLine`), and the editor opens again on the
+//! folded line, the cursor where it was; with rustyline's `buffer-redux` feature the keys it
+//! had read ahead are read by the editor opened again. Undo does not reach back past a fold.
 //!
 //! `@` file-path completion ([`crate::complete::AtCompleter`]) plugs in as a rustyline [`Helper`]:
 //! `edit_line(prompt, initial, above, my_helper)`.
