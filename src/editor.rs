@@ -42,7 +42,8 @@
 //! text before the cursor and leave the cursor after it (`Cmd::Replace` leaves it before the
 //! new text), so the key ends the read (`Cmd::AcceptLine`), and the editor opens again on the
 //! folded line, the cursor where it was; with rustyline's `buffer-redux` feature the keys it
-//! had read ahead are read by the editor opened again. Undo does not reach back past a fold.
+//! had read ahead are read by the editor opened again. Undo (Ctrl+_) stops at the line it
+//! opened again on (rustyline would undo that whole line, as the text it opened with).
 //!
 //! `@` file-path completion ([`crate::complete::AtCompleter`]) plugs in as a rustyline [`Helper`]:
 //! `edit_line(prompt, initial, above, my_helper)`.
@@ -134,6 +135,9 @@ pub struct Watch {
     pasting: Mutex<Option<Pasting>>,
     /// The prompt, and the rows of the block above the editor's row (what fits).
     room: Mutex<(String, usize)>,
+    /// The line the editor was opened again on (after a fold or a byte that is not UTF-8):
+    /// undo stops there (rustyline would undo the whole line it opened with).
+    floor: Mutex<Option<String>>,
     on_key: Box<dyn Fn() + Send + Sync>,
 }
 
@@ -241,6 +245,7 @@ impl Watch {
             pastes: Mutex::new(crate::paste::Pastes::default()),
             pasting: Mutex::new(None),
             room: Mutex::new((String::new(), 0)),
+            floor: Mutex::new(None),
             on_key: Box::new(on_key),
         })
     }
@@ -268,6 +273,7 @@ impl Watch {
     fn open(&self, prompt: &str, initial: &str, above: usize) -> String {
         *lock(&self.room) = (prompt.to_string(), above);
         *lock(&self.pasting) = None;
+        *lock(&self.floor) = None;
         let fits = self.fits();
         let shown = lock(&self.pastes).initial(initial, fits);
         self.set_draft(&shown);
@@ -336,6 +342,20 @@ impl Watch {
         let fits = self.fits();
         let typing = lock(&self.pastes).type_in(ctx.line(), ctx.pos(), &typed, fits);
         Some(typing)
+    }
+
+    /// Opens the editor again on `before` and `after`, the cursor between: the draft, and the
+    /// line undo stops at.
+    fn reopen(&self, before: &str, after: &str) {
+        let line = format!("{before}{after}");
+        self.set_cursor(&line, before.len());
+        *lock(&self.floor) = Some(line);
+    }
+
+    /// Whether undo (Ctrl+_) would take back the line the editor was opened again on (it is
+    /// the line now): the editor's text was never empty there.
+    fn at_floor(&self, event: &Event, line: &str) -> bool {
+        *event == Event::from(KeyEvent::ctrl('_')) && lock(&self.floor).as_deref() == Some(line)
     }
 
     /// Whether a paste is being read (its start came, its end not yet).
@@ -538,6 +558,7 @@ impl ConditionalEventHandler for Keys {
                 Some(Cmd::AcceptLine)
             }
             Action::Nothing | Action::PasteStart | Action::PasteEnd => Some(Cmd::Noop),
+            Action::Other if self.watch.at_floor(event, ctx.line()) => Some(Cmd::Noop),
             Action::Other => match self.watch.typed_key(event, n, positive, ctx)? {
                 Typing::AsIs => None,
                 Typing::Dropped => Some(Cmd::Noop),
@@ -647,7 +668,7 @@ fn edit<H: Helper>(
                 if let Some(Closing::Fold(before, after)) = why {
                     // rustyline ended the line with a line feed after its end.
                     back_to_the_prompt(prompt, &line);
-                    watch.set_cursor(&format!("{before}{after}"), before.len());
+                    watch.reopen(&before, &after);
                     (left, right) = (before, after);
                 }
                 continue;
@@ -681,6 +702,7 @@ fn edit<H: Helper>(
                     Some(pasted) => format!("{before}{pasted}"),
                     None => format!("{before}\u{fffd}"),
                 };
+                watch.reopen(&left, &right);
                 back_to_the_prompt(prompt, &before);
                 continue;
             }
@@ -813,5 +835,26 @@ fn to_io(e: ReadlineError) -> io::Error {
     match e {
         ReadlineError::Io(e) => e,
         other => io::Error::other(other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn undo_stops_at_the_line_the_editor_was_opened_again_on() {
+        let watch = Watch::new(|| {});
+        let undo = Event::from(KeyEvent::ctrl('_'));
+        assert!(!watch.at_floor(&undo, ""));
+        watch.reopen("[text #1 30 chars] the lazy d", "og");
+        assert_eq!(watch.before_cursor(), "[text #1 30 chars] the lazy d");
+        assert!(watch.at_floor(&undo, "[text #1 30 chars] the lazy dog"));
+        // Typed since: undo takes that back.
+        assert!(!watch.at_floor(&undo, "[text #1 30 chars] the lazy dog!"));
+        let other = Event::from(KeyEvent::ctrl('U'));
+        assert!(!watch.at_floor(&other, "[text #1 30 chars] the lazy dog"));
+        watch.open("> ", "", 1);
+        assert!(!watch.at_floor(&undo, "[text #1 30 chars] the lazy dog"));
     }
 }
