@@ -663,32 +663,30 @@ fn edit<H: Helper>(
             .unwrap_or_else(|e| e.into_inner())
             .take();
         let shown = |edit: Edit, shown: String| Ok(Edited { edit, shown });
-        return match line {
-            Ok(line) if matches!(why, Some(Closing::Fold(..))) => {
-                if let Some(Closing::Fold(before, after)) = why {
-                    // rustyline ended the line with a line feed after its end.
-                    back_to_the_prompt(prompt, &line);
-                    watch.reopen(&before, &after);
-                    (left, right) = (before, after);
-                }
+        return match (line, why) {
+            (Ok(line), Some(Closing::Fold(before, after))) => {
+                // rustyline ended the line with a line feed after its end.
+                back_to_the_prompt(prompt, &line);
+                watch.reopen(&before, &after);
+                (left, right) = (before, after);
                 continue;
             }
-            Ok(line) => {
+            (Ok(line), why) => {
                 let text = lock(&watch.pastes).expand(&line);
                 let edit = match why {
-                    None => Edit::Saved(text),
+                    // (A fold opens the editor again, above.)
+                    None | Some(Closing::Fold(..)) => Edit::Saved(text),
                     Some(Closing::Esc) => Edit::Closed(text),
                     Some(Closing::Suspend) => Edit::Suspended(text),
                     Some(Closing::Peek) => Edit::Peek(text),
                     Some(Closing::External) => Edit::External(text),
                     Some(Closing::Navigate(key)) => Edit::Navigate(key),
-                    Some(Closing::Fold(..)) => Edit::Saved(text),
                 };
                 shown(edit, line)
             }
-            Err(ReadlineError::Interrupted) => shown(Edit::Interrupted, String::new()),
-            Err(ReadlineError::Eof) => shown(Edit::Closed(String::new()), String::new()),
-            Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::InvalidData => {
+            (Err(ReadlineError::Interrupted), _) => shown(Edit::Interrupted, String::new()),
+            (Err(ReadlineError::Eof), _) => shown(Edit::Closed(String::new()), String::new()),
+            (Err(ReadlineError::Io(e)), _) if e.kind() == io::ErrorKind::InvalidData => {
                 reopens += 1;
                 if reopens > MAX_REOPENS {
                     return Err(io::Error::other(
@@ -706,7 +704,7 @@ fn edit<H: Helper>(
                 back_to_the_prompt(prompt, &before);
                 continue;
             }
-            Err(e) => Err(to_io(e)),
+            (Err(e), _) => Err(to_io(e)),
         };
     }
 }

@@ -163,17 +163,24 @@ impl Pastes {
             let marker = words::text_marker(all + 1, size.breaks + 1, size.chars);
             format!("{marker}{}{after}", text[cut..].repeat(times))
         };
-        let cuts = self.cuts(&text);
+        let whole = format!("{text}{after}");
+        let cuts = self.cuts(&whole, text.len());
         let Some(&cut) = cuts.get(cuts.partition_point(|&cut| !fits(&shown(cut, 2)))) else {
-            // Both sides folded, if both may be.
+            // Both sides folded, if both may be; all of it in one marker when a marker goes
+            // across the cursor.
+            let (text, after) = if cuts.last() == Some(&text.len()) {
+                (text.as_str(), after)
+            } else {
+                (whole.as_str(), "")
+            };
             let sizes = self
-                .measure(&text, all)
+                .measure(text, all)
                 .bytes
                 .max(self.measure(after, all).bytes);
             if sizes > MAX_EDITOR_PASTE_BYTES {
                 return Typing::Dropped;
             }
-            let before = self.fold_typed(&text).unwrap_or_default();
+            let before = self.fold_typed(text).unwrap_or_default();
             let after = if after.is_empty() {
                 String::new()
             } else {
@@ -215,23 +222,29 @@ impl Pastes {
         Some(marker)
     }
 
-    /// Where `text` may be cut for a fold: every grapheme boundary after its start (its end
-    /// included), but inside a marker.
-    fn cuts(&self, text: &str) -> Vec<usize> {
-        let mut markers = Vec::new();
-        let mut at = 0;
-        while let Some((plain, n, _)) = self.first_marker(&text[at..], self.folded.len()) {
-            let start = at + plain.len();
-            at = start + self.folded[n].marker.len();
-            markers.push(start..at);
-        }
-        crate::text::width::graphemes(text)
+    /// Where the first `upto` bytes of `line` may be cut for a fold: every grapheme boundary
+    /// after the line's start, up to `upto` (included), but inside a marker of the line.
+    fn cuts(&self, line: &str, upto: usize) -> Vec<usize> {
+        let markers = self.markers(line);
+        crate::text::width::graphemes(&line[..upto])
             .scan(0, |end, g| {
                 *end += g.len();
                 Some(*end)
             })
             .filter(|cut| !markers.iter().any(|m| m.start < *cut && *cut < m.end))
             .collect()
+    }
+
+    /// Where each marker of `line` is (byte ranges).
+    fn markers(&self, line: &str) -> Vec<std::ops::Range<usize>> {
+        let mut markers = Vec::new();
+        let mut at = 0;
+        while let Some((plain, n, _)) = self.first_marker(&line[at..], self.folded.len()) {
+            let start = at + plain.len();
+            at = start + self.folded[n].marker.len();
+            markers.push(start..at);
+        }
+        markers
     }
 
     /// The size of what `text` stands for, its markers among the first `below` expanded.
@@ -502,6 +515,19 @@ mod tests {
                 "{} and then some more words typed and more and more",
                 seq(40)
             )
+        );
+    }
+
+    #[test]
+    fn a_marker_the_key_completes_across_the_cursor_is_never_cut() {
+        let mut p = Pastes::default();
+        assert_eq!(p.insert("", 0, &seq(40), forty), "[paste #1 +40 lines]");
+        let line = format!("{}[paste #1 +40 lies]", "x".repeat(25));
+        let typing = p.type_in(&line, line.len() - 3, "n", forty);
+        assert_eq!(typing, folded("[text #2 +40 lines]", ""));
+        assert_eq!(
+            p.expand("[text #2 +40 lines]"),
+            format!("{}{}", "x".repeat(25), seq(40))
         );
     }
 
