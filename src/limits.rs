@@ -17,7 +17,8 @@ pub const INDEX_FIRST_WAIT: Duration = Duration::from_millis(400);
 pub const INDEX_WAIT_ENV: &str = "PI_ASK_INDEX_WAIT_MS";
 
 /// Most bytes of one paste an editor keeps: 4 MiB (the default payload's size); the rest of a
-/// longer paste is dropped (`editor`, docs/interactive.md "The line editor").
+/// longer paste is dropped (`editor`, docs/interactive.md "The line editor"). Also the most a
+/// fold of typed text stands for (`paste::Pastes::type_in`): past it a typed key is dropped.
 pub const MAX_EDITOR_PASTE_BYTES: usize = 4 * 1024 * 1024;
 
 /// Most columns of one line of `pi-ask validate`'s text report (a label, a prompt, a
