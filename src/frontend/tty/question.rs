@@ -55,8 +55,11 @@ pub(super) struct QuestionPrompt {
     hint: RefCell<Option<(usize, String, String)>>,
     /// The prompt's rows as last drawn, for the width and the rows they had: they depend on
     /// nothing else (the payload and the look stay).
-    prompt: RefCell<Option<((usize, usize), Vec<String>)>>,
+    prompt: RefCell<Option<PromptRows>>,
 }
+
+/// A prompt's rows, for the (width, rows) they were laid out for.
+type PromptRows = ((usize, usize), Vec<String>);
 
 impl QuestionPrompt {
     /// Question `q`'s component.
