@@ -240,7 +240,7 @@ impl Watch {
     /// Sets the bytes that draw the block again at the cursor (the region started again, then
     /// the block drawn: the terminal front end's, already safe to write) when the process is
     /// stopped from outside and continued while this editor reads; rustyline then draws the
-    /// editor under them (docs/interactive.md "Suspending").
+    /// editor under them (docs/interactive.md "Placement").
     pub fn draw_again_after_stop(&self, bytes: String) {
         self.stop.set_again(bytes);
     }

@@ -1,5 +1,5 @@
 //! A stop from outside while an editor is open (`kill -TSTP`, `kill -STOP`, then `fg` in the
-//! shell; docs/interactive.md "Suspending"), in real tmux with a real bash: after `fg` the
+//! shell; docs/interactive.md "Placement"), in real tmux with a real bash: after `fg` the
 //! terminal is in the editor's raw mode and the block and the editor are drawn again at the
 //! cursor, under the shell's lines, as after Ctrl+Z; the run ends with its whole final
 //! transcript under them.

@@ -1,5 +1,5 @@
 //! A stop from outside while an editor reads (`kill -TSTP`, `kill -STOP`, then `fg`;
-//! docs/interactive.md "Suspending"). rustyline notices nothing: its read goes on in the modes
+//! docs/interactive.md "Placement"). rustyline notices nothing: its read goes on in the modes
 //! the shell left (canonical, echo) and nothing is drawn again. So one thread of its own waits
 //! for SIGCONT ([`Open::new`] starts it with the first editor); when an editor is open it
 //! [`continued`]:
