@@ -141,11 +141,12 @@ fn rows(text: &str) -> Vec<String> {
     rows
 }
 
-/// `signal` (`TSTP`, `STOP`) from another shell while the Type your own editor holds a draft,
-/// `fg`, more typing and ← in the editor drawn again, Enter, then the review's Submit: the
-/// exact screen after `fg` and after the typing, the result and the whole history.
-fn an_outside_stop_with_the_editor_open(signal: &str, args: &str) {
-    let Some(pane) = Pane::start(&format!("{}-{}", signal, args.len())) else {
+/// `signal` (`TSTP`, `STOP`) from another shell while the Type your own editor holds a draft
+/// (with `narrow`, the window then becomes 60 columns wide), `fg`, more typing and ← in the
+/// editor drawn again, Enter, then the review's Submit: the exact screen after `fg` and after
+/// the typing, the result and the whole history.
+fn an_outside_stop_with_the_editor_open(signal: &str, args: &str, narrow: bool) {
+    let Some(pane) = Pane::start(&format!("{}-{}-{}", signal, args.len(), narrow)) else {
         return;
     };
     let command = format!("pi-ask q.json{args} > r.json");
@@ -168,6 +169,14 @@ fn an_outside_stop_with_the_editor_open(signal: &str, args: &str) {
     tmux_wait(&pane.socket, "the shell's Stopped line", |p| {
         p.contains("Stopped") && p.trim_end().ends_with('$')
     });
+    if narrow {
+        // Every row is narrower than 60 columns: nothing rewraps.
+        tmux(
+            &pane.socket,
+            &["resize-window", "-t", "t", "-x", "60", "-y", "30"],
+        );
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
     pane.text("fg");
     pane.keys(&["Enter"]);
     let job = format!("pi-ask q.json{args} > r.json");
@@ -240,16 +249,23 @@ fn an_outside_stop_with_the_editor_open(signal: &str, args: &str) {
 
 #[test]
 fn after_an_outside_sigtstp_with_the_editor_open_fg_draws_it_again_in_raw_mode() {
-    an_outside_stop_with_the_editor_open("TSTP", "");
+    an_outside_stop_with_the_editor_open("TSTP", "", false);
 }
 
 #[test]
 fn after_an_outside_sigstop_with_the_editor_open_fg_draws_it_again_in_raw_mode() {
-    an_outside_stop_with_the_editor_open("STOP", "");
+    an_outside_stop_with_the_editor_open("STOP", "", false);
+}
+
+/// A narrower window after the stop: the block comes back right under the shell's lines (a
+/// row of spaces as wide as the old window would have wrapped into a blank row).
+#[test]
+fn after_an_outside_sigstop_and_a_narrowing_fg_draws_the_editor_right_under_the_shell() {
+    an_outside_stop_with_the_editor_open("STOP", "", true);
 }
 
 /// With `--timeout` the editor runs on a thread of its own (src/frontend/tty/backend.rs).
 #[test]
 fn after_an_outside_sigstop_with_the_timed_editor_open_fg_draws_it_again_in_raw_mode() {
-    an_outside_stop_with_the_editor_open("STOP", " --timeout 120");
+    an_outside_stop_with_the_editor_open("STOP", " --timeout 120", false);
 }

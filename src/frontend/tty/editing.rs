@@ -183,12 +183,12 @@ impl<B: Backend> Session<'_, B> {
 
     /// What a stop from outside with the editor about to open draws, in a window of `rows` x
     /// `cols`: the region started again at the cursor (the rule of `fg` after a stop,
-    /// `Region::restart`), then the editor's block, the cursor left on the editor's row. The
-    /// region it leaves is kept ([`Session::drawn_again`]).
+    /// `Region::restart_at_the_left`), then the editor's block, the cursor left on the
+    /// editor's row. The region it leaves is kept ([`Session::drawn_again`]).
     fn again_after_stop(&mut self, rows: usize, cols: usize) -> String {
         let t = self.transcript(None);
         let mut region = self.region.clone();
-        region.restart(&t);
+        region.restart_at_the_left(&t);
         let bytes = region.draw(&t, &self.drawn, rows, cols);
         self.again = Some(region);
         bytes
