@@ -269,3 +269,56 @@ fn after_an_outside_sigstop_and_a_narrowing_fg_draws_the_editor_right_under_the_
 fn after_an_outside_sigstop_with_the_timed_editor_open_fg_draws_it_again_in_raw_mode() {
     an_outside_stop_with_the_editor_open("STOP", " --timeout 120", false);
 }
+
+/// A stop from outside longer than `--timeout` with the editor open: `fg` starts the time
+/// again, as after Ctrl+Z, so the run does not time out the moment it is continued.
+#[test]
+fn a_stop_longer_than_the_timeout_with_the_editor_open_starts_the_time_again() {
+    let Some(pane) = Pane::start("long") else {
+        return;
+    };
+    tmux_wait(&pane.socket, "the shell", |p| p.starts_with('$'));
+    pane.text("pi-ask q.json --timeout 4 > r.json");
+    pane.keys(&["Enter"]);
+    tmux_wait(&pane.socket, "the first question", |p| {
+        p.contains("1/2 Style")
+    });
+    pane.text("4");
+    tmux_wait(&pane.socket, "the editor", |p| p.contains("Closing in"));
+    pane.text("draft text");
+    tmux_wait(&pane.socket, "the draft", |p| p.contains("> draft text"));
+    let pid = pane.pi_ask().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-STOP", &pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    tmux_wait(&pane.socket, "the shell's Stopped line", |p| {
+        p.contains("Stopped") && p.trim_end().ends_with('$')
+    });
+    std::thread::sleep(std::time::Duration::from_secs(5));
+    pane.text("fg");
+    pane.keys(&["Enter"]);
+    pane.wait_visible("the editor drawn again", |rows| {
+        rows.iter().rposition(|l| l == "$ fg") < rows.iter().rposition(|l| l == "> draft text")
+    });
+    pane.text("XY");
+    pane.keys(&["Enter"]);
+    tmux_wait(&pane.socket, "the second question", |p| {
+        p.contains("2/2 Frontend")
+    });
+    pane.keys(&["Tab"]);
+    tmux_wait(&pane.socket, "the review", |p| p.contains("Review answers"));
+    pane.keys(&["Enter"]);
+    tmux_wait(&pane.socket, "the end", |p| {
+        p.trim_end().ends_with('$') && p.contains("Frontend: no answer")
+    });
+    let result: Value =
+        serde_json::from_str(&std::fs::read_to_string(pane.dir.path().join("r.json")).unwrap())
+            .unwrap();
+    assert_eq!(result["details"]["cancelled"], false, "{result}");
+    assert_eq!(
+        result["details"]["answers"]["style"]["customText"],
+        "draft textXY"
+    );
+}

@@ -13,7 +13,8 @@
 //!   was. The editor's rows are made first (line feeds), so clearing them clears no shell line.
 //!
 //! The front end learns of it when the editor closes ([`super::Watch::take_continued`]) and
-//! takes the region as restarted and drawn.
+//! takes the region as restarted and drawn; with `--timeout` the continue starts the time
+//! again, as a key does (`frontend::tty::backend`, through `keys::take_continued`).
 //!
 //! A stop pi-ask makes itself (Ctrl+Z) closes the editor first ([`super::Edit::Suspended`]), so
 //! no editor is open when it is continued. SIGTSTP is not caught: a handler could never give
@@ -160,8 +161,6 @@ fn continued(watch: &Watch) {
     if stop.given_up.load(Ordering::SeqCst) {
         return;
     }
-    // The menus' key reader is not reading: this continue is the editor's, not theirs.
-    crate::keys::take_continued();
     let raw = lock(&stop.raw).clone();
     if let (Some(raw), Ok(tty)) = (raw, crate::terminal::open_tty()) {
         let _ = termios::tcsetattr(&tty, SetArg::TCSANOW, &raw);

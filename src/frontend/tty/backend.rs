@@ -214,7 +214,10 @@ impl TtyBackend {
             None => open.events.recv().map_err(|_| ()),
             Some(wait) => match open.events.recv_timeout(wait) {
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    return Ok(EditWait::Open { last_key: None })
+                    // Continued after a stop from outside: the time starts again, as after
+                    // Ctrl+Z (the SIGCONT handler runs on this thread as it wakes up).
+                    let last_key = crate::keys::take_continued().then(Instant::now);
+                    return Ok(EditWait::Open { last_key });
                 }
                 other => other.map_err(|_| ()),
             },
@@ -243,11 +246,12 @@ impl TtyBackend {
 }
 
 impl TtyBackend {
-    /// An editor closed or was given up: whether a stop from outside drew it again (then the
-    /// menus' wake for that continue is no resize).
+    /// An editor closed or was given up: whether a stop from outside drew it again (then that
+    /// continue is not the menus' to draw: their mark and wake are dropped).
     fn editor_ended(&mut self, watch: &Watch) {
         if watch.take_continued() {
             self.continued = true;
+            crate::keys::take_continued();
             self.keys.source_mut().discard_wakes();
         }
     }
