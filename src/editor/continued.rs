@@ -93,6 +93,11 @@ impl AfterStop {
 /// The editor open now, the one a continue is for.
 static OPEN: Mutex<Option<Arc<Watch>>> = Mutex::new(None);
 
+/// Set by the SIGCONT handler itself; cleared when an editor opens. The thread may wake late
+/// (a loaded machine), after the editor Ctrl+Z closed has opened again: a continue from
+/// before it opened is not its own.
+static SIGNALLED: std::sync::LazyLock<Arc<AtomicBool>> = std::sync::LazyLock::new(Default::default);
+
 /// While alive, `watch`'s editor is the open one; its printer is dropped with it, before the
 /// editor (whose terminal the printer writes to).
 pub(super) struct Open {
@@ -104,6 +109,7 @@ impl Open {
     pub(super) fn new(watch: &Arc<Watch>, printer: Option<Printer>) -> Open {
         wait_for_continues();
         *lock(&watch.stop.printer) = printer;
+        SIGNALLED.store(false, Ordering::SeqCst);
         *lock(&OPEN) = Some(Arc::clone(watch));
         Open {
             watch: Arc::clone(watch),
@@ -137,6 +143,11 @@ impl Drop for Open {
 fn wait_for_continues() {
     static STARTED: Once = Once::new();
     STARTED.call_once(|| {
+        if signal_hook::flag::register(signal_hook::consts::SIGCONT, Arc::clone(&SIGNALLED))
+            .is_err()
+        {
+            return;
+        }
         let Ok(mut signals) = signal_hook::iterator::Signals::new([signal_hook::consts::SIGCONT])
         else {
             return;
@@ -147,7 +158,9 @@ fn wait_for_continues() {
                 for _ in signals.forever() {
                     let open = lock(&OPEN).clone();
                     if let Some(watch) = open {
-                        continued(&watch);
+                        if SIGNALLED.swap(false, Ordering::SeqCst) {
+                            continued(&watch);
+                        }
                     }
                 }
             });
