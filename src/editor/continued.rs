@@ -18,8 +18,9 @@
 //!
 //! A stop pi-ask makes itself (Ctrl+Z) closes the editor first ([`super::Edit::Suspended`]), so
 //! no editor is open when it is continued. SIGTSTP is not caught: a handler could never give
-//! the signal its default action back (signal-hook), so every stop, Ctrl+Z's too, would become
-//! a SIGSTOP, which shells report as `Stopped (signal)`.
+//! the signal its default action back (signal-hook has no way, and `sigaction` is unsafe), so
+//! every stop, Ctrl+Z's too, would have to be a SIGSTOP, which some shells report as another
+//! stop (zsh: `suspended (signal)`, not `suspended`; bash 5.2 says `Stopped` to both).
 
 use super::{lock, window, Watch};
 use nix::sys::termios::{self, SetArg, Termios};
