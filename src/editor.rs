@@ -56,13 +56,15 @@
 //! to return: with its `signal-hook` feature only SIGWINCH reaches it, and it redraws and reads
 //! on; so the watching thread ends the flow with the watched draft instead.
 
+mod continued;
+
 use crate::keys::Key;
 use crate::paste::Typing;
 use rustyline::completion::Completer;
 use rustyline::config::{Behavior, CompletionType, Config};
 use rustyline::error::ReadlineError;
 use rustyline::highlight::{CmdKind, Highlighter};
-use rustyline::hint::Hinter;
+use rustyline::hint::{Hint, Hinter};
 use rustyline::history::DefaultHistory;
 use rustyline::line_buffer::LineBuffer;
 use rustyline::validate::{ValidationContext, ValidationResult, Validator};
@@ -138,6 +140,8 @@ pub struct Watch {
     /// The line the editor was opened again on (after a fold or a byte that is not UTF-8):
     /// undo stops there (rustyline would undo the whole line it opened with).
     floor: Mutex<Option<String>>,
+    /// What a stop from outside needs (`continued.rs`).
+    stop: continued::AfterStop,
     on_key: Box<dyn Fn() + Send + Sync>,
 }
 
@@ -246,8 +250,30 @@ impl Watch {
             pasting: Mutex::new(None),
             room: Mutex::new((String::new(), 0)),
             floor: Mutex::new(None),
+            stop: continued::AfterStop::default(),
             on_key: Box::new(on_key),
         })
+    }
+
+    /// Sets the bytes that draw the block again at the cursor (the region started again, then
+    /// the block drawn: the terminal front end's, already safe to write) when the process is
+    /// stopped from outside and continued while this editor reads; rustyline then draws the
+    /// editor under them (docs/interactive.md "Placement").
+    pub fn draw_again_after_stop(&self, bytes: String) {
+        self.stop.set_again(bytes);
+    }
+
+    /// Whether the process was continued after a stop from outside since the last call, and
+    /// the block and the editor were drawn again at the cursor
+    /// ([`Watch::draw_again_after_stop`]).
+    pub fn take_continued(&self) -> bool {
+        self.stop.take_continued()
+    }
+
+    /// The editor is given up (its thread is left reading, `--timeout`): a continue draws
+    /// nothing more for it.
+    pub fn give_up(&self) {
+        self.stop.give_up();
     }
 
     /// The editor's text as it is now (its initial text before the first change), every
@@ -274,6 +300,7 @@ impl Watch {
         *lock(&self.room) = (prompt.to_string(), above);
         *lock(&self.pasting) = None;
         *lock(&self.floor) = None;
+        self.stop.reopen();
         let fits = self.fits();
         let shown = lock(&self.pastes).initial(initial, fits);
         self.set_draft(&shown);
@@ -443,7 +470,11 @@ impl<H: Hinter> Hinter for Watched<H> {
 
     fn hint(&self, line: &str, pos: usize, ctx: &Context<'_>) -> Option<H::Hint> {
         self.watch.set_cursor(line, pos);
-        self.inner.hint(line, pos, ctx)
+        let hint = self.inner.hint(line, pos, ctx);
+        self.watch
+            .stop
+            .drawn(hint.as_ref().map_or("", |h| h.display()));
+        hint
     }
 }
 
@@ -473,6 +504,8 @@ impl<H: Highlighter> Highlighter for Watched<H> {
     }
 
     fn highlight_char(&self, line: &str, pos: usize, kind: CmdKind) -> bool {
+        // rustyline asks at every cursor move too (which calls no hint).
+        self.watch.set_cursor(line, pos);
         self.inner.highlight_char(line, pos, kind)
     }
 }
@@ -595,6 +628,9 @@ pub struct Edited {
 /// character to be broken goes with it (rustyline reads it as part of the character), and
 /// so do the bytes rustyline had read ahead (the rest of a paste).
 ///
+/// `watch` has the draft (its keys are not told: see [`edit_line_watched`]) and what a stop
+/// from outside draws again ([`Watch::draw_again_after_stop`]).
+///
 /// Errors: the terminal could not be used (EOF or I/O error other than Ctrl+C/Ctrl+D), or
 /// `TERM` names a terminal the editor cannot drive ([`cannot_drive`]).
 pub fn edit_line<H: Helper>(
@@ -602,8 +638,9 @@ pub fn edit_line<H: Helper>(
     initial: &str,
     above: usize,
     helper: H,
+    watch: Arc<Watch>,
 ) -> io::Result<Edited> {
-    edit(prompt, initial, above, helper, Watch::new(|| {}), false)
+    edit(prompt, initial, above, helper, watch, false)
 }
 
 /// [`edit_line`] followed by `watch` from another thread: `watch` has the draft at every change
@@ -653,6 +690,9 @@ fn edit<H: Helper>(
         Arc::clone(&watch),
         keys,
     )?;
+    // Dropped before the editor: its printer writes to the editor's terminal.
+    let printer = editor.editor.create_external_printer().ok();
+    let _open = continued::Open::new(&watch, printer.map(|p| Box::new(p) as continued::Printer));
     let (mut left, mut right) = (initial, String::new());
     let mut reopens = 0;
     loop {

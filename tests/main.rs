@@ -37,6 +37,7 @@ mod replay_pty;
 mod schema;
 mod scripted;
 mod signals;
+mod stops;
 mod text;
 mod timeout;
 mod tty;

@@ -128,6 +128,12 @@ impl TtySource {
         }
     }
 
+    /// Forgets the wakes that came since the last read (a continue the open editor took care
+    /// of: `editor::Watch::take_continued`).
+    pub fn discard_wakes(&mut self) {
+        self.drain_wake();
+    }
+
     /// Empties the wake pipe.
     fn drain_wake(&mut self) {
         if let Some(wake) = self.wake.as_mut() {

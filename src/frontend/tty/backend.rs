@@ -69,8 +69,11 @@ pub trait Backend {
     /// Edits one line (`prompt`, prefilled with `initial`) at the cursor, under `above` rows
     /// of the block that must stay in the window (a paste that would push them out is folded:
     /// `crate::paste`), and waits at most `wait` (`None`: as long as it takes) for the editor
-    /// to close. When an editor is open already (the previous call gave [`EditWait::Open`]),
-    /// it goes on waiting for that one (`prompt`, `initial` and `above` are not used).
+    /// to close. `again` draws the block again at the cursor, leaving the cursor at the left of
+    /// the editor's row, should the process be stopped from outside and continued while the
+    /// editor reads (then [`Backend::take_continued`] says so once it closed). When an editor
+    /// is open already (the previous call gave [`EditWait::Open`]), it goes on waiting for that
+    /// one (`prompt`, `initial`, `above` and `again` are not used).
     ///
     /// Errors: the terminal failed.
     fn edit(
@@ -78,6 +81,7 @@ pub trait Backend {
         prompt: &str,
         initial: &str,
         above: usize,
+        again: &str,
         completer: &AtCompleter,
         wait: Option<Duration>,
     ) -> io::Result<EditWait>;
@@ -90,7 +94,10 @@ pub trait Backend {
         let _ = within;
     }
     /// Whether the process was stopped from outside and continued since the last call (the
-    /// terminal is set up again already; the screen must be drawn again where the cursor is).
+    /// terminal is set up again already): at a menu, the screen must be drawn again where the
+    /// cursor is; with an editor open (asked when it closed or was given up), its block was
+    /// drawn again there already (the `again` bytes of [`Backend::edit`]) and the editor
+    /// under it.
     fn take_continued(&mut self) -> bool {
         false
     }
@@ -138,9 +145,9 @@ pub struct TtyBackend {
     raw: Option<RawMode>,
     /// The editor open on its own thread (only with a timeout), between waits.
     editor: Option<OpenEditor>,
-    /// The prompt, text and rows above of an editor waiting for the terminal to take what
-    /// was written before it (only with a timeout): the text is what giving it up keeps.
-    opening: Option<(String, String, usize)>,
+    /// An editor waiting for the terminal to take what was written before it (only with a
+    /// timeout): its initial text is what giving it up keeps.
+    opening: Option<Opening>,
     placement: super::Placement,
     /// Continued after an outside stop, not told to the front end yet.
     continued: bool,
@@ -149,6 +156,14 @@ pub struct TtyBackend {
     /// waits (a resize comes as an event).
     size: std::cell::Cell<Option<(usize, usize)>>,
     _screen: crate::terminal::RestoreGuard,
+}
+
+/// What an editor opens with ([`Backend::edit`]).
+struct Opening {
+    prompt: String,
+    initial: String,
+    above: usize,
+    again: String,
 }
 
 /// An editor running on its own thread ([`editor::edit_line_watched`]).
@@ -171,19 +186,14 @@ enum FromEditor {
 
 impl TtyBackend {
     /// Opens an editor on a thread of its own (see the module notes).
-    fn open_editor(
-        &mut self,
-        prompt: &str,
-        initial: &str,
-        above: usize,
-        completer: &AtCompleter,
-    ) -> io::Result<()> {
+    fn open_editor(&mut self, opening: Opening, completer: &AtCompleter) -> io::Result<()> {
         let (send, events) = mpsc::channel();
         let keys = send.clone();
         let watch = Watch::new(move || {
             let _ = keys.send(FromEditor::Key(Instant::now()));
         });
-        let (prompt, initial) = (prompt.to_string(), initial.to_string());
+        watch.draw_again_after_stop(opening.again);
+        let (prompt, initial, above) = (opening.prompt, opening.initial, opening.above);
         let (completer, watched) = (completer.clone(), Arc::clone(&watch));
         let thread = std::thread::Builder::new()
             .name("pi-ask-editor".into())
@@ -205,28 +215,41 @@ impl TtyBackend {
         prompt: &str,
         initial: &str,
         above: usize,
+        again: &str,
         completer: &AtCompleter,
         wait: Option<Duration>,
     ) -> io::Result<EditWait> {
         if self.editor.is_none() {
             // rustyline writes on its own: what was queued before it goes first.
-            let opening = self
-                .opening
-                .take()
-                .unwrap_or_else(|| (prompt.to_string(), initial.to_string(), above));
+            let opening = self.opening.take().unwrap_or_else(|| Opening {
+                prompt: prompt.to_string(),
+                initial: initial.to_string(),
+                above,
+                // As every frame is written (`Backend::write`).
+                again: crate::text::terminal_charset().guard(again).into_owned(),
+            });
             if !crate::terminal::drain_tty(wait.unwrap_or(EDITOR_DRAIN_FOREVER)) {
                 self.opening = Some(opening);
                 return Ok(EditWait::Open { last_key: None });
             }
-            let (prompt, initial, above) = (opening.0.as_str(), opening.1.as_str(), opening.2);
             if wait.is_none() {
                 // No timeout: on this thread.
-                let edit = editor::edit_line(prompt, initial, above, completer.clone());
+                let watch = Watch::new(|| {});
+                watch.draw_again_after_stop(opening.again);
+                let (prompt, initial) = (opening.prompt.as_str(), opening.initial.as_str());
+                let edit = editor::edit_line(
+                    prompt,
+                    initial,
+                    opening.above,
+                    completer.clone(),
+                    Arc::clone(&watch),
+                );
+                self.editor_ended(&watch);
                 // rustyline switches bracketed paste off when it ends.
                 self.write(PASTE_ON)?;
                 return edit.map(EditWait::Closed);
             }
-            self.open_editor(prompt, initial, above, completer)?;
+            self.open_editor(opening, completer)?;
         }
         self.wait_editor(wait)
     }
@@ -240,7 +263,10 @@ impl TtyBackend {
             None => open.events.recv().map_err(|_| ()),
             Some(wait) => match open.events.recv_timeout(wait) {
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    return Ok(EditWait::Open { last_key: None })
+                    // Continued after a stop from outside: the time starts again, as after
+                    // Ctrl+Z (the SIGCONT handler runs on this thread as it wakes up).
+                    let last_key = crate::keys::take_continued().then(Instant::now);
+                    return Ok(EditWait::Open { last_key });
                 }
                 other => other.map_err(|_| ()),
             },
@@ -248,7 +274,9 @@ impl TtyBackend {
         match got {
             Ok(FromEditor::Key(at)) => Ok(EditWait::Open { last_key: Some(at) }),
             Ok(FromEditor::Closed(edit)) => {
-                self.editor = None;
+                if let Some(open) = self.editor.take() {
+                    self.editor_ended(&open.watch);
+                }
                 // rustyline switches bracketed paste off when it ends.
                 self.write(PASTE_ON)?;
                 edit.map(EditWait::Closed)
@@ -267,6 +295,16 @@ impl TtyBackend {
 }
 
 impl TtyBackend {
+    /// An editor closed or was given up: whether a stop from outside drew it again (then that
+    /// continue is not the menus' to draw: their mark and wake are dropped).
+    fn editor_ended(&mut self, watch: &Watch) {
+        if watch.take_continued() {
+            self.continued = true;
+            crate::keys::take_continued();
+            self.keys.source_mut().discard_wakes();
+        }
+    }
+
     /// Opens `/dev/tty`: saves its modes, switches to the alternate screen and raw mode,
     /// discards type-ahead (keys typed before the first screen never answer), and turns
     /// bracketed paste on.
@@ -347,11 +385,12 @@ impl Backend for TtyBackend {
         prompt: &str,
         initial: &str,
         above: usize,
+        again: &str,
         completer: &AtCompleter,
         wait: Option<Duration>,
     ) -> io::Result<EditWait> {
         self.size.set(None);
-        let edited = self.edit_here(prompt, initial, above, completer, wait);
+        let edited = self.edit_here(prompt, initial, above, again, completer, wait);
         self.size.set(None);
         edited
     }
@@ -364,12 +403,13 @@ impl Backend for TtyBackend {
     fn abandon_edit(&mut self) -> String {
         self.size.set(None);
         // The thread is left blocked in rustyline's read (see the module notes).
-        let opening = self.opening.take().map(|(_, initial, _)| initial);
-        self.editor
-            .take()
-            .map(|open| open.watch.draft())
-            .or(opening)
-            .unwrap_or_default()
+        let opening = self.opening.take().map(|opening| opening.initial);
+        let Some(open) = self.editor.take() else {
+            return opening.unwrap_or_default();
+        };
+        open.watch.give_up();
+        self.editor_ended(&open.watch);
+        open.watch.draft()
     }
 
     fn suspend(&mut self) -> io::Result<()> {
@@ -456,10 +496,11 @@ impl<B: Backend + ?Sized> Backend for &mut B {
         prompt: &str,
         initial: &str,
         above: usize,
+        again: &str,
         completer: &AtCompleter,
         wait: Option<Duration>,
     ) -> io::Result<EditWait> {
-        (**self).edit(prompt, initial, above, completer, wait)
+        (**self).edit(prompt, initial, above, again, completer, wait)
     }
 
     fn abandon_edit(&mut self) -> String {

@@ -51,6 +51,7 @@ impl<B: Backend> Session<'_, B> {
             let before = self.io.editor_cursor();
             let row = editor_cursor_at(EDITOR_PROMPT, &before, cols).0;
             let draft = self.io.abandon_edit();
+            self.drawn_again();
             let t = self.transcript(None);
             self.region.editor_closed(row, &t, rows);
             if open.size != (rows, cols) {
@@ -82,11 +83,13 @@ impl<B: Backend> Session<'_, B> {
             key_at: None,
             counting: false,
         });
+        let mut again = String::new();
         if self.editor.is_none() {
             let (rows, cols) = size;
             self.completer
                 .set_list_room(rows.saturating_sub(self.region.at() + 2), cols);
             self.completer.set_placeholder(placeholder);
+            again = self.again_after_stop(rows, cols);
         }
         let mut wait = wait;
         if let Some(at) = open.key_at {
@@ -94,10 +97,14 @@ impl<B: Backend> Session<'_, B> {
             wait = Some(wait.map_or(quiet, |w| w.min(quiet)));
         }
         let above = self.region.at();
-        match self
-            .io
-            .edit(EDITOR_PROMPT, &initial, above, &self.completer, wait)?
-        {
+        match self.io.edit(
+            EDITOR_PROMPT,
+            &initial,
+            above,
+            &again,
+            &self.completer,
+            wait,
+        )? {
             EditWait::Closed(edited) => {
                 self.editor = None;
                 self.key_came();
@@ -174,9 +181,33 @@ impl<B: Backend> Session<'_, B> {
         self.io.write(&bytes)
     }
 
+    /// What a stop from outside with the editor about to open draws, in a window of `rows` x
+    /// `cols`: the region started again at the cursor (the rule of `fg` after a stop,
+    /// `Region::restart_at_the_left`), then the editor's block, the cursor left on the
+    /// editor's row. The region it leaves is kept ([`Session::drawn_again`]).
+    fn again_after_stop(&mut self, rows: usize, cols: usize) -> String {
+        let t = self.transcript(None);
+        let mut region = self.region.clone();
+        region.restart_at_the_left(&t);
+        let bytes = region.draw(&t, &self.drawn, rows, cols);
+        self.again = Some(region);
+        bytes
+    }
+
+    /// The editor closed or was given up: when a stop from outside drew its block again under
+    /// the shell's lines ([`Backend::take_continued`]), the region is the one that drawing left
+    /// ([`Session::again_after_stop`]).
+    fn drawn_again(&mut self) {
+        let again = self.again.take();
+        if let (true, Some(region)) = (self.io.take_continued(), again) {
+            self.region = region;
+        }
+    }
+
     /// An editor closed: the rows its line took (as shown: a folded paste as its marker), then
     /// what its closing does.
     fn editor_closed(&mut self, opened: (usize, usize), edited: Edited) -> io::Result<()> {
+        self.drawn_again();
         let (rows, cols) = self.io.size();
         let Edited { edit, shown } = edited;
         let t = self.transcript(None);

@@ -596,6 +596,7 @@ impl Backend for FakeBackend {
         prompt: &str,
         initial: &str,
         above: usize,
+        _again: &str,
         _: &AtCompleter,
         wait: Option<Duration>,
     ) -> io::Result<EditWait> {

@@ -86,7 +86,9 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         deadline: None,
         cols: 0,
         block_rows: 0,
+        drawn: Block::default(),
         editor: None,
+        again: None,
         flow,
         io: backend,
     };
@@ -135,7 +137,12 @@ struct Session<'p, B> {
     cols: usize,
     /// The rows of the last block (an editor's block: the rows above the editor).
     block_rows: usize,
+    /// The last block drawn (an editor's block, while it is open).
+    drawn: Block,
     editor: Option<editing::OpenEditor>,
+    /// While an editor is open: the region as it is once started again at the cursor and the
+    /// editor's block drawn there, which a stop from outside does ([`Backend::take_continued`]).
+    again: Option<Region>,
 }
 
 /// Columns a drawn line may use: the width less one (a line that fills the last column makes
@@ -280,6 +287,7 @@ impl<B: Backend> Session<'_, B> {
         self.block_rows = block.lines.len();
         let transcript = self.transcript(None);
         let bytes = self.region.draw(&transcript, &block, rows, cols);
+        self.drawn = block;
         if !bytes.is_empty() {
             self.io.write(&bytes)?;
         }

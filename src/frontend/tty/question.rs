@@ -60,9 +60,6 @@ pub(super) struct QuestionPrompt {
     drawn: RefCell<Vec<DrawnOption>>,
 }
 
-/// The prompt's rows, and the width and the most rows they were laid out for.
-type PromptRows = ((usize, usize), Vec<String>);
-
 /// An option's lines as drawn (its item line, its description and option note under it), and
 /// what they were drawn for.
 #[derive(Debug)]
@@ -85,6 +82,9 @@ impl DrawnOption {
             && self.note.as_deref() == note
     }
 }
+
+/// A prompt's rows, for the (width, rows) they were laid out for.
+type PromptRows = ((usize, usize), Vec<String>);
 
 impl QuestionPrompt {
     /// Question `q`'s component.

@@ -97,7 +97,7 @@ pub(super) struct Block {
 }
 
 /// What is on the terminal, to draw the next frame as a difference.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct Region {
     placement: Placement,
     /// The terminal rewraps rows on a resize.

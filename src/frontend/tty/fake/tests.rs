@@ -213,7 +213,7 @@ fn the_editor_echoes_its_prompt_and_text_wrapped_at_the_width() {
     let mut fake = FakeBackend::timed(6, 10, events);
     fake.write("Q\r\n").unwrap();
     let completer = AtCompleter::new(".");
-    let edit = fake.edit("> ", "", 1, &completer, None).unwrap();
+    let edit = fake.edit("> ", "", 1, "", &completer, None).unwrap();
     assert_eq!(
         edit,
         EditWait::Closed(Edited {
@@ -239,7 +239,7 @@ fn the_editor_waits_on_the_same_clock_and_keeps_its_draft_between_waits() {
     let wait = Some(Duration::from_secs(1));
     let mut outcomes = Vec::new();
     loop {
-        match fake.edit("note: ", "x", 0, &completer, wait).unwrap() {
+        match fake.edit("note: ", "x", 0, "", &completer, wait).unwrap() {
             EditWait::Open { last_key } => {
                 outcomes.push(last_key.map(|at| at - fake.started));
                 assert_eq!(fake.visible()[0], format!("note: {}", fake.editor_cursor()));
@@ -266,7 +266,7 @@ fn a_resize_in_the_editor_redraws_it_and_is_told_after() {
     let mut fake = FakeBackend::timed(6, 20, events);
     fake.sizes.push_back((6, 12));
     let completer = AtCompleter::new(".");
-    let edit = fake.edit("> ", "", 1, &completer, None).unwrap();
+    let edit = fake.edit("> ", "", 1, "", &completer, None).unwrap();
     assert_eq!(
         edit,
         EditWait::Closed(Edited {
@@ -290,7 +290,7 @@ fn pasted(paste: &str, rows: usize, above: usize) -> (EditWait, Vec<String>) {
         fake.write("block\r\n").unwrap();
     }
     let completer = AtCompleter::new(".");
-    let edit = fake.edit("> ", "", above, &completer, None).unwrap();
+    let edit = fake.edit("> ", "", above, "", &completer, None).unwrap();
     assert!(fake.block_fits());
     assert_eq!(fake.scrollback(), Vec::<String>::new());
     (edit, fake.visible())
@@ -452,7 +452,7 @@ fn an_editors_rows_left_in_the_scrollback_are_stale() {
     fake.sizes.push_back((4, 10));
     fake.write("Note\r\n").unwrap();
     let completer = AtCompleter::new(".");
-    fake.edit("> ", "", 1, &completer, None).unwrap();
+    fake.edit("> ", "", 1, "", &completer, None).unwrap();
     fake.write("\r\x1b[3A\x1b[JNote: saved\r\n").unwrap();
     let problems = fake.stale_rows();
     assert!(

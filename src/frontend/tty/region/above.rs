@@ -13,7 +13,7 @@ pub const MAX_ABOVE_LINES: usize = 1000;
 /// again above them: the file's last [`MAX_ABOVE_LINES`] lines, each made safe by
 /// [`keep_sgr`] (its colours kept, every other escape or control sequence dropped; with no
 /// colour, its colours too), fitted to the window's width by their text when drawn.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Above {
     lines: Vec<String>,
     /// The columns of `fitted`.

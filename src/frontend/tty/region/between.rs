@@ -103,4 +103,14 @@ impl Region {
         self.dirty = 0;
         self.fresh = true;
     }
+
+    /// [`Region::restart`] with the cursor at the left of an empty row: the next frame writes
+    /// no row of spaces first to keep a partial line (after a stop from outside with an editor
+    /// open, rustyline has cleared the cursor's row before the block is drawn again, and a row
+    /// of spaces as wide as the window was before the stop would take two rows after a
+    /// narrowing).
+    pub fn restart_at_the_left(&mut self, transcript: &Transcript) {
+        self.restart(transcript);
+        self.fresh = false;
+    }
 }

@@ -1,0 +1,324 @@
+//! A stop from outside while an editor is open (`kill -TSTP`, `kill -STOP`, then `fg` in the
+//! shell; docs/interactive.md "Placement"), in real tmux with a real bash: after `fg` the
+//! terminal is in the editor's raw mode and the block and the editor are drawn again at the
+//! cursor, under the shell's lines, as after Ctrl+Z; the run ends with its whole final
+//! transcript under them.
+
+use crate::common::tmux::{tmux, tmux_available, tmux_wait};
+use serde_json::{json, Value};
+
+const PREFS: &str = include_str!("../examples/implementation-preferences.json");
+
+/// The first question's block with its editor open (the editor's own row not included), in
+/// the simple theme (`NO_COLOR`).
+const BLOCK: [&str; 9] = [
+    "Type your own · Enter submit · Esc close",
+    "1/2 Style · How should I frame the next prompt?:",
+    "  ( ) 1. Minimal",
+    "         A short, direct question with few options.",
+    "  ( ) 2. Balanced",
+    "         A standard prompt with a bit more context.",
+    "  ( ) 3. Rich",
+    "         A more descriptive prompt with extra detail.",
+    "> ( ) 4. Type your own",
+];
+
+/// A tmux pane (80 x 30) running bash with job control in a folder holding `q.json`.
+struct Pane {
+    socket: String,
+    dir: tempfile::TempDir,
+}
+
+impl Pane {
+    fn start(tag: &str) -> Option<Pane> {
+        if !tmux_available("stops") {
+            return None;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("q.json"), PREFS).unwrap();
+        let bin = std::path::Path::new(env!("CARGO_BIN_EXE_pi-ask"))
+            .parent()
+            .unwrap()
+            .display()
+            .to_string();
+        let socket = format!("pi-ask-stops-{tag}-{}", std::process::id());
+        let shell = format!(
+            "env -i PATH={bin}:/usr/bin:/bin HOME={home} TERM=tmux-256color LANG=C.UTF-8 \
+             NO_COLOR=1 PI_ASK_SCREEN=inline PS1='$ ' bash --norc --noprofile",
+            home = dir.path().display()
+        );
+        let start = dir.path().display().to_string();
+        tmux(
+            &socket,
+            &[
+                "new-session",
+                "-d",
+                "-x",
+                "80",
+                "-y",
+                "30",
+                "-s",
+                "t",
+                "-c",
+                &start,
+                &shell,
+            ],
+        );
+        tmux(&socket, &["set", "-g", "window-size", "manual"]);
+        Some(Pane { socket, dir })
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "t"];
+        args.extend_from_slice(keys);
+        tmux(&self.socket, &args);
+    }
+
+    fn text(&self, text: &str) {
+        tmux(&self.socket, &["send-keys", "-t", "t", "-l", text]);
+    }
+
+    /// The visible rows, trailing spaces trimmed, the blank rows at the bottom dropped.
+    fn visible(&self) -> Vec<String> {
+        rows(&tmux(&self.socket, &["capture-pane", "-p", "-t", "t"]))
+    }
+
+    /// The cursor's (column, row) in the pane.
+    fn cursor(&self) -> (usize, usize) {
+        let at = tmux(
+            &self.socket,
+            &[
+                "display-message",
+                "-p",
+                "-t",
+                "t",
+                "#{cursor_x} #{cursor_y}",
+            ],
+        );
+        let mut at = at.split_whitespace().map(|n| n.parse().unwrap());
+        (at.next().unwrap(), at.next().unwrap())
+    }
+
+    /// Waits until the visible rows satisfy `ok`; them.
+    fn wait_visible(&self, what: &str, ok: impl Fn(&[String]) -> bool) -> Vec<String> {
+        let start = std::time::Instant::now();
+        loop {
+            let rows = self.visible();
+            if ok(&rows) {
+                return rows;
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(15),
+                "timed out waiting for {what}:\n{}",
+                rows.join("\n")
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+
+    /// pi-ask's process id (the pane's shell's child).
+    fn pi_ask(&self) -> i32 {
+        let shell = tmux(
+            &self.socket,
+            &["display-message", "-p", "-t", "t", "#{pane_pid}"],
+        );
+        crate::pi_tmux::descendant_named(shell.trim().parse().unwrap(), "pi-ask")
+    }
+}
+
+impl Drop for Pane {
+    fn drop(&mut self) {
+        tmux(&self.socket, &["kill-server"]);
+    }
+}
+
+/// Lines trimmed at their end, the blank ones at the end dropped.
+fn rows(text: &str) -> Vec<String> {
+    let mut rows: Vec<String> = text.lines().map(|l| l.trim_end().to_string()).collect();
+    while rows.last().is_some_and(|l| l.is_empty()) {
+        rows.pop();
+    }
+    rows
+}
+
+/// `signal` (`TSTP`, `STOP`) from another shell while the Type your own editor holds a draft
+/// (with `narrow`, the window then becomes 60 columns wide), `fg`, more typing and ← in the
+/// editor drawn again, Enter, then the review's Submit: the exact screen after `fg` and after
+/// the typing, the result and the whole history.
+fn an_outside_stop_with_the_editor_open(signal: &str, args: &str, narrow: bool) {
+    let Some(pane) = Pane::start(&format!("{}-{}-{}", signal, args.len(), narrow)) else {
+        return;
+    };
+    let command = format!("pi-ask q.json{args} > r.json");
+    tmux_wait(&pane.socket, "the shell", |p| p.starts_with('$'));
+    pane.text(&command);
+    pane.keys(&["Enter"]);
+    tmux_wait(&pane.socket, "the first question", |p| {
+        p.contains("1/2 Style")
+    });
+    pane.text("4");
+    tmux_wait(&pane.socket, "the editor", |p| p.contains("Enter submit"));
+    pane.text("draft text");
+    tmux_wait(&pane.socket, "the draft", |p| p.contains("> draft text"));
+    let pid = pane.pi_ask().to_string();
+    let killed = std::process::Command::new("kill")
+        .args([&format!("-{signal}"), &pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    tmux_wait(&pane.socket, "the shell's Stopped line", |p| {
+        p.contains("Stopped") && p.trim_end().ends_with('$')
+    });
+    if narrow {
+        // Every row is narrower than 60 columns: nothing rewraps.
+        tmux(
+            &pane.socket,
+            &["resize-window", "-t", "t", "-x", "60", "-y", "30"],
+        );
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    pane.text("fg");
+    pane.keys(&["Enter"]);
+    let job = format!("pi-ask q.json{args} > r.json");
+    let stopped = format!("[1]+  Stopped                 {job}");
+    let mut expected: Vec<String> =
+        vec![format!("$ {command}"), "Implementation preferences".into()];
+    expected.extend(BLOCK.iter().map(|l| l.to_string()));
+    expected.push("> draft text".into());
+    expected.extend([stopped.clone(), "$ fg".into(), job.clone()]);
+    expected.extend(BLOCK.iter().map(|l| l.to_string()));
+    expected.push("> draft text".into());
+    let shown = pane.wait_visible("the block drawn again", |rows| {
+        rows.len() == expected.len() && rows.last().is_some_and(|l| l == "> draft text")
+    });
+    assert_eq!(shown, expected, "{}", shown.join("\n"));
+    // The cursor at the draft's end, on the editor's row.
+    assert_eq!(pane.cursor(), (12, expected.len() - 1));
+
+    // The editor reads in its raw mode: the letters go in, ← moves the cursor, nothing echoes.
+    pane.text("XY");
+    pane.keys(&["Left"]);
+    pane.text("Z");
+    let last = expected.len() - 1;
+    expected[last] = "> draft textXZY".into();
+    let shown = pane.wait_visible("the typing", |rows| {
+        rows.last().is_some_and(|l| l == "> draft textXZY")
+    });
+    assert_eq!(shown, expected, "{}", shown.join("\n"));
+    assert_eq!(pane.cursor(), (14, last));
+
+    pane.keys(&["Enter"]);
+    tmux_wait(&pane.socket, "the second question", |p| {
+        p.contains("2/2 Frontend")
+    });
+    pane.keys(&["Tab"]);
+    tmux_wait(&pane.socket, "the review", |p| p.contains("Review answers"));
+    pane.keys(&["Enter"]);
+    let history = tmux_wait(&pane.socket, "the transcript", |p| {
+        p.contains("✔ Submitted") && p.trim_end().ends_with('$')
+    });
+    let result: Value =
+        serde_json::from_str(&std::fs::read_to_string(pane.dir.path().join("r.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        result["details"]["answers"],
+        json!({
+            "style": {
+                "values": ["draft textXZY"],
+                "labels": ["draft textXZY"],
+                "indices": [],
+                "customText": "draft textXZY"
+            }
+        })
+    );
+    // What the run left before the stop stays above the shell's lines; the whole final
+    // transcript comes under them, in order, then the shell's prompt.
+    let mut whole: Vec<String> = expected[..expected.len() - BLOCK.len() - 1].to_vec();
+    whole.extend(
+        [
+            "Implementation preferences",
+            "Style: “draft textXZY”",
+            "Frontend: no answer",
+            "✔ Submitted",
+            "$",
+        ]
+        .map(String::from),
+    );
+    assert_eq!(rows(&history), whole, "{history}");
+}
+
+#[test]
+fn after_an_outside_sigtstp_with_the_editor_open_fg_draws_it_again_in_raw_mode() {
+    an_outside_stop_with_the_editor_open("TSTP", "", false);
+}
+
+#[test]
+fn after_an_outside_sigstop_with_the_editor_open_fg_draws_it_again_in_raw_mode() {
+    an_outside_stop_with_the_editor_open("STOP", "", false);
+}
+
+/// A narrower window after the stop: the block comes back right under the shell's lines (a
+/// row of spaces as wide as the old window would have wrapped into a blank row).
+#[test]
+fn after_an_outside_sigstop_and_a_narrowing_fg_draws_the_editor_right_under_the_shell() {
+    an_outside_stop_with_the_editor_open("STOP", "", true);
+}
+
+/// With `--timeout` the editor runs on a thread of its own (src/frontend/tty/backend.rs).
+#[test]
+fn after_an_outside_sigstop_with_the_timed_editor_open_fg_draws_it_again_in_raw_mode() {
+    an_outside_stop_with_the_editor_open("STOP", " --timeout 120", false);
+}
+
+/// A stop from outside longer than `--timeout` with the editor open: `fg` starts the time
+/// again, as after Ctrl+Z, so the run does not time out the moment it is continued.
+#[test]
+fn a_stop_longer_than_the_timeout_with_the_editor_open_starts_the_time_again() {
+    let Some(pane) = Pane::start("long") else {
+        return;
+    };
+    tmux_wait(&pane.socket, "the shell", |p| p.starts_with('$'));
+    pane.text("pi-ask q.json --timeout 4 > r.json");
+    pane.keys(&["Enter"]);
+    tmux_wait(&pane.socket, "the first question", |p| {
+        p.contains("1/2 Style")
+    });
+    pane.text("4");
+    tmux_wait(&pane.socket, "the editor", |p| p.contains("Closing in"));
+    pane.text("draft text");
+    tmux_wait(&pane.socket, "the draft", |p| p.contains("> draft text"));
+    let pid = pane.pi_ask().to_string();
+    let killed = std::process::Command::new("kill")
+        .args(["-STOP", &pid])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    tmux_wait(&pane.socket, "the shell's Stopped line", |p| {
+        p.contains("Stopped") && p.trim_end().ends_with('$')
+    });
+    std::thread::sleep(std::time::Duration::from_secs(5));
+    pane.text("fg");
+    pane.keys(&["Enter"]);
+    pane.wait_visible("the editor drawn again", |rows| {
+        rows.iter().rposition(|l| l == "$ fg") < rows.iter().rposition(|l| l == "> draft text")
+    });
+    pane.text("XY");
+    pane.keys(&["Enter"]);
+    tmux_wait(&pane.socket, "the second question", |p| {
+        p.contains("2/2 Frontend")
+    });
+    pane.keys(&["Tab"]);
+    tmux_wait(&pane.socket, "the review", |p| p.contains("Review answers"));
+    pane.keys(&["Enter"]);
+    tmux_wait(&pane.socket, "the end", |p| {
+        p.trim_end().ends_with('$') && p.contains("Frontend: no answer")
+    });
+    let result: Value =
+        serde_json::from_str(&std::fs::read_to_string(pane.dir.path().join("r.json")).unwrap())
+            .unwrap();
+    assert_eq!(result["details"]["cancelled"], false, "{result}");
+    assert_eq!(
+        result["details"]["answers"]["style"]["customText"],
+        "draft textXY"
+    );
+}
