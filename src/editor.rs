@@ -432,12 +432,21 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The window's (rows, columns) now; 24 x 80 when it cannot be told.
+/// The window's (rows, columns) now; 24 x 80 when it cannot be told. Asked at every typed key:
+/// the terminal is opened once for the run.
 fn window() -> (usize, usize) {
-    let (Ok(read), Ok(write)) = (crate::terminal::open_tty(), crate::terminal::open_tty()) else {
+    static TERM: std::sync::OnceLock<Option<console::Term>> = std::sync::OnceLock::new();
+    let term = TERM.get_or_init(|| {
+        let (read, write) = (
+            crate::terminal::open_tty().ok()?,
+            crate::terminal::open_tty().ok()?,
+        );
+        Some(console::Term::read_write_pair(read, write))
+    });
+    let Some(term) = term else {
         return (24, 80);
     };
-    let (rows, cols) = console::Term::read_write_pair(read, write).size();
+    let (rows, cols) = term.size();
     (usize::from(rows).max(1), usize::from(cols).max(1))
 }
 
