@@ -153,6 +153,8 @@ struct Pasting {
     after_cr: bool,
     /// A control string being dropped: its introducer came, its end not yet.
     string: Option<ControlString>,
+    /// Text was left out at the end: the paste was longer than `MAX_EDITOR_PASTE_BYTES`.
+    cut: bool,
 }
 
 /// A control string in a paste (ECMA-48's command and character strings), dropped whole from
@@ -233,6 +235,7 @@ impl Pasting {
                 continue;
             }
             if self.text.len() + c.len_utf8() > crate::limits::MAX_EDITOR_PASTE_BYTES {
+                self.cut = true;
                 continue;
             }
             self.text.push(if c == '\r' { '\n' } else { c });
@@ -327,13 +330,14 @@ impl Watch {
             }
             (Action::PasteStart, Some(_)) | (Action::PasteEnd, None) => Some(Cmd::Noop),
             (Action::PasteEnd, Some(_)) => {
-                let text = pasting.take().map(|p| p.text).unwrap_or_default();
+                let (text, cut) = pasting.take().map(|p| (p.text, p.cut)).unwrap_or_default();
                 drop(pasting);
                 if text.is_empty() {
                     return Some(Cmd::Noop);
                 }
                 let fits = self.fits();
-                let insert = lock(&self.pastes).insert(ctx.line(), ctx.pos(), &text, fits);
+                let insert =
+                    lock(&self.pastes).insert_pasted(ctx.line(), ctx.pos(), &text, cut, fits);
                 Some(Cmd::Insert(1, insert))
             }
             (_, Some(paste)) => {

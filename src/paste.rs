@@ -122,6 +122,36 @@ impl Pastes {
     }
 
     /// A new marker for the pasted `text`.
+    /// [`Pastes::insert`] for a paste that was cut at [`MAX_EDITOR_PASTE_BYTES`] (`cut`): then
+    /// always one marker, which says so.
+    pub fn insert_pasted(
+        &mut self,
+        line: &str,
+        pos: usize,
+        text: &str,
+        cut: bool,
+        fits: impl Fn(&str) -> bool,
+    ) -> String {
+        if !cut {
+            return self.insert(line, pos, text, fits);
+        }
+        let marker = self.fold(text);
+        let size = Size::of(text);
+        let cut_marker = words::cut_paste_marker(
+            self.folded.len(),
+            size.breaks + 1,
+            size.chars,
+            MAX_EDITOR_PASTE_BYTES / (1024 * 1024),
+        );
+        if let Some(folded) = self.folded.last_mut() {
+            if folded.marker == marker {
+                folded.marker = cut_marker.clone();
+                return cut_marker;
+            }
+        }
+        marker
+    }
+
     fn fold(&mut self, text: &str) -> String {
         let size = Size::of(text);
         let marker = words::paste_marker(self.folded.len() + 1, size.breaks + 1, size.chars);
@@ -551,6 +581,17 @@ mod tests {
         let typed = "[text #1 30 chars] [text #1 30 chars] [text #1 30 chars] end";
         let line = type_all(&mut p, "", typed, forty);
         assert_eq!(p.expand(&line), typed);
+    }
+
+    #[test]
+    fn a_paste_cut_at_the_limit_says_so_in_its_marker_and_keeps_what_came() {
+        let mut p = Pastes::default();
+        // Even a short paste is one marker when it was cut: the marker is what says so.
+        let shown = p.insert_pasted("x", 1, "a\nb", true, |_| true);
+        assert_eq!(shown, "[paste #1 +2 lines, cut at 4 MiB]");
+        assert_eq!(p.expand(&format!("x{shown}y")), "xa\nby");
+        // Not cut: as any paste.
+        assert_eq!(p.insert_pasted("", 0, "ab", false, |_| true), "ab");
     }
 
     #[test]

@@ -47,6 +47,14 @@ pub fn paste_marker(id: usize, lines: usize, chars: usize) -> String {
     marker(PASTE_MARKER_START, id, lines, chars)
 }
 
+/// The marker of a paste cut at `limit_mib` MiB (what came after was left out):
+/// `[paste #1 +41944 lines, cut at 4 MiB]`.
+pub fn cut_paste_marker(id: usize, lines: usize, chars: usize, limit_mib: usize) -> String {
+    let whole = paste_marker(id, lines, chars);
+    let open = whole.strip_suffix(']').unwrap_or(&whole);
+    format!("{open}, cut at {limit_mib} MiB]")
+}
+
 /// The marker the beginning of a typed text too tall for the editor's rows is folded into,
 /// counted as a paste's ([`paste_marker`]): `[text #2 +12 lines]`, `[text #3 1234 chars]`.
 pub fn text_marker(id: usize, lines: usize, chars: usize) -> String {
