@@ -290,6 +290,33 @@ fn a_resize_with_an_editor_open_leaves_nothing_in_the_scrollback() {
 
 /// A shrink with an editor open pushes the block's top rows into tmux's history (the cursor's
 /// row stays): the run ends with its whole final transcript under them, in order.
+/// The note editor open on the database question: Enter saves (the question shows `mark`),
+/// Enter goes on to the review, Enter submits. Asserts the transcript; the result.
+fn save_the_note_and_submit(socket: &str, dir: &std::path::Path, mark: &str) -> Value {
+    tmux(socket, &["send-keys", "-t", "t", "Enter"]);
+    tmux_wait(socket, "the question again", |p| p.contains(mark));
+    tmux(socket, &["send-keys", "-t", "t", "Enter"]);
+    tmux_wait(socket, "the review", |p| p.contains("1. Submit"));
+    tmux(socket, &["send-keys", "-t", "t", "Enter"]);
+    let pane = tmux_wait(socket, "the transcript", |p| p.contains("✔ Submitted"));
+    let result = dir.join("r.json");
+    let start = std::time::Instant::now();
+    while !result.exists() && start.elapsed() < std::time::Duration::from_secs(10) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    tmux(socket, &["kill-server"]);
+    assert_eq!(
+        lines(&pane),
+        [
+            "before",
+            "Which database should the project use?: PostgreSQL (+ note)",
+            "✔ Submitted"
+        ],
+        "{pane}"
+    );
+    serde_json::from_str(&std::fs::read_to_string(&result).unwrap()).unwrap()
+}
+
 /// At the review: `1` twice submits; the pane (history too) and its lines, once the run ended.
 fn submit_from_the_review(socket: &str) -> (String, Vec<String>) {
     tmux_wait(socket, "the review", |p| p.contains("1. Submit"));
@@ -671,30 +698,7 @@ fn a_long_paste_in_a_note(tag: &str, shrink: Option<(u16, u16)>) {
         assert_eq!(lines(&pane), block, "{pane}");
         assert_eq!(history(&socket).trim(), "0", "{pane}");
     }
-    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
-    tmux_wait(&socket, "the question again", |p| {
-        p.contains("note: 1↵ 2↵ 3↵")
-    });
-    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
-    tmux_wait(&socket, "the review", |p| p.contains("1. Submit"));
-    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
-    let pane = tmux_wait(&socket, "the transcript", |p| p.contains("✔ Submitted"));
-    let result = dir.path().join("r.json");
-    let start = std::time::Instant::now();
-    while !result.exists() && start.elapsed() < std::time::Duration::from_secs(10) {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    tmux(&socket, &["kill-server"]);
-    assert_eq!(
-        lines(&pane),
-        [
-            "before",
-            "Which database should the project use?: PostgreSQL (+ note)",
-            "✔ Submitted"
-        ],
-        "{pane}"
-    );
-    let result: Value = serde_json::from_str(&std::fs::read_to_string(&result).unwrap()).unwrap();
+    let result = save_the_note_and_submit(&socket, dir.path(), "note: 1↵ 2↵ 3↵");
     assert_eq!(
         result["details"]["answers"]["database"]["optionNotes"]["postgres"],
         json!(seq.join("\n"))
@@ -761,30 +765,7 @@ fn a_long_typed_note_is_folded_and_keeps_the_block_in_the_window() {
     let history = tmux(&socket, &["display", "-p", "-t", "t", "#{history_size}"]);
     // The one row in the history is the shell's `before`: none of the block's.
     assert_eq!(history.trim(), "1", "{pane}");
-    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
-    tmux_wait(&socket, "the question again", |p| {
-        p.contains("note: w1 w2 w3")
-    });
-    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
-    tmux_wait(&socket, "the review", |p| p.contains("1. Submit"));
-    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
-    let pane = tmux_wait(&socket, "the transcript", |p| p.contains("✔ Submitted"));
-    let result = dir.path().join("r.json");
-    let start = std::time::Instant::now();
-    while !result.exists() && start.elapsed() < std::time::Duration::from_secs(10) {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    tmux(&socket, &["kill-server"]);
-    assert_eq!(
-        lines(&pane),
-        [
-            "before",
-            "Which database should the project use?: PostgreSQL (+ note)",
-            "✔ Submitted"
-        ],
-        "{pane}"
-    );
-    let result: Value = serde_json::from_str(&std::fs::read_to_string(&result).unwrap()).unwrap();
+    let result = save_the_note_and_submit(&socket, dir.path(), "note: w1 w2 w3");
     assert_eq!(
         result["details"]["answers"]["database"]["optionNotes"]["postgres"],
         json!(typed)
