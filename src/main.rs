@@ -62,8 +62,9 @@ fn main() {
 }
 
 /// What clap's own ending of the run exits with: `--help` and `--version` print on stdout and
-/// exit 0, or 4 when stdout cannot take them (a full disk, a closed pipe: docs/exit-codes.md),
-/// with the reason on stderr; a usage error is clap's message on stderr and its exit 2.
+/// exit 0, or 4 when stdout cannot take them (a full disk: docs/exit-codes.md), with the reason
+/// on stderr; a reader that stopped reading (`pi-ask --help | head -1`) is no failure: 0,
+/// nothing said. A usage error is clap's message on stderr and its exit 2.
 fn clap_exit(e: &clap::Error) -> i32 {
     use clap::error::ErrorKind;
     use std::io::Write;
@@ -72,6 +73,7 @@ fn clap_exit(e: &clap::Error) -> i32 {
     }
     match e.print().and_then(|()| std::io::stdout().flush()) {
         Ok(()) => 0,
+        Err(why) if why.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(why) => {
             pi_ask::run::say(&format!("pi-ask: cannot write to stdout: {why}"));
             ExitCode::OutputFailed.code()

@@ -119,6 +119,18 @@ fn help_and_version_on_a_full_disk_exit_4_with_the_reason() {
             "{args:?}"
         );
     }
+    // A reader that stopped reading (`pi-ask --help | head -1`) is no failure: 0, nothing said.
+    for args in [&["--help"][..], &["--version"]] {
+        let (read, write) = nix::unistd::pipe().unwrap();
+        drop(read);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+            .args(args)
+            .stdout(std::process::Stdio::from(write))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+    }
     // And on a stdout that takes them, exit 0 as before.
     let run = run_cmd(pi_ask().arg("--version"));
     assert_eq!(run.code, 0, "{}", run.stderr);
