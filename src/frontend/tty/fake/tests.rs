@@ -2,6 +2,10 @@
 //! scrollback, resizes, the clock, the editor's echo and the stale-row checks.
 
 use super::*;
+use crate::complete::AtCompleter;
+use crate::editor::{Edit, Edited};
+use crate::frontend::tty::backend::{Backend, EditWait};
+use crate::keys::Key;
 
 /// Writes `text` as the front end and returns where the cursor went.
 fn cursor_after(text: &str) -> (usize, usize) {
