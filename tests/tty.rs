@@ -1226,23 +1226,34 @@ fn a_byte_that_is_not_utf8_in_an_editor_becomes_a_replacement_character() {
     );
 }
 
-/// A paste with a byte that is not UTF-8 in it keeps what was pasted before the byte, U+FFFD
-/// for it; the rest of that paste is lost (docs/interactive.md, "The line editor").
-#[test]
-fn a_byte_that_is_not_utf8_in_a_paste_keeps_what_came_before_it() {
+/// A run of PREFS with the Type your own editor of its first question (Style) open.
+fn style_editor_open() -> Session {
     let mut s = Session::spawn(PREFS, &[]);
     s.wait_all(&[STYLE, HINT]);
     s.send("4");
     s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    s
+}
+
+/// At the second question (Frontend): Tab to the review, submit; the result's details.
+fn submit_from_frontend(s: &mut Session) -> Value {
+    s.wait_all(&[FRONTEND, HINT]);
+    s.send(TAB);
+    s.wait_all(&[REVIEW, "3. Cancel"]);
+    submit(s)
+}
+
+/// A paste with a byte that is not UTF-8 in it keeps what was pasted before the byte, U+FFFD
+/// for it; the rest of that paste is lost (docs/interactive.md, "The line editor").
+#[test]
+fn a_byte_that_is_not_utf8_in_a_paste_keeps_what_came_before_it() {
+    let mut s = style_editor_open();
     s.send("x");
     s.wait_for("> x");
     s.send_bytes(b"\x1b[200~abc\x9bdef\x1b[201~");
     s.expect("> xabc\u{fffd}");
     s.send("y\r");
-    s.wait_all(&[FRONTEND, HINT]);
-    s.send(TAB);
-    s.wait_all(&[REVIEW, "3. Cancel"]);
-    let details = submit(&mut s);
+    let details = submit_from_frontend(&mut s);
     assert_eq!(
         details["answers"]["style"]["customText"],
         json!("xabc\u{fffd}y"),
@@ -1255,19 +1266,13 @@ fn a_byte_that_is_not_utf8_in_a_paste_keeps_what_came_before_it() {
 /// is kept (docs/interactive.md, "The line editor").
 #[test]
 fn control_strings_in_a_paste_are_dropped_whole() {
-    let mut s = Session::spawn(PREFS, &[]);
-    s.wait_all(&[STYLE, HINT]);
-    s.send("4");
-    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    let mut s = style_editor_open();
     s.send_bytes(b"\x1b[200~r\x1b]0;title\x07s\x1b[201~");
     s.send_bytes(b"\x1b[200~1\x1b]8;;http://x\x1b\\2\x1bPq#0\x1b\\3\x1b_a\x07b\x1b\\");
     s.send_bytes(b"4\x1b^pm\x1b\\5\x1bXsos\x1b\\6\x1b[201~");
     s.send_bytes(b"\x1b[200~7\x1b]0;never ended\x1b[201~");
     s.send("8\r");
-    s.wait_all(&[FRONTEND, HINT]);
-    s.send(TAB);
-    s.wait_all(&[REVIEW, "3. Cancel"]);
-    let details = submit(&mut s);
+    let details = submit_from_frontend(&mut s);
     assert_eq!(
         details["answers"]["style"]["customText"],
         json!("rs12345678"),
