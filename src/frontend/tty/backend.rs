@@ -151,11 +151,44 @@ pub struct TtyBackend {
     placement: super::Placement,
     /// Continued after an outside stop, not told to the front end yet.
     continued: bool,
-    /// The window's size as read while the current event is handled: read once per event
-    /// (a key asked for it three times, two system calls each), again after anything that
-    /// waits (a resize comes as an event).
+    /// The window's size as last read: read again only after a resize or a continue (a key
+    /// asked for it three times, two system calls each).
     size: std::cell::Cell<Option<(usize, usize)>>,
+    /// Set by `SIGWINCH` and `SIGCONT` (a window resized while pi-ask was stopped sends it no
+    /// `SIGWINCH`); the handlers are removed when the backend is dropped.
+    resized: ResizeMark,
     _screen: crate::terminal::RestoreGuard,
+}
+
+/// A flag the resize and continue signals set.
+struct ResizeMark {
+    flag: Arc<std::sync::atomic::AtomicBool>,
+    handlers: Vec<signal_hook::SigId>,
+}
+
+impl ResizeMark {
+    fn new() -> io::Result<ResizeMark> {
+        use signal_hook::consts::{SIGCONT, SIGWINCH};
+        let flag = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let handlers = [SIGWINCH, SIGCONT]
+            .into_iter()
+            .map(|signal| signal_hook::flag::register(signal, Arc::clone(&flag)))
+            .collect::<io::Result<Vec<_>>>()?;
+        Ok(ResizeMark { flag, handlers })
+    }
+
+    /// Whether a resize or a continue came since the last call.
+    fn take(&self) -> bool {
+        self.flag.swap(false, std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl Drop for ResizeMark {
+    fn drop(&mut self) {
+        for id in self.handlers.drain(..) {
+            signal_hook::low_level::unregister(id);
+        }
+    }
 }
 
 /// What an editor opens with ([`Backend::edit`]).
@@ -207,51 +240,6 @@ impl TtyBackend {
             thread,
         });
         Ok(())
-    }
-
-    /// [`Backend::edit`] itself.
-    fn edit_here(
-        &mut self,
-        prompt: &str,
-        initial: &str,
-        above: usize,
-        again: &str,
-        completer: &AtCompleter,
-        wait: Option<Duration>,
-    ) -> io::Result<EditWait> {
-        if self.editor.is_none() {
-            // rustyline writes on its own: what was queued before it goes first.
-            let opening = self.opening.take().unwrap_or_else(|| Opening {
-                prompt: prompt.to_string(),
-                initial: initial.to_string(),
-                above,
-                // As every frame is written (`Backend::write`).
-                again: crate::text::terminal_charset().guard(again).into_owned(),
-            });
-            if !crate::terminal::drain_tty(wait.unwrap_or(EDITOR_DRAIN_FOREVER)) {
-                self.opening = Some(opening);
-                return Ok(EditWait::Open { last_key: None });
-            }
-            if wait.is_none() {
-                // No timeout: on this thread.
-                let watch = Watch::new(|| {});
-                watch.draw_again_after_stop(opening.again);
-                let (prompt, initial) = (opening.prompt.as_str(), opening.initial.as_str());
-                let edit = editor::edit_line(
-                    prompt,
-                    initial,
-                    opening.above,
-                    completer.clone(),
-                    Arc::clone(&watch),
-                );
-                self.editor_ended(&watch);
-                // rustyline switches bracketed paste off when it ends.
-                self.write(PASTE_ON)?;
-                return edit.map(EditWait::Closed);
-            }
-            self.open_editor(opening, completer)?;
-        }
-        self.wait_editor(wait)
     }
 
     /// Waits for the open editor at most `wait` (`None`: until it closes).
@@ -327,6 +315,7 @@ impl TtyBackend {
             placement,
             continued: false,
             size: std::cell::Cell::new(None),
+            resized: ResizeMark::new()?,
             _screen: screen,
         })
     }
@@ -334,7 +323,7 @@ impl TtyBackend {
 
 impl Backend for TtyBackend {
     fn size(&self) -> (usize, usize) {
-        if let Some(size) = self.size.get() {
+        if let (false, Some(size)) = (self.resized.take(), self.size.get()) {
             return size;
         }
         let (rows, cols) = self.term.size();
@@ -355,9 +344,7 @@ impl Backend for TtyBackend {
     }
 
     fn event(&mut self, timeout: Option<Duration>) -> io::Result<Event> {
-        self.size.set(None);
         let event = self.keys.next(timeout)?;
-        self.size.set(None);
         if event == Event::Resize && crate::keys::take_continued() {
             // Continued after a stop pi-ask did not make (`kill -STOP`, then `fg`): raw mode
             // and bracketed paste again, as after Ctrl+Z.
@@ -389,10 +376,39 @@ impl Backend for TtyBackend {
         completer: &AtCompleter,
         wait: Option<Duration>,
     ) -> io::Result<EditWait> {
-        self.size.set(None);
-        let edited = self.edit_here(prompt, initial, above, again, completer, wait);
-        self.size.set(None);
-        edited
+        if self.editor.is_none() {
+            // rustyline writes on its own: what was queued before it goes first.
+            let opening = self.opening.take().unwrap_or_else(|| Opening {
+                prompt: prompt.to_string(),
+                initial: initial.to_string(),
+                above,
+                // As every frame is written (`Backend::write`).
+                again: crate::text::terminal_charset().guard(again).into_owned(),
+            });
+            if !crate::terminal::drain_tty(wait.unwrap_or(EDITOR_DRAIN_FOREVER)) {
+                self.opening = Some(opening);
+                return Ok(EditWait::Open { last_key: None });
+            }
+            if wait.is_none() {
+                // No timeout: on this thread.
+                let watch = Watch::new(|| {});
+                watch.draw_again_after_stop(opening.again);
+                let (prompt, initial) = (opening.prompt.as_str(), opening.initial.as_str());
+                let edit = editor::edit_line(
+                    prompt,
+                    initial,
+                    opening.above,
+                    completer.clone(),
+                    Arc::clone(&watch),
+                );
+                self.editor_ended(&watch);
+                // rustyline switches bracketed paste off when it ends.
+                self.write(PASTE_ON)?;
+                return edit.map(EditWait::Closed);
+            }
+            self.open_editor(opening, completer)?;
+        }
+        self.wait_editor(wait)
     }
 
     fn editor_cursor(&self) -> String {
@@ -401,7 +417,6 @@ impl Backend for TtyBackend {
     }
 
     fn abandon_edit(&mut self) -> String {
-        self.size.set(None);
         // The thread is left blocked in rustyline's read (see the module notes).
         let opening = self.opening.take().map(|opening| opening.initial);
         let Some(open) = self.editor.take() else {
@@ -413,7 +428,6 @@ impl Backend for TtyBackend {
     }
 
     fn suspend(&mut self) -> io::Result<()> {
-        self.size.set(None);
         if let Some(raw) = self.raw.take() {
             raw.restore()?;
         }
@@ -431,7 +445,6 @@ impl Backend for TtyBackend {
     }
 
     fn run_editor_command(&mut self, command: &str, path: &std::path::Path) -> io::Result<bool> {
-        self.size.set(None);
         // What was queued for the terminal goes first; the editor gets it cooked.
         crate::terminal::flush_tty();
         if let Some(raw) = self.raw.take() {
@@ -458,7 +471,6 @@ impl Backend for TtyBackend {
     }
 
     fn show_main_screen(&mut self, show: bool) -> io::Result<()> {
-        self.size.set(None);
         self.write(if show {
             "\x1b[?1049l\x1b[?25l"
         } else {
