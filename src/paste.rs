@@ -109,7 +109,7 @@ impl Pastes {
         if short && fits(&format!("{}{text}{}", &line[..pos], &line[pos..])) {
             return text.to_string();
         }
-        self.fold(text)
+        self.fold(text, false)
     }
 
     /// What an editor opening on `text` shows: the text, or one marker for all of it when it
@@ -132,29 +132,28 @@ impl Pastes {
         cut: bool,
         fits: impl Fn(&str) -> bool,
     ) -> String {
-        if !cut {
-            return self.insert(line, pos, text, fits);
+        if cut {
+            self.fold(text, true)
+        } else {
+            self.insert(line, pos, text, fits)
         }
-        let marker = self.fold(text);
-        let size = Size::of(text);
-        let cut_marker = words::cut_paste_marker(
-            self.folded.len(),
-            size.breaks + 1,
-            size.chars,
-            MAX_EDITOR_PASTE_BYTES / (1024 * 1024),
-        );
-        if let Some(folded) = self.folded.last_mut() {
-            if folded.marker == marker {
-                folded.marker = cut_marker.clone();
-                return cut_marker;
-            }
-        }
-        marker
     }
 
-    fn fold(&mut self, text: &str) -> String {
+    /// `text` as one new marker; `cut`: the paste was cut at [`MAX_EDITOR_PASTE_BYTES`], and
+    /// the marker says so.
+    fn fold(&mut self, text: &str, cut: bool) -> String {
         let size = Size::of(text);
-        let marker = words::paste_marker(self.folded.len() + 1, size.breaks + 1, size.chars);
+        let (id, lines) = (self.folded.len() + 1, size.breaks + 1);
+        let marker = if cut {
+            words::cut_paste_marker(
+                id,
+                lines,
+                size.chars,
+                MAX_EDITOR_PASTE_BYTES / (1024 * 1024),
+            )
+        } else {
+            words::paste_marker(id, lines, size.chars)
+        };
         self.folded.push(Folded {
             marker: marker.clone(),
             text: text.to_string(),
