@@ -121,7 +121,6 @@ impl Pastes {
         self.insert("", 0, text, fits)
     }
 
-    /// A new marker for the pasted `text`.
     /// [`Pastes::insert`] for a paste that was cut at [`MAX_EDITOR_PASTE_BYTES`] (`cut`): then
     /// always one marker, which says so.
     pub fn insert_pasted(
