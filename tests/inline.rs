@@ -5,7 +5,7 @@
 //! stdout captured by the shell, colour on and off.
 
 use crate::common::pty::{Options, Session, SHELL_PROMPT};
-use crate::common::tmux::{tmux, tmux_available, tmux_wait};
+use crate::common::tmux::{tmux, tmux_available, tmux_session, tmux_wait};
 use serde_json::json;
 
 const PREFS: &str = include_str!("../examples/implementation-preferences.json");
@@ -437,21 +437,7 @@ fn a_width_shrink_in_tmux_lays_the_block_out_once_on_screen() {
         dir.path().display(),
         env!("CARGO_BIN_EXE_pi-ask")
     );
-    tmux(
-        &socket,
-        &[
-            "new-session",
-            "-d",
-            "-x",
-            "100",
-            "-y",
-            "20",
-            "-s",
-            "t",
-            &command,
-        ],
-    );
-    tmux(&socket, &["set", "-g", "window-size", "manual"]);
+    tmux_session(&socket, 100, 20, &command);
     tmux_wait(&socket, "the first question", |p| {
         p.contains("( ) 1. Minimal")
     });

@@ -4,7 +4,7 @@
 //! long prompt. Real pty (tests/common/pty.rs), real tmux where rewrap and scrollback matter.
 
 use crate::common::pty::{Options, Session, SHELL_PROMPT};
-use crate::common::tmux::{tmux, tmux_available, tmux_wait};
+use crate::common::tmux::{tmux, tmux_available, tmux_session, tmux_wait};
 use serde_json::{json, Value};
 
 const PREFS: &str = include_str!("../examples/implementation-preferences.json");
@@ -229,12 +229,7 @@ fn in_tmux(payload: &str, cols: u16, rows: u16, tag: &str) -> Option<(String, te
         dir.path().display(),
         env!("CARGO_BIN_EXE_pi-ask")
     );
-    let (x, y) = (cols.to_string(), rows.to_string());
-    tmux(
-        &socket,
-        &["new-session", "-d", "-x", &x, "-y", &y, "-s", "t", &command],
-    );
-    tmux(&socket, &["set", "-g", "window-size", "manual"]);
+    tmux_session(&socket, cols, rows, &command);
     Some((socket, dir))
 }
 
@@ -551,21 +546,7 @@ fn the_lines_above_come_back_above_the_questions_after_a_shrink_and_a_regrow() {
         dir.path().display(),
         env!("CARGO_BIN_EXE_pi-ask")
     );
-    tmux(
-        &socket,
-        &[
-            "new-session",
-            "-d",
-            "-x",
-            "80",
-            "-y",
-            "24",
-            "-s",
-            "t",
-            &command,
-        ],
-    );
-    tmux(&socket, &["set", "-g", "window-size", "manual"]);
+    tmux_session(&socket, 80, 24, &command);
     let screen = || tmux(&socket, &["capture-pane", "-p", "-t", "t"]);
     let expected: Vec<String> = above_lines()[..20]
         .iter()

@@ -330,7 +330,7 @@ pub static REVIEW: &[Binding] = &[
     bind!(
         &DIGITS,
         Action::Number(0),
-        "1-2",
+        "1-3",
         "",
         "an action; press twice to run it"
     ),
@@ -506,6 +506,15 @@ mod tests {
     fn digits_carry_their_number_and_global_keys_apply_everywhere() {
         assert_eq!(action(SINGLE, &Key::Char('3')), Some(Action::Number(3)));
         assert_eq!(action(REVIEW, &Key::Char('1')), Some(Action::Number(1)));
+        // The review's digits name every action (Submit, Elaborate, Cancel).
+        let digits = REVIEW
+            .iter()
+            .find(|b| b.action == Action::Number(0))
+            .unwrap();
+        assert_eq!(
+            digits.name,
+            format!("1-{}", crate::ui::review::ACTIONS.len())
+        );
         assert_eq!(action(SINGLE, &Key::Char(' ')), Some(Action::Toggle));
         assert_eq!(action(SINGLE, &Key::Char('N')), Some(Action::QuestionNote));
         assert_eq!(action(SINGLE, &Key::Char('n')), Some(Action::OptionNote));

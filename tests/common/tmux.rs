@@ -26,6 +26,17 @@ pub fn tmux(socket: &str, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// Starts session `t` on `socket`: a `cols` x `rows` window running `command`, its size kept
+/// as set (`window-size manual`, so `resize-window` holds).
+pub fn tmux_session(socket: &str, cols: u16, rows: u16, command: &str) {
+    let (x, y) = (cols.to_string(), rows.to_string());
+    tmux(
+        socket,
+        &["new-session", "-d", "-x", &x, "-y", &y, "-s", "t", command],
+    );
+    tmux(socket, &["set", "-g", "window-size", "manual"]);
+}
+
 /// The pane's whole history (scrollback and screen), once `ok` holds.
 pub fn tmux_wait(socket: &str, what: &str, ok: impl Fn(&str) -> bool) -> String {
     let start = std::time::Instant::now();

@@ -4,7 +4,7 @@
 //! stray digit never submits. What submit and cancel do is the flow's.
 
 use super::layers::{Cx, Outcome, Overlay};
-use super::overlay::{Editor, Target};
+use super::overlay::{Editor, Pager, Target};
 use crate::flow::Command;
 use crate::text::fit;
 use crate::ui::keymap::{self, Action};
@@ -141,6 +141,13 @@ impl Review {
             Action::PrevQuestion => return Outcome::Apply(Command::Back),
             Action::NextQuestion => return Outcome::Apply(Command::First),
             Action::Cancel => return Outcome::Apply(Command::Cancel),
+            Action::Keys => {
+                return Outcome::Open(Overlay::Pager(Pager::new(
+                    words::KEYS_TITLE.to_string(),
+                    keymap::key_list(keymap::REVIEW).join("\n"),
+                    false,
+                )))
+            }
             _ => {}
         }
         Outcome::Stay

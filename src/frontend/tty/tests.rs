@@ -911,3 +911,25 @@ fn typed_text_taller_than_the_editor_keeps_the_block_in_windows_of_every_size() 
         assert_eq!(fake.left().last().map(String::as_str), Some("✔ Submitted"));
     }
 }
+
+#[test]
+fn question_mark_on_the_review_lists_its_keys() {
+    let p = parse_payload(PREFS).unwrap();
+    // Shift+Tab: the review; `?`: its key list, which a key closes; Ctrl+C ends.
+    let events = vec![
+        key(Key::BackTab),
+        key(Key::Char('?')),
+        key(Key::Char('\u{3}')),
+    ];
+    let mut backend = FakeBackend::new(30, 100, events);
+    drive(Flow::new(&p), &mut backend, &opts());
+    let written = &backend.written;
+    assert!(
+        written.contains(crate::ui::words::KEYS_TITLE),
+        "{written:?}"
+    );
+    assert!(
+        written.contains("1-3      an action; press twice to run it"),
+        "{written:?}"
+    );
+}
