@@ -20,11 +20,7 @@ use std::sync::{Arc, Mutex};
 
 /// Whether a controlling terminal can be opened for reading and writing.
 pub fn terminal_available() -> bool {
-    std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open("/dev/tty")
-        .is_ok()
+    crate::terminal::open_tty().is_ok()
 }
 
 /// Fills the settings of the main command that the command line left out from their

@@ -39,7 +39,7 @@ use nix::sys::signal::{SigSet, Signal};
 use nix::sys::termios::{self, FlushArg, SetArg, Termios};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -242,14 +242,8 @@ pub fn write_tty(bytes: &[u8]) -> io::Result<()> {
 ///
 /// Errors: the terminal cannot be opened or went away.
 fn write_now(state: &mut Outgoing, bytes: &[u8]) -> io::Result<usize> {
-    use std::os::unix::fs::OpenOptionsExt;
     if state.direct.is_none() {
-        let tty = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
-            .open("/dev/tty")?;
-        state.direct = Some(tty);
+        state.direct = Some(open_tty_nonblocking()?);
     }
     let Some(tty) = state.direct.as_mut() else {
         return Ok(0);
@@ -351,11 +345,38 @@ pub fn set_plain(on: bool) {
     PLAIN.store(on, Ordering::SeqCst);
 }
 
-/// Opens `/dev/tty` for reading and writing.
+/// `/dev/tty` for reading and writing, in blocking mode: a new descriptor (`dup`) of the one
+/// open file description this run made at its first call, since opening a terminal costs
+/// several times as much as a `dup`.
 ///
 /// Errors: no controlling terminal (`ENXIO`), or it cannot be opened.
 pub fn open_tty() -> io::Result<File> {
-    OpenOptions::new().read(true).write(true).open("/dev/tty")
+    static TTY: Mutex<Option<File>> = Mutex::new(None);
+    shared_tty(&TTY, OpenOptions::new().read(true).write(true))
+}
+
+/// [`open_tty`] in non-blocking mode (`O_NONBLOCK`), for the frame writer and the key reader,
+/// apart from the blocking one: the mode belongs to the open file description, which every
+/// `dup` shares.
+///
+/// Errors: as [`open_tty`].
+pub fn open_tty_nonblocking() -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    static TTY: Mutex<Option<File>> = Mutex::new(None);
+    let flags = nix::fcntl::OFlag::O_NONBLOCK.bits();
+    shared_tty(&TTY, OpenOptions::new().read(true).write(true).custom_flags(flags))
+}
+
+/// A `dup` of the `/dev/tty` in `cache`, opened with `options` the first time.
+fn shared_tty(cache: &Mutex<Option<File>>, options: &OpenOptions) -> io::Result<File> {
+    let mut tty = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(file) = tty.as_ref() {
+        return file.try_clone();
+    }
+    let file = options.open("/dev/tty")?;
+    let copy = file.try_clone()?;
+    *tty = Some(file);
+    Ok(copy)
 }
 
 /// A `console::Term` that draws on `/dev/tty` (never stdout). Keys are read by console from
@@ -415,7 +436,11 @@ pub fn claim_terminal(wait: Option<Duration>) -> bool {
 /// in `/proc/self/stat` among the standard streams' terminals, `/dev/pts/*` and `/dev/tty*`.
 fn terminal_device() -> Option<File> {
     use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // One read: procfs gives a size of 0, so `read_to_string` would read it in five.
+    let mut stat = String::with_capacity(1024);
+    File::open("/proc/self/stat")
+        .and_then(|mut f| f.read_to_string(&mut stat))
+        .ok()?;
     // After the command name in parentheses: state, ppid, pgrp, session, tty_nr.
     let rdev: u64 = stat
         .rsplit_once(')')?
@@ -428,9 +453,10 @@ fn terminal_device() -> Option<File> {
         return None;
     }
     let streams = (0..3).filter_map(|fd| std::fs::read_link(format!("/proc/self/fd/{fd}")).ok());
-    let listed = |dir: &str, prefix: &'static str| {
-        std::fs::read_dir(dir)
-            .into_iter()
+    // Listed only when no standard stream is the terminal (a folder read is costly).
+    let listed = |dir: &'static str, prefix: &'static str| {
+        std::iter::once(dir)
+            .flat_map(std::fs::read_dir)
             .flatten()
             .flatten()
             .filter(move |e| e.file_name().to_string_lossy().starts_with(prefix))

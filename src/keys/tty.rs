@@ -66,11 +66,7 @@ impl TtySource {
     ///
     /// Errors: no controlling terminal (`ENXIO`), or it cannot be opened.
     pub fn open() -> io::Result<TtySource> {
-        let tty = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open("/dev/tty")?;
-        Ok(TtySource::new(tty))
+        Ok(TtySource::new(crate::terminal::open_tty_nonblocking()?))
     }
 
     /// The same source, also woken when the window is resized: installs a `SIGWINCH` handler
@@ -216,7 +212,7 @@ pub fn wait_readable(fd: &impl AsFd, timeout: Duration) -> io::Result<bool> {
     }
 }
 
-/// Sets `O_NONBLOCK` on `file`'s open file description (a `/dev/tty` of its own).
+/// Sets `O_NONBLOCK` on `file`'s open file description (the non-blocking `/dev/tty`, shared with the frame writer).
 fn set_nonblocking(file: &File) -> nix::Result<()> {
     use nix::fcntl::{fcntl, FcntlArg, OFlag};
     let flags = OFlag::from_bits_truncate(fcntl(file, FcntlArg::F_GETFL)?);
