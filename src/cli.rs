@@ -185,22 +185,33 @@ pub fn parse_timeout(text: &str) -> Result<Duration, String> {
         .map_err(|_| format!("{} is too long", crate::text::quoted(text)))
 }
 
-/// Subcommands (docs/answers.md, README).
+/// Subcommands (docs/answers.md, README). Their arguments are built only when one is named
+/// (`defer`), so the main command does not build them at its start; a subcommand's `about`
+/// is then set on the variant and again by its arguments' struct, from one constant.
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
-    /// Check a payload (and optionally an answers file): print the normalized questions, or
-    /// every problem with the same codes and paths as the main command (exit 0 / 2).
+    /// `pi-ask validate`: [`VALIDATE_ABOUT`].
+    #[command(about = VALIDATE_ABOUT)]
     Validate(ValidateArgs),
-    /// Print the JSON Schema of the payload (input), the result (output) or the answers file.
+    /// `pi-ask schema`: [`SCHEMA_ABOUT`].
+    #[command(about = SCHEMA_ABOUT)]
     Schema(SchemaArgs),
-    /// Print the completion script for a shell, e.g. `pi-ask completions bash > ~/.local/share/bash-completion/completions/pi-ask`.
+    /// `pi-ask completions`: [`COMPLETIONS_ABOUT`].
+    #[command(about = COMPLETIONS_ABOUT)]
     Completions(CompletionsArgs),
     /// Print the manual page (roff), with the exit codes, environment variables and files.
     Man,
 }
 
+/// What `pi-ask validate` does, as its help says.
+pub const VALIDATE_ABOUT: &str = "Check a payload (and optionally an answers file): print the \
+normalized questions, or every problem with the same codes and paths as the main command (exit \
+0 / 2)";
+
 /// `pi-ask validate PAYLOAD [--answers FILE] [--json] [--input-format FORMAT] [--strict]`.
 #[derive(Debug, Args)]
+#[command(about = VALIDATE_ABOUT)]
 pub struct ValidateArgs {
     /// The payload: a JSON file, or `-` for stdin.
     #[arg(value_name = "PAYLOAD", value_hint = ValueHint::FilePath)]
@@ -228,8 +239,13 @@ pub struct ValidateArgs {
     pub max_payload_bytes: u64,
 }
 
+/// What `pi-ask schema` does, as its help says.
+pub const SCHEMA_ABOUT: &str =
+    "Print the JSON Schema of the payload (input), the result (output) or the answers file";
+
 /// `pi-ask schema input|output|answers [--format FORMAT]`.
 #[derive(Debug, Args)]
+#[command(about = SCHEMA_ABOUT)]
 pub struct SchemaArgs {
     /// Which schema to print.
     #[arg(value_enum, value_name = "WHICH")]
@@ -268,8 +284,13 @@ mod tests {
     }
 }
 
+/// What `pi-ask completions` does, as its help says.
+pub const COMPLETIONS_ABOUT: &str = "Print the completion script for a shell, e.g. `pi-ask \
+completions bash > ~/.local/share/bash-completion/completions/pi-ask`";
+
 /// `pi-ask completions bash|zsh|fish|elvish|powershell`.
 #[derive(Debug, Args)]
+#[command(about = COMPLETIONS_ABOUT)]
 pub struct CompletionsArgs {
     /// The shell to print the completion script for.
     #[arg(value_enum, value_name = "SHELL")]

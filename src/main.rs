@@ -2,6 +2,7 @@
 
 #![forbid(unsafe_code)]
 
+use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches};
 use pi_ask::cli::{Cli, Command};
 use pi_ask::exit_codes::ExitCode;
@@ -18,13 +19,18 @@ fn main() {
         pi_ask::run::say(&message);
         std::process::exit(ExitCode::Invalid.code());
     }
-    let matches = Cli::command()
+    let mut matches = Cli::command()
         .try_get_matches()
         .unwrap_or_else(|e| std::process::exit(clap_exit(&e)));
-    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    // What the command line gave itself, before the values are taken out of the matches.
+    let on_the_command_line: Vec<clap::Id> = matches
+        .ids()
+        .filter(|id| matches.value_source(id.as_str()) == Some(ValueSource::CommandLine))
+        .cloned()
+        .collect();
+    let mut cli = Cli::from_arg_matches_mut(&mut matches).unwrap_or_else(|e| e.exit());
     if cli.command.is_none() {
-        let given =
-            |id: &str| matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+        let given = |id: &str| on_the_command_line.iter().any(|given| given == id);
         let env = |name: &str| std::env::var_os(name);
         if let Err(why) = pi_ask::run::settings_from_environment(&mut cli, given, env) {
             pi_ask::run::say(&format!("pi-ask: {why}"));

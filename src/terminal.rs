@@ -41,7 +41,7 @@ use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use std::fs::{File, OpenOptions};
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Switches the alternate screen on (xterm private mode 1049) and homes the cursor.
@@ -364,7 +364,13 @@ pub fn open_tty_nonblocking() -> io::Result<File> {
     use std::os::unix::fs::OpenOptionsExt;
     static TTY: Mutex<Option<File>> = Mutex::new(None);
     let flags = nix::fcntl::OFlag::O_NONBLOCK.bits();
-    shared_tty(&TTY, OpenOptions::new().read(true).write(true).custom_flags(flags))
+    shared_tty(
+        &TTY,
+        OpenOptions::new()
+            .read(true)
+            .write(true)
+            .custom_flags(flags),
+    )
 }
 
 /// A `dup` of the `/dev/tty` in `cache`, opened with `options` the first time.
@@ -702,16 +708,16 @@ impl SignalWatch {
         for (signal, flag) in TERMINATING.iter().zip(&RECEIVED) {
             signal_hook::flag::register(*signal, flag)?;
         }
-        // SIGUSR1, SIGUSR2 and SIGALRM mean nothing to pi-ask: a handler that does nothing
-        // keeps them from ending it with no result.
-        for signal in IGNORED {
-            signal_hook::flag::register(signal, Arc::new(AtomicBool::new(false)))?;
-        }
-        let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGQUIT, SIGINT])?;
+        // SIGUSR1, SIGUSR2 and SIGALRM mean nothing to pi-ask: the watch takes them too, and
+        // drops them, so they cannot end it with no result.
+        let [usr1, usr2, alrm] = IGNORED;
+        let mut signals = signal_hook::iterator::Signals::new([
+            SIGTERM, SIGHUP, SIGQUIT, SIGINT, usr1, usr2, alrm,
+        ])?;
         let _ = STATE.compare_exchange(IDLE, ARMED, Ordering::SeqCst, Ordering::SeqCst);
         let watcher: Box<dyn FnOnce() + Send> = Box::new(move || {
             // One signal decides: either the normal path finishes, or this thread does.
-            if let Some(signal) = signals.forever().next() {
+            if let Some(signal) = signals.forever().find(|s| !IGNORED.contains(s)) {
                 // A terminating signal wins over a SIGINT delivered with it (console
                 // raises SIGINT when a signal interrupts its key read).
                 let first = first_terminating();

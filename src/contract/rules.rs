@@ -549,11 +549,9 @@ fn option(
     problems: &mut Vec<Problem>,
 ) -> Option<QuestionOption> {
     let before = problems.len();
-    let base = format!("{options_path}[{index}]");
-    let at = |key: &'static str| {
-        let base = &base;
-        move || join_path(base, key)
-    };
+    // Paths are spelled only for a problem: most options have none.
+    let base = || format!("{options_path}[{index}]");
+    let at = |key: &'static str| move || join_path(&base(), key);
     let has_preview = !matches!(o.preview, Field::Missing);
     // Formats without a value field: the label is the value (filled in by `question`).
     let (value_key, value_what) = spelling.value.unwrap_or(spelling.option_label);
@@ -568,9 +566,9 @@ fn option(
     let (label_key, label_what) = spelling.option_label;
     let label_path = || {
         if o.bare {
-            base.clone()
+            base()
         } else {
-            join_path(&base, label_key)
+            join_path(&base(), label_key)
         }
     };
     let label = required_text(
