@@ -381,6 +381,70 @@ fn an_editor_closed_in_a_smaller_window_then_a_regrow_end_with_the_whole_transcr
     );
 }
 
+/// The pane's visible rows (no history), trailing spaces trimmed, blank rows dropped.
+fn visible(socket: &str) -> Vec<String> {
+    lines(&tmux(socket, &["capture-pane", "-p", "-t", "t"]))
+}
+
+#[test]
+fn a_shrink_then_a_regrow_at_a_question_shows_the_question_as_before() {
+    let Some((socket, _dir)) = in_tmux(PREFS, 80, 24, "pullback") else {
+        return;
+    };
+    tmux_wait(&socket, "the first question", |p| p.contains("? keys"));
+    let before = visible(&socket);
+    assert_eq!(
+        before[..2],
+        ["before", "Implementation preferences"],
+        "{before:#?}"
+    );
+    // The title and the block's first rows go to tmux's history; tmux pulls them back when
+    // the window grows again, above the block drawn in the small window.
+    tmux(
+        &socket,
+        &["resize-window", "-t", "t", "-x", "80", "-y", "8"],
+    );
+    tmux_wait(&socket, "the question at 8 rows", |p| p.contains("[1/"));
+    tmux(
+        &socket,
+        &["resize-window", "-t", "t", "-x", "80", "-y", "24"],
+    );
+    let start = std::time::Instant::now();
+    while visible(&socket) != before && start.elapsed() < std::time::Duration::from_secs(3) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(visible(&socket), before);
+    tmux(&socket, &["send-keys", "-t", "t", "2"]);
+    tmux_wait(&socket, "the second question", |p| {
+        p.contains("2/2 Frontend")
+    });
+    // React, then the Done row's Enter.
+    tmux(&socket, &["send-keys", "-t", "t", "1", "End", "Enter"]);
+    let (pane, ours) = submit_from_the_review(&socket);
+    let transcript: Vec<&str> = ours
+        .iter()
+        .map(String::as_str)
+        .filter(|l| !l.starts_with("before") && !l.is_empty())
+        .collect();
+    assert_eq!(
+        transcript[transcript.len().saturating_sub(4)..],
+        [
+            "Implementation preferences",
+            "Style: Balanced",
+            "Frontend: React",
+            "✔ Submitted"
+        ],
+        "{pane}"
+    );
+    assert_eq!(
+        ours.iter()
+            .filter(|l| *l == "Implementation preferences")
+            .count(),
+        1,
+        "{pane}"
+    );
+}
+
 #[test]
 fn a_long_title_stays_one_line_and_growing_the_window_twice_leaves_it_once() {
     let title = "A".repeat(150);

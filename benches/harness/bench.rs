@@ -939,8 +939,9 @@ fn runs(cfg: &Config) -> (usize, usize) {
 }
 
 /// Figure 1: time to first prompt. Runs are interleaved (tool by tool, run by run), so a
-/// burst of load hits every tool alike, and each round starts one tool further on, so no
-/// tool always runs right after the same one (pi-ask inline and full are the same binary).
+/// burst of load hits every tool alike, in an order shuffled each round (the same for every
+/// run of the harness), so no tool always runs right after the same one: a rotation kept
+/// pi-ask full right after pi-ask inline, the same binary, warm.
 fn figure_ttfp(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result<Vec<Row>> {
     let tools = ttfp_tools(cfg, work)?;
     let (warmup, n) = runs(cfg);
@@ -949,14 +950,13 @@ fn figure_ttfp(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result<Vec
     let mut rss = vec![Vec::new(); tools.len()];
     let mut notes: Vec<Option<String>> = tools.iter().map(|t| t.missing.clone()).collect();
     for round in 0..warmup + n {
-        for i in (0..tools.len()).map(|j| (j + round) % tools.len()) {
+        for i in shuffled(tools.len(), round as u64) {
             let tool = &tools[i];
             if notes[i].is_some() {
                 continue;
             }
-            // Every measured start comes right after one of the same other program, so none
-            // follows its own binary: pi-ask full came after pi-ask inline in every round,
-            // and a binary started again at once starts warm (0.2 ms less CPU).
+            // Every measured start also comes right after one of the same other program,
+            // so none follows its own binary, which then starts warm (0.2 ms less CPU).
             if let Some(trivial) = &work.trivial {
                 let _ = Command::new(trivial)
                     .stdin(Stdio::null())
@@ -991,6 +991,19 @@ fn figure_ttfp(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result<Vec
             peer: t.peer,
         })
         .collect())
+}
+
+/// `0..n` in an order that `seed` decides (Fisher-Yates on a xorshift generator).
+fn shuffled(n: usize, seed: u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    for i in (1..n).rev() {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        order.swap(i, (state % (i as u64 + 1)) as usize);
+    }
+    order
 }
 
 /// The first line of an error message, without a trailing `; screen:`.
@@ -2064,7 +2077,7 @@ pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
         md,
         "- Cells are `median (min–max)` over {n} runs after {warmup} warm-up runs unless a \
          figure says otherwise; every tool of a figure was measured in the same run, \
-         interleaved run by run (figure 1 starts each round one tool further on)."
+         interleaved run by run (figure 1 in an order shuffled each round)."
     )?;
     writeln!(md)?;
 

@@ -70,15 +70,18 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
 /// returns how it ended; see [`ask`].
 pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Ending {
     let n = flow.payload().questions.len();
-    let reflows = region::reflows(|name| std::env::var(name).ok());
+    let env = |name: &str| std::env::var(name).ok();
+    let (reflows, pulls_back) = (region::reflows(env), region::pulls_back(env));
     let mut s = Session {
         screens: Screens::new(n),
         record: Record::new(n),
-        region: region::Region::new(opts.placement, reflows).with_above(
-            opts.above
-                .as_deref()
-                .map(|text| region::Above::new(text, opts.colour)),
-        ),
+        region: region::Region::new(opts.placement, reflows)
+            .with_pull_back(pulls_back)
+            .with_above(
+                opts.above
+                    .as_deref()
+                    .map(|text| region::Above::new(text, opts.colour)),
+            ),
         look: Look::new(opts.colour),
         completer: AtCompleter::new(opts.cwd.clone()),
         context: opts.context.clone(),

@@ -127,6 +127,27 @@ pub(super) struct Region {
     above: Option<Above>,
     /// With `above`: what each row of the screen shows from its top (`None`: draw whole).
     screen: Option<Vec<String>>,
+    /// The terminal pulls the newest rows of its history back above the screen when the
+    /// window grows (tmux: [`pulls_back`]).
+    pulls_back: bool,
+    /// With `pulls_back`: the region's own lines that went above the window's top, oldest
+    /// first, when they are the newest lines of the terminal's history. A window that grows
+    /// again gets them back ([`Region::resized`]).
+    pushed: Vec<Pushed>,
+    /// The lines given up before the first of `pushed` went: what they are again when every
+    /// pushed row is back on the screen.
+    given_up_before: Option<Transcript>,
+    /// The window's rows when last drawn or resized.
+    rows: usize,
+}
+
+/// A line of the region that went above the window's top.
+#[derive(Debug, Clone)]
+struct Pushed {
+    /// Its transcript line, or `None` for a row of the block.
+    line: Option<Line>,
+    /// Its width in columns (0 when unknown): the rows it takes again at a width.
+    width: usize,
 }
 
 /// `ESC[nA` / `ESC[nB` from row `from` to row `to` (never a zero count: xterm reads `ESC[0A`
@@ -173,6 +194,14 @@ pub fn reflows(env: impl Fn(&str) -> Option<String>) -> bool {
             .any(|t| term.contains(t))
 }
 
+/// Whether the terminal pulls the newest rows of its history back above the screen when the
+/// window grows taller, from the environment: tmux does (the rows a shrink or a scroll pushed
+/// up come back, the cursor moves down with them); xterm and GNU screen add empty rows under
+/// the screen instead.
+pub fn pulls_back(env: impl Fn(&str) -> Option<String>) -> bool {
+    env("TMUX").is_some_and(|v| !v.is_empty()) || env("TERM_PROGRAM").as_deref() == Some("tmux")
+}
+
 /// From row `at` to the left of row `row`: a cursor move up or down to a row that exists, line
 /// feeds past the lowest one (`exists`).
 fn go(out: &mut String, at: &mut usize, exists: &mut usize, row: usize) {
@@ -207,7 +236,18 @@ impl Region {
             full: None,
             above: None,
             screen: None,
+            pulls_back: false,
+            pushed: Vec::new(),
+            given_up_before: None,
+            rows: 0,
         }
+    }
+
+    /// The same region, told whether the terminal pulls rows back from its history when the
+    /// window grows ([`pulls_back`]).
+    pub fn with_pull_back(mut self, pulls_back: bool) -> Self {
+        self.pulls_back = pulls_back;
+        self
     }
 
     /// The placement.
@@ -312,6 +352,7 @@ impl Region {
             .map(|l| l.text.as_str())
             .chain(block.lines[skip..].iter().map(String::as_str))
             .collect();
+        self.rows = rows;
         let mut out = String::new();
         if self.fresh {
             // PROMPT_SP: a partial line is kept, a whole one is not doubled.
@@ -395,6 +436,7 @@ impl Region {
             return;
         }
         let entries = gone.min(self.live.len());
+        self.note_pushed(gone, transcript);
         for entry in self.live.drain(..entries) {
             if let Some(line) = transcript.iter().find(|l| l.entry == entry) {
                 self.given.insert(line.entry);

@@ -144,6 +144,49 @@ fn which_terminals_rewrap() {
     // Nothing to tell tmux from GNU screen: screen's (no rewrap) is the safer guess, as a
     // guess of rewrap would move the region's top over the lines above it.
     assert!(!reflows(env(&[("TERM", "screen-256color")])));
+    // Only tmux pulls rows back from its history when the window grows.
+    assert!(pulls_back(env(&[("TMUX", "/tmp/tmux-0/default,1,0")])));
+    assert!(pulls_back(env(&[
+        ("TERM_PROGRAM", "tmux"),
+        ("TERM", "screen")
+    ])));
+    assert!(!pulls_back(env(&[
+        ("STY", "123.pts-0"),
+        ("TERM", "screen")
+    ])));
+    assert!(!pulls_back(env(&[("VTE_VERSION", "7600")])));
+}
+
+#[test]
+fn rows_a_shrink_pushed_up_are_the_regions_again_when_tmux_pulls_them_back() {
+    let transcript = vec![Line {
+        entry: Entry::Title,
+        text: "Title".into(),
+        key: "Title".into(),
+    }];
+    let block = Block {
+        lines: (1..=8).map(|i| format!("row {i}")).collect(),
+        editor: false,
+    };
+    let mut r = Region::new(Placement::Inline, true).with_pull_back(true);
+    r.draw(&transcript, &block, 24, 80);
+    assert_eq!(r.at(), 9);
+    // 24 to 6 rows: the title and the block's first three rows go above the window.
+    r.resized(80, 80, 6, &transcript);
+    assert!(r.is_given_up(Entry::Title));
+    assert_eq!(r.at(), 5);
+    // Back to 24: the four rows come back above the region's top, and are its own again.
+    r.resized(80, 80, 24, &transcript);
+    assert_eq!(r.at(), 9);
+    assert!(!r.is_given_up(Entry::Title));
+    assert!(r.given_up().is_empty());
+    let bytes = r.draw(&transcript, &block, 24, 80);
+    // Written whole from the title's row down, each row erased from its left first.
+    let rows: String = std::iter::once("Title".to_string())
+        .chain((1..=8).map(|i| format!("row {i}")))
+        .map(|row| format!("\x1b[K{row}\x1b[K\x1b[1B\r"))
+        .collect();
+    assert_eq!(bytes, format!("\x1b[9A\r{rows}"));
 }
 
 #[test]
@@ -224,4 +267,37 @@ fn the_lines_above_keep_their_colours_only_and_are_cut_to_the_width() {
     // On the alternate screen there is nothing above.
     let r = Region::new(Placement::Full, true).with_above(Some(Above::new("a", true)));
     assert!(!r.owns_screen());
+}
+
+#[test]
+fn a_line_a_narrowing_shrink_rewrapped_comes_back_on_one_row_when_the_window_widens() {
+    let transcript = vec![Line {
+        entry: Entry::Title,
+        text: "Title".into(),
+        key: "Title".into(),
+    }];
+    let wide = Block {
+        lines: std::iter::once("P".repeat(59))
+            .chain((1..=7).map(|i| format!("row {i}")))
+            .chain(std::iter::once("H".repeat(80)))
+            .collect(),
+        editor: false,
+    };
+    let mut r = Region::new(Placement::Inline, true).with_pull_back(true);
+    r.draw(&transcript, &wide, 24, 80);
+    // 80x24 to 40x10: the prompt and the hint take two rows each; the title and the prompt
+    // go above the window.
+    r.resized(80, 40, 10, &transcript);
+    assert_eq!(r.at(), 9);
+    assert!(r.is_given_up(Entry::Title));
+    let narrow = Block {
+        lines: (1..=8).map(|i| format!("n {i}")).collect(),
+        editor: false,
+    };
+    r.draw(&transcript, &narrow, 10, 40);
+    assert_eq!(r.at(), 8);
+    // Back to 80x24: tmux joins the prompt's rows again, and pulls it and the title back.
+    r.resized(40, 80, 24, &transcript);
+    assert_eq!(r.at(), 10);
+    assert!(r.given_up().is_empty());
 }

@@ -42,6 +42,8 @@ impl Region {
             return;
         }
         let cols = cols.max(1);
+        let grown = rows.saturating_sub(self.rows);
+        self.rows = rows;
         let reflows = self.reflows && cols < old_cols;
         let above: Vec<usize> = (0..self.at)
             .map(|row| match self.shown.get(row) {
@@ -61,6 +63,7 @@ impl Region {
         // those lines (tmux pushes the top rows into its history), so the lines are separated
         // from the rest of the transcript.
         let block_lost = lost > self.live.len();
+        self.note_pushed(lost, transcript);
         for entry in self.live.drain(..lost.min(self.live.len())) {
             if let Some(line) = transcript.iter().find(|l| l.entry == entry) {
                 self.given.insert(line.entry);
@@ -70,6 +73,8 @@ impl Region {
         if block_lost {
             self.separate_given_up();
         }
+        let room = rows.saturating_sub(1).saturating_sub(up);
+        let up = up + self.pull_back(grown.min(room), cols);
         self.shown = vec![None; up];
         self.at = up;
         self.exists = up;
@@ -96,6 +101,7 @@ impl Region {
             }
         }
         // The shell's lines come under everything drawn so far.
+        self.forget_pushed();
         self.separate_given_up();
         self.shown.clear();
         self.at = 0;
@@ -112,5 +118,78 @@ impl Region {
     pub fn restart_at_the_left(&mut self, transcript: &Transcript) {
         self.restart(transcript);
         self.fresh = false;
+    }
+
+    /// The region's top `lines` lines (of the transcript lines live, then the block's rows)
+    /// go above the window's top, into the terminal's history: kept, with the lines given up
+    /// before the first of them, when the terminal pulls rows back ([`super::pulls_back`]).
+    pub(super) fn note_pushed(&mut self, lines: usize, transcript: &Transcript) {
+        if !self.pulls_back || lines == 0 {
+            return;
+        }
+        if self.pushed.is_empty() {
+            self.given_up_before = Some(self.given_up.clone());
+        }
+        for row in 0..lines {
+            let line = self
+                .live
+                .get(row)
+                .and_then(|entry| transcript.iter().find(|l| l.entry == *entry))
+                .cloned();
+            let width = match (&line, self.shown.get(row)) {
+                (Some(line), _) => crate::text::drawn_width(&line.text),
+                (None, Some(Some(text))) => crate::text::drawn_width(text),
+                _ => 0,
+            };
+            self.pushed.push(super::Pushed { line, width });
+        }
+    }
+
+    /// The history's newest rows are no longer known to be the region's.
+    fn forget_pushed(&mut self) {
+        self.pushed.clear();
+        self.given_up_before = None;
+    }
+
+    /// The window grew by `grown` rows and the terminal pulled the newest lines of its history
+    /// back above the region's top ([`super::pulls_back`]), each on the rows it takes at `cols`
+    /// columns: as many of the region's own pushed lines as came back whole are the region's
+    /// again, the newest first, so the next frame writes over their stale text (a block drawn
+    /// before a shrink). Their transcript lines are live again, drawn in place; once every
+    /// pushed line is back, the lines given up are as before (no longer separated). Returns
+    /// the rows taken back.
+    fn pull_back(&mut self, grown: usize, cols: usize) -> usize {
+        let reflows = self.reflows;
+        let rows_of = |p: &super::Pushed| {
+            if reflows {
+                p.width.max(1).div_ceil(cols.max(1))
+            } else {
+                1
+            }
+        };
+        let (mut back, mut taken) = (0, 0);
+        for p in self.pushed.iter().rev() {
+            if back + rows_of(p) > grown {
+                break;
+            }
+            back += rows_of(p);
+            taken += 1;
+        }
+        if taken == 0 {
+            return 0;
+        }
+        let returned = self.pushed.split_off(self.pushed.len() - taken);
+        for line in returned.iter().rev().filter_map(|p| p.line.as_ref()) {
+            self.live.insert(0, line.entry);
+            self.given.remove(&line.entry);
+            self.given_up.retain(|l| l.entry != line.entry);
+        }
+        if self.pushed.is_empty() {
+            if let Some(before) = self.given_up_before.take() {
+                self.given = before.iter().map(|l| l.entry).collect();
+                self.given_up = before;
+            }
+        }
+        back
     }
 }
