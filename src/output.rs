@@ -81,7 +81,8 @@ fn ascii_json(json: &str) -> String {
 ///   as if it had been given (a file it points to is replaced, a missing one created), and the
 ///   link stays;
 /// - a character device (`/dev/null`, a terminal, `/dev/stdout` on one) or a FIFO (a pipe,
-///   `/dev/fd/N`): opened and written, as a shell's `>` does, never replaced;
+///   `/dev/fd/N`): opened and written, as a shell's `>` does, never replaced; a FIFO once a
+///   process opens it for reading, or until a terminating signal ([`open_fifo`]);
 /// - a folder, a block device or a socket: refused.
 ///
 /// Errors: the folder does not exist or is not writable, the disk is full, the rename fails,
@@ -171,9 +172,52 @@ fn write_in_place(path: &Path, meta: &Metadata, bytes: &[u8]) -> io::Result<()> 
     if kind.is_socket() {
         return Err(refused("a socket"));
     }
-    let mut file = fs::OpenOptions::new().write(true).open(path)?;
+    let mut file = if kind.is_fifo() {
+        open_fifo(path)?
+    } else {
+        fs::OpenOptions::new().write(true).open(path)?
+    };
     file.write_all(bytes)?;
     file.flush()
+}
+
+/// How often [`open_fifo`] looks again for a reader.
+const FIFO_RETRY: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Opens the FIFO at `path` for writing once a process opens it for reading, as a shell's `>`
+/// waits, but without blocking in `open`: a terminating signal (SIGTERM, SIGHUP, SIGQUIT)
+/// ends the wait, so a FIFO nobody reads cannot hold the run up past a `kill` (the watch of
+/// signals would wait on the same FIFO to write its own result).
+///
+/// Errors: the open fails for another reason than no reader, or a terminating signal came
+/// first ("no process opened it for reading").
+fn open_fifo(path: &Path) -> io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let nonblocking = nix::fcntl::OFlag::O_NONBLOCK;
+    loop {
+        match fs::OpenOptions::new()
+            .write(true)
+            .custom_flags(nonblocking.bits())
+            .open(path)
+        {
+            Ok(file) => {
+                // Written as the shell writes: blocking while the reader is slow.
+                let flags = nix::fcntl::fcntl(&file, nix::fcntl::FcntlArg::F_GETFL)?;
+                let flags = nix::fcntl::OFlag::from_bits_truncate(flags) - nonblocking;
+                nix::fcntl::fcntl(&file, nix::fcntl::FcntlArg::F_SETFL(flags))?;
+                return Ok(file);
+            }
+            Err(e) if e.raw_os_error() == Some(nix::errno::Errno::ENXIO as i32) => {
+                if crate::terminal::terminating_received() {
+                    return Err(io::Error::other(
+                        "it is a FIFO that no process opened for reading before the signal",
+                    ));
+                }
+                std::thread::sleep(FIFO_RETRY);
+            }
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// Replaces (or creates) the regular file at `path` atomically: a temp file in its folder,

@@ -610,7 +610,7 @@ static RECEIVED: [AtomicBool; 3] = [
 ];
 
 /// Whether a terminating signal (SIGTERM, SIGHUP, SIGQUIT) has arrived.
-fn terminating_received() -> bool {
+pub fn terminating_received() -> bool {
     RECEIVED.iter().any(|r| r.load(Ordering::SeqCst))
 }
 

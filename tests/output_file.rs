@@ -208,6 +208,83 @@ fn a_fifo_is_written_into_not_replaced() {
     assert_eq!(names(&dir), ["fifo"]);
 }
 
+/// A FIFO at `name` in `dir`.
+fn make_fifo(dir: &Dir, name: &str) -> PathBuf {
+    let fifo = dir.path().join(name);
+    let c = CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo with a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    fifo
+}
+
+/// `pi-ask database.json --no-input -o fifo` started in `dir`, its stderr piped.
+fn spawn_into_fifo(dir: &Dir) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .current_dir(dir.path())
+        .arg(example("database.json"))
+        .args(["--no-input", "-o", "fifo"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits at most `limit` for `child` to exit; its exit code.
+fn exit_within(child: &mut std::process::Child, limit: std::time::Duration) -> Option<i32> {
+    let start = std::time::Instant::now();
+    while start.elapsed() < limit {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.code();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    None
+}
+
+#[test]
+fn a_fifo_waits_for_its_reader_as_a_shell_does() {
+    let dir = Dir::new();
+    let fifo = make_fifo(&dir, "fifo");
+    let mut child = spawn_into_fifo(&dir);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let mut got = String::new();
+    std::fs::File::open(&fifo)
+        .unwrap()
+        .read_to_string(&mut got)
+        .unwrap();
+    assert_eq!(
+        exit_within(&mut child, std::time::Duration::from_secs(5)),
+        Some(3)
+    );
+    assert!(is_no_ui_result(&got), "{got:?}");
+}
+
+#[test]
+fn sigterm_ends_the_wait_for_a_fifo_that_nobody_reads() {
+    let dir = Dir::new();
+    make_fifo(&dir, "fifo");
+    let mut child = spawn_into_fifo(&dir);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // SAFETY: a signal to our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let code = exit_within(&mut child, std::time::Duration::from_secs(3));
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(code, Some(4), "{stderr}");
+    assert_eq!(
+        stderr,
+        "pi-ask: cannot write the result to fifo: it is a FIFO that no process opened for \
+         reading before the signal\n"
+    );
+}
+
 #[test]
 fn a_socket_is_refused() {
     let dir = Dir::new();

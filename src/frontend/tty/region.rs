@@ -34,7 +34,8 @@
 //! ([`Region::resized`]); the next frame is written whole from there, erasing what is below.
 //! tmux rewraps a row by the widest text it held since an erase from the row's left (an erase
 //! after the text keeps the old width), so a row drawn over wider or unknown text is erased
-//! from its left first.
+//! from its left first. tmux also pulls the newest lines of its history back when the window
+//! grows: the region's own lines a shrink pushed there are its own again ([`pulls_back`]).
 
 use std::fmt::Write as _;
 
