@@ -32,7 +32,8 @@ pub struct Cli {
     #[arg(short, long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub output: Option<PathBuf>,
 
-    /// Project root for `@` file-path completion in editors [default: current directory].
+    /// Project root for `@` file-path completion in editors [default: current directory]; a
+    /// path that is not a folder is refused (exit 2).
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub cwd: Option<PathBuf>,
 

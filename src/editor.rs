@@ -851,6 +851,10 @@ fn new_editor<H: Helper>(helper: H, watch: Arc<Watch>, tell: bool) -> io::Result
     // Ctrl+L would clear the whole screen (`ESC[H ESC[J`): the questionnaire above the
     // editor is the screen's content, so it does nothing.
     on(KeyEvent::ctrl('L').into(), Action::Nothing);
+    // Ctrl+Q is what a person presses after a Ctrl+S that froze nothing (XON; raw mode has no
+    // flow control): rustyline would take it as a quoted insert and put the next key, Enter's
+    // CR, into the text unseen. It does nothing.
+    on(KeyEvent::ctrl('Q').into(), Action::Nothing);
     // Pastes are read here (see the module notes).
     on(
         KeyEvent(KeyCode::BracketedPasteStart, Modifiers::NONE).into(),

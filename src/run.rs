@@ -32,6 +32,8 @@ pub fn terminal_available() -> bool {
 ///
 /// Errors: a variable's value cannot be used (it is not UTF-8 text, or not a value of its
 /// setting); the message names the variable and its value (invalid bytes shown as U+FFFD).
+/// Also `--cwd` that is not a folder (`--cwd "src/main.rs": it is not a folder`, `--cwd
+/// "nope": No such file or directory`).
 pub fn settings_from_environment(
     cli: &mut Cli,
     given: impl Fn(&str) -> bool,
@@ -108,6 +110,17 @@ pub fn settings_from_environment(
         false,
         cli.notify_command.clone(),
     )?;
+    if let Some(dir) = &cli.cwd {
+        let shown = crate::text::quoted(&dir.display().to_string());
+        match std::fs::metadata(dir) {
+            Ok(meta) if meta.is_dir() => {}
+            Ok(_) => return Err(format!("--cwd {shown}: it is not a folder")),
+            Err(e) => {
+                let why = crate::contract::without_os_error(&e.to_string()).to_string();
+                return Err(format!("--cwd {shown}: {why}"));
+            }
+        }
+    }
     Ok(())
 }
 

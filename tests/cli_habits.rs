@@ -48,6 +48,27 @@ fn a_mistyped_subcommand_is_named_and_version_points_to_the_flag() {
 }
 
 #[test]
+fn cwd_must_be_a_folder() {
+    let dir = payload_dir();
+    pi_ask(dir.path())
+        .args(["q.json", "--no-input", "--cwd", "nope"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr("pi-ask: --cwd \"nope\": No such file or directory\n");
+    pi_ask(dir.path())
+        .args(["q.json", "--no-input", "--cwd", "q.json"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr("pi-ask: --cwd \"q.json\": it is not a folder\n");
+    pi_ask(dir.path())
+        .args(["q.json", "--no-input", "--cwd", "."])
+        .assert()
+        .code(3);
+}
+
+#[test]
 fn a_timeout_takes_seconds_or_a_duration() {
     let dir = payload_dir();
     for timeout in ["30s", "2m", "1.5", "500ms", "1m30s"] {

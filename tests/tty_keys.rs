@@ -856,6 +856,34 @@ fn an_editor_with_text_keeps_tab_and_the_arrows() {
     );
 }
 
+#[test]
+fn ctrl_s_then_ctrl_q_in_an_editor_leave_the_text_as_typed_and_enter_saves() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
+    s.send("4");
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    s.send("abc");
+    s.wait_for("\n> abc");
+    // Ctrl+S (the habit that freezes a terminal), Ctrl+Q (the one that thaws it), then Enter.
+    s.send("\x13");
+    s.send("d");
+    wait_line(&mut s, "> abcd");
+    s.send("\x11");
+    s.send("\r");
+    s.wait_all(&[FRONTEND, HINT]);
+    s.send(TAB);
+    s.wait_for("> 1. Submit");
+    s.send("\r");
+    assert_finished(
+        &mut s,
+        0,
+        prefs_submitted(
+            json!({"style": {"values": ["abcd"], "labels": ["abcd"], "indices": [], "customText": "abcd"}}),
+            &["Style: abcd", FRONTEND_SKIPPED],
+        ),
+    );
+}
+
 /// How many BEL bytes (0x07) `bytes` holds.
 fn bells(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| b == 0x07).count()
