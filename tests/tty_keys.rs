@@ -842,16 +842,22 @@ fn an_editor_with_text_keeps_tab_and_the_arrows() {
     let screen = wait_line(&mut s, "> aXbcdef");
     assert!(screen.contains(ANSWER_EDITOR), "{screen}");
     s.send("\r");
+    skip_frontend_and_submit_custom_style(&mut s, "aXbcdef");
+}
+
+/// From the answer editor's Enter on Style: Frontend skipped, submitted from the review; the
+/// result has `text` as Style's custom text.
+fn skip_frontend_and_submit_custom_style(s: &mut Session, text: &str) {
     s.wait_all(&[FRONTEND, HINT]);
     s.send(TAB);
     s.wait_for("> 1. Submit");
     s.send("\r");
     assert_finished(
-        &mut s,
+        s,
         0,
         prefs_submitted(
-            json!({"style": {"values": ["aXbcdef"], "labels": ["aXbcdef"], "indices": [], "customText": "aXbcdef"}}),
-            &["Style: aXbcdef", FRONTEND_SKIPPED],
+            json!({"style": {"values": [text], "labels": [text], "indices": [], "customText": text}}),
+            &[&format!("Style: {text}"), FRONTEND_SKIPPED],
         ),
     );
 }
@@ -870,18 +876,7 @@ fn ctrl_s_then_ctrl_q_in_an_editor_leave_the_text_as_typed_and_enter_saves() {
     wait_line(&mut s, "> abcd");
     s.send("\x11");
     s.send("\r");
-    s.wait_all(&[FRONTEND, HINT]);
-    s.send(TAB);
-    s.wait_for("> 1. Submit");
-    s.send("\r");
-    assert_finished(
-        &mut s,
-        0,
-        prefs_submitted(
-            json!({"style": {"values": ["abcd"], "labels": ["abcd"], "indices": [], "customText": "abcd"}}),
-            &["Style: abcd", FRONTEND_SKIPPED],
-        ),
-    );
+    skip_frontend_and_submit_custom_style(&mut s, "abcd");
 }
 
 /// How many BEL bytes (0x07) `bytes` holds.
