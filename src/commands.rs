@@ -100,15 +100,24 @@ fn format_line(format: Option<Dialect>) -> String {
     })
 }
 
-/// The warning lines of a text report: the format's own limits the payload breaks.
+/// The warning lines of a text report: the format's own limits the payload breaks, and keys
+/// it repeats.
 fn warning_lines(report: &ValidateReport) -> String {
     if report.warnings.is_empty() {
         return String::new();
     }
-    let who = report.format.map_or("its format", Dialect::title);
+    let limits = report
+        .warnings
+        .iter()
+        .any(|w| w.code != crate::contract::ProblemCode::DuplicateKey);
+    let what = match (limits, report.format) {
+        (true, Some(format)) => format!("limits of {}", format.title()),
+        (true, None) => "limits of its format".to_string(),
+        (false, _) => "keys given twice".to_string(),
+    };
     let lines = ErrorInfo::for_input(ErrorCode::InvalidPayload, report.warnings.clone())
         .problem_lines("  ");
-    format!("Warnings: limits of {who} (pi-ask asks anyway; --strict refuses):{lines}\n")
+    format!("Warnings: {what} (pi-ask asks anyway; --strict refuses):{lines}\n")
 }
 
 /// The text report: the normalized questions, or every problem.

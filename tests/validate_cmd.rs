@@ -37,6 +37,37 @@ fn the_json_report_carries_the_normalized_payload() {
     );
 }
 
+const TWICE: &str = r#"{"questions": [{"id": "a", "id": "b", "prompt": "p", "prompt": "q",
+    "options": [{"value": "v", "label": "l"}]}]}"#;
+
+#[test]
+fn a_key_given_twice_is_a_warning_and_refused_under_strict() {
+    let dir = Dir::new();
+    let p = dir.file("twice.json", TWICE);
+    let run = run_cmd(pi_ask().arg("validate").arg(&p));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "Valid payload: 1 question.\n\
+         1. Q1 (id: b; choose one): q\n   \
+         1) l [v]\n   \
+         or the user's own answer in their words\n\
+         Warnings: keys given twice (pi-ask asks anyway; --strict refuses):\n  \
+         questions[0].id: duplicate key \"id\": only its last value is used; remove the others [duplicate_key]\n  \
+         questions[0].prompt: duplicate key \"prompt\": only its last value is used; remove the others [duplicate_key]\n"
+    );
+    let strict = run_cmd(pi_ask().args(["validate", "--strict", "--json"]).arg(&p));
+    assert_eq!(strict.code, 2);
+    let problems = &strict.json()["error"]["problems"];
+    assert_eq!(problems[0]["code"], "duplicate_key");
+    assert_eq!(problems[1]["path"], "questions[0].prompt");
+    // The main command asks the last values, as JSON.parse reads them.
+    let asked = run_cmd(pi_ask().arg(&p).arg("--no-input"));
+    assert_eq!(asked.code, 3);
+    assert_eq!(asked.json()["details"]["questions"][0]["id"], "b");
+    assert_eq!(asked.json()["details"]["questions"][0]["prompt"], "q");
+}
+
 const BAD: &str = r#"{"questions": [{"id": "q", "prompt": "", "options": [{"value": "a", "label": "A"}, {"value": "a", "label": "B"}]}]}"#;
 
 #[test]

@@ -131,6 +131,9 @@ pub enum ProblemCode {
     /// An option label the format reserves for its own rows (`Write my own answer…`,
     /// `Continue →`; Claude Code's `Other`); `--strict` only.
     ReservedLabel,
+    /// An object has the same key twice: the last value is used, as `JSON.parse` does (the
+    /// contract's project reads payloads so); a `validate` warning, a refusal under `--strict`.
+    DuplicateKey,
     /// An answer for a question id the payload does not have.
     UnknownQuestion,
     /// An option value or position the question does not have.
@@ -179,6 +182,7 @@ impl ProblemCode {
         ProblemCode::HeaderTooLong,
         ProblemCode::LabelTooLong,
         ProblemCode::ReservedLabel,
+        ProblemCode::DuplicateKey,
         ProblemCode::UnknownQuestion,
         ProblemCode::UnknownOption,
         ProblemCode::TooManyValues,
@@ -219,6 +223,7 @@ impl ProblemCode {
             ProblemCode::HeaderTooLong => "header_too_long",
             ProblemCode::LabelTooLong => "label_too_long",
             ProblemCode::ReservedLabel => "reserved_label",
+            ProblemCode::DuplicateKey => "duplicate_key",
             ProblemCode::UnknownQuestion => "unknown_question",
             ProblemCode::UnknownOption => "unknown_option",
             ProblemCode::TooManyValues => "too_many_values",

@@ -16,6 +16,7 @@
 mod answers_file;
 mod codes;
 mod dialects;
+mod duplicates;
 mod fast;
 mod json;
 mod rules;

@@ -152,8 +152,8 @@ pub struct Reading {
     /// The normalized payload, or why it was refused.
     pub payload: Result<Payload, PayloadError>,
     /// Limits of the format that the payload breaks but pi-ask does not need (mickyyy68/pi-ask's
-    /// 1-4 questions, 2-5 options, ...): refusals under `--strict`, else only reported by
-    /// `pi-ask validate`. In document order.
+    /// 1-4 questions, 2-5 options, ...), and keys given twice (`duplicate_key`): refusals under
+    /// `--strict`, else only reported by `pi-ask validate`. In document order.
     pub warnings: Vec<Problem>,
 }
 
@@ -171,7 +171,13 @@ pub fn parse_payload_as(text: &str, format: InputFormat, strict: bool) -> Readin
         }
     }
     match serde_json::from_str::<Value>(text) {
-        Ok(value) => parse_value_as(&value, format, strict),
+        // The typed path refuses a repeated key; here the last value is used, and said.
+        Ok(value) => read_value(
+            &value,
+            format,
+            strict,
+            super::duplicates::duplicate_keys(text),
+        ),
         Err(e) => Reading {
             format: match format {
                 InputFormat::Auto => Dialect::Contract,
@@ -188,6 +194,12 @@ pub fn parse_payload_as(text: &str, format: InputFormat, strict: bool) -> Readin
 
 /// [`parse_payload_as`] on an already-parsed JSON value.
 pub fn parse_value_as(value: &Value, format: InputFormat, strict: bool) -> Reading {
+    read_value(value, format, strict, Vec::new())
+}
+
+/// [`parse_value_as`] with `more` warnings of the text it was parsed from (its repeated keys),
+/// which `strict` turns into problems as the format's limits.
+fn read_value(value: &Value, format: InputFormat, strict: bool, more: Vec<Problem>) -> Reading {
     let (dialect, hint) = match format {
         InputFormat::Auto => match detect(value) {
             Detection::Fits(d) => (d, None),
@@ -203,6 +215,7 @@ pub fn parse_value_as(value: &Value, format: InputFormat, strict: bool) -> Readi
         }
     }
     let mut warnings = limits::check(value, dialect);
+    warnings.extend(more);
     sort_problems(&mut warnings, spelling);
     if strict && !warnings.is_empty() {
         let mut all = std::mem::take(&mut warnings);

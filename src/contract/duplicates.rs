@@ -1,0 +1,145 @@
+//! Keys given twice in one JSON object. `serde_json`, like `JSON.parse`, keeps the last value
+//! of a repeated key without a word, so a payload can show one prompt to a reader that takes
+//! the first (a log viewer, an agent's own tooling) and ask another. This pass finds them:
+//! a `duplicate_key` warning of `pi-ask validate` at each later use, a problem under
+//! `--strict` (docs/exit-codes.md).
+
+use super::codes::ProblemCode;
+use super::json::join_path;
+use super::Problem;
+use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use std::collections::HashSet;
+use std::fmt;
+
+/// The keys `text` (JSON) repeats within one object, in document order: a `duplicate_key`
+/// problem at the path of each repeat (`questions[0].prompt`). Empty when the text is not
+/// JSON (the parse names that) or nests deeper than serde_json reads (128 levels).
+pub fn duplicate_keys(text: &str) -> Vec<Problem> {
+    let mut found = Vec::new();
+    let mut de = serde_json::Deserializer::from_str(text);
+    let walk = Walk {
+        path: String::new(),
+        found: &mut found,
+    };
+    if walk.deserialize(&mut de).is_err() {
+        return Vec::new();
+    }
+    found
+}
+
+/// One value at `path`; repeats go to `found`.
+struct Walk<'a> {
+    path: String,
+    found: &'a mut Vec<Problem>,
+}
+
+impl<'de> DeserializeSeed<'de> for Walk<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+        de.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Walk<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut i = 0usize;
+        loop {
+            let item = Walk {
+                path: format!("{}[{i}]", self.path),
+                found: &mut *self.found,
+            };
+            if seq.next_element_seed(item)?.is_none() {
+                return Ok(());
+            }
+            i += 1;
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let path = join_path(&self.path, &key);
+            if !seen.insert(key.clone()) {
+                self.found.push(Problem::new(
+                    ProblemCode::DuplicateKey,
+                    path.clone(),
+                    format!(
+                        "duplicate key {}: only its last value is used; remove the others",
+                        crate::text::quoted(&key)
+                    ),
+                ));
+                // The value is read as the other one was, for the repeats inside it.
+            }
+            map.next_value_seed(Walk {
+                path,
+                found: &mut *self.found,
+            })?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paths(text: &str) -> Vec<String> {
+        duplicate_keys(text).into_iter().map(|p| p.path).collect()
+    }
+
+    #[test]
+    fn each_repeat_is_named_at_its_path_in_document_order() {
+        let text = r#"{"questions":[{"id":"a","id":"b","prompt":"p","prompt":"q",
+            "options":[{"value":"v","label":"l","label":"m"}]}],"title":"t","title":"u"}"#;
+        assert_eq!(
+            paths(text),
+            [
+                "questions[0].id",
+                "questions[0].prompt",
+                "questions[0].options[0].label",
+                "title"
+            ]
+        );
+        let first = &duplicate_keys(text)[0];
+        assert_eq!(first.code, ProblemCode::DuplicateKey);
+        assert_eq!(
+            first.message,
+            "duplicate key \"id\": only its last value is used; remove the others"
+        );
+    }
+
+    #[test]
+    fn no_repeat_no_problem_and_not_json_is_the_parses_to_say() {
+        assert!(paths(r#"{"a":{"a":1},"b":[{"a":1},{"a":2}]}"#).is_empty());
+        assert!(paths("{\"a\":1,\"a\"").is_empty());
+        assert!(paths(&("[".repeat(200) + &"]".repeat(200))).is_empty());
+        // An odd key is spelled as JSON in the path.
+        assert_eq!(paths(r#"{"x y":1,"x y":2}"#), [r#"["x y"]"#]);
+    }
+}
