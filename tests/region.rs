@@ -446,6 +446,53 @@ fn a_shrink_then_a_regrow_at_a_question_shows_the_question_as_before() {
 }
 
 #[test]
+fn quick_resizes_through_other_widths_with_keys_between_never_draw_over_the_shells_lines() {
+    if !tmux_available("region") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), PREFS).unwrap();
+    let socket = format!("pi-ask-region-quick-{}", std::process::id());
+    let command = format!(
+        "cd {} && seq 100 && NO_COLOR=1 PI_ASK_SCREEN=inline {} q.json --output r.json; sleep 60",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_pi-ask")
+    );
+    tmux_session(&socket, 80, 24, &command);
+    tmux_wait(&socket, "the first question", |p| p.contains("? keys"));
+    tmux(&socket, &["send-keys", "-t", "t", "Down", "Enter"]);
+    tmux_wait(&socket, "the second question", |p| {
+        p.contains("2/2 Frontend")
+    });
+    // Each resize pushes and pulls rows at its own width before pi-ask draws again.
+    for _ in 0..2 {
+        for (x, y) in [
+            ("40", "10"),
+            ("120", "30"),
+            ("30", "12"),
+            ("80", "8"),
+            ("100", "20"),
+            ("80", "24"),
+        ] {
+            tmux(&socket, &["resize-window", "-t", "t", "-x", x, "-y", y]);
+            tmux(&socket, &["send-keys", "-t", "t", "Down"]);
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let pane = tmux(&socket, &["capture-pane", "-p", "-S", "-", "-t", "t"]);
+    tmux(&socket, &["kill-server"]);
+    let numbers: Vec<String> = pane
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_digit()))
+        .map(str::to_string)
+        .collect();
+    let expected: Vec<String> = (1..=100).map(|n| n.to_string()).collect();
+    assert_eq!(numbers, expected, "{pane}");
+}
+
+#[test]
 fn a_long_title_stays_one_line_and_growing_the_window_twice_leaves_it_once() {
     let title = "A".repeat(150);
     let payload = json!({"title": title, "questions": [

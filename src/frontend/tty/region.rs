@@ -35,7 +35,8 @@
 //! tmux rewraps a row by the widest text it held since an erase from the row's left (an erase
 //! after the text keeps the old width), so a row drawn over wider or unknown text is erased
 //! from its left first. tmux also pulls the newest lines of its history back when the window
-//! grows: the region's own lines a shrink pushed there are its own again ([`pulls_back`]).
+//! grows: the region's own lines a shrink pushed there are its own again while the width stays
+//! the same ([`pulls_back`]).
 
 use std::fmt::Write as _;
 

@@ -44,6 +44,12 @@ impl Region {
         let cols = cols.max(1);
         let grown = rows.saturating_sub(self.rows);
         self.rows = rows;
+        if cols != old_cols {
+            // tmux rewraps its history too, and a few resizes between two frames (each pushing
+            // and pulling rows at its own width) leave too little known to take rows back
+            // safely: taking too many would draw over the shell's lines.
+            self.forget_pushed();
+        }
         let reflows = self.reflows && cols < old_cols;
         let above: Vec<usize> = (0..self.at)
             .map(|row| match self.shown.get(row) {
@@ -63,7 +69,9 @@ impl Region {
         // those lines (tmux pushes the top rows into its history), so the lines are separated
         // from the rest of the transcript.
         let block_lost = lost > self.live.len();
-        self.note_pushed(lost, transcript);
+        if cols == old_cols {
+            self.note_pushed(lost, transcript);
+        }
         for entry in self.live.drain(..lost.min(self.live.len())) {
             if let Some(line) = transcript.iter().find(|l| l.entry == entry) {
                 self.given.insert(line.entry);
@@ -151,9 +159,10 @@ impl Region {
         self.given_up_before = None;
     }
 
-    /// The window grew by `grown` rows and the terminal pulled the newest lines of its history
-    /// back above the region's top ([`super::pulls_back`]), each on the rows it takes at `cols`
-    /// columns: as many of the region's own pushed lines as came back whole are the region's
+    /// The window grew by `grown` rows, its width the same, and the terminal pulled the newest
+    /// lines of its history back above the region's top ([`super::pulls_back`]), each on the
+    /// rows it takes at `cols` columns: as many of the region's own pushed lines as came back
+    /// whole are the region's
     /// again, the newest first, so the next frame writes over their stale text (a block drawn
     /// before a shrink). Their transcript lines are live again, drawn in place; once every
     /// pushed line is back, the lines given up are as before (no longer separated). Returns
