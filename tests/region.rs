@@ -446,6 +446,53 @@ fn a_shrink_then_a_regrow_at_a_question_shows_the_question_as_before() {
 }
 
 #[test]
+fn a_shrink_and_a_regrow_at_the_review_of_a_tall_payload_leave_the_transcript_once() {
+    let questions: Vec<Value> = (1..=12)
+        .map(|i| {
+            json!({"id": format!("q{i}"), "label": format!("Q{i}"), "prompt": format!("Question {i}?"),
+                "options": [{"value": "a", "label": format!("Alpha{i}")}, {"value": "b", "label": "Beta"}]})
+        })
+        .collect();
+    let payload = json!({"title": "Tall payload", "questions": questions}).to_string();
+    let Some((socket, _dir)) = in_tmux(&payload, 80, 24, "tall") else {
+        return;
+    };
+    for i in 1..=12 {
+        tmux_wait(&socket, "the next question", |p| {
+            p.contains(&format!("{i}/12 Q{i}"))
+        });
+        tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
+    }
+    tmux_wait(&socket, "the review", |p| p.contains("1. Submit"));
+    // The first answers' lines went out of reach as the review was drawn; the shrink pushes
+    // the rest and the review's top rows into tmux's history, and the regrow pulls them back.
+    tmux(
+        &socket,
+        &["resize-window", "-t", "t", "-x", "80", "-y", "12"],
+    );
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    tmux(
+        &socket,
+        &["resize-window", "-t", "t", "-x", "80", "-y", "24"],
+    );
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    let (pane, ours) = submit_from_the_review(&socket);
+    let mut expected = vec!["Tall payload".to_string()];
+    expected.extend((1..=12).map(|i| format!("Question {i}?: Alpha{i}")));
+    expected.push("✔ Submitted".to_string());
+    let start = ours
+        .iter()
+        .position(|l| l == "Tall payload")
+        .expect("the title");
+    assert_eq!(ours[start..start + expected.len()], expected[..], "{pane}");
+    assert_eq!(
+        ours.iter().filter(|l| *l == "Tall payload").count(),
+        1,
+        "{pane}"
+    );
+}
+
+#[test]
 fn quick_resizes_through_other_widths_with_keys_between_never_draw_over_the_shells_lines() {
     if !tmux_available("region") {
         return;

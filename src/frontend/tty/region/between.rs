@@ -164,9 +164,9 @@ impl Region {
     /// rows it takes at `cols` columns: as many of the region's own pushed lines as came back
     /// whole are the region's
     /// again, the newest first, so the next frame writes over their stale text (a block drawn
-    /// before a shrink). Their transcript lines are live again, drawn in place; once every
-    /// pushed line is back, the lines given up are as before (no longer separated). Returns
-    /// the rows taken back.
+    /// before a shrink). Their transcript lines are live again, drawn in place; once no pushed
+    /// row of a block is left in the history, the lines given up are as they were before they
+    /// went (no longer separated). Returns the rows taken back.
     fn pull_back(&mut self, grown: usize, cols: usize) -> usize {
         let reflows = self.reflows;
         let rows_of = |p: &super::Pushed| {
@@ -193,10 +193,17 @@ impl Region {
             self.given.remove(&line.entry);
             self.given_up.retain(|l| l.entry != line.entry);
         }
-        if self.pushed.is_empty() {
-            if let Some(before) = self.given_up_before.take() {
-                self.given = before.iter().map(|l| l.entry).collect();
-                self.given_up = before;
+        // No stale row of a block left in the history: the lines given up read on, in order,
+        // into the region, as they were before any went (separated or not).
+        if self.pushed.iter().all(|p| p.line.is_some()) {
+            if let Some(before) = &self.given_up_before {
+                let mut lines = before.clone();
+                lines.extend(self.pushed.iter().filter_map(|p| p.line.clone()));
+                self.given = lines.iter().map(|l| l.entry).collect();
+                self.given_up = lines;
+            }
+            if self.pushed.is_empty() {
+                self.given_up_before = None;
             }
         }
         back
