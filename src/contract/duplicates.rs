@@ -85,7 +85,7 @@ impl<'de> Visitor<'de> for Walk<'_> {
         let mut seen = HashSet::new();
         while let Some(key) = map.next_key::<String>()? {
             let path = join_path(&self.path, &key);
-            if !seen.insert(key.clone()) {
+            if seen.contains(&key) {
                 self.found.push(Problem::new(
                     ProblemCode::DuplicateKey,
                     path.clone(),
@@ -94,8 +94,10 @@ impl<'de> Visitor<'de> for Walk<'_> {
                         crate::text::quoted(&key)
                     ),
                 ));
-                // The value is read as the other one was, for the repeats inside it.
+            } else {
+                seen.insert(key);
             }
+            // The value is read either way, for the repeats inside it.
             map.next_value_seed(Walk {
                 path,
                 found: &mut *self.found,
