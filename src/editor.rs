@@ -605,6 +605,18 @@ impl ConditionalEventHandler for Keys {
             }
             Action::Nothing | Action::PasteStart | Action::PasteEnd => Some(Cmd::Noop),
             Action::Other if self.watch.at_floor(event, ctx.line()) => Some(Cmd::Noop),
+            // Backspace right after a marker takes the whole marker. rustyline gives a bound
+            // command the key's own repeat count (one character), so the editor opens again on
+            // the line without it, as after a fold.
+            Action::Other
+                if *event == Event::from(KeyEvent(KeyCode::Backspace, Modifiers::NONE)) =>
+            {
+                let (line, pos) = (ctx.line(), ctx.pos());
+                let bytes = lock(&self.watch.pastes).marker_before(line, pos)?;
+                let (before, after) = (&line[..pos - bytes], &line[pos..]);
+                *lock(&self.closed) = Some(Closing::Fold(before.to_string(), after.to_string()));
+                Some(Cmd::AcceptLine)
+            }
             Action::Other => match self.watch.typed_key(event, n, positive, ctx)? {
                 Typing::AsIs => None,
                 Typing::Dropped => Some(Cmd::Noop),

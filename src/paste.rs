@@ -6,9 +6,9 @@
 //! A paste of more than [`MAX_UNFOLDED_LINES`] lines or [`MAX_UNFOLDED_CHARS`] characters, or
 //! one that would make the editor's text taller than its room, goes into the editor as one
 //! marker, `[paste #1 +40 lines]` (`[paste #2 1205 chars]` for one long line), as pi's own
-//! editor does; the text saved has the paste in its place, byte for byte. A marker that was
-//! edited is no longer one: it stays as the text it became (undo brings it back, and the paste
-//! with it). An editor opening on a text that would not fit gets the whole text as one marker
+//! editor does; the text saved has the paste in its place, byte for byte. Backspace right
+//! after a marker takes it whole ([`Pastes::marker_before`]); a marker edited otherwise is no
+//! longer one: it stays as the text it became (undo brings it back, and the paste with it). An editor opening on a text that would not fit gets the whole text as one marker
 //! the same way.
 //!
 //! Typed text is folded the same way ([`Pastes::type_in`]): a key whose text would make the
@@ -315,6 +315,17 @@ impl Pastes {
         text.starts_with(folded.marker.as_str()).then_some(n)
     }
 
+    /// How many bytes the marker right before byte `pos` of `line` has, when one of ours ends
+    /// there: Backspace takes it whole, rather than one character, which left the rest as
+    /// plain text that was saved as such (the paste lost but for undo).
+    pub fn marker_before(&self, line: &str, pos: usize) -> Option<usize> {
+        let before = line.get(..pos)?;
+        self.folded
+            .iter()
+            .find(|f| before.ends_with(&f.marker))
+            .map(|f| f.marker.len())
+    }
+
     /// The text the editor's `line` stands for: every marker in it replaced by its text, left
     /// to right, and every marker in a typed fold's text by its own (a paste's text is never
     /// read for markers; a fold's text only for the markers made before it).
@@ -611,5 +622,18 @@ mod tests {
             saved,
             format!("{big}{}", "b".repeat(saved.len() - big.len()))
         );
+    }
+    #[test]
+    fn the_marker_before_the_cursor_is_found_whole() {
+        let mut pastes = Pastes::default();
+        let seq: Vec<String> = (1..=40).map(|i| i.to_string()).collect();
+        let marker = pastes.insert("see: ", 5, &seq.join("\n"), |_| true);
+        assert_eq!(marker, "[paste #1 +40 lines]");
+        let line = format!("see: {marker}");
+        assert_eq!(pastes.marker_before(&line, line.len()), Some(20));
+        assert_eq!(pastes.marker_before(&line, line.len() - 1), None);
+        assert_eq!(pastes.marker_before(&line, 5), None);
+        // A byte inside a character is no position.
+        assert_eq!(pastes.marker_before("é", 1), None);
     }
 }

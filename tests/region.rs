@@ -844,6 +844,33 @@ fn a_long_paste_in_a_note(tag: &str, shrink: Option<(u16, u16)>) {
     );
 }
 
+/// Backspace right after a paste's marker takes the whole marker (and the paste): one
+/// character of it used to go, leaving `[paste #1 +40 lines` as the note's text.
+#[test]
+fn backspace_after_a_pastes_marker_takes_the_whole_paste() {
+    let Some((socket, dir)) = in_tmux(DATABASE, 80, 24, "paste-bs") else {
+        return;
+    };
+    tmux_wait(&socket, "the question", |p| p.contains("? keys"));
+    tmux(&socket, &["send-keys", "-t", "t", "n"]);
+    tmux_wait(&socket, "the note editor", |p| p.contains("Add a note..."));
+    tmux(&socket, &["send-keys", "-t", "t", "-l", "see: "]);
+    let seq: Vec<String> = (1..=40).map(|i| i.to_string()).collect();
+    tmux(&socket, &["set-buffer", &seq.join("\n")]);
+    tmux(&socket, &["paste-buffer", "-p", "-t", "t"]);
+    tmux_wait(&socket, "the folded paste", |p| {
+        p.contains("> see: [paste #1 +40 lines]")
+    });
+    tmux(&socket, &["send-keys", "-t", "t", "BSpace"]);
+    tmux(&socket, &["send-keys", "-t", "t", "-l", "ok"]);
+    tmux_wait(&socket, "the marker gone", |p| p.contains("> see: ok"));
+    let result = save_the_note_and_submit(&socket, dir.path(), "note: see: ok");
+    assert_eq!(
+        result["details"]["answers"]["database"]["optionNotes"]["postgres"],
+        json!("see: ok")
+    );
+}
+
 #[test]
 fn a_long_paste_in_a_note_stays_in_the_window_and_is_saved_whole() {
     a_long_paste_in_a_note("paste", None);
