@@ -183,14 +183,10 @@ pub struct Notice {
 }
 
 impl Notice {
-    /// The notice for question `index` (0-based) of a payload titled `title`: its label, or
-    /// its prompt when the label is the `Q1`, `Q2`, ... fallback.
-    pub fn question_waiting(title: Option<&str>, question: &Question, index: usize) -> Notice {
-        let subject = if question.label == format!("Q{}", index + 1) {
-            &question.prompt
-        } else {
-            &question.label
-        };
+    /// The notice for `question` of a payload titled `title`: its label, or its prompt when
+    /// the payload gave no label ([`Question::name`]).
+    pub fn question_waiting(title: Option<&str>, question: &Question) -> Notice {
+        let subject = question.name();
         let title = title.map(clean).filter(|t| !t.is_empty());
         Notice {
             event: EVENT,
@@ -336,16 +332,19 @@ mod tests {
 
     #[test]
     fn the_message_names_the_label_or_else_the_prompt() {
-        let n = Notice::question_waiting(None, &question(Some("Scope"), "What scope?"), 0);
+        let n = Notice::question_waiting(None, &question(Some("Scope"), "What scope?"));
         assert_eq!(
             (n.event, n.title.as_str(), n.message.as_str()),
             ("question.waiting", "pi ask", "Question waiting: Scope")
         );
-        let n = Notice::question_waiting(Some("Setup"), &question(None, "What scope?"), 0);
+        let n = Notice::question_waiting(Some("Setup"), &question(None, "What scope?"));
         assert_eq!(
             (n.title.as_str(), n.message.as_str()),
             ("Setup", "Question waiting: What scope?")
         );
+        // A label the payload gave is its name, even one that reads as the fallback.
+        let n = Notice::question_waiting(None, &question(Some("Q1"), "What scope?"));
+        assert_eq!(n.message, "Question waiting: Q1");
     }
 
     #[test]
@@ -354,7 +353,7 @@ mod tests {
             None,
             &format!("Line\none\x1b]0;x\x07\u{202e} {}", "é".repeat(200)),
         );
-        let n = Notice::question_waiting(Some("T\r\n\u{9b}2J"), &q, 0);
+        let n = Notice::question_waiting(Some("T\r\n\u{9b}2J"), &q);
         assert_eq!(n.title, "T 2J");
         assert_eq!(n.message.chars().count(), 120);
         assert!(
@@ -413,7 +412,7 @@ mod tests {
     fn the_command_gets_the_notice_in_its_environment() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("n.txt");
-        let n = Notice::question_waiting(None, &question(Some("Scope"), "P"), 0);
+        let n = Notice::question_waiting(None, &question(Some("Scope"), "P"));
         let command = format!(
             "printf '%s|%s|%s' \"$ASK_NOTIFY_EVENT\" \"$ASK_NOTIFY_TITLE\" \"$ASK_NOTIFY_MESSAGE\" > '{}'",
             out.display()
@@ -433,7 +432,7 @@ mod tests {
 
     #[test]
     fn a_hanging_command_is_killed_after_five_seconds() {
-        let n = Notice::question_waiting(None, &question(Some("Scope"), "P"), 0);
+        let n = Notice::question_waiting(None, &question(Some("Scope"), "P"));
         let start = Instant::now();
         let done = run_command("sleep 30", &n).unwrap().join().unwrap();
         let took = start.elapsed();

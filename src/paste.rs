@@ -54,6 +54,8 @@ struct Size {
     bytes: usize,
     chars: usize,
     breaks: usize,
+    /// The text ends with a line break (it ends its last line, it starts none).
+    ends_with_break: bool,
 }
 
 impl Size {
@@ -62,6 +64,7 @@ impl Size {
             bytes: text.len(),
             chars: text.chars().count(),
             breaks: text.bytes().filter(|&b| b == b'\n').count(),
+            ends_with_break: text.ends_with('\n'),
         }
     }
 
@@ -70,7 +73,17 @@ impl Size {
             bytes: self.bytes + other.bytes,
             chars: self.chars + other.chars,
             breaks: self.breaks + other.breaks,
+            ends_with_break: if other.bytes == 0 {
+                self.ends_with_break
+            } else {
+                other.ends_with_break
+            },
         }
+    }
+
+    /// The lines a marker counts: `seq 30` with its last newline is 30 lines, not 31.
+    fn lines(self) -> usize {
+        (self.breaks + usize::from(!self.ends_with_break)).max(1)
     }
 }
 
@@ -142,7 +155,7 @@ impl Pastes {
     /// the marker says so.
     fn fold(&mut self, text: &str, cut: bool) -> String {
         let size = Size::of(text);
-        let (id, lines) = (self.folded.len() + 1, size.breaks + 1);
+        let (id, lines) = (self.folded.len() + 1, size.lines());
         let marker = if cut {
             words::cut_paste_marker(
                 id,
@@ -188,7 +201,7 @@ impl Pastes {
         // The line with text[..cut] folded, the rest of it once or twice.
         let shown = |cut: usize, times: usize| {
             let size = self.measure(&text[..cut], all);
-            let marker = words::text_marker(all + 1, size.breaks + 1, size.chars);
+            let marker = words::text_marker(all + 1, size.lines(), size.chars);
             format!("{marker}{}{after}", text[cut..].repeat(times))
         };
         let whole = format!("{text}{after}");
@@ -240,7 +253,7 @@ impl Pastes {
         if size.bytes > MAX_EDITOR_PASTE_BYTES {
             return None;
         }
-        let marker = words::text_marker(self.folded.len() + 1, size.breaks + 1, size.chars);
+        let marker = words::text_marker(self.folded.len() + 1, size.lines(), size.chars);
         self.folded.push(Folded {
             marker: marker.clone(),
             text: text.to_string(),
@@ -381,6 +394,15 @@ mod tests {
         assert_eq!(shown, "[paste #1 +40 lines]");
         let line = format!("a{shown}b");
         assert_eq!(p.expand(&line), format!("a{}b", seq(40)));
+    }
+
+    #[test]
+    fn a_paste_ending_in_a_newline_counts_its_lines_not_its_breaks() {
+        let mut p = Pastes::default();
+        let thirty = format!("{}\n", seq(30));
+        let shown = p.insert("", 0, &thirty, |_| true);
+        assert_eq!(shown, "[paste #1 +30 lines]");
+        assert_eq!(p.expand(&shown), thirty);
     }
 
     #[test]

@@ -413,6 +413,7 @@ fn skeleton(payload: &Payload, cli: &Cli) -> Payload {
             .map(|q| crate::contract::Question {
                 id: q.id.clone(),
                 label: q.label.clone(),
+                label_given: q.label_given,
                 prompt: q.prompt.clone(),
                 kind: q.kind,
                 required: q.required,

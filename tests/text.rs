@@ -195,7 +195,7 @@ fn a_c_locale_gets_ascii_only_payload_text_escaped_and_the_answers_kept() {
     s.send("1");
     s.wait_for("Na\\u{ef}ve extras");
     s.send(" ");
-    s.wait_for("[x] 1. Lait v");
+    s.wait_for("[x] 1. Lait +");
     s.send("\t");
     s.wait_for("Review answers");
     s.send("\r");
@@ -297,7 +297,7 @@ fn gnu_screen_under_lang_c_shows_a_single_select_questions_options() {
         );
     }
     assert!(
-        next.contains("1. Lait v") && next.contains("2. Sucre"),
+        next.contains("1. Lait +") && next.contains("2. Sucre"),
         "{next}"
     );
 }

@@ -119,6 +119,10 @@ pub struct Question {
     /// The given label, trimmed, or `Q1`, `Q2`, ... by 1-based position (contract "Input
     /// rules").
     pub label: String,
+    /// Whether the payload gave the label (`false`: [`Question::label`] is the `Q1`, `Q2`,
+    /// ... fallback, even when a payload's own label reads the same). Not serialized.
+    #[serde(skip)]
+    pub label_given: bool,
     /// Non-blank prompt text, trimmed.
     pub prompt: String,
     /// `single` unless given.
@@ -147,6 +151,16 @@ fn is_true(b: &bool) -> bool {
 }
 
 impl Question {
+    /// The name screens and notices give the question: its label, or its prompt when the
+    /// payload gave no label (the `Q1`, `Q2`, ... fallback names nothing).
+    pub fn name(&self) -> &str {
+        if self.label_given {
+            &self.label
+        } else {
+            &self.prompt
+        }
+    }
+
     /// Whether the question takes custom text, the "Type your own" answer: the one rule every
     /// front end, the answer state, the answers file and the question listing ask. Every
     /// question does, preview questions too (the contract's project since v0.6.0: "all

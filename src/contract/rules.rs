@@ -528,9 +528,11 @@ fn question(
     if problems.len() != before {
         return None;
     }
+    let label = label.ok()?;
     Some(Question {
         id: id?,
-        label: label.ok()?.unwrap_or_else(|| format!("Q{}", index + 1)),
+        label_given: label.is_some(),
+        label: label.unwrap_or_else(|| format!("Q{}", index + 1)),
         prompt: prompt?,
         kind,
         required,

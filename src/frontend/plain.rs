@@ -379,7 +379,7 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
     crate::terminal::discard_typeahead();
     if let Some(question) = flow.payload().questions.first() {
         let notice =
-            crate::notify::Notice::question_waiting(flow.payload().title.as_deref(), question, 0);
+            crate::notify::Notice::question_waiting(flow.payload().title.as_deref(), question);
         let _ = writer.write_all(&opts.notify.when_waiting(&notice, false));
     }
     // ASCII only on a terminal whose locale is not UTF-8 (`text::charset`).

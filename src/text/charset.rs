@@ -31,7 +31,7 @@ pub enum Charset {
 pub enum Glyph {
     /// `←→` / `<- ->`: the keys between questions.
     LeftRight,
-    /// `↑↓` / `^v`: the keys that move the highlight.
+    /// `↑↓` / `Up/Down`: the keys that move the highlight (`^v` read as Ctrl+V).
     UpDown,
     /// `…` / `...`: text cut short, a row that opens more.
     Ellipsis,
@@ -39,11 +39,11 @@ pub enum Glyph {
     Pointer,
     /// `›` / `>`: after a prompt (dialoguer's colourful theme).
     PromptSuffix,
-    /// `✔` / `v`: done, answered (an ending, a collapsed question).
+    /// `✔` / `+`: done, answered (an ending, a collapsed question; `v` is a key).
     Tick,
     /// `✘` / `x`: not done, no answer.
     Cross,
-    /// `✓` / `v`: the review's mark of an answered question.
+    /// `✓` / `+`: the review's mark of an answered question.
     Answered,
     /// `·` / `-`: between a name and its value, between hints.
     Dot,
@@ -57,9 +57,9 @@ pub enum Glyph {
     Left,
     /// `→` / `->`: next.
     Right,
-    /// `↑` / `^`.
+    /// `↑` / `Up`.
     Up,
-    /// `↓` / `v`.
+    /// `↓` / `Down` (`v` is a key).
     Down,
     /// `│` / `|`: the rule before preview and pager lines.
     Bar,
@@ -80,21 +80,21 @@ pub enum Glyph {
 /// matches: pairs before their parts).
 pub const TABLE: &[(Glyph, &str, &str)] = &[
     (Glyph::LeftRight, "\u{2190}\u{2192}", "<- ->"),
-    (Glyph::UpDown, "\u{2191}\u{2193}", "^v"),
+    (Glyph::UpDown, "\u{2191}\u{2193}", "Up/Down"),
     (Glyph::Ellipsis, "\u{2026}", "..."),
     (Glyph::Pointer, "\u{276f}", ">"),
     (Glyph::PromptSuffix, "\u{203a}", ">"),
-    (Glyph::Tick, "\u{2714}", "v"),
+    (Glyph::Tick, "\u{2714}", "+"),
     (Glyph::Cross, "\u{2718}", "x"),
-    (Glyph::Answered, "\u{2713}", "v"),
+    (Glyph::Answered, "\u{2713}", "+"),
     (Glyph::Dot, "\u{b7}", "-"),
     (Glyph::Checked, "\u{2714}", "[x]"),
     (Glyph::Unchecked, "\u{2b1a}", "[ ]"),
     (Glyph::Bullet, "\u{2022}", "*"),
     (Glyph::Left, "\u{2190}", "<-"),
     (Glyph::Right, "\u{2192}", "->"),
-    (Glyph::Up, "\u{2191}", "^"),
-    (Glyph::Down, "\u{2193}", "v"),
+    (Glyph::Up, "\u{2191}", "Up"),
+    (Glyph::Down, "\u{2193}", "Down"),
     (Glyph::Bar, "\u{2502}", "|"),
     (Glyph::Rule, "\u{2500}", "-"),
     (Glyph::QuoteOpen, "\u{201c}", "\""),
@@ -338,7 +338,7 @@ mod tests {
         let ascii = Charset::Ascii;
         assert_eq!(
             ascii.write("\u{2191}\u{2193} move \u{b7} \u{2190}\u{2192} question"),
-            "^v move - <- -> question"
+            "Up/Down move - <- -> question"
         );
         assert_eq!(ascii.write("Type your own\u{2026}"), "Type your own...");
         assert_eq!(ascii.write("(\u{2022}) Next \u{2192}"), "(*) Next ->");

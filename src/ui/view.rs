@@ -66,12 +66,8 @@ pub fn note_lines(payload: &Payload, answers: &AnswerState, q: usize) -> Vec<Str
 
 /// The name a transcript line gives question `q`: its label, or its prompt when the payload
 /// gave no label (the label is then the contract's `Q1`, `Q2`, … fallback).
-pub fn transcript_name(question: &Question, q: usize) -> String {
-    if question.label == format!("Q{}", q + 1) {
-        one_line(&question.prompt).into_owned()
-    } else {
-        one_line(&question.label).into_owned()
-    }
+pub fn transcript_name(question: &Question) -> String {
+    one_line(question.name()).into_owned()
 }
 
 /// How a run ended, in the last transcript line's words: `Submitted`, `Cancelled`, …
@@ -434,7 +430,7 @@ pub fn transcript_line(
     q: usize,
     width: usize,
 ) -> String {
-    let name = transcript_name(&payload.questions[q], q);
+    let name = transcript_name(&payload.questions[q]);
     let notes = note_lines(payload, answers, q).len();
     let answer = answer_text(payload, answers, q).map(|a| match notes {
         0 => a,
@@ -542,7 +538,7 @@ mod tests {
         assert_eq!(strip(colour.prompt("How?", 80)), "? How? >");
         assert_eq!(
             strip(transcript_line(&colour, &p, flow.answers(), 0, 80)),
-            "v Style - Terse"
+            "+ Style - Terse"
         );
         assert_eq!(
             strip(transcript_line(&colour, &p, flow.answers(), 1, 80)),
@@ -557,7 +553,7 @@ mod tests {
             "a <- -> b ..."
         );
         assert_eq!(plain.fit("abcdefghij", 8), "abcde...");
-        assert_eq!(plain.glyph(Glyph::UpDown), "^v");
+        assert_eq!(plain.glyph(Glyph::UpDown), "Up/Down");
         assert_eq!(colour.item_indent(), 2);
     }
 
@@ -590,6 +586,13 @@ mod tests {
         assert_eq!(
             console::strip_ansi_codes(&transcript_line(&colour, &p, flow.answers(), 1, 80)),
             "✘ Which ones? · no answer"
+        );
+        // A label the payload gave names the question, even one that reads as the fallback.
+        let mut given = payload();
+        given.questions[0].label = "Q1".into();
+        assert_eq!(
+            transcript_line(&plain, &given, flow.answers(), 0, 80),
+            "Q1: Terse (+ note)"
         );
     }
 

@@ -142,37 +142,66 @@ pub struct TtyBackend {
     continued: bool,
     /// The window's size as last read: read again only after a resize or a continue (a key
     /// asked for it three times, two system calls each).
-    size: std::cell::Cell<Option<(usize, usize)>>,
-    /// Set by `SIGWINCH` and `SIGCONT` (a window resized while pi-ask was stopped sends it no
-    /// `SIGWINCH`); the handlers are removed when the backend is dropped.
-    resized: ResizeMark,
+    size: WindowSize,
     _screen: crate::terminal::RestoreGuard,
 }
 
-/// A flag the resize and continue signals set.
-struct ResizeMark {
-    flag: Arc<std::sync::atomic::AtomicBool>,
+/// The window's size as last read, read again once it may have changed.
+///
+/// Two things say it may have: a resize event from the key reader ([`WindowSize::forget`]),
+/// and a flag that `SIGWINCH` and `SIGCONT` set (a window resized while pi-ask was stopped
+/// sends it no `SIGWINCH`; an editor reads keys while the key reader does not). The event
+/// alone is not enough for the flag's handler: the reader's wake may come first and the draw
+/// it causes read the old size, with no later wake to draw again. The handlers are removed
+/// when the value is dropped.
+struct WindowSize {
+    last: std::cell::Cell<Option<(usize, usize)>>,
+    stale: Arc<std::sync::atomic::AtomicBool>,
     handlers: Vec<signal_hook::SigId>,
 }
 
-impl ResizeMark {
-    fn new() -> io::Result<ResizeMark> {
+impl WindowSize {
+    /// A size not read yet, whose flag the resize and continue signals set.
+    ///
+    /// Errors: a handler could not be installed.
+    fn watched() -> io::Result<WindowSize> {
         use signal_hook::consts::{SIGCONT, SIGWINCH};
-        let flag = Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let handlers = [SIGWINCH, SIGCONT]
-            .into_iter()
-            .map(|signal| signal_hook::flag::register(signal, Arc::clone(&flag)))
-            .collect::<io::Result<Vec<_>>>()?;
-        Ok(ResizeMark { flag, handlers })
+        let mut size = WindowSize::unwatched();
+        for signal in [SIGWINCH, SIGCONT] {
+            let id = signal_hook::flag::register(signal, Arc::clone(&size.stale))?;
+            size.handlers.push(id);
+        }
+        Ok(size)
     }
 
-    /// Whether a resize or a continue came since the last call.
-    fn take(&self) -> bool {
-        self.flag.swap(false, std::sync::atomic::Ordering::SeqCst)
+    /// A size not read yet, with no signal handlers (only [`WindowSize::forget`] marks it).
+    fn unwatched() -> WindowSize {
+        WindowSize {
+            last: std::cell::Cell::new(None),
+            stale: Arc::new(std::sync::atomic::AtomicBool::new(false)),
+            handlers: Vec::new(),
+        }
+    }
+
+    /// The size as last read, or `read()` (rows, columns) when none is, or when it may have
+    /// changed since.
+    fn get(&self, read: impl FnOnce() -> (usize, usize)) -> (usize, usize) {
+        let stale = self.stale.swap(false, std::sync::atomic::Ordering::SeqCst);
+        if let (false, Some(size)) = (stale, self.last.get()) {
+            return size;
+        }
+        let size = read();
+        self.last.set(Some(size));
+        size
+    }
+
+    /// The window was resized: the next [`WindowSize::get`] reads it again.
+    fn forget(&self) {
+        self.last.set(None);
     }
 }
 
-impl Drop for ResizeMark {
+impl Drop for WindowSize {
     fn drop(&mut self) {
         for id in self.handlers.drain(..) {
             signal_hook::low_level::unregister(id);
@@ -212,8 +241,7 @@ impl TtyBackend {
             opening: None,
             placement,
             continued: false,
-            size: std::cell::Cell::new(None),
-            resized: ResizeMark::new()?,
+            size: WindowSize::watched()?,
             _screen: screen,
         })
     }
@@ -221,13 +249,10 @@ impl TtyBackend {
 
 impl Backend for TtyBackend {
     fn size(&self) -> (usize, usize) {
-        if let (false, Some(size)) = (self.resized.take(), self.size.get()) {
-            return size;
-        }
-        let (rows, cols) = self.term.size();
-        let size = (rows as usize, cols as usize);
-        self.size.set(Some(size));
-        size
+        self.size.get(|| {
+            let (rows, cols) = self.term.size();
+            (rows as usize, cols as usize)
+        })
     }
 
     fn now(&self) -> Instant {
@@ -243,6 +268,9 @@ impl Backend for TtyBackend {
 
     fn event(&mut self, timeout: Option<Duration>) -> io::Result<Event> {
         let event = self.keys.next(timeout)?;
+        if event == Event::Resize {
+            self.size.forget();
+        }
         if event == Event::Resize && crate::keys::take_continued() {
             // Continued after a stop pi-ask did not make (`kill -STOP`, then `fg`): raw mode
             // and bracketed paste again, as after Ctrl+Z.
@@ -443,5 +471,28 @@ impl<B: Backend + ?Sized> Backend for &mut B {
 
     fn finish(&mut self) {
         (**self).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WindowSize;
+    use std::cell::Cell;
+
+    /// A resize event reads the size again even when the signal's flag was not set yet (its
+    /// handler may run after the wake that caused the event): the frame it draws is laid out
+    /// for the new size, not the old one.
+    #[test]
+    fn a_resize_event_reads_the_size_again_without_the_signals_flag() {
+        let size = WindowSize::unwatched();
+        let window = Cell::new((24, 80));
+        assert_eq!(size.get(|| window.get()), (24, 80));
+        window.set((12, 80));
+        assert_eq!(size.get(|| window.get()), (24, 80), "read once, kept");
+        size.forget();
+        assert_eq!(size.get(|| window.get()), (12, 80));
+        window.set((30, 100));
+        size.stale.store(true, std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(size.get(|| window.get()), (30, 100), "the signal's flag");
     }
 }

@@ -203,7 +203,6 @@ impl<B: Backend> Session<'_, B> {
         let notice = crate::notify::Notice::question_waiting(
             payload.title.as_deref(),
             &payload.questions[q],
-            q,
         );
         let bytes = notify.when_waiting(&notice, true);
         if bytes.is_empty() {
