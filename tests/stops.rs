@@ -322,3 +322,55 @@ fn a_stop_longer_than_the_timeout_with_the_editor_open_starts_the_time_again() {
         "draft textXY"
     );
 }
+
+/// Plain mode, Ctrl+Z at a prompt, then `fg`: the prompt is printed again under the shell's
+/// lines, and the line typed there answers the question.
+#[test]
+fn in_plain_mode_fg_after_ctrl_z_prints_the_prompt_again() {
+    let Some(pane) = Pane::start("plain") else {
+        return;
+    };
+    tmux_wait(&pane.socket, "the shell", |p| p.starts_with('$'));
+    pane.text("pi-ask --plain q.json > r.json");
+    pane.keys(&["Enter"]);
+    tmux_wait(&pane.socket, "the first prompt", |p| {
+        p.trim_end().ends_with("1/2>")
+    });
+    pane.keys(&["C-z"]);
+    tmux_wait(&pane.socket, "the shell's Stopped line", |p| {
+        p.contains("Stopped") && p.trim_end().ends_with('$')
+    });
+    pane.text("fg");
+    pane.keys(&["Enter"]);
+    let shown = pane.wait_visible("the prompt again", |rows| {
+        rows.last().is_some_and(|l| l == "1/2>")
+    });
+    let at = shown.iter().position(|l| l == "$ fg").expect("fg");
+    assert_eq!(
+        shown[at..],
+        ["$ fg", "pi-ask --plain q.json > r.json", "1/2>"],
+        "{}",
+        shown.join("\n")
+    );
+    pane.text("2");
+    pane.keys(&["Enter"]);
+    tmux_wait(&pane.socket, "the second prompt", |p| {
+        p.trim_end().ends_with("2/2>")
+    });
+    pane.keys(&["Enter"]);
+    tmux_wait(&pane.socket, "the review", |p| {
+        p.trim_end().ends_with("review>")
+    });
+    pane.text("1");
+    pane.keys(&["Enter"]);
+    tmux_wait(&pane.socket, "the shell", |p| {
+        p.contains("Submitted") && p.trim_end().ends_with('$')
+    });
+    let result: Value =
+        serde_json::from_str(&std::fs::read_to_string(pane.dir.path().join("r.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        result["details"]["answers"],
+        json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]}})
+    );
+}

@@ -137,7 +137,7 @@ pub fn ask(flow: Flow<'_>, timeout: Option<Duration>, max_line: u64) -> Ending {
     use std::os::fd::AsFd;
     // stdin as a file of its own, so it can be polled with nothing buffered out of sight.
     let stdin = match io::stdin().as_fd().try_clone_to_owned() {
-        Ok(fd) => FileLines(io::BufReader::new(std::fs::File::from(fd))),
+        Ok(fd) => FileLines::new(io::BufReader::new(std::fs::File::from(fd))),
         Err(e) => return Ending::TerminalLost(format!("the dialog client failed: {e}")),
     };
     let stdout = io::stdout();

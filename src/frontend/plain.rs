@@ -384,7 +384,13 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
     }
     // ASCII only on a terminal whose locale is not UTF-8 (`text::charset`).
     let writer = crate::text::charset::CharsetWriter::new(writer, crate::text::terminal_charset());
-    let ending = run_with_timeout(flow, FileLines(BufReader::new(tty)), writer, opts.timeout);
+    // `fg` after a stop prints the prompt again (without the wake, it is not).
+    let lines = FileLines::new(BufReader::new(tty));
+    let lines = match crate::keys::ContinueWake::new() {
+        Ok(wake) => lines.woken_by_continue(wake),
+        Err(_) => lines,
+    };
+    let ending = run_with_timeout(flow, lines, writer, opts.timeout);
     // The last lines before the result, which stdout may print on the same terminal.
     crate::terminal::flush_tty();
     ending
@@ -401,39 +407,77 @@ pub trait Lines: BufRead {
     fn ready(&mut self, wait: Duration) -> io::Result<bool>;
     /// The time now.
     fn now(&self) -> Instant;
+    /// Whether the process was continued (`fg` after a stop) since the last call; only a
+    /// source that can tell says so ([`FileLines::woken_by_continue`]).
+    fn continued(&mut self) -> bool {
+        false
+    }
 }
 
 /// A file's lines, waited for with `poll` ([`Lines::ready`]): the terminal's (a line is
 /// there once Enter is pressed), or the dialog client's on stdin (`frontend::dialogs`).
 #[derive(Debug)]
-pub struct FileLines(pub BufReader<File>);
+pub struct FileLines {
+    lines: BufReader<File>,
+    /// Ends a wait when the process is continued ([`Lines::continued`]).
+    wake: Option<crate::keys::ContinueWake>,
+    continued: bool,
+}
+
+impl FileLines {
+    /// The lines of `lines`.
+    pub fn new(lines: BufReader<File>) -> FileLines {
+        FileLines {
+            lines,
+            wake: None,
+            continued: false,
+        }
+    }
+
+    /// The same lines, whose wait also ends when the process is continued (`fg`).
+    pub fn woken_by_continue(self, wake: crate::keys::ContinueWake) -> FileLines {
+        FileLines {
+            wake: Some(wake),
+            ..self
+        }
+    }
+}
 
 impl Read for FileLines {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.0.read(buf)
+        self.lines.read(buf)
     }
 }
 
 impl BufRead for FileLines {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        self.0.fill_buf()
+        self.lines.fill_buf()
     }
 
     fn consume(&mut self, amount: usize) {
-        self.0.consume(amount)
+        self.lines.consume(amount)
     }
 }
 
 impl Lines for FileLines {
     fn ready(&mut self, wait: Duration) -> io::Result<bool> {
-        if !self.0.buffer().is_empty() {
+        if !self.lines.buffer().is_empty() {
             return Ok(true);
         }
-        crate::keys::wait_readable(self.0.get_ref(), wait)
+        let Some(wake) = &self.wake else {
+            return crate::keys::wait_readable(self.lines.get_ref(), wait);
+        };
+        let (ready, continued) = wake.wait(self.lines.get_ref(), wait)?;
+        self.continued |= continued;
+        Ok(ready)
     }
 
     fn now(&self) -> Instant {
         Instant::now()
+    }
+
+    fn continued(&mut self) -> bool {
+        std::mem::take(&mut self.continued)
     }
 }
 
@@ -466,6 +510,9 @@ impl<R: BufRead> Lines for Untimed<R> {
         Instant::now()
     }
 }
+
+/// How long one wait for a line lasts without `--timeout` (it is waited for again).
+const UNTIMED_WAIT: Duration = Duration::from_secs(3600);
 
 /// Why the loop stopped reading.
 enum Stop {
@@ -593,26 +640,41 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
     /// With `--timeout`: waits until a line can be read, printing the countdown line (and
     /// `prompt` again) once when the last seconds start; [`Stop::TimedOut`] when the time is
     /// up first.
+    ///
+    /// `fg` after a stop prints `prompt` again (the shell's lines came after it; what was
+    /// typed before the stop was discarded with it) and starts the time again, as the
+    /// terminal front end does.
     fn wait_for_line(&mut self, prompt: &str) -> Result<(), Stop> {
-        let Some(deadline) = self.deadline else {
-            return Ok(());
-        };
         let mut counted = false;
         loop {
             let now = self.input.now();
-            if deadline.is_past(now) {
-                return Err(Stop::TimedOut);
-            }
-            if let (false, Some(seconds)) = (counted, deadline.countdown(now)) {
-                counted = true;
-                write!(self.out, "\n{}\n{prompt}", plain_countdown_line(seconds))?;
-                self.out.flush()?;
-            }
-            let Some(wait) = deadline.wait(now) else {
-                return Ok(());
+            let wait = match &self.deadline {
+                None => UNTIMED_WAIT,
+                Some(deadline) => {
+                    if deadline.is_past(now) {
+                        return Err(Stop::TimedOut);
+                    }
+                    if let (false, Some(seconds)) = (counted, deadline.countdown(now)) {
+                        counted = true;
+                        write!(self.out, "\n{}\n{prompt}", plain_countdown_line(seconds))?;
+                        self.out.flush()?;
+                    }
+                    let Some(wait) = deadline.wait(now) else {
+                        return Ok(());
+                    };
+                    wait
+                }
             };
             if self.input.ready(wait)? {
                 return Ok(());
+            }
+            if self.input.continued() {
+                if let Some(deadline) = &mut self.deadline {
+                    deadline.reset(self.input.now());
+                    counted = false;
+                }
+                write!(self.out, "{prompt}")?;
+                self.out.flush()?;
             }
         }
     }
@@ -1263,6 +1325,64 @@ mod tests {
             timed_session("2\n1\n\n\n", &[Some(25), Some(25), Some(1), Some(1)], 30);
         assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
         assert_eq!(shown.matches("Closing in 10 s").count(), 2, "{shown}");
+    }
+
+    /// Lines whose first wait ends with the process continued (`fg`), not with a line.
+    struct StoppedOnce {
+        lines: io::Cursor<Vec<u8>>,
+        waits: usize,
+        continued: bool,
+    }
+
+    impl Read for StoppedOnce {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.lines.read(buf)
+        }
+    }
+
+    impl BufRead for StoppedOnce {
+        fn fill_buf(&mut self) -> io::Result<&[u8]> {
+            self.lines.fill_buf()
+        }
+
+        fn consume(&mut self, amount: usize) {
+            self.lines.consume(amount)
+        }
+    }
+
+    impl Lines for StoppedOnce {
+        fn ready(&mut self, _wait: Duration) -> io::Result<bool> {
+            self.waits += 1;
+            self.continued = self.waits == 1;
+            Ok(self.waits > 1)
+        }
+
+        fn now(&self) -> Instant {
+            Instant::now()
+        }
+
+        fn continued(&mut self) -> bool {
+            std::mem::take(&mut self.continued)
+        }
+    }
+
+    #[test]
+    fn fg_after_a_stop_prints_the_prompt_again() {
+        let p = payload();
+        for timeout in [None, Some(Duration::from_secs(60))] {
+            let input = StoppedOnce {
+                lines: io::Cursor::new(b"2\n1\n\n\n".to_vec()),
+                waits: 0,
+                continued: false,
+            };
+            let mut out = Vec::new();
+            let ending = run_with_timeout(Flow::new(&p), input, &mut out, timeout);
+            assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
+            let shown = String::from_utf8(out).unwrap();
+            // The first question's prompt twice in a row (the shell's lines came between).
+            assert!(shown.contains("1/3> 1/3> "), "{shown}");
+            assert_eq!(shown.matches("1/3> ").count(), 2, "{shown}");
+        }
     }
 
     #[test]

@@ -58,7 +58,9 @@ pub use decode::{Decoder, DEFAULT_PASTE_CHUNK, MAX_SEQUENCE};
 pub use reader::{
     ByteSource, Clock, Event, Input, KeyReader, ManualClock, ScriptedSource, SystemClock,
 };
-pub use tty::{flush_input, raw_modes, take_continued, wait_readable, RawMode, TtySource};
+pub use tty::{
+    flush_input, raw_modes, take_continued, wait_readable, ContinueWake, RawMode, TtySource,
+};
 
 use std::time::Duration;
 

@@ -212,6 +212,54 @@ pub fn wait_readable(fd: &impl AsFd, timeout: Duration) -> io::Result<bool> {
     }
 }
 
+/// A wake for a wait that must notice `fg` after a stop (`SIGCONT`): plain mode waits for a
+/// typed line on the terminal and on this, so it prints its prompt again on the line the
+/// shell left. The handler (signal-hook's self-pipe) is removed when the value is dropped.
+#[derive(Debug)]
+pub struct ContinueWake {
+    read: UnixStream,
+    handler: SigId,
+}
+
+impl ContinueWake {
+    /// Installs the `SIGCONT` handler.
+    ///
+    /// Errors: the socket pair or the handler could not be made.
+    pub fn new() -> io::Result<ContinueWake> {
+        let (read, write) = UnixStream::pair()?;
+        read.set_nonblocking(true)?;
+        let handler = signal_hook::low_level::pipe::register(SIGCONT, write)?;
+        Ok(ContinueWake { read, handler })
+    }
+
+    /// Waits at most `timeout` until `fd` can be read or the process is continued:
+    /// (readable, continued). Every continue since the last call counts once.
+    ///
+    /// Errors: the wait itself failed.
+    pub fn wait(&self, fd: &impl AsFd, timeout: Duration) -> io::Result<(bool, bool)> {
+        let ready = match wait(fd.as_fd(), Some(self.read.as_fd()), Some(timeout)) {
+            Ok(ready) => ready,
+            Err(nix::errno::Errno::EINTR) => Ready {
+                tty: false,
+                wake: false,
+            },
+            Err(e) => return Err(e.into()),
+        };
+        let mut continued = false;
+        let mut buf = [0u8; 16];
+        while let Ok(n @ 1..) = (&self.read).read(&mut buf) {
+            continued |= n > 0;
+        }
+        Ok((ready.tty, continued || ready.wake))
+    }
+}
+
+impl Drop for ContinueWake {
+    fn drop(&mut self) {
+        signal_hook::low_level::unregister(self.handler);
+    }
+}
+
 /// Sets `O_NONBLOCK` on `file`'s open file description (the non-blocking `/dev/tty`, shared with the frame writer).
 fn set_nonblocking(file: &File) -> nix::Result<()> {
     use nix::fcntl::{fcntl, FcntlArg, OFlag};
