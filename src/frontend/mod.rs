@@ -117,6 +117,9 @@ pub(crate) mod test_support {
         pub lines: io::Cursor<Vec<u8>>,
         pub clock: std::rc::Rc<std::cell::Cell<Instant>>,
         pub gaps: std::collections::VecDeque<Option<Duration>>,
+        /// The next wait ends with the process continued (`fg`), not with a line.
+        pub stopped: bool,
+        continued: bool,
     }
 
     /// A payload titled `Setup` of `questions` (a JSON array), then the preview question the
@@ -145,6 +148,8 @@ pub(crate) mod test_support {
             lines: io::Cursor::new(text.as_bytes().to_vec()),
             clock: clock.clone(),
             gaps: gaps.into_iter().collect(),
+            stopped: false,
+            continued: false,
         };
         (input, move || clock.get() - start)
     }
@@ -167,6 +172,10 @@ pub(crate) mod test_support {
 
     impl Lines for Timed {
         fn ready(&mut self, wait: Duration) -> io::Result<bool> {
+            if std::mem::take(&mut self.stopped) {
+                self.continued = true;
+                return Ok(false);
+            }
             let (passed, ready) = match self.gaps.front_mut() {
                 Some(Some(gap)) if *gap <= wait => {
                     let gap = *gap;
@@ -185,6 +194,10 @@ pub(crate) mod test_support {
 
         fn now(&self) -> Instant {
             self.clock.get()
+        }
+
+        fn continued(&mut self) -> bool {
+            std::mem::take(&mut self.continued)
         }
     }
 }

@@ -1327,54 +1327,13 @@ mod tests {
         assert_eq!(shown.matches("Closing in 10 s").count(), 2, "{shown}");
     }
 
-    /// Lines whose first wait ends with the process continued (`fg`), not with a line.
-    struct StoppedOnce {
-        lines: io::Cursor<Vec<u8>>,
-        waits: usize,
-        continued: bool,
-    }
-
-    impl Read for StoppedOnce {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            self.lines.read(buf)
-        }
-    }
-
-    impl BufRead for StoppedOnce {
-        fn fill_buf(&mut self) -> io::Result<&[u8]> {
-            self.lines.fill_buf()
-        }
-
-        fn consume(&mut self, amount: usize) {
-            self.lines.consume(amount)
-        }
-    }
-
-    impl Lines for StoppedOnce {
-        fn ready(&mut self, _wait: Duration) -> io::Result<bool> {
-            self.waits += 1;
-            self.continued = self.waits == 1;
-            Ok(self.waits > 1)
-        }
-
-        fn now(&self) -> Instant {
-            Instant::now()
-        }
-
-        fn continued(&mut self) -> bool {
-            std::mem::take(&mut self.continued)
-        }
-    }
-
     #[test]
     fn fg_after_a_stop_prints_the_prompt_again() {
         let p = payload();
         for timeout in [None, Some(Duration::from_secs(60))] {
-            let input = StoppedOnce {
-                lines: io::Cursor::new(b"2\n1\n\n\n".to_vec()),
-                waits: 0,
-                continued: false,
-            };
+            let (mut input, _) =
+                crate::frontend::test_support::timed("2\n1\n\n\n", [Some(Duration::ZERO); 4]);
+            input.stopped = true;
             let mut out = Vec::new();
             let ending = run_with_timeout(Flow::new(&p), input, &mut out, timeout);
             assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
