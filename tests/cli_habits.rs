@@ -168,6 +168,15 @@ fn slash_at_a_question_opens_the_filter() {
     s.send("/");
     s.wait_for("Filter options by label");
     s.send("rich\r");
+    s.wait_for("Filter “rich”: 1 of 3 options (Esc clears)");
+    // Esc clears the filter, the highlight kept on Rich; nothing is cancelled.
+    s.send("\x1b");
+    let screen = s.wait_until("the filter cleared", |screen| !screen.contains("Filter “"));
+    assert!(screen.contains("> ( ) 3. Rich"), "{screen}");
+    assert!(screen.contains("1. Minimal"), "{screen}");
+    s.send("/");
+    s.wait_for("Filter options by label");
+    s.send("rich\r");
     s.wait_for("Filter “rich”: 1 of 3 options");
     s.send("\r");
     s.wait_for("2/2 Frontend");

@@ -344,6 +344,13 @@ fn filtering_keeps_original_positions_and_ticks() {
     s.wait_for("> [ ] 31. CAFÉ bar");
     s.send(" ");
     s.wait_for("> [x] 31. CAFÉ bar");
+    // Esc clears the filter (it cancels nothing), the highlight kept on its option.
+    s.send("\x1b");
+    let screen = s.wait_until("the filter cleared", |screen| !screen.contains("Filter “"));
+    assert!(screen.contains("> [x] 31. CAFÉ bar"), "{screen}");
+    assert!(screen.contains("  [ ] 32. "), "{screen}");
+    set_filter(&mut s, "É");
+    s.wait_for("> [ ] 30. Café");
 
     // No match: only Type your own and Next; an empty filter shows every option again.
     set_filter(&mut s, "zzz");

@@ -174,7 +174,7 @@ const CANCEL: Binding = bind!(
     Action::Cancel,
     "Esc",
     "cancel",
-    "cancel (q)"
+    "cancel (q); with a filter set, clear it"
 );
 const FILTER: Binding = bind!(
     &[Key::Char('/')],

@@ -101,6 +101,10 @@ pub fn filter_line(filter: &str, shown: usize, of: usize) -> String {
     }
 }
 
+/// After [`filter_line`] where it fits whole: Esc clears the filter (it cancels only once no
+/// filter is set).
+pub const FILTER_CLEARS: &str = " (Esc clears)";
+
 /// The review's title (upstream `reviewTitle`).
 pub const REVIEW_TITLE: &str = "Review answers";
 

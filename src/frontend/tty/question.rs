@@ -158,6 +158,16 @@ impl QuestionPrompt {
 
     /// What `action` does here.
     pub fn on(&mut self, action: Action, cx: &Cx<'_, '_>) -> Outcome {
+        if action == Action::Cancel && self.filter.is_some() {
+            // Esc clears a filter first, as in fzf and gum's pickers, the highlighted option
+            // kept; then it cancels.
+            let kept = self.active_row(cx);
+            self.set_filter(cx, None);
+            if let Some(i) = kept.and_then(|row| self.rows(cx).index_of(row)) {
+                self.active = i;
+            }
+            return Outcome::Stay;
+        }
         let payload = cx.flow.payload();
         let question = &payload.questions[self.q];
         let answers = cx.flow.answers();

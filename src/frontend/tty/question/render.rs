@@ -5,7 +5,7 @@ use crate::contract::QuestionType;
 use crate::frontend::tty::layers::Cx;
 use crate::frontend::tty::menu::Menu;
 use crate::text::for_terminal;
-use crate::text::{fit, wrap_head, wrap_words, wrapped_len};
+use crate::text::{fit, width_of, wrap_head, wrap_words, wrapped_len};
 use crate::ui::keymap;
 use crate::ui::question::{self as model, Row};
 use crate::ui::words;
@@ -26,10 +26,11 @@ impl QuestionPrompt {
             fixed.push(look.hint(&format!("  {note}"), width));
         }
         if let Some((f, shown)) = &self.filter {
-            fixed.push(look.hint(
-                &words::filter_line(f, shown.len(), question.options.len()),
-                width,
-            ));
+            let mut line = words::filter_line(f, shown.len(), question.options.len());
+            if width_of(&line) + width_of(words::FILTER_CLEARS) <= width {
+                line.push_str(words::FILTER_CLEARS);
+            }
+            fixed.push(look.hint(&line, width));
         }
         let hint_rows = usize::from(mode == Mode::Menu);
         let (has_desc, has_note) = match self.rows_per_option.get() {
