@@ -10,8 +10,9 @@
 //!
 //! Ignore files are compiled by `ignore` into matchers whose size and compile time grow with
 //! their patterns (a hostile repository's 4 MB `.gitignore` took 1.3 GB and seconds), so each
-//! folder's ignore files (`.gitignore`, `.ignore`, `.git/info/exclude`) are looked at before
-//! the walker reads them ([`IgnoreBudget::admit`]): a file that is not a regular file, larger
+//! folder's ignore files (`.gitignore`, `.ignore`, `.git/info/exclude`, or the `info/exclude`
+//! a `.git` file leads to through its `gitdir` and `commondir`, those two files checked too:
+//! [`linked_exclude`]) are looked at before the walker reads them ([`IgnoreBudget::admit`]): a file that is not a regular file, larger
 //! than [`MAX_IGNORE_FILE_BYTES`] or with more than [`MAX_IGNORE_PATTERNS`] patterns, or one
 //! that would take the walk past [`MAX_WALK_PATTERNS`] patterns in all, keeps its folder out of
 //! the index (the root's or a parent's: nothing is indexed), and [`FileIndex::gave_up`] says
@@ -73,7 +74,13 @@ impl IgnoreBudget {
     fn check(&self, dir: &Path) -> Result<(), String> {
         use std::io::Read;
         for name in IGNORE_FILES {
-            let path = dir.join(name);
+            let mut path = dir.join(name);
+            if name == IGNORE_FILES[2] {
+                // A `.git` file (a worktree, a submodule) sends the walker elsewhere for it.
+                if let Some(linked) = linked_exclude(dir)? {
+                    path = linked;
+                }
+            }
             // Follows a symlink, as the walker would (a link to /dev/zero never ends).
             let Ok(meta) = std::fs::metadata(&path) else {
                 continue;
@@ -119,6 +126,71 @@ impl IgnoreBudget {
         }
         Ok(())
     }
+}
+
+/// The largest `.git` file or `commondir` file read to find a linked `info/exclude`.
+const MAX_GIT_LINK_BYTES: u64 = 4096;
+
+/// Where the walker reads the `info/exclude` of `dir` when its `.git` is a regular file
+/// (`gitdir: PATH`, then `PATH/commondir`, as `ignore`'s `resolve_git_commondir` follows them:
+/// a relative `gitdir` from the working folder, a `commondir` starting with `.` from the
+/// `gitdir`); `None` when `.git` is no such file or names no `commondir`.
+///
+/// Errors: the `.git` file or the `commondir` file is not a regular file of at most
+/// [`MAX_GIT_LINK_BYTES`] (the walker reads their first line unbounded: a link to
+/// `/dev/zero` never ends, a FIFO never opens).
+fn linked_exclude(dir: &Path) -> Result<Option<PathBuf>, String> {
+    let dot_git = dir.join(".git");
+    if !std::fs::metadata(&dot_git).is_ok_and(|m| m.is_file()) {
+        return Ok(None);
+    }
+    let Some(line) = first_line(&dot_git, ".git")? else {
+        return Ok(None);
+    };
+    let Some(git_dir) = line.strip_prefix("gitdir: ") else {
+        return Ok(None);
+    };
+    let git_dir = PathBuf::from(git_dir);
+    let what = "gitdir's commondir (named by its .git)";
+    let Some(common) = first_line(&git_dir.join("commondir"), what)? else {
+        return Ok(None);
+    };
+    let common = if common.starts_with('.') {
+        git_dir.join(common)
+    } else {
+        PathBuf::from(common)
+    };
+    Ok(Some(common.join("info/exclude")))
+}
+
+/// The first line of `path` (`what` in messages), without its line break; `None` when it
+/// cannot be opened or is empty.
+///
+/// Errors: it is not a regular file, or it is larger than [`MAX_GIT_LINK_BYTES`].
+fn first_line(path: &Path, what: &str) -> Result<Option<String>, String> {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(None);
+    };
+    if !meta.is_file() {
+        return Err(format!("its {what} is not a regular file"));
+    }
+    if meta.len() > MAX_GIT_LINK_BYTES {
+        return Err(format!(
+            "its {what} is larger than {MAX_GIT_LINK_BYTES} bytes"
+        ));
+    }
+    use std::io::Read;
+    let mut text = Vec::new();
+    let read =
+        std::fs::File::open(path).and_then(|f| f.take(MAX_GIT_LINK_BYTES).read_to_end(&mut text));
+    if read.is_err() {
+        return Ok(None);
+    }
+    let text = String::from_utf8_lossy(&text);
+    Ok(text
+        .lines()
+        .next()
+        .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string()))
 }
 
 /// Bounds on one walk.

@@ -700,6 +700,61 @@ fn hostile_ignore_files_keep_their_folder_out_and_say_why() {
     );
 }
 
+/// A `.git` file (a worktree's, a submodule's) sends the walker through `gitdir` and
+/// `commondir` to another `info/exclude`: a FIFO or a link to `/dev/zero` there kept the walk
+/// waiting for good or read without end (2 GB, then an abort), so it is checked as the
+/// folder's own ignore files are, and so are the two files that lead to it.
+#[test]
+fn a_git_file_leading_to_a_hostile_exclude_keeps_its_folder_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "src/main.rs", "");
+    let (gd, cd) = (root.join("elsewhere/gd"), root.join("elsewhere/cd"));
+    std::fs::create_dir_all(cd.join("info")).unwrap();
+    std::fs::create_dir_all(&gd).unwrap();
+    nix::unistd::mkfifo(&cd.join("info/exclude"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+    std::fs::write(gd.join("commondir"), format!("{}\n", cd.display())).unwrap();
+    write(
+        root,
+        "worktree/.git",
+        &format!("gitdir: {}\n", gd.display()),
+    );
+    write(root, "worktree/file.rs", "");
+    // A `.git` file whose commondir is a FIFO.
+    let gd2 = root.join("elsewhere/gd2");
+    std::fs::create_dir_all(&gd2).unwrap();
+    nix::unistd::mkfifo(&gd2.join("commondir"), nix::sys::stat::Mode::S_IRWXU).unwrap();
+    write(root, "sub/.git", &format!("gitdir: {}\n", gd2.display()));
+    write(root, "sub/file.rs", "");
+    // A good worktree: its linked exclude is read and honoured.
+    let (gd3, cd3) = (root.join("elsewhere/gd3"), root.join("elsewhere/cd3"));
+    std::fs::create_dir_all(cd3.join("info")).unwrap();
+    std::fs::create_dir_all(&gd3).unwrap();
+    std::fs::write(cd3.join("info/exclude"), "*.tmp\n").unwrap();
+    std::fs::write(gd3.join("commondir"), format!("{}\n", cd3.display())).unwrap();
+    write(root, "good/.git", &format!("gitdir: {}\n", gd3.display()));
+    write(root, "good/kept.rs", "");
+    write(root, "good/dropped.tmp", "");
+    let c = completer(root);
+    let listed: Vec<String> = indexed(&c)
+        .into_iter()
+        .filter(|p| !p.starts_with("elsewhere/"))
+        .collect();
+    assert_eq!(
+        listed,
+        strings(&["good/", "good/kept.rs", "src/", "src/main.rs"])
+    );
+    let why = c.index().gave_up().expect("a reason");
+    assert!(
+        [
+            "worktree/: its .git/info/exclude is not a regular file",
+            "sub/: its gitdir's commondir (named by its .git) is not a regular file",
+        ]
+        .contains(&why.as_str()),
+        "{why}"
+    );
+}
+
 #[test]
 fn the_ignore_files_of_a_whole_walk_have_a_budget() {
     let dir = tempfile::tempdir().unwrap();
