@@ -155,6 +155,8 @@ struct Pasting {
     string: Option<ControlString>,
     /// Text was left out at the end: the paste was longer than `MAX_EDITOR_PASTE_BYTES`.
     cut: bool,
+    /// When its last key came: a key after [`crate::keys::PASTE_IDLE`] without one ends it.
+    last: Option<std::time::Instant>,
 }
 
 /// A control string in a paste (ECMA-48's command and character strings), dropped whole from
@@ -322,15 +324,35 @@ impl Watch {
     /// A key during a paste, or a paste's start or end: what the editor does instead of the
     /// key's own command (`None`: no paste is being read, the key acts).
     fn paste_key(&self, action: &Action, event: &Event, ctx: &EventContext) -> Option<Cmd> {
+        let now = std::time::Instant::now();
         let mut pasting = lock(&self.pasting);
+        // A paste whose end never came ends at the first key after a quiet spell, that key
+        // the paste's last (the next acts), as the menus' reader ends it (`keys::PASTE_IDLE`).
+        let stale = pasting
+            .as_ref()
+            .and_then(|p| p.last)
+            .is_some_and(|at| now.saturating_duration_since(at) > crate::keys::PASTE_IDLE);
         match (action, pasting.as_mut()) {
             (Action::PasteStart, None) => {
-                *pasting = Some(Pasting::default());
+                *pasting = Some(Pasting {
+                    last: Some(now),
+                    ..Pasting::default()
+                });
                 Some(Cmd::Noop)
             }
-            (Action::PasteStart, Some(_)) | (Action::PasteEnd, None) => Some(Cmd::Noop),
-            (Action::PasteEnd, Some(_)) => {
+            (Action::PasteEnd, None) => Some(Cmd::Noop),
+            (_, Some(paste)) if stale || *action == Action::PasteEnd => {
+                if !matches!(action, Action::PasteStart | Action::PasteEnd) {
+                    paste.push(event);
+                }
                 let (text, cut) = pasting.take().map(|p| (p.text, p.cut)).unwrap_or_default();
+                if *action == Action::PasteStart {
+                    // A new paste starts as the stale one ends.
+                    *pasting = Some(Pasting {
+                        last: Some(now),
+                        ..Pasting::default()
+                    });
+                }
                 drop(pasting);
                 if text.is_empty() {
                     return Some(Cmd::Noop);
@@ -340,8 +362,10 @@ impl Watch {
                     lock(&self.pastes).insert_pasted(ctx.line(), ctx.pos(), &text, cut, fits);
                 Some(Cmd::Insert(1, insert))
             }
+            (Action::PasteStart, Some(_)) => Some(Cmd::Noop),
             (_, Some(paste)) => {
                 paste.push(event);
+                paste.last = Some(now);
                 Some(Cmd::Noop)
             }
             (_, None) => None,

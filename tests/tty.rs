@@ -1280,6 +1280,37 @@ fn control_strings_in_a_paste_are_dropped_whole() {
     );
 }
 
+/// A paste start whose end never comes (a link that dropped it) ends after a quiet spell: in
+/// the editor the next key ends it (and is its last), the key after that acts; at a menu the
+/// keys after the spell act at once. Before, every key, Ctrl+C and Esc too, was taken as
+/// pasted text for good.
+#[test]
+fn a_paste_whose_end_never_comes_ends_after_a_quiet_spell() {
+    let quiet = std::time::Duration::from_millis(2_300);
+    // In the editor.
+    let mut s = style_editor_open();
+    s.send_bytes(b"\x1b[200~abc");
+    std::thread::sleep(quiet);
+    s.send("x");
+    s.expect("> abcx");
+    s.send("y\r");
+    let details = submit_from_frontend(&mut s);
+    assert_eq!(
+        details["answers"]["style"]["customText"],
+        json!("abcxy"),
+        "{details}"
+    );
+    // At a menu: the paste is dropped as every paste there, then Down moves.
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&[STYLE, HINT]);
+    s.send_bytes(b"\x1b[200~2");
+    std::thread::sleep(quiet);
+    s.send(DOWN);
+    s.wait_for("> ( ) 2. Balanced");
+    s.send("\x03");
+    assert_eq!(s.finish().0, 130);
+}
+
 /// Waits until `path` exists (15 s at most).
 fn wait_for_file(path: &std::path::Path) {
     let start = std::time::Instant::now();

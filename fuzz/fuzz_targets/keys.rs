@@ -10,7 +10,8 @@
 //! - kinds 0–3: `n + 1` literal bytes follow, arriving together;
 //! - kind 4: the next input arrives `GAPS[n]` later;
 //! - kind 5: a bracketed paste of the next byte's count of content bytes, after a pause 2 ms
-//!   past the delay; content and end marker arrive `GAPS[n]` apart (no timeout inside a paste);
+//!   past the delay; content and end marker arrive `GAPS[n]` apart, cut to `PASTE_IDLE` (a
+//!   paste with no byte for longer ends there, as if its end marker had come);
 //! - kind 6: a window resize;
 //! - kind 7: the known key `KNOWN[n]`, after a pause 2 ms past the delay, its bytes apart by a
 //!   gap (the next byte's `GAPS` entry) cut to the delay.
@@ -187,7 +188,7 @@ fuzz_target!(|data: &[u8]| {
                     push(&mut items, &mut gap, Input::Byte(b), seg);
                 }
                 for &b in content.iter().chain(PASTE_END) {
-                    gap = us(GAPS[n]);
+                    gap = us(GAPS[n]).min(pi_ask::keys::PASTE_IDLE);
                     push(&mut items, &mut gap, Input::Byte(b), seg);
                 }
             }

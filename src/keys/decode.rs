@@ -1,6 +1,6 @@
 //! The pure byte-to-key decoder: no I/O, the time of each byte is passed in.
 
-use super::{Key, MAX_ESCAPE_DELAY};
+use super::{Key, MAX_ESCAPE_DELAY, PASTE_IDLE};
 use std::collections::VecDeque;
 use std::mem;
 use std::time::{Duration, Instant};
@@ -93,7 +93,9 @@ enum Done {
 ///   byte's key (the Alt is dropped: ESC 0x7f is `Backspace`).
 /// - An incomplete UTF-8 character gives one U+FFFD when it times out or a byte comes that
 ///   cannot continue it (which is then decoded on its own).
-/// - Inside a bracketed paste there is no timeout: the paste lasts until `ESC[201~`.
+/// - A bracketed paste lasts until `ESC[201~`, or until no byte came for [`PASTE_IDLE`]: then
+///   what it gathered is handed out as if its end had come (an end that never comes would
+///   take every key after it as pasted text).
 /// - A sequence longer than [`MAX_SEQUENCE`] bytes is swallowed to its end; if it times out
 ///   first, it is dropped.
 ///
@@ -180,11 +182,12 @@ impl Decoder {
     }
 
     /// When the incomplete escape sequence or UTF-8 character times out: the escape delay
-    /// after its last byte. A byte that comes up to this instant still continues it. `None`
-    /// when nothing waits (between keys, and inside a paste, which has no timeout).
+    /// after its last byte ([`PASTE_IDLE`] inside a paste). A byte that comes up to this
+    /// instant still continues it. `None` when nothing waits (between keys).
     pub fn deadline(&self) -> Option<Instant> {
         match self.state {
-            State::Ground | State::Paste => None,
+            State::Ground => None,
+            State::Paste => self.last.map(|t| t + PASTE_IDLE),
             _ => self.last.map(|t| t + self.delay),
         }
     }
@@ -245,7 +248,15 @@ impl Decoder {
             self.work.push_front(b);
         }
         match state {
-            State::Ground | State::Paste | State::Overlong(_) => {}
+            State::Paste => {
+                // A paste whose end did not come: what it gathered, as if it had.
+                let text = String::from_utf8_lossy(&buf).into_owned();
+                if !text.is_empty() || !self.chunked {
+                    self.keys.push_back(Key::Paste(text));
+                }
+                self.chunked = false;
+            }
+            State::Ground | State::Overlong(_) => {}
             State::Esc => self.keys.push_back(Key::Esc),
             State::Utf8 { alt } => self.keys.push_back(if alt {
                 Key::Alt(char::REPLACEMENT_CHARACTER)
@@ -374,7 +385,10 @@ impl Decoder {
                     }
                 }
             }
-            State::Paste => self.paste(b),
+            State::Paste => {
+                self.last = Some(now);
+                self.paste(b);
+            }
         }
     }
 
@@ -386,6 +400,7 @@ impl Decoder {
             Done::PasteStart => {
                 self.finish();
                 self.state = State::Paste;
+                self.last = Some(now);
                 self.chunked = false;
             }
             Done::Mouse => {

@@ -120,6 +120,11 @@ pub const DEFAULT_ESCAPE_DELAY: Duration = Duration::from_millis(50);
 pub const SSH_ESCAPE_DELAY: Duration = Duration::from_millis(100);
 /// The longest escape delay: `PI_ASK_ESCDELAY` above it is cut to it (10 s).
 pub const MAX_ESCAPE_DELAY: Duration = Duration::from_secs(10);
+/// How long a bracketed paste may go without a byte before it ends as if its `ESC[201~` had
+/// come: a start whose end was lost (a link that dropped bytes, a multiplexer detached
+/// mid-paste) would otherwise take every key after it, Ctrl+C included, as pasted text.
+/// Terminals write a paste at once; over a slow link its bytes still come well within this.
+pub const PASTE_IDLE: Duration = Duration::from_secs(2);
 
 /// The escape delay from the values of the environment variables `PI_ASK_ESCDELAY`,
 /// `SSH_TTY` and `SSH_CONNECTION` (`None` when unset). Pure; [`escape_delay`] reads the real

@@ -589,14 +589,56 @@ fn the_deadline_is_the_delay_after_the_last_byte_and_expire_ends_it() {
     assert_eq!(d.next_key(), Some(Alt('[')));
     assert_eq!(d.deadline(), None);
     assert!(d.is_idle());
-    // Inside a paste nothing times out.
+    // A paste waits PASTE_IDLE for its next byte, not the escape delay.
     d.feed_all(b"\x1b[200~abc", t0 + ms(100));
     assert!(d.in_paste());
-    assert_eq!(d.deadline(), None);
-    d.expire(t0 + ms(100_000));
+    assert_eq!(d.deadline(), Some(t0 + ms(100) + crate::keys::PASTE_IDLE));
+    d.expire(t0 + ms(1_000));
     assert_eq!(d.next_key(), None);
     d.reset();
     assert!(d.is_idle() && !d.in_paste());
+}
+
+/// A paste start whose end never comes (a link that dropped it) ends when no byte came for
+/// PASTE_IDLE: what it gathered is one paste, and the keys after it are keys again (Ctrl+C
+/// too), where before every key was taken as pasted text for good.
+#[test]
+fn a_paste_whose_end_never_comes_ends_after_a_quiet_spell() {
+    let t0 = Instant::now();
+    let idle = crate::keys::PASTE_IDLE;
+    let mut d = Decoder::new(DELAY);
+    d.feed_all(b"\x1b[200~abc", t0);
+    // Keys typed within the spell are pasted text still, and start it again.
+    d.feed(b'x', t0 + idle);
+    assert_eq!(d.next_key(), None);
+    d.expire(t0 + idle + ms(1));
+    assert_eq!(d.next_key(), None);
+    d.expire(t0 + idle + idle);
+    assert_eq!(d.next_key(), Some(Key::Paste("abcx".into())));
+    assert!(d.is_idle() && !d.in_paste());
+    // A byte after the spell ends the paste first, then is a key of its own.
+    d.feed_all(b"\x1b[200~def", t0);
+    d.feed(0x03, t0 + idle + ms(1));
+    assert_eq!(d.next_key(), Some(Key::Paste("def".into())));
+    assert_eq!(d.next_key(), Some(Key::Ctrl('c')));
+    // A paste handed out in chunks gives no empty last chunk when it times out.
+    let mut d = Decoder::new(DELAY).with_paste_chunk(4);
+    d.feed_all(b"\x1b[200~abcdefgh", t0);
+    let mut pasted = String::new();
+    while let Some(Key::Paste(text)) = d.next_key() {
+        pasted.push_str(&text);
+    }
+    d.expire(t0 + idle);
+    while let Some(key) = d.next_key() {
+        match key {
+            Key::Paste(text) => {
+                assert!(!text.is_empty());
+                pasted.push_str(&text);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(pasted, "abcdefgh");
 }
 
 #[test]
