@@ -13,6 +13,7 @@ use crate::contract::{
     QuestionStatus, QuestionSummary, QuestionType, Target, ToolResult,
 };
 use crate::exit_codes::ExitCode;
+use crate::text::one_line;
 use indexmap::IndexMap;
 use std::fmt::Write;
 use std::time::Duration;
@@ -176,7 +177,8 @@ fn submitted(payload: &Payload, state: &AnswerState) -> ToolResult {
 /// model, one line each, in question order: `Style: Rich` (labels joined by `, `, custom text
 /// last), `Style: (no answer)` for a question without an answer ([`NO_ANSWER`]), then
 /// `Style note: ...` and `Style / Rich note: ...` for the question note and the notes of
-/// selected options. Text is written as typed (the result's JSON escapes it).
+/// selected options. Text is written as typed; control characters are made visible where the
+/// lines become `content` ([`ContentItem::text`](crate::contract::ContentItem::text)).
 pub fn summary_lines(payload: &Payload, state: &AnswerState) -> Vec<String> {
     let mut lines = Vec::new();
     for (q, question) in payload.questions.iter().enumerate() {
@@ -464,6 +466,8 @@ fn cancelled(payload: Option<&Payload>, text: String, error: Option<ErrorInfo>) 
 /// ` (recommended)` after `[value]` on a recommended option,
 /// previews as `| ` lines), its context (docs/dialects.md) and whether custom text is taken:
 /// the "Needs user input" result lists the questions this way, and so does `pi-ask validate`.
+/// Each field on one line ([`one_line`]: a line break shows as `↵`, controls escaped), so a
+/// payload cannot add lines that read as questions or options of its own.
 pub fn listing(payload: &Payload) -> String {
     let mut text = String::new();
     for (q, question) in payload.questions.iter().enumerate() {
@@ -472,27 +476,28 @@ pub fn listing(payload: &Payload) -> String {
             text,
             "{}. {} (id: {}; {}{required}): {}",
             q + 1,
-            question.label,
-            question.id,
+            one_line(&question.label),
+            one_line(&question.id),
             question.instruction(),
-            question.prompt
+            one_line(&question.prompt)
         );
         if let Some(context) = &question.context {
-            let _ = writeln!(text, "   context: {context}");
+            let _ = writeln!(text, "   context: {}", one_line(context));
         }
         for (i, option) in question.options.iter().enumerate() {
-            let _ = write!(text, "   {}) {} [{}]", i + 1, option.label, option.value);
+            let (label, value) = (one_line(&option.label), one_line(&option.value));
+            let _ = write!(text, "   {}) {label} [{value}]", i + 1);
             if option.recommended {
                 text.push_str(" (recommended)");
             }
             if let Some(d) = &option.description {
-                let _ = write!(text, ": {d}");
+                let _ = write!(text, ": {}", one_line(d));
             }
             text.push('\n');
             if question.kind == QuestionType::Preview {
                 if let Some(p) = &option.preview {
                     for line in p.lines() {
-                        let _ = writeln!(text, "      | {line}");
+                        let _ = writeln!(text, "      | {}", one_line(line));
                     }
                 }
             }
@@ -651,6 +656,47 @@ mod tests {
         assert_eq!(
             p.questions[0].options[0].preview.as_deref(),
             Some("+--+\r\n|a |\r\n+--+\r\n")
+        );
+    }
+
+    /// A line break in a label cannot add a question or an option to the listing (the
+    /// `validate` report, the "Needs user input" content), and controls are escaped.
+    #[test]
+    fn the_listing_keeps_each_field_on_its_line() {
+        let p = parse_payload(
+            &json!({"questions": [{"id": "a", "label": "Lab\n2. Fake (id: zz)", "prompt": "x\u{1b}]0;T\u{7}",
+                "options": [{"value": "v", "label": "L\r\n   2) rm -rf ~ [danger]"}]}]})
+            .to_string(),
+        )
+        .unwrap();
+        assert_eq!(
+            listing(&p),
+            "1. Lab\u{21b5} 2. Fake (id: zz) (id: a; choose one): x\\e]0;T\\x07\n   \
+             1) L\u{21b5}    2) rm -rf ~ [danger] [v]\n   \
+             or the user's own answer in their words\n"
+        );
+    }
+
+    /// `content` shows controls from the payload and typed text escaped (a caller printing it
+    /// runs none); `details` keeps them.
+    #[test]
+    fn content_shows_control_characters_escaped_and_details_keeps_them() {
+        let p = parse_payload(
+            &json!({"questions": [{"id": "s", "label": "S\u{1b}]0;PWNED\u{7}", "prompt": "P?",
+                "options": [{"value": "a", "label": "A"}]}]})
+            .to_string(),
+        )
+        .unwrap();
+        let mut st = AnswerState::new(&p);
+        st.set_custom_text(0, "x\u{9b}31m\u{202e}y\nz").unwrap();
+        let (res, _) = conclude(&Ending::Submitted(st), Some(&p));
+        assert_eq!(
+            res.content[0].text,
+            "S\\e]0;PWNED\\x07: x\\x9b31m\\u{202e}y\nz"
+        );
+        assert_eq!(
+            res.details.answers["s"].custom_text.as_deref(),
+            Some("x\u{9b}31m\u{202e}y\nz")
         );
     }
 

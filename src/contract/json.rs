@@ -59,7 +59,11 @@ impl Input {
         if path == Path::new("-") {
             format!("{what} stdin")
         } else {
-            format!("{what} {}", path.display())
+            // Escaped as every message shows a path (`text::for_terminal`).
+            format!(
+                "{what} {}",
+                crate::text::for_terminal(&path.display().to_string())
+            )
         }
     }
 

@@ -242,11 +242,21 @@ pub struct ContentItem {
 }
 
 impl ContentItem {
-    /// A `{type: "text", text}` item.
+    /// A `{type: "text", text}` item. Control characters, escape sequences and bidirectional
+    /// controls in `text` (from the payload, typed or pasted text, a path) are written as
+    /// visible escapes (`\e`, `\x07`, `\u{202e}`; line breaks and tabs kept), as every screen
+    /// shows them: a caller that prints `content` (a TUI showing the tool's result, a log)
+    /// never runs them. `details` keeps every string as it was (docs/interactive.md "The line
+    /// editor").
     pub fn text(text: impl Into<String>) -> Self {
+        let text = text.into();
+        let text = match crate::text::for_terminal(&text) {
+            std::borrow::Cow::Borrowed(_) => text,
+            std::borrow::Cow::Owned(escaped) => escaped,
+        };
         ContentItem {
             kind: "text".to_string(),
-            text: text.into(),
+            text,
         }
     }
 }
