@@ -166,6 +166,9 @@ pub fn run(cli: &Cli) -> ExitCode {
         }
         Err(err) => (Ending::InvalidPayload(err), None),
     };
+    if matches!(ending, Ending::TerminalLost(_)) {
+        crate::terminal::await_a_hang_up(HANG_UP_AFTER_A_LOST_TERMINAL);
+    }
     report(&ending, cli, &payload_path);
     let (res, code) = result::conclude(&ending, payload.as_ref());
     let code = finish(&res, payload.as_ref(), cli, code);
@@ -477,6 +480,10 @@ pub fn write_formatted(
         other => write_result(&formats::render(res, other, payload), path),
     }
 }
+
+/// How long a run whose terminal went away waits for the hang-up that may follow
+/// ([`crate::terminal::await_a_hang_up`]).
+const HANG_UP_AFTER_A_LOST_TERMINAL: std::time::Duration = std::time::Duration::from_millis(300);
 
 fn finish(res: &ToolResult, payload: Option<&Payload>, cli: &Cli, code: ExitCode) -> ExitCode {
     // Exactly one writer: a signal may already be writing its own result (src/terminal.rs).

@@ -614,6 +614,20 @@ pub fn terminating_received() -> bool {
     RECEIVED.iter().any(|r| r.load(Ordering::SeqCst))
 }
 
+/// After the terminal went away (EOF or an I/O error on it): waits at most `within` for a
+/// terminating signal on its way, and when one comes, leaves the result to the signal watch
+/// (this never returns then). GNU screen's `quit` closes the terminal before it sends SIGHUP:
+/// the run ends as the hang-up it is, 129 (docs/exit-codes.md: the first ending wins).
+pub fn await_a_hang_up(within: std::time::Duration) {
+    let start = std::time::Instant::now();
+    while start.elapsed() < within {
+        if terminating_received() {
+            claim_result();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
 /// The terminating signal that ends the flow: the watcher wakes on the first one, so this is
 /// it unless several arrived within the same instant, when [`TERMINATING`]'s order decides.
 fn first_terminating() -> Option<i32> {

@@ -338,3 +338,87 @@ fn a_signal_ends_the_run_when_stdout_is_the_terminal_that_takes_no_output() {
     s.resume_reading();
     assert_eq!(s.wait_eof().code(), Some(143));
 }
+
+/// GNU screen's `quit` closes the terminal before it sends SIGHUP, so pi-ask read EOF first and
+/// ended `terminal_lost` (exit 1); the hang-up on its way now ends it as the hang-up it is:
+/// `aborted` "received SIGHUP" (docs/exit-codes.md: the first ending wins).
+#[test]
+fn gnu_screen_quit_ends_the_run_as_a_hang_up() {
+    if Command::new("screen").arg("--version").output().is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "GNU screen is needed in CI"
+        );
+        eprintln!("signals: GNU screen is not installed: its test is skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), PREFS).unwrap();
+    std::fs::write(dir.path().join("screenrc"), "").unwrap();
+    let name = format!("pi-ask-signals-{}", std::process::id());
+    let result = dir.path().join("r.json");
+    // Typed at an interactive shell, as a person runs it: pi-ask is its foreground job.
+    let command = format!(
+        "cd {} && NO_COLOR=1 PI_ASK_SCREEN=inline {} q.json --output r.json\n",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_pi-ask")
+    );
+    let screen = |args: &[&str]| {
+        Command::new("screen")
+            .args(["-S", &name])
+            .args(args)
+            .status()
+            .expect("screen runs");
+    };
+    let rc = dir.path().join("screenrc");
+    screen(&[
+        "-U",
+        "-c",
+        rc.to_str().unwrap(),
+        "-d",
+        "-m",
+        "bash",
+        "--norc",
+        "--noprofile",
+        "-i",
+    ]);
+    std::thread::sleep(Duration::from_millis(300));
+    screen(&["-X", "stuff", &command]);
+    let copy = dir.path().join("copy.txt");
+    let start = Instant::now();
+    loop {
+        let _ = std::fs::remove_file(&copy);
+        screen(&["-X", "hardcopy", copy.to_str().unwrap()]);
+        std::thread::sleep(Duration::from_millis(100));
+        let text = String::from_utf8_lossy(&std::fs::read(&copy).unwrap_or_default()).into_owned();
+        if text.contains("1. Minimal") {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(15),
+            "no question:\n{text}"
+        );
+    }
+    // Past the first frame's idle work, so the signal watch's thread runs.
+    std::thread::sleep(Duration::from_millis(200));
+    screen(&["-X", "quit"]);
+    let start = Instant::now();
+    let written = loop {
+        let text = std::fs::read_to_string(&result).unwrap_or_default();
+        if let Ok(value) = serde_json::from_str::<Value>(&text) {
+            break value;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(15),
+            "no result: {text:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(written["details"]["error"]["code"], "aborted", "{written}");
+    assert!(
+        written["details"]["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("SIGHUP")),
+        "{written}"
+    );
+}
