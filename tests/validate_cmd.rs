@@ -68,6 +68,43 @@ fn a_key_given_twice_is_a_warning_and_refused_under_strict() {
     assert_eq!(asked.json()["details"]["questions"][0]["prompt"], "q");
 }
 
+/// A key given twice in an answers file refuses it (exit 2), in `validate` and in a run: the
+/// value read first would be lost without a word (`{"answers": {…}, "answers": {}}` answered
+/// nothing and exited 0).
+#[test]
+fn an_answers_file_with_a_key_given_twice_is_refused() {
+    let dir = Dir::new();
+    let twice = dir.file(
+        "twice.json",
+        r#"{"answers": {"database": "sqlite"}, "answers": {}}"#,
+    );
+    let run = run_cmd(
+        pi_ask()
+            .args(["validate", "--json"])
+            .arg(example("database.json"))
+            .arg("--answers")
+            .arg(&twice),
+    );
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.json()["error"]["problems"],
+        json!([{"code": "duplicate_key", "path": "answers",
+                "message": "duplicate key \"answers\": an answers file gives each key once; remove the others"}])
+    );
+    let asked = run_cmd(
+        pi_ask()
+            .arg(example("database.json"))
+            .arg("--answers")
+            .arg(&twice),
+    );
+    assert_eq!(asked.code, 2);
+    assert_eq!(asked.json()["details"]["error"]["code"], "invalid_answers");
+    assert_eq!(
+        asked.json()["details"]["error"]["problems"][0]["code"],
+        "duplicate_key"
+    );
+}
+
 const BAD: &str = r#"{"questions": [{"id": "q", "prompt": "", "options": [{"value": "a", "label": "A"}, {"value": "a", "label": "B"}]}]}"#;
 
 #[test]

@@ -82,9 +82,16 @@ pub(crate) const ENTRY_FIELDS: &[&str] = &[
 /// Parses and checks an answers file against `payload` without touching anything.
 ///
 /// Errors: every problem found, in document order, each with a [`ProblemCode`]
-/// and a path such as `answers.style` or `answers.frameworks.values[1]`.
+/// and a path such as `answers.style` or `answers.frameworks.values[1]`. A key given twice in
+/// one object is `duplicate_key` at its repeat (docs/answers.md): the file is written for
+/// a run, and the value read first would be lost without a word (`{"answers": {…},
+/// "answers": {}}` answered nothing).
 pub fn parse_answers(text: &str, payload: &Payload) -> Result<AnswersFile, Vec<Problem>> {
     let value: Value = serde_json::from_str(text).map_err(|e| vec![malformed_json(&e)])?;
+    let repeated = super::duplicates::duplicate_keys(text, super::duplicates::IN_AN_ANSWERS_FILE);
+    if !repeated.is_empty() {
+        return Err(repeated);
+    }
     parse_answers_value(&value, payload)
 }
 

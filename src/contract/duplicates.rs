@@ -11,14 +11,21 @@ use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use std::collections::HashSet;
 use std::fmt;
 
+/// What a payload's repeated key gets: the last value is used, as `JSON.parse` reads it.
+pub const IN_A_PAYLOAD: &str = "only its last value is used; remove the others";
+/// What an answers file's repeated key gets: the file is refused.
+pub const IN_AN_ANSWERS_FILE: &str = "an answers file gives each key once; remove the others";
+
 /// The keys `text` (JSON) repeats within one object, in document order: a `duplicate_key`
-/// problem at the path of each repeat (`questions[0].prompt`). Empty when the text is not
-/// JSON (the parse names that) or nests deeper than serde_json reads (128 levels).
-pub fn duplicate_keys(text: &str) -> Vec<Problem> {
+/// problem at the path of each repeat (`questions[0].prompt`), its message `duplicate key
+/// "id": ` then `consequence` (what is done with it). Empty when the text is not JSON (the
+/// parse names that) or nests deeper than serde_json reads (128 levels).
+pub fn duplicate_keys(text: &str, consequence: &str) -> Vec<Problem> {
     let mut found = Vec::new();
     let mut de = serde_json::Deserializer::from_str(text);
     let walk = Walk {
         path: String::new(),
+        consequence,
         found: &mut found,
     };
     if walk.deserialize(&mut de).is_err() {
@@ -30,6 +37,7 @@ pub fn duplicate_keys(text: &str) -> Vec<Problem> {
 /// One value at `path`; repeats go to `found`.
 struct Walk<'a> {
     path: String,
+    consequence: &'a str,
     found: &'a mut Vec<Problem>,
 }
 
@@ -72,6 +80,7 @@ impl<'de> Visitor<'de> for Walk<'_> {
         loop {
             let item = Walk {
                 path: format!("{}[{i}]", self.path),
+                consequence: self.consequence,
                 found: &mut *self.found,
             };
             if seq.next_element_seed(item)?.is_none() {
@@ -90,8 +99,9 @@ impl<'de> Visitor<'de> for Walk<'_> {
                     ProblemCode::DuplicateKey,
                     path.clone(),
                     format!(
-                        "duplicate key {}: only its last value is used; remove the others",
-                        crate::text::quoted(&key)
+                        "duplicate key {}: {}",
+                        crate::text::quoted(&key),
+                        self.consequence
                     ),
                 ));
             } else {
@@ -100,6 +110,7 @@ impl<'de> Visitor<'de> for Walk<'_> {
             // The value is read either way, for the repeats inside it.
             map.next_value_seed(Walk {
                 path,
+                consequence: self.consequence,
                 found: &mut *self.found,
             })?;
         }
@@ -112,7 +123,10 @@ mod tests {
     use super::*;
 
     fn paths(text: &str) -> Vec<String> {
-        duplicate_keys(text).into_iter().map(|p| p.path).collect()
+        duplicate_keys(text, IN_A_PAYLOAD)
+            .into_iter()
+            .map(|p| p.path)
+            .collect()
     }
 
     #[test]
@@ -128,7 +142,7 @@ mod tests {
                 "title"
             ]
         );
-        let first = &duplicate_keys(text)[0];
+        let first = &duplicate_keys(text, IN_A_PAYLOAD)[0];
         assert_eq!(first.code, ProblemCode::DuplicateKey);
         assert_eq!(
             first.message,

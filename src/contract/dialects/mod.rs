@@ -176,7 +176,7 @@ pub fn parse_payload_as(text: &str, format: InputFormat, strict: bool) -> Readin
             &value,
             format,
             strict,
-            super::duplicates::duplicate_keys(text),
+            super::duplicates::duplicate_keys(text, super::duplicates::IN_A_PAYLOAD),
         ),
         Err(e) => Reading {
             format: match format {
