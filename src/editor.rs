@@ -1,6 +1,6 @@
 //! The line editor for free-form answers (custom text) and notes: rustyline on `/dev/tty`.
 //!
-//! One call, [`edit_line`], edits one piece of text and reports how the editor was closed:
+//! One call, [`edit_line_watched`], edits one piece of text and reports how the editor was closed:
 //!
 //! | key                          | result                                   |
 //! |------------------------------|------------------------------------------|
@@ -46,10 +46,10 @@
 //! opened again on (rustyline would undo that whole line, as the text it opened with).
 //!
 //! `@` file-path completion ([`crate::complete::AtCompleter`]) plugs in as a rustyline [`Helper`]:
-//! `edit_line(prompt, initial, above, my_helper)`.
+//! `edit_line_watched(prompt, initial, above, my_helper, watch)`.
 //!
-//! [`edit_line_watched`] lets another thread follow the editor (`--timeout`, see
-//! `frontend::tty::backend`): a [`Watch`] gets the draft at every change of the line (the
+//! [`edit_line_watched`] lets another thread follow the editor (the terminal front end waits
+//! for it there, so a timeout or a resize is seen while it reads: `frontend::tty::backend`): a [`Watch`] gets the draft at every change of the line (the
 //! helper's `Hinter::hint`, which rustyline calls whenever the line changes) and a call at
 //! every key (a key handler on every key: the bound ones below, and `Event::Any` for the
 //! rest, cursor movement included). rustyline itself has no timeout and no way to be told
@@ -82,7 +82,7 @@ const UNDRIVABLE_TERMS: [&str; 3] = ["dumb", "cons25", "emacs"];
 
 /// Whether the editor cannot drive a terminal of this `TERM` (surrounding blanks ignored):
 /// unset, empty, or one of rustyline's unsupported terminals in any case. The plain front
-/// end asks there instead (`frontend::wants_plain`), and [`edit_line`] refuses to run.
+/// end asks there instead (`frontend::wants_plain`), and [`edit_line_watched`] refuses to run.
 pub fn cannot_drive(term: Option<&str>) -> bool {
     match term.map(str::trim) {
         None | Some("") => true,
@@ -120,7 +120,7 @@ pub enum Edit {
     /// flow": when the editor is empty these keys navigate without Esc first).
     Navigate(Key),
     /// No key came for the `--timeout` time: the flow times out; this draft is saved as Esc
-    /// saves it. Given by the terminal front end, never by [`edit_line`].
+    /// saves it. Given by the terminal front end, never by [`edit_line_watched`].
     TimedOut(String),
 }
 
@@ -266,6 +266,15 @@ impl Watch {
     /// editor under them (docs/interactive.md "Placement").
     pub fn draw_again_after_stop(&self, bytes: String) {
         self.stop.set_again(bytes);
+    }
+
+    /// Draws `bytes` (the front end's, already safe to write, leaving the cursor at the left of
+    /// the editor's row) over the rows above the open editor: rustyline clears its own rows,
+    /// writes them, and draws its prompt and line under them, its cursor where it was (a
+    /// window resized with the editor open: the block laid out again). Whether it could (no
+    /// editor reads).
+    pub fn draw_above(&self, bytes: String) -> bool {
+        self.stop.print(bytes)
     }
 
     /// Whether the process was continued after a stop from outside since the last call, and
@@ -677,26 +686,12 @@ pub struct Edited {
 /// character to be broken goes with it (rustyline reads it as part of the character), and
 /// so do the bytes rustyline had read ahead (the rest of a paste).
 ///
-/// `watch` has the draft (its keys are not told: see [`edit_line_watched`]) and what a stop
-/// from outside draws again ([`Watch::draw_again_after_stop`]).
+/// `watch` has the draft at every change and is told of every key (see the module notes), and
+/// what a stop from outside draws again ([`Watch::draw_again_after_stop`]). Meant to run on a
+/// thread of its own, so the caller can stop waiting for it (`frontend::tty::backend`).
 ///
 /// Errors: the terminal could not be used (EOF or I/O error other than Ctrl+C/Ctrl+D), or
 /// `TERM` names a terminal the editor cannot drive ([`cannot_drive`]).
-pub fn edit_line<H: Helper>(
-    prompt: &str,
-    initial: &str,
-    above: usize,
-    helper: H,
-    watch: Arc<Watch>,
-) -> io::Result<Edited> {
-    edit(prompt, initial, above, helper, watch, false)
-}
-
-/// [`edit_line`] followed by `watch` from another thread: `watch` has the draft at every change
-/// and is told of every key (see the module notes). Meant to run on a thread of its own, so
-/// the caller can stop waiting for it.
-///
-/// Errors: as [`edit_line`].
 pub fn edit_line_watched<H: Helper>(
     prompt: &str,
     initial: &str,
@@ -712,7 +707,7 @@ pub fn edit_line_watched<H: Helper>(
 /// terminal failure.
 const MAX_REOPENS: usize = 4096;
 
-/// [`edit_line`]; with `keys`, `watch` is told of every key.
+/// [`edit_line_watched`]; with `keys`, `watch` is told of every key.
 fn edit<H: Helper>(
     prompt: &str,
     initial: &str,

@@ -283,6 +283,89 @@ fn a_resize_with_an_editor_open_leaves_nothing_in_the_scrollback() {
     );
 }
 
+/// A resize with an editor open lays the block out again at once, the editor under it with its
+/// draft and cursor (it kept the old layout until the editor closed: the title, the hint and
+/// the prompt went off the top while the rows under the editor stayed empty, and tmux's
+/// rewrap cut the descriptions mid-word); typing goes on in the same editor.
+#[test]
+fn a_resize_with_an_editor_open_lays_the_block_out_again_at_once() {
+    let Some((socket, dir)) = in_tmux(PREFS, 80, 24, "relayout") else {
+        return;
+    };
+    tmux_wait(&socket, "the first question", |p| p.contains("? keys"));
+    tmux(&socket, &["send-keys", "-t", "t", "4"]);
+    tmux_wait(&socket, "the editor", |p| p.contains("Enter submit"));
+    tmux(&socket, &["send-keys", "-t", "t", "-l", "abc"]);
+    tmux_wait(&socket, "the draft", |p| p.contains("> abc"));
+    tmux(
+        &socket,
+        &["resize-window", "-t", "t", "-x", "40", "-y", "24"],
+    );
+    let expected = [
+        "Implementation preferences",
+        "Type your own · Enter submit · Esc clo…",
+        "1/2 Style · How should I frame the",
+        "  next prompt?:",
+        "  ( ) 1. Minimal",
+        "         A short, direct question with…",
+        "  ( ) 2. Balanced",
+        "         A standard prompt with a bit …",
+        "  ( ) 3. Rich",
+        "         A more descriptive prompt wit…",
+        "> ( ) 4. Type your own",
+        "> abc",
+    ];
+    let start = std::time::Instant::now();
+    loop {
+        let shown = visible(&socket);
+        if shown.ends_with(&expected.map(String::from)) {
+            break;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(15),
+            "{shown:#?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    // The cursor at the draft's end, on the editor's row.
+    let at = tmux(
+        &socket,
+        &["display-message", "-p", "-t", "t", "#{cursor_x}"],
+    );
+    assert_eq!(at.trim(), "5");
+    // Back to 80 columns: laid out again there too; the draft goes on.
+    tmux(
+        &socket,
+        &["resize-window", "-t", "t", "-x", "80", "-y", "24"],
+    );
+    tmux_wait(&socket, "the block at 80 columns", |_| {
+        visible(&socket)
+            .iter()
+            .any(|l| l == "Type your own · Enter submit · Esc close")
+    });
+    tmux(&socket, &["send-keys", "-t", "t", "-l", "d"]);
+    tmux_wait(&socket, "the draft", |p| p.contains("> abcd"));
+    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
+    tmux_wait(&socket, "the second question", |p| {
+        p.contains("2/2 Frontend")
+    });
+    tmux(&socket, &["send-keys", "-t", "t", "Tab"]);
+    let (pane, ours) = submit_from_the_review(&socket);
+    assert_eq!(
+        ours[ours.len() - 4..],
+        [
+            "Implementation preferences",
+            "Style: “abcd”",
+            "Frontend: no answer",
+            "✔ Submitted"
+        ],
+        "{pane}"
+    );
+    let result: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();
+    assert_eq!(result["details"]["answers"]["style"]["customText"], "abcd");
+}
+
 /// A shrink with an editor open pushes the block's top rows into tmux's history (the cursor's
 /// row stays): the run ends with its whole final transcript under them, in order.
 /// The note editor open on the database question: Enter saves (the question shows `mark`),

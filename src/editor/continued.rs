@@ -61,6 +61,16 @@ impl AfterStop {
         *lock(&self.again) = bytes;
     }
 
+    /// Writes `bytes` through the open editor's printer ([`printed`]): rustyline clears its
+    /// rows, writes them and draws its prompt and line under them. Whether it could (no
+    /// printer: no editor reads).
+    pub(super) fn print(&self, bytes: String) -> bool {
+        let mut printer = lock(&self.printer);
+        printer
+            .as_mut()
+            .is_some_and(|p| p.print(printed(bytes)).is_ok())
+    }
+
     /// A new editor on the same watch: its modes are read again.
     pub(super) fn reopen(&self) {
         *lock(&self.raw) = None;

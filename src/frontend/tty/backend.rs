@@ -6,7 +6,8 @@
 //!
 //! ## Editors and `--timeout`
 //!
-//! See [`threaded`]: with a timeout an editor runs on a thread of its own.
+//! See [`threaded`]: every editor runs on a thread of its own, so a timeout or a resize is seen
+//! while it reads.
 //!
 //! ## A terminal that takes no output
 //!
@@ -19,14 +20,15 @@
 //! its initial text when the time runs out.
 
 use crate::complete::AtCompleter;
-use crate::editor::{self, Edited, Watch};
+use crate::editor::{Edited, Watch};
 use crate::keys::{Event, KeyReader, RawMode, SystemClock, TtySource};
 use std::io;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 use threaded::{OpenEditor, Opening};
 
+mod size;
 mod threaded;
+use size::WindowSize;
 
 /// What waiting on an editor gave ([`Backend::edit`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,6 +97,16 @@ pub trait Backend {
     fn editor_cursor(&self) -> String {
         String::new()
     }
+    /// Draws `bytes` (a frame laid out again for a resized window, leaving the cursor at the
+    /// left of the editor's row) over the rows above the open editor, the editor drawn again
+    /// under them, and sets `again` as the bytes a stop from outside draws (see
+    /// [`Backend::edit`]); whether it could. The fake terminal cannot (`false`).
+    ///
+    /// Errors: the terminal failed.
+    fn draw_above_editor(&mut self, bytes: &str, again: &str) -> io::Result<bool> {
+        let _ = (bytes, again);
+        Ok(false)
+    }
     /// Gives the terminal back to the shell and stops the process group, as Ctrl+Z does to a
     /// shell job; returns when continued, with the screen to be drawn whole.
     ///
@@ -144,69 +156,6 @@ pub struct TtyBackend {
     /// asked for it three times, two system calls each).
     size: WindowSize,
     _screen: crate::terminal::RestoreGuard,
-}
-
-/// The window's size as last read, read again once it may have changed.
-///
-/// Two things say it may have: a resize event from the key reader ([`WindowSize::forget`]),
-/// and a flag that `SIGWINCH` and `SIGCONT` set (a window resized while pi-ask was stopped
-/// sends it no `SIGWINCH`; an editor reads keys while the key reader does not). The event
-/// alone is not enough for the flag's handler: the reader's wake may come first and the draw
-/// it causes read the old size, with no later wake to draw again. The handlers are removed
-/// when the value is dropped.
-struct WindowSize {
-    last: std::cell::Cell<Option<(usize, usize)>>,
-    stale: Arc<std::sync::atomic::AtomicBool>,
-    handlers: Vec<signal_hook::SigId>,
-}
-
-impl WindowSize {
-    /// A size not read yet, whose flag the resize and continue signals set.
-    ///
-    /// Errors: a handler could not be installed.
-    fn watched() -> io::Result<WindowSize> {
-        use signal_hook::consts::{SIGCONT, SIGWINCH};
-        let mut size = WindowSize::unwatched();
-        for signal in [SIGWINCH, SIGCONT] {
-            let id = signal_hook::flag::register(signal, Arc::clone(&size.stale))?;
-            size.handlers.push(id);
-        }
-        Ok(size)
-    }
-
-    /// A size not read yet, with no signal handlers (only [`WindowSize::forget`] marks it).
-    fn unwatched() -> WindowSize {
-        WindowSize {
-            last: std::cell::Cell::new(None),
-            stale: Arc::new(std::sync::atomic::AtomicBool::new(false)),
-            handlers: Vec::new(),
-        }
-    }
-
-    /// The size as last read, or `read()` (rows, columns) when none is, or when it may have
-    /// changed since.
-    fn get(&self, read: impl FnOnce() -> (usize, usize)) -> (usize, usize) {
-        let stale = self.stale.swap(false, std::sync::atomic::Ordering::SeqCst);
-        if let (false, Some(size)) = (stale, self.last.get()) {
-            return size;
-        }
-        let size = read();
-        self.last.set(Some(size));
-        size
-    }
-
-    /// The window was resized: the next [`WindowSize::get`] reads it again.
-    fn forget(&self) {
-        self.last.set(None);
-    }
-}
-
-impl Drop for WindowSize {
-    fn drop(&mut self) {
-        for id in self.handlers.drain(..) {
-            signal_hook::low_level::unregister(id);
-        }
-    }
 }
 
 impl TtyBackend {
@@ -315,23 +264,7 @@ impl Backend for TtyBackend {
                 self.opening = Some(opening);
                 return Ok(EditWait::Open { last_key: None });
             }
-            if wait.is_none() {
-                // No timeout: on this thread.
-                let watch = Watch::new(|| {});
-                watch.draw_again_after_stop(opening.again);
-                let (prompt, initial) = (opening.prompt.as_str(), opening.initial.as_str());
-                let edit = editor::edit_line(
-                    prompt,
-                    initial,
-                    opening.above,
-                    completer.clone(),
-                    Arc::clone(&watch),
-                );
-                self.editor_ended(&watch);
-                // rustyline switches bracketed paste off when it ends.
-                self.write(PASTE_ON)?;
-                return edit.map(EditWait::Closed);
-            }
+            // On a thread of its own, so a resize is seen while it reads (see `threaded`).
             self.open_editor(opening, completer)?;
         }
         self.wait_editor(wait)
@@ -340,6 +273,17 @@ impl Backend for TtyBackend {
     fn editor_cursor(&self) -> String {
         let before = self.editor.as_ref().map(|open| open.watch.before_cursor());
         before.unwrap_or_default()
+    }
+
+    fn draw_above_editor(&mut self, bytes: &str, again: &str) -> io::Result<bool> {
+        let Some(open) = &self.editor else {
+            return Ok(false);
+        };
+        // As every frame is written (`Backend::write`).
+        let guard = crate::text::terminal_charset();
+        open.watch
+            .draw_again_after_stop(guard.guard(again).into_owned());
+        Ok(open.watch.draw_above(guard.guard(bytes).into_owned()))
     }
 
     fn abandon_edit(&mut self) -> String {
@@ -457,6 +401,10 @@ impl<B: Backend + ?Sized> Backend for &mut B {
         (**self).editor_cursor()
     }
 
+    fn draw_above_editor(&mut self, bytes: &str, again: &str) -> io::Result<bool> {
+        (**self).draw_above_editor(bytes, again)
+    }
+
     fn suspend(&mut self) -> io::Result<()> {
         (**self).suspend()
     }
@@ -471,28 +419,5 @@ impl<B: Backend + ?Sized> Backend for &mut B {
 
     fn finish(&mut self) {
         (**self).finish()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::WindowSize;
-    use std::cell::Cell;
-
-    /// A resize event reads the size again even when the signal's flag was not set yet (its
-    /// handler may run after the wake that caused the event): the frame it draws is laid out
-    /// for the new size, not the old one.
-    #[test]
-    fn a_resize_event_reads_the_size_again_without_the_signals_flag() {
-        let size = WindowSize::unwatched();
-        let window = Cell::new((24, 80));
-        assert_eq!(size.get(|| window.get()), (24, 80));
-        window.set((12, 80));
-        assert_eq!(size.get(|| window.get()), (24, 80), "read once, kept");
-        size.forget();
-        assert_eq!(size.get(|| window.get()), (12, 80));
-        window.set((30, 100));
-        size.stale.store(true, std::sync::atomic::Ordering::SeqCst);
-        assert_eq!(size.get(|| window.get()), (30, 100), "the signal's flag");
     }
 }

@@ -141,8 +141,13 @@ impl<B: Backend> Session<'_, B> {
     fn editor_countdown(&mut self, mut open: OpenEditor, now: Instant) -> io::Result<()> {
         let (rows, cols) = self.io.size();
         if (rows, cols) != open.size {
-            // The window changed under the editor: where its block is, the terminal alone
-            // knows (rewrapped); nothing is written over it until it closes.
+            // The window changed under the editor: the block is laid out again for it and
+            // drawn over the old one's rows, the editor under it; where the terminal cannot
+            // (the fake), nothing is written over it until it closes.
+            if rows >= super::MIN_ROWS && self.draw_above_editor(open.size.1, rows, cols, now)? {
+                open.size = (rows, cols);
+                open.counting = self.countdown(now).is_some();
+            }
             self.editor = Some(open);
             return Ok(());
         }
@@ -179,6 +184,39 @@ impl<B: Backend> Session<'_, B> {
             }
         };
         self.io.write(&bytes)
+    }
+
+    /// The window is now `rows` x `cols` (it was `old_cols` wide) with an editor open: the
+    /// region's top found where the terminal put it (rewrapped), the block laid out again and
+    /// drawn from there through the editor, which draws itself under it; whether it was
+    /// (the region, the block and the transcript's width are then the new ones).
+    fn draw_above_editor(
+        &mut self,
+        old_cols: usize,
+        rows: usize,
+        cols: usize,
+        now: Instant,
+    ) -> io::Result<bool> {
+        let t = self.transcript(None);
+        let mut region = self.region.clone();
+        region.resized(old_cols, cols, rows, &t);
+        let previous = std::mem::replace(&mut self.region, region);
+        let block = self.frame(now, rows, cols);
+        let bytes = self.region.draw(&t, &block, rows, cols);
+        let drawn = std::mem::replace(&mut self.drawn, block);
+        let again = self.again_after_stop(rows, cols);
+        if !self.io.draw_above_editor(&bytes, &again)? {
+            self.region = previous;
+            self.drawn = drawn;
+            return Ok(false);
+        }
+        self.block_rows = self.drawn.lines.len();
+        self.cols = cols;
+        self.record.update_all(&self.flow, &self.look, cols);
+        self.record.keep(&self.region, self.cols);
+        self.completer
+            .set_list_room(rows.saturating_sub(self.region.at() + 2), cols);
+        Ok(true)
     }
 
     /// What a stop from outside with the editor about to open draws, in a window of `rows` x

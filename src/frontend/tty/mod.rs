@@ -245,6 +245,24 @@ impl<B: Backend> Session<'_, B> {
         if self.cols == 0 {
             self.cols = cols;
         }
+        let block = self.frame(now, rows, cols);
+        self.block_rows = block.lines.len();
+        let transcript = self.transcript(None);
+        let bytes = self.region.draw(&transcript, &block, rows, cols);
+        self.drawn = block;
+        if !bytes.is_empty() {
+            self.io.write(&bytes)?;
+        }
+        if let Some(notify) = self.notify.take() {
+            self.notify_waiting(&notify)?;
+        }
+        self.record.keep(&self.region, self.cols);
+        Ok(())
+    }
+
+    /// The top component's block in a window of `rows` x `cols`, within the region's budget
+    /// (its top lines go first), the countdown over it at `now`.
+    fn frame(&self, now: Instant, rows: usize, cols: usize) -> Block {
         let width = term_width(cols);
         let status = self.countdown(now).map(|l| fit(&l, width));
         let block = if rows < MIN_ROWS {
@@ -287,18 +305,7 @@ impl<B: Backend> Session<'_, B> {
         if block.lines.len() > budget {
             block.lines.drain(..block.lines.len() - budget);
         }
-        self.block_rows = block.lines.len();
-        let transcript = self.transcript(None);
-        let bytes = self.region.draw(&transcript, &block, rows, cols);
-        self.drawn = block;
-        if !bytes.is_empty() {
-            self.io.write(&bytes)?;
-        }
-        if let Some(notify) = self.notify.take() {
-            self.notify_waiting(&notify)?;
-        }
-        self.record.keep(&self.region, self.cols);
-        Ok(())
+        block
     }
 
     /// What waits for the first frame to be up and for the first key or a short while without

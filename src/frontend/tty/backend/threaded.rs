@@ -1,19 +1,23 @@
-//! An editor on a thread of its own, for `--timeout` ([`TtyBackend`]).
+//! Every editor on a thread of its own ([`TtyBackend`]).
 //!
 //! rustyline blocks in its own read until a key closes the editor: it has no timeout, and
 //! nothing from outside makes it return (with its `signal-hook` feature only SIGWINCH reaches
-//! it, and it redraws and reads on; other signals are retried). So with a timeout the real
+//! it, and it redraws its own line and reads on; other signals are retried). So the real
 //! terminal runs each editor on a thread of its own ([`editor::edit_line_watched`]) and waits
-//! for it on a channel, at most as long as [`Backend::edit`] is told: the editor's key
-//! handlers send every key (so the front end starts the time again and clears its
-//! countdown at once) and its helper records the draft at every change of the line. When
-//! the time is up, the front end gives the editor up ([`Backend::abandon_edit`]): it takes
-//! the watched draft, saves it as Esc would, and ends the flow. The editor's thread stays
-//! blocked in its read until the process exits right after, which is safe because nothing
-//! else reads the terminal any more (the flow is over; the terminal is restored, its input
-//! flushed, and the result written by the main thread, exactly once as always), and the
-//! thread owns nothing the exit needs. Without a timeout the editor runs on the calling
-//! thread, as it always did.
+//! for it on a channel, at most as long as [`Backend::edit`] is told, looking every
+//! [`RESIZE_POLL`] whether the window was resized: the editor's key handlers send every key
+//! (so the front end starts the time again and clears its countdown at once) and its helper
+//! records the draft at every change of the line.
+//!
+//! - A resize ends the wait: the front end lays its block out again for the new size and
+//!   draws it through the editor's printer, which clears the editor's rows, writes the block
+//!   and draws the editor again under it ([`Backend::draw_above_editor`]).
+//! - When the time of `--timeout` is up, the front end gives the editor up
+//!   ([`Backend::abandon_edit`]): it takes the watched draft, saves it as Esc would, and ends
+//!   the flow. The editor's thread stays blocked in its read until the process exits right
+//!   after, which is safe because nothing else reads the terminal any more (the flow is over;
+//!   the terminal is restored, its input flushed, and the result written by the main thread,
+//!   exactly once as always), and the thread owns nothing the exit needs.
 
 use super::{Backend, EditWait, TtyBackend, PASTE_ON};
 use crate::complete::AtCompleter;
@@ -40,6 +44,10 @@ pub(super) struct OpenEditor {
     /// The thread, to pass a panic on.
     thread: JoinHandle<()>,
 }
+
+/// How often a wait for the editor looks whether the window was resized (the resize signal's
+/// handlers run on the signal watch's thread: this one is not woken).
+const RESIZE_POLL: Duration = Duration::from_millis(50);
 
 /// What the editor's thread sends.
 enum FromEditor {
@@ -78,22 +86,31 @@ impl TtyBackend {
         Ok(())
     }
 
-    /// Waits for the open editor at most `wait` (`None`: until it closes).
+    /// Waits for the open editor at most `wait` (`None`: until it closes), or until the window
+    /// is resized (the front end lays its block out again: `EditWait::Open` with no key).
     pub(super) fn wait_editor(&mut self, wait: Option<Duration>) -> io::Result<EditWait> {
         let Some(open) = &self.editor else {
             return Err(io::Error::other("no editor is open"));
         };
-        let got = match wait {
-            None => open.events.recv().map_err(|_| ()),
-            Some(wait) => match open.events.recv_timeout(wait) {
+        let until = wait.and_then(|w| Instant::now().checked_add(w));
+        let got = loop {
+            let left = until.map(|u| u.saturating_duration_since(Instant::now()));
+            let slice = left.map_or(RESIZE_POLL, |l| l.min(RESIZE_POLL));
+            match open.events.recv_timeout(slice) {
                 Err(mpsc::RecvTimeoutError::Timeout) => {
                     // Continued after a stop from outside: the time starts again, as after
                     // Ctrl+Z (the SIGCONT handler runs on this thread as it wakes up).
-                    let last_key = crate::keys::take_continued().then(Instant::now);
-                    return Ok(EditWait::Open { last_key });
+                    if crate::keys::take_continued() {
+                        return Ok(EditWait::Open {
+                            last_key: Some(Instant::now()),
+                        });
+                    }
+                    if self.size.may_have_changed() || until.is_some_and(|u| Instant::now() >= u) {
+                        return Ok(EditWait::Open { last_key: None });
+                    }
                 }
-                other => other.map_err(|_| ()),
-            },
+                other => break other.map_err(|_| ()),
+            }
         };
         match got {
             Ok(FromEditor::Key(at)) => Ok(EditWait::Open { last_key: Some(at) }),
