@@ -537,81 +537,37 @@ fn a_long_completion_list_stays_inside_the_block_and_leaves_nothing() {
 
 #[test]
 fn gnu_screen_with_its_default_settings_keeps_only_the_transcript_in_its_scrollback() {
-    if std::process::Command::new("screen")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "GNU screen is needed in CI"
-        );
-        eprintln!("inline: GNU screen is not installed: its test is skipped");
+    use crate::common::screen::{screen_available, Screen};
+    if !screen_available("inline") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("q.json"), PREFS).unwrap();
-    std::fs::write(dir.path().join("screenrc"), "").unwrap();
     let name = format!("pi-ask-inline-{}", std::process::id());
     let command = format!(
         "cd {} && seq 1 40 && LANG=C.UTF-8 NO_COLOR=1 PI_ASK_SCREEN=inline {} q.json --output r.json; sleep 60",
         dir.path().display(),
         env!("CARGO_BIN_EXE_pi-ask")
     );
-    let screen = |args: &[&str]| {
-        std::process::Command::new("screen")
-            .args(["-S", &name])
-            .args(args)
-            .status()
-            .expect("screen runs");
-    };
-    let rc = dir.path().join("screenrc");
-    screen(&[
-        "-U",
-        "-c",
-        rc.to_str().unwrap(),
-        "-d",
-        "-m",
-        "bash",
-        "-c",
-        &command,
-    ]);
-    let copy = dir.path().join("copy.txt");
-    let wait = |what: &str, ok: &dyn Fn(&str) -> bool| -> String {
-        let start = std::time::Instant::now();
-        loop {
-            let _ = std::fs::remove_file(&copy);
-            screen(&["-X", "hardcopy", "-h", copy.to_str().unwrap()]);
-            std::thread::sleep(std::time::Duration::from_millis(100));
-            // screen writes its hardcopy in its own encoding: the ASCII of it is what counts.
-            let text =
-                String::from_utf8_lossy(&std::fs::read(&copy).unwrap_or_default()).into_owned();
-            if ok(&text) {
-                return text;
-            }
-            assert!(
-                start.elapsed() < std::time::Duration::from_secs(15),
-                "timed out waiting for {what}:\n{text}"
-            );
-        }
-    };
+    let screen = Screen::start(&name, dir.path(), true, &[], &["bash", "-c", &command]);
+    let wait = |what: &str, ok: &dyn Fn(&str) -> bool| -> String { screen.wait(what, true, ok) };
     wait("the first question", &|t| t.contains("( ) 1. Minimal"));
-    screen(&["-X", "stuff", "2"]);
+    screen.stuff("2");
     wait("the second question", &|t| t.contains("2/2 Frontend"));
-    screen(&["-X", "stuff", " "]);
+    screen.stuff(" ");
     wait("a tick", &|t| t.contains("[x] 1. React"));
-    screen(&["-X", "stuff", "\r"]);
+    screen.stuff("\r");
     wait("the review", &|t| t.contains("Review answers"));
     // ↑ ↑ from Submit: question 1's row; Enter re-opens it.
-    screen(&["-X", "stuff", "\x1b[A\x1b[A\r"]);
+    screen.stuff("\x1b[A\x1b[A\r");
     wait("the first question again", &|t| {
         t.lines().any(|l| l.starts_with("1/2 Style")) && !t.contains("Review answers")
     });
-    screen(&["-X", "stuff", "\r"]);
+    screen.stuff("\r");
     wait("the review again", &|t| t.contains("Review answers"));
-    screen(&["-X", "stuff", "\r"]);
+    screen.stuff("\r");
     let text = wait("the transcript", &|t| t.contains(" Submitted"));
-    screen(&["-X", "quit"]);
+    screen.quit();
     let ours: Vec<&str> = text
         .lines()
         .map(str::trim_end)

@@ -344,64 +344,32 @@ fn a_signal_ends_the_run_when_stdout_is_the_terminal_that_takes_no_output() {
 /// `aborted` "received SIGHUP" (docs/exit-codes.md: the first ending wins).
 #[test]
 fn gnu_screen_quit_ends_the_run_as_a_hang_up() {
-    if Command::new("screen").arg("--version").output().is_err() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "GNU screen is needed in CI"
-        );
-        eprintln!("signals: GNU screen is not installed: its test is skipped");
+    use crate::common::screen::{screen_available, Screen};
+    if !screen_available("signals") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("q.json"), PREFS).unwrap();
-    std::fs::write(dir.path().join("screenrc"), "").unwrap();
     let name = format!("pi-ask-signals-{}", std::process::id());
     let result = dir.path().join("r.json");
+    let screen = Screen::start(
+        &name,
+        dir.path(),
+        true,
+        &[],
+        &["bash", "--norc", "--noprofile", "-i"],
+    );
+    std::thread::sleep(Duration::from_millis(300));
     // Typed at an interactive shell, as a person runs it: pi-ask is its foreground job.
-    let command = format!(
+    screen.stuff(&format!(
         "cd {} && NO_COLOR=1 PI_ASK_SCREEN=inline {} q.json --output r.json\n",
         dir.path().display(),
         env!("CARGO_BIN_EXE_pi-ask")
-    );
-    let screen = |args: &[&str]| {
-        Command::new("screen")
-            .args(["-S", &name])
-            .args(args)
-            .status()
-            .expect("screen runs");
-    };
-    let rc = dir.path().join("screenrc");
-    screen(&[
-        "-U",
-        "-c",
-        rc.to_str().unwrap(),
-        "-d",
-        "-m",
-        "bash",
-        "--norc",
-        "--noprofile",
-        "-i",
-    ]);
-    std::thread::sleep(Duration::from_millis(300));
-    screen(&["-X", "stuff", &command]);
-    let copy = dir.path().join("copy.txt");
-    let start = Instant::now();
-    loop {
-        let _ = std::fs::remove_file(&copy);
-        screen(&["-X", "hardcopy", copy.to_str().unwrap()]);
-        std::thread::sleep(Duration::from_millis(100));
-        let text = String::from_utf8_lossy(&std::fs::read(&copy).unwrap_or_default()).into_owned();
-        if text.contains("1. Minimal") {
-            break;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(15),
-            "no question:\n{text}"
-        );
-    }
+    ));
+    screen.wait("the first question", false, |t| t.contains("1. Minimal"));
     // Past the first frame's idle work, so the signal watch's thread runs.
     std::thread::sleep(Duration::from_millis(200));
-    screen(&["-X", "quit"]);
+    screen.quit();
     let start = Instant::now();
     let written = loop {
         let text = std::fs::read_to_string(&result).unwrap_or_default();

@@ -236,46 +236,27 @@ fn a_c_locale_gets_ascii_only_payload_text_escaped_and_the_answers_kept() {
 
 #[test]
 fn gnu_screen_under_lang_c_shows_a_single_select_questions_options() {
-    if !installed("screen", "--version") {
+    use crate::common::screen::{screen_available, Screen};
+    if !screen_available("text") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("q.json"), non_ascii_payload()).unwrap();
-    std::fs::write(dir.path().join("screenrc"), "").unwrap();
     let name = format!("pi-ask-text-{}", std::process::id());
     let command = format!(
         "cd {} && NO_COLOR=1 PI_ASK_SCREEN=inline {} q.json --output r.json; sleep 60",
         dir.path().display(),
         env!("CARGO_BIN_EXE_pi-ask")
     );
-    let rc = dir.path().join("screenrc");
     // screen in the C locale, without -U: an 8-bit terminal.
-    let screen = |args: &[&str]| {
-        Command::new("screen")
-            .env("LANG", "C")
-            .env_remove("LC_ALL")
-            .env_remove("LC_CTYPE")
-            .args(["-S", &name])
-            .args(args)
-            .status()
-            .expect("screen runs");
-    };
-    screen(&[
-        "-c",
-        rc.to_str().unwrap(),
-        "-d",
-        "-m",
-        "bash",
-        "-c",
-        &command,
-    ]);
-    let copy = dir.path().join("copy.txt");
-    let hardcopy = || {
-        let _ = std::fs::remove_file(&copy);
-        screen(&["-X", "hardcopy", copy.to_str().unwrap()]);
-        std::thread::sleep(Duration::from_millis(100));
-        String::from_utf8_lossy(&std::fs::read(&copy).unwrap_or_default()).into_owned()
-    };
+    let screen = Screen::start(
+        &name,
+        dir.path(),
+        false,
+        &[("LANG", "C")],
+        &["bash", "-c", &command],
+    );
+    let hardcopy = || screen.hardcopy(false);
     let shown = wait_until("the question", hardcopy, |t| {
         t.contains("Caf\\u{e9} ou th\\u{e9}?")
     });
@@ -284,11 +265,11 @@ fn gnu_screen_under_lang_c_shows_a_single_select_questions_options() {
     } else {
         wait_until("the options", hardcopy, |t| t.contains("Th\\u{e9} -> vert"))
     };
-    screen(&["-X", "stuff", "2"]);
+    screen.stuff("2");
     let next = wait_until("the second question", hardcopy, |t| {
         t.contains("Na\\u{ef}ve extras")
     });
-    screen(&["-X", "quit"]);
+    screen.quit();
     for option in ["1. Caf\\u{e9}", "2. Th\\u{e9} -> vert"] {
         assert_eq!(
             shown.lines().filter(|l| l.contains(option)).count(),

@@ -1,8 +1,9 @@
 //! Shared helpers for integration tests. `pty`: drive the real binary in a pseudo-terminal;
-//! `tmux`: real tmux.
+//! `tmux`: real tmux; `screen`: real GNU screen.
 //! [`say`]: one line to the person running the tests, past the test harness's capture.
 
 pub mod pty;
+pub mod screen;
 pub mod tmux;
 
 use std::io::Write;
