@@ -366,6 +366,66 @@ fn a_resize_with_an_editor_open_lays_the_block_out_again_at_once() {
     assert_eq!(result["details"]["answers"]["style"]["customText"], "abcd");
 }
 
+/// A shrink then a regrow (the width the same) with an editor open, its draft on three rows
+/// (a pasted line break): the question reads as before the shrink, title and hint once, while
+/// the editor is open and after it closes (the title was lost until it closed, and a draft on
+/// several rows left stale copies of the title and the hint for good).
+#[test]
+fn a_shrink_then_a_regrow_with_an_editor_open_shows_the_question_as_before() {
+    let Some((socket, _dir)) = in_tmux(PREFS, 80, 24, "edregrow") else {
+        return;
+    };
+    tmux_wait(&socket, "the first question", |p| p.contains("? keys"));
+    tmux(&socket, &["send-keys", "-t", "t", "4"]);
+    tmux_wait(&socket, "the editor", |p| p.contains("Enter submit"));
+    tmux(&socket, &["send-keys", "-t", "t", "-l", "pre "]);
+    tmux(&socket, &["set-buffer", "a\nb\nc"]);
+    tmux(&socket, &["paste-buffer", "-p", "-t", "t"]);
+    tmux(&socket, &["send-keys", "-t", "t", "-l", " post"]);
+    tmux_wait(&socket, "the draft", |p| p.contains("c post"));
+    let before = visible(&socket);
+    assert_eq!(
+        before[..2],
+        ["before", "Implementation preferences"],
+        "{before:#?}"
+    );
+    tmux(
+        &socket,
+        &["resize-window", "-t", "t", "-x", "80", "-y", "10"],
+    );
+    tmux_wait(&socket, "the block at 10 rows", |_| {
+        visible(&socket)
+            .first()
+            .is_some_and(|l| l.starts_with("Type your own"))
+    });
+    tmux(
+        &socket,
+        &["resize-window", "-t", "t", "-x", "80", "-y", "24"],
+    );
+    let start = std::time::Instant::now();
+    while visible(&socket) != before && start.elapsed() < std::time::Duration::from_secs(3) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(visible(&socket), before);
+    tmux(&socket, &["send-keys", "-t", "t", "Escape"]);
+    let pane = tmux_wait(&socket, "the question with the answer", |p| {
+        p.contains("c post”")
+    });
+    let ours = lines(&pane);
+    assert_eq!(
+        ours.iter()
+            .filter(|l| *l == "Implementation preferences")
+            .count(),
+        1,
+        "{pane}"
+    );
+    assert!(
+        !ours.iter().any(|l| l.starts_with("Type your own ·")),
+        "{pane}"
+    );
+    tmux(&socket, &["kill-server"]);
+}
+
 /// A shrink with an editor open pushes the block's top rows into tmux's history (the cursor's
 /// row stays): the run ends with its whole final transcript under them, in order.
 /// The note editor open on the database question: Enter saves (the question shows `mark`),

@@ -192,6 +192,11 @@ fn an_outside_stop_with_the_editor_open(signal: &str, args: &str, narrow: bool) 
         rows.len() == expected.len() && rows.last().is_some_and(|l| l == "> draft text")
     });
     assert_eq!(shown, expected, "{}", shown.join("\n"));
+    // And it stays so: a resize while stopped is not laid out again over the shell's lines
+    // (where the block is now, only the editor's closing tells).
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    let later = pane.visible();
+    assert_eq!(later, expected, "{}", later.join("\n"));
     // The cursor at the draft's end, on the editor's row.
     assert_eq!(pane.cursor(), (12, expected.len() - 1));
 

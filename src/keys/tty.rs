@@ -47,6 +47,11 @@ pub fn take_continued() -> bool {
     CONTINUED.swap(false, std::sync::atomic::Ordering::SeqCst)
 }
 
+/// Whether the process was continued since [`take_continued`] last said so, without taking it.
+pub fn continued_pending() -> bool {
+    CONTINUED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 impl TtySource {
     /// A source reading `tty` (normally `/dev/tty`; any readable file descriptor works, which
     /// the tests use). Put it in raw mode first ([`RawMode`]), or bytes come only line by line.

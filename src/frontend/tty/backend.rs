@@ -152,6 +152,9 @@ pub struct TtyBackend {
     placement: super::Placement,
     /// Continued after an outside stop, not told to the front end yet.
     continued: bool,
+    /// The open editor was continued after an outside stop (its block drawn again under the
+    /// shell's lines): a resize is laid out only once it closes.
+    edit_continued: bool,
     /// The window's size as last read: read again only after a resize or a continue (a key
     /// asked for it three times, two system calls each).
     size: WindowSize,
@@ -190,6 +193,7 @@ impl TtyBackend {
             opening: None,
             placement,
             continued: false,
+            edit_continued: false,
             size: WindowSize::watched()?,
             _screen: screen,
         })
@@ -279,6 +283,9 @@ impl Backend for TtyBackend {
         let Some(open) = &self.editor else {
             return Ok(false);
         };
+        if self.edit_continued || crate::keys::continued_pending() || open.watch.was_continued() {
+            return Ok(false);
+        }
         // As every frame is written (`Backend::write`).
         let guard = crate::text::terminal_charset();
         open.watch

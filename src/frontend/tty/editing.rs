@@ -197,22 +197,33 @@ impl<B: Backend> Session<'_, B> {
         cols: usize,
         now: Instant,
     ) -> io::Result<bool> {
+        // The rows of the editor's line under its first, down to its cursor, are the
+        // terminal's to keep in the window: the block has the rows above them.
+        let before = self.io.editor_cursor();
+        let below = editor_cursor_at(EDITOR_PROMPT, &before, cols).0;
+        let rows = rows.saturating_sub(below).max(super::MIN_ROWS);
         let t = self.transcript(None);
         let mut region = self.region.clone();
         region.resized(old_cols, cols, rows, &t);
         let previous = std::mem::replace(&mut self.region, region);
+        let old_cols = std::mem::replace(&mut self.cols, cols);
+        self.record.update_all(&self.flow, &self.look, cols);
+        // The transcript again: the resize gave lines up, or took them back (tmux).
+        let t = self.transcript(None);
         let block = self.frame(now, rows, cols);
         let bytes = self.region.draw(&t, &block, rows, cols);
         let drawn = std::mem::replace(&mut self.drawn, block);
+        let previous_again = self.again.take();
         let again = self.again_after_stop(rows, cols);
         if !self.io.draw_above_editor(&bytes, &again)? {
             self.region = previous;
             self.drawn = drawn;
+            self.again = previous_again;
+            self.cols = old_cols;
+            self.record.update_all(&self.flow, &self.look, old_cols);
             return Ok(false);
         }
         self.block_rows = self.drawn.lines.len();
-        self.cols = cols;
-        self.record.update_all(&self.flow, &self.look, cols);
         self.record.keep(&self.region, self.cols);
         self.completer
             .set_list_room(rows.saturating_sub(self.region.at() + 2), cols);

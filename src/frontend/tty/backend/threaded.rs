@@ -83,6 +83,7 @@ impl TtyBackend {
             watch,
             thread,
         });
+        self.edit_continued = false;
         Ok(())
     }
 
@@ -101,6 +102,9 @@ impl TtyBackend {
                     // Continued after a stop from outside: the time starts again, as after
                     // Ctrl+Z (the SIGCONT handler runs on this thread as it wakes up).
                     if crate::keys::take_continued() {
+                        // Drawn again under the shell's lines: where the region is now, only
+                        // the editor's closing tells (`Backend::draw_above_editor` declines).
+                        self.edit_continued = true;
                         return Ok(EditWait::Open {
                             last_key: Some(Instant::now()),
                         });
