@@ -1,6 +1,7 @@
 //! The line editor for free-form answers (custom text) and notes: rustyline on `/dev/tty`.
 //!
-//! One call, [`edit_line_watched`], edits one piece of text and reports how the editor was closed:
+//! One call, [`edit_line_watched`], edits one piece of text and reports how the editor was
+//! closed:
 //!
 //! | key                          | result                                   |
 //! |------------------------------|------------------------------------------|
@@ -49,10 +50,10 @@
 //! `edit_line_watched(prompt, initial, above, my_helper, watch)`.
 //!
 //! [`edit_line_watched`] lets another thread follow the editor (the terminal front end waits
-//! for it there, so a timeout or a resize is seen while it reads: `frontend::tty::backend`): a [`Watch`] gets the draft at every change of the line (the
-//! helper's `Hinter::hint`, which rustyline calls whenever the line changes) and a call at
-//! every key (a key handler on every key: the bound ones below, and `Event::Any` for the
-//! rest, cursor movement included). rustyline itself has no timeout and no way to be told
+//! for it there, so a timeout or a resize is seen while it reads: `frontend::tty::backend`):
+//! a [`Watch`] gets the draft at every change of the line (the helper's `Hinter::hint`, which
+//! rustyline calls whenever the line changes) and a call at every key (a key handler on every
+//! key: the bound ones below, and `Event::Any` for the rest, cursor movement included). rustyline itself has no timeout and no way to be told
 //! to return: with its `signal-hook` feature only SIGWINCH reaches it, and it redraws and reads
 //! on; so the watching thread ends the flow with the watched draft instead.
 

@@ -12,11 +12,11 @@
 //! their patterns (a hostile repository's 4 MB `.gitignore` took 1.3 GB and seconds), so each
 //! folder's ignore files (`.gitignore`, `.ignore`, `.git/info/exclude`, or the `info/exclude`
 //! a `.git` file leads to through its `gitdir` and `commondir`, those two files checked too:
-//! [`linked_exclude`]) are looked at before the walker reads them ([`IgnoreBudget::admit`]): a file that is not a regular file, larger
-//! than [`MAX_IGNORE_FILE_BYTES`] or with more than [`MAX_IGNORE_PATTERNS`] patterns, or one
-//! that would take the walk past [`MAX_WALK_PATTERNS`] patterns in all, keeps its folder out of
-//! the index (the root's or a parent's: nothing is indexed), and [`FileIndex::gave_up`] says
-//! why. The matchers are dropped with the walker when the walk ends.
+//! [`linked_exclude`]) are looked at before the walker reads them ([`IgnoreBudget::admit`]):
+//! a file that is not a regular file, larger than [`MAX_IGNORE_FILE_BYTES`] or with more than
+//! [`MAX_IGNORE_PATTERNS`] patterns, or one that would take the walk past [`MAX_WALK_PATTERNS`]
+//! patterns in all, keeps its folder out of the index (the root's or a parent's: nothing is
+//! indexed), and [`FileIndex::gave_up`] says why. The matchers are dropped with the walker when the walk ends.
 //!
 //! Paths are stored compactly: per walker thread, chunks of [`CHUNK_ENTRIES`] paths in one
 //! `String` with end offsets and a flag byte each. Chunks are published as soon as they fill,
@@ -72,7 +72,6 @@ impl IgnoreBudget {
     }
 
     fn check(&self, dir: &Path) -> Result<(), String> {
-        use std::io::Read;
         for name in IGNORE_FILES {
             let mut path = dir.join(name);
             if name == IGNORE_FILES[2] {
@@ -81,31 +80,9 @@ impl IgnoreBudget {
                     path = linked;
                 }
             }
-            // Follows a symlink, as the walker would (a link to /dev/zero never ends).
-            let Ok(meta) = std::fs::metadata(&path) else {
+            let Some(text) = read_small_file(&path, name, MAX_IGNORE_FILE_BYTES)? else {
                 continue;
             };
-            if !meta.is_file() {
-                return Err(format!("its {name} is not a regular file"));
-            }
-            if meta.len() > MAX_IGNORE_FILE_BYTES {
-                return Err(format!(
-                    "its {name} is larger than {} KiB",
-                    MAX_IGNORE_FILE_BYTES / 1024
-                ));
-            }
-            let mut text = Vec::new();
-            let read = std::fs::File::open(&path)
-                .and_then(|f| f.take(MAX_IGNORE_FILE_BYTES + 1).read_to_end(&mut text));
-            if read.is_err() {
-                continue;
-            }
-            if text.len() as u64 > MAX_IGNORE_FILE_BYTES {
-                return Err(format!(
-                    "its {name} is larger than {} KiB",
-                    MAX_IGNORE_FILE_BYTES / 1024
-                ));
-            }
             let patterns = text
                 .split(|&b| b == b'\n')
                 .map(<[u8]>::trim_ascii)
@@ -164,33 +141,46 @@ fn linked_exclude(dir: &Path) -> Result<Option<PathBuf>, String> {
 }
 
 /// The first line of `path` (`what` in messages), without its line break; `None` when it
-/// cannot be opened or is empty.
+/// cannot be read or is empty.
 ///
-/// Errors: it is not a regular file, or it is larger than [`MAX_GIT_LINK_BYTES`].
+/// Errors: as [`read_small_file`], at most [`MAX_GIT_LINK_BYTES`].
 fn first_line(path: &Path, what: &str) -> Result<Option<String>, String> {
+    let Some(text) = read_small_file(path, what, MAX_GIT_LINK_BYTES)? else {
+        return Ok(None);
+    };
+    let text = String::from_utf8_lossy(&text);
+    Ok(text
+        .lines()
+        .next()
+        .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string()))
+}
+
+/// The bytes of `path` (`what` in messages), a symlink followed as the walker follows it (a
+/// link to `/dev/zero` never ends, a FIFO never opens); `None` when it does not exist or
+/// cannot be read.
+///
+/// Errors: it is not a regular file, or it is larger than `max` bytes.
+fn read_small_file(path: &Path, what: &str, max: u64) -> Result<Option<Vec<u8>>, String> {
+    use std::io::Read;
+    let too_large = || format!("its {what} is larger than {} KiB", max / 1024);
     let Ok(meta) = std::fs::metadata(path) else {
         return Ok(None);
     };
     if !meta.is_file() {
         return Err(format!("its {what} is not a regular file"));
     }
-    if meta.len() > MAX_GIT_LINK_BYTES {
-        return Err(format!(
-            "its {what} is larger than {MAX_GIT_LINK_BYTES} bytes"
-        ));
+    if meta.len() > max {
+        return Err(too_large());
     }
-    use std::io::Read;
     let mut text = Vec::new();
-    let read =
-        std::fs::File::open(path).and_then(|f| f.take(MAX_GIT_LINK_BYTES).read_to_end(&mut text));
+    let read = std::fs::File::open(path).and_then(|f| f.take(max + 1).read_to_end(&mut text));
     if read.is_err() {
         return Ok(None);
     }
-    let text = String::from_utf8_lossy(&text);
-    Ok(text
-        .lines()
-        .next()
-        .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string()))
+    if text.len() as u64 > max {
+        return Err(too_large());
+    }
+    Ok(Some(text))
 }
 
 /// Bounds on one walk.
