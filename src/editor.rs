@@ -278,12 +278,6 @@ impl Watch {
         self.stop.print(bytes)
     }
 
-    /// Whether the block and the editor were drawn again after a stop from outside, not taken
-    /// yet by [`Watch::take_continued`].
-    pub fn was_continued(&self) -> bool {
-        self.stop.was_continued()
-    }
-
     /// Whether the process was continued after a stop from outside since the last call, and
     /// the block and the editor were drawn again at the cursor
     /// ([`Watch::draw_again_after_stop`]).

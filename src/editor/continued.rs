@@ -95,11 +95,6 @@ impl AfterStop {
         self.continued.swap(false, Ordering::SeqCst)
     }
 
-    /// [`AfterStop::take_continued`] without taking it.
-    pub(super) fn was_continued(&self) -> bool {
-        self.continued.load(Ordering::SeqCst)
-    }
-
     /// The editor is given up: nothing is drawn for it any more.
     pub(super) fn give_up(&self) {
         self.given_up.store(true, Ordering::SeqCst);

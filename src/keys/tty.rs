@@ -250,12 +250,13 @@ impl ContinueWake {
             },
             Err(e) => return Err(e.into()),
         };
-        let mut continued = false;
+        // Drained: every continue since the last call counts once.
+        let mut continued = ready.wake;
         let mut buf = [0u8; 16];
-        while let Ok(n @ 1..) = (&self.read).read(&mut buf) {
-            continued |= n > 0;
+        while let Ok(1..) = (&self.read).read(&mut buf) {
+            continued = true;
         }
-        Ok((ready.tty, continued || ready.wake))
+        Ok((ready.tty, continued))
     }
 }
 

@@ -283,7 +283,8 @@ impl Backend for TtyBackend {
         let Some(open) = &self.editor else {
             return Ok(false);
         };
-        if self.edit_continued || crate::keys::continued_pending() || open.watch.was_continued() {
+        // SIGCONT sets the mark before the editor is drawn again under the shell's lines.
+        if self.edit_continued || crate::keys::continued_pending() {
             return Ok(false);
         }
         // As every frame is written (`Backend::write`).

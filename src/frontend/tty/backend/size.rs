@@ -5,12 +5,13 @@ use std::sync::Arc;
 
 /// The window's size as last read, read again once it may have changed.
 ///
-/// Two things say it may have: a resize event from the key reader ([`WindowSize::forget`]),
-/// and a flag that `SIGWINCH` and `SIGCONT` set (a window resized while pi-ask was stopped
-/// sends it no `SIGWINCH`; an editor reads keys while the key reader does not). The event
-/// alone is not enough for the flag's handler: the reader's wake may come first and the draw
-/// it causes read the old size, with no later wake to draw again. The handlers are removed
-/// when the value is dropped.
+/// Two things say it may have, and both are needed:
+/// - a resize event from the key reader ([`WindowSize::forget`]): the reader's wake may come
+///   before the flag below is set, and the frame it causes must not read the old size;
+/// - a flag that `SIGWINCH` and `SIGCONT` set: while an editor reads, the key reader does not,
+///   and a window resized while pi-ask was stopped sends it no `SIGWINCH`.
+///
+/// The handlers are removed when the value is dropped.
 pub(super) struct WindowSize {
     last: std::cell::Cell<Option<(usize, usize)>>,
     stale: Arc<std::sync::atomic::AtomicBool>,
