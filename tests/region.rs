@@ -398,15 +398,7 @@ fn a_shrink_then_a_regrow_with_an_editor_open_shows_the_question_as_before() {
             .first()
             .is_some_and(|l| l.starts_with("Type your own"))
     });
-    tmux(
-        &socket,
-        &["resize-window", "-t", "t", "-x", "80", "-y", "24"],
-    );
-    let start = std::time::Instant::now();
-    while visible(&socket) != before && start.elapsed() < std::time::Duration::from_secs(3) {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    assert_eq!(visible(&socket), before);
+    back_to_80x24_as_before(&socket, &before);
     tmux(&socket, &["send-keys", "-t", "t", "Escape"]);
     let pane = tmux_wait(&socket, "the question with the answer", |p| {
         p.contains("c post”")
@@ -529,6 +521,19 @@ fn visible(socket: &str) -> Vec<String> {
     lines(&tmux(socket, &["capture-pane", "-p", "-t", "t"]))
 }
 
+/// The window back to 80x24: within 3 s the visible rows are `before` again.
+fn back_to_80x24_as_before(socket: &str, before: &[String]) {
+    tmux(
+        socket,
+        &["resize-window", "-t", "t", "-x", "80", "-y", "24"],
+    );
+    let start = std::time::Instant::now();
+    while visible(socket) != before && start.elapsed() < std::time::Duration::from_secs(3) {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_eq!(visible(socket), before);
+}
+
 #[test]
 fn a_shrink_then_a_regrow_at_a_question_shows_the_question_as_before() {
     let Some((socket, _dir)) = in_tmux(PREFS, 80, 24, "pullback") else {
@@ -548,15 +553,7 @@ fn a_shrink_then_a_regrow_at_a_question_shows_the_question_as_before() {
         &["resize-window", "-t", "t", "-x", "80", "-y", "8"],
     );
     tmux_wait(&socket, "the question at 8 rows", |p| p.contains("[1/"));
-    tmux(
-        &socket,
-        &["resize-window", "-t", "t", "-x", "80", "-y", "24"],
-    );
-    let start = std::time::Instant::now();
-    while visible(&socket) != before && start.elapsed() < std::time::Duration::from_secs(3) {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    assert_eq!(visible(&socket), before);
+    back_to_80x24_as_before(&socket, &before);
     tmux(&socket, &["send-keys", "-t", "t", "2"]);
     tmux_wait(&socket, "the second question", |p| {
         p.contains("2/2 Frontend")

@@ -6,19 +6,6 @@ use serde_json::json;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// Whether `program` runs; in CI it must (.ci/run installs tmux and GNU screen).
-fn installed(program: &str, version_flag: &str) -> bool {
-    if Command::new(program).arg(version_flag).output().is_ok() {
-        return true;
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{program} is needed in CI"
-    );
-    eprintln!("text: {program} is not installed: its test is skipped");
-    false
-}
-
 /// Runs `tmux -L socket ARGS` (no configuration file) and returns its stdout.
 fn tmux(socket: &str, args: &[&str]) -> String {
     let out = Command::new("tmux")
@@ -81,7 +68,7 @@ fn text_only_payload() -> String {
 
 #[test]
 fn the_editor_places_its_cursor_where_tmux_draws_wide_graphemes() {
-    if !installed("tmux", "-V") {
+    if !crate::common::installed("tmux", "-V", "text") {
         return;
     }
     let socket = format!("pi-ask-text-{}", std::process::id());
@@ -123,7 +110,7 @@ fn the_editor_places_its_cursor_where_tmux_draws_wide_graphemes() {
 
 #[test]
 fn wide_graphemes_in_a_description_never_break_the_redraw_in_tmux() {
-    if !installed("tmux", "-V") {
+    if !crate::common::installed("tmux", "-V", "text") {
         return;
     }
     // Each of these is wider in tmux than its Unicode width (text::width's figures): a row

@@ -8,15 +8,7 @@ use std::time::{Duration, Instant};
 /// Whether GNU screen is installed; without it a test is skipped (`who` says which, on
 /// stderr), and in CI (`CI` set) it fails instead: CI installs it (`.ci/run`).
 pub fn screen_available(who: &str) -> bool {
-    if Command::new("screen").arg("--version").output().is_ok() {
-        return true;
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "GNU screen is needed in CI"
-    );
-    eprintln!("{who}: GNU screen is not installed: the test is skipped");
-    false
+    super::installed("screen", "--version", who)
 }
 
 /// A detached screen session, quit when dropped.

@@ -4,16 +4,7 @@
 /// Whether tmux is installed; without it a test is skipped (`who` says which, on stderr), and in
 /// CI (`CI` set) it fails instead: CI installs tmux (`.ci/run`).
 pub fn tmux_available(who: &str) -> bool {
-    if std::process::Command::new("tmux")
-        .arg("-V")
-        .output()
-        .is_ok()
-    {
-        return true;
-    }
-    assert!(std::env::var_os("CI").is_none(), "tmux is needed in CI");
-    eprintln!("{who}: tmux is not installed: the test is skipped");
-    false
+    super::installed("tmux", "-V", who)
 }
 
 /// Runs `tmux -L socket ARGS` and returns its stdout.
