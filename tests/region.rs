@@ -292,9 +292,7 @@ fn a_resize_with_an_editor_open_lays_the_block_out_again_at_once() {
     let Some((socket, dir)) = in_tmux(PREFS, 80, 24, "relayout") else {
         return;
     };
-    tmux_wait(&socket, "the first question", |p| p.contains("? keys"));
-    tmux(&socket, &["send-keys", "-t", "t", "4"]);
-    tmux_wait(&socket, "the editor", |p| p.contains("Enter submit"));
+    open_type_your_own(&socket);
     tmux(&socket, &["send-keys", "-t", "t", "-l", "abc"]);
     tmux_wait(&socket, "the draft", |p| p.contains("> abc"));
     tmux(
@@ -375,9 +373,7 @@ fn a_shrink_then_a_regrow_with_an_editor_open_shows_the_question_as_before() {
     let Some((socket, _dir)) = in_tmux(PREFS, 80, 24, "edregrow") else {
         return;
     };
-    tmux_wait(&socket, "the first question", |p| p.contains("? keys"));
-    tmux(&socket, &["send-keys", "-t", "t", "4"]);
-    tmux_wait(&socket, "the editor", |p| p.contains("Enter submit"));
+    open_type_your_own(&socket);
     tmux(&socket, &["send-keys", "-t", "t", "-l", "pre "]);
     tmux(&socket, &["set-buffer", "a\nb\nc"]);
     tmux(&socket, &["paste-buffer", "-p", "-t", "t"]);
@@ -519,6 +515,13 @@ fn an_editor_closed_in_a_smaller_window_then_a_regrow_end_with_the_whole_transcr
 /// The pane's visible rows (no history), trailing spaces trimmed, blank rows dropped.
 fn visible(socket: &str) -> Vec<String> {
     lines(&tmux(socket, &["capture-pane", "-p", "-t", "t"]))
+}
+
+/// At the preferences payload's first question: its Type your own editor opened (`4`).
+fn open_type_your_own(socket: &str) {
+    tmux_wait(socket, "the first question", |p| p.contains("? keys"));
+    tmux(socket, &["send-keys", "-t", "t", "4"]);
+    tmux_wait(socket, "the editor", |p| p.contains("Enter submit"));
 }
 
 /// The window back to 80x24: within 3 s the visible rows are `before` again.
