@@ -686,7 +686,7 @@ fn read_maxrss(out: &Path) -> io::Result<f64> {
 /// Builds the C floor with `cc -O2` (and the trivial Rust binary with `rustc -O`).
 fn prepare(cfg: &Config) -> io::Result<Work> {
     let dir = tempfile::Builder::new().prefix("pi-ask-bench").tempdir()?;
-    let floor = dir.path().join("floor");
+    let floor = dir.path().join("floor.built");
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
     let status = Command::new(&cc)
         .args(["-O2", "-o"])
@@ -710,7 +710,7 @@ fn prepare(cfg: &Config) -> io::Result<Work> {
     let trivial_src = dir.path().join("trivial.rs");
     std::fs::write(&trivial_src, "fn main() { println!(\"{{}}\"); }\n")?;
     let rustc = |src: &Path, name: &str| {
-        let bin = dir.path().join(name);
+        let bin = dir.path().join(format!("{name}.built"));
         let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
         Command::new(&rustc)
             .args(["--edition", "2021", "-O", "-C", "strip=symbols", "-o"])
@@ -723,13 +723,42 @@ fn prepare(cfg: &Config) -> io::Result<Work> {
     };
     let trivial = rustc(&trivial_src, "trivial");
     let rust_floor = rustc(&cfg.repo.join("benches/harness/floor.rs"), "rust-floor");
+    let install = |built: &Path, name: &str| installed(dir.path(), built, name);
     Ok(Work {
-        dir,
-        floor,
+        floor: install(&floor, "floor")?,
         maxrss,
-        rust_floor,
-        trivial,
+        rust_floor: rust_floor.map(|b| install(&b, "rust-floor")).transpose()?,
+        trivial: trivial.map(|b| install(&b, "trivial")).transpose()?,
+        dir,
     })
+}
+
+/// A copy of the binary `built` in `dir` named `name`, written as an install writes it (a
+/// plain copy, like `cargo install`, npm's unpacking or a release archive's): every binary the
+/// harness built is measured from such a copy. A binary fresh from rustc's linker is written
+/// through a memory map, and the kernel's page cache then holds it in single pages, so each of
+/// its starts takes more page faults than an installed copy's: about 0.1 ms more CPU to the
+/// first prompt for pi-ask's 5 MB binary (docs/benchmarks.md, "Installed copies").
+fn installed(dir: &Path, built: &Path, name: &str) -> io::Result<PathBuf> {
+    let copy = dir.join("installed").join(name);
+    std::fs::create_dir_all(copy.parent().unwrap_or(dir))?;
+    std::fs::copy(built, &copy)?;
+    Ok(copy)
+}
+
+/// `cfg` with every pi-ask build and the dialoguer peer replaced by an [`installed`] copy in
+/// `work` (a binary that is not there is kept as it is: its row says it is missing).
+fn installed_config(cfg: &Config, work: &Work) -> io::Result<Config> {
+    let mut measured = cfg.clone();
+    let dir = work.dir.path();
+    measured.pi_ask = installed(dir, &cfg.pi_ask, "pi-ask")?;
+    for (i, (_, bin)) in measured.extra.iter_mut().enumerate() {
+        *bin = installed(dir, bin, &format!("pi-ask-also-{i}"))?;
+    }
+    if cfg.dialoguer.is_file() {
+        measured.dialoguer = installed(dir, &cfg.dialoguer, "dialoguer_select")?;
+    }
+    Ok(measured)
 }
 
 /// The interactive tools of figure 1, in table order.
@@ -2004,6 +2033,8 @@ fn wants(cfg: &Config, figure: &str) -> bool {
 /// Runs every figure and returns the generated Markdown (without the markers).
 pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
     let work = prepare(cfg)?;
+    // What the figures run; the report names the binaries by where they were built.
+    let measured = installed_config(cfg, &work)?;
     let load_before = loadavg();
     let started = now_utc();
     let mut md: Vec<u8> = Vec::new();
@@ -2020,31 +2051,31 @@ pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
 
     writeln!(log, "figure 1: time to first prompt")?;
     let ttfp = if wants(cfg, "ttfp") {
-        Some(figure_ttfp(cfg, &work, log)?)
+        Some(figure_ttfp(&measured, &work, log)?)
     } else {
         None
     };
     writeln!(log, "figure 2: key latency")?;
     let keys = if wants(cfg, "keys") {
-        Some(figure_keys(cfg, &work, log)?)
+        Some(figure_keys(&measured, &work, log)?)
     } else {
         None
     };
     writeln!(log, "figure 3: scripted mode")?;
     let scripted = if wants(cfg, "scripted") {
-        Some(figure_scripted(cfg, &work, log)?)
+        Some(figure_scripted(&measured, &work, log)?)
     } else {
         None
     };
     writeln!(log, "figure 4: @ completion")?;
     let complete = if wants(cfg, "complete") {
-        Some(figure_complete(cfg, &work, log)?)
+        Some(figure_complete(&measured, &work, log)?)
     } else {
         None
     };
     writeln!(log, "figure 5: memory")?;
     let memory = if wants(cfg, "memory") {
-        Some(figure_memory(cfg, &work, log)?)
+        Some(figure_memory(&measured, &work, log)?)
     } else {
         None
     };

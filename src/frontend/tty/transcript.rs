@@ -31,6 +31,8 @@ pub(super) struct Record {
     left: Vec<bool>,
     /// Each question's line (empty until the first frame is drawn).
     lines: Vec<Line>,
+    /// The look without colour a line's `key` is written in (made once, with the first line).
+    plain: Option<Look>,
     farewell: Arc<Mutex<Farewell>>,
 }
 
@@ -40,6 +42,7 @@ impl Record {
         Record {
             left: vec![false; questions],
             lines: Vec::new(),
+            plain: None,
             farewell: Arc::new(Mutex::new(Farewell::default())),
         }
     }
@@ -107,20 +110,22 @@ impl Record {
         lines
     }
 
-    /// Question `q`'s line, as drawn at `cols` and as it says whatever the width.
-    fn line_of(flow: &Flow<'_>, look: &Look, cols: usize, q: usize) -> Line {
+    /// Question `q`'s line, as drawn at `cols` in `look` and as it says whatever the width
+    /// (in `plain`: `look` without colour).
+    fn line_of(flow: &Flow<'_>, look: &Look, plain: &Look, cols: usize, q: usize) -> Line {
         let (payload, answers) = (flow.payload(), flow.answers());
         Line {
             entry: Entry::Question(q),
             text: view::transcript_line(look, payload, answers, q, term_width(cols.max(1))),
-            key: view::transcript_line(&Look::default(), payload, answers, q, usize::MAX / 4),
+            key: view::transcript_line(plain, payload, answers, q, usize::MAX / 4),
         }
     }
 
     /// Every question's line again (the first frame, a resize, the end).
     pub fn update_all(&mut self, flow: &Flow<'_>, look: &Look, cols: usize) {
+        let plain = (self.plain).get_or_insert_with(|| Look::with_charset(false, look.charset()));
         self.lines = (0..flow.payload().questions.len())
-            .map(|q| Record::line_of(flow, look, cols, q))
+            .map(|q| Record::line_of(flow, look, plain, cols, q))
             .collect();
         let mut f = self.farewell.lock().unwrap_or_else(|e| e.into_inner());
         f.questions = self.lines.clone();
@@ -131,7 +136,8 @@ impl Record {
         if self.lines.is_empty() {
             return;
         }
-        let line = Record::line_of(flow, look, cols, q);
+        let plain = (self.plain).get_or_insert_with(|| Look::with_charset(false, look.charset()));
+        let line = Record::line_of(flow, look, plain, cols, q);
         if self.lines[q] != line {
             self.lines[q] = line.clone();
             let mut f = self.farewell.lock().unwrap_or_else(|e| e.into_inner());
