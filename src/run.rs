@@ -322,7 +322,7 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
             say(&format!(
                 "pi-ask: cannot use --context {path}: {why}; going on without it"
             ));
-            format!("The agent's message cannot be shown: --context {path}: {why}.")
+            crate::ui::words::peek_unusable(&format!("--context {path}: {why}"))
         })
     });
     // The lines above (--above), bounded as the context is; a file that cannot be used is said

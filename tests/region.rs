@@ -118,10 +118,30 @@ fn a_question_of_the_database_example_takes_seven_rows_like_dialoguers_select() 
             "  ( ) 2. SQLite",
             "         Embedded database with minimal setup.",
             "  ( ) 3. Type your own\u{2026}",
-            "\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} n note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ^] context \u{b7} ? keys",
+            // Inline without --context Ctrl+] has nothing to show: no `^] context`.
+            "\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} n note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ? keys",
         ],
         "{screen}"
     );
+    s.send("\x03");
+    assert_eq!(s.finish().0, 130);
+}
+
+#[test]
+fn inline_with_a_context_the_hint_offers_the_peek_and_ctrl_bracket_shows_the_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let context = dir.path().join("message.md");
+    std::fs::write(&context, "Which database fits a small team?\n").unwrap();
+    let context = context.to_str().unwrap();
+    let mut s = Session::spawn_with(DATABASE, &["--context", context], inline(24, 80));
+    let screen = s.wait_for("? keys");
+    assert_eq!(
+        lines(&screen).last().map(String::as_str),
+        Some("\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} n note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ^] context \u{b7} ? keys"),
+        "{screen}"
+    );
+    s.send("\x1d");
+    s.wait_for("Which database fits a small team?");
     s.send("\x03");
     assert_eq!(s.finish().0, 130);
 }

@@ -421,8 +421,15 @@ pub fn action(map: &[Binding], key: &Key) -> Option<Action> {
 
 /// The hint line of a screen, within `width` columns: `prefix` words first (a screen's own,
 /// such as "Press 1 again to submit"), then each binding with a hint in the map's order while
-/// it fits, then `? keys` when the map has it; `suffix` (a page counter) last.
-pub fn hint_line(map: &[Binding], prefix: &[&str], suffix: &str, width: usize) -> String {
+/// it fits, leaving out the global keys in `quiet` ([`quiet_globals`]), then `? keys` when the
+/// map has it; `suffix` (a page counter) last.
+pub fn hint_line(
+    map: &[Binding],
+    prefix: &[&str],
+    suffix: &str,
+    width: usize,
+    quiet: &[Action],
+) -> String {
     const SEP: &str = " \u{b7} ";
     // A part's columns: its words and the separator before the next (`name hint · `).
     let part_width = |b: &Binding| width_of(b.name) + 1 + width_of(b.hint) + 3;
@@ -434,7 +441,9 @@ pub fn hint_line(map: &[Binding], prefix: &[&str], suffix: &str, width: usize) -
         map.iter()
             .any(|m| m.keys.iter().any(|k| b.keys.contains(k)))
     };
-    let global = GLOBAL.iter().filter(|b| !own(b));
+    let global = GLOBAL
+        .iter()
+        .filter(|b| !own(b) && !quiet.contains(&b.action));
     let mut shown: Vec<&Binding> = Vec::new();
     for b in map.iter().chain(global) {
         if b.hint.is_empty() || b.action == Action::Keys {
@@ -468,6 +477,17 @@ pub fn hint_line(map: &[Binding], prefix: &[&str], suffix: &str, width: usize) -
         line.push_str(suffix);
     }
     crate::text::fit(&line, width)
+}
+
+/// The global keys a hint line leaves out because they would show nothing of use: Ctrl+] inline
+/// without `--context` (the agent's message is above the questions, and the peek only says so).
+/// They still work and stay in the key list (`?`).
+pub fn quiet_globals(context_given: bool, inline: bool) -> &'static [Action] {
+    if !context_given && inline {
+        &[Action::Peek]
+    } else {
+        &[]
+    }
 }
 
 /// Every key of a screen (its map, then [`GLOBAL`]), a line each: `name  what it does`.
@@ -527,20 +547,20 @@ mod tests {
     #[test]
     fn hint_lines_fit_80_columns_and_end_with_the_key_list() {
         for map in [SINGLE, MULTI, REVIEW] {
-            let line = hint_line(map, &[], "", 80);
+            let line = hint_line(map, &[], "", 80, &[]);
             assert!(width_of(&line) <= 80, "{line}");
             assert!(line.ends_with("? keys"), "{line}");
         }
         assert_eq!(
-            hint_line(SINGLE, &[], "", 80),
+            hint_line(SINGLE, &[], "", 80, &[]),
             "\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} n note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ^] context \u{b7} ? keys"
         );
         assert_eq!(
-            hint_line(MULTI, &[], "", 80),
+            hint_line(MULTI, &[], "", 80, &[]),
             "\u{2191}\u{2193} move \u{b7} Space tick \u{b7} Enter done \u{b7} n note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ? keys"
         );
         // A narrow window keeps the first hints and the key list.
-        let narrow = hint_line(SINGLE, &[], "", 31);
+        let narrow = hint_line(SINGLE, &[], "", 31, &[]);
         assert_eq!(
             narrow,
             "\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} ? keys"
@@ -548,8 +568,22 @@ mod tests {
     }
 
     #[test]
+    fn ctrl_bracket_is_offered_only_where_it_shows_the_agents_message() {
+        let inline_without_context = quiet_globals(false, true);
+        assert_eq!(inline_without_context, &[Action::Peek]);
+        assert_eq!(quiet_globals(true, true), &[] as &[Action]);
+        assert_eq!(quiet_globals(false, false), &[] as &[Action]);
+        assert_eq!(
+            hint_line(SINGLE, &[], "", 80, inline_without_context),
+            "\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} n note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ? keys"
+        );
+        // The key list still has it: it still says where the message is.
+        assert!(key_list(SINGLE).iter().any(|l| l.starts_with("^]")));
+    }
+
+    #[test]
     fn a_key_the_screen_binds_itself_is_not_offered_as_the_global_one() {
-        let pager = hint_line(PAGER, &[], "", 80);
+        let pager = hint_line(PAGER, &[], "", 80, &[]);
         assert_eq!(
             pager,
             "\u{2191}\u{2193} scroll \u{b7} Esc back \u{b7} ^C dismiss"

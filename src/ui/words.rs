@@ -216,9 +216,10 @@ pub const PEEK_TITLE: &str = "The agent's message";
 pub const PEEK_NONE: &str =
     "No context was given: the agent's message, when it wrote one, is above the questions.";
 
-/// The peek when `--context` could not be read.
+/// The peek when `--context` could not be read: `why` names the option, the file and the
+/// reason (`--context notes.md: No such file or directory`).
 pub fn peek_unusable(why: &str) -> String {
-    format!("The context could not be shown: {why}")
+    format!("The agent's message cannot be shown: {why}.")
 }
 
 /// The notice drawn in a window too small for any screen.

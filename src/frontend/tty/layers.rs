@@ -21,6 +21,8 @@ pub(super) struct Cx<'a, 'p> {
     pub height: usize,
     /// A line that takes the hint line's place (the `--timeout` countdown).
     pub status: Option<&'a str>,
+    /// Global keys the hint lines leave out ([`crate::ui::keymap::quiet_globals`]).
+    pub quiet: &'a [crate::ui::keymap::Action],
 }
 
 /// What an action asks of the loop.

@@ -96,6 +96,10 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         flow,
         io: backend,
     };
+    s.screens.quiet = crate::ui::keymap::quiet_globals(
+        opts.context.is_some(),
+        opts.placement == Placement::Inline,
+    );
     s.deadline = opts.timeout.map(|t| Deadline::new(t, s.io.now()));
     let ran = s.run();
     crate::terminal::set_farewell(None);

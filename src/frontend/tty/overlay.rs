@@ -230,7 +230,7 @@ impl Pager {
         out.push(match cx.status {
             Some(status) => fit(status, cx.width),
             None => cx.look.hint(
-                &keymap::hint_line(keymap::PAGER, &[], "", cx.width),
+                &keymap::hint_line(keymap::PAGER, &[], "", cx.width, cx.quiet),
                 cx.width,
             ),
         });
@@ -299,7 +299,7 @@ impl Confirm {
         lines.push(match cx.status {
             Some(status) => fit(status, cx.width),
             None => cx.look.hint(
-                &keymap::hint_line(keymap::CONFIRM, &[], "", cx.width),
+                &keymap::hint_line(keymap::CONFIRM, &[], "", cx.width, cx.quiet),
                 cx.width,
             ),
         });

@@ -99,7 +99,7 @@ impl Review {
         lines.push(match cx.status {
             Some(status) => fit(status, width),
             None => look.hint(
-                &keymap::hint_line(keymap::REVIEW, &prefix, "", width),
+                &keymap::hint_line(keymap::REVIEW, &prefix, "", width, cx.quiet),
                 width,
             ),
         });

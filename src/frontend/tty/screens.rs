@@ -24,6 +24,8 @@ pub(super) struct Screens {
     pub overlays: Vec<Overlay>,
     /// The flow's screen the components were set up for.
     shown: Option<Screen>,
+    /// Global keys the hint lines leave out ([`keymap::quiet_globals`]).
+    pub quiet: &'static [Action],
 }
 
 /// A [`Cx`] for `width` x `height`.
@@ -40,6 +42,7 @@ pub(super) fn cx<'a, 'p>(
         width,
         height,
         status,
+        quiet: &[],
     }
 }
 
@@ -52,6 +55,7 @@ impl Screens {
             confirm: None,
             overlays: Vec::new(),
             shown: None,
+            quiet: &[],
         }
     }
 
@@ -126,7 +130,10 @@ impl Screens {
         height: usize,
         status: Option<&str>,
     ) -> Block {
-        let cx = cx(flow, look, width, height, status);
+        let cx = Cx {
+            quiet: self.quiet,
+            ..cx(flow, look, width, height, status)
+        };
         match self.overlays.last() {
             Some(Overlay::Pager(p)) => Block {
                 lines: p.render(&cx),

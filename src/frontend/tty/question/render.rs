@@ -220,9 +220,10 @@ impl QuestionPrompt {
         }
         let question = &cx.flow.payload().questions[self.q];
         let map = model::keymap(question);
-        let line = cx
-            .look
-            .hint(&keymap::hint_line(map, &[], &page, cx.width), cx.width);
+        let line = cx.look.hint(
+            &keymap::hint_line(map, &[], &page, cx.width, cx.quiet),
+            cx.width,
+        );
         *memo = Some((cx.width, page, line.clone()));
         line
     }
