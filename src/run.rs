@@ -201,7 +201,7 @@ fn report(ending: &Ending, cli: &Cli, payload_path: &Path) {
 /// An input that cannot be read as JSON (missing, a folder, too large, empty, not UTF-8, a
 /// syntax error) gets one line that says what and where:
 /// `pi-ask: cannot read q.json: No such file or directory`,
-/// `pi-ask: q.json is not valid JSON at line 3, column 5: expected value`
+/// `pi-ask: q.json is not valid JSON at line 3, column 5: expected true, false or null`
 /// ([`reading_problem_for_people`]). Otherwise the problems are listed under a first line
 /// naming the input, one per line with its place and code:
 ///

@@ -69,9 +69,11 @@ fn bad_json_is_one_line_with_line_and_column() {
     let run = run_in(&dir, &["bad.json"]);
     assert_refused(
         &run,
-        "pi-ask: bad.json is not valid JSON at line 3, column 12: expected value\n",
+        "pi-ask: bad.json is not valid JSON at line 3, column 12: expected a value: a \"string\", \
+         a number, an object, an array, true, false or null\n",
         "Invalid ask_user payload: 1 problem; fix it and call again.\n- payload: not valid \
-         JSON at line 3, column 12: expected value [malformed_json]",
+         JSON at line 3, column 12: expected a value: a \"string\", a number, an object, an \
+         array, true, false or null [malformed_json]",
     );
 }
 
@@ -194,7 +196,7 @@ fn answers_that_are_not_json_are_one_line() {
     assert_eq!(
         run.stderr,
         "pi-ask: the answers file answers.json is not valid JSON at line 1, column 26: \
-         expected value\n"
+         expected a value: a \"string\", a number, an object, an array, true, false or null\n"
     );
 }
 

@@ -84,7 +84,7 @@ impl Input {
 /// `input` at `path` that stops it from being read as JSON: it could not be read, is over the
 /// limit, is empty, is not UTF-8, or is not valid JSON. Says what and where, e.g. "cannot read
 /// q.json: No such file or directory" or "q.json is not valid JSON at line 3, column 5:
-/// expected value", without the model-facing sentence around it and without the OS error
+/// expected true, false or null", without the model-facing sentence around it and without the OS error
 /// number. `None` for every other problem (a rule or type problem has a place in the document
 /// and is listed with it).
 pub fn reading_problem_for_people(problem: &Problem, input: Input, path: &Path) -> Option<String> {
@@ -207,23 +207,45 @@ pub fn malformed_json(e: &serde_json::Error) -> Problem {
         .rsplit_once(" at line ")
         .map(|(r, _)| r.to_string())
         .unwrap_or(what);
-    // serde_json's words for a `\uD800`-`\uDFFF` escape without its other half.
-    let reason = match reason.as_str() {
-        "unexpected end of hex escape" | "lone leading surrogate in hex escape" => {
-            "a \\u escape of half a surrogate pair (\\uD800 to \\uDFFF) without its other half"
-                .to_string()
-        }
-        _ => reason,
+    let reason = syntax_error_words(&reason).map_or(reason, str::to_string);
+    // At the end of the text serde_json gives the column before the first (0) of the line
+    // after the last line break: the end is the place to name.
+    let place = if e.classify() == serde_json::error::Category::Eof {
+        "at its end".to_string()
+    } else {
+        format!("at line {}, column {}", e.line(), e.column())
     };
     Problem::new(
         ProblemCode::MalformedJson,
         "",
-        format!(
-            "not valid JSON at line {}, column {}: {reason}",
-            e.line(),
-            e.column()
-        ),
+        format!("not valid JSON {place}: {reason}"),
     )
+}
+
+/// A person's words for serde_json's jargon in a syntax error's reason (`expected ident`,
+/// `EOF while parsing a list`); `None` for the reasons that read well as they are
+/// (`expected \`:\``, `trailing comma`, `invalid number`).
+fn syntax_error_words(reason: &str) -> Option<&'static str> {
+    Some(match reason {
+        "expected value" => {
+            "expected a value: a \"string\", a number, an object, an array, true, false or null"
+        }
+        "expected ident" => "expected true, false or null",
+        "key must be a string" => "a key must be a \"string\" in double quotes",
+        "trailing characters" => "text after the end of the JSON value",
+        "EOF while parsing a value" => "the text ends where a value should come",
+        "EOF while parsing a list" => "the text ends before the array is closed with ]",
+        "EOF while parsing an object" => "the text ends before the object is closed with }",
+        "EOF while parsing a string" => "the text ends inside a string (no closing \")",
+        "control character (\\u0000-\\u001F) found while parsing a string" => {
+            "a control character inside a string: write it escaped (\\n, \\t, \\u0007)"
+        }
+        "recursion limit exceeded" => "nested more than 128 levels deep",
+        "unexpected end of hex escape" | "lone leading surrogate in hex escape" => {
+            "a \\u escape of half a surrogate pair (\\uD800 to \\uDFFF) without its other half"
+        }
+        _ => return None,
+    })
 }
 
 /// The path of `key` inside `base`: `base.key`, or `base["key"]` when the key is not a plain
@@ -461,6 +483,38 @@ mod tests {
     }
 
     #[test]
+    fn syntax_errors_are_told_in_a_persons_words_where_serde_json_uses_jargon() {
+        let said =
+            |text: &str| malformed_json(&serde_json::from_str::<Value>(text).unwrap_err()).message;
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let cases = [
+            ("{\"a\": tru}", "at line 1, column 10: expected true, false or null"),
+            (
+                "{\"a\": ]",
+                "at line 1, column 7: expected a value: a \"string\", a number, an object, an array, true, false or null",
+            ),
+            ("{'a': 1}", "at line 1, column 2: a key must be a \"string\" in double quotes"),
+            ("{} x", "at line 1, column 4: text after the end of the JSON value"),
+            ("", "at its end: the text ends where a value should come"),
+            ("[1,", "at its end: the text ends where a value should come"),
+            ("[1", "at its end: the text ends before the array is closed with ]"),
+            ("{\"a\": 1", "at its end: the text ends before the object is closed with }"),
+            ("\"abc", "at its end: the text ends inside a string (no closing \")"),
+            (
+                "\"a\tb\"",
+                "at line 1, column 3: a control character inside a string: write it escaped (\\n, \\t, \\u0007)",
+            ),
+            (&deep, "at line 1, column 128: nested more than 128 levels deep"),
+            // Words that read well as serde_json has them are kept.
+            ("{\"a\" 1}", "at line 1, column 6: expected `:`"),
+            ("[1,]", "at line 1, column 4: trailing comma"),
+        ];
+        for (text, words) in cases {
+            assert_eq!(said(text), format!("not valid JSON {words}"), "{text:?}");
+        }
+    }
+
+    #[test]
     fn the_os_error_number_is_dropped_only_at_the_end() {
         assert_eq!(
             without_os_error("cannot read q.json: No such file or directory (os error 2)"),
@@ -493,13 +547,13 @@ mod tests {
         assert_eq!(
             for_people(Input::Payload, "-", syntax.clone()),
             Some(
-                "the payload on stdin is not valid JSON at line 1, column 2: key must be a string"
+                "the payload on stdin is not valid JSON at line 1, column 2: a key must be a \"string\" in double quotes"
                     .into()
             )
         );
         assert_eq!(
             for_people(Input::Answers, "a.json", syntax),
-            Some("the answers file a.json is not valid JSON at line 1, column 2: key must be a string".into())
+            Some("the answers file a.json is not valid JSON at line 1, column 2: a key must be a \"string\" in double quotes".into())
         );
         // A problem with a place in the document is listed, not made a line.
         let placed = Problem::new(ProblemCode::WrongType, "questions", "must be an array");
