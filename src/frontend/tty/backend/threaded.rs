@@ -4,10 +4,10 @@
 //! nothing from outside makes it return (with its `signal-hook` feature only SIGWINCH reaches
 //! it, and it redraws its own line and reads on; other signals are retried). So the real
 //! terminal runs each editor on a thread of its own ([`editor::edit_line_watched`]) and waits
-//! for it on a channel, at most as long as [`Backend::edit`] is told, looking every
-//! [`RESIZE_POLL`] whether the window was resized: the editor's key handlers send every key
-//! (so the front end starts the time again and clears its countdown at once) and its helper
-//! records the draft at every change of the line.
+//! for it on a channel, at most as long as [`Backend::edit`] is told: the editor's key handlers
+//! send every key (so the front end starts the time again and clears its countdown at once),
+//! its helper records the draft at every change of the line, and a resize or a continue
+//! signal sends a wake ([`wake_on_signals`]; without it, the wait looks every [`RESIZE_POLL`]).
 //!
 //! - A resize ends the wait: the front end lays its block out again for the new size and
 //!   draws it through the editor's printer, which clears the editor's rows, writes the block
@@ -45,16 +45,47 @@ pub(super) struct OpenEditor {
     thread: JoinHandle<()>,
 }
 
-/// How often a wait for the editor looks whether the window was resized (the resize signal's
-/// handlers run on the signal watch's thread: this one is not woken).
+/// How often a wait for the editor looks whether the window was resized when no signal wakes it
+/// ([`wake_on_signals`] could not start).
 const RESIZE_POLL: Duration = Duration::from_millis(50);
 
-/// What the editor's thread sends.
+/// What the editor's thread (and the signals' forwarder) sends.
 enum FromEditor {
     /// A key was typed, at this time.
     Key(Instant),
     /// The editor closed.
     Closed(io::Result<Edited>),
+    /// `SIGWINCH` or `SIGCONT` came: the window may have changed, or pi-ask was continued.
+    Signal,
+}
+
+/// Where the signals' forwarder sends its wakes: the open editor's channel.
+static WAKE: std::sync::Mutex<Option<mpsc::Sender<FromEditor>>> = std::sync::Mutex::new(None);
+
+/// Starts, once, a thread that sends [`FromEditor::Signal`] to the open editor's channel
+/// ([`WAKE`]) at every `SIGWINCH` and `SIGCONT`, so a wait for the editor sleeps until
+/// something happens. Their handlers are added after the ones that mark the size stale and the
+/// continue taken (signal-hook runs a signal's handlers in the order they were added), so a
+/// woken wait finds those marks set. Returns whether the thread runs.
+fn wake_on_signals() -> bool {
+    static STARTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *STARTED.get_or_init(|| {
+        use signal_hook::consts::{SIGCONT, SIGWINCH};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGWINCH, SIGCONT]) else {
+            return false;
+        };
+        std::thread::Builder::new()
+            .name("pi-ask-wakes".into())
+            .spawn(move || {
+                for _ in signals.forever() {
+                    let wake = WAKE.lock().unwrap_or_else(|e| e.into_inner());
+                    if let Some(send) = wake.as_ref() {
+                        let _ = send.send(FromEditor::Signal);
+                    }
+                }
+            })
+            .is_ok()
+    })
 }
 
 impl TtyBackend {
@@ -65,6 +96,7 @@ impl TtyBackend {
         completer: &AtCompleter,
     ) -> io::Result<()> {
         let (send, events) = mpsc::channel();
+        *WAKE.lock().unwrap_or_else(|e| e.into_inner()) = Some(send.clone());
         let keys = send.clone();
         let watch = Watch::new(move || {
             let _ = keys.send(FromEditor::Key(Instant::now()));
@@ -94,13 +126,25 @@ impl TtyBackend {
             return Err(io::Error::other("no editor is open"));
         };
         let until = wait.and_then(|w| Instant::now().checked_add(w));
+        let woken = wake_on_signals();
         let got = loop {
             let left = until.map(|u| u.saturating_duration_since(Instant::now()));
-            let slice = left.map_or(RESIZE_POLL, |l| l.min(RESIZE_POLL));
-            match open.events.recv_timeout(slice) {
-                Err(mpsc::RecvTimeoutError::Timeout) => {
+            let slice = match (left, woken) {
+                (Some(left), true) => Some(left),
+                (None, true) => None,
+                (left, false) => Some(left.map_or(RESIZE_POLL, |l| l.min(RESIZE_POLL))),
+            };
+            let event = match slice {
+                Some(slice) => open.events.recv_timeout(slice),
+                None => open
+                    .events
+                    .recv()
+                    .map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+            };
+            match event {
+                Err(mpsc::RecvTimeoutError::Timeout) | Ok(FromEditor::Signal) => {
                     // Continued after a stop from outside: the time starts again, as after
-                    // Ctrl+Z (the SIGCONT handler runs on this thread as it wakes up).
+                    // Ctrl+Z.
                     if crate::keys::take_continued() {
                         // Drawn again under the shell's lines: where the region is now, only
                         // the editor's closing tells (`Backend::draw_above_editor` declines).
@@ -113,12 +157,14 @@ impl TtyBackend {
                         return Ok(EditWait::Open { last_key: None });
                     }
                 }
-                other => break other.map_err(|_| ()),
+                Ok(FromEditor::Key(at)) => return Ok(EditWait::Open { last_key: Some(at) }),
+                Ok(FromEditor::Closed(edit)) => break Ok(edit),
+                Err(mpsc::RecvTimeoutError::Disconnected) => break Err(()),
             }
         };
         match got {
-            Ok(FromEditor::Key(at)) => Ok(EditWait::Open { last_key: Some(at) }),
-            Ok(FromEditor::Closed(edit)) => {
+            Ok(edit) => {
+                *WAKE.lock().unwrap_or_else(|e| e.into_inner()) = None;
                 if let Some(open) = self.editor.take() {
                     self.editor_ended(&open.watch);
                 }
