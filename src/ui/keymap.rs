@@ -259,6 +259,10 @@ pub static TEXT: &[Binding] = &[
     KEYS,
 ];
 
+/// Enter's hint on a multi-select question's Type your own row, where it opens the editor
+/// ([`crate::ui::question::hint_map`]).
+pub const MULTI_ENTER_ON_TYPE_YOUR_OWN: &str = "edit";
+
 /// A multi-select question.
 pub static MULTI: &[Binding] = &[
     MOVES[0],

@@ -113,6 +113,28 @@ pub fn keymap(question: &Question) -> &'static [Binding] {
     }
 }
 
+/// The bindings a question's hint line names with `row` highlighted: its [`keymap`], where
+/// Enter's words say what Enter does on that row. On a multi-select question's Type your own
+/// row Enter opens the editor (upstream `activateCustomOption`), so the hint reads `Enter
+/// edit` there, not `Enter done`.
+pub fn hint_map(question: &Question, row: Row) -> std::borrow::Cow<'static, [Binding]> {
+    let map = keymap(question);
+    if question.kind != QuestionType::Multi || row != Row::TypeOwn {
+        return std::borrow::Cow::Borrowed(map);
+    }
+    std::borrow::Cow::Owned(
+        map.iter()
+            .map(|b| match b.action {
+                Action::Confirm => Binding {
+                    hint: keymap::MULTI_ENTER_ON_TYPE_YOUR_OWN,
+                    ..*b
+                },
+                _ => *b,
+            })
+            .collect(),
+    )
+}
+
 /// The question's place and name before its prompt: `1/2 Style` (with ` (required)`), or
 /// `None` when the payload has one question and it is not required.
 pub fn place(payload: &Payload, q: usize) -> Option<String> {

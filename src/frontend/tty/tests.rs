@@ -933,3 +933,34 @@ fn question_mark_on_the_review_lists_its_keys() {
         "{written:?}"
     );
 }
+
+#[test]
+fn on_a_multi_select_type_your_own_row_the_hint_says_enter_edits() {
+    // Question 2 (multi): 4 opens Type your own's editor; Enter saves "Solid" and stays there,
+    // where Enter opens the editor again (upstream `activateCustomOption`).
+    let mut events = vec![key(Key::Char('2')), key(Key::Char('4'))];
+    events.extend(chars("Solid"));
+    events.push(key(Key::Enter));
+    let (_, screen) = session(PREFS, events.clone());
+    assert!(
+        screen.contains("> [x] 4. Type your own\u{2026} \u{201c}Solid\u{201d}"),
+        "{screen}"
+    );
+    assert!(
+        screen.ends_with("\u{2191}\u{2193} move \u{b7} Space tick \u{b7} Enter edit \u{b7} n note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ^] context \u{b7} ? keys"),
+        "{screen}"
+    );
+    // On the Next row it is done again, and Enter goes on to the review.
+    events.push(key(Key::Down));
+    let (_, screen) = session(PREFS, events.clone());
+    assert!(
+        screen.ends_with("\u{2191}\u{2193} move \u{b7} Space tick \u{b7} Enter done \u{b7} n note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ^] context \u{b7} ? keys"),
+        "{screen}"
+    );
+    events.extend([key(Key::Enter), key(Key::Char('1')), key(Key::Char('1'))]);
+    let (ending, _) = session(PREFS, events);
+    assert_eq!(
+        ending.unwrap()["frameworks"],
+        json!({"values": ["Solid"], "labels": ["Solid"], "indices": [], "customText": "Solid"})
+    );
+}

@@ -147,7 +147,7 @@ impl QuestionPrompt {
             };
             lines.push(match cx.status {
                 Some(status) => fit(status, width),
-                None => self.hint_line(cx, page),
+                None => self.hint_line(cx, page, (!rows.is_empty()).then(|| rows.get(active))),
             });
         }
         lines
@@ -210,21 +210,26 @@ impl QuestionPrompt {
         lines
     }
 
-    /// The hint line under the menu at `cx.width`, with the `page` counter.
-    fn hint_line(&self, cx: &Cx<'_, '_>, page: String) -> String {
+    /// The hint line under the menu at `cx.width`, with the `page` counter, for `row`
+    /// highlighted ([`model::hint_map`]).
+    fn hint_line(&self, cx: &Cx<'_, '_>, page: String, row: Option<Row>) -> String {
+        let on_type_own = row == Some(Row::TypeOwn);
         let mut memo = self.hint.borrow_mut();
-        if let Some((w, p, line)) = memo.as_ref() {
-            if *w == cx.width && *p == page {
+        if let Some((w, p, t, line)) = memo.as_ref() {
+            if *w == cx.width && *p == page && *t == on_type_own {
                 return line.clone();
             }
         }
         let question = &cx.flow.payload().questions[self.q];
-        let map = model::keymap(question);
+        let map = match row {
+            Some(row) => model::hint_map(question, row),
+            None => model::keymap(question).into(),
+        };
         let line = cx.look.hint(
-            &keymap::hint_line(map, &[], &page, cx.width, cx.quiet),
+            &keymap::hint_line(&map, &[], &page, cx.width, cx.quiet),
             cx.width,
         );
-        *memo = Some((cx.width, page, line.clone()));
+        *memo = Some((cx.width, page, on_type_own, line.clone()));
         line
     }
 
