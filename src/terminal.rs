@@ -403,21 +403,37 @@ static CLAIM: Mutex<Option<nix::fcntl::Flock<File>>> = Mutex::new(None);
 /// How often [`claim_terminal`] tries again while another run holds the terminal.
 const CLAIM_RETRY: Duration = Duration::from_millis(50);
 
-/// Waits until no other pi-ask asks on the controlling terminal, then holds it for the rest
-/// of the run (an exclusive `flock` on the terminal's device, which the exit gives up), so two
-/// runs on one terminal (`sh -c 'pi-ask a & pi-ask b'`, or two tool calls at once) ask one
-/// after the other and each saves the modes the terminal had before it, not the other's raw
-/// mode. Call it before anything that saves the terminal's modes ([`save_modes`]).
+/// Waits until this run is in the foreground of its terminal and no other pi-ask asks on it,
+/// then holds it for the rest of the run (an exclusive `flock` on the terminal's device, which
+/// the exit gives up), so two runs on one terminal (`sh -c 'pi-ask a & pi-ask b'`, or two tool
+/// calls at once) ask one after the other and each saves the modes the terminal had before it,
+/// not the other's raw mode. Call it before anything that saves the terminal's modes
+/// ([`save_modes`]).
 ///
-/// Returns false when `wait` passed while another run still held the terminal. Without a
-/// device to lock (no `/proc/self/stat`, or the terminal's device is not found under `/dev`)
-/// it returns true at once.
+/// A run started as a background job (its process group is not the terminal's foreground
+/// one: `pi-ask q.json &`, or a caller that gave it a process group of its own) would stop at
+/// its first change of the terminal's modes (SIGTTOU) or read of it (SIGTTIN), where neither
+/// `--timeout` nor a signal could end it. It waits here instead, the signal watch running,
+/// until it is brought to the foreground (`fg`), drawing nothing.
+///
+/// Returns false when `wait` passed first. Without a device to lock (no `/proc/self/stat`, or
+/// the terminal's device is not found under `/dev`) it returns true once in the foreground.
 pub fn claim_terminal(wait: Option<Duration>) -> bool {
     use nix::fcntl::{Flock, FlockArg};
-    let Some(mut device) = terminal_device() else {
+    let start = Instant::now();
+    let mut stat = own_stat();
+    while stat.is_some_and(|s| s.in_the_background()) {
+        if wait.is_some_and(|w| start.elapsed() >= w) {
+            return false;
+        }
+        // Waiting may take long: signals must end it.
+        let _ = watch_now();
+        std::thread::sleep(CLAIM_RETRY);
+        stat = own_stat();
+    }
+    let Some(mut device) = stat.and_then(|s| terminal_device(s.tty)) else {
         return true;
     };
-    let start = Instant::now();
     loop {
         match Flock::lock(device, FlockArg::LockExclusiveNonblock) {
             Ok(lock) => {
@@ -437,24 +453,50 @@ pub fn claim_terminal(wait: Option<Duration>) -> bool {
     }
 }
 
-/// The controlling terminal's own device (`/dev/pts/3`), opened for reading: `/dev/tty` is
-/// one device for every terminal, so it cannot be locked for one. Found by the device number
-/// in `/proc/self/stat` among the standard streams' terminals, `/dev/pts/*` and `/dev/tty*`.
-fn terminal_device() -> Option<File> {
-    use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
+/// What `/proc/self/stat` says of this process and its terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ProcStat {
+    /// Its process group.
+    pgrp: i64,
+    /// Its controlling terminal's device number (0: none).
+    tty: u64,
+    /// The foreground process group of that terminal (-1: none).
+    tpgid: i64,
+}
+
+impl ProcStat {
+    /// Reads a `/proc/<pid>/stat` line: after the command name in parentheses (which may hold
+    /// anything, a `)` too), state, ppid, pgrp, session, tty_nr, tpgid.
+    fn parse(line: &str) -> Option<ProcStat> {
+        let mut fields = line.rsplit_once(')')?.1.split_whitespace().skip(2);
+        let pgrp = fields.next()?.parse().ok()?;
+        let tty = fields.nth(1)?.parse().ok()?;
+        let tpgid = fields.next()?.parse().ok()?;
+        Some(ProcStat { pgrp, tty, tpgid })
+    }
+
+    /// Whether the process has a terminal whose foreground process group is another one.
+    fn in_the_background(&self) -> bool {
+        self.tty != 0 && self.tpgid > 0 && self.tpgid != self.pgrp
+    }
+}
+
+/// This process's [`ProcStat`]; `None` without procfs.
+fn own_stat() -> Option<ProcStat> {
     // One read: procfs gives a size of 0, so `read_to_string` would read it in five.
     let mut stat = String::with_capacity(1024);
     File::open("/proc/self/stat")
         .and_then(|mut f| f.read_to_string(&mut stat))
         .ok()?;
-    // After the command name in parentheses: state, ppid, pgrp, session, tty_nr.
-    let rdev: u64 = stat
-        .rsplit_once(')')?
-        .1
-        .split_whitespace()
-        .nth(4)?
-        .parse()
-        .ok()?;
+    ProcStat::parse(&stat)
+}
+
+/// The controlling terminal's own device (`/dev/pts/3`), opened for reading: `/dev/tty` is
+/// one device for every terminal, so it cannot be locked for one. Found by its device number
+/// `rdev` ([`ProcStat::tty`]) among the standard streams' terminals, `/dev/pts/*` and
+/// `/dev/tty*`.
+fn terminal_device(rdev: u64) -> Option<File> {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
     if rdev == 0 {
         return None;
     }
@@ -848,6 +890,35 @@ impl std::fmt::Debug for SignalWatch {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn proc_stat_gives_the_process_group_the_terminal_and_its_foreground_group() {
+        // A command name may hold spaces and parentheses: the fields come after the last `)`.
+        let line = "4242 (pi (ask) x) S 4000 4242 4000 34816 4100 4194560 1 0 0 0";
+        let stat = ProcStat::parse(line).unwrap();
+        assert_eq!(
+            stat,
+            ProcStat {
+                pgrp: 4242,
+                tty: 34816,
+                tpgid: 4100
+            }
+        );
+        assert!(stat.in_the_background());
+        assert!(!ProcStat {
+            tpgid: 4242,
+            ..stat
+        }
+        .in_the_background());
+        // No terminal (tty 0, tpgid -1): nothing to wait for.
+        assert!(!ProcStat {
+            tty: 0,
+            tpgid: -1,
+            ..stat
+        }
+        .in_the_background());
+        assert_eq!(ProcStat::parse("4242 (pi-ask) S 1 2"), None);
+    }
 
     #[test]
     fn signal_names() {

@@ -379,3 +379,91 @@ fn in_plain_mode_fg_after_ctrl_z_prints_the_prompt_again() {
         json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]}})
     );
 }
+
+/// The result file `r.json` in the pane's folder.
+fn result_in(pane: &Pane) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(pane.dir.path().join("r.json")).unwrap()).unwrap()
+}
+
+/// A run started as a background job (`&`) draws nothing and waits to be brought to the
+/// foreground: `--timeout` ends it with its result (before, it stopped on SIGTTOU for good),
+/// and so does `kill` (bash sends SIGTERM, and SIGCONT to a stopped job).
+#[test]
+fn a_background_job_waits_for_the_foreground_and_a_timeout_or_a_kill_ends_it() {
+    let Some(pane) = Pane::start("background") else {
+        return;
+    };
+    tmux_wait(&pane.socket, "the shell", |p| p.starts_with('$'));
+    pane.text("pi-ask q.json --timeout 1 > r.json & wait $!; echo code=$?");
+    pane.keys(&["Enter"]);
+    let shown = pane.wait_visible("the timeout's exit", |rows| {
+        rows.iter().any(|l| l.starts_with("code="))
+    });
+    assert!(
+        shown.iter().any(|l| l == "code=124"),
+        "{}",
+        shown.join("\n")
+    );
+    assert!(
+        !shown.iter().any(|l| l.contains("1/2 Style")),
+        "{}",
+        shown.join("\n")
+    );
+    assert_eq!(
+        result_in(&pane)["details"]["error"]["code"],
+        json!("timeout")
+    );
+    pane.text("clear; pi-ask q.json > r.json & sleep 0.5; kill %1; wait $!; echo code=$?");
+    pane.keys(&["Enter"]);
+    let shown = pane.wait_visible("the kill's exit", |rows| {
+        rows.iter().any(|l| l.starts_with("code="))
+    });
+    assert!(
+        shown.iter().any(|l| l == "code=143"),
+        "{}",
+        shown.join("\n")
+    );
+    assert_eq!(
+        result_in(&pane)["details"]["error"]["code"],
+        json!("aborted")
+    );
+}
+
+/// `fg` brings a run started in the background to the foreground, where it asks as usual.
+#[test]
+fn a_background_job_asks_once_it_is_brought_to_the_foreground() {
+    let Some(pane) = Pane::start("foreground") else {
+        return;
+    };
+    tmux_wait(&pane.socket, "the shell", |p| p.starts_with('$'));
+    pane.text("pi-ask q.json > r.json &");
+    pane.keys(&["Enter"]);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let shown = pane.visible();
+    assert!(
+        !shown
+            .iter()
+            .any(|l| l.contains("Stopped") || l.contains("1/2 Style")),
+        "{}",
+        shown.join("\n")
+    );
+    pane.text("fg");
+    pane.keys(&["Enter"]);
+    tmux_wait(&pane.socket, "the first question", |p| {
+        p.contains("1/2 Style")
+    });
+    pane.text("2");
+    tmux_wait(&pane.socket, "the second question", |p| {
+        p.contains("2/2 Frontend")
+    });
+    pane.keys(&["Enter"]);
+    tmux_wait(&pane.socket, "the review", |p| p.contains("Review answers"));
+    pane.text("11");
+    tmux_wait(&pane.socket, "the shell", |p| {
+        p.contains("Submitted") && p.trim_end().ends_with('$')
+    });
+    assert_eq!(
+        result_in(&pane)["details"]["answers"],
+        json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]}})
+    );
+}
