@@ -25,11 +25,17 @@ fn write(root: &Path, rel: &str) {
 
 /// Starts pi-ask on `root` and opens the free-form answer editor.
 fn open_editor(root: &Path) -> Session {
-    let opts = Options {
+    open_editor_with(root, Vec::new())
+}
+
+/// [`open_editor`] with more environment variables.
+fn open_editor_with(root: &Path, env: Vec<(String, String)>) -> Session {
+    let mut opts = Options {
         // a loaded machine must not turn the first Tab into a partial list
         env: vec![("PI_ASK_INDEX_WAIT_MS".into(), "10000".into())],
         ..Options::default()
     };
+    opts.env.extend(env);
     let mut s = Session::spawn_with(PAYLOAD, &["--cwd", root.to_str().unwrap()], opts);
     s.wait_all(&["Which file?:", "· ? keys"]);
     s.send(DOWN);
@@ -275,6 +281,36 @@ fn a_hostile_gitignore_is_not_compiled_and_the_hint_says_completion_gave_up() {
     s.wait_for("src/file17.rs  src/file18.rs");
     s.send("e17");
     s.wait_for("> see @file17");
+    s.send(TAB);
+    s.wait_for("> see @src/file17.rs ");
+    let details = save_and_submit(&mut s);
+    assert_eq!(details, custom_answer("see @src/file17.rs"));
+}
+
+/// git's global config or excludes file is read by the index's walker: one that is not a
+/// regular file (a link to /dev/zero, a FIFO) is never read; the walk goes on without the
+/// global excludes, and the hint says so.
+#[test]
+fn a_global_git_config_that_is_no_regular_file_is_not_read() {
+    let tree = tempfile::tempdir().unwrap();
+    let root = tree.path();
+    write(root, "src/file17.rs");
+    write(root, "src/file18.rs");
+    let env = vec![("GIT_CONFIG_GLOBAL".to_string(), "/dev/zero".to_string())];
+    let mut s = open_editor_with(root, env);
+    s.send("see @fil");
+    s.wait_for("> see @fil");
+    s.send(TAB);
+    s.wait_for(
+        "> see @fil  (completion gave up on git's global excludes: its $GIT_CONFIG_GLOBAL is not a regular file)",
+    );
+    assert!(
+        resident_kib(s.pid()) < 64 * 1024,
+        "{} KiB resident",
+        resident_kib(s.pid())
+    );
+    s.wait_for("src/file17.rs  src/file18.rs");
+    s.send("e17");
     s.send(TAB);
     s.wait_for("> see @src/file17.rs ");
     let details = save_and_submit(&mut s);

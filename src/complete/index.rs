@@ -183,6 +183,51 @@ fn read_small_file(path: &Path, what: &str, max: u64) -> Result<Option<Vec<u8>>,
     Ok(Some(text))
 }
 
+/// Whether the walker may apply git's global excludes (`git_global`), which the `ignore`
+/// crate reads without a bound: the config files it looks in for `core.excludesFile`
+/// (`$GIT_CONFIG_GLOBAL`, `$HOME/.gitconfig`, `$XDG_CONFIG_HOME/git/config` or
+/// `$HOME/.config/git/config`, `$GIT_CONFIG_SYSTEM` or `/etc/gitconfig`) and the excludes file
+/// (by default `git/ignore` beside the XDG config) must each be missing or a regular file of
+/// at most [`MAX_IGNORE_FILE_BYTES`], as a folder's own ignore files must (a link to
+/// `/dev/zero` there took memory until the run was killed).
+///
+/// Errors: which file is not, in the words of the completion's hint; the walk then goes on
+/// without the global excludes.
+fn global_excludes_checked() -> Result<(), String> {
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    #[allow(deprecated)]
+    let home = std::env::home_dir();
+    let xdg = var("XDG_CONFIG_HOME").or_else(|| home.as_ref().map(|h| h.join(".config")));
+    let configs = [
+        var("GIT_CONFIG_GLOBAL").map(|p| (p, "$GIT_CONFIG_GLOBAL")),
+        home.as_ref()
+            .map(|h| (h.join(".gitconfig"), "$HOME/.gitconfig")),
+        xdg.as_ref().map(|x| (x.join("git/config"), "git/config")),
+        Some((
+            var("GIT_CONFIG_SYSTEM").unwrap_or_else(|| PathBuf::from("/etc/gitconfig")),
+            "system git config",
+        )),
+    ];
+    let check = |path: &Path, what: &str| {
+        read_small_file(path, what, MAX_IGNORE_FILE_BYTES)
+            .map(|_| ())
+            .map_err(|why| format!("git's global excludes: {why}"))
+    };
+    for (path, what) in configs.iter().flatten() {
+        check(path, what)?;
+    }
+    let excludes = ignore::gitignore::gitconfig_excludes_path()
+        .or_else(|| xdg.as_ref().map(|x| x.join("git/ignore")));
+    match excludes {
+        Some(path) => check(&path, "core.excludesFile"),
+        None => Ok(()),
+    }
+}
+
 /// Bounds on one walk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
@@ -407,6 +452,11 @@ impl FileIndex {
             self.finish();
             return;
         }
+        let global = global_excludes_checked();
+        if let Err(why) = &global {
+            let mut gave_up = budget.gave_up.lock().unwrap_or_else(|e| e.into_inner());
+            gave_up.get_or_insert_with(|| why.clone());
+        }
         let root = self.root.clone();
         let walker = WalkBuilder::new(&self.root)
             .filter_entry(move |entry| {
@@ -425,7 +475,7 @@ impl FileIndex {
             .require_git(false)
             .git_ignore(true)
             .git_exclude(true)
-            .git_global(true)
+            .git_global(global.is_ok())
             .ignore(true)
             .parents(true)
             .threads(threads)
