@@ -2,8 +2,10 @@
 //!
 //! Text from a payload was written by a model that may have read hostile content. Before it
 //! reaches the terminal, C0/C1 control characters (except newline and tab), escape-initiated
-//! sequences (CSI, OSC including OSC 52 and OSC 8, DCS, APC, ...) and bidirectional overrides
-//! and isolates are replaced by visible escapes: `\e`, `\x07`, `\u{202e}`. A Windows line
+//! sequences (CSI, OSC including OSC 52 and OSC 8, DCS, APC, ...), bidirectional overrides
+//! and isolates, and the invisible characters that hide text or make two names look alike
+//! (U+200B, U+2060 to U+2064, U+FEFF) are replaced by visible escapes: `\e`, `\x07`,
+//! `\u{202e}`, `\u{200b}`. The joiners U+200C and U+200D stay: scripts and emoji need them. A Windows line
 //! ending (`\r\n`) is a line break like `\n`; a `\r` anywhere else stays visible (`\x0d`).
 //! The result JSON always keeps the original strings; only what is drawn is changed.
 
@@ -20,6 +22,8 @@ pub fn is_unsafe(c: char) -> bool {
         }
         // Line/paragraph separators move the cursor on some terminals.
         '\u{2028}' | '\u{2029}' => true,
+        // Invisible: a zero width space, a word joiner, invisible operators, a BOM.
+        '\u{200b}' | '\u{2060}'..='\u{2064}' | '\u{feff}' => true,
         _ => false,
     }
 }
@@ -287,6 +291,16 @@ mod tests {
         assert_eq!(for_terminal("\x1b[2J"), "\\e[2J");
         assert_eq!(for_terminal("\u{9b}31m"), "\\x9b31m");
         assert_eq!(for_terminal("x\u{202e}y\u{2066}"), "x\\u{202e}y\\u{2066}");
+        // Names that would look alike show what tells them apart; joiners stay.
+        assert_eq!(for_terminal("a\u{200b}"), "a\\u{200b}");
+        assert_eq!(
+            for_terminal("\u{feff}a\u{2060}b\u{2064}"),
+            "\\u{feff}a\\u{2060}b\\u{2064}"
+        );
+        assert_eq!(
+            for_terminal("\u{1f469}\u{200d}\u{1f4bb}"),
+            "\u{1f469}\u{200d}\u{1f4bb}"
+        );
     }
 
     #[test]
