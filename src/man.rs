@@ -91,7 +91,26 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
          of 50, unless PI_ASK_ESCDELAY is set.",
     ),
     ("SSH_CONNECTION", "The same as SSH_TTY."),
-    ("HOME", "The folder that @~/ completes in."),
+    (
+        "HOME",
+        "The folder that @~/ completes in; also where git's global config is looked for \
+         (~/.gitconfig), whose excludes the @ file-path index honours.",
+    ),
+    (
+        "XDG_CONFIG_HOME",
+        "Where git's other global config and excludes file are looked for (git/config, \
+         git/ignore; default ~/.config).",
+    ),
+    (
+        "GIT_CONFIG_GLOBAL",
+        "git's global config file in place of ~/.gitconfig, as git reads it. A config or \
+         excludes file that is not a regular file of at most 64 KiB is not read: the index is \
+         made without the global excludes.",
+    ),
+    (
+        "GIT_CONFIG_SYSTEM",
+        "git's system config file in place of /etc/gitconfig, as git reads it.",
+    ),
     (
         "VISUAL",
         "The editor Ctrl+G in an answer or note editor opens the text in (a shell command line, run on a private temporary file).",

@@ -368,6 +368,9 @@ fn the_man_page_lists_every_environment_variable_and_file() {
             "\\fBSSH_TTY\\fR",
             "\\fBSSH_CONNECTION\\fR",
             "\\fBHOME\\fR",
+            "\\fBXDG_CONFIG_HOME\\fR",
+            "\\fBGIT_CONFIG_GLOBAL\\fR",
+            "\\fBGIT_CONFIG_SYSTEM\\fR",
             "\\fBVISUAL\\fR",
             "\\fBEDITOR\\fR",
         ]

@@ -443,12 +443,12 @@ pub(crate) fn descendant_named(root: i32, name: &str) -> i32 {
                 }
             }
         }
-        // The extension's version check (`pi-ask --version`) is not the questionnaire.
+        // The extension's version check (`pi-ask --version`) is not the questionnaire; nor is
+        // a process whose arguments cannot be read: one that just ended (the version check,
+        // found in /proc a moment before its exit, was taken for it and killed in its place).
         let version_check = |pid: &i32| {
-            std::fs::read(format!("/proc/{pid}/cmdline"))
-                .unwrap_or_default()
-                .split(|&b| b == 0)
-                .any(|arg| arg == b"--version")
+            let args = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            args.is_empty() || args.split(|&b| b == 0).any(|arg| arg == b"--version")
         };
         if let Some((pid, _, _)) = procs
             .iter()
