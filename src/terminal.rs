@@ -703,6 +703,20 @@ pub fn claim_result() {
     }
 }
 
+/// Before the terminal is taken back after a stop (`fg`, or a continue from outside): when a
+/// terminating signal came while pi-ask was stopped (`kill %1` sends SIGTERM, then SIGCONT),
+/// the signal watch's thread ends the run (the farewell, the modes, the result), so this
+/// thread sets no mode and draws nothing more: it never returns then. Returns at once
+/// otherwise.
+pub fn yield_to_a_pending_signal() {
+    let now = STATE.load(Ordering::SeqCst);
+    if now == SIGNALLED || (now == ARMED && terminating_received()) {
+        loop {
+            std::thread::park();
+        }
+    }
+}
+
 /// Keeps SIGWINCH (a window resize) from interrupting this thread's blocking reads.
 ///
 /// console turns an interrupted key read into SIGINT plus an `Interrupted` error, which is

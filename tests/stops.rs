@@ -467,3 +467,53 @@ fn a_background_job_asks_once_it_is_brought_to_the_foreground() {
         json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]}})
     );
 }
+
+/// SIGTERM while pi-ask is stopped by Ctrl+Z, then `fg`: the run ends as the signal says
+/// (143, `aborted`) and leaves only its final transcript; the block is not drawn again first
+/// (it was, and stayed above the transcript).
+#[test]
+fn sigterm_while_suspended_then_fg_leaves_only_the_transcript() {
+    let Some(pane) = Pane::start("term-stopped") else {
+        return;
+    };
+    tmux_wait(&pane.socket, "the shell", |p| p.starts_with('$'));
+    pane.text("pi-ask q.json > r.json");
+    pane.keys(&["Enter"]);
+    tmux_wait(&pane.socket, "the first question", |p| {
+        p.contains("1/2 Style")
+    });
+    pane.text("2");
+    tmux_wait(&pane.socket, "the second question", |p| {
+        p.contains("2/2 Frontend")
+    });
+    pane.keys(&["C-z"]);
+    tmux_wait(&pane.socket, "the shell's Stopped line", |p| {
+        p.contains("Stopped") && p.trim_end().ends_with('$')
+    });
+    pane.text("clear; kill -TERM $(jobs -p %1); fg; echo code=$?");
+    pane.keys(&["Enter"]);
+    let shown = pane.wait_visible("the exit", |rows| {
+        rows.iter().any(|l| l.starts_with("code="))
+    });
+    let at = shown
+        .iter()
+        .position(|l| l == "pi-ask q.json > r.json")
+        .unwrap_or_else(|| panic!("fg's line:\n{}", shown.join("\n")));
+    assert_eq!(
+        shown[at + 1..],
+        [
+            "Implementation preferences",
+            "Style: Balanced",
+            "Frontend: no answer",
+            "✘ Aborted by SIGTERM: the answers were not sent",
+            "code=143",
+            "$"
+        ],
+        "{}",
+        shown.join("\n")
+    );
+    assert_eq!(
+        result_in(&pane)["details"]["error"]["code"],
+        json!("aborted")
+    );
+}
