@@ -154,7 +154,10 @@ struct Pasting {
     after_cr: bool,
     /// A control string being dropped: its introducer came, its end not yet.
     string: Option<ControlString>,
-    /// Text was left out at the end: the paste was longer than `MAX_EDITOR_PASTE_BYTES`.
+    /// The most bytes it keeps: [`crate::limits::MAX_EDITOR_PASTE_BYTES`], or less when the
+    /// editor's text would reach [`crate::limits::MAX_EDITOR_TEXT_BYTES`] with it.
+    limit: usize,
+    /// Text was left out at the end, at `limit`.
     cut: bool,
     /// When its last key came: a key after [`crate::keys::PASTE_IDLE`] without one ends it.
     last: Option<std::time::Instant>,
@@ -194,6 +197,26 @@ impl ControlString {
 }
 
 impl Pasting {
+    /// A paste starting at `now` into an editor whose text is `held` bytes long (its pastes
+    /// expanded).
+    fn new(now: std::time::Instant, held: usize) -> Pasting {
+        let room = crate::limits::MAX_EDITOR_TEXT_BYTES.saturating_sub(held);
+        Pasting {
+            limit: room.min(crate::limits::MAX_EDITOR_PASTE_BYTES),
+            last: Some(now),
+            ..Pasting::default()
+        }
+    }
+
+    /// Why it was cut, if it was: at a paste's most, or where the editor's text is full.
+    fn cut(&self) -> Option<crate::paste::Cut> {
+        match (self.cut, self.limit < crate::limits::MAX_EDITOR_PASTE_BYTES) {
+            (false, _) => None,
+            (true, false) => Some(crate::paste::Cut::Paste),
+            (true, true) => Some(crate::paste::Cut::Full),
+        }
+    }
+
     /// Adds what the keys of `event` stand for in the pasted text. rustyline has parsed the
     /// bytes into keys: a character is itself, Ctrl+letter its control character, Enter (CR)
     /// and Ctrl+J (LF) a line break (CR LF one), Tab a tab, Shift+Esc the C1 CSI; Backspace is
@@ -237,7 +260,7 @@ impl Pasting {
             if c == '\n' && after_cr {
                 continue;
             }
-            if self.text.len() + c.len_utf8() > crate::limits::MAX_EDITOR_PASTE_BYTES {
+            if self.text.len() + c.len_utf8() > self.limit {
                 self.cut = true;
                 continue;
             }
@@ -322,6 +345,11 @@ impl Watch {
         shown
     }
 
+    /// Bytes of the editor's text as `line` stands for it, its pastes expanded.
+    fn held(&self, line: &str) -> usize {
+        lock(&self.pastes).expand(line).len()
+    }
+
     /// Whether a line fits the rows the editor has now: the window's rows less the block's
     /// rows above the editor's row and the row the editor's closing line feed makes.
     fn fits(&self) -> impl Fn(&str) -> bool {
@@ -344,10 +372,7 @@ impl Watch {
             .is_some_and(|at| now.saturating_duration_since(at) > crate::keys::PASTE_IDLE);
         match (action, pasting.as_mut()) {
             (Action::PasteStart, None) => {
-                *pasting = Some(Pasting {
-                    last: Some(now),
-                    ..Pasting::default()
-                });
+                *pasting = Some(Pasting::new(now, self.held(ctx.line())));
                 Some(Cmd::Noop)
             }
             (Action::PasteEnd, None) => Some(Cmd::Noop),
@@ -355,16 +380,21 @@ impl Watch {
                 if !matches!(action, Action::PasteStart | Action::PasteEnd) {
                     paste.push(event);
                 }
-                let (text, cut) = pasting.take().map(|p| (p.text, p.cut)).unwrap_or_default();
+                let (text, cut) = pasting
+                    .take()
+                    .map(|p| {
+                        let cut = p.cut();
+                        (p.text, cut)
+                    })
+                    .unwrap_or_default();
                 if *action == Action::PasteStart {
-                    // A new paste starts as the stale one ends.
-                    *pasting = Some(Pasting {
-                        last: Some(now),
-                        ..Pasting::default()
-                    });
+                    // A new paste starts as the stale one ends (the room left counts the
+                    // stale one's text, which is inserted with this key).
+                    let held = self.held(ctx.line()) + text.len();
+                    *pasting = Some(Pasting::new(now, held));
                 }
                 drop(pasting);
-                if text.is_empty() {
+                if text.is_empty() && cut.is_none() {
                     return Some(Cmd::Noop);
                 }
                 let fits = self.fits();
@@ -943,5 +973,29 @@ mod tests {
         assert!(!watch.at_floor(&other, "[text #1 30 chars] the lazy dog"));
         watch.open("> ", "", 1);
         assert!(!watch.at_floor(&undo, "[text #1 30 chars] the lazy dog"));
+    }
+
+    #[test]
+    fn a_paste_keeps_no_more_than_the_editors_text_has_room_for() {
+        use crate::limits::{MAX_EDITOR_PASTE_BYTES, MAX_EDITOR_TEXT_BYTES};
+        use crate::paste::Cut;
+        let now = std::time::Instant::now();
+        let typed = |paste: &mut Pasting, text: &str| {
+            for c in text.chars() {
+                paste.push(&Event::from(KeyEvent(KeyCode::Char(c), Modifiers::NONE)));
+            }
+        };
+        // Room for a whole paste: nothing cut.
+        let mut paste = Pasting::new(now, MAX_EDITOR_TEXT_BYTES - MAX_EDITOR_PASTE_BYTES);
+        typed(&mut paste, "abcdef");
+        assert_eq!((paste.text.as_str(), paste.cut()), ("abcdef", None));
+        // Three bytes of room: three kept, the marker says the text is full.
+        let mut paste = Pasting::new(now, MAX_EDITOR_TEXT_BYTES - 3);
+        typed(&mut paste, "abcdef");
+        assert_eq!((paste.text.as_str(), paste.cut()), ("abc", Some(Cut::Full)));
+        // Full already: nothing kept, and it says so.
+        let mut paste = Pasting::new(now, MAX_EDITOR_TEXT_BYTES + 10);
+        typed(&mut paste, "x");
+        assert_eq!((paste.text.as_str(), paste.cut()), ("", Some(Cut::Full)));
     }
 }

@@ -21,6 +21,12 @@ pub const INDEX_WAIT_ENV: &str = "PI_ASK_INDEX_WAIT_MS";
 /// fold of typed text stands for (`paste::Pastes::type_in`): past it a typed key is dropped.
 pub const MAX_EDITOR_PASTE_BYTES: usize = 4 * 1024 * 1024;
 
+/// Most bytes an editor's text holds with its pastes expanded: 16 MiB (four of the longest
+/// pastes). A paste that would take it past that is cut there, its marker says so
+/// (`paste::Cut::Full`), and one that comes when it is full keeps nothing (docs/interactive.md
+/// "The line editor").
+pub const MAX_EDITOR_TEXT_BYTES: usize = 16 * 1024 * 1024;
+
 /// Most columns of one line of `pi-ask validate`'s text report (a label, a prompt, a
 /// description): a longer one is cut with `…`, so a megabyte label is not a megabyte on the
 /// terminal (`--json` gives every text whole).

@@ -20,7 +20,16 @@
 //!
 //! No terminal here: the caller says whether a line fits ([`Pastes::insert`]).
 
-use crate::limits::MAX_EDITOR_PASTE_BYTES;
+use crate::limits::{MAX_EDITOR_PASTE_BYTES, MAX_EDITOR_TEXT_BYTES};
+
+/// Why a paste was cut (its marker says which limit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cut {
+    /// At [`MAX_EDITOR_PASTE_BYTES`], the most one paste keeps.
+    Paste,
+    /// Where the editor's text reached [`MAX_EDITOR_TEXT_BYTES`].
+    Full,
+}
 use crate::ui::words;
 
 /// Most lines a paste is inserted with as they are (pi's editor folds more).
@@ -122,7 +131,7 @@ impl Pastes {
         if short && fits(&format!("{}{text}{}", &line[..pos], &line[pos..])) {
             return text.to_string();
         }
-        self.fold(text, false)
+        self.fold(text, None)
     }
 
     /// What an editor opening on `text` shows: the text, or one marker for all of it when it
@@ -134,37 +143,35 @@ impl Pastes {
         self.insert("", 0, text, fits)
     }
 
-    /// [`Pastes::insert`] for a paste that was cut at [`MAX_EDITOR_PASTE_BYTES`] (`cut`): then
-    /// always one marker, which says so.
+    /// [`Pastes::insert`] for a paste that was cut (`cut`, at a limit): then always one
+    /// marker, which says so, even for no text at all (the editor's text was full).
     pub fn insert_pasted(
         &mut self,
         line: &str,
         pos: usize,
         text: &str,
-        cut: bool,
+        cut: Option<Cut>,
         fits: impl Fn(&str) -> bool,
     ) -> String {
-        if cut {
-            self.fold(text, true)
-        } else {
-            self.insert(line, pos, text, fits)
+        match cut {
+            Some(_) => self.fold(text, cut),
+            None => self.insert(line, pos, text, fits),
         }
     }
 
-    /// `text` as one new marker; `cut`: the paste was cut at [`MAX_EDITOR_PASTE_BYTES`], and
-    /// the marker says so.
-    fn fold(&mut self, text: &str, cut: bool) -> String {
+    /// `text` as one new marker; `cut`: the limit the paste was cut at, which the marker says.
+    fn fold(&mut self, text: &str, cut: Option<Cut>) -> String {
         let size = Size::of(text);
         let (id, lines) = (self.folded.len() + 1, size.lines());
-        let marker = if cut {
-            words::cut_paste_marker(
-                id,
-                lines,
-                size.chars,
-                MAX_EDITOR_PASTE_BYTES / (1024 * 1024),
-            )
-        } else {
-            words::paste_marker(id, lines, size.chars)
+        let mib = |bytes: usize| bytes / (1024 * 1024);
+        let marker = match cut {
+            Some(Cut::Paste) => {
+                words::cut_paste_marker(id, lines, size.chars, mib(MAX_EDITOR_PASTE_BYTES))
+            }
+            Some(Cut::Full) => {
+                words::full_paste_marker(id, lines, size.chars, mib(MAX_EDITOR_TEXT_BYTES))
+            }
+            None => words::paste_marker(id, lines, size.chars),
         };
         self.folded.push(Folded {
             marker: marker.clone(),
@@ -618,11 +625,17 @@ mod tests {
     fn a_paste_cut_at_the_limit_says_so_in_its_marker_and_keeps_what_came() {
         let mut p = Pastes::default();
         // Even a short paste is one marker when it was cut: the marker is what says so.
-        let shown = p.insert_pasted("x", 1, "a\nb", true, |_| true);
+        let shown = p.insert_pasted("x", 1, "a\nb", Some(Cut::Paste), |_| true);
         assert_eq!(shown, "[paste #1 +2 lines, cut at 4 MiB]");
         assert_eq!(p.expand(&format!("x{shown}y")), "xa\nby");
         // Not cut: as any paste.
-        assert_eq!(p.insert_pasted("", 0, "ab", false, |_| true), "ab");
+        assert_eq!(p.insert_pasted("", 0, "ab", None, |_| true), "ab");
+        // Cut where the editor's text is full: it says so, also with nothing kept.
+        let full = p.insert_pasted("", 0, "c", Some(Cut::Full), |_| true);
+        assert_eq!(full, "[paste #2 1 chars, cut at 16 MiB in all]");
+        let nothing = p.insert_pasted("", 0, "", Some(Cut::Full), |_| true);
+        assert_eq!(nothing, "[paste #3 0 chars, cut at 16 MiB in all]");
+        assert_eq!(p.expand(&format!("{full}{nothing}")), "c");
     }
 
     #[test]

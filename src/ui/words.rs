@@ -55,6 +55,14 @@ pub fn cut_paste_marker(id: usize, lines: usize, chars: usize, limit_mib: usize)
     format!("{open}, cut at {limit_mib} MiB]")
 }
 
+/// The marker of a paste cut because the editor's text reached `limit_mib` MiB with it:
+/// `[paste #5 +120 lines, cut at 16 MiB in all]`.
+pub fn full_paste_marker(id: usize, lines: usize, chars: usize, limit_mib: usize) -> String {
+    let whole = paste_marker(id, lines, chars);
+    let open = whole.strip_suffix(']').unwrap_or(&whole);
+    format!("{open}, cut at {limit_mib} MiB in all]")
+}
+
 /// The marker the beginning of a typed text too tall for the editor's rows is folded into,
 /// counted as a paste's ([`paste_marker`]): `[text #2 +12 lines]`, `[text #3 1234 chars]`.
 pub fn text_marker(id: usize, lines: usize, chars: usize) -> String {
