@@ -140,7 +140,8 @@ pub struct Cli {
 /// allowed (`2.5`), or a number with a unit as gum takes it: `500ms`, `30s`, `2m`, `1h`, `1m30s`;
 /// `0` and an empty value mean no timeout ([`Duration::ZERO`]).
 ///
-/// Errors: not a number of seconds or a duration, negative, or too large.
+/// Errors: not a number of seconds or a duration, negative, above 0 but under a millisecond,
+/// or too large.
 pub fn parse_timeout(text: &str) -> Result<Duration, String> {
     let text = text.trim();
     if text.is_empty() {
@@ -182,8 +183,16 @@ pub fn parse_timeout(text: &str) -> Result<Duration, String> {
         seconds += number * scale;
         rest = &rest[unit_end..];
     }
-    Duration::try_from_secs_f64(seconds)
-        .map_err(|_| format!("{} is too long", crate::text::quoted(text)))
+    let timeout = Duration::try_from_secs_f64(seconds)
+        .map_err(|_| format!("{} is too long", crate::text::quoted(text)))?;
+    // A time above 0 that rounds to nothing would mean "no timeout", its opposite.
+    if seconds > 0.0 && timeout < Duration::from_millis(1) {
+        return Err(format!(
+            "{} is shorter than a millisecond: the timeout is 1ms or more (0: no timeout)",
+            crate::text::quoted(text)
+        ));
+    }
+    Ok(timeout)
 }
 
 /// Subcommands (docs/answers.md, README). Their arguments are built only when one is named
@@ -282,6 +291,22 @@ mod tests {
         assert_eq!(parse_timeout("1m30s"), Ok(Duration::from_secs(90)));
         assert_eq!(parse_timeout("1h"), Ok(Duration::from_secs(3600)));
         assert_eq!(parse_timeout("1.5"), Ok(Duration::from_millis(1500)));
+    }
+
+    #[test]
+    fn a_timeout_above_zero_that_rounds_to_nothing_is_refused() {
+        // It would mean "no timeout", the opposite of what was asked.
+        assert_eq!(
+            parse_timeout("0.0000000001"),
+            Err(
+                "\"0.0000000001\" is shorter than a millisecond: the timeout is 1ms or more \
+                 (0: no timeout)"
+                    .to_string()
+            )
+        );
+        assert!(parse_timeout("0.5ms").is_err());
+        assert_eq!(parse_timeout("1ms"), Ok(Duration::from_millis(1)));
+        assert_eq!(parse_timeout("0.001"), Ok(Duration::from_millis(1)));
     }
 }
 

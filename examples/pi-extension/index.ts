@@ -1374,7 +1374,7 @@ export function parseScreen(value: unknown): "inline" | "full" {
 /**
  * A timeout as the binary reads `--timeout` (src/cli.rs `parse_timeout`): a number of seconds,
  * 0 or more, fractions allowed, or numbers with units `ms`, `s`, `m`, `h` (`1m30s`); 0 means no
- * timeout. Returns its text for the binary and its seconds. A JSON number is taken as seconds.
+ * timeout, and a time above 0 is at least a millisecond. Returns its text for the binary and its seconds. A JSON number is taken as seconds.
  */
 export function parseTimeout(value: unknown): { text: string; seconds: number } {
 	const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : undefined;
@@ -1391,6 +1391,8 @@ export function parseTimeout(value: unknown): { text: string; seconds: number } 
 		seconds += number * scales[unit];
 	}
 	if (!Number.isFinite(seconds) || seconds >= 2 ** 64) throw new Error("it is too long");
+	// Above 0 but rounding to nothing would mean "no timeout", its opposite.
+	if (seconds > 0 && seconds < 0.001) throw new Error("it is shorter than a millisecond: the timeout is 1ms or more (0: no timeout)");
 	return { text, seconds };
 }
 

@@ -36,6 +36,9 @@ test("parseTimeout takes seconds and durations as the binary does, and says what
 	}
 	assert.throws(() => ext.parseTimeout("-5s"), /0 or more/);
 	assert.throws(() => ext.parseTimeout("99999999999999999999h"), /too long/);
+	assert.throws(() => ext.parseTimeout("0.0000000001"), /shorter than a millisecond/);
+	assert.throws(() => ext.parseTimeout("0.5ms"), /shorter than a millisecond/);
+	assert.equal(seconds("1ms"), 0.001);
 });
 
 test("parseSwitch, parseScreen and parseEscDelay take the values the binary does", () => {
@@ -148,7 +151,7 @@ test("notify, notifyCommand and autoSubmit reach the binary as its variables", (
 test("parseTimeout and the binary agree on what a timeout is", async () => {
 	const work = tempDir();
 	const payloadFile = writeJson(work, "payload.json", payload);
-	for (const value of ["90", "30s", "2m", "1m30s", "500ms", "2.5", ".5", "+3", "1m30", "0", "abc", "1x", "2 m", "-1", "1.2.3", "s", "1e3", "5-"]) {
+	for (const value of ["90", "30s", "2m", "1m30s", "500ms", "2.5", ".5", "+3", "1m30", "0", "abc", "1x", "2 m", "-1", "1.2.3", "s", "1e3", "5-", "0.0000000001", "0.5ms", "1ms"]) {
 		let extensionTakesIt = true;
 		try {
 			ext.parseTimeout(value);
