@@ -162,10 +162,13 @@ fn vertical(out: &mut String, from: usize, to: usize) {
     }
 }
 
-/// Whether the terminal rewraps rows on a resize, from the environment: tmux, VTE, kitty,
-/// iTerm2, WezTerm, Windows Terminal, foot, alacritty, ghostty and VS Code's terminal do;
-/// xterm, the Linux console and GNU screen (`STY`, which is the terminal pi-ask talks to
-/// when it runs inside screen) do not.
+/// Whether the terminal rewraps rows on a resize, as the region models it, from the
+/// environment: tmux, VTE, kitty, iTerm2, WezTerm, Windows Terminal, foot, alacritty, ghostty
+/// and VS Code's terminal do; xterm and the Linux console do not. GNU screen (`STY`, which is
+/// the terminal pi-ask talks to when it runs inside screen) rewraps too (4.09), but keeps the
+/// window's bottom rows on a shrink, so its rows move as neither model has them: it is taken
+/// as one that does not rewrap, which never draws over the lines above the region
+/// (docs/interactive.md, "Placement").
 pub fn reflows(env: impl Fn(&str) -> Option<String>) -> bool {
     let set = |name: &str| env(name).is_some_and(|v| !v.is_empty());
     let tmux = set("TMUX") || env("TERM_PROGRAM").as_deref() == Some("tmux");
