@@ -68,6 +68,21 @@ impl Pane {
         Some(Pane { socket, dir })
     }
 
+    /// Waits for the shell, then types `command` and Enter.
+    fn run(&self, command: &str) {
+        tmux_wait(&self.socket, "the shell", |p| p.starts_with('$'));
+        self.text(command);
+        self.keys(&["Enter"]);
+    }
+
+    /// [`Pane::run`] of a pi-ask command, then waits for its first question.
+    fn ask(&self, command: &str) {
+        self.run(command);
+        tmux_wait(&self.socket, "the first question", |p| {
+            p.contains("1/2 Style")
+        });
+    }
+
     fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", "t"];
         args.extend_from_slice(keys);
@@ -150,12 +165,7 @@ fn an_outside_stop_with_the_editor_open(signal: &str, args: &str, narrow: bool) 
         return;
     };
     let command = format!("pi-ask q.json{args} > r.json");
-    tmux_wait(&pane.socket, "the shell", |p| p.starts_with('$'));
-    pane.text(&command);
-    pane.keys(&["Enter"]);
-    tmux_wait(&pane.socket, "the first question", |p| {
-        p.contains("1/2 Style")
-    });
+    pane.ask(&command);
     pane.text("4");
     tmux_wait(&pane.socket, "the editor", |p| p.contains("Enter submit"));
     pane.text("draft text");
@@ -282,12 +292,7 @@ fn a_stop_longer_than_the_timeout_with_the_editor_open_starts_the_time_again() {
     let Some(pane) = Pane::start("long") else {
         return;
     };
-    tmux_wait(&pane.socket, "the shell", |p| p.starts_with('$'));
-    pane.text("pi-ask q.json --timeout 4 > r.json");
-    pane.keys(&["Enter"]);
-    tmux_wait(&pane.socket, "the first question", |p| {
-        p.contains("1/2 Style")
-    });
+    pane.ask("pi-ask q.json --timeout 4 > r.json");
     pane.text("4");
     tmux_wait(&pane.socket, "the editor", |p| p.contains("Closing in"));
     pane.text("draft text");
@@ -335,9 +340,7 @@ fn in_plain_mode_fg_after_ctrl_z_prints_the_prompt_again() {
     let Some(pane) = Pane::start("plain") else {
         return;
     };
-    tmux_wait(&pane.socket, "the shell", |p| p.starts_with('$'));
-    pane.text("pi-ask --plain q.json > r.json");
-    pane.keys(&["Enter"]);
+    pane.run("pi-ask --plain q.json > r.json");
     tmux_wait(&pane.socket, "the first prompt", |p| {
         p.trim_end().ends_with("1/2>")
     });
@@ -393,9 +396,7 @@ fn a_background_job_waits_for_the_foreground_and_a_timeout_or_a_kill_ends_it() {
     let Some(pane) = Pane::start("background") else {
         return;
     };
-    tmux_wait(&pane.socket, "the shell", |p| p.starts_with('$'));
-    pane.text("pi-ask q.json --timeout 1 > r.json & wait $!; echo code=$?");
-    pane.keys(&["Enter"]);
+    pane.run("pi-ask q.json --timeout 1 > r.json & wait $!; echo code=$?");
     let shown = pane.wait_visible("the timeout's exit", |rows| {
         rows.iter().any(|l| l.starts_with("code="))
     });
@@ -435,9 +436,7 @@ fn a_background_job_asks_once_it_is_brought_to_the_foreground() {
     let Some(pane) = Pane::start("foreground") else {
         return;
     };
-    tmux_wait(&pane.socket, "the shell", |p| p.starts_with('$'));
-    pane.text("pi-ask q.json > r.json &");
-    pane.keys(&["Enter"]);
+    pane.run("pi-ask q.json > r.json &");
     std::thread::sleep(std::time::Duration::from_millis(500));
     let shown = pane.visible();
     assert!(
@@ -476,12 +475,7 @@ fn sigterm_while_suspended_then_fg_leaves_only_the_transcript() {
     let Some(pane) = Pane::start("term-stopped") else {
         return;
     };
-    tmux_wait(&pane.socket, "the shell", |p| p.starts_with('$'));
-    pane.text("pi-ask q.json > r.json");
-    pane.keys(&["Enter"]);
-    tmux_wait(&pane.socket, "the first question", |p| {
-        p.contains("1/2 Style")
-    });
+    pane.ask("pi-ask q.json > r.json");
     pane.text("2");
     tmux_wait(&pane.socket, "the second question", |p| {
         p.contains("2/2 Frontend")
