@@ -4,7 +4,7 @@
 //! arrows, paging, digits, notes, moving between questions, type-ahead, Ctrl+Z / `fg` from a
 //! shell, the empty-editor keys, the bell, peeking and resizing. Each test asserts the exact
 //! result JSON and exit code. The fake-terminal unit tests of the same keys are in
-//! src/frontend/tty/tests.rs and src/keys/tests.rs; screens and keys: docs/interactive.md.
+//! src/frontend/tty/tests/ and src/keys/tests.rs; screens and keys: docs/interactive.md.
 
 use crate::common::pty::{Options, Session, SHELL_PROMPT};
 use serde_json::{json, Value};

@@ -1,0 +1,338 @@
+//! The inline placement against the fake terminal: the transcript, lines above, pastes and typed
+//! text in windows of every size.
+
+use super::*;
+
+/// Runs `payload` inline on a `rows` x `cols` fake terminal with `events`; returns the ending
+/// and everything written.
+fn inline_session(payload: &str, events: Vec<Event>, rows: usize, cols: usize) -> (Ending, String) {
+    let p = parse_payload(payload).unwrap();
+    let mut backend = FakeBackend::new(rows, cols, events);
+    let ending = drive(
+        Flow::new(&p),
+        &mut backend,
+        &AskOptions {
+            placement: Placement::Inline,
+            ..opts()
+        },
+    );
+    (ending, backend.written)
+}
+
+#[test]
+fn an_editor_in_a_window_of_three_rows_keeps_the_block_within_two() {
+    // Found by the tty_session fuzz target: the note editor's header did not fit, and the
+    // editor's row was taken for below the block's top.
+    let mut events = vec![key(Key::Char('N'))];
+    events.extend(chars("why"));
+    events.push(key(Key::Enter));
+    events.push(key(Key::Ctrl('c')));
+    let (ending, written) = inline_session(PREFS, events, 3, 10);
+    assert_eq!(ending, Ending::Interrupted);
+    assert!(!written.contains("\x1b[H") && !written.contains("\x1b[2J"));
+}
+
+#[test]
+fn inline_leaves_the_transcript_on_the_fake_terminal() {
+    let mut events = chars("2");
+    events.push(key(Key::Tab));
+    events.push(key(Key::Enter));
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(30, 100, events);
+    let ending = drive(
+        Flow::new(&p),
+        &mut backend,
+        &AskOptions {
+            placement: Placement::Inline,
+            ..opts()
+        },
+    );
+    assert!(matches!(ending, Ending::Submitted(_)));
+    assert_eq!(
+        backend.screen(),
+        "Implementation preferences\nStyle: Balanced\nFrontend: no answer\n✔ Submitted"
+    );
+}
+
+#[test]
+fn tab_and_arrows_in_an_empty_note_editor_opened_from_the_review_never_end_the_flow() {
+    // Found by the tty_session fuzz target: Tab there sent Next at the review (`internal`).
+    for (nav, after) in [
+        // Tab, →: the first question; Tab Tab back to the review, on Submit.
+        (
+            Key::Tab,
+            vec![key(Key::Tab), key(Key::Tab), key(Key::Enter)],
+        ),
+        (
+            Key::Right,
+            vec![key(Key::Tab), key(Key::Tab), key(Key::Enter)],
+        ),
+        // ↓: from question 2's row to Submit.
+        (Key::Down, vec![key(Key::Enter)]),
+        // ←: back to the last question; Tab returns to the review.
+        (Key::Left, vec![key(Key::Tab), key(Key::Enter)]),
+    ] {
+        let mut events = vec![key(Key::Tab), key(Key::Tab)]; // to the review, on Submit
+        events.push(key(Key::Up)); // question 2's row
+        events.push(key(Key::Char('N'))); // its note editor, empty
+        events.push(key(nav.clone()));
+        events.extend(after);
+        let (answers, screen) = session(PREFS, events);
+        assert_eq!(answers, submitted(json!({})), "{nav:?}\n{screen}");
+    }
+}
+
+#[test]
+fn inline_with_leave_nothing_erases_what_it_drew_and_parks_the_cursor_where_it_started() {
+    let mut events = chars("2");
+    events.push(key(Key::Tab));
+    events.push(key(Key::Enter));
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(30, 100, events);
+    let ending = drive(
+        Flow::new(&p),
+        &mut backend,
+        &AskOptions {
+            placement: Placement::Inline,
+            leave_nothing: true,
+            ..opts()
+        },
+    );
+    assert!(matches!(ending, Ending::Submitted(_)));
+    assert_eq!(backend.screen(), "");
+    assert_eq!(backend.cursor(), (0, 0));
+    assert!(backend.written.ends_with("\x1b[?25h"));
+}
+
+#[test]
+fn no_at_a_cancel_asked_over_the_review_returns_to_cancel_not_submit() {
+    // 1: an answer (so Esc asks first); Tab: the review; End: 3. Cancel; Enter: the
+    // confirmation; n: back, the highlight still on Cancel; Enter, y: cancelled.
+    let mut events = chars("1");
+    events.extend([
+        key(Key::Tab),
+        key(Key::End),
+        key(Key::Enter),
+        key(Key::Char('n')),
+    ]);
+    events.extend([key(Key::Enter), key(Key::Char('y'))]);
+    let (answers, _) = session(PREFS, events);
+    assert_eq!(answers, Err(Ending::Dismissed));
+}
+
+#[test]
+fn a_question_without_options_offers_only_the_keys_it_has() {
+    let payload = r#"{"question": "Name the release?"}"#;
+    let p = crate::contract::parse_payload_as(payload, crate::contract::InputFormat::Auto, false)
+        .payload
+        .unwrap();
+    let mut backend = FakeBackend::new(30, 100, vec![key(Key::Esc)]);
+    let _ = drive(Flow::new(&p), &mut backend, &opts());
+    // The editor opened by itself; Esc closed it: the question's hint line.
+    let screen = backend.screen();
+    assert!(
+        screen.ends_with("Enter answer \u{b7} N note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ^] context \u{b7} ? keys"),
+        "{screen}"
+    );
+}
+
+/// Runs `PREFS` inline with 30 lines above on a 16x60 fake terminal with `events`, leaving
+/// nothing; the rows left (the lines above as the last frame drew them) and the last write.
+fn above_session(events: Vec<Event>) -> (Vec<String>, String) {
+    let above: String = (1..=30).map(|i| format!("above {i:02}\n")).collect();
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(16, 60, events);
+    backend.sizes.push_back((6, 60));
+    backend.sizes.push_back((16, 60));
+    let _ = drive(
+        Flow::new(&p),
+        &mut backend,
+        &AskOptions {
+            placement: Placement::Inline,
+            above: Some(above),
+            leave_nothing: true,
+            ..opts()
+        },
+    );
+    let mut rows = backend.visible();
+    while rows.last().is_some_and(|r| r.is_empty()) {
+        rows.pop();
+    }
+    (rows, backend.written)
+}
+
+#[test]
+fn inline_with_lines_above_draws_their_end_in_the_rows_the_block_leaves() {
+    let lines =
+        |from: usize| -> Vec<String> { (from..=30).map(|i| format!("above {i:02}")).collect() };
+    // Question 1 takes 10 rows with the title: 5 lines above fill the 15 rows.
+    let (rows, _) = above_session(vec![]);
+    assert_eq!(rows, lines(26));
+    // Question 2 takes more, with Style's line: fewer lines above; back on question 1, a
+    // shorter block: more again.
+    let (rows, _) = above_session(vec![key(Key::Enter)]);
+    assert_eq!(rows, lines(28));
+    let (rows, _) = above_session(vec![key(Key::Enter), key(Key::Left)]);
+    assert_eq!(rows, lines(26));
+    // Smaller, then the size back: the same lines above as at first.
+    // 6 rows: the block and the title take the 5 the cursor's row leaves; the size back: the
+    // same lines above as at first, every row written again.
+    let (rows, written) = above_session(vec![Event::Resize, Event::Resize]);
+    assert_eq!(rows, lines(26));
+    assert_eq!(
+        written.matches("\x1b[1;1Habove 26\x1b[K").count(),
+        2,
+        "{written:?}"
+    );
+    assert_eq!(
+        written
+            .matches("\x1b[1;1HImplementation preferences\x1b[K")
+            .count(),
+        1,
+        "{written:?}"
+    );
+}
+
+const DATABASE: &str = include_str!("../../../../examples/database.json");
+
+/// `seq 40`, as a paste gives it.
+fn seq40() -> String {
+    (1..=40)
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The database example inline on a 24x80 fake terminal: `n` opens PostgreSQL's note, `paste`
+/// is pasted, (a resize to `resize`,) Enter saves, Enter chooses, Enter submits.
+fn long_paste_run(
+    paste: &str,
+    resize: Option<(usize, usize)>,
+) -> (Result<Value, Ending>, FakeBackend) {
+    long_paste_run_in((24, 80), paste, resize)
+}
+
+/// [`long_paste_run`] in a window of `size` (rows, columns).
+fn long_paste_run_in(
+    size: (usize, usize),
+    paste: &str,
+    resize: Option<(usize, usize)>,
+) -> (Result<Value, Ending>, FakeBackend) {
+    note_run_in(size, vec![key(Key::Paste(paste.to_string()))], resize)
+}
+
+/// PostgreSQL's note of the database example, given `keys` (then a `resize`), saved and
+/// submitted in a window of `size` (rows, columns).
+fn note_run_in(
+    size: (usize, usize),
+    keys: Vec<Event>,
+    resize: Option<(usize, usize)>,
+) -> (Result<Value, Ending>, FakeBackend) {
+    let p = parse_payload(DATABASE).unwrap();
+    let mut events = vec![key(Key::Char('n'))];
+    events.extend(keys);
+    if resize.is_some() {
+        events.push(Event::Resize);
+    }
+    events.extend([key(Key::Enter), key(Key::Enter), key(Key::Enter)]);
+    let mut backend = FakeBackend::new(size.0, size.1, events);
+    backend.sizes.extend(resize);
+    backend.print("$ pi-ask q.json\n");
+    let ending = drive(
+        Flow::new(&p),
+        &mut backend,
+        &AskOptions {
+            placement: Placement::Inline,
+            ..opts()
+        },
+    );
+    let answers = match ending {
+        Ending::Submitted(state) => Ok(serde_json::to_value(state.answers(&p)).unwrap()),
+        other => Err(other),
+    };
+    (answers, backend)
+}
+
+#[test]
+fn a_long_paste_in_a_note_is_folded_into_a_marker_and_saved_whole() {
+    let (answers, mut fake) = long_paste_run(&seq40(), None);
+    assert_eq!(
+        answers,
+        submitted(json!({"database": {
+            "values": ["postgres"], "labels": ["PostgreSQL"], "indices": [1],
+            "optionNotes": {"postgres": seq40()}
+        }}))
+    );
+    fake.assert_no_stale_rows();
+    assert_eq!(
+        fake.left(),
+        [
+            "$ pi-ask q.json",
+            "Which database should the project use?: PostgreSQL (+ note)",
+            "✔ Submitted"
+        ]
+    );
+}
+
+#[test]
+fn a_long_paste_stays_folded_in_a_window_that_shrinks_under_it() {
+    let (answers, mut fake) = long_paste_run(&seq40(), Some((12, 60)));
+    assert_eq!(
+        answers.unwrap()["database"]["optionNotes"]["postgres"],
+        json!(seq40())
+    );
+    fake.assert_no_stale_rows();
+    assert_eq!(fake.left().last().map(String::as_str), Some("✔ Submitted"));
+}
+
+#[test]
+fn a_short_paste_keeps_its_lines_in_the_editor_when_they_fit() {
+    let (answers, mut fake) = long_paste_run("a\nb\nc", None);
+    assert_eq!(
+        answers.unwrap()["database"]["optionNotes"]["postgres"],
+        json!("a\nb\nc")
+    );
+    fake.assert_no_stale_rows();
+}
+
+#[test]
+fn pastes_of_every_length_keep_the_block_in_windows_of_every_size() {
+    let pastes = [
+        "a".to_string(),
+        "a\nb\nc".to_string(),
+        (1..=10)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        seq40(),
+        "x".repeat(500),
+        "y".repeat(5000),
+    ];
+    for size in [(24, 80), (12, 80), (10, 40), (9, 30), (16, 20)] {
+        for paste in &pastes {
+            let (answers, mut fake) = long_paste_run_in(size, paste, None);
+            assert_eq!(
+                answers.unwrap()["database"]["optionNotes"]["postgres"],
+                json!(paste),
+                "{size:?}"
+            );
+            fake.assert_no_stale_rows();
+        }
+    }
+}
+
+#[test]
+fn typed_text_taller_than_the_editor_keeps_the_block_in_windows_of_every_size() {
+    let typed: String = (1..400).map(|i| format!("w{i} ")).collect::<String>()[..1500].into();
+    for size in [(24, 80), (12, 80), (10, 40), (9, 30), (16, 20)] {
+        let keys = typed.chars().map(|c| key(Key::Char(c))).collect();
+        let (answers, mut fake) = note_run_in(size, keys, None);
+        assert_eq!(
+            answers.unwrap()["database"]["optionNotes"]["postgres"],
+            json!(typed),
+            "{size:?}"
+        );
+        fake.assert_no_stale_rows();
+        assert_eq!(fake.left().last().map(String::as_str), Some("✔ Submitted"));
+    }
+}

@@ -1,0 +1,460 @@
+//! The terminal front end's keyboard against a fake terminal (no pty): each key of the
+//! contract's keyboard (the contract, "Keyboard behavior") with its exact result. The real
+//! terminal is tested in tests/tty.rs and tests/tty_keys.rs.
+
+mod inline;
+mod timed;
+
+use super::*;
+use crate::contract::parse_payload;
+use crate::keys::Event;
+use serde_json::{json, Value};
+
+const PREFS: &str = include_str!("../../../../examples/implementation-preferences.json");
+
+fn key(k: Key) -> Event {
+    Event::Key(k)
+}
+
+fn chars(text: &str) -> Vec<Event> {
+    text.chars().map(|c| key(Key::Char(c))).collect()
+}
+
+fn opts() -> AskOptions {
+    AskOptions {
+        cwd: ".".into(),
+        context: None,
+        notify: crate::notify::Settings {
+            channels: Vec::new(),
+            command: None,
+        },
+        timeout: None,
+        placement: Placement::Full,
+        ..AskOptions::default()
+    }
+}
+
+/// Runs the flow of `payload` on a 30x100 fake terminal with `events`; returns the ending's
+/// answers (or the ending itself when not submitted) and the last screen.
+fn session(payload: &str, events: Vec<Event>) -> (Result<Value, Ending>, String) {
+    session_sized(payload, events, 30, 100)
+}
+
+fn session_sized(
+    payload: &str,
+    events: Vec<Event>,
+    rows: usize,
+    cols: usize,
+) -> (Result<Value, Ending>, String) {
+    let p = parse_payload(payload).unwrap();
+    let mut backend = FakeBackend::new(rows, cols, events);
+    let ending = {
+        let backend = &mut backend;
+        drive(Flow::new(&p), backend, &opts())
+    };
+    let answers = match ending {
+        Ending::Submitted(state) => Ok(serde_json::to_value(state.answers(&p)).unwrap()),
+        other => Err(other),
+    };
+    (answers, backend.screen())
+}
+
+fn submitted(answers: Value) -> Result<Value, Ending> {
+    Ok(answers)
+}
+
+#[test]
+fn digits_choose_on_single_and_tick_on_multi_never_submitting() {
+    let mut events = chars("2");
+    events.extend(chars("13"));
+    events.push(key(Key::Enter)); // confirms the ticks: the review
+    events.push(key(Key::Enter)); // Submit
+    let (answers, _) = session(PREFS, events);
+    assert_eq!(
+        answers,
+        submitted(json!({
+            "style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]},
+            "frameworks": {"values": ["react", "svelte"], "labels": ["React", "Svelte"], "indices": [1, 3]}
+        }))
+    );
+}
+
+#[test]
+fn digits_on_the_review_run_an_action_on_the_second_press_only() {
+    // Upstream `doublePressReviewShortcuts`: a first digit arms its action, a second press of
+    // the same digit runs it; another digit arms another.
+    let mut events = vec![key(Key::Tab), key(Key::Tab)];
+    events.extend(chars("1"));
+    let (answers, screen) = session(PREFS, events.clone());
+    assert!(
+        matches!(answers, Err(Ending::TerminalLost(_))),
+        "{answers:?}"
+    );
+    assert!(screen.contains("Press 1 again to submit"), "{screen}");
+    events.extend(chars("21"));
+    let (answers, _) = session(PREFS, events.clone());
+    assert!(
+        matches!(answers, Err(Ending::TerminalLost(_))),
+        "{answers:?}"
+    );
+    events.extend(chars("1"));
+    let (answers, _) = session(PREFS, events);
+    assert_eq!(answers, submitted(json!({})));
+    // A question is re-opened by Enter on its row: ↑ ↑ from Submit reach question 1.
+    let mut events = vec![
+        key(Key::Tab),
+        key(Key::Tab),
+        key(Key::Up),
+        key(Key::Up),
+        key(Key::Enter),
+    ];
+    events.extend(chars("3")); // choose option 3: back to the review, on Submit
+    events.push(key(Key::Enter));
+    let (answers, _) = session(PREFS, events);
+    assert_eq!(
+        answers,
+        submitted(json!({"style": {"values": ["rich"], "labels": ["Rich"], "indices": [3]}}))
+    );
+}
+
+#[test]
+fn n_and_shift_n_write_the_option_note_and_the_question_note() {
+    let mut events = vec![key(Key::Down), key(Key::Char('n'))];
+    events.extend(chars("why"));
+    events.push(key(Key::Enter));
+    events.push(key(Key::Char('N')));
+    events.extend(chars("later"));
+    events.push(key(Key::Enter));
+    // The highlight stayed on option 2: Space selects it and stays; Tab Tab: the review.
+    events.push(key(Key::Char(' ')));
+    events.extend([key(Key::Tab), key(Key::Tab), key(Key::Enter)]);
+    let (answers, _) = session(PREFS, events);
+    assert_eq!(
+        answers,
+        submitted(
+            json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2],
+            "note": "later", "optionNotes": {"balanced": "why"}}})
+        )
+    );
+}
+
+#[test]
+fn tab_and_arrows_move_between_questions_keeping_ticks_and_wrap_over_the_review() {
+    let mut events = vec![key(Key::Right)]; // question 2 without choosing
+    events.push(key(Key::Char(' '))); // tick React
+    events.push(key(Key::BackTab)); // back to question 1, ticks kept
+    events.push(key(Key::Left)); // before the first question: the review (upstream `moveTab`)
+    events.push(key(Key::Tab)); // after the review: the first question
+    events.push(key(Key::Char('1'))); // choose Minimal: question 2
+    events.push(key(Key::Tab)); // question 2 → the review
+    events.push(key(Key::Enter));
+    let (answers, _) = session(PREFS, events);
+    assert_eq!(
+        answers,
+        submitted(json!({
+            "style": {"values": ["minimal"], "labels": ["Minimal"], "indices": [1]},
+            "frameworks": {"values": ["react"], "labels": ["React"], "indices": [1]}
+        }))
+    );
+}
+
+#[test]
+fn a_ticks_all_then_none() {
+    let mut events = vec![key(Key::Tab), key(Key::Char('a'))];
+    let (answers, _) = session(PREFS, {
+        let mut e = events.clone();
+        e.extend([key(Key::Enter), key(Key::Enter)]);
+        e
+    });
+    assert_eq!(
+        answers.unwrap()["frameworks"]["values"],
+        json!(["react", "vue", "svelte"])
+    );
+    events.extend([key(Key::Char('a')), key(Key::Enter), key(Key::Enter)]);
+    let (answers, _) = session(PREFS, events);
+    assert_eq!(answers, submitted(json!({})));
+}
+
+#[test]
+fn home_end_and_page_keys_reach_every_option_of_a_long_list() {
+    let options: Vec<Value> = (1..=60)
+        .map(|i| json!({"value": format!("o{i}"), "label": format!("Option {i}")}))
+        .collect();
+    let payload =
+        json!({"questions": [{"id": "q", "prompt": "Pick", "options": options}]}).to_string();
+    let (answers, screen) = session_sized(
+        &payload,
+        vec![key(Key::PageDown), key(Key::PageDown)],
+        12,
+        60,
+    );
+    assert!(matches!(answers, Err(Ending::TerminalLost(_))));
+    assert!(screen.contains("[3/"), "{screen}");
+    // End: the last row, Type your own; the option above it is option 60.
+    let (answers, _) = session_sized(
+        &payload,
+        vec![
+            key(Key::End),
+            key(Key::Up),
+            key(Key::Enter),
+            key(Key::Enter),
+        ],
+        12,
+        60,
+    );
+    assert_eq!(answers.unwrap()["q"]["values"], json!(["o60"]));
+    let (answers, _) = session_sized(
+        &payload,
+        vec![
+            key(Key::End),
+            key(Key::Home),
+            key(Key::Enter),
+            key(Key::Enter),
+        ],
+        12,
+        60,
+    );
+    assert_eq!(answers.unwrap()["q"]["values"], json!(["o1"]));
+}
+
+#[test]
+fn esc_asks_before_discarding_answers_and_ctrl_c_interrupts() {
+    let (answers, screen) = session(PREFS, vec![key(Key::Char('1')), key(Key::Esc)]);
+    assert!(matches!(answers, Err(Ending::TerminalLost(_))));
+    assert!(
+        screen.contains("Cancel and discard your answers?"),
+        "{screen}"
+    );
+    let (answers, _) = session(
+        PREFS,
+        vec![
+            key(Key::Char('1')),
+            key(Key::Esc),
+            key(Key::Down),
+            key(Key::Enter),
+        ],
+    );
+    assert_eq!(answers, Err(Ending::Dismissed));
+    let (answers, _) = session(PREFS, vec![key(Key::Char('q'))]);
+    assert_eq!(answers, Err(Ending::Dismissed));
+    let (answers, _) = session(PREFS, vec![key(Key::Down), key(Key::Ctrl('c'))]);
+    assert_eq!(answers, Err(Ending::Interrupted));
+}
+
+#[test]
+fn an_empty_editor_navigates_without_esc() {
+    // "Type your own…" is the row under the three options: ↑ from the first option wraps
+    // round to it.
+    let mut events = vec![key(Key::Up)];
+    events.push(key(Key::Enter)); // "Type your own…"
+    events.push(key(Key::Tab)); // empty editor: Tab goes to the next question
+    events.extend([key(Key::Tab), key(Key::Enter)]);
+    let (answers, _) = session(PREFS, events);
+    assert_eq!(answers, submitted(json!({})));
+    // With text, Tab stays in the editor (the fake editor ignores it) and Enter saves.
+    let mut events = vec![
+        key(Key::Down),
+        key(Key::Down),
+        key(Key::Down),
+        key(Key::Enter),
+    ];
+    events.extend(chars("mine"));
+    events.extend([
+        key(Key::Tab),
+        key(Key::Enter),
+        key(Key::Tab),
+        key(Key::Enter),
+    ]);
+    let (answers, _) = session(PREFS, events);
+    assert_eq!(
+        answers,
+        submitted(
+            json!({"style": {"values": ["mine"], "labels": ["mine"], "indices": [], "customText": "mine"}})
+        )
+    );
+}
+
+#[test]
+fn a_paste_at_a_menu_is_not_keystrokes() {
+    let (answers, screen) = session(PREFS, vec![key(Key::Paste("1\r\r".into()))]);
+    assert!(matches!(answers, Err(Ending::TerminalLost(_))));
+    assert!(screen.contains("1/2 Style"), "{screen}");
+}
+
+#[test]
+fn ctrl_z_suspends_and_the_screen_comes_back_whole() {
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(30, 100, vec![key(Key::Ctrl('z'))]);
+    let ending = drive(Flow::new(&p), &mut backend, &opts());
+    assert!(matches!(ending, Ending::TerminalLost(_)));
+    assert_eq!(backend.suspends, 1);
+    // Drawn twice in full: the first screen and after the suspend.
+    assert_eq!(backend.written.matches("\x1b[2J").count(), 2);
+}
+
+#[test]
+fn a_resize_lays_the_screen_out_again_at_once() {
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(30, 100, vec![Event::Resize]);
+    backend.sizes.push_back((8, 20));
+    let _ = drive(Flow::new(&p), &mut backend, &opts());
+    let screen = backend.screen();
+    assert!(
+        screen.starts_with("Implementation pre\u{2026}\n1/2 Style"),
+        "{screen}"
+    );
+    assert!(screen.lines().all(|l| l.chars().count() <= 19), "{screen}");
+    assert!(screen.lines().count() <= 7, "{screen}");
+}
+
+#[test]
+fn the_bell_rings_once_on_the_first_screen() {
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(30, 100, vec![key(Key::Down), key(Key::Down)]);
+    let _ = drive(
+        Flow::new(&p),
+        &mut backend,
+        &AskOptions {
+            notify: crate::notify::Settings::default(),
+            ..opts()
+        },
+    );
+    assert_eq!(backend.written.matches('\x07').count(), 1);
+}
+
+#[test]
+fn a_key_rewrites_only_the_changed_lines() {
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(30, 100, vec![key(Key::Down)]);
+    let _ = drive(Flow::new(&p), &mut backend, &opts());
+    let after_first = backend
+        .written
+        .rsplit("\x1b[2J")
+        .next()
+        .unwrap()
+        .to_string();
+    let down = after_first.split("\x1b[?25l").nth(1).unwrap();
+    // Two rows change: the old highlight and the new one.
+    assert_eq!(down.matches("\x1b[K").count(), 2, "{down:?}");
+}
+
+#[test]
+fn the_peek_key_shows_the_context_until_the_next_key() {
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(30, 100, vec![key(Key::Ctrl(']')), key(Key::Enter)]);
+    let _ = drive(
+        Flow::new(&p),
+        &mut backend,
+        &AskOptions {
+            context: Some("Which style do you want?".into()),
+            ..opts()
+        },
+    );
+    assert!(backend.written.contains("Which style do you want?"));
+    // The key that ended the peek chose nothing: the first question is still up.
+    assert!(
+        backend.screen().contains("1/2 Style"),
+        "{}",
+        backend.screen()
+    );
+}
+
+#[test]
+fn home_and_end_at_the_review_reach_the_first_and_last_rows() {
+    // Tab Tab: the review, on Submit; End: Cancel (nothing to lose: dismissed at once).
+    let (answers, _) = session(
+        PREFS,
+        vec![key(Key::Tab), key(Key::Tab), key(Key::End), key(Key::Enter)],
+    );
+    assert_eq!(answers, Err(Ending::Dismissed));
+    // Home: question 1, which Enter re-opens; 2 chooses "Balanced" and returns to the review.
+    let (answers, _) = session(
+        PREFS,
+        vec![
+            key(Key::Tab),
+            key(Key::Tab),
+            key(Key::Home),
+            key(Key::Enter),
+            key(Key::Char('2')),
+            key(Key::Enter),
+        ],
+    );
+    assert_eq!(
+        answers,
+        submitted(
+            json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]}})
+        )
+    );
+}
+
+#[test]
+fn the_review_in_a_short_window_says_how_many_questions_are_out_of_view() {
+    let questions: Vec<String> = (1..=6)
+        .map(|i| {
+            format!(r#"{{"id":"q{i}","label":"Topic {i}","prompt":"Which {i}?","options":[{{"value":"a","label":"A"}}]}}"#)
+        })
+        .collect();
+    let payload = format!(r#"{{"questions":[{}]}}"#, questions.join(","));
+    let p = parse_payload(&payload).unwrap();
+    // Shift+Tab on the first question: the review, on Submit (the last questions show);
+    // Home: the first question.
+    let events = vec![key(Key::BackTab), key(Key::Home), key(Key::Char('\u{3}'))];
+    let mut backend = FakeBackend::new(12, 40, events);
+    drive(Flow::new(&p), &mut backend, &opts());
+    let written = &backend.written;
+    assert!(written.contains("\u{2191} 4 more above"), "{written:?}");
+    assert!(written.contains("\u{2193} 4 more below"), "{written:?}");
+}
+
+#[test]
+fn question_mark_on_the_review_lists_its_keys() {
+    let p = parse_payload(PREFS).unwrap();
+    // Shift+Tab: the review; `?`: its key list, which a key closes; Ctrl+C ends.
+    let events = vec![
+        key(Key::BackTab),
+        key(Key::Char('?')),
+        key(Key::Char('\u{3}')),
+    ];
+    let mut backend = FakeBackend::new(30, 100, events);
+    drive(Flow::new(&p), &mut backend, &opts());
+    let written = &backend.written;
+    assert!(
+        written.contains(crate::ui::words::KEYS_TITLE),
+        "{written:?}"
+    );
+    assert!(
+        written.contains("1-3      an action; press twice to run it"),
+        "{written:?}"
+    );
+}
+
+#[test]
+fn on_a_multi_select_type_your_own_row_the_hint_says_enter_edits() {
+    // Question 2 (multi): 4 opens Type your own's editor; Enter saves "Solid" and stays there,
+    // where Enter opens the editor again (upstream `activateCustomOption`).
+    let mut events = vec![key(Key::Char('2')), key(Key::Char('4'))];
+    events.extend(chars("Solid"));
+    events.push(key(Key::Enter));
+    let (_, screen) = session(PREFS, events.clone());
+    assert!(
+        screen.contains("> [x] 4. Type your own\u{2026} \u{201c}Solid\u{201d}"),
+        "{screen}"
+    );
+    assert!(
+        screen.ends_with("\u{2191}\u{2193} move \u{b7} Space tick \u{b7} Enter edit \u{b7} n note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ^] context \u{b7} ? keys"),
+        "{screen}"
+    );
+    // On the Next row it is done again, and Enter goes on to the review.
+    events.push(key(Key::Down));
+    let (_, screen) = session(PREFS, events.clone());
+    assert!(
+        screen.ends_with("\u{2191}\u{2193} move \u{b7} Space tick \u{b7} Enter done \u{b7} n note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ^] context \u{b7} ? keys"),
+        "{screen}"
+    );
+    events.extend([key(Key::Enter), key(Key::Char('1')), key(Key::Char('1'))]);
+    let (ending, _) = session(PREFS, events);
+    assert_eq!(
+        ending.unwrap()["frameworks"],
+        json!({"values": ["Solid"], "labels": ["Solid"], "indices": [], "customText": "Solid"})
+    );
+}

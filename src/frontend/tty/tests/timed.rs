@@ -1,0 +1,178 @@
+//! The `--timeout` countdown and endings against the fake terminal.
+
+use super::*;
+
+/// Runs the flow of `payload` with `--timeout` `seconds` on a 30x100 fake terminal; returns
+/// the ending and the terminal (its clock says how much time passed).
+fn timed_session(payload: &str, events: Vec<Event>, seconds: u64) -> (Ending, FakeBackend) {
+    let p = parse_payload(payload).unwrap();
+    let mut backend = FakeBackend::new(30, 100, events);
+    let ending = drive(
+        Flow::new(&p),
+        &mut backend,
+        &AskOptions {
+            timeout: Some(std::time::Duration::from_secs(seconds)),
+            ..opts()
+        },
+    );
+    (ending, backend)
+}
+
+/// The answers of a timed-out ending, and its message.
+fn timed_out(ending: Ending) -> (Value, String) {
+    let p = parse_payload(PREFS).unwrap();
+    match ending {
+        Ending::TimedOut { answers, why } => {
+            (serde_json::to_value(answers.answers(&p)).unwrap(), why)
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+fn timeouts(n: usize) -> Vec<Event> {
+    vec![Event::Timeout; n]
+}
+
+#[test]
+fn no_key_for_the_timeout_ends_the_flow_keeping_the_answers_and_ticks() {
+    let mut events = chars("21");
+    // 20 s until the countdown, then one wait per second shown.
+    events.extend(timeouts(11));
+    let (ending, backend) = timed_session(PREFS, events, 30);
+    assert!(backend.elapsed() >= std::time::Duration::from_secs(30));
+    assert_eq!(
+        timed_out(ending),
+        (
+            json!({
+                "style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]},
+                "frameworks": {"values": ["react"], "labels": ["React"], "indices": [1]}
+            }),
+            "no key for 30 seconds".to_string()
+        )
+    );
+    for s in 1..=10 {
+        let line = format!("Closing in {s} s without an answer: press any key");
+        assert!(backend.written.contains(&line), "{line}");
+    }
+    assert!(!backend.written.contains("Closing in 11 s"));
+}
+
+#[test]
+fn the_countdown_replaces_the_top_line_and_a_key_puts_it_back() {
+    // 12 s: the countdown starts after 2 s; a key at 9 s left starts the time again.
+    let mut events = timeouts(2);
+    events.push(key(Key::Down));
+    let (ending, backend) = timed_session(PREFS, events.clone(), 12);
+    // The events ran out before the time did: the key started it again.
+    assert!(matches!(ending, Ending::TerminalLost(_)), "{ending:?}");
+    assert!(backend.written.contains("Closing in 9 s without an answer"));
+    let screen = backend.screen();
+    assert!(
+        screen.starts_with("Implementation preferences\n1/2 Style"),
+        "{screen}"
+    );
+    assert!(screen.ends_with("\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} n note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ^] context \u{b7} ? keys"), "{screen}");
+    // With the countdown shown, the hint line is the countdown: which question is up stays
+    // in view.
+    let (_, shown) = timed_session(PREFS, timeouts(1), 12);
+    let screen = shown.screen();
+    assert!(
+        screen.starts_with("Implementation preferences\n1/2 Style"),
+        "{screen}"
+    );
+    assert!(
+        screen.ends_with("\nClosing in 10 s without an answer: press any key"),
+        "{screen}"
+    );
+    // 2 + 1 + 11 waits: 3 s, then the whole 12 s again.
+    events.extend(timeouts(11));
+    let (ending, backend) = timed_session(PREFS, events, 12);
+    assert_eq!(timed_out(ending).1, "no key for 12 seconds");
+    let took = backend.elapsed();
+    assert!(took >= std::time::Duration::from_secs(15), "{took:?}");
+}
+
+#[test]
+fn an_open_editor_times_out_with_its_draft_saved_as_esc_saves_it() {
+    // Type your own… on the first question, "Sol", then nothing for 5 s.
+    let mut events = vec![
+        key(Key::Down),
+        key(Key::Down),
+        key(Key::Down),
+        key(Key::Enter),
+    ];
+    events.extend(chars("Sol"));
+    events.extend(timeouts(5));
+    let (ending, backend) = timed_session(PREFS, events, 5);
+    assert_eq!(
+        timed_out(ending).0,
+        json!({"style": {"values": ["Sol"], "labels": ["Sol"], "indices": [], "customText": "Sol"}})
+    );
+    // The countdown is written over the editor's hint line (under the title), the editor's
+    // cursor kept.
+    assert!(backend
+        .written
+        .contains("\x1b7\x1b[2;1HType your own \u{b7} Closing in 1 s without an answer: press any key\x1b[K\x1b8"));
+}
+
+#[test]
+fn a_note_editor_times_out_with_its_note_saved() {
+    let mut events = chars("N");
+    events.extend(chars("later"));
+    events.extend(timeouts(3));
+    let (ending, _) = timed_session(PREFS, events, 3);
+    assert_eq!(
+        timed_out(ending).0,
+        json!({"style": {"values": [], "labels": [], "indices": [], "note": "later"}})
+    );
+}
+
+#[test]
+fn a_key_in_an_editor_starts_the_time_again_and_clears_the_countdown() {
+    // 12 s: the countdown shows from 2 s in; a key in the editor at 10 s left puts the top
+    // line back.
+    let mut events = chars("N");
+    events.extend(timeouts(1));
+    events.extend(chars("x"));
+    let (ending, backend) = timed_session(PREFS, events, 12);
+    assert!(matches!(ending, Ending::TerminalLost(_)), "{ending:?}");
+    assert!(
+        backend.written.ends_with(
+            "\x1b7\x1b[2;1HNote on this question \u{b7} Closing in 10 s without an answer: press any key\x1b[K\x1b8\
+         \x1b7\x1b[2;1HNote on this question \u{b7} Enter save \u{b7} Esc close\x1b[K\x1b8"
+        ),
+        "{:?}",
+        backend.written
+    );
+}
+
+#[test]
+fn a_peek_shows_the_countdown_in_its_hint_line() {
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(30, 100, vec![key(Key::Ctrl(']')), Event::Timeout]);
+    let _ = drive(
+        Flow::new(&p),
+        &mut backend,
+        &AskOptions {
+            context: Some("Which style do you want?".into()),
+            timeout: Some(std::time::Duration::from_secs(15)),
+            ..opts()
+        },
+    );
+    assert_eq!(
+        backend.screen(),
+        "Implementation preferences\nThe agent's message \u{b7} lines 1-1 of 1\n\u{2502} Which style do you want?\nClosing in 10 s without an answer: press any key"
+    );
+}
+
+#[test]
+fn without_a_timeout_waits_never_end() {
+    let mut events = timeouts(3);
+    events.push(key(Key::Char('1')));
+    events.extend(timeouts(2));
+    let (answers, _) = session(PREFS, events);
+    assert!(
+        matches!(answers, Err(Ending::TerminalLost(_))),
+        "{answers:?}"
+    );
+}
