@@ -717,6 +717,28 @@ pub fn yield_to_a_pending_signal() {
     }
 }
 
+/// Whether this process may take its terminal: it is in the terminal's foreground process
+/// group, or it has no terminal, or it cannot tell (no procfs). A background job that sets the
+/// terminal's modes or reads it is stopped (SIGTTOU, SIGTTIN).
+pub fn in_the_foreground() -> bool {
+    !own_stat().is_some_and(|s| s.in_the_background())
+}
+
+/// After a stop, before the terminal is taken again: while the run was continued in the
+/// background (`bg`, or `kill -CONT` once the shell took the terminal back), waits, drawing
+/// nothing, until it is brought to the foreground (`fg`); setting raw mode there would stop it
+/// again (SIGTTOU) where no signal could end it. A terminating signal meanwhile is left to
+/// the signal watch ([`yield_to_a_pending_signal`]).
+pub fn wait_for_the_foreground() {
+    loop {
+        yield_to_a_pending_signal();
+        if in_the_foreground() {
+            return;
+        }
+        std::thread::sleep(CLAIM_RETRY);
+    }
+}
+
 /// Keeps SIGWINCH (a window resize) from interrupting this thread's blocking reads.
 ///
 /// console turns an interrupted key read into SIGINT plus an `Interrupted` error, which is
@@ -851,6 +873,11 @@ pub fn watch_now() -> io::Result<()> {
             let mut set = SigSet::empty();
             set.add(Signal::SIGWINCH);
             let _ = set.thread_unblock();
+            // Its writes (the result on a terminal stdout) never stop the process when it
+            // ends in the background with `stty tostop` set: a stopped process writes nothing.
+            let mut ttou = SigSet::empty();
+            ttou.add(Signal::SIGTTOU);
+            let _ = ttou.thread_block();
             watcher();
         })?;
     Ok(())
@@ -859,6 +886,11 @@ pub fn watch_now() -> io::Result<()> {
 /// What a signal's ending leaves on the terminal (bounded, as every write to it): the end of
 /// a half-typed plain prompt line, the farewell, the terminal restored.
 fn leave_terminal(signal: i32) {
+    // In the background (continued there after a stop, which gave the terminal back) the
+    // terminal is its foreground job's: nothing of pi-ask's is on it to leave or restore.
+    if !in_the_foreground() {
+        return;
+    }
     if PLAIN.load(Ordering::SeqCst) && !QUIET.load(Ordering::SeqCst) {
         // End the half-typed prompt line, as a shell does on Ctrl+C.
         let _ = write_tty(b"\n");

@@ -511,3 +511,91 @@ fn sigterm_while_suspended_then_fg_leaves_only_the_transcript() {
         json!("aborted")
     );
 }
+
+/// Ctrl+Z, then `kill %1` (SIGTERM, and SIGCONT to the stopped job, which stays in the
+/// background): the run ends with its result (143, `aborted`) and never stops again; it
+/// writes nothing on the terminal, which the shell has (it stopped on SIGTTOU for good).
+#[test]
+fn kill_of_a_suspended_run_ends_it_with_its_result() {
+    let Some(pane) = Pane::start("kill-suspended") else {
+        return;
+    };
+    pane.ask("pi-ask q.json > r.json");
+    pane.text("2");
+    tmux_wait(&pane.socket, "the second question", |p| {
+        p.contains("2/2 Frontend")
+    });
+    pane.keys(&["C-z"]);
+    tmux_wait(&pane.socket, "the shell's Stopped line", |p| {
+        p.contains("Stopped") && p.trim_end().ends_with('$')
+    });
+    // bash's `wait` could still see the job stopped: its end is read from `jobs`.
+    pane.run("clear; kill %1; sleep 1; jobs; echo listed");
+    let shown = pane.wait_visible("the jobs list", |rows| rows.iter().any(|l| l == "listed"));
+    assert!(
+        shown.iter().any(|l| l.contains("Exit 143")),
+        "{}",
+        shown.join("\n")
+    );
+    assert!(
+        !shown
+            .iter()
+            .any(|l| l.contains("2/2 Frontend") || l.contains("Aborted")),
+        "{}",
+        shown.join("\n")
+    );
+    assert_eq!(
+        result_in(&pane)["details"]["error"]["code"],
+        json!("aborted")
+    );
+}
+
+/// Ctrl+Z, then `bg`: the run waits in the background drawing nothing (it stopped again on
+/// SIGTTOU, and `fg` then drew the question twice); `fg` asks once, as after Ctrl+Z.
+#[test]
+fn a_suspended_run_sent_to_the_background_asks_once_at_fg() {
+    let Some(pane) = Pane::start("bg-fg") else {
+        return;
+    };
+    pane.ask("pi-ask q.json > r.json");
+    pane.keys(&["C-z"]);
+    tmux_wait(&pane.socket, "the shell's Stopped line", |p| {
+        p.contains("Stopped") && p.trim_end().ends_with('$')
+    });
+    pane.run("clear; bg; sleep 0.5; jobs");
+    let shown = pane.wait_visible("the jobs list", |rows| {
+        rows.iter()
+            .any(|l| l.contains("Running") || l.contains("Stopped"))
+    });
+    assert!(
+        shown.iter().any(|l| l.contains("Running")) && !shown.iter().any(|l| l.contains("1/2")),
+        "{}",
+        shown.join("\n")
+    );
+    pane.text("clear; fg");
+    pane.keys(&["Enter"]);
+    tmux_wait(&pane.socket, "the first question", |p| {
+        p.contains("1/2 Style")
+    });
+    let shown = pane.visible();
+    assert_eq!(
+        shown.iter().filter(|l| l.contains("1/2 Style")).count(),
+        1,
+        "{}",
+        shown.join("\n")
+    );
+    pane.text("2");
+    tmux_wait(&pane.socket, "the second question", |p| {
+        p.contains("2/2 Frontend")
+    });
+    pane.keys(&["Enter"]);
+    tmux_wait(&pane.socket, "the review", |p| p.contains("Review answers"));
+    pane.text("11");
+    tmux_wait(&pane.socket, "the shell", |p| {
+        p.contains("Submitted") && p.trim_end().ends_with('$')
+    });
+    assert_eq!(
+        result_in(&pane)["details"]["answers"],
+        json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]}})
+    );
+}

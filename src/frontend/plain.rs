@@ -477,7 +477,13 @@ impl Lines for FileLines {
     }
 
     fn continued(&mut self) -> bool {
-        std::mem::take(&mut self.continued)
+        let continued = std::mem::take(&mut self.continued);
+        if continued {
+            // Continued in the background (`bg`): its prompt would go among the shell's
+            // lines, and its read would stop it; it waits for `fg`.
+            crate::terminal::wait_for_the_foreground();
+        }
+        continued
     }
 }
 
