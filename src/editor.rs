@@ -347,7 +347,7 @@ impl Watch {
 
     /// Bytes of the editor's text as `line` stands for it, its pastes expanded.
     fn held(&self, line: &str) -> usize {
-        lock(&self.pastes).expand(line).len()
+        lock(&self.pastes).expanded_len(line)
     }
 
     /// Whether a line fits the rows the editor has now: the window's rows less the block's
@@ -434,6 +434,11 @@ impl Watch {
         // At most 65535 (`RepeatCount`): well within a paste's bound.
         let n = usize::from(n).max(1);
         let typed = c.to_string().repeat(n);
+        // The editor's text is full ([`crate::limits::MAX_EDITOR_TEXT_BYTES`]): the key is
+        // dropped, as one past a fold's bound is.
+        if self.held(ctx.line()) + typed.len() > crate::limits::MAX_EDITOR_TEXT_BYTES {
+            return Some(Typing::Dropped);
+        }
         let fits = self.fits();
         let typing = lock(&self.pastes).type_in(ctx.line(), ctx.pos(), &typed, fits);
         Some(typing)

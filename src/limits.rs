@@ -23,8 +23,8 @@ pub const MAX_EDITOR_PASTE_BYTES: usize = 4 * 1024 * 1024;
 
 /// Most bytes an editor's text holds with its pastes expanded: 16 MiB (four of the longest
 /// pastes). A paste that would take it past that is cut there, its marker says so
-/// (`paste::Cut::Full`), and one that comes when it is full keeps nothing (docs/interactive.md
-/// "The line editor").
+/// (`paste::Cut::Full`), one that comes when it is full keeps nothing, and a typed key that
+/// would take it past that is dropped (docs/interactive.md "The line editor").
 pub const MAX_EDITOR_TEXT_BYTES: usize = 16 * 1024 * 1024;
 
 /// Most columns of one line of `pi-ask validate`'s text report (a label, a prompt, a

@@ -296,6 +296,11 @@ impl Pastes {
     }
 
     /// The size of what `text` stands for, its markers among the first `below` expanded.
+    /// Bytes of the text `line` stands for, its markers expanded, without building it.
+    pub fn expanded_len(&self, line: &str) -> usize {
+        self.measure(line, self.folded.len()).bytes
+    }
+
     fn measure(&self, text: &str, below: usize) -> Size {
         let mut size = Size::default();
         let mut rest = text;
@@ -636,6 +641,10 @@ mod tests {
         let nothing = p.insert_pasted("", 0, "", Some(Cut::Full), |_| true);
         assert_eq!(nothing, "[paste #3 0 chars, cut at 16 MiB in all]");
         assert_eq!(p.expand(&format!("{full}{nothing}")), "c");
+        // What a line stands for is measured without building it.
+        let line = format!("x{shown}y{full}");
+        assert_eq!(p.expanded_len(&line), p.expand(&line).len());
+        assert_eq!(p.expanded_len(&line), "xa\nbyc".len());
     }
 
     #[test]
