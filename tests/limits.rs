@@ -145,7 +145,7 @@ fn deeply_nested_json_is_a_clean_invalid_payload() {
         assert_eq!(problems[0]["code"], json!("malformed_json"));
         let message = problems[0]["message"].as_str().unwrap();
         assert!(
-            message.ends_with(": nested more than 128 levels deep"),
+            message.ends_with(": nested 128 levels deep or more"),
             "{message}"
         );
     }

@@ -210,8 +210,12 @@ pub fn malformed_json(e: &serde_json::Error) -> Problem {
     let reason = syntax_error_words(&reason).map_or(reason, str::to_string);
     // At the end of the text serde_json gives the column before the first (0) of the line
     // after the last line break: the end is the place to name.
+    // Right after a line break (a raw one inside a string) it gives column 0 of the next line:
+    // the place is the end of the line with the break.
     let place = if e.classify() == serde_json::error::Category::Eof {
         "at its end".to_string()
+    } else if e.column() == 0 && e.line() > 1 {
+        format!("at the end of line {}", e.line() - 1)
     } else {
         format!("at line {}, column {}", e.line(), e.column())
     };
@@ -240,7 +244,7 @@ fn syntax_error_words(reason: &str) -> Option<&'static str> {
         "control character (\\u0000-\\u001F) found while parsing a string" => {
             "a control character inside a string: write it escaped (\\n, \\t, \\u0007)"
         }
-        "recursion limit exceeded" => "nested more than 128 levels deep",
+        "recursion limit exceeded" => "nested 128 levels deep or more",
         "unexpected end of hex escape" | "lone leading surrogate in hex escape" => {
             "a \\u escape of half a surrogate pair (\\uD800 to \\uDFFF) without its other half"
         }
@@ -504,7 +508,11 @@ mod tests {
                 "\"a\tb\"",
                 "at line 1, column 3: a control character inside a string: write it escaped (\\n, \\t, \\u0007)",
             ),
-            (&deep, "at line 1, column 128: nested more than 128 levels deep"),
+            (&deep, "at line 1, column 128: nested 128 levels deep or more"),
+            (
+                "{\"a\": \"one\ntwo\"}",
+                "at the end of line 1: a control character inside a string: write it escaped (\\n, \\t, \\u0007)",
+            ),
             // Words that read well as serde_json has them are kept.
             ("{\"a\" 1}", "at line 1, column 6: expected `:`"),
             ("[1,]", "at line 1, column 4: trailing comma"),
