@@ -380,12 +380,9 @@ impl Watch {
                 if !matches!(action, Action::PasteStart | Action::PasteEnd) {
                     paste.push(event);
                 }
-                let (text, cut) = pasting
+                let (cut, text) = pasting
                     .take()
-                    .map(|p| {
-                        let cut = p.cut();
-                        (p.text, cut)
-                    })
+                    .map(|p| (p.cut(), p.text))
                     .unwrap_or_default();
                 if *action == Action::PasteStart {
                     // A new paste starts as the stale one ends (the room left counts the

@@ -21,6 +21,7 @@
 //! No terminal here: the caller says whether a line fits ([`Pastes::insert`]).
 
 use crate::limits::{MAX_EDITOR_PASTE_BYTES, MAX_EDITOR_TEXT_BYTES};
+use crate::ui::words;
 
 /// Why a paste was cut (its marker says which limit).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,7 +31,6 @@ pub enum Cut {
     /// Where the editor's text reached [`MAX_EDITOR_TEXT_BYTES`].
     Full,
 }
-use crate::ui::words;
 
 /// Most lines a paste is inserted with as they are (pi's editor folds more).
 pub const MAX_UNFOLDED_LINES: usize = 10;

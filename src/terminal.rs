@@ -422,13 +422,12 @@ pub fn claim_terminal(wait: Option<Duration>) -> bool {
     use nix::fcntl::{Flock, FlockArg};
     let start = Instant::now();
     let mut stat = own_stat();
-    while stat.is_some_and(|s| s.in_the_background()) {
-        if wait.is_some_and(|w| start.elapsed() >= w) {
-            return false;
-        }
+    if stat.is_some_and(|s| s.in_the_background()) {
         // Waiting may take long: signals must end it.
         let _ = watch_now();
-        std::thread::sleep(CLAIM_RETRY);
+        if !wait_for_the_foreground(wait.and_then(|w| start.checked_add(w))) {
+            return false;
+        }
         stat = own_stat();
     }
     let Some(mut device) = stat.and_then(|s| terminal_device(s.tty)) else {
@@ -724,16 +723,20 @@ pub fn in_the_foreground() -> bool {
     !own_stat().is_some_and(|s| s.in_the_background())
 }
 
-/// After a stop, before the terminal is taken again: while the run was continued in the
-/// background (`bg`, or `kill -CONT` once the shell took the terminal back), waits, drawing
-/// nothing, until it is brought to the foreground (`fg`); setting raw mode there would stop it
-/// again (SIGTTOU) where no signal could end it. A terminating signal meanwhile is left to
-/// the signal watch ([`yield_to_a_pending_signal`]).
-pub fn wait_for_the_foreground() {
+/// Before the terminal is taken (at the start, and again after a stop): while the run is in
+/// the background (started with `&`, or continued there with `bg` or `kill -CONT` once the
+/// shell took the terminal back), waits, drawing nothing, until it is brought to the
+/// foreground (`fg`); setting raw mode there would stop it (SIGTTOU) where no signal could end
+/// it. A terminating signal meanwhile is left to the signal watch
+/// ([`yield_to_a_pending_signal`]). Returns false when `until` passed first (`None`: never).
+pub fn wait_for_the_foreground(until: Option<Instant>) -> bool {
     loop {
         yield_to_a_pending_signal();
         if in_the_foreground() {
-            return;
+            return true;
+        }
+        if until.is_some_and(|u| Instant::now() >= u) {
+            return false;
         }
         std::thread::sleep(CLAIM_RETRY);
     }

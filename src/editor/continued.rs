@@ -185,7 +185,7 @@ fn continued(watch: &Watch) {
     if stop.given_up.load(Ordering::SeqCst) {
         return;
     }
-    crate::terminal::wait_for_the_foreground();
+    crate::terminal::wait_for_the_foreground(None);
     let raw = lock(&stop.raw).clone();
     if let (Some(raw), Ok(tty)) = (raw, crate::terminal::open_tty()) {
         let _ = termios::tcsetattr(&tty, SetArg::TCSANOW, &raw);

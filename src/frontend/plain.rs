@@ -481,7 +481,7 @@ impl Lines for FileLines {
         if continued {
             // Continued in the background (`bg`): its prompt would go among the shell's
             // lines, and its read would stop it; it waits for `fg`.
-            crate::terminal::wait_for_the_foreground();
+            crate::terminal::wait_for_the_foreground(None);
         }
         continued
     }

@@ -225,7 +225,7 @@ impl Backend for TtyBackend {
             self.size.forget();
         }
         if event == Event::Resize && crate::keys::take_continued() {
-            crate::terminal::wait_for_the_foreground();
+            crate::terminal::wait_for_the_foreground(None);
             // Continued after a stop pi-ask did not make (`kill -STOP`, then `fg`): raw mode
             // and bracketed paste again, as after Ctrl+Z.
             if let Some(raw) = &self.raw {
@@ -319,7 +319,7 @@ impl Backend for TtyBackend {
         while !crate::keys::take_continued() && waited.elapsed() < Duration::from_millis(200) {
             std::thread::sleep(Duration::from_millis(2));
         }
-        crate::terminal::wait_for_the_foreground();
+        crate::terminal::wait_for_the_foreground(None);
         self.raw = Some(RawMode::enable(self.keys.source().tty())?);
         self.write(PASTE_ON)
     }
