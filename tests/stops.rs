@@ -83,6 +83,38 @@ impl Pane {
         });
     }
 
+    /// Ctrl+Z, then waits for the shell's Stopped line and its prompt.
+    fn suspend(&self) {
+        self.keys(&["C-z"]);
+        tmux_wait(&self.socket, "the shell's Stopped line", |p| {
+            p.contains("Stopped") && p.trim_end().ends_with('$')
+        });
+    }
+
+    /// At the first question: 2 chooses Balanced; waits for the second question.
+    fn answer_the_first(&self) {
+        self.text("2");
+        tmux_wait(&self.socket, "the second question", |p| {
+            p.contains("2/2 Frontend")
+        });
+    }
+
+    /// From the first question: Balanced, nothing on the second, submitted from the review;
+    /// checks the result file.
+    fn answer_and_submit(&self) {
+        self.answer_the_first();
+        self.keys(&["Enter"]);
+        tmux_wait(&self.socket, "the review", |p| p.contains("Review answers"));
+        self.text("11");
+        tmux_wait(&self.socket, "the shell", |p| {
+            p.contains("Submitted") && p.trim_end().ends_with('$')
+        });
+        assert_eq!(
+            result_in(self)["details"]["answers"],
+            json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]}})
+        );
+    }
+
     fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", "t"];
         args.extend_from_slice(keys);
@@ -344,10 +376,7 @@ fn in_plain_mode_fg_after_ctrl_z_prints_the_prompt_again() {
     tmux_wait(&pane.socket, "the first prompt", |p| {
         p.trim_end().ends_with("1/2>")
     });
-    pane.keys(&["C-z"]);
-    tmux_wait(&pane.socket, "the shell's Stopped line", |p| {
-        p.contains("Stopped") && p.trim_end().ends_with('$')
-    });
+    pane.suspend();
     pane.text("fg");
     pane.keys(&["Enter"]);
     let shown = pane.wait_visible("the prompt again", |rows| {
@@ -451,20 +480,7 @@ fn a_background_job_asks_once_it_is_brought_to_the_foreground() {
     tmux_wait(&pane.socket, "the first question", |p| {
         p.contains("1/2 Style")
     });
-    pane.text("2");
-    tmux_wait(&pane.socket, "the second question", |p| {
-        p.contains("2/2 Frontend")
-    });
-    pane.keys(&["Enter"]);
-    tmux_wait(&pane.socket, "the review", |p| p.contains("Review answers"));
-    pane.text("11");
-    tmux_wait(&pane.socket, "the shell", |p| {
-        p.contains("Submitted") && p.trim_end().ends_with('$')
-    });
-    assert_eq!(
-        result_in(&pane)["details"]["answers"],
-        json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]}})
-    );
+    pane.answer_and_submit();
 }
 
 /// SIGTERM while pi-ask is stopped by Ctrl+Z, then `fg`: the run ends as the signal says
@@ -476,14 +492,8 @@ fn sigterm_while_suspended_then_fg_leaves_only_the_transcript() {
         return;
     };
     pane.ask("pi-ask q.json > r.json");
-    pane.text("2");
-    tmux_wait(&pane.socket, "the second question", |p| {
-        p.contains("2/2 Frontend")
-    });
-    pane.keys(&["C-z"]);
-    tmux_wait(&pane.socket, "the shell's Stopped line", |p| {
-        p.contains("Stopped") && p.trim_end().ends_with('$')
-    });
+    pane.answer_the_first();
+    pane.suspend();
     pane.text("clear; kill -TERM $(jobs -p %1); fg; echo code=$?");
     pane.keys(&["Enter"]);
     let shown = pane.wait_visible("the exit", |rows| {
@@ -521,14 +531,8 @@ fn kill_of_a_suspended_run_ends_it_with_its_result() {
         return;
     };
     pane.ask("pi-ask q.json > r.json");
-    pane.text("2");
-    tmux_wait(&pane.socket, "the second question", |p| {
-        p.contains("2/2 Frontend")
-    });
-    pane.keys(&["C-z"]);
-    tmux_wait(&pane.socket, "the shell's Stopped line", |p| {
-        p.contains("Stopped") && p.trim_end().ends_with('$')
-    });
+    pane.answer_the_first();
+    pane.suspend();
     // bash's `wait` could still see the job stopped: its end is read from `jobs`.
     pane.run("clear; kill %1; sleep 1; jobs; echo listed");
     let shown = pane.wait_visible("the jobs list", |rows| rows.iter().any(|l| l == "listed"));
@@ -558,10 +562,7 @@ fn a_suspended_run_sent_to_the_background_asks_once_at_fg() {
         return;
     };
     pane.ask("pi-ask q.json > r.json");
-    pane.keys(&["C-z"]);
-    tmux_wait(&pane.socket, "the shell's Stopped line", |p| {
-        p.contains("Stopped") && p.trim_end().ends_with('$')
-    });
+    pane.suspend();
     pane.run("clear; bg; sleep 0.5; jobs");
     let shown = pane.wait_visible("the jobs list", |rows| {
         rows.iter()
@@ -584,18 +585,5 @@ fn a_suspended_run_sent_to_the_background_asks_once_at_fg() {
         "{}",
         shown.join("\n")
     );
-    pane.text("2");
-    tmux_wait(&pane.socket, "the second question", |p| {
-        p.contains("2/2 Frontend")
-    });
-    pane.keys(&["Enter"]);
-    tmux_wait(&pane.socket, "the review", |p| p.contains("Review answers"));
-    pane.text("11");
-    tmux_wait(&pane.socket, "the shell", |p| {
-        p.contains("Submitted") && p.trim_end().ends_with('$')
-    });
-    assert_eq!(
-        result_in(&pane)["details"]["answers"],
-        json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]}})
-    );
+    pane.answer_and_submit();
 }
