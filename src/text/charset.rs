@@ -3,8 +3,9 @@
 //! A terminal in an 8-bit locale reads the bytes 0x80-0x9F as C1 controls: the last byte of
 //! `”` (E2 80 9D) is OSC, of `✘` (E2 9C 98) SOS, and a payload's U+06DB (DB 9B) CSI. So when
 //! the locale is not UTF-8 ([`Charset::from_locale`]) pi-ask writes ASCII only: its own glyphs
-//! from the ASCII column of [`TABLE`] (`>`, `[x]`, `(*)`, `<- ->`, `...`), and every other
-//! character escaped as `\u{e9}` (the spelling `text::sanitize` gives a bidirectional control),
+//! from the ASCII column of [`TABLE`] (`>`, `[x]`, `(*)`, `<- ->`, `...`), typographic
+//! [`PUNCTUATION`] in its usual ASCII spelling (`—` as `--`), and every other character
+//! escaped as `\u{e9}` (the spelling `text::sanitize` gives a bidirectional control),
 //! so no byte from 0x80 up reaches such a terminal ([`Charset::write`]).
 //!
 //! The charset is decided once at start from the environment ([`set_terminal_charset`], by
@@ -103,6 +104,35 @@ pub const TABLE: &[(Glyph, &str, &str)] = &[
     (Glyph::Replacement, "\u{fffd}", "?"),
 ];
 
+/// Typographic punctuation and spaces a payload often holds, with their usual ASCII spelling
+/// (as iconv's `//TRANSLIT` gives them): [`Charset::write`] writes these, not an escape, so
+/// `a — b` reads `a -- b` as pi-ask's own `“`/`”` read `"`. Letters and every other symbol
+/// stay escaped: no look-alike letter stands in for what the payload says.
+pub const PUNCTUATION: &[(char, &str)] = &[
+    ('\u{a0}', " "),
+    ('\u{ab}', "<<"),
+    ('\u{bb}', ">>"),
+    ('\u{ad}', "-"),
+    ('\u{2002}', " "),
+    ('\u{2003}', " "),
+    ('\u{2009}', " "),
+    ('\u{202f}', " "),
+    ('\u{2010}', "-"),
+    ('\u{2011}', "-"),
+    ('\u{2012}', "-"),
+    ('\u{2013}', "-"),
+    ('\u{2014}', "--"),
+    ('\u{2015}', "--"),
+    ('\u{2018}', "'"),
+    ('\u{2019}', "'"),
+    ('\u{201a}', ","),
+    ('\u{201e}', "\""),
+    ('\u{2032}', "'"),
+    ('\u{2033}', "\""),
+    ('\u{2039}', "<"),
+    ('\u{2212}', "-"),
+];
+
 impl Charset {
     /// The charset of a locale given as the values of `LC_ALL`, `LC_CTYPE` and `LANG`: the
     /// first set and not empty decides (POSIX's precedence); none set is the `C` locale.
@@ -148,7 +178,8 @@ impl Charset {
     }
 
     /// `text` as this charset writes it: as it is in UTF-8; in ASCII, each of pi-ask's glyphs
-    /// in its ASCII spelling and every other non-ASCII character escaped as `\u{e9}`.
+    /// in its ASCII spelling, the [`PUNCTUATION`] in theirs, and every other non-ASCII
+    /// character escaped as `\u{e9}`.
     /// Borrowed when nothing changes.
     pub fn write(self, text: &str) -> Cow<'_, str> {
         if self == Charset::Utf8 || text.is_ascii() {
@@ -165,6 +196,9 @@ impl Charset {
             {
                 out.push_str(ascii);
                 rest = &rest[utf8.len()..];
+            } else if let Some((_, ascii)) = PUNCTUATION.iter().find(|(p, _)| *p == c) {
+                out.push_str(ascii);
+                rest = &rest[c.len_utf8()..];
             } else {
                 out.push_str(&format!("\\u{{{:x}}}", c as u32));
                 rest = &rest[c.len_utf8()..];
@@ -344,6 +378,11 @@ mod tests {
         assert_eq!(ascii.write("(\u{2022}) Next \u{2192}"), "(*) Next ->");
         assert_eq!(ascii.write("\u{201c}caf\u{e9}\u{201d}"), "\"caf\\u{e9}\"");
         assert_eq!(ascii.write("\u{6db}\u{65e5}"), "\\u{6db}\\u{65e5}");
+        // Punctuation in its ASCII spelling, as the glyphs; letters escaped.
+        assert_eq!(
+            ascii.write("a \u{2014} b \u{2013} \u{2018}c\u{2019}\u{a0}\u{ab}\u{c9}\u{bb}"),
+            "a -- b - 'c' <<\\u{c9}>>"
+        );
         assert_eq!(ascii.write("\u{1f44d}"), "\\u{1f44d}");
         assert!(matches!(ascii.write("plain"), Cow::Borrowed(_)));
         assert!(matches!(Charset::Utf8.write("caf\u{e9}"), Cow::Borrowed(_)));
@@ -366,6 +405,20 @@ mod tests {
             String::from_utf8(w.inner).unwrap(),
             "caf\\u{e9} -> \\u{6db}?!"
         );
+    }
+
+    #[test]
+    fn every_punctuation_mark_has_an_ascii_spelling_and_is_no_glyph() {
+        for (c, ascii) in PUNCTUATION {
+            assert!(
+                !c.is_ascii() && ascii.is_ascii() && !ascii.is_empty(),
+                "{c:?}"
+            );
+            assert!(
+                !TABLE.iter().any(|(_, utf8, _)| utf8.starts_with(*c)),
+                "{c:?}"
+            );
+        }
     }
 
     #[test]
