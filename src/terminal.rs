@@ -541,8 +541,12 @@ pub fn save_modes() {
 /// on), bracketed paste off, cursor visible, and the original screen when the alternate
 /// screen is in use. Safe to call more than once and from any thread; never fails (a
 /// terminal that went away needs no restoring). In plain mode ([`set_plain`]) it writes
-/// nothing, only the modes are put back.
+/// nothing, only the modes are put back. In the background (a run that timed out there after
+/// a stop and `bg`) the terminal is its foreground job's: nothing of pi-ask's is on it.
 pub fn restore() {
+    if !in_the_foreground() {
+        return;
+    }
     let mut out = String::from(RESET_MODES);
     if ALT_SCREEN.swap(false, Ordering::SeqCst) {
         out.push_str(LEAVE_ALT_SCREEN);

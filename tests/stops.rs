@@ -557,6 +557,39 @@ fn kill_of_a_suspended_run_ends_it_with_its_result() {
     );
 }
 
+/// Ctrl+Z, then `bg`, and no `fg`: `--timeout` runs from the continue, and ends the run in
+/// the background with its result (124, `timeout`, the answer given kept), writing nothing on
+/// the shell's terminal (it waited for `fg` for good).
+#[test]
+fn a_suspended_run_sent_to_the_background_times_out_there() {
+    let Some(pane) = Pane::start("bg-timeout") else {
+        return;
+    };
+    pane.ask("pi-ask q.json --timeout 2 > r.json");
+    pane.answer_the_first();
+    pane.suspend();
+    pane.run("clear; bg; sleep 4; jobs; echo listed");
+    let shown = pane.wait_visible("the jobs list", |rows| rows.iter().any(|l| l == "listed"));
+    assert!(
+        shown.iter().any(|l| l.contains("Exit 124")),
+        "{}",
+        shown.join("\n")
+    );
+    assert!(
+        !shown
+            .iter()
+            .any(|l| l.contains("2/2 Frontend") || l.contains("Style") || l.contains("Timed")),
+        "{}",
+        shown.join("\n")
+    );
+    let result = result_in(&pane);
+    assert_eq!(result["details"]["error"]["code"], json!("timeout"));
+    assert_eq!(
+        result["details"]["answers"],
+        json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]}})
+    );
+}
+
 /// Ctrl+Z, then `bg`: the run waits in the background drawing nothing (it stopped again on
 /// SIGTTOU, and `fg` then drew the question twice); `fg` asks once, as after Ctrl+Z.
 #[test]

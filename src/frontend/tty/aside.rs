@@ -5,7 +5,9 @@ use super::*;
 
 impl<B: Backend> Session<'_, B> {
     /// Ctrl+Z: inline, the block is erased first (the transcript stays), the cursor under the
-    /// transcript; after `fg` the block is drawn again where the cursor is then.
+    /// transcript; after `fg` the block is drawn again where the cursor is then. Continued in
+    /// the background (`bg`), `--timeout` runs from the continue: when it runs out before
+    /// `fg`, the flow times out there, writing nothing more to the terminal.
     pub(super) fn suspend(&mut self) -> io::Result<()> {
         let (rows, cols) = self.io.size();
         let t = self.transcript(None);
@@ -15,8 +17,12 @@ impl<B: Backend> Session<'_, B> {
         }
         self.region.restart(&t);
         self.record.keep(&self.region, self.cols);
-        self.io.suspend()?;
+        let idle = self.deadline.map(|d| d.idle());
+        let foreground = self.io.suspend(idle)?;
         self.key_came();
+        if !foreground {
+            return self.time_out();
+        }
         Ok(())
     }
 

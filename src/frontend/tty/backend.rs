@@ -108,10 +108,13 @@ pub trait Backend {
         Ok(false)
     }
     /// Gives the terminal back to the shell and stops the process group, as Ctrl+Z does to a
-    /// shell job; returns when continued, with the screen to be drawn whole.
+    /// shell job; returns when continued, with the screen to be drawn whole (`true`). Continued
+    /// in the background (`bg`), it waits for the foreground (`fg`) at most `wait` (`--timeout`,
+    /// counted from the continue; `None`: as long as it takes): `false` when that ran out, the
+    /// terminal then the shell's, and nothing more is written to it.
     ///
     /// Errors: the terminal could not be set up again.
-    fn suspend(&mut self) -> io::Result<()>;
+    fn suspend(&mut self, wait: Option<Duration>) -> io::Result<bool>;
     /// Hands the terminal, cooked, to `command` (a shell command line: `$VISUAL` or `$EDITOR`)
     /// run on the file `path`, waits for it, and sets the terminal up again; whether it
     /// succeeded. The fake terminal runs nothing (`false`).
@@ -152,6 +155,9 @@ pub struct TtyBackend {
     placement: super::Placement,
     /// Continued after an outside stop, not told to the front end yet.
     continued: bool,
+    /// The time ran out while the run waited in the background after a stop: the terminal is
+    /// the shell's, nothing is written to it ([`Backend::suspend`]).
+    in_the_background: bool,
     /// The open editor was continued after an outside stop (its block drawn again under the
     /// shell's lines): a resize is laid out only once it closes.
     edit_continued: bool,
@@ -193,6 +199,7 @@ impl TtyBackend {
             opening: None,
             placement,
             continued: false,
+            in_the_background: false,
             edit_continued: false,
             size: WindowSize::watched()?,
             _screen: screen,
@@ -213,6 +220,9 @@ impl Backend for TtyBackend {
     }
 
     fn write(&mut self, bytes: &str) -> io::Result<()> {
+        if self.in_the_background {
+            return Ok(());
+        }
         // The text layer writes ASCII on a terminal whose locale is not UTF-8; this guard
         // keeps any glyph it missed from sending a byte from 0x80 up (`text::Charset::guard`).
         let bytes = crate::text::terminal_charset().guard(bytes);
@@ -306,7 +316,7 @@ impl Backend for TtyBackend {
         open.watch.draft()
     }
 
-    fn suspend(&mut self) -> io::Result<()> {
+    fn suspend(&mut self, wait: Option<Duration>) -> io::Result<bool> {
         if let Some(raw) = self.raw.take() {
             raw.restore()?;
         }
@@ -319,9 +329,14 @@ impl Backend for TtyBackend {
         while !crate::keys::take_continued() && waited.elapsed() < Duration::from_millis(200) {
             std::thread::sleep(Duration::from_millis(2));
         }
-        crate::terminal::wait_for_the_foreground(None);
+        let until = wait.and_then(|w| std::time::Instant::now().checked_add(w));
+        if !crate::terminal::wait_for_the_foreground(until) {
+            self.in_the_background = true;
+            return Ok(false);
+        }
         self.raw = Some(RawMode::enable(self.keys.source().tty())?);
-        self.write(PASTE_ON)
+        self.write(PASTE_ON)?;
+        Ok(true)
     }
 
     fn run_editor_command(&mut self, command: &str, path: &std::path::Path) -> io::Result<bool> {
@@ -415,8 +430,8 @@ impl<B: Backend + ?Sized> Backend for &mut B {
         (**self).draw_above_editor(bytes, again)
     }
 
-    fn suspend(&mut self) -> io::Result<()> {
-        (**self).suspend()
+    fn suspend(&mut self, wait: Option<Duration>) -> io::Result<bool> {
+        (**self).suspend(wait)
     }
 
     fn show_main_screen(&mut self, show: bool) -> io::Result<()> {

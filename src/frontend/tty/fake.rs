@@ -114,6 +114,12 @@ pub struct FakeBackend {
     pub written: String,
     /// How often the job was suspended.
     pub suspends: usize,
+    /// After each stop the job is continued in the background (`bg`) and brought to the
+    /// foreground (`fg`) this long after, on the fake clock (`None`: `fg` at once).
+    pub background_after_stop: Option<Duration>,
+    /// How much of `written` there was when a stop's wait in the background ran out (after
+    /// it, the real terminal writes nothing).
+    pub written_when_left: Option<usize>,
     /// When the events run out: waits pass with no key, as when a person stops typing (`true`),
     /// or the terminal is gone (`false`, the default; a wait for ever is gone too).
     pub idle_at_end: bool,
@@ -194,6 +200,8 @@ impl FakeBackend {
             events: events.into_iter().collect(),
             written: String::new(),
             suspends: 0,
+            background_after_stop: None,
+            written_when_left: None,
             idle_at_end: false,
             clock,
             started,

@@ -167,9 +167,22 @@ impl Backend for FakeBackend {
             .unwrap_or_default()
     }
 
-    fn suspend(&mut self) -> io::Result<()> {
+    fn suspend(&mut self, wait: Option<Duration>) -> io::Result<bool> {
         self.suspends += 1;
-        Ok(())
+        let Some(background) = self.background_after_stop else {
+            return Ok(true);
+        };
+        match wait {
+            Some(wait) if wait <= background => {
+                self.clock.advance(wait);
+                self.written_when_left = Some(self.written.len());
+                Ok(false)
+            }
+            _ => {
+                self.clock.advance(background);
+                Ok(true)
+            }
+        }
     }
 
     fn show_main_screen(&mut self, _show: bool) -> io::Result<()> {

@@ -176,3 +176,42 @@ fn without_a_timeout_waits_never_end() {
         "{answers:?}"
     );
 }
+
+/// Runs PREFS with `--timeout 30`: "2" answers the first question, then Ctrl+Z, and `bg` keeps
+/// the job in the background `background` before `fg` (the events then run out).
+fn stopped_then_background_for(background: std::time::Duration) -> (Ending, FakeBackend) {
+    let p = parse_payload(PREFS).unwrap();
+    let mut events = chars("2");
+    events.push(key(Key::Ctrl('z')));
+    let mut backend = FakeBackend::new(30, 100, events);
+    backend.background_after_stop = Some(background);
+    let ending = drive(
+        Flow::new(&p),
+        &mut backend,
+        &AskOptions {
+            timeout: Some(std::time::Duration::from_secs(30)),
+            ..opts()
+        },
+    );
+    (ending, backend)
+}
+
+#[test]
+fn after_a_stop_and_bg_the_timeout_runs_from_the_continue_and_ends_the_flow_there() {
+    let (ending, backend) = stopped_then_background_for(std::time::Duration::from_secs(3600));
+    assert_eq!(backend.suspends, 1);
+    // The time ran out 30 s after the continue, in the background, before `fg`.
+    assert_eq!(backend.elapsed(), std::time::Duration::from_secs(30));
+    assert_eq!(
+        timed_out(ending),
+        (
+            json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]}}),
+            "no key for 30 seconds".to_string()
+        )
+    );
+    assert!(backend.written_when_left.is_some());
+    // `fg` within the time: the flow goes on (until the events run out).
+    let (ending, backend) = stopped_then_background_for(std::time::Duration::from_secs(29));
+    assert!(matches!(ending, Ending::TerminalLost(_)), "{ending:?}");
+    assert_eq!(backend.written_when_left, None);
+}
