@@ -52,6 +52,14 @@ pub(super) use ending::finish_bytes;
 /// them and the rest below.
 const SEPARATED: &str = "\u{0}separated";
 
+/// Makes the cursor's row a new, empty one: delete line, then insert line (the rows under it
+/// go up and come back; none is lost). Written before a row whose text is unknown (after a
+/// resize): a terminal that rewrapped the row keeps it joined to the next as one line, and
+/// joins them again when the window widens, moving every row under it up (GNU screen 4.09
+/// keeps that mark under an erase in line or below; tmux keeps the widest text since an erase
+/// from the row's left). A new row carries neither.
+const RENEW_ROW: &str = "\x1b[M\x1b[L";
+
 /// Where the questionnaire is drawn (`--screen`, `PI_ASK_SCREEN`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Placement {
@@ -162,41 +170,27 @@ fn vertical(out: &mut String, from: usize, to: usize) {
     }
 }
 
-/// Whether the terminal rewraps rows on a resize, as the region models it, from the
-/// environment: tmux, VTE, kitty, iTerm2, WezTerm, Windows Terminal, foot, alacritty, ghostty
-/// and VS Code's terminal do; xterm and the Linux console do not. GNU screen (`STY`, which is
-/// the terminal pi-ask talks to when it runs inside screen) rewraps too (4.09), but keeps the
-/// window's bottom rows on a shrink, so its rows move as neither model has them: it is taken
-/// as one that does not rewrap, which never draws over the lines above the region
-/// (docs/interactive.md, "Placement").
+/// Whether the terminal rewraps rows when the window narrows, as the region models it, from
+/// the environment: every terminal does but those known not to, xterm (`XTERM_VERSION`), the
+/// Linux console (`TERM=linux`), st and rxvt. tmux, GNU screen (4.09), VTE, kitty, iTerm2,
+/// Terminal.app, WezTerm, Windows Terminal, konsole, foot, alacritty, ghostty and VS Code's
+/// terminal rewrap; over ssh only `TERM` is passed on, and the terminal behind it nearly
+/// always rewraps. A wrong guess either way leaves rows wrong: of rewrap, the region's top is
+/// taken too high and lines above it are drawn over; of no rewrap, too low, and copies of its
+/// top lines stay above it (docs/interactive.md, "Placement").
 pub fn reflows(env: impl Fn(&str) -> Option<String>) -> bool {
     let set = |name: &str| env(name).is_some_and(|v| !v.is_empty());
-    let tmux = set("TMUX") || env("TERM_PROGRAM").as_deref() == Some("tmux");
-    // A TERM of `screen*` is GNU screen's or tmux's (its `default-terminal` often is): without
-    // anything naming tmux, screen's rule is the safer guess (one row a line: a guess of
-    // rewrap would move the region's top up over the lines above it).
-    if set("STY") || env("TERM").is_some_and(|t| t.starts_with("screen") && !tmux) {
-        return false;
-    }
-    if [
-        "TMUX",
-        "VTE_VERSION",
-        "KITTY_WINDOW_ID",
-        "WEZTERM_PANE",
-        "WT_SESSION",
-        "ALACRITTY_WINDOW_ID",
-    ]
-    .iter()
-    .any(|v| set(v))
-    {
+    let term = env("TERM").unwrap_or_default();
+    let rewraps = set("TMUX") || set("STY") || set("VTE_VERSION") || set("KITTY_WINDOW_ID");
+    if rewraps {
         return true;
     }
-    let program = env("TERM_PROGRAM").unwrap_or_default();
-    let term = env("TERM").unwrap_or_default();
-    ["iTerm.app", "WezTerm", "vscode", "ghostty", "tmux"].contains(&program.as_str())
-        || ["kitty", "foot", "alacritty", "ghostty", "tmux"]
-            .iter()
-            .any(|t| term.contains(t))
+    let keeps_rows = set("XTERM_VERSION")
+        || term == "linux"
+        || term == "st"
+        || term.starts_with("st-")
+        || term.starts_with("rxvt");
+    !keeps_rows
 }
 
 /// Whether the terminal pulls the newest rows of its history back above the screen when the
@@ -378,16 +372,19 @@ impl Region {
             }
             // A row that showed something wider is erased from its left first: an erase after
             // the text leaves tmux counting the old width, and it rewraps the row by it when the
-            // window narrows (an erase from the left frees the row).
-            let wider = match self.shown.get(row) {
-                Some(Some(old)) => crate::text::drawn_width(old) > crate::text::drawn_width(line),
-                Some(None) => true,
-                None => false,
+            // window narrows (an erase from the left frees the row). A row whose text is
+            // unknown (after a resize) is made new ([`RENEW_ROW`]).
+            let clear = match self.shown.get(row) {
+                Some(Some(old))
+                    if crate::text::drawn_width(old) > crate::text::drawn_width(line) =>
+                {
+                    "\x1b[K"
+                }
+                Some(None) => RENEW_ROW,
+                _ => "",
             };
             go(&mut out, &mut at, &mut exists, row);
-            if wider {
-                out.push_str("\x1b[K");
-            }
+            out.push_str(clear);
             out.push_str(line);
             out.push_str("\x1b[K");
             match self.shown.get_mut(row) {
@@ -408,7 +405,10 @@ impl Region {
                 continue;
             }
             go(&mut out, &mut at, &mut exists, row);
-            out.push_str("\x1b[K");
+            out.push_str(match self.shown.get(row) {
+                Some(None) => RENEW_ROW,
+                _ => "\x1b[K",
+            });
         }
         if at != n || self.fresh {
             go(&mut out, &mut at, &mut exists, n);

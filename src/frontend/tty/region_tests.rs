@@ -84,14 +84,26 @@ fn a_resize_finds_the_top_where_a_rewrapping_terminal_put_it() {
     r.resized(20, 5, 24, &vec![]);
     // "0123456789" takes 2 rows at 5 columns, "ab" one: the top is 3 rows up.
     let bytes = r.draw(&vec![], &block(&["0123", "ab"]), 24, 5);
-    // Rows a resize rewrapped are unknown: each is erased from its left before its text.
-    assert!(bytes.starts_with("\x1b[3A\r\x1b[K0123\x1b[K"), "{bytes:?}");
+    // Rows a resize rewrapped are unknown: each is made new (delete line, insert line)
+    // before its text, so no terminal keeps it joined to the next.
+    assert!(
+        bytes.starts_with("\x1b[3A\r\x1b[M\x1b[L0123\x1b[K"),
+        "{bytes:?}"
+    );
+    // The row under the new lines, whose text is unknown, is made new too.
+    assert!(
+        bytes.ends_with("ab\x1b[K\x1b[1B\r\x1b[M\x1b[L"),
+        "{bytes:?}"
+    );
     // Without rewrap, each line kept its row.
     let mut r = Region::new(Placement::Inline, false);
     r.draw(&vec![], &block(&["0123456789", "ab"]), 24, 20);
     r.resized(20, 5, 24, &vec![]);
     let bytes = r.draw(&vec![], &block(&["0123", "ab"]), 24, 5);
-    assert!(bytes.starts_with("\x1b[2A\r\x1b[K0123\x1b[K"), "{bytes:?}");
+    assert!(
+        bytes.starts_with("\x1b[2A\r\x1b[M\x1b[L0123\x1b[K"),
+        "{bytes:?}"
+    );
 }
 
 #[test]
@@ -129,8 +141,19 @@ fn which_terminals_rewrap() {
         ("TMUX", "/tmp/tmux-0/default,1,0"),
         ("TERM", "tmux-256color")
     ])));
-    assert!(!reflows(env(&[("STY", "123.pts-0"), ("TERM", "screen")])));
-    assert!(!reflows(env(&[("TERM", "xterm-256color")])));
+    // GNU screen 4.09 rewraps; xterm itself does not.
+    assert!(reflows(env(&[("STY", "123.pts-0"), ("TERM", "screen")])));
+    assert!(!reflows(env(&[
+        ("XTERM_VERSION", "XTerm(379)"),
+        ("TERM", "xterm-256color")
+    ])));
+    assert!(!reflows(env(&[("TERM", "linux")])));
+    assert!(!reflows(env(&[("TERM", "st-256color")])));
+    assert!(!reflows(env(&[("TERM", "rxvt-unicode-256color")])));
+    // Over ssh only TERM comes: the terminal behind it nearly always rewraps (VTE, iTerm2,
+    // Windows Terminal, a local tmux or screen).
+    assert!(reflows(env(&[("TERM", "xterm-256color")])));
+    assert!(reflows(env(&[("TERM", "screen-256color")])));
     assert!(reflows(env(&[
         ("VTE_VERSION", "7600"),
         ("TERM", "xterm-256color")
@@ -141,9 +164,6 @@ fn which_terminals_rewrap() {
         ("TERM", "screen-256color"),
         ("TERM_PROGRAM", "tmux")
     ])));
-    // Nothing to tell tmux from GNU screen: screen's (no rewrap) is the safer guess, as a
-    // guess of rewrap would move the region's top over the lines above it.
-    assert!(!reflows(env(&[("TERM", "screen-256color")])));
     // Only tmux pulls rows back from its history when the window grows.
     assert!(pulls_back(env(&[("TMUX", "/tmp/tmux-0/default,1,0")])));
     assert!(pulls_back(env(&[
@@ -181,10 +201,10 @@ fn rows_a_shrink_pushed_up_are_the_regions_again_when_tmux_pulls_them_back() {
     assert!(!r.is_given_up(Entry::Title));
     assert!(r.given_up().is_empty());
     let bytes = r.draw(&transcript, &block, 24, 80);
-    // Written whole from the title's row down, each row erased from its left first.
+    // Written whole from the title's row down, each row made new first.
     let rows: String = std::iter::once("Title".to_string())
         .chain((1..=8).map(|i| format!("row {i}")))
-        .map(|row| format!("\x1b[K{row}\x1b[K\x1b[1B\r"))
+        .map(|row| format!("\x1b[M\x1b[L{row}\x1b[K\x1b[1B\r"))
         .collect();
     assert_eq!(bytes, format!("\x1b[9A\r{rows}"));
 }
