@@ -812,8 +812,10 @@ fn a_stop_from_outside_then_fg_puts_raw_mode_back_and_draws_the_block_again() {
     s.wait_for("Stopped");
     s.send("fg\r");
     s.wait_until("the block again under fg", |screen| {
-        let after = screen.rsplit("shell$ fg").next().unwrap_or("");
-        after.contains("1. Minimal")
+        // Only once `fg` is on the screen: the block from before the stop is above it.
+        screen
+            .rsplit_once("shell$ fg")
+            .is_some_and(|(_, after)| after.contains("1. Minimal"))
     });
     // One key, no Enter: raw mode is back.
     s.send("2");

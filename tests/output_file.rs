@@ -266,9 +266,12 @@ fn sigterm_ends_the_wait_for_a_fifo_that_nobody_reads() {
     let dir = Dir::new();
     make_fifo(&dir, "fifo");
     let mut child = spawn_into_fifo(&dir);
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    // SAFETY: a signal to our own child.
-    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    crate::common::wait_until_handled(child.id(), libc::SIGTERM);
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .expect("kill");
     let code = exit_within(&mut child, std::time::Duration::from_secs(3));
     let mut stderr = String::new();
     child

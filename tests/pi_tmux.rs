@@ -295,6 +295,8 @@ fn tmux_fullscreen_pi_shows_the_agents_message_above_the_questions() {
     pi.keys(&["-l", "keep it short"]);
     pi.wait_for("keep it short");
     pi.keys(&["Enter"]);
+    // The saved note's row: the editor has closed (a key sent while it closes is lost).
+    pi.wait_for("note: keep it short");
     pi.answer();
     let screen = pi.wait_for("END OF TURN");
     assert!(pi.alternate_screen(), "pi is fullscreen again:\n{screen}");

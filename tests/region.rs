@@ -1101,3 +1101,128 @@ fn a_long_typed_note_is_folded_and_keeps_the_block_in_the_window() {
         json!(typed)
     );
 }
+
+/// In tmux at 80x24, `wrapper` running `sh -c SCRIPT` (`printf 'before\n'`, then pi-ask on the
+/// preferences payload), in a folder of its own; `None` without tmux.
+fn wrapped_in_tmux(wrapper: &str, tag: &str) -> Option<(String, tempfile::TempDir)> {
+    if !tmux_available(tag) {
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), PREFS).unwrap();
+    let socket = format!("pi-ask-region-{tag}-{}", std::process::id());
+    let script = format!(
+        "cd {} && printf 'before\\n' && NO_COLOR=1 PI_ASK_SCREEN=inline {} q.json --output r.json; sleep 60",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_pi-ask")
+    );
+    tmux_session(&socket, 80, 24, &format!("{wrapper} sh -c \"{script}\""));
+    Some((socket, dir))
+}
+
+/// The window becomes `cols` wide (24 rows); waits until the visible rows end with `last`.
+fn narrowed_to(socket: &str, cols: u16, last: &str) -> Vec<String> {
+    let cols = cols.to_string();
+    tmux(
+        socket,
+        &["resize-window", "-t", "t", "-x", &cols, "-y", "24"],
+    );
+    let start = std::time::Instant::now();
+    loop {
+        let shown = visible(socket);
+        if shown.last().is_some_and(|l| l == last) {
+            return shown;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(5),
+            "{}\n-- with the history:\n{}",
+            shown.join("\n"),
+            tmux(socket, &["capture-pane", "-p", "-S", "-", "-t", "t"])
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+const HINT_80: &str = "↑↓ move · Enter choose · n note · Esc cancel · ^C dismiss · ? keys";
+const HINT_60: &str = "↑↓ move · Enter choose · n note · Esc cancel · ? keys";
+const HINT_50: &str = "↑↓ move · Enter choose · n note · ? keys";
+
+/// Over ssh only `TERM` comes (here tmux without `TMUX`): a narrower window left the title
+/// twice on the screen and in the final transcript (a terminal pi-ask could not name was taken
+/// for one that keeps its rows, as xterm does, while tmux, VTE, iTerm2 and the rest rewrap).
+#[test]
+fn a_narrower_window_over_ssh_leaves_the_title_once() {
+    let Some((socket, dir)) = wrapped_in_tmux(
+        "env -u TMUX -u TERM_PROGRAM TERM=xterm-256color SSH_CONNECTION='10.0.0.1 5 10.0.0.2 22'",
+        "ssh",
+    ) else {
+        return;
+    };
+    tmux_wait(&socket, "the first question", |p| p.contains("? keys"));
+    narrowed_to(&socket, 60, HINT_60);
+    // With the history: tmux may push `before` up, never a second title.
+    let pane = tmux(&socket, &["capture-pane", "-p", "-S", "-", "-t", "t"]);
+    assert_eq!(
+        lines(&pane)[..3],
+        [
+            "before",
+            "Implementation preferences",
+            "1/2 Style · How should I frame the next prompt?:"
+        ],
+        "{pane}"
+    );
+    tmux(&socket, &["send-keys", "-t", "t", "C-c"]);
+    let pane = tmux_wait(&socket, "the transcript", |p| p.contains("Dismissed"));
+    tmux(&socket, &["kill-server"]);
+    assert_eq!(
+        lines(&pane),
+        [
+            "before",
+            "Implementation preferences",
+            "Style: no answer",
+            "Frontend: no answer",
+            "✘ Dismissed (Ctrl+C): the answers were not sent"
+        ],
+        "{pane}"
+    );
+    drop(dir);
+}
+
+/// GNU screen rewraps a narrower window's rows and joins them again when it widens, even
+/// under text written over them: 80 to 50 columns left the title twice, and back to 80 a stale
+/// hint line under the block.
+#[test]
+fn gnu_screen_narrower_then_wider_leaves_the_block_once() {
+    if !crate::common::screen::screen_available("gnu_screen_narrower_then_wider") {
+        return;
+    }
+    let name = format!("pi-ask-region-screen-{}", std::process::id());
+    let Some((socket, dir)) = wrapped_in_tmux(
+        &format!("env -u TMUX screen -c /dev/null -S {name}"),
+        "screen",
+    ) else {
+        return;
+    };
+    tmux_wait(&socket, "the first question", |p| p.contains("? keys"));
+    let before = visible(&socket);
+    let shown = narrowed_to(&socket, 50, HINT_50);
+    assert_eq!(
+        shown
+            .iter()
+            .filter(|l| *l == "Implementation preferences")
+            .count(),
+        1,
+        "{}",
+        shown.join("\n")
+    );
+    let shown = narrowed_to(&socket, 80, HINT_80);
+    let quit = std::process::Command::new("screen")
+        .args(["-S", &name, "-X", "quit"])
+        .status();
+    tmux(&socket, &["kill-server"]);
+    drop((quit, dir));
+    // The block as before, once, with nothing under it (screen may keep `before` in its
+    // history: its rewrap took rows).
+    let block: Vec<&String> = before.iter().filter(|l| *l != "before").collect();
+    assert_eq!(shown.iter().collect::<Vec<_>>(), block);
+}

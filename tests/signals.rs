@@ -27,7 +27,7 @@ fn signalled_while_reading(signal: nix::sys::signal::Signal) -> (i32, Value) {
         .expect("pi-ask runs");
     // The write end stays open and silent: pi-ask waits for the payload.
     let _silent = child.stdin.take();
-    std::thread::sleep(Duration::from_millis(300));
+    crate::common::wait_until_handled(child.id(), signal as i32);
     send(child.id(), signal);
     let mut out = String::new();
     child
@@ -331,8 +331,9 @@ fn a_signal_ends_the_run_when_stdout_is_the_terminal_that_takes_no_output() {
     std::thread::sleep(Duration::from_millis(300));
     s.signal(libc::SIGTERM);
     let start = Instant::now();
+    // The signal's ending gives such a terminal 800 ms; the margin is for a loaded machine.
     while !s.exited() {
-        assert!(start.elapsed() < Duration::from_secs(1), "still running");
+        assert!(start.elapsed() < Duration::from_secs(3), "still running");
         std::thread::sleep(Duration::from_millis(10));
     }
     s.resume_reading();

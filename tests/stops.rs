@@ -70,7 +70,7 @@ impl Pane {
 
     /// Waits for the shell, then types `command` and Enter.
     fn run(&self, command: &str) {
-        tmux_wait(&self.socket, "the shell", |p| p.starts_with('$'));
+        tmux_wait(&self.socket, "the shell", |p| p.trim_end().ends_with('$'));
         self.text(command);
         self.keys(&["Enter"]);
     }
@@ -327,7 +327,10 @@ fn a_stop_longer_than_the_timeout_with_the_editor_open_starts_the_time_again() {
     // Six seconds a step: under a loaded CI, four were once too few between two keys.
     pane.ask("pi-ask q.json --timeout 6 > r.json");
     pane.text("4");
-    tmux_wait(&pane.socket, "the editor", |p| p.contains("Closing in"));
+    // The countdown shows from the start (six seconds): the editor's own hint is awaited.
+    tmux_wait(&pane.socket, "the editor", |p| {
+        p.contains("Type your own \u{b7} Closing in")
+    });
     pane.text("draft text");
     tmux_wait(&pane.socket, "the draft", |p| p.contains("> draft text"));
     let pid = pane.pi_ask().to_string();
@@ -342,8 +345,11 @@ fn a_stop_longer_than_the_timeout_with_the_editor_open_starts_the_time_again() {
     std::thread::sleep(std::time::Duration::from_secs(7));
     pane.text("fg");
     pane.keys(&["Enter"]);
+    // The draft's row under `$ fg` (the one from before the stop is above it).
     pane.wait_visible("the editor drawn again", |rows| {
-        rows.iter().rposition(|l| l == "$ fg") < rows.iter().rposition(|l| l == "> draft text")
+        let fg = rows.iter().rposition(|l| l == "$ fg");
+        let draft = rows.iter().rposition(|l| l == "> draft text");
+        fg.zip(draft).is_some_and(|(fg, draft)| fg < draft)
     });
     pane.text("XY");
     pane.keys(&["Enter"]);
@@ -444,10 +450,11 @@ fn a_background_job_waits_for_the_foreground_and_a_timeout_or_a_kill_ends_it() {
         result_in(&pane)["details"]["error"]["code"],
         json!("timeout")
     );
-    // A marker of its own: `code=124` may still be on the screen until `clear` runs. The
-    // second's sleep lets a loaded machine reach the signal watch before the kill.
-    pane.text("clear; pi-ask q.json > r.json & sleep 1; kill %1; wait $!; echo killed=$?");
-    pane.keys(&["Enter"]);
+    // The kill once the run handles SIGTERM (before, the default action would end it), and a
+    // marker of its own: `code=124` may still be on the screen until `clear` runs.
+    pane.run("clear; pi-ask q.json > r.json &");
+    crate::common::wait_until_handled(pane.pi_ask() as u32, libc::SIGTERM);
+    pane.run("kill %1; wait $!; echo killed=$?");
     let shown = pane.wait_visible("the kill's exit", |rows| {
         rows.iter().any(|l| l.starts_with("killed="))
     });
@@ -499,8 +506,9 @@ fn sigterm_while_suspended_then_fg_leaves_only_the_transcript() {
     pane.suspend();
     pane.text("clear; kill -TERM $(jobs -p %1); fg; echo code=$?");
     pane.keys(&["Enter"]);
+    // bash writes the echo and its prompt apart: both are awaited.
     let shown = pane.wait_visible("the exit", |rows| {
-        rows.iter().any(|l| l.starts_with("code="))
+        rows.iter().any(|l| l.starts_with("code=")) && rows.last().is_some_and(|l| l == "$")
     });
     let at = shown
         .iter()

@@ -70,8 +70,9 @@ fn finish(s: &mut Session, since: Instant) -> (i32, Value, Duration) {
 fn two_seconds_without_a_key_end_the_flow_keeping_the_answered_question() {
     let mut s = Session::spawn(PREFS, &["--timeout", "2"]);
     s.wait_all(&[STYLE, STYLE_LAST]);
-    s.send("2");
+    // Taken before the key is sent: a test thread held up after it cannot shorten the time.
     let last_key = Instant::now();
+    s.send("2");
     s.wait_all(&[FRONTEND, FRONTEND_LAST]);
     // The countdown replaces the hint line, under the question.
     let screen = s.wait_for("Closing in 1 s without an answer: press any key");
@@ -153,11 +154,13 @@ fn a_key_in_an_editor_starts_the_time_again() {
     s.send("N");
     s.wait_all(&[COUNTDOWN, STYLE, NOTE_READY]);
     // A key every 0.8 s for 3 s: longer than the timeout, and the editor stays open.
+    let mut last_key = Instant::now();
     for c in ["a", "b", "c", "d"] {
         std::thread::sleep(Duration::from_millis(800));
+        // Before the key is sent: a test thread held up after it cannot shorten the time.
+        last_key = Instant::now();
         s.send(c);
     }
-    let last_key = Instant::now();
     s.wait_for("\n> abcd");
     let (code, result, took) = finish(&mut s, last_key);
     assert_eq!(code, 124, "{}", s.stderr());

@@ -1115,7 +1115,8 @@ fn a_two_row_window_waits_for_room_instead_of_failing() {
     s.set_window_size(2, 60);
     s.wait_for("Window too small");
     s.send(DOWN);
-    std::thread::sleep(std::time::Duration::from_millis(100));
+    // Time for the key to be read (and do nothing) before the window grows.
+    std::thread::sleep(std::time::Duration::from_millis(500));
     s.set_window_size(30, 100);
     s.wait_all(&["> ( ) 1. Minimal", HINT]);
     s.send("\r");

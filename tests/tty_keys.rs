@@ -999,7 +999,10 @@ fn peek_without_context_shows_the_screen_underneath() {
     let mut s = Session::spawn_shell(PREFS, Options::default());
     s.wait_for(SHELL_PROMPT.trim_end());
     s.send("echo the shell was here\r");
-    s.wait_for("the shell was here\n");
+    // The prompt after the echo: a command sent before it would be echoed in cooked mode.
+    s.wait_until("the prompt after the echo", |screen| {
+        screen.trim_end().ends_with("the shell was here\nshell$")
+    });
     let before = start_in_shell(&mut s);
     s.send(PEEK);
     let screen = s.wait_for("the shell was here\n");

@@ -32,3 +32,26 @@ pub fn installed(program: &str, version_flag: &str, who: &str) -> bool {
     eprintln!("{who}: {program} is not installed: the test is skipped");
     false
 }
+
+/// Waits (up to 15 s) until process `pid` handles `signal` (its bit in `SigCgt` of
+/// `/proc/PID/status`): a signal sent before then would end it by the default action, not
+/// through pi-ask's own ending. Panics when it never does.
+pub fn wait_until_handled(pid: u32, signal: i32) {
+    let bit = 1u64 << (signal - 1);
+    let start = std::time::Instant::now();
+    loop {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let caught = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|hex| u64::from_str_radix(hex.trim(), 16).ok());
+        if caught.is_some_and(|mask| mask & bit != 0) {
+            return;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(15),
+            "process {pid} never handled signal {signal}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
