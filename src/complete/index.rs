@@ -13,9 +13,10 @@
 //! folder's ignore files (`.gitignore`, `.ignore`, `.git/info/exclude`, or the `info/exclude`
 //! a `.git` file leads to through its `gitdir` and `commondir`, those two files checked too:
 //! [`linked_exclude`]) are looked at before the walker reads them ([`IgnoreBudget::admit`]):
-//! a file that is not a regular file, larger than [`MAX_IGNORE_FILE_BYTES`] or with more than
-//! [`MAX_IGNORE_PATTERNS`] patterns, or one that would take the walk past [`MAX_WALK_PATTERNS`]
-//! patterns in all, keeps its folder out of the index (the root's or a parent's: nothing is
+//! a file that is not a regular file, larger than [`MAX_IGNORE_FILE_BYTES`], with more than
+//! [`MAX_IGNORE_PATTERNS`] patterns or a pattern of more than [`MAX_PATTERN_WILDCARDS`]
+//! wildcards, or one that would take the walk past [`MAX_WALK_PATTERNS`] patterns or
+//! [`MAX_WALK_WILDCARDS`] wildcards in all, keeps its folder out of the index (the root's or a parent's: nothing is
 //! indexed), and [`FileIndex::gave_up`] says why. The matchers are dropped with the walker when the walk ends.
 //!
 //! Paths are stored compactly: per walker thread, chunks of [`CHUNK_ENTRIES`] paths in one
@@ -47,6 +48,12 @@ pub const MAX_IGNORE_FILE_BYTES: u64 = 64 * 1024;
 pub const MAX_IGNORE_PATTERNS: usize = 1000;
 /// Most patterns of all the ignore files one walk compiles.
 pub const MAX_WALK_PATTERNS: usize = 5000;
+/// Most wildcards (a run of `*`, a `?`, a `[`) in one pattern: each is a loop of the matcher
+/// `ignore` builds, and a `.gitignore` of 999 patterns of 30 wildcards each (64 KiB) made it
+/// take 3 GB over 3,000 files. Real patterns have a few (`**/build/*.o`).
+pub const MAX_PATTERN_WILDCARDS: usize = 16;
+/// Most wildcards of all the ignore files one walk compiles (100 patterns of 30 took 9 MB).
+pub const MAX_WALK_WILDCARDS: usize = 2000;
 /// The ignore files of a folder that the walker compiles.
 const IGNORE_FILES: [&str; 3] = [".gitignore", ".ignore", ".git/info/exclude"];
 
@@ -54,7 +61,24 @@ const IGNORE_FILES: [&str; 3] = [".gitignore", ".ignore", ".git/info/exclude"];
 #[derive(Debug, Default)]
 struct IgnoreBudget {
     patterns: AtomicUsize,
+    wildcards: AtomicUsize,
     gave_up: Mutex<Option<String>>,
+}
+
+/// The wildcards of one pattern ([`MAX_PATTERN_WILDCARDS`]): each run of `*`, each `?` and
+/// each `[`, escaped ones too (counting more is the safe side).
+fn wildcards(pattern: &[u8]) -> usize {
+    let mut count = 0;
+    let mut after_star = false;
+    for &b in pattern {
+        match b {
+            b'*' if !after_star => count += 1,
+            b'?' | b'[' => count += 1,
+            _ => {}
+        }
+        after_star = b == b'*';
+    }
+    count
 }
 
 impl IgnoreBudget {
@@ -83,19 +107,37 @@ impl IgnoreBudget {
             let Some(text) = read_small_file(&path, name, MAX_IGNORE_FILE_BYTES)? else {
                 continue;
             };
-            let patterns = text
+            let lines = text
                 .split(|&b| b == b'\n')
                 .map(<[u8]>::trim_ascii)
-                .filter(|line| !line.is_empty() && !line.starts_with(b"#"))
-                .count();
+                .filter(|line| !line.is_empty() && !line.starts_with(b"#"));
+            let (mut patterns, mut stars) = (0, 0);
+            for line in lines {
+                let here = wildcards(line);
+                if here > MAX_PATTERN_WILDCARDS {
+                    return Err(format!(
+                        "a pattern of its {name} has more than {MAX_PATTERN_WILDCARDS} wildcards"
+                    ));
+                }
+                patterns += 1;
+                stars += here;
+            }
             if patterns > MAX_IGNORE_PATTERNS {
                 return Err(format!(
                     "its {name} has more than {MAX_IGNORE_PATTERNS} patterns"
                 ));
             }
+            let before = self.wildcards.fetch_add(stars, Ordering::Relaxed);
+            if before + stars > MAX_WALK_WILDCARDS {
+                self.wildcards.fetch_sub(stars, Ordering::Relaxed);
+                return Err(format!(
+                    "the ignore files have more than {MAX_WALK_WILDCARDS} wildcards in all"
+                ));
+            }
             let before = self.patterns.fetch_add(patterns, Ordering::Relaxed);
             if before + patterns > MAX_WALK_PATTERNS {
                 self.patterns.fetch_sub(patterns, Ordering::Relaxed);
+                self.wildcards.fetch_sub(stars, Ordering::Relaxed);
                 return Err(format!(
                     "the ignore files have more than {MAX_WALK_PATTERNS} patterns in all"
                 ));
