@@ -387,10 +387,16 @@ pub(super) fn unknown_fields(
                 }
             }
         };
+        // A name a person could take for message text (a line break, a control) is quoted
+        // with it escaped: `x\n- answers.b: fine` must not read as a line of its own.
+        let name = match crate::text::quoted(key) {
+            escaped if escaped.len() != key.len() + 2 => escaped,
+            _ => format!("`{key}`"),
+        };
         problems.push(Problem::new(
             ProblemCode::UnknownField,
             join_path(base, key),
-            format!("`{key}` is not a field of {}; {hint}", shape.noun),
+            format!("{name} is not a field of {}; {hint}", shape.noun),
         ));
     }
 }
@@ -443,7 +449,8 @@ mod tests {
     #[test]
     fn unknown_fields_name_an_alias_a_typo_or_the_known_fields() {
         let got = messages(json!({
-            "values": [], "value": 1, "multiple": true, "Notes": "", "title": "", "a b": 0
+            "values": [], "value": 1, "multiple": true, "Notes": "", "title": "", "a b": 0,
+            "x\n- answers.b: fine": 0
         }));
         // In the object's order (serde_json keeps it).
         let want = [
@@ -467,6 +474,11 @@ mod tests {
             (
                 "answers.q[\"a b\"]",
                 "`a b` is not a field of an answer; known fields: `values`, `note`",
+            ),
+            // A line break in a name is escaped, never a line of the message.
+            (
+                "answers.q[\"x\\n- answers.b: fine\"]",
+                "\"x\\x0a- answers.b: fine\" is not a field of an answer; known fields: `values`, `note`",
             ),
         ];
         let want: Vec<(String, String)> = want
