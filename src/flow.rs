@@ -340,10 +340,14 @@ impl<'p> Flow<'p> {
             .collect()
     }
 
-    /// Whether cancelling now would lose something: an answer or a note that would be in the
-    /// result ([`AnswerState::answer`]).
+    /// Whether cancelling now would lose something typed or chosen: an answer, a note (on an
+    /// option not chosen too: Elaborate would send it), or custom text (unticked too).
     pub fn cancel_loses_input(&self) -> bool {
-        (0..self.payload.questions.len()).any(|q| self.answers.answer(self.payload, q).is_some())
+        (0..self.payload.questions.len()).any(|q| {
+            self.answers.answer(self.payload, q).is_some()
+                || self.answers.has_notes(q)
+                || self.answers.custom_text(q).is_some()
+        })
     }
 
     /// Applies one command, all or nothing.
@@ -728,7 +732,7 @@ mod tests {
     }
 
     #[test]
-    fn option_notes_count_only_for_selected_options() {
+    fn option_notes_count_in_the_answers_only_for_selected_options_but_cancel_asks_first() {
         let p = payload();
         let mut f = Flow::new(&p);
         run(
@@ -743,7 +747,15 @@ mod tests {
             ],
         );
         assert_eq!(answers(&f), json!({}));
-        assert!(!f.cancel_loses_input());
+        // Not in the answers, but Elaborate would send it: cancelling asks first.
+        assert!(f.cancel_loses_input());
+        run(&mut f, vec![Command::Cancel]);
+        assert_eq!(
+            f.screen(),
+            Screen::ConfirmCancel {
+                from: Place::Review
+            }
+        );
     }
 
     #[test]
