@@ -119,3 +119,71 @@ fn ctrl_g_hands_a_folded_paste_to_the_editor_whole() {
     let draft = std::fs::read_to_string(dir.path().join("draft")).unwrap();
     assert_eq!(draft, format!("a {} b", seq.join("\n")));
 }
+
+/// pi-ask on the preferences payload at 100x24 with `$EDITOR` a script that fills its file
+/// with `bytes` bytes of `x` (and no `$VISUAL`).
+fn with_filling_editor(dir: &std::path::Path, bytes: usize) -> Session {
+    let script = dir.join("fill.sh");
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\nhead -c {bytes} /dev/zero | tr '\\0' x > \"$1\"\n"),
+    )
+    .unwrap();
+    std::process::Command::new("chmod")
+        .args(["+x", script.to_str().unwrap()])
+        .status()
+        .unwrap();
+    let mut opts = Options {
+        rows: 24,
+        cols: 100,
+        env: vec![
+            ("PI_ASK_SCREEN".into(), "inline".into()),
+            ("EDITOR".into(), script.display().to_string()),
+        ],
+        ..Options::default()
+    };
+    opts.env_remove.push("VISUAL".into());
+    Session::spawn_with(PREFS, &[], opts)
+}
+
+/// The editor's file is read back whole up to what an editor holds (16 MiB; it was cut at
+/// 1 MiB without a word), and a longer one keeps the draft and says why.
+#[test]
+fn ctrl_g_reads_back_up_to_16_mib_and_keeps_the_draft_past_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let two_mib = 2 * 1024 * 1024;
+    let mut s = with_filling_editor(dir.path(), two_mib);
+    s.wait_for("? keys");
+    s.send("4");
+    s.wait_for("^G editor");
+    s.send("\x07");
+    s.wait_for("2/2 Frontend");
+    s.send("\t");
+    s.wait_for("1. Submit");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    let text = result.unwrap()["details"]["answers"]["style"]["customText"]
+        .as_str()
+        .map(str::len);
+    assert_eq!(text, Some(two_mib));
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = with_filling_editor(dir.path(), 16 * 1024 * 1024 + 1);
+    s.wait_for("? keys");
+    s.send("4");
+    s.wait_for("^G editor");
+    s.send("dra\x07");
+    s.wait_for("The editor's text is longer than 16 MiB: the draft is kept");
+    s.wait_for("> dra");
+    s.send("ft\r");
+    s.wait_for("2/2 Frontend");
+    s.send("\t");
+    s.wait_for("1. Submit");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result.unwrap()["details"]["answers"]["style"]["customText"],
+        "draft"
+    );
+}

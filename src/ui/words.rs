@@ -34,6 +34,11 @@ pub const NO_EXTERNAL_EDITOR: &str = "Ctrl+G: set $VISUAL or $EDITOR to write th
 /// The editors' hint after the external editor failed (the draft is kept).
 pub const EXTERNAL_EDITOR_FAILED: &str = "The editor ($VISUAL / $EDITOR) failed: the draft is kept";
 
+/// The editors' hint after the external editor left more than an editor holds
+/// (`limits::MAX_EDITOR_TEXT_BYTES`; the draft is kept).
+pub const EXTERNAL_EDITOR_TOO_LONG: &str =
+    "The editor's text is longer than 16 MiB: the draft is kept";
+
 /// How every paste marker in an editor starts (`crate::paste`).
 pub const PASTE_MARKER_START: &str = "[paste #";
 

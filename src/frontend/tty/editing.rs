@@ -314,54 +314,61 @@ impl<B: Backend> Session<'_, B> {
         let edited = edit_in(&mut self.io, &command, &draft)?;
         self.key_came();
         match edited {
-            Some(text) => {
+            Ok(text) => {
                 let outcome = match self.screens.overlays.last_mut() {
                     Some(Overlay::Editor(e)) => e.closed(Edit::Saved(text)),
                     _ => Outcome::Stay,
                 };
                 self.outcome(outcome)
             }
-            None => {
-                notice(self, crate::ui::words::EXTERNAL_EDITOR_FAILED, draft);
+            Err(why) => {
+                notice(self, why, draft);
                 Ok(())
             }
         }
     }
 }
 
-/// The most an external editor's file is read back: an answer or a note of 1 MiB.
-const MAX_EXTERNAL_BYTES: u64 = 1 << 20;
-
 /// Runs `command` on a private temporary file holding `draft`; the text it leaves (invalid
-/// UTF-8 as U+FFFD, at most [`MAX_EXTERNAL_BYTES`], one final line break dropped), or `None`
-/// when it failed. The file is removed whatever happens.
-fn edit_in<B: Backend>(io: &mut B, command: &str, draft: &str) -> io::Result<Option<String>> {
+/// UTF-8 as U+FFFD, one final line break dropped), or the editor's notice of why the draft is
+/// kept: it failed, or it left more than an editor holds (`limits::MAX_EDITOR_TEXT_BYTES`,
+/// never cut: a cut would lose the end without a word). The file is removed whatever happens.
+fn edit_in<B: Backend>(
+    io: &mut B,
+    command: &str,
+    draft: &str,
+) -> io::Result<Result<String, &'static str>> {
     use std::io::{Read, Write};
+    let failed = Err(crate::ui::words::EXTERNAL_EDITOR_FAILED);
     let mut file = match tempfile::Builder::new()
         .prefix("pi-ask-")
         .suffix(".txt")
         .tempfile()
     {
         Ok(f) => f,
-        Err(_) => return Ok(None),
+        Err(_) => return Ok(failed),
     };
     if file
         .write_all(draft.as_bytes())
         .and_then(|_| file.flush())
         .is_err()
     {
-        return Ok(None);
+        return Ok(failed);
     }
     if !io.run_editor_command(command, file.path())? {
-        return Ok(None);
+        return Ok(failed);
     }
+    let limit = crate::limits::MAX_EDITOR_TEXT_BYTES;
     let mut bytes = Vec::new();
     let read = std::fs::File::open(file.path())
-        .and_then(|f| f.take(MAX_EXTERNAL_BYTES).read_to_end(&mut bytes));
+        .and_then(|f| f.take(limit as u64 + 1).read_to_end(&mut bytes));
     if read.is_err() {
-        return Ok(None);
+        return Ok(failed);
+    }
+    if bytes.len() > limit {
+        return Ok(Err(crate::ui::words::EXTERNAL_EDITOR_TOO_LONG));
     }
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let text = text.strip_suffix('\n').unwrap_or(&text);
-    Ok(Some(text.strip_suffix('\r').unwrap_or(text).to_string()))
+    Ok(Ok(text.strip_suffix('\r').unwrap_or(text).to_string()))
 }
