@@ -54,7 +54,7 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     ),
     (
         "PI_ASK_BELL",
-        "0: do not ring the terminal bell when the first question appears (as --no-bell).",
+        "0 (or false, no, off): do not ring the terminal bell when the first question appears (as --no-bell); 1 or unset: ring it; another value is refused (exit 2).",
     ),
     (
         "PI_ASK_NOTIFY",
@@ -70,7 +70,7 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     ),
     (
         "PI_ASK_TRANSCRIPT",
-        "0: leave no transcript when the questionnaire ends (as --no-transcript).",
+        "0 (or false, no, off): leave no transcript when the questionnaire ends (as --no-transcript); 1 or unset: leave it; another value is refused (exit 2).",
     ),
     (
         "PI_ASK_PLAIN",

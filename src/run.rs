@@ -25,7 +25,8 @@ pub fn terminal_available() -> bool {
 
 /// Fills the settings of the main command that the command line left out from their
 /// environment variables (`PI_ASK_TIMEOUT`, `PI_ASK_SCREEN`, `PI_ASK_MAX_PAYLOAD_BYTES`,
-/// `PI_ASK_PLAIN`, `PI_ASK_AUTO_SUBMIT`, `PI_ASK_NOTIFY`, `PI_ASK_NOTIFY_COMMAND`), read only
+/// `PI_ASK_PLAIN`, `PI_ASK_AUTO_SUBMIT`, `PI_ASK_BELL`, `PI_ASK_TRANSCRIPT`, `PI_ASK_NOTIFY`,
+/// `PI_ASK_NOTIFY_COMMAND`), read only
 /// here, so a subcommand never trips on them; `given(id)` says
 /// whether the command line gave the argument `id` itself (it wins). `env` reads a variable
 /// as the operating system holds it (`std::env::var_os`).
@@ -95,6 +96,15 @@ pub fn settings_from_environment(
     }
     if let Some(value) = env(cli.auto_submit, "PI_ASK_AUTO_SUBMIT")? {
         cli.auto_submit = switch("PI_ASK_AUTO_SUBMIT", &value)?;
+    }
+    // On unless turned off: empty is the default.
+    for (name, off) in [
+        ("PI_ASK_BELL", &mut cli.no_bell),
+        ("PI_ASK_TRANSCRIPT", &mut cli.no_transcript),
+    ] {
+        if let Some(value) = env(*off, name)?.filter(|v| !v.trim().is_empty()) {
+            *off = !switch(name, &value)?;
+        }
     }
     if let Some(value) = env(given("notify"), "PI_ASK_NOTIFY")? {
         cli.notify = Some(
@@ -275,7 +285,7 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
         context: None,
         notify: crate::notify::Settings::new(
             cli.notify.clone().map(|c| c.0),
-            cli.no_bell || std::env::var("PI_ASK_BELL").is_ok_and(|v| v.trim() == "0"),
+            cli.no_bell,
             cli.notify_command.clone(),
         )
         .unwrap_or_default(),
@@ -285,8 +295,7 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
             crate::cli::ScreenArg::Full => frontend::tty::Placement::Full,
         },
         colour: colour_for_the_terminal(),
-        leave_nothing: cli.no_transcript
-            || std::env::var("PI_ASK_TRANSCRIPT").is_ok_and(|v| v.trim() == "0"),
+        leave_nothing: cli.no_transcript,
         above: None,
     };
     if let Some(ms) = cli.escape_delay {

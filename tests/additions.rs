@@ -216,6 +216,22 @@ fn bad_notify_settings_are_usage_errors_naming_the_setting() {
         "{}",
         run.stderr
     );
+    // The bell and the transcript take the same words (they ignored anything but `0`).
+    for name in ["PI_ASK_BELL", "PI_ASK_TRANSCRIPT"] {
+        let run = run_cmd(pi_ask().arg(&p).arg("--no-input").env(name, "maybe"));
+        assert_eq!(run.code, 2, "{name}");
+        assert!(
+            run.stderr.starts_with(&format!(
+                "pi-ask: {name}=\"maybe\" cannot be used: it is 1 or 0"
+            )),
+            "{}",
+            run.stderr
+        );
+        for good in ["off", "false", "0", "1", "on", ""] {
+            let run = run_cmd(pi_ask().arg(&p).arg("--no-input").env(name, good));
+            assert_eq!(run.code, 3, "{name}={good}: {}", run.stderr);
+        }
+    }
     // Good settings change nothing without a terminal.
     let run =
         run_cmd(

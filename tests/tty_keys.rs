@@ -938,6 +938,8 @@ fn no_bell_with_the_flag_or_pi_ask_bell_0() {
     };
     quiet(&["--no-bell"], &[]);
     quiet(&[], &[("PI_ASK_BELL", "0")]);
+    // As the other switches read it (it rang on for anything but `0`).
+    quiet(&[], &[("PI_ASK_BELL", "off")]);
 }
 
 #[test]
