@@ -831,7 +831,9 @@ impl SignalWatch {
                     .compare_exchange(ARMED, SIGNALLED, Ordering::SeqCst, Ordering::SeqCst)
                     .is_err()
                 {
-                    // The normal path is writing the result.
+                    // The normal path is writing the result: it has a while to finish (a
+                    // pipe read slowly), then the run ends as the signal says.
+                    exit_after_restoring(RESULT_WRITE_DEADLINE, 128 + signal);
                     return;
                 }
                 // The result first: nothing the terminal does can hold it up. When
@@ -844,6 +846,8 @@ impl SignalWatch {
                     leave_terminal(signal);
                     finish(signal)
                 } else {
+                    // A pipe or a FIFO nobody reads holds the write up: the run ends anyway.
+                    exit_after_restoring(RESULT_WRITE_DEADLINE, 128 + signal);
                     let code = finish(signal);
                     leave_terminal(signal);
                     code
@@ -909,12 +913,29 @@ fn leave_terminal(signal: i32) {
 /// How long a signal's ending may take when stdout is a terminal that takes no output.
 const EXIT_DEADLINE: Duration = Duration::from_millis(800);
 
+/// How long a result may take to be written after a terminating signal, to a pipe or a FIFO
+/// that is read slowly or not at all: then the run ends with the signal's exit code, the
+/// result cut short or not written (docs/exit-codes.md "Signals").
+const RESULT_WRITE_DEADLINE: Duration = Duration::from_secs(3);
+
 /// Exits the process with `code` after `after`, from a thread of its own.
 fn exit_after(after: Duration, code: i32) {
     let _ = std::thread::Builder::new()
         .name("pi-ask-exit".into())
         .spawn(move || {
             std::thread::sleep(after);
+            std::process::exit(code);
+        });
+}
+
+/// [`exit_after`], the terminal's modes put back first ([`restore`], bounded): for an ending
+/// whose own restoring may not have run yet.
+fn exit_after_restoring(after: Duration, code: i32) {
+    let _ = std::thread::Builder::new()
+        .name("pi-ask-exit".into())
+        .spawn(move || {
+            std::thread::sleep(after);
+            restore();
             std::process::exit(code);
         });
 }

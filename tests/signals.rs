@@ -391,3 +391,44 @@ fn gnu_screen_quit_ends_the_run_as_a_hang_up() {
         "{written}"
     );
 }
+
+/// A result larger than a pipe holds, on a pipe nobody reads (`pi-ask … > >(sleep 30)`): a
+/// SIGTERM's result cannot be written. Before, the run waited on the pipe as long as it
+/// stayed open, and meanwhile took keys and drew "Submitted" while its result said aborted.
+/// Now no key is acted on once the signal came, and the run ends 3 s later with 143, the
+/// terminal's modes put back.
+#[test]
+fn a_signal_whose_result_a_pipe_does_not_take_ends_the_run_and_no_key_acts_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let prompt = "word ".repeat(30_000);
+    let payload = serde_json::json!({"questions": [{"id": "q", "prompt": prompt,
+        "options": [{"value": "a", "label": "A"}, {"value": "b", "label": "B"}]}]});
+    std::fs::write(dir.path().join("big.json"), payload.to_string()).unwrap();
+    let mut cmd = Command::new("bash");
+    cmd.arg("-c").arg(format!(
+        "exec {} big.json --screen inline > >(sleep 30)",
+        env!("CARGO_BIN_EXE_pi-ask")
+    ));
+    let opts = Options {
+        cwd: Some(dir.path().to_path_buf()),
+        ..Options::default()
+    };
+    let mut s = Session::spawn_command(cmd, dir, "none.json".into(), opts);
+    s.wait_for("1. A");
+    s.signal(libc::SIGTERM);
+    let start = Instant::now();
+    // A and then the review's Submit, twice: nothing of it may be acted on.
+    s.send("1");
+    std::thread::sleep(Duration::from_millis(200));
+    s.send("11");
+    while !s.exited() {
+        assert!(start.elapsed() < Duration::from_secs(8), "still running");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let took = start.elapsed();
+    let screen = s.screen();
+    assert_eq!(s.wait_eof().code(), Some(143));
+    assert!(took >= Duration::from_millis(2500), "{took:?}");
+    assert!(!screen.contains("Submitted"), "{screen}");
+    assert!(!screen.contains("Review"), "{screen}");
+}

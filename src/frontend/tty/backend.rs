@@ -231,6 +231,9 @@ impl Backend for TtyBackend {
 
     fn event(&mut self, timeout: Option<Duration>) -> io::Result<Event> {
         let event = self.keys.next(timeout)?;
+        // A signal's ending owns the run from here (its result may take a while to write, to
+        // a pipe read slowly): no key is acted on, nothing more is drawn ("Submitted" was).
+        crate::terminal::yield_to_a_pending_signal();
         if event == Event::Resize {
             self.size.forget();
         }
@@ -282,7 +285,10 @@ impl Backend for TtyBackend {
             // On a thread of its own, so a resize is seen while it reads (see `threaded`).
             self.open_editor(opening, completer)?;
         }
-        self.wait_editor(wait)
+        let waited = self.wait_editor(wait);
+        // As after a key at a menu (`event`).
+        crate::terminal::yield_to_a_pending_signal();
+        waited
     }
 
     fn editor_cursor(&self) -> String {
