@@ -122,8 +122,12 @@ fn sigterm_while_a_dialog_is_open_writes_the_aborted_result() {
     // setsid (not a group leader here) made pi-ask itself the leader of a new session.
     std::thread::sleep(Duration::from_millis(100));
     let pid = d.child.id() as i32;
-    // SAFETY: kill with the session's process group (setsid made pi-ask its leader) and SIGTERM.
-    unsafe { libc::kill(-pid, libc::SIGTERM) };
+    // The session's process group: setsid made pi-ask its leader.
+    nix::sys::signal::killpg(
+        nix::unistd::Pid::from_raw(pid),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .expect("SIGTERM");
     let (code, rest, result) = d.finish();
     assert_eq!((code, rest.as_str()), (143, ""));
     assert_eq!(

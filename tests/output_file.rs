@@ -7,7 +7,6 @@
 
 use crate::scripted_support::{example, pi_ask, run_cmd, Dir, Run};
 use serde_json::Value;
-use std::ffi::CString;
 use std::io::Read;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -49,25 +48,34 @@ fn names(dir: &Dir) -> Vec<String> {
 
 /// A device node `name` in `dir` (mknod), when this process may make one (root); `None`
 /// otherwise, and the caller skips what needs it.
-fn device(dir: &Dir, name: &str, kind: libc::mode_t, major: u32, minor: u32) -> Option<PathBuf> {
+fn device(
+    dir: &Dir,
+    name: &str,
+    kind: nix::sys::stat::SFlag,
+    major: u64,
+    minor: u64,
+) -> Option<PathBuf> {
     let path = dir.path().join(name);
-    let c = CString::new(path.to_str().unwrap()).unwrap();
-    // SAFETY: mknod with a valid NUL-terminated path.
-    let made = unsafe { libc::mknod(c.as_ptr(), kind | 0o666, libc::makedev(major, minor)) } == 0;
-    if !made {
+    let made = nix::sys::stat::mknod(
+        &path,
+        kind,
+        nix::sys::stat::Mode::from_bits_truncate(0o666),
+        nix::sys::stat::makedev(major, minor),
+    );
+    if let Err(e) = made {
         crate::common::say(&format!(
-            "output_file: cannot mknod {name} (not root?): {}; skipped",
-            std::io::Error::last_os_error()
+            "output_file: cannot mknod {name} (not root?): {e}; skipped"
         ));
+        return None;
     }
-    made.then_some(path)
+    Some(path)
 }
 
 #[test]
 fn a_character_device_is_written_through_not_replaced() {
     let dir = Dir::new();
     // A copy of /dev/null (char 1,3), so the real one is never at risk.
-    let Some(null) = device(&dir, "null", libc::S_IFCHR, 1, 3) else {
+    let Some(null) = device(&dir, "null", nix::sys::stat::SFlag::S_IFCHR, 1, 3) else {
         return;
     };
     std::fs::set_permissions(&null, std::fs::Permissions::from_mode(0o4666)).unwrap();
@@ -86,7 +94,8 @@ fn a_full_disk_names_the_output_path() {
     // /dev/full fails every write with ENOSPC; as root a copy of it (the real one would be
     // at risk of being replaced should the fix break), else the real one (whose folder a
     // user cannot write).
-    let full = device(&dir, "full", libc::S_IFCHR, 1, 7).unwrap_or_else(|| "/dev/full".into());
+    let full = device(&dir, "full", nix::sys::stat::SFlag::S_IFCHR, 1, 7)
+        .unwrap_or_else(|| "/dev/full".into());
     let run = write_to(&dir, &full);
     assert_eq!(run.code, 4, "{}", run.stderr);
     assert_eq!(run.stdout, "");
@@ -105,7 +114,8 @@ fn a_full_disk_names_the_output_path() {
 fn help_and_version_on_a_full_disk_exit_4_with_the_reason() {
     let dir = Dir::new();
     // As a_full_disk_names_the_output_path: a copy of /dev/full as root, else the real one.
-    let full = device(&dir, "full", libc::S_IFCHR, 1, 7).unwrap_or_else(|| "/dev/full".into());
+    let full = device(&dir, "full", nix::sys::stat::SFlag::S_IFCHR, 1, 7)
+        .unwrap_or_else(|| "/dev/full".into());
     for args in [&["--help"][..], &["--version"], &["validate", "--help"]] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
             .args(args)
@@ -139,30 +149,22 @@ fn help_and_version_on_a_full_disk_exit_4_with_the_reason() {
 
 #[test]
 fn a_write_error_on_the_temporary_file_names_the_output_path() {
-    use std::os::unix::process::CommandExt;
     let dir = Dir::new();
-    // A file size limit of 16 bytes (SIGXFSZ ignored): writing the result fails with EFBIG,
-    // as a full disk fails with ENOSPC, while the temporary file is written.
-    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+    // A file size limit of 16 bytes (util-linux's prlimit; SIGXFSZ ignored by the shell, and
+    // so across exec): writing the result fails with EFBIG, as a full disk fails with ENOSPC,
+    // while the temporary file is written.
+    let mut cmd = std::process::Command::new("sh");
     cmd.current_dir(dir.path())
+        .args([
+            "-c",
+            "trap '' XFSZ; exec prlimit --fsize=16:16 \"$@\"",
+            "sh",
+            env!("CARGO_BIN_EXE_pi-ask"),
+        ])
         .arg(example("database.json"))
         .args(["--no-input", "-o", "r.json"])
         .env_remove("PI_ASK_ANSWERS")
         .env_remove("PI_ASK_TIMEOUT");
-    // SAFETY: only async-signal-safe calls between fork and exec.
-    unsafe {
-        cmd.pre_exec(|| {
-            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-            let limit = libc::rlimit {
-                rlim_cur: 16,
-                rlim_max: 16,
-            };
-            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
     let run = run_cmd(&mut assert_cmd::Command::from_std(cmd));
     assert_eq!(run.code, 4, "{}", run.stderr);
     assert_eq!(
@@ -176,9 +178,11 @@ fn a_write_error_on_the_temporary_file_names_the_output_path() {
 fn a_fifo_is_written_into_not_replaced() {
     let dir = Dir::new();
     let fifo = dir.path().join("fifo");
-    let c = CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: mkfifo with a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    nix::unistd::mkfifo(
+        &fifo,
+        nix::sys::stat::Mode::S_IRUSR | nix::sys::stat::Mode::S_IWUSR,
+    )
+    .expect("mkfifo");
     // Open for reading and writing (Linux), non-blocking: pi-ask's open does not wait for a
     // reader, and this test never waits for a writer.
     let mut reader = std::fs::File::options()
@@ -211,9 +215,11 @@ fn a_fifo_is_written_into_not_replaced() {
 /// A FIFO at `name` in `dir`.
 fn make_fifo(dir: &Dir, name: &str) -> PathBuf {
     let fifo = dir.path().join(name);
-    let c = CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: mkfifo with a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    nix::unistd::mkfifo(
+        &fifo,
+        nix::sys::stat::Mode::S_IRUSR | nix::sys::stat::Mode::S_IWUSR,
+    )
+    .expect("mkfifo");
     fifo
 }
 
@@ -309,7 +315,7 @@ fn a_socket_is_refused() {
 fn a_block_device_is_refused() {
     let dir = Dir::new();
     // A loop device number no machine has: even an open would fail (ENXIO).
-    let Some(disk) = device(&dir, "disk", libc::S_IFBLK, 7, 250) else {
+    let Some(disk) = device(&dir, "disk", nix::sys::stat::SFlag::S_IFBLK, 7, 250) else {
         return;
     };
     let run = write_to(&dir, Path::new("disk"));
@@ -374,7 +380,7 @@ fn a_dangling_symlink_gets_the_file_it_names() {
 #[test]
 fn a_symlink_to_a_character_device_writes_through_it() {
     let dir = Dir::new();
-    let Some(null) = device(&dir, "null", libc::S_IFCHR, 1, 3) else {
+    let Some(null) = device(&dir, "null", nix::sys::stat::SFlag::S_IFCHR, 1, 3) else {
         return;
     };
     std::os::unix::fs::symlink(&null, dir.path().join("stdout")).unwrap();

@@ -471,8 +471,7 @@ fn tui_sigint_to_pi_while_the_questionnaire_runs_does_not_kill_pi() {
     let mut pi = PiTui::start(PREFS, &[]);
     let s = &mut pi.session;
     s.wait_for(Q1);
-    // SAFETY: kill with pi's process group (pi is its session and group leader) and SIGINT.
-    assert_eq!(unsafe { libc::kill(-s.pid(), libc::SIGINT) }, 0);
+    crate::common::send_signal(-s.pid(), libc::SIGINT);
     let screen = s.wait_for("END OF TURN");
     assert!(has_row(&screen, "Cancelled"), "{screen}");
     assert_eq!(pi.tool_result()["details"], dismissed_details());
@@ -489,8 +488,7 @@ fn tui_sigquit_to_pi_while_the_questionnaire_runs_does_not_kill_pi() {
     let mut pi = PiTui::start(PREFS, &[]);
     let s = &mut pi.session;
     s.wait_for(Q1);
-    // SAFETY: kill with pi's process group (pi is its session and group leader) and SIGQUIT.
-    assert_eq!(unsafe { libc::kill(-s.pid(), libc::SIGQUIT) }, 0);
+    crate::common::send_signal(-s.pid(), libc::SIGQUIT);
     let screen = s.wait_for("END OF TURN");
     assert!(has_row(&screen, "Cancelled"), "{screen}");
     assert_eq!(
@@ -578,8 +576,7 @@ fn print_mode_sigint_while_asking_cancels_the_questionnaire_not_pi() {
     let mut pi = PiTui::start_with(PREFS, &[], &["-p", "go"]);
     let s = &mut pi.session;
     s.wait_for(Q1);
-    // SAFETY: kill with pi's process group (pi is its session and group leader) and SIGINT.
-    assert_eq!(unsafe { libc::kill(-s.pid(), libc::SIGINT) }, 0);
+    crate::common::send_signal(-s.pid(), libc::SIGINT);
     s.wait_for("END OF TURN");
     let (code, _) = s.finish();
     assert_eq!(code, 0);
@@ -710,8 +707,7 @@ fn kill_the_binary(pi: &mut PiTui) -> String {
     s.wait_for(Q1);
     assert!(s.alternate_screen());
     let child = child_named(s.pid(), "pi-ask");
-    // SAFETY: kill with a pid read from /proc (pi's child) and SIGKILL.
-    assert_eq!(unsafe { libc::kill(child, libc::SIGKILL) }, 0);
+    crate::common::send_signal(child, libc::SIGKILL);
     let screen = s.wait_for("END OF TURN");
     assert!(screen.contains("MODEL SAW ERROR:"), "{screen}");
     assert!(
@@ -843,8 +839,7 @@ fn tui_a_resumed_session_offers_an_unanswered_call_again_once() {
         let _ = std::fs::remove_dir_all(base.path().join("sessions"));
         let mut pi = start(&["--tui-mode", mode, "go"]);
         pi.session.wait_for(Q1);
-        // SAFETY: kill with pi's process group (pi leads its session and group) and SIGKILL.
-        assert_eq!(unsafe { libc::kill(-pi.session.pid(), libc::SIGKILL) }, 0);
+        crate::common::send_signal(-pi.session.pid(), libc::SIGKILL);
         let _ = pi.session.finish();
         assert_eq!(pi.messages("toolResult"), Vec::<Value>::new(), "{mode}");
 

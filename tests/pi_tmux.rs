@@ -386,8 +386,11 @@ fn tmux_a_killed_binary_leaves_pi_whole() {
             .parse()
             .unwrap();
         let binary = descendant_named(pane_pid, "pi-ask");
-        // SAFETY: kill with a pid read from /proc (a descendant of the pane) and SIGKILL.
-        assert_eq!(unsafe { libc::kill(binary, libc::SIGKILL) }, 0);
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(binary),
+            nix::sys::signal::Signal::SIGKILL,
+        )
+        .expect("SIGKILL");
         let screen = pi.wait_for("END OF TURN");
         assert!(
             screen.contains("pi-ask was killed by SIGKILL without writing a result"),

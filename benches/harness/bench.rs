@@ -27,7 +27,7 @@
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -215,23 +215,15 @@ impl Pty {
             std::thread::sleep(timeout.min(Duration::from_millis(5)));
             return Ok(None);
         }
-        let mut pfd = libc::pollfd {
-            fd: self.master.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        let ms = timeout.as_millis().min(i32::MAX as u128) as i32;
-        // SAFETY: one valid pollfd.
-        let rc = unsafe { libc::poll(&mut pfd, 1, ms) };
-        if rc < 0 {
-            let e = io::Error::last_os_error();
-            if e.kind() == io::ErrorKind::Interrupted {
-                return Ok(None);
-            }
-            return Err(e);
-        }
-        if rc == 0 {
-            return Ok(None);
+        let mut fds = [nix::poll::PollFd::new(
+            self.master.as_fd(),
+            nix::poll::PollFlags::POLLIN,
+        )];
+        let ms = timeout.as_millis().min(u16::MAX as u128) as u16;
+        match nix::poll::poll(&mut fds, nix::poll::PollTimeout::from(ms)) {
+            Ok(0) | Err(nix::errno::Errno::EINTR) => return Ok(None),
+            Ok(_) => {}
+            Err(e) => return Err(e.into()),
         }
         let mut buf = [0u8; 65536];
         let n = match self.master.read(&mut buf) {
@@ -337,11 +329,11 @@ impl Pty {
     /// Whether the program's terminal is in raw mode (no line editing, no echo): the
     /// termios of the pty, read through the master (Linux gives the slave's).
     fn is_raw(&self) -> bool {
-        // SAFETY: a zeroed termios is a valid value for tcgetattr to fill.
-        let mut t: libc::termios = unsafe { std::mem::zeroed() };
-        // SAFETY: tcgetattr on our own open fd with a valid out-pointer.
-        let rc = unsafe { libc::tcgetattr(self.master.as_raw_fd(), &mut t) };
-        rc == 0 && t.c_lflag & (libc::ICANON | libc::ECHO) == 0
+        use nix::sys::termios::LocalFlags;
+        nix::sys::termios::tcgetattr(&self.master).is_ok_and(|t| {
+            !t.local_flags
+                .intersects(LocalFlags::ICANON | LocalFlags::ECHO)
+        })
     }
 
     /// Waits up to `limit` until [`Pty::is_raw`] (reading what the program writes meanwhile).

@@ -55,3 +55,15 @@ pub fn wait_until_handled(pid: u32, signal: i32) {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
 }
+
+/// Sends `signal` (`libc::SIGTERM`, ...) to process `pid`, or to process group `-pid` when
+/// `pid` is negative (as kill(2)); panics when it cannot be sent.
+pub fn send_signal(pid: i32, signal: i32) {
+    let signal = nix::sys::signal::Signal::try_from(signal).expect("a signal number");
+    let sent = if pid < 0 {
+        nix::sys::signal::killpg(nix::unistd::Pid::from_raw(-pid), signal)
+    } else {
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), signal)
+    };
+    sent.expect("kill");
+}

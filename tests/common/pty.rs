@@ -54,8 +54,7 @@
 
 use std::fs::File;
 use std::io::{Read, Write};
-use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::unix::process::CommandExt;
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
@@ -175,7 +174,31 @@ impl Session {
             .env_remove("PI_ASK_TIMEOUT")
             .env_remove("COLUMNS")
             .env_remove("LINES")
-            .current_dir(opts.cwd.as_deref().unwrap_or(dir.path()))
+            .current_dir(opts.cwd.as_deref().unwrap_or(dir.path()));
+        for (k, v) in &opts.env {
+            cmd.env(k, v);
+        }
+        for k in &opts.env_remove {
+            cmd.env_remove(k);
+        }
+        // Its own session with the pty as controlling terminal: util-linux's `setsid --ctty`
+        // (not a process group leader here, it execs the program itself, so the pid is the
+        // program's).
+        let mut session = Command::new("setsid");
+        session
+            .arg("--ctty")
+            .arg(cmd.get_program())
+            .args(cmd.get_args());
+        for (key, value) in cmd.get_envs() {
+            match value {
+                Some(value) => session.env(key, value),
+                None => session.env_remove(key),
+            };
+        }
+        if let Some(dir) = cmd.get_current_dir() {
+            session.current_dir(dir);
+        }
+        let child = session
             .stdin(Stdio::from(slave.try_clone().expect("dup slave")))
             .stdout(if opts.stdout_to_file {
                 Stdio::from(File::create(&output).expect("stdout file"))
@@ -186,26 +209,9 @@ impl Session {
                 Stdio::from(slave.try_clone().expect("dup slave"))
             } else {
                 Stdio::from(stderr)
-            });
-        for (k, v) in &opts.env {
-            cmd.env(k, v);
-        }
-        for k in &opts.env_remove {
-            cmd.env_remove(k);
-        }
-        // SAFETY: only async-signal-safe calls between fork and exec.
-        unsafe {
-            cmd.pre_exec(|| {
-                if libc::setsid() < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                if libc::ioctl(0, libc::TIOCSCTTY as _, 0) < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
-        let child = cmd.spawn().expect("spawn the program in a pty");
+            })
+            .spawn()
+            .expect("spawn the program in a pty");
         // Close every copy of the slave here, so reads on the master end when the child exits.
         drop(cmd);
         drop(slave);
@@ -401,8 +407,8 @@ impl Session {
 
     /// Sends a signal (e.g. `libc::SIGTERM`) to the program.
     pub fn signal(&self, signal: i32) {
-        // SAFETY: kill with a valid pid and signal number.
-        unsafe { libc::kill(self.pid(), signal) };
+        let signal = nix::sys::signal::Signal::try_from(signal).expect("a signal number");
+        let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(self.pid()), signal);
     }
 
     /// The screen's text now (rows joined by newlines, trailing spaces trimmed).
@@ -447,19 +453,17 @@ impl Session {
     /// Resizes the window to `rows` x `cols` (the program gets SIGWINCH) and the screen the
     /// harness parses with it.
     pub fn set_window_size(&mut self, rows: u16, cols: u16) {
-        let ws = libc::winsize {
+        self.screen.lock().unwrap().screen_mut().set_size(
+            std::num::NonZeroU16::new(rows.max(1)).unwrap(),
+            std::num::NonZeroU16::new(cols.max(1)).unwrap(),
+        );
+        let size = rustix::termios::Winsize {
             ws_row: rows,
             ws_col: cols,
             ws_xpixel: 0,
             ws_ypixel: 0,
         };
-        self.screen.lock().unwrap().screen_mut().set_size(
-            std::num::NonZeroU16::new(rows.max(1)).unwrap(),
-            std::num::NonZeroU16::new(cols.max(1)).unwrap(),
-        );
-        // SAFETY: TIOCSWINSZ on the pty master we own, with a valid winsize.
-        let rc = unsafe { libc::ioctl(self.master.as_raw_fd(), libc::TIOCSWINSZ, &ws) };
-        assert_eq!(rc, 0, "TIOCSWINSZ: {}", std::io::Error::last_os_error());
+        rustix::termios::tcsetwinsize(&self.master, size).expect("TIOCSWINSZ");
     }
 
     /// Whether the terminal's cursor is visible now.
