@@ -156,7 +156,7 @@ fn print(text: &str) -> Result<(), ExitCode> {
     out.write_all(text.as_bytes())
         .and_then(|_| out.flush())
         .map_err(|e| {
-            crate::terminal::say(&format!("pi-ask: cannot write to stdout: {e}"));
+            crate::run::say_stdout_failed(&e);
             ExitCode::OutputFailed
         })
 }

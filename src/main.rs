@@ -81,7 +81,7 @@ fn clap_exit(e: &clap::Error) -> i32 {
         Ok(()) => 0,
         Err(why) if why.kind() == std::io::ErrorKind::BrokenPipe => 0,
         Err(why) => {
-            pi_ask::run::say(&format!("pi-ask: cannot write to stdout: {why}"));
+            pi_ask::run::say_stdout_failed(&why);
             ExitCode::OutputFailed.code()
         }
     }

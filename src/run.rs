@@ -137,6 +137,16 @@ pub fn settings_from_environment(
 /// A line on stderr that never fails (the terminal may be gone): `terminal::say`.
 pub use crate::terminal::say;
 
+/// Says on stderr that stdout could not be written (`pi-ask: cannot write to stdout: No space
+/// left on device`), the OS error number left out as in every other message.
+pub fn say_stdout_failed(e: &std::io::Error) {
+    let why = e.to_string();
+    say(&format!(
+        "pi-ask: cannot write to stdout: {}",
+        crate::contract::without_os_error(&why)
+    ));
+}
+
 /// Runs the main command and returns the exit code; the result JSON has been written (or the
 /// failure to write it reported on stderr) when it returns.
 pub fn run(cli: &Cli) -> ExitCode {
