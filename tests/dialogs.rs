@@ -300,6 +300,33 @@ fn the_timeout_holds_when_the_client_never_answers() {
     }
 }
 
+/// A client that opened stdout but does not read it, and a request larger than a pipe holds
+/// (a 500 KB preview): the write filled the pipe and waited for good, past `--timeout`. It
+/// is bounded by the time left now: the flow times out (exit 124).
+#[test]
+fn the_timeout_holds_when_the_client_does_not_read_a_large_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let payload = dir.path().join("big-preview.json");
+    let preview = "x".repeat(500_000);
+    std::fs::write(
+        &payload,
+        json!({"questions": [{"id": "q", "prompt": "Which?", "type": "preview", "options": [
+            {"value": "a", "label": "A", "preview": preview},
+            {"value": "b", "label": "B", "preview": "y"}]}]})
+        .to_string(),
+    )
+    .unwrap();
+    let d = Dialogs::start_with(&payload, &["--timeout", "2"]);
+    let start = std::time::Instant::now();
+    let (code, _rest, result) = d.exit_within(Duration::from_secs(10));
+    assert_eq!(code, 124);
+    assert!(start.elapsed() >= Duration::from_millis(1500));
+    assert_eq!(
+        result["details"]["error"],
+        json!({"code": "timeout", "message": "no key for 2 seconds"})
+    );
+}
+
 #[test]
 fn a_request_timeout_is_at_most_what_node_set_timeout_takes() {
     // 30 days: more than 2^31-1 ms, which Node's setTimeout (pi's RPC client) fires at once.

@@ -140,8 +140,67 @@ pub fn ask(flow: Flow<'_>, timeout: Option<Duration>, max_line: u64) -> Ending {
         Ok(fd) => FileLines::new(io::BufReader::new(std::fs::File::from(fd))),
         Err(e) => return Ending::TerminalLost(format!("the dialog client failed: {e}")),
     };
-    let stdout = io::stdout();
-    run_timed(flow, stdin, stdout.lock(), timeout, max_line)
+    let stdout = match io::stdout().as_fd().try_clone_to_owned() {
+        Ok(fd) => TimedStdout(std::fs::File::from(fd)),
+        Err(e) => return Ending::TerminalLost(format!("the dialog client failed: {e}")),
+    };
+    run_timed(flow, stdin, stdout, timeout, max_line)
+}
+
+/// Where request lines go ([`run_timed`]): any writer, each line written whole and flushed,
+/// or stdout with its writes bounded by the time left ([`TimedStdout`]).
+pub trait RequestSink {
+    /// Writes `line` within `within` (`None`: as long as it takes); false when the time ran
+    /// out first (the client does not read).
+    ///
+    /// Errors: the write failed.
+    fn send(&mut self, line: &[u8], within: Option<Duration>) -> io::Result<bool>;
+}
+
+impl<W: Write> RequestSink for W {
+    fn send(&mut self, line: &[u8], _within: Option<Duration>) -> io::Result<bool> {
+        self.write_all(line)?;
+        self.flush()?;
+        Ok(true)
+    }
+}
+
+/// stdout, written a pipe's atomic size ([`PIPE_BUF`]) at a time once poll says it takes
+/// more: a client that opened it but does not read cannot hold a request past `--timeout`
+/// (a 500 KB preview in a request filled the pipe and the deadline never came).
+pub struct TimedStdout(std::fs::File);
+
+/// The most written at once after POLLOUT: a pipe then has a free page for it (Linux).
+const PIPE_BUF: usize = 4096;
+
+impl RequestSink for TimedStdout {
+    fn send(&mut self, line: &[u8], within: Option<Duration>) -> io::Result<bool> {
+        use std::os::fd::AsFd;
+        let until = within.and_then(|w| std::time::Instant::now().checked_add(w));
+        let mut rest = line;
+        while !rest.is_empty() {
+            let left = until.map(|u| u.saturating_duration_since(std::time::Instant::now()));
+            if left.is_some_and(|l| l.is_zero()) {
+                return Ok(false);
+            }
+            // At most a minute a wait: the loop looks at the time again.
+            let ms = left.map_or(60_000, |l| l.as_millis().clamp(1, 60_000)) as u16;
+            let mut fds = [nix::poll::PollFd::new(
+                self.0.as_fd(),
+                nix::poll::PollFlags::POLLOUT,
+            )];
+            match nix::poll::poll(&mut fds, nix::poll::PollTimeout::from(ms)) {
+                Ok(0) | Err(nix::errno::Errno::EINTR) => continue,
+                Ok(_) => {}
+                Err(e) => return Err(e.into()),
+            }
+            match (&self.0).write(&rest[..rest.len().min(PIPE_BUF)])? {
+                0 => return Err(io::ErrorKind::WriteZero.into()),
+                n => rest = &rest[n..],
+            }
+        }
+        Ok(true)
+    }
 }
 
 /// Why the loop stopped before the flow ended.
@@ -178,7 +237,7 @@ pub fn run<R: BufRead, W: Write>(flow: Flow<'_>, input: R, out: W) -> Ending {
 
 /// [`run`] with a `--timeout` and a response line limit of `max_line` bytes (see [`ask`]);
 /// `input` tells when a line can be read and the time ([`Lines`]).
-pub fn run_timed<R: Lines, W: Write>(
+pub fn run_timed<R: Lines, W: RequestSink>(
     flow: Flow<'_>,
     input: R,
     out: W,
@@ -241,7 +300,7 @@ fn quote_value(value: &str) -> String {
     }
 }
 
-impl<R: Lines, W: Write> Dialogs<'_, R, W> {
+impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
     fn run(&mut self) -> Result<(), Stop> {
         super::show_screens(
             self,
@@ -281,8 +340,10 @@ impl<R: Lines, W: Write> Dialogs<'_, R, W> {
                     );
                 }
             }
-            writeln!(self.out, "{value}")?;
-            self.out.flush()?;
+            let within = self.deadline.and_then(|d| d.left(sent));
+            if !self.out.send(format!("{value}\n").as_bytes(), within)? {
+                return Err(Stop::TimedOut);
+            }
             let response = self.read_response()?;
             let now = self.input.now();
             if let Some(deadline) = &mut self.deadline {
