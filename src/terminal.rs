@@ -846,8 +846,9 @@ impl SignalWatch {
                     leave_terminal(signal);
                     finish(signal)
                 } else {
-                    // A pipe or a FIFO nobody reads holds the write up: the run ends anyway.
-                    exit_after_restoring(RESULT_WRITE_DEADLINE, 128 + signal);
+                    // A pipe or a FIFO nobody reads holds the write up: the run ends anyway,
+                    // leaving the terminal as after the write (the farewell, the modes).
+                    exit_after_leaving(RESULT_WRITE_DEADLINE, 128 + signal, signal);
                     let code = finish(signal);
                     leave_terminal(signal);
                     code
@@ -897,6 +898,11 @@ pub fn watch_now() -> io::Result<()> {
 /// What a signal's ending leaves on the terminal (bounded, as every write to it): the end of
 /// a half-typed plain prompt line, the farewell, the terminal restored.
 fn leave_terminal(signal: i32) {
+    // Once: the exit after a result write that took too long may come as the write ends.
+    static LEFT: AtomicBool = AtomicBool::new(false);
+    if LEFT.swap(true, Ordering::SeqCst) {
+        return;
+    }
     // In the background (continued there after a stop, which gave the terminal back) the
     // terminal is its foreground job's: nothing of pi-ask's is on it to leave or restore.
     if !in_the_foreground() {
@@ -924,6 +930,19 @@ fn exit_after(after: Duration, code: i32) {
         .name("pi-ask-exit".into())
         .spawn(move || {
             std::thread::sleep(after);
+            std::process::exit(code);
+        });
+}
+
+/// [`exit_after`], the terminal left first as a signal's ending leaves it ([`leave_terminal`]:
+/// the farewell in place of the block, the modes; bounded): for a result write that may never
+/// end.
+fn exit_after_leaving(after: Duration, code: i32, signal: i32) {
+    let _ = std::thread::Builder::new()
+        .name("pi-ask-exit".into())
+        .spawn(move || {
+            std::thread::sleep(after);
+            leave_terminal(signal);
             std::process::exit(code);
         });
 }

@@ -396,7 +396,7 @@ fn gnu_screen_quit_ends_the_run_as_a_hang_up() {
 /// SIGTERM's result cannot be written. Before, the run waited on the pipe as long as it
 /// stayed open, and meanwhile took keys and drew "Submitted" while its result said aborted.
 /// Now no key is acted on once the signal came, and the run ends 3 s later with 143, the
-/// terminal's modes put back.
+/// farewell in place of the block and the terminal's modes put back.
 #[test]
 fn a_signal_whose_result_a_pipe_does_not_take_ends_the_run_and_no_key_acts_after_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -431,4 +431,10 @@ fn a_signal_whose_result_a_pipe_does_not_take_ends_the_run_and_no_key_acts_after
     assert!(took >= Duration::from_millis(2500), "{took:?}");
     assert!(!screen.contains("Submitted"), "{screen}");
     assert!(!screen.contains("Review"), "{screen}");
+    // The farewell in place of the block, as at any signal's ending.
+    assert!(
+        screen.contains("Aborted by SIGTERM: the answers were not sent"),
+        "{screen}"
+    );
+    assert!(!screen.contains("1. A"), "{screen}");
 }
