@@ -691,8 +691,9 @@ pub fn claim_result() {
         let now = STATE.load(Ordering::SeqCst);
         // A terminating signal interrupts the front end's read (console even turns the
         // interrupted read into a dismissal); the watcher thread will write the `aborted`
-        // result, so step aside.
+        // result (started now if it was not yet), so step aside.
         if now == SIGNALLED || (now == ARMED && terminating_received()) {
+            let _ = watch_now();
             loop {
                 std::thread::park();
             }
@@ -714,6 +715,9 @@ pub fn claim_result() {
 pub fn yield_to_a_pending_signal() {
     let now = STATE.load(Ordering::SeqCst);
     if now == SIGNALLED || (now == ARMED && terminating_received()) {
+        // The watch's thread ends the run: started now if it was not yet (it starts after
+        // the first frame).
+        let _ = watch_now();
         loop {
             std::thread::park();
         }
