@@ -1102,6 +1102,23 @@ fn a_long_typed_note_is_folded_and_keeps_the_block_in_the_window() {
     );
 }
 
+/// A tmux server (and a GNU screen session in it) ended when dropped, a failed test too.
+struct Ends {
+    socket: String,
+    screen: Option<String>,
+}
+
+impl Drop for Ends {
+    fn drop(&mut self) {
+        if let Some(name) = &self.screen {
+            let _ = std::process::Command::new("screen")
+                .args(["-S", name, "-X", "quit"])
+                .status();
+        }
+        tmux(&self.socket, &["kill-server"]);
+    }
+}
+
 /// In tmux at 80x24, `wrapper` running `sh -c SCRIPT` (`printf 'before\n'`, then pi-ask on the
 /// preferences payload), in a folder of its own; `None` without tmux.
 fn wrapped_in_tmux(wrapper: &str, tag: &str) -> Option<(String, tempfile::TempDir)> {
@@ -1158,6 +1175,10 @@ fn a_narrower_window_over_ssh_leaves_the_title_once() {
     ) else {
         return;
     };
+    let _ends = Ends {
+        socket: socket.clone(),
+        screen: None,
+    };
     tmux_wait(&socket, "the first question", |p| p.contains("? keys"));
     narrowed_to(&socket, 60, HINT_60);
     // With the history: tmux may push `before` up, never a second title.
@@ -1173,7 +1194,6 @@ fn a_narrower_window_over_ssh_leaves_the_title_once() {
     );
     tmux(&socket, &["send-keys", "-t", "t", "C-c"]);
     let pane = tmux_wait(&socket, "the transcript", |p| p.contains("Dismissed"));
-    tmux(&socket, &["kill-server"]);
     assert_eq!(
         lines(&pane),
         [
@@ -1203,6 +1223,10 @@ fn gnu_screen_narrower_then_wider_leaves_the_block_once() {
     ) else {
         return;
     };
+    let _ends = Ends {
+        socket: socket.clone(),
+        screen: Some(name),
+    };
     tmux_wait(&socket, "the first question", |p| p.contains("? keys"));
     let before = visible(&socket);
     let shown = narrowed_to(&socket, 50, HINT_50);
@@ -1216,11 +1240,7 @@ fn gnu_screen_narrower_then_wider_leaves_the_block_once() {
         shown.join("\n")
     );
     let shown = narrowed_to(&socket, 80, HINT_80);
-    let quit = std::process::Command::new("screen")
-        .args(["-S", &name, "-X", "quit"])
-        .status();
-    tmux(&socket, &["kill-server"]);
-    drop((quit, dir));
+    drop(dir);
     // The block as before, once, with nothing under it (screen may keep `before` in its
     // history: its rewrap took rows).
     let block: Vec<&String> = before.iter().filter(|l| *l != "before").collect();
