@@ -163,6 +163,20 @@ impl Pane {
         }
     }
 
+    /// [`Pane::ask`] of `command`, the first question answered, then Ctrl+Z.
+    fn answered_then_suspended(&self, command: &str) {
+        self.ask(command);
+        self.answer_the_first();
+        self.suspend();
+    }
+
+    /// `clear`, then `commands`, then `jobs`: the visible rows once `listed` (a marker of its
+    /// own: the suspend's `Stopped` line may be on the screen until `clear` runs).
+    fn jobs_after(&self, commands: &str) -> Vec<String> {
+        self.run(&format!("clear; {commands}; jobs; echo listed"));
+        self.wait_visible("the jobs list", |rows| rows.iter().any(|l| l == "listed"))
+    }
+
     /// pi-ask's process id (the pane's shell's child).
     fn pi_ask(&self) -> i32 {
         let shell = tmux(
@@ -419,6 +433,21 @@ fn in_plain_mode_fg_after_ctrl_z_prints_the_prompt_again() {
     );
 }
 
+/// `shown` has the job's `state` line (`Exit 143`, `Running`) and no row holding any of
+/// `absent`: the run wrote nothing on the shell's terminal.
+fn assert_job_state(shown: &[String], state: &str, absent: &[&str]) {
+    assert!(
+        shown.iter().any(|l| l.contains(state)),
+        "{}",
+        shown.join("\n")
+    );
+    assert!(
+        !shown.iter().any(|l| absent.iter().any(|a| l.contains(a))),
+        "{}",
+        shown.join("\n")
+    );
+}
+
 /// The result file `r.json` in the pane's folder.
 fn result_in(pane: &Pane) -> Value {
     serde_json::from_str(&std::fs::read_to_string(pane.dir.path().join("r.json")).unwrap()).unwrap()
@@ -501,9 +530,7 @@ fn sigterm_while_suspended_then_fg_leaves_only_the_transcript() {
     let Some(pane) = Pane::start("term-stopped") else {
         return;
     };
-    pane.ask("pi-ask q.json > r.json");
-    pane.answer_the_first();
-    pane.suspend();
+    pane.answered_then_suspended("pi-ask q.json > r.json");
     pane.text("clear; kill -TERM $(jobs -p %1); fg; echo code=$?");
     pane.keys(&["Enter"]);
     // bash writes the echo and its prompt apart: both are awaited.
@@ -541,24 +568,10 @@ fn kill_of_a_suspended_run_ends_it_with_its_result() {
     let Some(pane) = Pane::start("kill-suspended") else {
         return;
     };
-    pane.ask("pi-ask q.json > r.json");
-    pane.answer_the_first();
-    pane.suspend();
+    pane.answered_then_suspended("pi-ask q.json > r.json");
     // bash's `wait` could still see the job stopped: its end is read from `jobs`.
-    pane.run("clear; kill %1; sleep 1; jobs; echo listed");
-    let shown = pane.wait_visible("the jobs list", |rows| rows.iter().any(|l| l == "listed"));
-    assert!(
-        shown.iter().any(|l| l.contains("Exit 143")),
-        "{}",
-        shown.join("\n")
-    );
-    assert!(
-        !shown
-            .iter()
-            .any(|l| l.contains("2/2 Frontend") || l.contains("Aborted")),
-        "{}",
-        shown.join("\n")
-    );
+    let shown = pane.jobs_after("kill %1; sleep 1");
+    assert_job_state(&shown, "Exit 143", &["2/2 Frontend", "Aborted"]);
     assert_eq!(
         result_in(&pane)["details"]["error"]["code"],
         json!("aborted")
@@ -573,23 +586,9 @@ fn a_suspended_run_sent_to_the_background_times_out_there() {
     let Some(pane) = Pane::start("bg-timeout") else {
         return;
     };
-    pane.ask("pi-ask q.json --timeout 2 > r.json");
-    pane.answer_the_first();
-    pane.suspend();
-    pane.run("clear; bg; sleep 4; jobs; echo listed");
-    let shown = pane.wait_visible("the jobs list", |rows| rows.iter().any(|l| l == "listed"));
-    assert!(
-        shown.iter().any(|l| l.contains("Exit 124")),
-        "{}",
-        shown.join("\n")
-    );
-    assert!(
-        !shown
-            .iter()
-            .any(|l| l.contains("2/2 Frontend") || l.contains("Style") || l.contains("Timed")),
-        "{}",
-        shown.join("\n")
-    );
+    pane.answered_then_suspended("pi-ask q.json --timeout 2 > r.json");
+    let shown = pane.jobs_after("bg; sleep 4");
+    assert_job_state(&shown, "Exit 124", &["2/2 Frontend", "Style", "Timed"]);
     let result = result_in(&pane);
     assert_eq!(result["details"]["error"]["code"], json!("timeout"));
     assert_eq!(
@@ -607,15 +606,8 @@ fn a_suspended_run_sent_to_the_background_asks_once_at_fg() {
     };
     pane.ask("pi-ask q.json > r.json");
     pane.suspend();
-    // `listed` is awaited, not the job's state: the suspend's `Stopped` line may still be on
-    // the screen until `clear` runs.
-    pane.run("clear; bg; sleep 0.5; jobs; echo listed");
-    let shown = pane.wait_visible("the jobs list", |rows| rows.iter().any(|l| l == "listed"));
-    assert!(
-        shown.iter().any(|l| l.contains("Running")) && !shown.iter().any(|l| l.contains("1/2")),
-        "{}",
-        shown.join("\n")
-    );
+    let shown = pane.jobs_after("bg; sleep 0.5");
+    assert_job_state(&shown, "Running", &["1/2"]);
     pane.text("clear; fg");
     pane.keys(&["Enter"]);
     tmux_wait(&pane.socket, "the first question", |p| {

@@ -5,17 +5,31 @@ use super::*;
 
 /// Runs `payload` inline on a `rows` x `cols` fake terminal with `events`; returns the ending
 /// and everything written.
+/// The test options ([`opts`]), inline.
+fn inline_opts() -> AskOptions {
+    AskOptions {
+        placement: Placement::Inline,
+        ..opts()
+    }
+}
+
+/// 2 (Balanced), Tab to the review, Enter to submit: PREFS on a 30x100 fake terminal with
+/// `options`; the terminal after.
+fn balanced_and_submitted(options: &AskOptions) -> FakeBackend {
+    let mut events = chars("2");
+    events.push(key(Key::Tab));
+    events.push(key(Key::Enter));
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(30, 100, events);
+    let ending = drive(Flow::new(&p), &mut backend, options);
+    assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
+    backend
+}
+
 fn inline_session(payload: &str, events: Vec<Event>, rows: usize, cols: usize) -> (Ending, String) {
     let p = parse_payload(payload).unwrap();
     let mut backend = FakeBackend::new(rows, cols, events);
-    let ending = drive(
-        Flow::new(&p),
-        &mut backend,
-        &AskOptions {
-            placement: Placement::Inline,
-            ..opts()
-        },
-    );
+    let ending = drive(Flow::new(&p), &mut backend, &inline_opts());
     (ending, backend.written)
 }
 
@@ -34,20 +48,7 @@ fn an_editor_in_a_window_of_three_rows_keeps_the_block_within_two() {
 
 #[test]
 fn inline_leaves_the_transcript_on_the_fake_terminal() {
-    let mut events = chars("2");
-    events.push(key(Key::Tab));
-    events.push(key(Key::Enter));
-    let p = parse_payload(PREFS).unwrap();
-    let mut backend = FakeBackend::new(30, 100, events);
-    let ending = drive(
-        Flow::new(&p),
-        &mut backend,
-        &AskOptions {
-            placement: Placement::Inline,
-            ..opts()
-        },
-    );
-    assert!(matches!(ending, Ending::Submitted(_)));
+    let backend = balanced_and_submitted(&inline_opts());
     assert_eq!(
         backend.screen(),
         "Implementation preferences\nStyle: Balanced\nFrontend: no answer\n✔ Submitted"
@@ -84,21 +85,10 @@ fn tab_and_arrows_in_an_empty_note_editor_opened_from_the_review_never_end_the_f
 
 #[test]
 fn inline_with_leave_nothing_erases_what_it_drew_and_parks_the_cursor_where_it_started() {
-    let mut events = chars("2");
-    events.push(key(Key::Tab));
-    events.push(key(Key::Enter));
-    let p = parse_payload(PREFS).unwrap();
-    let mut backend = FakeBackend::new(30, 100, events);
-    let ending = drive(
-        Flow::new(&p),
-        &mut backend,
-        &AskOptions {
-            placement: Placement::Inline,
-            leave_nothing: true,
-            ..opts()
-        },
-    );
-    assert!(matches!(ending, Ending::Submitted(_)));
+    let backend = balanced_and_submitted(&AskOptions {
+        leave_nothing: true,
+        ..inline_opts()
+    });
     assert_eq!(backend.screen(), "");
     assert_eq!(backend.cursor(), (0, 0));
     assert!(backend.written.ends_with("\x1b[?25h"));
@@ -148,10 +138,9 @@ fn above_session(events: Vec<Event>) -> (Vec<String>, String) {
         Flow::new(&p),
         &mut backend,
         &AskOptions {
-            placement: Placement::Inline,
             above: Some(above),
             leave_nothing: true,
-            ..opts()
+            ..inline_opts()
         },
     );
     let mut rows = backend.visible();
@@ -238,14 +227,7 @@ fn note_run_in(
     let mut backend = FakeBackend::new(size.0, size.1, events);
     backend.sizes.extend(resize);
     backend.print("$ pi-ask q.json\n");
-    let ending = drive(
-        Flow::new(&p),
-        &mut backend,
-        &AskOptions {
-            placement: Placement::Inline,
-            ..opts()
-        },
-    );
+    let ending = drive(Flow::new(&p), &mut backend, &inline_opts());
     let answers = match ending {
         Ending::Submitted(state) => Ok(serde_json::to_value(state.answers(&p)).unwrap()),
         other => Err(other),
