@@ -379,6 +379,24 @@ pub fn timeout_message(idle: Duration) -> String {
     format!("no key for {seconds} {unit}")
 }
 
+/// Whether `message` is one [`timeout_message`] writes (a recorded timeout replays with it): `no key for N second(s)`, N a
+/// number of at most 16 characters (digits and one `.`).
+pub fn is_timeout_message(message: &str) -> bool {
+    let Some(rest) = message.strip_prefix("no key for ") else {
+        return false;
+    };
+    let Some(number) = rest
+        .strip_suffix(" seconds")
+        .or_else(|| rest.strip_suffix(" second"))
+    else {
+        return false;
+    };
+    !number.is_empty()
+        && number.len() <= 16
+        && number.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && number.matches('.').count() <= 1
+}
+
 /// The result of a flow that timed out (no key for the `--timeout` time): `cancelled: true`,
 /// the answers given so far, `details.error` = `timeout` with `why`, and a transcript that
 /// names the questions still open.
@@ -852,6 +870,19 @@ mod tests {
         assert_eq!(m(1_000), "no key for 1 second");
         assert_eq!(m(2_500), "no key for 2.5 seconds");
         assert_eq!(m(250), "no key for 0.25 seconds");
+        // Every one of them is known again when a recorded timeout replays.
+        for ms in [
+            1,
+            250,
+            1_000,
+            2_500,
+            30_000,
+            86_400_000,
+            u64::MAX / 1_000_000,
+        ] {
+            assert!(is_timeout_message(&m(ms)), "{}", m(ms));
+        }
+        assert!(!is_timeout_message("no key for 3 seconds\n- Style: Rich"));
     }
 
     #[test]

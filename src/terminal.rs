@@ -837,7 +837,7 @@ impl SignalWatch {
                 {
                     // The normal path is writing the result: it has a while to finish (a
                     // pipe read slowly), then the run ends as the signal says.
-                    exit_after_restoring(RESULT_WRITE_DEADLINE, 128 + signal);
+                    exit_after(RESULT_WRITE_DEADLINE, 128 + signal, Leaving::Modes);
                     return;
                 }
                 // The result first: nothing the terminal does can hold it up. When
@@ -846,13 +846,17 @@ impl SignalWatch {
                 // would vanish), and should that terminal take no output the run still
                 // ends after a while.
                 let code = if result_on_stdout && io::IsTerminal::is_terminal(&io::stdout()) {
-                    exit_after(EXIT_DEADLINE, 128 + signal);
+                    exit_after(EXIT_DEADLINE, 128 + signal, Leaving::Nothing);
                     leave_terminal(signal);
                     finish(signal)
                 } else {
                     // A pipe or a FIFO nobody reads holds the write up: the run ends anyway,
                     // leaving the terminal as after the write (the farewell, the modes).
-                    exit_after_leaving(RESULT_WRITE_DEADLINE, 128 + signal, signal);
+                    exit_after(
+                        RESULT_WRITE_DEADLINE,
+                        128 + signal,
+                        Leaving::Farewell(signal),
+                    );
                     let code = finish(signal);
                     leave_terminal(signal);
                     code
@@ -928,37 +932,30 @@ const EXIT_DEADLINE: Duration = Duration::from_millis(800);
 /// result cut short or not written (docs/exit-codes.md "Signals").
 const RESULT_WRITE_DEADLINE: Duration = Duration::from_secs(3);
 
-/// Exits the process with `code` after `after`, from a thread of its own.
-fn exit_after(after: Duration, code: i32) {
-    let _ = std::thread::Builder::new()
-        .name("pi-ask-exit".into())
-        .spawn(move || {
-            std::thread::sleep(after);
-            std::process::exit(code);
-        });
+/// What the exit after a deadline ([`exit_after`]) leaves on the terminal first (bounded,
+/// as every write to it).
+#[derive(Debug, Clone, Copy)]
+enum Leaving {
+    /// Nothing: the terminal takes no output.
+    Nothing,
+    /// The modes put back ([`restore`]): an ending whose own restoring may not have run.
+    Modes,
+    /// As a signal's ending leaves it ([`leave_terminal`]: the farewell, the modes).
+    Farewell(i32),
 }
 
-/// [`exit_after`], the terminal left first as a signal's ending leaves it ([`leave_terminal`]:
-/// the farewell in place of the block, the modes; bounded): for a result write that may never
-/// end.
-fn exit_after_leaving(after: Duration, code: i32, signal: i32) {
+/// Exits the process with `code` after `after`, from a thread of its own, leaving the
+/// terminal as `leaving` says first.
+fn exit_after(after: Duration, code: i32, leaving: Leaving) {
     let _ = std::thread::Builder::new()
         .name("pi-ask-exit".into())
         .spawn(move || {
             std::thread::sleep(after);
-            leave_terminal(signal);
-            std::process::exit(code);
-        });
-}
-
-/// [`exit_after`], the terminal's modes put back first ([`restore`], bounded): for an ending
-/// whose own restoring may not have run yet.
-fn exit_after_restoring(after: Duration, code: i32) {
-    let _ = std::thread::Builder::new()
-        .name("pi-ask-exit".into())
-        .spawn(move || {
-            std::thread::sleep(after);
-            restore();
+            match leaving {
+                Leaving::Nothing => {}
+                Leaving::Modes => restore(),
+                Leaving::Farewell(signal) => leave_terminal(signal),
+            }
             std::process::exit(code);
         });
 }

@@ -137,7 +137,7 @@ fn check(value: &Value, payload: &Payload) -> Result<AnswersFile, Vec<Problem>> 
 
 /// The message of a recorded timeout: `error` is `{"code": "timeout", "message": ...}` (any
 /// other `error` is ignored, as docs/answers.md says). The message is kept when it is one
-/// pi-ask writes (`no key for 30 seconds`, `result::timeout_message`); any other, or none,
+/// pi-ask writes (`no key for 30 seconds`, `result::is_timeout_message`); any other, or none,
 /// gets a general one: the message goes into the result's `content`, which the agent reads,
 /// and a file's own text there could read as answers.
 fn recorded_timeout(doc: &Map<String, Value>) -> Option<String> {
@@ -146,28 +146,12 @@ fn recorded_timeout(doc: &Map<String, Value>) -> Option<String> {
         return None;
     }
     let message = error.get("message").and_then(Value::as_str);
-    Some(match message.filter(|m| is_a_timeout_message(m)) {
-        Some(message) => message.to_string(),
-        None => "no key before the timeout".to_string(),
-    })
-}
-
-/// Whether `message` is one `result::timeout_message` writes: `no key for N second(s)`, N a
-/// number of at most 16 characters (digits and one `.`).
-fn is_a_timeout_message(message: &str) -> bool {
-    let Some(rest) = message.strip_prefix("no key for ") else {
-        return false;
-    };
-    let Some(number) = rest
-        .strip_suffix(" seconds")
-        .or_else(|| rest.strip_suffix(" second"))
-    else {
-        return false;
-    };
-    !number.is_empty()
-        && number.len() <= 16
-        && number.chars().all(|c| c.is_ascii_digit() || c == '.')
-        && number.matches('.').count() <= 1
+    Some(
+        match message.filter(|m| crate::result::is_timeout_message(m)) {
+            Some(message) => message.to_string(),
+            None => "no key before the timeout".to_string(),
+        },
+    )
 }
 
 /// The problems of one answers file that get a "did you mean" hint ([`Checker::typo_hint`]).
