@@ -311,3 +311,32 @@ fn a_global_git_config_that_is_no_regular_file_is_not_read() {
         "(completion gave up on git's global excludes: its $GIT_CONFIG_GLOBAL is not a regular file)",
     );
 }
+
+/// git's global excludes file is compiled into every folder's matcher: its patterns count
+/// against the same bounds as a folder's (one of 20 wildcards is refused), else the walk goes
+/// on without it, and the hint says so.
+#[test]
+fn a_global_excludes_file_of_costly_patterns_is_not_compiled() {
+    let tree = tempfile::tempdir().unwrap();
+    let root = tree.path();
+    write(root, "src/file17.rs");
+    write(root, "src/file18.rs");
+    let config = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(config.path().join("git")).unwrap();
+    std::fs::write(
+        config.path().join("git/ignore"),
+        format!("**/{}x\n", "a*".repeat(19)),
+    )
+    .unwrap();
+    let env = vec![
+        (
+            "XDG_CONFIG_HOME".to_string(),
+            config.path().display().to_string(),
+        ),
+        ("HOME".to_string(), config.path().display().to_string()),
+    ];
+    completes_despite(
+        open_editor_with(root, env),
+        "(completion gave up on git's global excludes: a pattern of its core.excludesFile has more than 16 wildcards)",
+    );
+}

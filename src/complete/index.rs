@@ -107,41 +107,48 @@ impl IgnoreBudget {
             let Some(text) = read_small_file(&path, name, MAX_IGNORE_FILE_BYTES)? else {
                 continue;
             };
-            let lines = text
-                .split(|&b| b == b'\n')
-                .map(<[u8]>::trim_ascii)
-                .filter(|line| !line.is_empty() && !line.starts_with(b"#"));
-            let (mut patterns, mut stars) = (0, 0);
-            for line in lines {
-                let here = wildcards(line);
-                if here > MAX_PATTERN_WILDCARDS {
-                    return Err(format!(
-                        "a pattern of its {name} has more than {MAX_PATTERN_WILDCARDS} wildcards"
-                    ));
-                }
-                patterns += 1;
-                stars += here;
-            }
-            if patterns > MAX_IGNORE_PATTERNS {
+            self.charge(&text, name)?;
+        }
+        Ok(())
+    }
+
+    /// Counts the patterns and wildcards of ignore file `text` (`name` in messages) against
+    /// the bounds of one file and of the walk; nothing is counted when it is refused.
+    fn charge(&self, text: &[u8], name: &str) -> Result<(), String> {
+        let lines = text
+            .split(|&b| b == b'\n')
+            .map(<[u8]>::trim_ascii)
+            .filter(|line| !line.is_empty() && !line.starts_with(b"#"));
+        let (mut patterns, mut stars) = (0, 0);
+        for line in lines {
+            let here = wildcards(line);
+            if here > MAX_PATTERN_WILDCARDS {
                 return Err(format!(
-                    "its {name} has more than {MAX_IGNORE_PATTERNS} patterns"
+                    "a pattern of its {name} has more than {MAX_PATTERN_WILDCARDS} wildcards"
                 ));
             }
-            let before = self.wildcards.fetch_add(stars, Ordering::Relaxed);
-            if before + stars > MAX_WALK_WILDCARDS {
-                self.wildcards.fetch_sub(stars, Ordering::Relaxed);
-                return Err(format!(
-                    "the ignore files have more than {MAX_WALK_WILDCARDS} wildcards in all"
-                ));
-            }
-            let before = self.patterns.fetch_add(patterns, Ordering::Relaxed);
-            if before + patterns > MAX_WALK_PATTERNS {
-                self.patterns.fetch_sub(patterns, Ordering::Relaxed);
-                self.wildcards.fetch_sub(stars, Ordering::Relaxed);
-                return Err(format!(
-                    "the ignore files have more than {MAX_WALK_PATTERNS} patterns in all"
-                ));
-            }
+            patterns += 1;
+            stars += here;
+        }
+        if patterns > MAX_IGNORE_PATTERNS {
+            return Err(format!(
+                "its {name} has more than {MAX_IGNORE_PATTERNS} patterns"
+            ));
+        }
+        let before = self.wildcards.fetch_add(stars, Ordering::Relaxed);
+        if before + stars > MAX_WALK_WILDCARDS {
+            self.wildcards.fetch_sub(stars, Ordering::Relaxed);
+            return Err(format!(
+                "the ignore files have more than {MAX_WALK_WILDCARDS} wildcards in all"
+            ));
+        }
+        let before = self.patterns.fetch_add(patterns, Ordering::Relaxed);
+        if before + patterns > MAX_WALK_PATTERNS {
+            self.patterns.fetch_sub(patterns, Ordering::Relaxed);
+            self.wildcards.fetch_sub(stars, Ordering::Relaxed);
+            return Err(format!(
+                "the ignore files have more than {MAX_WALK_PATTERNS} patterns in all"
+            ));
         }
         Ok(())
     }
@@ -233,9 +240,12 @@ fn read_small_file(path: &Path, what: &str, max: u64) -> Result<Option<Vec<u8>>,
 /// at most [`MAX_IGNORE_FILE_BYTES`], as a folder's own ignore files must (a link to
 /// `/dev/zero` there took memory until the run was killed).
 ///
+/// The excludes file's patterns are counted in `budget` as a folder's are
+/// ([`IgnoreBudget::charge`]): the walker compiles it into every folder's matcher.
+///
 /// Errors: which file is not, in the words of the completion's hint; the walk then goes on
 /// without the global excludes.
-fn global_excludes_checked() -> Result<(), String> {
+fn global_excludes_checked(budget: &IgnoreBudget) -> Result<(), String> {
     let var = |name: &str| {
         std::env::var_os(name)
             .filter(|v| !v.is_empty())
@@ -264,10 +274,16 @@ fn global_excludes_checked() -> Result<(), String> {
     }
     let excludes = ignore::gitignore::gitconfig_excludes_path()
         .or_else(|| xdg.as_ref().map(|x| x.join("git/ignore")));
-    match excludes {
-        Some(path) => check(&path, "core.excludesFile"),
-        None => Ok(()),
+    let Some(path) = excludes else {
+        return Ok(());
+    };
+    let what = "core.excludesFile";
+    match read_small_file(&path, what, MAX_IGNORE_FILE_BYTES) {
+        Ok(Some(text)) => budget.charge(&text, what),
+        Ok(None) => Ok(()),
+        Err(why) => Err(why),
     }
+    .map_err(|why| format!("git's global excludes: {why}"))
 }
 
 /// Bounds on one walk.
@@ -494,7 +510,7 @@ impl FileIndex {
             self.finish();
             return;
         }
-        let global = global_excludes_checked();
+        let global = global_excludes_checked(&budget);
         if let Err(why) = &global {
             let mut gave_up = budget.gave_up.lock().unwrap_or_else(|e| e.into_inner());
             gave_up.get_or_insert_with(|| why.clone());
