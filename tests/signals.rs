@@ -438,3 +438,38 @@ fn a_signal_whose_result_a_pipe_does_not_take_ends_the_run_and_no_key_acts_after
     );
     assert!(!screen.contains("1. A"), "{screen}");
 }
+
+/// As the terminal front end above, plain mode: once a SIGTERM came no line is acted on
+/// (the review and its Submit are never printed), and the run ends 3 s later with 143.
+#[test]
+fn in_plain_mode_no_line_acts_after_a_signal_whose_result_a_pipe_does_not_take() {
+    let dir = tempfile::tempdir().unwrap();
+    let prompt = "word ".repeat(30_000);
+    let payload = serde_json::json!({"questions": [{"id": "q", "prompt": prompt,
+        "options": [{"value": "a", "label": "A"}, {"value": "b", "label": "B"}]}]});
+    std::fs::write(dir.path().join("big.json"), payload.to_string()).unwrap();
+    let mut cmd = Command::new("bash");
+    cmd.arg("-c").arg(format!(
+        "exec {} big.json --plain > >(sleep 30)",
+        env!("CARGO_BIN_EXE_pi-ask")
+    ));
+    let opts = Options {
+        cwd: Some(dir.path().to_path_buf()),
+        ..Options::default()
+    };
+    let mut s = Session::spawn_command(cmd, dir, "none.json".into(), opts);
+    s.wait_for("1/1>");
+    s.signal(libc::SIGTERM);
+    let start = Instant::now();
+    s.send("1\r");
+    std::thread::sleep(Duration::from_millis(200));
+    s.send("1\r");
+    while !s.exited() {
+        assert!(start.elapsed() < Duration::from_secs(8), "still running");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let screen = s.screen();
+    assert_eq!(s.wait_eof().code(), Some(143));
+    assert!(!screen.contains("Submit"), "{screen}");
+    assert!(!screen.contains("Review"), "{screen}");
+}

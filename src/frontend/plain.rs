@@ -461,14 +461,18 @@ impl BufRead for FileLines {
 
 impl Lines for FileLines {
     fn ready(&mut self, wait: Duration) -> io::Result<bool> {
-        if !self.lines.buffer().is_empty() {
-            return Ok(true);
-        }
-        let Some(wake) = &self.wake else {
-            return crate::keys::wait_readable(self.lines.get_ref(), wait);
+        let ready = if !self.lines.buffer().is_empty() {
+            true
+        } else if let Some(wake) = &self.wake {
+            let (ready, continued) = wake.wait(self.lines.get_ref(), wait)?;
+            self.continued |= continued;
+            ready
+        } else {
+            crate::keys::wait_readable(self.lines.get_ref(), wait)?
         };
-        let (ready, continued) = wake.wait(self.lines.get_ref(), wait)?;
-        self.continued |= continued;
+        // A signal's ending owns the run from here: no line is acted on (as the terminal
+        // backend does with keys).
+        crate::terminal::yield_to_a_pending_signal();
         Ok(ready)
     }
 
