@@ -1317,7 +1317,6 @@ mod tests {
     /// every row can be chosen within the line limit; the cut row chooses as the whole did.
     #[test]
     fn rows_with_a_long_custom_text_are_cut_and_still_chosen() {
-        let p = payload();
         let text = "y".repeat(5000);
         let (ending, details, requests) = session(&[
             value("( ) 3. Type your own\u{2026}"),
