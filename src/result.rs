@@ -181,34 +181,40 @@ fn submitted(payload: &Payload, state: &AnswerState) -> ToolResult {
 /// lines become `content` ([`ContentItem::text`](crate::contract::ContentItem::text)).
 pub fn summary_lines(payload: &Payload, state: &AnswerState) -> Vec<String> {
     let mut lines = Vec::new();
-    for (q, question) in payload.questions.iter().enumerate() {
-        let summary = state.summary(payload, q);
-        let label = &question.label;
-        if state.is_answered(q) {
-            let mut labels: Vec<&str> = summary
-                .options
-                .iter()
-                .map(|(_, o)| o.label.as_str())
-                .collect();
-            labels.extend(summary.custom_text);
-            lines.push(format!("{label}: {}", labels.join(", ")));
-        } else {
-            lines.push(format!("{label}: {NO_ANSWER}"));
-        }
-        if let Some(note) = summary.note {
-            lines.push(format!("{label} note: {note}"));
-        }
-        for (option, note) in &summary.option_notes {
-            lines.push(format!("{label} / {} note: {note}", option.label));
-        }
+    for q in 0..payload.questions.len() {
+        question_summary(payload, state, q, &mut lines);
     }
     lines
 }
 
+/// The [`summary_lines`] of question `q`, pushed onto `lines`.
+fn question_summary(payload: &Payload, state: &AnswerState, q: usize, lines: &mut Vec<String>) {
+    let summary = state.summary(payload, q);
+    let label = &payload.questions[q].label;
+    if state.is_answered(q) {
+        let mut labels: Vec<&str> = summary
+            .options
+            .iter()
+            .map(|(_, o)| o.label.as_str())
+            .collect();
+        labels.extend(summary.custom_text);
+        lines.push(format!("{label}: {}", labels.join(", ")));
+    } else {
+        lines.push(format!("{label}: {NO_ANSWER}"));
+    }
+    if let Some(note) = summary.note {
+        lines.push(format!("{label} note: {note}"));
+    }
+    for (option, note) in &summary.option_notes {
+        lines.push(format!("{label} / {} note: {note}", option.label));
+    }
+}
+
 /// The result of Elaborate at the review (docs/contract.md "What pi-ask adds", from the
 /// contract's project v0.4.0): `cancelled: false`, `mode: "elaborate"`, the committed answers
-/// only, `continuation` and `elaboration` ([`elaboration`]), and `content` describing each
-/// note ([`elaboration_lines`]).
+/// only, `continuation` and `elaboration` ([`elaboration`]), and `content`: the project's
+/// line per note ([`elaboration_lines`]), then what to keep, what to re-ask and what to do
+/// ([`continuation_lines`]), so a model that reads only `content` can go on.
 fn elaborated(payload: &Payload, state: &AnswerState) -> ToolResult {
     let answers: IndexMap<String, Answer> = (0..payload.questions.len())
         .filter(|&q| state.is_answered(q))
@@ -216,7 +222,9 @@ fn elaborated(payload: &Payload, state: &AnswerState) -> ToolResult {
         .collect();
     let elaboration = elaboration(payload, state);
     let continuation = continuation(payload, state, &answers);
-    let text = elaboration_lines(payload, &answers, &elaboration).join("\n");
+    let mut lines = elaboration_lines(payload, &answers, &elaboration);
+    lines.extend(continuation_lines(payload, state, &continuation));
+    let text = lines.join("\n");
     ToolResult {
         content: vec![ContentItem::text(text)],
         details: Details {
@@ -363,6 +371,68 @@ pub fn elaboration_lines(
     if lines.is_empty() {
         lines.push(ELABORATED_SUMMARY.to_string());
     }
+    lines
+}
+
+/// The heading over the answers an elaborate result's `content` keeps
+/// ([`continuation_lines`]).
+pub const KEEP_HEADING: &str = "Keep these answers:";
+/// What an elaborate result's `content` says of the questions to ask again, before their
+/// labels ([`continuation_lines`]).
+pub const REASK_PREFIX: &str = "Re-ask:";
+/// The last line of an elaborate result's `content` with notes, when answers are kept.
+pub const ELABORATE_NEXT: &str = "Answer the user's notes above first, then call ask_user \
+again with only the questions to re-ask (if a choice is still needed), keeping the answers \
+above.";
+/// The last line of an elaborate result's `content` with notes, when every question is to
+/// be asked again.
+pub const ELABORATE_NEXT_ALL: &str = "Answer the user's notes above first, then call \
+ask_user again with only the questions to re-ask (if a choice is still needed).";
+/// The last line of an elaborate result's `content` without a note.
+pub const ELABORATE_NEXT_NO_NOTE: &str = "The user wrote no note: ask in plain text what \
+they want elaborated, keeping the answers above.";
+
+/// What an elaborate result's `content` says after the project's lines
+/// ([`elaboration_lines`]), in the submit summary's plain style, from `continuation` (one
+/// rule: a question with a note is to be asked again): [`KEEP_HEADING`], then the
+/// [`summary_lines`] of every other question (`Checks: Lint, Tests`, `Q3: (no answer)`);
+/// `Re-ask: Database (db), ...` (label and id, in question order) when a question has a
+/// note; then one instruction line ([`ELABORATE_NEXT`], [`ELABORATE_NEXT_ALL`] when nothing
+/// is kept, [`ELABORATE_NEXT_NO_NOTE`] without a note).
+pub fn continuation_lines(
+    payload: &Payload,
+    state: &AnswerState,
+    continuation: &Continuation,
+) -> Vec<String> {
+    let mut kept = Vec::new();
+    let mut again = Vec::new();
+    for (q, question) in payload.questions.iter().enumerate() {
+        let status = continuation
+            .question_states
+            .get(&question.id)
+            .map(|s| s.status);
+        if status == Some(QuestionStatus::NeedsClarification) {
+            again.push(format!("{} ({})", question.label, question.id));
+        } else {
+            question_summary(payload, state, q, &mut kept);
+        }
+    }
+    let mut lines = Vec::new();
+    if !kept.is_empty() {
+        lines.push(KEEP_HEADING.to_string());
+        lines.append(&mut kept);
+    }
+    let next = if again.is_empty() {
+        ELABORATE_NEXT_NO_NOTE
+    } else {
+        lines.push(format!("{REASK_PREFIX} {}", again.join(", ")));
+        if lines.len() == 1 {
+            ELABORATE_NEXT_ALL
+        } else {
+            ELABORATE_NEXT
+        }
+    };
+    lines.push(next.to_string());
     lines
 }
 
@@ -908,7 +978,10 @@ mod tests {
             json!({
                 "content": [{"type": "text", "text":
                     "User asked to elaborate on question \"Style?\" after current answer \"Rich\" with note \"why this one?\"\n\
-                     User asked to elaborate on question \"Frameworks?\" option \"Vue\" after current answer \"React\" with note \"is Vue still maintained?\""}],
+                     User asked to elaborate on question \"Frameworks?\" option \"Vue\" after current answer \"React\" with note \"is Vue still maintained?\"\n\
+                     Re-ask: Style (style), Frontend (fw)\n\
+                     Answer the user's notes above first, then call ask_user again with only the \
+                     questions to re-ask (if a choice is still needed)."}],
                 "details": {
                     "title": "Prefs",
                     "cancelled": false,
@@ -951,7 +1024,10 @@ mod tests {
         let (r, _) = conclude(&Ending::Elaborated(st), Some(&p));
         assert_eq!(
             r.content[0].text,
-            "User asked to elaborate on question \"Style?\" after current answer \"Minimal\""
+            "User asked to elaborate on question \"Style?\" after current answer \"Minimal\"\n\
+             Keep these answers:\nStyle: Minimal\nFrontend: (no answer)\n\
+             The user wrote no note: ask in plain text what they want elaborated, keeping the \
+             answers above."
         );
         let c = r.details.continuation.unwrap();
         assert_eq!(c.affected_question_ids, Vec::<String>::new());
@@ -970,10 +1046,68 @@ mod tests {
         assert_eq!(r.details.answers.len(), 0);
         assert_eq!(
             r.content[0].text,
-            "User asked to elaborate on question \"Frameworks?\" with note \"no idea\""
+            "User asked to elaborate on question \"Frameworks?\" with note \"no idea\"\n\
+             Keep these answers:\nStyle: (no answer)\nRe-ask: Frontend (fw)\n\
+             Answer the user's notes above first, then call ask_user again with only the \
+             questions to re-ask (if a choice is still needed), keeping the answers above."
         );
         let (r, _) = conclude(&Ending::Elaborated(AnswerState::new(&p)), Some(&p));
-        assert_eq!(r.content[0].text, ELABORATED_SUMMARY);
+        assert_eq!(
+            r.content[0].text,
+            format!(
+                "{ELABORATED_SUMMARY}\nKeep these answers:\nStyle: (no answer)\n\
+                 Frontend: (no answer)\n{ELABORATE_NEXT_NO_NOTE}"
+            )
+        );
+    }
+
+    /// A database chosen with a note on another option, two checks ticked, a deploy target
+    /// chosen, then Elaborate: after the project's line, `content` alone says which answers
+    /// to keep, which question to ask again and what to do, in the submit summary's words.
+    #[test]
+    fn an_elaborate_content_keeps_the_other_answers_and_names_what_to_re_ask() {
+        let p = parse_payload(
+            &json!({"questions": [
+                {"id": "db", "label": "Database", "prompt": "Which database should the service use?",
+                 "options": [{"value": "pg", "label": "Postgres"}, {"value": "sqlite", "label": "SQLite"}]},
+                {"id": "checks", "label": "Checks", "prompt": "Which checks run in CI?", "type": "multi",
+                 "options": [{"value": "lint", "label": "Lint"}, {"value": "types", "label": "Types"},
+                             {"value": "tests", "label": "Tests"}]},
+                {"id": "deploy", "label": "Deploy", "prompt": "How do we ship it?",
+                 "options": [{"value": "docker", "label": "Docker image"}, {"value": "bin", "label": "Binary"}]},
+                {"id": "later", "label": "Later\u{1b}[2J", "prompt": "Anything else?",
+                 "options": [{"value": "no", "label": "No"}]}
+            ]})
+            .to_string(),
+        )
+        .unwrap();
+        let mut st = AnswerState::new(&p);
+        st.select(0, 1).unwrap();
+        st.set_option_note(0, 0, "what would Postgres cost us in ops work?")
+            .unwrap();
+        st.set_selection(1, &[0, 2]).unwrap();
+        st.select(2, 0).unwrap();
+        let (r, code) = conclude(&Ending::Elaborated(st.clone()), Some(&p));
+        assert_eq!(code, ExitCode::Submitted);
+        assert_eq!(
+            r.content[0].text,
+            "User asked to elaborate on question \"Which database should the service use?\" \
+             option \"Postgres\" after current answer \"SQLite\" with note \"what would Postgres \
+             cost us in ops work?\"\n\
+             Keep these answers:\n\
+             Checks: Lint, Tests\n\
+             Deploy: Docker image\n\
+             Later\\e[2J: (no answer)\n\
+             Re-ask: Database (db)\n\
+             Answer the user's notes above first, then call ask_user again with only the \
+             questions to re-ask (if a choice is still needed), keeping the answers above."
+        );
+        // The same answers submitted: exactly the contract's summary, nothing of Elaborate.
+        let (r, _) = conclude(&Ending::Submitted(st), Some(&p));
+        assert_eq!(
+            r.content[0].text,
+            "Database: SQLite\nChecks: Lint, Tests\nDeploy: Docker image\nLater\\e[2J: (no answer)"
+        );
     }
 
     #[test]

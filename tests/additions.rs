@@ -5,7 +5,7 @@
 //! tests in src/flow.rs, src/answers.rs and src/result.rs; plain mode's notifications and
 //! `--auto-submit` are in tests/plain.rs.)
 
-use crate::scripted_support::{answer, pi_ask, run_cmd, Dir};
+use crate::scripted_support::{answer, answer_json, pi_ask, run_cmd, Dir};
 use serde_json::{json, Value};
 
 fn payload() -> Value {
@@ -78,7 +78,10 @@ fn an_answers_file_elaborates_and_the_result_replays_to_the_same_details() {
         run.text(),
         "User asked to elaborate on question \"Which database?\" after current answer \"SQLite\" with note \"is it enough for 10 writers?\"\n\
          User asked to elaborate on question \"Which frameworks?\" option \"Vue\" after current answer \"React\" with note \"is Vue 3 stable?\"\n\
-         User asked to elaborate on question \"Which layout?\" with note \"what does main hold?\""
+         User asked to elaborate on question \"Which layout?\" with note \"what does main hold?\"\n\
+         Re-ask: Database (db), Frontend (fw), Q3 (layout)\n\
+         Answer the user's notes above first, then call ask_user again with only the questions \
+         to re-ask (if a choice is still needed)."
     );
     // The recorded result, and its details alone, replay to the same result.
     for recorded in [run.json(), details.clone()] {
@@ -87,6 +90,52 @@ fn an_answers_file_elaborates_and_the_result_replays_to_the_same_details() {
         assert_eq!((again.code, again.stderr.as_str()), (0, ""));
         assert_eq!(again.json(), run.json());
     }
+}
+
+/// SQLite chosen, Lint and Tests ticked, Docker image chosen, a note on Postgres, then
+/// Elaborate (an answers file's `"mode": "elaborate"`): the `content` a model reads (pi passes
+/// it, never `details`) holds the answers to keep, the question to re-ask and what to do,
+/// after the contract's project's line, which stays first and unchanged.
+#[test]
+fn an_elaborate_content_alone_says_what_to_keep_and_what_to_re_ask() {
+    let payload = json!({"title": "Service", "questions": [
+        {"id": "db", "label": "Database", "prompt": "Which database should the service use?",
+         "options": [{"value": "postgres", "label": "Postgres"}, {"value": "sqlite", "label": "SQLite"}]},
+        {"id": "checks", "label": "Checks", "prompt": "Which checks should CI run?", "type": "multi",
+         "options": [{"value": "lint", "label": "Lint"}, {"value": "types", "label": "Types"},
+                     {"value": "tests", "label": "Tests"}]},
+        {"id": "deploy", "label": "Deploy", "prompt": "How should it be deployed?",
+         "options": [{"value": "docker", "label": "Docker image"}, {"value": "vm", "label": "VM"}]}
+    ]});
+    let answers = json!({"mode": "elaborate", "answers": {
+        "db": {"values": ["sqlite"], "optionNotes": {"postgres": "what would Postgres cost us in ops work?"}},
+        "checks": ["lint", "tests"],
+        "deploy": "docker"
+    }});
+    let run = answer_json(&payload, &answers);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+    assert_eq!(run.details()["mode"], "elaborate");
+    assert_eq!(
+        run.json()["content"],
+        json!([{"type": "text", "text":
+            "User asked to elaborate on question \"Which database should the service use?\" option \"Postgres\" after current answer \"SQLite\" with note \"what would Postgres cost us in ops work?\"\n\
+             Keep these answers:\n\
+             Checks: Lint, Tests\n\
+             Deploy: Docker image\n\
+             Re-ask: Database (db)\n\
+             Answer the user's notes above first, then call ask_user again with only the questions \
+             to re-ask (if a choice is still needed), keeping the answers above."}])
+    );
+    // Submitted instead, the same answers are exactly the contract's summary.
+    let mut submitted = answers.clone();
+    submitted["mode"] = json!("submit");
+    submitted["answers"]["db"] = json!("sqlite");
+    let run = answer_json(&payload, &submitted);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.text(),
+        "Database: SQLite\nChecks: Lint, Tests\nDeploy: Docker image"
+    );
 }
 
 #[test]

@@ -340,27 +340,43 @@ fn a_request_timeout_is_at_most_what_node_set_timeout_takes() {
 }
 
 #[test]
-fn a_response_line_over_the_limit_is_terminal_lost_naming_its_size() {
-    // --max-payload-bytes bounds a response line; the message names the limit, not the text.
-    for newline in ["\n", ""] {
-        let mut d =
-            Dialogs::start_with(&example("database.json"), &["--max-payload-bytes", "2000"]);
-        d.request();
-        write!(d.stdin, "{{\"value\": \"{}\"}}{newline}", "x".repeat(5000)).unwrap();
-        d.stdin.flush().unwrap();
-        let (code, rest, result) = d.exit_within(Duration::from_secs(10));
-        assert_eq!((code, rest.as_str()), (1, ""));
-        let message =
-            "the dialog client sent a response of more than 2000 bytes (--max-payload-bytes)";
-        assert_eq!(
-            result["details"]["error"],
-            json!({"code": "terminal_lost", "message": message})
-        );
-        assert!(
-            result.to_string().len() < 2000,
-            "the value is not repeated: {result}"
-        );
-    }
+fn a_response_line_over_the_limit_is_refused_and_one_the_input_ends_in_is_terminal_lost() {
+    // --max-payload-bytes bounds a response line: one over it is read to its end, dropped,
+    // and the same request comes again saying why.
+    let mut d = Dialogs::start_with(&example("database.json"), &["--max-payload-bytes", "2000"]);
+    let first = d.request();
+    writeln!(d.stdin, "{{\"value\": \"{}\"}}", "x".repeat(5000)).unwrap();
+    d.stdin.flush().unwrap();
+    let mut again = first.clone();
+    again["title"] = json!(format!(
+        "The last reply was more than 2000 bytes (--max-payload-bytes) and was not taken; \
+         try again.\n{}",
+        first["title"].as_str().unwrap()
+    ));
+    assert_eq!(d.request(), again);
+    let sqlite = first["options"][1].clone();
+    d.respond(json!({ "value": sqlite }));
+    assert_eq!(d.request()["title"], "Review answers");
+    d.respond(json!({"value": "1. Submit"}));
+    let (code, rest, result) = d.finish();
+    assert_eq!((code, rest.as_str()), (0, ""));
+    assert_eq!(result["content"][0]["text"], "Q1: SQLite");
+    // A line over the limit that the input ends in: the client went away; the message names
+    // the limit, not the text.
+    let mut d = Dialogs::start_with(&example("database.json"), &["--max-payload-bytes", "2000"]);
+    d.request();
+    write!(d.stdin, "{{\"value\": \"{}\"}}", "x".repeat(5000)).unwrap();
+    let (code, rest, result) = d.finish();
+    assert_eq!((code, rest.as_str()), (1, ""));
+    let message = "the dialog client sent a response of more than 2000 bytes (--max-payload-bytes)";
+    assert_eq!(
+        result["details"]["error"],
+        json!({"code": "terminal_lost", "message": message})
+    );
+    assert!(
+        result.to_string().len() < 2000,
+        "the value is not repeated: {result}"
+    );
     // Within the limit, a value that is not an option is named by its size too.
     let mut d = Dialogs::start();
     d.request();
@@ -370,5 +386,75 @@ fn a_response_line_over_the_limit_is_terminal_lost_naming_its_size() {
     assert_eq!(
         result["details"]["error"]["message"],
         json!("the dialog client sent a value of 300 bytes, which is not an option of the select")
+    );
+}
+
+/// A 4 MiB custom text: its reply is over the line limit (4 MiB by default) and refused, the
+/// flow going on; one that fits is shown cut in every row (the review's, its Type your own
+/// row), so each row can still be chosen, and the answer keeps the whole text.
+#[test]
+fn a_4_mib_custom_text_is_refused_then_one_that_fits_is_shown_cut_and_kept_whole() {
+    const LIMIT: usize = 4 * 1024 * 1024;
+    let row = |request: &Value, starts: &str| -> Value {
+        request["options"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o.as_str().unwrap().starts_with(starts))
+            .unwrap_or_else(|| panic!("no row {starts:?}"))
+            .clone()
+    };
+    // Every row offered fits a reply within the limit, and 400 columns.
+    let short_rows = |request: &Value| {
+        for option in request["options"].as_array().unwrap() {
+            let reply = json!({ "value": option }).to_string();
+            assert!(reply.len() <= LIMIT, "{} bytes", reply.len());
+            // (Every character of these rows is one column wide.)
+            let columns = option.as_str().unwrap().chars().count();
+            assert!(columns <= 400, "{columns} columns");
+        }
+    };
+    let mut d = Dialogs::start();
+    let first = d.request();
+    d.respond(json!({"value": row(&first, "( ) 3. Type your own")}));
+    let input = d.request();
+    assert_eq!(input["type"], "input");
+    d.respond(json!({ "value": "y".repeat(LIMIT) }));
+    let mut again = input.clone();
+    again["title"] = json!(format!(
+        "The last reply was more than 4194304 bytes (--max-payload-bytes) and was not taken; \
+         try again.\n{}",
+        input["title"].as_str().unwrap()
+    ));
+    assert_eq!(d.request(), again);
+    let text = "z".repeat(LIMIT - 64);
+    d.respond(json!({ "value": text }));
+    let review = d.request();
+    assert_eq!(review["title"], "Review answers");
+    short_rows(&review);
+    let question = row(&review, "1/1 Q1 \u{2192} \u{201c}zzz");
+    assert!(
+        question.as_str().unwrap().ends_with("z\u{2026}"),
+        "{question}"
+    );
+    d.respond(json!({ "value": question }));
+    let asked = d.request();
+    short_rows(&asked);
+    d.respond(json!({"value": row(&asked, "(\u{2022}) 3. Type your own\u{2026} \u{201c}zzz")}));
+    let editor = d.request();
+    assert_eq!(
+        (&editor["type"], editor["prefill"].as_str().map(str::len)),
+        (&json!("editor"), Some(LIMIT - 64))
+    );
+    d.respond(json!({"cancelled": true}));
+    let asked = d.request();
+    d.respond(json!({"value": row(&asked, "Next: review")}));
+    assert_eq!(d.request()["title"], "Review answers");
+    d.respond(json!({"value": "1. Submit"}));
+    let (code, rest, result) = d.finish();
+    assert_eq!((code, rest.as_str()), (0, ""));
+    assert_eq!(
+        result["details"]["answers"]["database"]["customText"],
+        json!(text)
     );
 }

@@ -312,3 +312,101 @@ fn label_keyed_results_keep_every_answer_and_replay_exactly() {
         assert_eq!(replayed, given, "{format}");
     }
 }
+
+/// An elaborate result written in `format` keeps `mode: "elaborate"` and every note (on an
+/// option not chosen, on a question not answered), and replayed as `--answers` it is the same
+/// Elaborate: the contract's result of the first run, `content` and `details`.
+fn an_elaborate_result_replays_as_the_same_elaborate(format: &str) {
+    use serde_json::json;
+    let payload = json!({"questions": [
+        {"id": "db", "label": "Database", "prompt": "Which database should the service use?",
+         "options": [{"value": "postgres", "label": "Postgres"}, {"value": "sqlite", "label": "SQLite"}]},
+        {"id": "checks", "label": "Checks", "prompt": "Which checks should CI run?", "type": "multi",
+         "options": [{"value": "lint", "label": "Lint"}, {"value": "types", "label": "Types"},
+                     {"value": "tests", "label": "Tests"}]},
+        {"id": "deploy", "label": "Deploy", "prompt": "How should it be deployed?",
+         "options": [{"value": "docker", "label": "Docker image"}, {"value": "vm", "label": "VM"}]}
+    ]});
+    let answers = json!({"mode": "elaborate", "answers": {
+        "db": {"values": ["sqlite"], "note": "small for now",
+               "optionNotes": {"postgres": "what would Postgres cost us in ops work?"}},
+        "checks": ["lint", "tests"],
+        "deploy": {"values": [], "note": "what does a VM need?"}
+    }});
+    let dir = Dir::new();
+    let p = dir.json("payload.json", &payload);
+    let a = dir.json("answers.json", &answers);
+    let contract = answer(&p, &a);
+    assert_eq!(contract.code, 0, "{}", contract.stderr);
+    assert_eq!(contract.details()["mode"], "elaborate");
+    let notes = json!({
+        "db": {"note": "small for now",
+               "optionNotes": {"postgres": "what would Postgres cost us in ops work?"}},
+        "deploy": {"note": "what does a VM need?"}});
+    let shaped = run(&[
+        p.as_os_str(),
+        "--answers".as_ref(),
+        a.as_os_str(),
+        "--result-format".as_ref(),
+        format.as_ref(),
+    ]);
+    assert_eq!((shaped.code, shaped.stderr.as_str()), (0, ""), "{format}");
+    let details = shaped.details();
+    // Where each format keeps the mode and the notes.
+    match format {
+        "yishan" => {
+            for (q, id) in ["db", "checks", "deploy"].iter().enumerate() {
+                assert_eq!(details[q]["mode"], "elaborate", "{format}");
+                assert_eq!(
+                    details[q]["notes"].get(*id),
+                    notes.get(*id),
+                    "{format} {id}"
+                );
+            }
+        }
+        "claude-code" => {
+            assert_eq!(details["mode"], "elaborate");
+            assert_eq!(
+                details["annotations"],
+                json!({"Which database should the service use?": {"notes": "small for now"},
+                       "How should it be deployed?": {"notes": "what does a VM need?"}})
+            );
+            assert_eq!(
+                details["notes"],
+                json!({"db": {"optionNotes": {"postgres": "what would Postgres cost us in ops work?"}}})
+            );
+        }
+        _ => {
+            assert_eq!(details["mode"], "elaborate");
+            assert_eq!(details["notes"], notes);
+        }
+    }
+    // The contract's `content`, word for word.
+    assert_eq!(
+        shaped.json()["content"],
+        contract.json()["content"],
+        "{format}"
+    );
+    // Replayed, whole and its details alone: the same Elaborate.
+    for recorded in [shaped.json(), details.clone()] {
+        let r = dir.json("recorded.json", &recorded);
+        let again = answer(&p, &r);
+        assert_eq!((again.code, again.stderr.as_str()), (0, ""), "{format}");
+        assert_eq!(again.json(), contract.json(), "{format}");
+    }
+}
+
+#[test]
+fn an_elaborate_mickyyy68_result_replays_as_the_same_elaborate() {
+    an_elaborate_result_replays_as_the_same_elaborate("mickyyy68");
+}
+
+#[test]
+fn an_elaborate_yishan_result_replays_as_the_same_elaborate() {
+    an_elaborate_result_replays_as_the_same_elaborate("yishan");
+}
+
+#[test]
+fn an_elaborate_claude_code_result_replays_as_the_same_elaborate() {
+    an_elaborate_result_replays_as_the_same_elaborate("claude-code");
+}

@@ -1566,7 +1566,10 @@ fn two_twice_on_the_review_elaborates_on_the_notes_keeping_the_answers() {
     assert_eq!(
         result.expect("a result"),
         json!({
-            "content": [{"type": "text", "text": "User asked to elaborate on question \"What language?\" after current answer \"Python\" with note \"why not Go?\""}],
+            "content": [{"type": "text", "text": "User asked to elaborate on question \"What language?\" after current answer \"Python\" with note \"why not Go?\"\n\
+                Keep these answers:\nFrontend: React\nRe-ask: Language (lang)\n\
+                Answer the user's notes above first, then call ask_user again with only the \
+                questions to re-ask (if a choice is still needed), keeping the answers above."}],
             "details": {
                 "title": "Interview", "cancelled": false, "mode": "elaborate",
                 "questions": interview_questions(),

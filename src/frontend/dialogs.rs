@@ -24,9 +24,10 @@
 //!   its numbered actions ([`ACTIONS`]), then the note row; the required-question warning and
 //!   the cancel confirmation are `confirm` dialogs ([`review::confirmation`]).
 //!
-//! End of input, a failed read or write, a response line longer than `--max-payload-bytes`,
-//! or a response that does not fit the request ends the flow with [`Ending::TerminalLost`]
-//! (the dialog client went away). `--timeout` holds here as in every front end: no complete
+//! End of input, a failed read or write, or a response that does not fit the request ends
+//! the flow with [`Ending::TerminalLost`] (the dialog client went away). A response line
+//! longer than `--max-payload-bytes` is refused and the request asked again
+//! ([`Dialogs::ask`]); every row offered is cut so that choosing it fits ([`shown_row`]). `--timeout` holds here as in every front end: no complete
 //! response for that long times the flow out, whatever the client does
 //! ([`Dialogs::read_response`]).
 
@@ -56,6 +57,33 @@ pub const MAX_REQUEST_TIMEOUT_MS: u64 = (1 << 31) - 1;
 /// How [`Dialogs`] quotes a response `value` in a `terminal_lost` message: itself, on one
 /// line, when it is at most this many bytes; otherwise only its size.
 const QUOTED_VALUE_BYTES: usize = 200;
+
+/// Most columns of a select's row ([`shown_row`]): a longer one (custom text or a note of
+/// megabytes in it) is cut with `…`; the answer keeps the whole text.
+pub const MAX_ROW_COLUMNS: usize = 400;
+
+/// How many replies over the line limit in a row the same request is asked again for
+/// ([`Dialogs::ask`]); the next one ends the flow (`terminal_lost`).
+const MAX_REFUSED_REPLIES: usize = 3;
+
+/// How much of one reply over the line limit is read and dropped, in times the limit
+/// ([`Dialogs::read_response`]); a longer one ends the flow (`terminal_lost`).
+const MAX_SKIPPED_LINE_FACTOR: u64 = 16;
+
+/// `row` as a select offers it: cut to [`MAX_ROW_COLUMNS`], and further while the response
+/// that chooses it (`{"value":"…"}`) would be longer than `max_line` bytes, so every row
+/// offered can be chosen.
+fn shown_row(row: &str, max_line: u64) -> String {
+    let charset = crate::text::Charset::Utf8;
+    let reply_len = |s: &str| serde_json::json!({ "value": s }).to_string().len() as u64;
+    let mut width = MAX_ROW_COLUMNS;
+    let mut shown = crate::text::fit_in(row, width, charset);
+    while reply_len(&shown) > max_line && width > 1 {
+        width /= 2;
+        shown = crate::text::fit_in(row, width, charset);
+    }
+    shown
+}
 
 /// One dialog the caller shows: a line on stdout.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -103,6 +131,19 @@ pub enum Response {
     Cancelled,
 }
 
+impl Request {
+    /// The same request with `notice` as the first line of its title (a reply refused).
+    fn with_notice(&self, notice: &str) -> Request {
+        let mut request = self.clone();
+        let (Request::Select { title, .. }
+        | Request::Input { title, .. }
+        | Request::Editor { title, .. }
+        | Request::Confirm { title, .. }) = &mut request;
+        *title = format!("{notice}\n{title}");
+        request
+    }
+}
+
 impl Response {
     /// Parses one response line. `cancelled: true` wins over the other fields; otherwise a
     /// string `value` or a boolean `confirmed` is needed. Errors say what was wrong.
@@ -132,7 +173,8 @@ impl Response {
 /// request carries the time left as `timeout` (milliseconds, at most
 /// [`MAX_REQUEST_TIMEOUT_MS`]) for the caller's dialog; a dialog that comes back cancelled
 /// after the time is up, or no complete response within it, times the flow out (exit 124).
-/// A response line longer than `max_line` bytes (`--max-payload-bytes`) is `terminal_lost`.
+/// A response line longer than `max_line` bytes (`--max-payload-bytes`) is refused
+/// ([`Dialogs::ask`]).
 pub fn ask(flow: Flow<'_>, timeout: Option<Duration>, max_line: u64) -> Ending {
     use std::os::fd::AsFd;
     // stdin as a file of its own, so it can be polled with nothing buffered out of sight.
@@ -321,9 +363,14 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
     /// response that comes back cancelled once the time is up, or none by then, is
     /// [`Stop::TimedOut`]: the flow's deadline holds whatever the client does. A dialog that
     /// comes back cancelled after a capped `timeout` ran out closed by itself, not by the
-    /// person: it is asked again with the time still left.
+    /// person: it is asked again with the time still left. A reply over the line limit is
+    /// refused: the request is asked again with a first title line saying so
+    /// ([`words::reply_too_long`]), [`MAX_REFUSED_REPLIES`] times at most.
     fn ask(&mut self, request: &Request) -> Result<Response, Stop> {
+        let mut refused = 0;
+        let mut again: Option<Request> = None;
         loop {
+            let request = again.as_ref().unwrap_or(request);
             let mut value = serde_json::to_value(request).expect("requests always serialize");
             let sent = self.input.now();
             let mut capped = false;
@@ -344,7 +391,18 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
             if !self.out.send(format!("{value}\n").as_bytes(), within)? {
                 return Err(Stop::TimedOut);
             }
-            let response = self.read_response()?;
+            let Some(response) = self.read_response()? else {
+                refused += 1;
+                if refused > MAX_REFUSED_REPLIES {
+                    return Err(Stop::Protocol(self.too_long()));
+                }
+                let now = self.input.now();
+                if let Some(deadline) = &mut self.deadline {
+                    deadline.reset(now);
+                }
+                again = Some(request.with_notice(&words::reply_too_long(self.max_line)));
+                continue;
+            };
             let now = self.input.now();
             if let Some(deadline) = &mut self.deadline {
                 if response == Response::Cancelled {
@@ -362,13 +420,25 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
         }
     }
 
+    /// What a reply over the line limit is called in a `terminal_lost` message.
+    fn too_long(&self) -> String {
+        format!(
+            "a response of more than {} bytes (--max-payload-bytes)",
+            self.max_line
+        )
+    }
+
     /// Reads one response: the next line that is not blank, at most `max_line` bytes (its
     /// newline not counted), parsed by [`Response::parse`]. Under `--timeout` it waits only
     /// until the deadline ([`Stop::TimedOut`]), however the client writes (nothing, or half
-    /// a line). End of input is [`Stop::Eof`] (a last line without a newline is read);
-    /// a longer line is a [`Stop::Protocol`] naming the limit, read no further.
-    fn read_response(&mut self) -> Result<Response, Stop> {
+    /// a line). End of input is [`Stop::Eof`] (a last line without a newline is read).
+    /// A longer line is read to its end and dropped, kept nowhere: `None` (refused); one
+    /// that ends the input, or goes on past [`MAX_SKIPPED_LINE_FACTOR`] times the limit, is a
+    /// [`Stop::Protocol`] naming the limit.
+    fn read_response(&mut self) -> Result<Option<Response>, Stop> {
         let mut line = Vec::new();
+        // Bytes of a line over the limit read so far, once it is over.
+        let mut skipped: Option<u64> = None;
         loop {
             if let Some(deadline) = self.deadline {
                 let now = self.input.now();
@@ -385,11 +455,22 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
                 None => (available.len(), false),
             };
             let content = if ended && take > 0 { take - 1 } else { take };
+            if let Some(read) = &mut skipped {
+                *read += take as u64;
+                self.input.consume(take);
+                let most = self.max_line.saturating_mul(MAX_SKIPPED_LINE_FACTOR);
+                if (ended && take == 0) || *read > most {
+                    return Err(Stop::Protocol(self.too_long()));
+                }
+                if ended {
+                    return Ok(None);
+                }
+                continue;
+            }
             if (line.len() + content) as u64 > self.max_line {
-                return Err(Stop::Protocol(format!(
-                    "a response of more than {} bytes (--max-payload-bytes)",
-                    self.max_line
-                )));
+                skipped = Some(line.len() as u64);
+                line = Vec::new();
+                continue;
             }
             line.extend_from_slice(&available[..take]);
             self.input.consume(take);
@@ -401,19 +482,27 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
             }
             let text = String::from_utf8_lossy(&line);
             if !text.trim().is_empty() {
-                return Response::parse(&text).map_err(Stop::Protocol);
+                return Response::parse(&text).map(Some).map_err(Stop::Protocol);
             }
             line.clear();
         }
     }
 
-    /// A select over `rows` (label, meaning): the chosen row, or `None` when cancelled.
+    /// A select over `rows` (label, meaning): the chosen row, or `None` when cancelled. Each
+    /// label is offered as [`shown_row`] cuts it, and the reply is matched against that.
     fn select<T: Copy>(&mut self, title: String, rows: &[(String, T)]) -> Result<Option<T>, Stop> {
-        let options = rows.iter().map(|(label, _)| label.clone()).collect();
-        match self.ask(&Request::Select { title, options })? {
+        let options: Vec<String> = rows
+            .iter()
+            .map(|(label, _)| shown_row(label, self.max_line))
+            .collect();
+        let request = Request::Select {
+            title,
+            options: options.clone(),
+        };
+        match self.ask(&request)? {
             Response::Cancelled => Ok(None),
-            Response::Value(v) => match rows.iter().find(|(label, _)| *label == v) {
-                Some((_, row)) => Ok(Some(*row)),
+            Response::Value(v) => match options.iter().zip(rows).find(|(shown, _)| **shown == v) {
+                Some((_, (_, row))) => Ok(Some(*row)),
                 None => Err(Stop::Protocol(format!(
                     "{}, which is not an option of the select",
                     quote_value(&v)
@@ -1161,8 +1250,13 @@ mod tests {
         let over = Ending::TerminalLost(
             "the dialog client sent a response of more than 101 bytes (--max-payload-bytes)".into(),
         );
-        assert_eq!(run_with(format!("{line}\n"), 101), over);
+        // A line over the limit that the input ends in.
         assert_eq!(run_with(line.clone(), 101), over);
+        // Ended, it is refused (the request asked again); four in a row end the flow.
+        let closed = Ending::TerminalLost("the dialog client closed its input".into());
+        assert_eq!(run_with(format!("{line}\n"), 101), closed);
+        assert_eq!(run_with(format!("{line}\n").repeat(3), 101), closed);
+        assert_eq!(run_with(format!("{line}\n").repeat(4), 101), over);
         let not_an_option = |what: &str| {
             Ending::TerminalLost(format!(
                 "the dialog client sent {what}, which is not an option of the select"
@@ -1175,5 +1269,80 @@ mod tests {
         assert_eq!(run_with(line.clone(), 102), not_an_option(&quoted));
         let long = json!({"value": "y".repeat(201)}).to_string();
         assert_eq!(run_with(long, 4096), not_an_option("a value of 201 bytes"));
+        // A line over the limit is read only so far past it: then the flow ends.
+        let endless = format!("{{\"value\": \"{}\"}}\n", "z".repeat(101 * 16 + 1));
+        assert_eq!(run_with(endless, 101), over);
+    }
+
+    /// A reply over the line limit is refused, not a lost flow: the same request comes again
+    /// with a first title line saying why, and the flow goes on from its answer.
+    #[test]
+    fn a_refused_reply_asks_again_saying_why() {
+        let p = payload();
+        let too_long = format!("{}\n", json!({"value": "x".repeat(300)}));
+        let input = format!(
+            "{too_long}{}\n{}\n",
+            value("( ) 2. SQLite \u{2014} Embedded."),
+            cancelled()
+        ) + &format!("{}\n", confirmed(true));
+        let mut out = Vec::new();
+        let ending = run_timed(
+            Flow::new(&p),
+            Untimed(input.as_bytes()),
+            &mut out,
+            None,
+            200,
+        );
+        let requests: Vec<Value> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let mut again = requests[0].clone();
+        again["title"] = json!(format!(
+            "The last reply was more than 200 bytes (--max-payload-bytes) and was not taken; \
+             try again.\n{}",
+            requests[0]["title"].as_str().unwrap()
+        ));
+        assert_eq!(requests[1], again);
+        // SQLite was chosen from the second: the flow went on to the next question.
+        assert!(requests[2]["title"]
+            .as_str()
+            .unwrap()
+            .contains("2/3 Checks"));
+        assert!(matches!(ending, Ending::Dismissed), "{ending:?}");
+    }
+
+    /// A custom text of any length is shown cut in a row (the answer keeps it whole), so
+    /// every row can be chosen within the line limit; the cut row chooses as the whole did.
+    #[test]
+    fn rows_with_a_long_custom_text_are_cut_and_still_chosen() {
+        let text = "y".repeat(5000);
+        let (ending, details, requests) = session(&[
+            value("( ) 3. Type your own\u{2026}"),
+            value(&text),
+            // Back from the next question to this one, then its Type your own row, cut.
+            value("\u{2190} Back"),
+            value(&format!(
+                "(\u{2022}) 3. Type your own\u{2026} \u{201c}{}\u{2026}",
+                "y".repeat(376)
+            )),
+            cancelled(),
+            cancelled(),
+            confirmed(true),
+        ]);
+        for request in &requests[2..] {
+            for row in request["options"].as_array().into_iter().flatten() {
+                let row = row.as_str().unwrap();
+                assert!(crate::text::width_of(row) <= MAX_ROW_COLUMNS, "{row}");
+            }
+        }
+        // The editor opened from the cut row holds the whole text.
+        assert_eq!(
+            requests[4],
+            json!({"type": "editor", "title": "1/3 Database: Type your own", "prefill": text})
+        );
+        assert!(matches!(ending, Ending::Dismissed), "{ending:?}");
+        assert_eq!(details["cancelled"], true);
     }
 }

@@ -11,13 +11,16 @@
 //!
 //! Notes and option notes go where a format has a place (Claude Code's `annotations` take the
 //! question note); everything else goes into an added `notes` object keyed by question id, so
-//! nothing is lost and a recorded result replays (`contract::answers_file`). The label-keyed
+//! nothing is lost and a recorded result replays (`contract::answers_file`). An elaborate
+//! result (docs/contract.md "What pi-ask adds") adds `mode: "elaborate"`, which the format's
+//! reader ignores, and gives every note of `details.elaboration` (on options not chosen and
+//! questions not answered too): it replays as the same Elaborate. The label-keyed
 //! formats (yishan, Claude Code) add `exactAnswers` by question id for every answer whose
 //! labels would replay as another answer, so every recorded result replays exactly.
 
 use crate::contract::{
-    claude_code_keys, replays_by_label, replays_joined, Details, ErrorCode, ErrorInfo, Payload,
-    Problem, ProblemCode, Question, QuestionType, ToolResult,
+    claude_code_keys, replays_by_label, replays_joined, Details, ErrorCode, ErrorInfo, Mode,
+    Payload, Problem, ProblemCode, Question, QuestionType, Target, ToolResult,
 };
 use crate::contract::{Answer, ContentItem};
 use indexmap::IndexMap;
@@ -51,7 +54,8 @@ pub struct Enveloped<D> {
 }
 
 /// The notes of one question where a format has no place for them: the question note and
-/// the notes of selected options by option value (`notes` keyed by question id).
+/// the notes of selected options by option value (`notes` keyed by question id); of every
+/// option in an elaborate result.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
@@ -59,12 +63,13 @@ pub struct QuestionNotes {
     /// The question note.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-    /// Notes of selected options, by option value.
+    /// Notes of selected options (of any option in an elaborate result), by option value.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub option_notes: Option<IndexMap<String, String>>,
 }
 
-/// mickyyy68/pi-ask's result details (its README, "Result contract"), plus `notes`.
+/// mickyyy68/pi-ask's result details (its README, "Result contract"), plus `mode` and
+/// `notes`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MickyyyDetails {
@@ -73,6 +78,10 @@ pub struct MickyyyDetails {
     pub answers: Vec<MickyyyAnswer>,
     /// True when no answers were submitted.
     pub cancelled: bool,
+    /// `"elaborate"` when the person chose Elaborate (the contract's `details.mode`); absent
+    /// for a submission.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<Mode>,
     /// Why there are no answers, when it was not the person's own dismissal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<MickyyyError>,
@@ -182,7 +191,7 @@ impl MickyyyErrorCode {
 }
 
 /// @yishan-io/pi-ask's result details for one question (its README, "Result details"), plus
-/// `error` and `notes`.
+/// `mode`, `error` and `notes`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 #[serde(rename_all = "camelCase")]
@@ -201,6 +210,10 @@ pub struct YishanDetails {
     pub response: Option<YishanResponse>,
     /// True when no answers were submitted.
     pub cancelled: bool,
+    /// `"elaborate"` when the person chose Elaborate (the contract's `details.mode`); absent
+    /// for a submission.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<Mode>,
     /// Why no terminal could ask (`no_ui`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unavailable_reason: Option<String>,
@@ -248,8 +261,8 @@ pub enum YishanResult {
 }
 
 /// Claude Code AskUserQuestion's output: the questions, answers keyed by question text, and
-/// `annotations` with the question notes; plus `notes`, `cancelled` and `error`, which it
-/// does not have.
+/// `annotations` with the question notes; plus `notes`, `cancelled`, `mode` and `error`,
+/// which it does not have.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClaudeCodeDetails {
@@ -272,6 +285,10 @@ pub struct ClaudeCodeDetails {
     pub exact_answers: IndexMap<String, ExactAnswer>,
     /// True when no answers were submitted.
     pub cancelled: bool,
+    /// `"elaborate"` when the person chose Elaborate (the contract's `details.mode`); absent
+    /// for a submission.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<Mode>,
     /// Why there are no answers, when it was not the person's own dismissal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorInfo>,
@@ -378,6 +395,45 @@ fn notes_of(answer: &Answer, question_note: bool) -> Option<QuestionNotes> {
     (notes != QuestionNotes::default()).then_some(notes)
 }
 
+/// The notes of question `id` a format writes, with the question note when `question_note`:
+/// in an elaborate result every note of `details.elaboration` (on options not chosen and on
+/// questions not answered too, which `answers` leaves out), else [`notes_of`] its answer.
+fn question_notes(details: &Details, id: &str, question_note: bool) -> Option<QuestionNotes> {
+    let Some(elaboration) = &details.elaboration else {
+        return details
+            .answers
+            .get(id)
+            .and_then(|a| notes_of(a, question_note));
+    };
+    let mut notes = QuestionNotes::default();
+    for item in elaboration.items.iter().filter(|i| i.question.id == id) {
+        match &item.target {
+            Target::Question if question_note => notes.note = Some(item.note.clone()),
+            Target::Question => {}
+            Target::Option { option_value } => {
+                notes
+                    .option_notes
+                    .get_or_insert_with(IndexMap::new)
+                    .insert(option_value.clone(), item.note.clone());
+            }
+        }
+    }
+    (notes != QuestionNotes::default()).then_some(notes)
+}
+
+/// The question note of question `id`: in an elaborate result from `details.elaboration`
+/// (a question not answered has one too), else from its answer.
+fn question_note<'d>(details: &'d Details, id: &str) -> Option<&'d str> {
+    match &details.elaboration {
+        Some(elaboration) => elaboration
+            .items
+            .iter()
+            .find(|i| i.question.id == id && i.target == Target::Question)
+            .map(|i| i.note.as_str()),
+        None => details.answers.get(id).and_then(|a| a.note.as_deref()),
+    }
+}
+
 /// The selections of an answer: options in option order, then the custom text.
 fn selections(answer: &Answer) -> Vec<Selection> {
     let n = answer.indices.len();
@@ -410,8 +466,12 @@ fn mickyyy68(details: &Details) -> MickyyyDetails {
             problems: e.problems.clone(),
         }),
         notes: IndexMap::new(),
+        mode: details.mode,
     };
     for q in &details.questions {
+        if let Some(notes) = question_notes(details, &q.id, true) {
+            out.notes.insert(q.id.clone(), notes);
+        }
         let Some(answer) = details.answers.get(&q.id) else {
             continue;
         };
@@ -422,9 +482,6 @@ fn mickyyy68(details: &Details) -> MickyyyDetails {
                 question: q.prompt.clone(),
                 selections,
             });
-        }
-        if let Some(notes) = notes_of(answer, true) {
-            out.notes.insert(q.id.clone(), notes);
         }
     }
     out
@@ -446,7 +503,7 @@ fn yishan(details: &Details, payload: Option<&Payload>) -> YishanResult {
             many => Some(YishanResponse::Many(many.to_vec())),
         };
         let mut notes = IndexMap::new();
-        if let Some(n) = answer.and_then(|a| notes_of(a, true)) {
+        if let Some(n) = question_notes(details, &summary.id, true) {
             notes.insert(summary.id.clone(), n);
         }
         let mut exact_answers = IndexMap::new();
@@ -470,6 +527,7 @@ fn yishan(details: &Details, payload: Option<&Payload>) -> YishanResult {
             }),
             response,
             cancelled: details.cancelled,
+            mode: details.mode,
             unavailable_reason: unavailable_reason.clone(),
             error: error.clone(),
             notes,
@@ -484,6 +542,7 @@ fn yishan(details: &Details, payload: Option<&Payload>) -> YishanResult {
             options: Vec::new(),
             response: None,
             cancelled: details.cancelled,
+            mode: details.mode,
             unavailable_reason: unavailable_reason.clone(),
             error: error.clone(),
             notes: IndexMap::new(),
@@ -503,6 +562,7 @@ fn claude_code(details: &Details, payload: Option<&Payload>) -> ClaudeCodeDetail
         notes: IndexMap::new(),
         exact_answers: IndexMap::new(),
         cancelled: details.cancelled,
+        mode: details.mode,
         error: details.error.clone(),
     };
     for (q, (summary, key)) in details.questions.iter().zip(keys).enumerate() {
@@ -521,6 +581,17 @@ fn claude_code(details: &Details, payload: Option<&Payload>) -> ClaudeCodeDetail
             }),
             multi_select: summary.kind == QuestionType::Multi,
         });
+        if let Some(note) = question_note(details, &summary.id) {
+            out.annotations.insert(
+                key.clone(),
+                Annotation {
+                    notes: note.to_string(),
+                },
+            );
+        }
+        if let Some(notes) = question_notes(details, &summary.id, false) {
+            out.notes.insert(summary.id.clone(), notes);
+        }
         let Some(answer) = details.answers.get(&summary.id) else {
             continue;
         };
@@ -532,18 +603,7 @@ fn claude_code(details: &Details, payload: Option<&Payload>) -> ClaudeCodeDetail
                     out.exact_answers.insert(summary.id.clone(), exact);
                 }
             }
-            out.answers.insert(key.clone(), joined);
-        }
-        if let Some(note) = &answer.note {
-            out.annotations.insert(
-                key,
-                Annotation {
-                    notes: note.clone(),
-                },
-            );
-        }
-        if let Some(notes) = notes_of(answer, false) {
-            out.notes.insert(summary.id.clone(), notes);
+            out.answers.insert(key, joined);
         }
     }
     out
@@ -756,6 +816,73 @@ mod tests {
                 render(&r, format, Some(&p))["content"],
                 serde_json::to_value(&r.content).unwrap()
             );
+        }
+    }
+
+    /// Elaborate: `mode` in each format, and every note (on an option not chosen, on a
+    /// question not answered) where the format keeps notes; the answers are the committed ones.
+    #[test]
+    fn an_elaborate_result_keeps_its_mode_and_every_note_in_each_format() {
+        let p = payload();
+        let mut st = AnswerState::new(&p);
+        st.select(0, 1).unwrap();
+        st.set_option_note(0, 0, "cost?").unwrap();
+        st.set_note(2, "which name?").unwrap();
+        let r = conclude(&Ending::Elaborated(st), Some(&p)).0;
+        assert_eq!(
+            render(&r, ResultFormat::Mickyyy68, Some(&p))["details"],
+            json!({
+                "answers": [{"questionId": "db", "question": "Which database?",
+                    "selections": [{"value": "lite", "label": "SQLite", "custom": false}]}],
+                "cancelled": false,
+                "mode": "elaborate",
+                "notes": {"db": {"optionNotes": {"pg": "cost?"}}, "name": {"note": "which name?"}}
+            })
+        );
+        let v = render(&r, ResultFormat::Yishan, Some(&p));
+        assert_eq!(
+            (&v["details"][0]["mode"], &v["details"][0]["notes"]),
+            (
+                &json!("elaborate"),
+                &json!({"db": {"optionNotes": {"pg": "cost?"}}})
+            )
+        );
+        assert_eq!(
+            (
+                &v["details"][2]["mode"],
+                &v["details"][2]["notes"],
+                &v["details"][2]["response"]
+            ),
+            (
+                &json!("elaborate"),
+                &json!({"name": {"note": "which name?"}}),
+                &Value::Null
+            )
+        );
+        let v = render(&r, ResultFormat::ClaudeCode, Some(&p));
+        assert_eq!(
+            (
+                &v["details"]["answers"],
+                &v["details"]["annotations"],
+                &v["details"]["notes"],
+                &v["details"]["mode"]
+            ),
+            (
+                &json!({"Which database?": "SQLite"}),
+                &json!({"Name?": {"notes": "which name?"}}),
+                &json!({"db": {"optionNotes": {"pg": "cost?"}}}),
+                &json!("elaborate")
+            )
+        );
+        // A submission has no mode in any format.
+        for format in [
+            ResultFormat::Mickyyy68,
+            ResultFormat::Yishan,
+            ResultFormat::ClaudeCode,
+        ] {
+            assert!(!render(&answered(&p), format, Some(&p))
+                .to_string()
+                .contains("\"mode\""));
         }
     }
 

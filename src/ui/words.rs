@@ -216,6 +216,15 @@ pub const WHICH_OPTION: &str = "Note on which option?";
 /// The title of the list that asks which question's note to edit ([`REVIEW_NOTE_ROW`]).
 pub const WHICH_QUESTION: &str = "Note on which question?";
 
+/// The first title line of a dialog asked again after its reply was longer than `limit`
+/// bytes, the dialogs' line limit (`--max-payload-bytes`; docs/dialogs.md).
+pub fn reply_too_long(limit: u64) -> String {
+    format!(
+        "The last reply was more than {limit} bytes (--max-payload-bytes) and was not taken; \
+         try again."
+    )
+}
+
 /// The key list's title (`?`).
 pub const KEYS_TITLE: &str = "Keys";
 

@@ -12,7 +12,9 @@
 //! - Claude Code: `answers` keyed by question text ([`super::claude_code_keys`]); the labels
 //!   joined with `", "`, the text typed last;
 //!
-//! and `notes` (by question id), Claude Code's `annotations` (question notes) give the notes.
+//! and `notes` (by question id), Claude Code's `annotations` (question notes) give the notes;
+//! `mode: "elaborate"` (in yishan, in any of its objects) replays as Elaborate, with the
+//! notes on options not chosen.
 //! A custom text equal to an option's label replays as that option, unless the result's
 //! `exactAnswers` (by question id, in the answers file's form) gives the answer: the results
 //! add it for every answer whose labels would replay as another one ([`replays_joined`],
@@ -26,9 +28,9 @@ use serde_json::{json, Map, Value};
 
 /// A recorded result in another format, as an answers document.
 pub(in super::super) struct Replay {
-    /// `{"answers": {id: {values, customText?, note?, optionNotes?}}}`, `{"cancelled": true}`,
-    /// or for a recorded timeout `{"cancelled": true, "error": {"code": "timeout", ...},
-    /// "answers": ...}`.
+    /// `{"answers": {id: {values, customText?, note?, optionNotes?}}}` (with `"mode":
+    /// "elaborate"` for a recorded elaborate result), `{"cancelled": true}`, or for a recorded
+    /// timeout `{"cancelled": true, "error": {"code": "timeout", ...}, "answers": ...}`.
     pub document: Value,
     /// Where each question's answer is in the file, by the document path of its entry
     /// (`answers.<id>`): problems the checker finds there are reported at the file's path.
@@ -80,6 +82,7 @@ pub(in super::super) fn replay(value: &Value, payload: &Payload) -> Option<Repla
         problems: Vec::new(),
         cancelled: false,
         timeout: None,
+        mode: None,
     };
     match kind {
         Kind::Mickyyy68 => r.mickyyy68(details, base),
@@ -90,6 +93,8 @@ pub(in super::super) fn replay(value: &Value, payload: &Payload) -> Option<Repla
         json!({"cancelled": true, "error": error, "answers": r.entries})
     } else if r.cancelled {
         json!({"cancelled": true})
+    } else if let Some(mode) = r.mode {
+        json!({"mode": mode, "answers": r.entries})
     } else {
         json!({ "answers": r.entries })
     };
@@ -136,7 +141,7 @@ fn kind_of_result(details: &Value, payload: &Payload) -> Option<Kind> {
 }
 
 const MICKYYY68: Shape = Shape {
-    known: &["answers", "cancelled", "error", "notes"],
+    known: &["answers", "cancelled", "mode", "error", "notes"],
     noun: "a mickyyy68/pi-ask result",
     aliases: |_| None,
 };
@@ -160,6 +165,7 @@ const YISHAN: Shape = Shape {
         "options",
         "response",
         "cancelled",
+        "mode",
         "unavailableReason",
         "error",
         "notes",
@@ -177,6 +183,7 @@ const CLAUDE_CODE: Shape = Shape {
         "notes",
         "exactAnswers",
         "cancelled",
+        "mode",
         "error",
     ],
     noun: "a Claude Code result",
@@ -205,6 +212,9 @@ struct Reader<'p> {
     /// The contract's `error` of a recorded timeout (yishan and Claude Code keep it; mickyyy68
     /// writes a timeout as `aborted`, which replays as a dismissal).
     timeout: Option<Value>,
+    /// The recorded `mode` (`"elaborate"`), passed on to the answers document, whose checker
+    /// reads it (an unknown one is reported there, at its place in the file).
+    mode: Option<Value>,
 }
 
 impl Reader<'_> {
@@ -225,11 +235,19 @@ impl Reader<'_> {
         json::unknown_fields(obj, shape, base, &mut self.problems);
     }
 
-    /// `cancelled: true` scripts a dismissal, or with a `timeout` error a timeout.
+    /// `cancelled: true` scripts a dismissal, or with a `timeout` error a timeout; `mode` is
+    /// kept for the document (in yishan's objects, `"elaborate"` in any of them wins).
     fn cancelled(&mut self, obj: &Map<String, Value>, base: &str) {
         if let Some(error) = obj.get("error") {
             if error.get("code").and_then(Value::as_str) == Some(ErrorCode::Timeout.as_str()) {
                 self.timeout.get_or_insert_with(|| error.clone());
+            }
+        }
+        if let Some(mode) = obj.get("mode") {
+            if self.mode.as_ref().is_none_or(|m| m != "elaborate") {
+                self.mode = Some(mode.clone());
+                self.paths.retain(|(doc, _)| doc != "mode");
+                self.paths.push(("mode".to_string(), join(base, "mode")));
             }
         }
         match obj.get("cancelled") {
