@@ -150,7 +150,8 @@ fn option_by_name(text: &str, question: &Question) -> Option<usize> {
     })
 }
 
-/// `note: text` / `note 2: text` (also `note2:`), case-insensitive `note`.
+/// `note: text` / `note 2: text` (also `note2:`), case-insensitive `note`; the Type your own
+/// row's number notes the question.
 fn parse_note(line: &str, question: &Question) -> Option<Entry> {
     let head = line.get(..4)?;
     if !head.eq_ignore_ascii_case("note") {
@@ -171,6 +172,11 @@ fn parse_note(line: &str, question: &Question) -> Option<Entry> {
             option: Some(n - 1),
             text,
         },
+        // The Type your own row's number: a note on the typed answer is the question's note
+        // (docs/plain-mode.md).
+        Ok(n) if n == count + 1 && question.allows_custom_text() => {
+            Entry::Note { option: None, text }
+        }
         _ => Entry::Invalid(format!(
             "there is no option {which} to note: choose {}",
             range(count)
@@ -619,6 +625,16 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
             Self::confirm,
         )?;
         if let Some(ending) = self.flow.ending() {
+            if let Ending::Elaborated(answers) = &ending {
+                // What the person asked, one line per note (`? Database · asked about …`).
+                for (q, question) in payload.questions.iter().enumerate() {
+                    let name = view::transcript_name(question);
+                    for words in view::asked_lines(payload, answers, q) {
+                        let line = view::Look::default().asked(&name, &words, usize::MAX / 4);
+                        writeln!(self.out, "{line}")?;
+                    }
+                }
+            }
             writeln!(self.out, "{}.", view::ending_words(&ending).1)?;
         }
         self.out.flush()?;
@@ -894,8 +910,9 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
     }
 
     /// A confirmation ([`review::confirmation`]) as a `[y/N]` line under the line over it:
-    /// the required-question warning, or a cancel that would lose answers. No says its words
-    /// (`No, go back to the review.`).
+    /// the required-question warning, or a cancel that would lose answers; `[y/N/e]` when it
+    /// offers Elaborate too (notes on options not chosen: `e` or `elaborate`). No says its
+    /// words (`No, go back to the review.`).
     fn confirm(&mut self) -> Result<(), Stop> {
         let Some((confirmation, detail)) = review::confirmation(&self.flow) else {
             return Err(Stop::Internal("a confirmation with none asked".to_string()));
@@ -903,12 +920,25 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
         if let Some(detail) = detail {
             writeln!(self.out, "{detail}")?;
         }
-        let yes = is_yes(&self.read_line(&format!("{} [y/N] ", confirmation.title))?);
+        let choices = match confirmation.elaborate {
+            Some(_) => "[y/N/e]",
+            None => "[y/N]",
+        };
+        let line = self.read_line(&format!("{} {choices} ", confirmation.title))?;
+        if confirmation.elaborate.is_some() && is_elaborate(&line) {
+            return self.apply(Command::Elaborate);
+        }
+        let yes = is_yes(&line);
         if !yes {
             writeln!(self.out, "{}.", confirmation.no)?;
         }
         self.apply(if yes { Command::Confirm } else { Command::Deny })
     }
+}
+
+/// Whether a confirmation's answer asks for Elaborate (`e`, `elaborate`, any case).
+fn is_elaborate(line: &str) -> bool {
+    matches!(line.trim().to_lowercase().as_str(), "e" | "elaborate")
 }
 
 /// The first part of a question's hint line: what to type for it.
@@ -1193,6 +1223,8 @@ mod tests {
         assert_eq!(parse_entry("Note:", q), note(None, ""));
         assert_eq!(parse_entry("note 2: v3 only", q), note(Some(1), "v3 only"));
         assert_eq!(parse_entry("note2:x:y", q), note(Some(1), "x:y"));
+        // The Type your own row's number notes the question.
+        assert_eq!(parse_entry("note 4: mine", q), note(None, "mine"));
         assert_eq!(
             parse_entry("note 7: x", q),
             Entry::Invalid("there is no option 7 to note: choose a number from 1 to 3".into())
@@ -1368,6 +1400,37 @@ mod tests {
         let screen = String::from_utf8(out).unwrap();
         assert!(!screen.contains('\x1b'), "escape byte on screen:\n{screen}");
         (outcome, serde_json::to_value(res.details).unwrap(), screen)
+    }
+
+    #[test]
+    fn a_note_on_an_option_not_chosen_shows_in_the_review_and_submit_asks_first() {
+        let (outcome, details, screen) = session("note 2: what about Vue?\n1\n\n\n1\nn\n1\ne\n");
+        assert!(matches!(outcome, Ending::Elaborated(_)), "{outcome:?}");
+        assert_eq!(details["mode"], json!("elaborate"));
+        assert!(
+            screen.contains(
+                "#1 Frontend (required)\n     \u{2192} React\n       Note on Vue (only with Elaborate): what about Vue?\n"
+            ),
+            "{screen}"
+        );
+        // Submit asks first; No goes back; Elaborate from there sends the note.
+        assert!(
+            screen.contains(
+                "review> Submit without 1 note on an option you did not choose? [y/N/e] No, go back to the review.\n"
+            ),
+            "{screen}"
+        );
+        // The last lines say what was asked, not what was submitted.
+        assert!(
+            screen.ends_with(
+                "[y/N/e] ? Frontend \u{b7} asked about Vue: what about Vue?\nElaboration requested.\n"
+            ),
+            "{screen}"
+        );
+        // Yes submits without the note.
+        let (outcome, details, _) = session("note 2: what about Vue?\n1\n\n\n1\ny\n");
+        assert!(matches!(outcome, Ending::Submitted(_)), "{outcome:?}");
+        assert_eq!(details["answers"]["fw"]["optionNotes"], json!(null));
     }
 
     #[test]
