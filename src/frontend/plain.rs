@@ -396,7 +396,7 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
         Ok(wake) => lines.woken_by_continue(wake),
         Err(_) => lines,
     };
-    let ending = run_with_timeout(flow, lines, writer, opts.timeout);
+    let ending = run_with(flow, lines, writer, opts.timeout, opts.key_grace);
     // The last lines before the result, which stdout may print on the same terminal.
     crate::terminal::flush_tty();
     ending
@@ -562,12 +562,26 @@ pub fn run_with_timeout<R: Lines, W: Write>(
     out: W,
     timeout: Option<Duration>,
 ) -> Ending {
+    run_with(flow, input, out, timeout, Duration::ZERO)
+}
+
+/// [`run_with_timeout`] with the grace of the first question (`key_grace`, zero: off;
+/// [`super::grace`]): a line completed within it after the first prompt is dropped, and the
+/// prompt printed again.
+pub fn run_with<R: Lines, W: Write>(
+    flow: Flow<'_>,
+    input: R,
+    out: W,
+    timeout: Option<Duration>,
+    key_grace: Duration,
+) -> Ending {
     let deadline = timeout.map(|t| Deadline::new(t, input.now()));
     let mut plain = Plain {
         flow,
         input,
         out,
         deadline,
+        grace: super::grace::Grace::new(key_grace),
     };
     match plain.run() {
         Ok(()) => super::ending_of(plain.flow, "plain"),
@@ -597,6 +611,8 @@ struct Plain<'p, R, W> {
     out: W,
     /// When the flow times out (`--timeout`); every line starts the time again.
     deadline: Option<Deadline>,
+    /// A line completed this soon after the first prompt is dropped.
+    grace: super::grace::Grace,
 }
 
 impl<R: Lines, W: Write> Plain<'_, R, W> {
@@ -647,14 +663,24 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
     }
 
     /// Prints `prompt`, reads one line; EOF is [`Stop::Eof`], no line for `--timeout`
-    /// [`Stop::TimedOut`]. Invalid UTF-8 is replaced.
+    /// [`Stop::TimedOut`]. Invalid UTF-8 is replaced. A line completed within the grace of
+    /// the first question is dropped and `prompt` printed again.
     fn read_line(&mut self, prompt: &str) -> Result<String, Stop> {
         write!(self.out, "{prompt}")?;
         self.out.flush()?;
-        self.wait_for_line(prompt)?;
+        self.grace.start(self.input.now());
         let mut buf = Vec::new();
-        if self.input.read_until(b'\n', &mut buf)? == 0 {
-            return Err(Stop::Eof);
+        loop {
+            self.wait_for_line(prompt)?;
+            buf.clear();
+            if self.input.read_until(b'\n', &mut buf)? == 0 {
+                return Err(Stop::Eof);
+            }
+            if self.grace.left(self.input.now()).is_none() {
+                break;
+            }
+            write!(self.out, "{prompt}")?;
+            self.out.flush()?;
         }
         let now = self.input.now();
         if let Some(deadline) = &mut self.deadline {
@@ -1383,6 +1409,30 @@ mod tests {
             // The first question's prompt twice in a row (the shell's lines came between).
             assert!(shown.contains("1/3> 1/3> "), "{shown}");
             assert_eq!(shown.matches("1/3> ").count(), 2, "{shown}");
+        }
+    }
+
+    #[test]
+    fn a_line_within_the_grace_after_the_first_prompt_is_dropped() {
+        let p = payload();
+        let ms = |ms| Some(Duration::from_millis(ms));
+        for (grace, first) in [(250, "vue"), (0, "3")] {
+            // "3" comes 100 ms after the first prompt, "2" 200 ms later.
+            let gaps = [ms(100), ms(200), ms(0), ms(0), ms(0)];
+            let (input, _) = crate::frontend::test_support::timed("3\n2\n1\n\n\n", gaps);
+            let mut out = Vec::new();
+            let grace = Duration::from_millis(grace);
+            let ending = run_with(Flow::new(&p), input, &mut out, None, grace);
+            let (res, _) = crate::result::conclude(&ending, Some(&p));
+            let details = serde_json::to_value(res.details).unwrap();
+            let shown = String::from_utf8(out).unwrap();
+            assert_eq!(
+                details["answers"]["fw"]["values"][0],
+                json!(first),
+                "{shown}"
+            );
+            // Dropped: the prompt again, nothing said.
+            assert_eq!(shown.contains("1/3> 1/3> "), first == "vue", "{shown}");
         }
     }
 
