@@ -700,14 +700,20 @@ fn option_note_dropped_on_deselect_and_restored_on_reselect() {
     };
     let noted = ["     → React", "       Note: used it at work"];
     assert_eq!(wait_review(&mut s), frontend(&noted));
-    // Deselect React: its note leaves the review.
+    // Deselect React: its note leaves the answer and shows as going only with Elaborate.
     press(&mut s, UP, 1, "> Frontend");
     s.send("\r");
     s.wait_all(&["> [x] 1. React", HINT]);
     s.send(" ");
     s.wait_all(&["> [ ] 1. React", HINT]);
     s.send("\r");
-    assert_eq!(wait_review(&mut s), frontend(&["     → unanswered"]));
+    assert_eq!(
+        wait_review(&mut s),
+        frontend(&[
+            "     → unanswered",
+            "       Note on React (only with Elaborate): used it at work"
+        ])
+    );
     // Select it again: the note is back.
     press(&mut s, UP, 1, "> Frontend");
     s.send("\r");
