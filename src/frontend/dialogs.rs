@@ -1028,6 +1028,26 @@ mod tests {
     }
 
     #[test]
+    fn elaborate_from_the_submit_confirmation_sends_the_note_on_an_option_not_chosen() {
+        let (ending, details, requests) = session(&[
+            value("Note on an option\u{2026}"),
+            value("1. PostgreSQL \u{2014} Full relational database."),
+            value("what would it cost?"),
+            value("( ) 2. SQLite \u{2014} Embedded."),
+            value("Next \u{2192}"),
+            value("Next: review \u{2192}"),
+            value("1. Submit"),
+            value("Elaborate: send the notes to the agent"),
+        ]);
+        assert!(matches!(ending, Ending::Elaborated(_)), "{ending:?}");
+        assert_eq!(details["mode"], json!("elaborate"));
+        assert_eq!(
+            requests.last().unwrap()["title"],
+            json!("Submit without 1 note on an option you did not choose?")
+        );
+    }
+
+    #[test]
     fn the_client_going_away_or_answering_wrong_is_terminal_lost() {
         let (ending, details, _) = session(&[value("Next \u{2192}")]);
         assert_eq!(
