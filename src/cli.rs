@@ -93,6 +93,11 @@ pub struct Cli {
     #[arg(long, value_name = "MS")]
     pub escape_delay: Option<u64>,
 
+    /// How long after the first frame keys are not acted on: set from `PI_ASK_KEY_GRACE` only
+    /// ([`crate::frontend::grace`]); `None`: [`crate::frontend::grace::DEFAULT`].
+    #[arg(skip)]
+    pub key_grace: Option<Duration>,
+
     /// Never open a terminal: print the "Needs user input" result at once (exit 3).
     #[arg(long)]
     pub no_input: bool,

@@ -16,7 +16,9 @@
 //! - Back goes to the previous question (there is none before the first); Back at the review
 //!   goes to the last question, and moving on from there walks forward again;
 //! - Submit at the review asks first ([`Screen::ConfirmSubmit`]) when a `required` question is
-//!   unanswered; `required` never blocks (contract "Input rules");
+//!   unanswered (`required` never blocks, contract "Input rules") or when a note on an option
+//!   not chosen would be lost ([`Flow::unchosen_notes`]: only Elaborate sends it); Elaborate
+//!   is offered there too;
 //! - Elaborate at the review ends the flow at once: the person wants the agent to answer their
 //!   notes first ([`Ending::Elaborated`]; the review's actions are [`ReviewAction::ALL`]);
 //! - with `--auto-submit` ([`Flow::with_auto_submit`]), reaching the review with every
@@ -48,8 +50,9 @@ pub enum Screen {
         /// The screen the cancel came from.
         from: Place,
     },
-    /// "Unanswered required questions: …. Submit anyway?" ([`Flow::unanswered_required`]);
-    /// no returns to the review.
+    /// "Unanswered required questions: …. Submit anyway?" ([`Flow::unanswered_required`]), or
+    /// "Submit without 1 note on an option you did not choose?" ([`Flow::unchosen_notes`]);
+    /// no returns to the review, Elaborate ends the flow as at the review.
     ConfirmSubmit,
 }
 
@@ -159,10 +162,11 @@ pub enum Command {
     /// The first question, walking forward from it (Tab at the review: the questions and
     /// the review wrap around, upstream `moveTab`).
     First,
-    /// Submit: asks first when a required question is unanswered.
+    /// Submit: asks first when a required question is unanswered or a note on an option not
+    /// chosen would be lost.
     Submit,
-    /// Elaborate, at the review: end the flow asking the agent to answer the notes first
-    /// ([`Ending::Elaborated`]); never asks first.
+    /// Elaborate, at the review or the submit confirmation: end the flow asking the agent to
+    /// answer the notes first ([`Ending::Elaborated`]); never asks first.
     Elaborate,
     /// Esc: cancel, asking first when answers or notes would be lost; at a confirmation, no.
     Cancel,
@@ -340,6 +344,29 @@ impl<'p> Flow<'p> {
             .collect()
     }
 
+    /// The notes on options not chosen, as (question, option) in question and option order:
+    /// only Elaborate sends them (contract "Output rules": `optionNotes` holds selected
+    /// options' notes), so Submit asks first when there are any.
+    pub fn unchosen_notes(&self) -> Vec<(usize, usize)> {
+        let mut notes = Vec::new();
+        for (q, question) in self.payload.questions.iter().enumerate() {
+            for o in 0..question.options.len() {
+                if self.answers.option_note(q, o).is_some()
+                    && !self.answers.is_selected(q, o).unwrap_or(false)
+                {
+                    notes.push((q, o));
+                }
+            }
+        }
+        notes
+    }
+
+    /// Whether Submit asks first now ([`Screen::ConfirmSubmit`]): a required question is
+    /// unanswered or a note on an option not chosen would be lost.
+    pub fn submit_asks(&self) -> bool {
+        !self.unanswered_required().is_empty() || !self.unchosen_notes().is_empty()
+    }
+
     /// Whether cancelling now would lose something typed or chosen: an answer, a note (on an
     /// option not chosen too: Elaborate would send it), or custom text (unticked too).
     pub fn cancel_loses_input(&self) -> bool {
@@ -461,14 +488,14 @@ impl<'p> Flow<'p> {
             }
             Command::Submit => {
                 self.at_question_or_review()?;
-                if self.unanswered_required().is_empty() {
-                    self.end = Some(End::Submitted);
-                } else {
+                if self.submit_asks() {
                     self.screen = Screen::ConfirmSubmit;
+                } else {
+                    self.end = Some(End::Submitted);
                 }
             }
             Command::Elaborate => match here {
-                Screen::Review => self.end = Some(End::Elaborated),
+                Screen::Review | Screen::ConfirmSubmit => self.end = Some(End::Elaborated),
                 _ => return Err(not_here()),
             },
             Command::Cancel => match here {
@@ -756,6 +783,55 @@ mod tests {
                 from: Place::Review
             }
         );
+    }
+
+    #[test]
+    fn submit_with_a_note_on_an_option_not_chosen_asks_first_and_offers_elaborate() {
+        let p = payload();
+        let mut f = Flow::new(&p);
+        run(
+            &mut f,
+            vec![
+                Command::SetOptionNote {
+                    question: 0,
+                    option: 1,
+                    text: "what would B cost?".into(),
+                },
+                Command::Choose(0),
+                Command::Review,
+            ],
+        );
+        assert_eq!(f.unchosen_notes(), vec![(0, 1)]);
+        run(&mut f, vec![Command::Submit]);
+        assert_eq!(f.screen(), Screen::ConfirmSubmit);
+        run(&mut f, vec![Command::Deny]);
+        assert_eq!(f.screen(), Screen::Review);
+        // Elaborate from the confirmation sends the note.
+        run(&mut f, vec![Command::Submit, Command::Elaborate]);
+        match f.into_ending() {
+            Some(Ending::Elaborated(state)) => {
+                assert_eq!(state.option_note(0, 1), Some("what would B cost?"))
+            }
+            other => panic!("{other:?}"),
+        }
+        // Yes submits without it; choosing the noted option instead asks nothing.
+        let mut f = Flow::new(&p);
+        let note = Command::SetOptionNote {
+            question: 0,
+            option: 1,
+            text: "n".into(),
+        };
+        run(
+            &mut f,
+            vec![note.clone(), Command::Choose(0), Command::Review],
+        );
+        run(&mut f, vec![Command::Submit, Command::Confirm]);
+        assert!(matches!(f.ending(), Some(Ending::Submitted(_))));
+        let mut f = Flow::new(&p);
+        run(&mut f, vec![note, Command::Choose(1), Command::Review]);
+        assert!(f.unchosen_notes().is_empty());
+        run(&mut f, vec![Command::Submit]);
+        assert!(matches!(f.ending(), Some(Ending::Submitted(_))));
     }
 
     #[test]

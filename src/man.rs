@@ -86,6 +86,14 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
          ssh); raise it on a slow link where arrows are taken for Esc.",
     ),
     (
+        "PI_ASK_KEY_GRACE",
+        "Milliseconds after the first question appears during which keys are not acted on \
+         (default 250; 0 turns it off; at most 5000): a key typed for something else just as \
+         the questions appear never answers one. Keys typed before it appears are dropped too; \
+         in plain mode, a line completed that soon is dropped and the prompt printed again. The \
+         bell or notification still comes at once. Another value is refused (exit 2).",
+    ),
+    (
         "SSH_TTY",
         "When set (as ssh does), Esc waits 100 ms for the rest of an escape sequence instead \
          of 50, unless PI_ASK_ESCDELAY is set.",

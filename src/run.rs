@@ -26,7 +26,7 @@ pub fn terminal_available() -> bool {
 /// Fills the settings of the main command that the command line left out from their
 /// environment variables (`PI_ASK_TIMEOUT`, `PI_ASK_SCREEN`, `PI_ASK_MAX_PAYLOAD_BYTES`,
 /// `PI_ASK_PLAIN`, `PI_ASK_AUTO_SUBMIT`, `PI_ASK_BELL`, `PI_ASK_TRANSCRIPT`, `PI_ASK_NOTIFY`,
-/// `PI_ASK_NOTIFY_COMMAND`), read only
+/// `PI_ASK_NOTIFY_COMMAND`, `PI_ASK_KEY_GRACE`), read only
 /// here, so a subcommand never trips on them; `given(id)` says
 /// whether the command line gave the argument `id` itself (it wins). `env` reads a variable
 /// as the operating system holds it (`std::env::var_os`).
@@ -110,6 +110,12 @@ pub fn settings_from_environment(
         cli.notify = Some(
             crate::notify::Channels::parse(&value)
                 .map_err(|why| bad("PI_ASK_NOTIFY", &value, why))?,
+        );
+    }
+    if let Some(value) = env(false, "PI_ASK_KEY_GRACE")? {
+        cli.key_grace = Some(
+            crate::frontend::grace::parse(&value)
+                .map_err(|why| bad("PI_ASK_KEY_GRACE", &value, why))?,
         );
     }
     if let Some(value) = env(given("notify_command"), "PI_ASK_NOTIFY_COMMAND")? {
@@ -306,6 +312,7 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
         },
         colour: colour_for_the_terminal(),
         leave_nothing: cli.no_transcript,
+        key_grace: cli.key_grace.unwrap_or(frontend::grace::DEFAULT),
         above: None,
     };
     if let Some(ms) = cli.escape_delay {

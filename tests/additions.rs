@@ -265,6 +265,32 @@ fn bad_notify_settings_are_usage_errors_naming_the_setting() {
         "{}",
         run.stderr
     );
+    // The grace period of the first question: whole milliseconds up to 5000.
+    for bad in ["250ms", "-1", "5001"] {
+        let run = run_cmd(
+            pi_ask()
+                .arg(&p)
+                .arg("--no-input")
+                .env("PI_ASK_KEY_GRACE", bad),
+        );
+        assert_eq!(run.code, 2, "{bad}");
+        assert!(
+            run.stderr.starts_with(&format!(
+                "pi-ask: PI_ASK_KEY_GRACE=\"{bad}\" cannot be used: it is a whole number of milliseconds from 0 (off) to 5000"
+            )),
+            "{}",
+            run.stderr
+        );
+    }
+    for good in ["0", "400", " 5000 "] {
+        let run = run_cmd(
+            pi_ask()
+                .arg(&p)
+                .arg("--no-input")
+                .env("PI_ASK_KEY_GRACE", good),
+        );
+        assert_eq!(run.code, 3, "PI_ASK_KEY_GRACE={good}: {}", run.stderr);
+    }
     // The bell and the transcript take the same words (they ignored anything but `0`).
     for name in ["PI_ASK_BELL", "PI_ASK_TRANSCRIPT"] {
         let run = run_cmd(pi_ask().arg(&p).arg("--no-input").env(name, "maybe"));

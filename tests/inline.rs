@@ -855,3 +855,47 @@ fn a_pasted_control_character_takes_no_column_and_is_kept_in_the_answer() {
         assert!(!raw.contains(bad), "{bad:?} reached the terminal");
     }
 }
+
+/// An elaborate ending leaves what the person asked, one line per note, in place of the
+/// answer lines of the questions with notes (docs/interactive.md "Placement"): nothing reads
+/// like a submit.
+#[test]
+fn an_elaborate_ending_leaves_one_line_per_note_asked() {
+    let mut s = Session::spawn_with(PREFS, &[], inline(30, 100));
+    s.wait_for("1. Minimal");
+    s.send("n");
+    s.wait_all(&[
+        "Note on Minimal · Enter save · Esc close",
+        "\n> Add a note...",
+    ]);
+    s.send("too terse?");
+    s.wait_for("\n> too terse?");
+    s.send("\r");
+    s.wait_for("note: too terse?");
+    s.send("3");
+    s.wait_for("1. React");
+    s.send("N");
+    s.wait_all(&["Note on this question · Enter save", "\n> Add a note..."]);
+    s.send("which ones count?");
+    s.wait_for("\n> which ones count?");
+    s.send("\r");
+    s.wait_for("Note: which ones count?");
+    s.send("\r");
+    s.wait_for("> 1. Submit");
+    s.send(DOWN);
+    s.wait_for("> 2. Elaborate");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(result.unwrap()["details"]["mode"], json!("elaborate"));
+    assert_eq!(
+        lines(&s.screen()),
+        [
+            "Implementation preferences",
+            "? Style · asked about Minimal: too terse?",
+            "? Frontend · asked: which ones count?",
+            "✔ Elaboration requested"
+        ]
+    );
+    assert_eq!(forbidden(&s.output()), Vec::<String>::new());
+}

@@ -22,6 +22,7 @@ mod conformance;
 mod dialects;
 mod dialogs;
 mod external_editor;
+mod grace;
 mod human_errors;
 mod inline;
 mod limits;

@@ -365,6 +365,7 @@ fn the_man_page_lists_every_environment_variable_and_file() {
             "\\fBPI_ASK_PLAIN\\fR",
             "\\fBPI_ASK_SCREEN\\fR",
             "\\fBPI_ASK_ESCDELAY\\fR",
+            "\\fBPI_ASK_KEY_GRACE\\fR",
             "\\fBSSH_TTY\\fR",
             "\\fBSSH_CONNECTION\\fR",
             "\\fBHOME\\fR",

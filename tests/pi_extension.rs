@@ -168,7 +168,9 @@ pub(crate) fn setup() -> &'static Node {
 fn node_command() -> Command {
     let node = setup();
     let mut cmd = Command::new(&node.bin);
-    cmd.env("PATH", &node.path_env);
+    cmd.env("PATH", &node.path_env)
+        // Keys typed right after the first frame act at once (the grace is off).
+        .env("PI_ASK_KEY_GRACE", "0");
     cmd
 }
 

@@ -137,6 +137,8 @@ impl PiInTmux {
     /// Runs `tmux -L socket -f /dev/null ARGS` and returns its stdout.
     fn tmux(&self, args: &[&str]) -> String {
         let out = Command::new("tmux")
+            // Keys typed right after the first frame act at once (the grace is off).
+            .env("PI_ASK_KEY_GRACE", "0")
             .args(["-L", &self.socket, "-f", "/dev/null"])
             .args(args)
             .output()

@@ -548,3 +548,28 @@ fn every_term_the_editor_cannot_drive_picks_plain_mode_in_any_case() {
         );
     }
 }
+
+/// A note on an option not chosen: the review shows it as going only with Elaborate, Submit
+/// asks first with Elaborate offered (`e`), and the last lines say what was asked.
+#[test]
+fn a_note_on_an_option_not_chosen_shows_in_the_review_and_submit_asks_first() {
+    let mut run = Run::start(&single(), Some("dumb"), &[]);
+    run.answer("1/1> ", "note 1: what would it cost?");
+    run.expect("Note on PostgreSQL saved.\r\n");
+    run.answer("1/1> ", "2");
+    run.expect("\r\nReview answers\r\n#1 Database\r\n     \u{2192} SQLite\r\n       Note on PostgreSQL (only with Elaborate): what would it cost?\r\n\r\n  1. Submit\r\n");
+    run.answer("review> ", "");
+    run.answer(
+        "Submit without 1 note on an option you did not choose? [y/N/e] ",
+        "e",
+    );
+    let (code, result, screen) = run.finish();
+    assert_eq!(code, 0);
+    assert_eq!(result["details"]["mode"], json!("elaborate"));
+    assert!(
+        screen.ends_with(
+            "[y/N/e] e\r\n? Database \u{b7} asked about PostgreSQL: what would it cost?\r\nElaboration requested.\r\n"
+        ),
+        "{screen}"
+    );
+}

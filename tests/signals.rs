@@ -104,6 +104,7 @@ fn closing_the_terminal_while_stdout_and_stderr_are_it_ends_the_run() {
     let socket = format!("pi-ask-signals-{}", std::process::id());
     let tmux = |args: &[&str]| {
         let out = Command::new("tmux")
+            .env("PI_ASK_KEY_GRACE", "0")
             .args(["-L", &socket, "-f", "/dev/null"])
             .args(args)
             .output()

@@ -44,7 +44,7 @@ impl Pane {
         let socket = format!("pi-ask-stops-{tag}-{}", std::process::id());
         let shell = format!(
             "env -i PATH={bin}:/usr/bin:/bin HOME={home} TERM=tmux-256color LANG=C.UTF-8 \
-             NO_COLOR=1 PI_ASK_SCREEN=inline PS1='$ ' bash --norc --noprofile",
+             NO_COLOR=1 PI_ASK_SCREEN=inline PI_ASK_KEY_GRACE=0 PS1='$ ' bash --norc --noprofile",
             home = dir.path().display()
         );
         let start = dir.path().display().to_string();

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 /// Runs `tmux -L socket ARGS` (no configuration file) and returns its stdout.
 fn tmux(socket: &str, args: &[&str]) -> String {
     let out = Command::new("tmux")
+        .env("PI_ASK_KEY_GRACE", "0")
         .args(["-L", socket, "-f", "/dev/null"])
         .args(args)
         .output()

@@ -700,14 +700,20 @@ fn option_note_dropped_on_deselect_and_restored_on_reselect() {
     };
     let noted = ["     → React", "       Note: used it at work"];
     assert_eq!(wait_review(&mut s), frontend(&noted));
-    // Deselect React: its note leaves the review.
+    // Deselect React: its note leaves the answer and shows as going only with Elaborate.
     press(&mut s, UP, 1, "> Frontend");
     s.send("\r");
     s.wait_all(&["> [x] 1. React", HINT]);
     s.send(" ");
     s.wait_all(&["> [ ] 1. React", HINT]);
     s.send("\r");
-    assert_eq!(wait_review(&mut s), frontend(&["     → unanswered"]));
+    assert_eq!(
+        wait_review(&mut s),
+        frontend(&[
+            "     → unanswered",
+            "       Note on React (only with Elaborate): used it at work"
+        ])
+    );
     // Select it again: the note is back.
     press(&mut s, UP, 1, "> Frontend");
     s.send("\r");
@@ -1413,4 +1419,104 @@ fn a_run_waiting_for_the_terminal_times_out_as_a_run_without_a_key() {
     wait_for_file(&dir.path().join("a.json"));
     assert_eq!(s.wait_eof().code(), Some(0));
     assert!(s.cooked(), "the terminal was left in raw mode");
+}
+
+/// A note on an option not chosen (docs/interactive.md "Review"): the review shows it under
+/// the question, marked as going only with Elaborate; Submit asks first, Elaborate offered;
+/// No goes back, Elaborate from the confirmation sends the note.
+#[test]
+fn a_note_on_an_option_not_chosen_shows_in_the_review_and_submit_asks_first() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&[STYLE, HINT]);
+    s.send("n");
+    s.wait_all(&["Note on Minimal · Enter save · Esc close", NOTE_READY]);
+    s.send("too terse?");
+    s.wait_for("\n> too terse?");
+    s.send("\r");
+    s.wait_all(&["note: too terse?", HINT]);
+    s.send("2");
+    s.wait_all(&[FRONTEND, HINT]);
+    s.send("\r");
+    assert_eq!(
+        wait_review(&mut s),
+        [
+            REVIEW,
+            "  Style",
+            "     → Balanced",
+            "       Note on Minimal (only with Elaborate): too terse?",
+            "",
+            "  Frontend",
+            "     → unanswered",
+            "",
+            "> 1. Submit",
+            "  2. Elaborate",
+            "  3. Cancel",
+        ]
+    );
+    s.send("\r");
+    let screen = s.wait_all(&[
+        "Submit without 1 note on an option you did not choose?",
+        "Esc back",
+    ]);
+    let lines: Vec<&str> = screen.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.contains("Submit without 1 note"))
+        .unwrap();
+    assert_eq!(
+        lines[at + 1..at + 4],
+        [
+            "> No, go back to the review",
+            "  Yes, submit without them",
+            "  Elaborate: send the notes to the agent",
+        ],
+        "{screen}"
+    );
+    s.send("\r");
+    s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
+    s.send("\r");
+    s.wait_for("> No, go back to the review");
+    press(&mut s, DOWN, 2, "> Elaborate: send the notes to the agent");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0, "stderr: {}", s.stderr());
+    let details = &result.expect("a result")["details"];
+    assert_eq!(details["mode"], json!("elaborate"));
+    assert_eq!(
+        details["elaboration"]["items"][0]["note"],
+        json!("too terse?")
+    );
+    assert_eq!(
+        details["answers"],
+        json!({"style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]}})
+    );
+}
+
+/// `n` on the Type your own row notes the question (docs/interactive.md "Notes"): the note
+/// goes with the typed answer instead of being attached to option 1 and dropped.
+#[test]
+fn n_on_the_type_your_own_row_notes_the_question() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&[STYLE, HINT]);
+    press(&mut s, DOWN, 3, "> ( ) 4. Type your own…");
+    s.send("n");
+    s.wait_all(&["Note on this question · Enter save · Esc close", NOTE_READY]);
+    s.send("mine reads better");
+    s.wait_for("\n> mine reads better");
+    s.send("\r");
+    s.wait_all(&[&format!("{STYLE}\n  Note: mine reads better\n"), HINT]);
+    s.send("\r");
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    s.send("Terse");
+    s.wait_for("\n> Terse");
+    s.send("\r");
+    s.wait_all(&[FRONTEND, HINT]);
+    s.send("\r");
+    wait_review(&mut s);
+    let details = submit(&mut s);
+    assert_eq!(
+        details["answers"],
+        json!({"style": {"values": ["Terse"], "labels": ["Terse"], "indices": [],
+                         "customText": "Terse", "note": "mine reads better"}})
+    );
 }

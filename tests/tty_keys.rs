@@ -1483,13 +1483,15 @@ fn upstream_note_shortcuts_use_n_for_option_notes_and_shift_n_for_question_notes
     s.send("\r");
     s.wait_all(&["Question?:\n  Note: on q\n", HINT]);
     s.send(TAB);
-    // A's note is kept but, A not chosen, neither shown nor submitted.
+    // A's note is kept but, A not chosen, shown as going only with Elaborate; Submit asks
+    // first, and yes submits without it.
     assert_eq!(
         wait_review_lines(&mut s),
         [
             REVIEW,
             "  Q1",
             "       Note: on q",
+            "       Note on A (only with Elaborate): on a",
             "",
             "> 1. Submit",
             "  2. Elaborate",
@@ -1497,6 +1499,8 @@ fn upstream_note_shortcuts_use_n_for_option_notes_and_shift_n_for_question_notes
         ]
     );
     s.send("\r");
+    s.wait_for("Submit without 1 note on an option you did not choose?");
+    s.send("y");
     assert_eq!(
         finished_details(&mut s, 0)["answers"],
         json!({"q1": {"values": [], "labels": [], "indices": [], "note": "on q"}})

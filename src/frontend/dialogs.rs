@@ -732,11 +732,30 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
 
     /// The required-question warning or the cancel confirmation ([`review::confirmation`]):
     /// a confirm dialog whose message is the line over it (which required questions are
-    /// unanswered), or else what yes does; no (or a dismissed dialog) goes back.
+    /// unanswered), or else what yes does; no (or a dismissed dialog) goes back. A
+    /// confirmation that offers Elaborate too is a select of its three rows (no, yes,
+    /// Elaborate) under its title and that line.
     fn confirm(&mut self) -> Result<(), Stop> {
         let Some((confirmation, detail)) = review::confirmation(&self.flow) else {
             return Err(Stop::Internal("a confirmation with none asked".to_string()));
         };
+        if let Some(elaborate) = confirmation.elaborate {
+            let title = match &detail {
+                Some(d) => format!("{}\n{d}", confirmation.title),
+                None => confirmation.title.to_string(),
+            };
+            let rows = [
+                (confirmation.no.to_string(), 0),
+                (confirmation.yes.to_string(), 1),
+                (elaborate.to_string(), 2),
+            ];
+            let chosen = self.select(title, &rows)?.unwrap_or(0);
+            return self.apply(match chosen {
+                1 => Command::Confirm,
+                2 => Command::Elaborate,
+                _ => Command::Deny,
+            });
+        }
         let request = Request::Confirm {
             title: confirmation.title.to_string(),
             message: detail.unwrap_or_else(|| confirmation.yes.to_string()),
@@ -1053,9 +1072,22 @@ mod tests {
             value("only for tests"),
             value("Next: review \u{2192}"),
             value("1. Submit"),
-            confirmed(true),
+            // A note on an option not chosen: Submit asks first, Elaborate offered.
+            value("Yes, submit without them"),
         ]);
         assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
+        // The review shows the note on SQLite, not chosen, as going only with Elaborate.
+        assert_eq!(
+            requests[11]["options"][0],
+            json!("1/3 Database (required) \u{b7} Note: decide later \u{b7} Note on SQLite (only with Elaborate): only for tests")
+        );
+        assert_eq!(
+            requests[12],
+            json!({"type": "select",
+                   "title": "Submit without 1 note on an option you did not choose?\nUnanswered required questions: Database.",
+                   "options": ["No, go back to the review", "Yes, submit without them",
+                               "Elaborate: send the notes to the agent"]})
+        );
         assert_eq!(
             requests[4],
             json!({"type": "select", "title": "Note on which question?",
@@ -1081,6 +1113,26 @@ mod tests {
         assert_eq!(
             details["answers"],
             json!({"db": {"values": [], "labels": [], "indices": [], "note": "decide later"}})
+        );
+    }
+
+    #[test]
+    fn elaborate_from_the_submit_confirmation_sends_the_note_on_an_option_not_chosen() {
+        let (ending, details, requests) = session(&[
+            value("Note on an option\u{2026}"),
+            value("1. PostgreSQL \u{2014} Full relational database."),
+            value("what would it cost?"),
+            value("( ) 2. SQLite \u{2014} Embedded."),
+            value("Next \u{2192}"),
+            value("Next: review \u{2192}"),
+            value("1. Submit"),
+            value("Elaborate: send the notes to the agent"),
+        ]);
+        assert!(matches!(ending, Ending::Elaborated(_)), "{ending:?}");
+        assert_eq!(details["mode"], json!("elaborate"));
+        assert_eq!(
+            requests.last().unwrap()["title"],
+            json!("Submit without 1 note on an option you did not choose?")
         );
     }
 

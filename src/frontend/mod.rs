@@ -10,9 +10,11 @@
 //!   mode).
 //!
 //! [`timeout`] holds the `--timeout` rules the interactive ones share: when the flow times
-//! out, when the countdown shows and what it says.
+//! out, when the countdown shows and what it says; [`grace`] the grace period of the first
+//! question (`PI_ASK_KEY_GRACE`).
 
 pub mod dialogs;
+pub mod grace;
 pub mod plain;
 pub mod scripted;
 pub mod timeout;
@@ -45,6 +47,10 @@ pub struct AskOptions {
     /// left at its top, for a caller that draws there next (`--no-transcript`,
     /// `PI_ASK_TRANSCRIPT=0`; docs/interactive.md "Placement").
     pub leave_nothing: bool,
+    /// How long after the first frame (plain mode: the first prompt) keys are not acted on
+    /// ([`grace`]; `PI_ASK_KEY_GRACE`, [`grace::DEFAULT`] from the command); zero: off, the
+    /// default here (tests, fuzzing).
+    pub key_grace: Duration,
     /// Inline: the lines the screen shows above the questions (`--above FILE`), which the
     /// terminal front end draws again above them on a screen it then owns from its top
     /// (docs/interactive.md "Placement").

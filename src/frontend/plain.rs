@@ -150,7 +150,8 @@ fn option_by_name(text: &str, question: &Question) -> Option<usize> {
     })
 }
 
-/// `note: text` / `note 2: text` (also `note2:`), case-insensitive `note`.
+/// `note: text` / `note 2: text` (also `note2:`), case-insensitive `note`; the Type your own
+/// row's number notes the question.
 fn parse_note(line: &str, question: &Question) -> Option<Entry> {
     let head = line.get(..4)?;
     if !head.eq_ignore_ascii_case("note") {
@@ -171,6 +172,11 @@ fn parse_note(line: &str, question: &Question) -> Option<Entry> {
             option: Some(n - 1),
             text,
         },
+        // The Type your own row's number: a note on the typed answer is the question's note
+        // (docs/plain-mode.md).
+        Ok(n) if n == count + 1 && question.allows_custom_text() => {
+            Entry::Note { option: None, text }
+        }
         _ => Entry::Invalid(format!(
             "there is no option {which} to note: choose {}",
             range(count)
@@ -390,7 +396,7 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
         Ok(wake) => lines.woken_by_continue(wake),
         Err(_) => lines,
     };
-    let ending = run_with_timeout(flow, lines, writer, opts.timeout);
+    let ending = run_with(flow, lines, writer, opts.timeout, opts.key_grace);
     // The last lines before the result, which stdout may print on the same terminal.
     crate::terminal::flush_tty();
     ending
@@ -556,12 +562,26 @@ pub fn run_with_timeout<R: Lines, W: Write>(
     out: W,
     timeout: Option<Duration>,
 ) -> Ending {
+    run_with(flow, input, out, timeout, Duration::ZERO)
+}
+
+/// [`run_with_timeout`] with the grace of the first question (`key_grace`, zero: off;
+/// [`super::grace`]): a line completed within it after the first prompt is dropped, and the
+/// prompt printed again.
+pub fn run_with<R: Lines, W: Write>(
+    flow: Flow<'_>,
+    input: R,
+    out: W,
+    timeout: Option<Duration>,
+    key_grace: Duration,
+) -> Ending {
     let deadline = timeout.map(|t| Deadline::new(t, input.now()));
     let mut plain = Plain {
         flow,
         input,
         out,
         deadline,
+        grace: super::grace::Grace::new(key_grace),
     };
     match plain.run() {
         Ok(()) => super::ending_of(plain.flow, "plain"),
@@ -591,6 +611,8 @@ struct Plain<'p, R, W> {
     out: W,
     /// When the flow times out (`--timeout`); every line starts the time again.
     deadline: Option<Deadline>,
+    /// A line completed this soon after the first prompt is dropped.
+    grace: super::grace::Grace,
 }
 
 impl<R: Lines, W: Write> Plain<'_, R, W> {
@@ -619,6 +641,16 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
             Self::confirm,
         )?;
         if let Some(ending) = self.flow.ending() {
+            if let Ending::Elaborated(answers) = &ending {
+                // What the person asked, one line per note (`? Database · asked about …`).
+                for (q, question) in payload.questions.iter().enumerate() {
+                    let name = view::transcript_name(question);
+                    for words in view::asked_lines(payload, answers, q) {
+                        let line = view::Look::default().asked(&name, &words, usize::MAX / 4);
+                        writeln!(self.out, "{line}")?;
+                    }
+                }
+            }
             writeln!(self.out, "{}.", view::ending_words(&ending).1)?;
         }
         self.out.flush()?;
@@ -631,14 +663,24 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
     }
 
     /// Prints `prompt`, reads one line; EOF is [`Stop::Eof`], no line for `--timeout`
-    /// [`Stop::TimedOut`]. Invalid UTF-8 is replaced.
+    /// [`Stop::TimedOut`]. Invalid UTF-8 is replaced. A line completed within the grace of
+    /// the first question is dropped and `prompt` printed again.
     fn read_line(&mut self, prompt: &str) -> Result<String, Stop> {
         write!(self.out, "{prompt}")?;
         self.out.flush()?;
-        self.wait_for_line(prompt)?;
+        self.grace.start(self.input.now());
         let mut buf = Vec::new();
-        if self.input.read_until(b'\n', &mut buf)? == 0 {
-            return Err(Stop::Eof);
+        loop {
+            self.wait_for_line(prompt)?;
+            buf.clear();
+            if self.input.read_until(b'\n', &mut buf)? == 0 {
+                return Err(Stop::Eof);
+            }
+            if self.grace.left(self.input.now()).is_none() {
+                break;
+            }
+            write!(self.out, "{prompt}")?;
+            self.out.flush()?;
         }
         let now = self.input.now();
         if let Some(deadline) = &mut self.deadline {
@@ -894,8 +936,9 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
     }
 
     /// A confirmation ([`review::confirmation`]) as a `[y/N]` line under the line over it:
-    /// the required-question warning, or a cancel that would lose answers. No says its words
-    /// (`No, go back to the review.`).
+    /// the required-question warning, or a cancel that would lose answers; `[y/N/e]` when it
+    /// offers Elaborate too (notes on options not chosen: `e` or `elaborate`). No says its
+    /// words (`No, go back to the review.`).
     fn confirm(&mut self) -> Result<(), Stop> {
         let Some((confirmation, detail)) = review::confirmation(&self.flow) else {
             return Err(Stop::Internal("a confirmation with none asked".to_string()));
@@ -903,12 +946,25 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
         if let Some(detail) = detail {
             writeln!(self.out, "{detail}")?;
         }
-        let yes = is_yes(&self.read_line(&format!("{} [y/N] ", confirmation.title))?);
+        let choices = match confirmation.elaborate {
+            Some(_) => "[y/N/e]",
+            None => "[y/N]",
+        };
+        let line = self.read_line(&format!("{} {choices} ", confirmation.title))?;
+        if confirmation.elaborate.is_some() && is_elaborate(&line) {
+            return self.apply(Command::Elaborate);
+        }
+        let yes = is_yes(&line);
         if !yes {
             writeln!(self.out, "{}.", confirmation.no)?;
         }
         self.apply(if yes { Command::Confirm } else { Command::Deny })
     }
+}
+
+/// Whether a confirmation's answer asks for Elaborate (`e`, `elaborate`, any case).
+fn is_elaborate(line: &str) -> bool {
+    matches!(line.trim().to_lowercase().as_str(), "e" | "elaborate")
 }
 
 /// The first part of a question's hint line: what to type for it.
@@ -1193,6 +1249,8 @@ mod tests {
         assert_eq!(parse_entry("Note:", q), note(None, ""));
         assert_eq!(parse_entry("note 2: v3 only", q), note(Some(1), "v3 only"));
         assert_eq!(parse_entry("note2:x:y", q), note(Some(1), "x:y"));
+        // The Type your own row's number notes the question.
+        assert_eq!(parse_entry("note 4: mine", q), note(None, "mine"));
         assert_eq!(
             parse_entry("note 7: x", q),
             Entry::Invalid("there is no option 7 to note: choose a number from 1 to 3".into())
@@ -1355,6 +1413,30 @@ mod tests {
     }
 
     #[test]
+    fn a_line_within_the_grace_after_the_first_prompt_is_dropped() {
+        let p = payload();
+        let ms = |ms| Some(Duration::from_millis(ms));
+        for (grace, first) in [(250, "vue"), (0, "3")] {
+            // "3" comes 100 ms after the first prompt, "2" 200 ms later.
+            let gaps = [ms(100), ms(200), ms(0), ms(0), ms(0)];
+            let (input, _) = crate::frontend::test_support::timed("3\n2\n1\n\n\n", gaps);
+            let mut out = Vec::new();
+            let grace = Duration::from_millis(grace);
+            let ending = run_with(Flow::new(&p), input, &mut out, None, grace);
+            let (res, _) = crate::result::conclude(&ending, Some(&p));
+            let details = serde_json::to_value(res.details).unwrap();
+            let shown = String::from_utf8(out).unwrap();
+            assert_eq!(
+                details["answers"]["fw"]["values"][0],
+                json!(first),
+                "{shown}"
+            );
+            // Dropped: the prompt again, nothing said.
+            assert_eq!(shown.contains("1/3> 1/3> "), first == "vue", "{shown}");
+        }
+    }
+
+    #[test]
     fn an_untimed_reader_never_times_out() {
         let (ending, _, _) = session("2\n1\n\n\n");
         assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
@@ -1368,6 +1450,37 @@ mod tests {
         let screen = String::from_utf8(out).unwrap();
         assert!(!screen.contains('\x1b'), "escape byte on screen:\n{screen}");
         (outcome, serde_json::to_value(res.details).unwrap(), screen)
+    }
+
+    #[test]
+    fn a_note_on_an_option_not_chosen_shows_in_the_review_and_submit_asks_first() {
+        let (outcome, details, screen) = session("note 2: what about Vue?\n1\n\n\n1\nn\n1\ne\n");
+        assert!(matches!(outcome, Ending::Elaborated(_)), "{outcome:?}");
+        assert_eq!(details["mode"], json!("elaborate"));
+        assert!(
+            screen.contains(
+                "#1 Frontend (required)\n     \u{2192} React\n       Note on Vue (only with Elaborate): what about Vue?\n"
+            ),
+            "{screen}"
+        );
+        // Submit asks first; No goes back; Elaborate from there sends the note.
+        assert!(
+            screen.contains(
+                "review> Submit without 1 note on an option you did not choose? [y/N/e] No, go back to the review.\n"
+            ),
+            "{screen}"
+        );
+        // The last lines say what was asked, not what was submitted.
+        assert!(
+            screen.ends_with(
+                "[y/N/e] ? Frontend \u{b7} asked about Vue: what about Vue?\nElaboration requested.\n"
+            ),
+            "{screen}"
+        );
+        // Yes submits without the note.
+        let (outcome, details, _) = session("note 2: what about Vue?\n1\n\n\n1\ny\n");
+        assert!(matches!(outcome, Ending::Submitted(_)), "{outcome:?}");
+        assert_eq!(details["answers"]["fw"]["optionNotes"], json!(null));
     }
 
     #[test]

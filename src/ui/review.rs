@@ -79,6 +79,8 @@ pub enum LineKind {
     Answer,
     /// `→ unanswered`.
     Unanswered,
+    /// A note on an option not chosen: only Elaborate sends it.
+    UnchosenNote,
 }
 
 /// One line the review shows of a question.
@@ -104,9 +106,22 @@ pub fn question_lines(payload: &Payload, answers: &AnswerState, q: usize) -> Vec
             format!("{} {}", words::NOTE_LABEL, one_line(text)),
         )
     };
+    let unchosen: Vec<Line> = (0..question.options.len())
+        .filter(|&o| !answers.is_selected(q, o).unwrap_or(false))
+        .filter_map(|o| {
+            let text = answers.option_note(q, o)?;
+            let label = one_line(&question.options[o].label);
+            Some(line(
+                LineKind::UnchosenNote,
+                5,
+                words::unchosen_note(&label, &one_line(text)),
+            ))
+        })
+        .collect();
     let summary = answers.summary(payload, q);
     if summary.options.is_empty() && summary.custom_text.is_none() && summary.note.is_none() {
         lines.push(line(LineKind::Unanswered, 3, words::UNANSWERED.to_string()));
+        lines.extend(unchosen);
         return lines;
     }
     if let Some(n) = summary.note {
@@ -131,7 +146,7 @@ pub fn question_lines(payload: &Payload, answers: &AnswerState, q: usize) -> Vec
     } else if let Some((label, _)) = labels.first() {
         lines.push(line(LineKind::Answer, 3, format!("\u{2192} {label}")));
     }
-    let _ = question;
+    lines.extend(unchosen);
     lines
 }
 
@@ -142,19 +157,23 @@ pub fn question_lines(payload: &Payload, answers: &AnswerState, q: usize) -> Vec
 pub fn question_row(payload: &Payload, answers: &AnswerState, q: usize) -> String {
     let mut row = format!("{}/{}", q + 1, payload.questions.len());
     for line in question_lines(payload, answers, q) {
-        row.push_str(if line.kind == LineKind::Note {
-            " \u{b7} "
-        } else {
-            " "
-        });
+        row.push_str(
+            if matches!(line.kind, LineKind::Note | LineKind::UnchosenNote) {
+                " \u{b7} "
+            } else {
+                " "
+            },
+        );
         row.push_str(&line.text);
     }
     row
 }
 
 /// The confirmation the flow asks now, with the line over it: the cancel confirmation, or the
-/// submit one under [`words::unanswered_required`] (the unanswered required questions by
-/// label). `None` when the flow is not at a confirmation.
+/// submit one: [`words::confirm_submit_without_notes`] (Elaborate offered) when notes on
+/// options not chosen would be lost, else [`words::CONFIRM_SUBMIT`]; under
+/// [`words::unanswered_required`] (the unanswered required questions by label) when there are
+/// any. `None` when the flow is not at a confirmation.
 pub fn confirmation(flow: &Flow<'_>) -> Option<(Confirmation, Option<String>)> {
     match flow.screen() {
         Screen::ConfirmCancel { .. } => Some((words::CONFIRM_CANCEL, None)),
@@ -165,10 +184,13 @@ pub fn confirmation(flow: &Flow<'_>) -> Option<(Confirmation, Option<String>)> {
                 .into_iter()
                 .map(|q| one_line(&payload.questions[q].label).into_owned())
                 .collect();
-            Some((
-                words::CONFIRM_SUBMIT,
-                Some(words::unanswered_required(&names)),
-            ))
+            let notes = flow.unchosen_notes().len();
+            let words = match notes {
+                0 => words::CONFIRM_SUBMIT,
+                n => words::confirm_submit_without_notes(n),
+            };
+            let detail = (!names.is_empty()).then(|| words::unanswered_required(&names));
+            Some((words, detail))
         }
         Screen::Question(_) | Screen::Review => None,
     }
@@ -208,6 +230,42 @@ mod tests {
                 words::CONFIRM_SUBMIT,
                 Some("Unanswered required questions: Name.".to_string())
             ))
+        );
+    }
+
+    #[test]
+    fn notes_on_options_not_chosen_come_last_marked_as_going_only_with_elaborate() {
+        let p = crate::contract::parse_payload(
+            r#"{"questions":[{"id":"db","label":"Database","prompt":"?","options":[
+                {"value":"pg","label":"Postgres"},{"value":"lite","label":"SQLite"}]}]}"#,
+        )
+        .unwrap();
+        let mut flow = Flow::new(&p);
+        flow.apply(Command::SetOptionNote {
+            question: 0,
+            option: 0,
+            text: "what would Postgres cost\nus?".into(),
+        })
+        .unwrap();
+        let texts = |flow: &Flow| -> Vec<String> {
+            question_lines(&p, flow.answers(), 0)
+                .into_iter()
+                .map(|l| format!("{}{}", " ".repeat(l.indent), l.text))
+                .collect()
+        };
+        let note =
+            "     Note on Postgres (only with Elaborate): what would Postgres cost\u{21b5} us?";
+        assert_eq!(texts(&flow), [" Database", "   \u{2192} unanswered", note]);
+        flow.apply(Command::Choose(1)).unwrap();
+        assert_eq!(texts(&flow), [" Database", "   \u{2192} SQLite", note]);
+        flow.apply(ReviewAction::Submit.command()).unwrap();
+        assert_eq!(
+            confirmation(&flow),
+            Some((words::confirm_submit_without_notes(1), None))
+        );
+        assert_eq!(
+            words::confirm_submit_without_notes(2).title,
+            "Submit without 2 notes on options you did not choose?"
         );
     }
 

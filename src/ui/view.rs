@@ -13,6 +13,7 @@ use crate::contract::{Payload, Question};
 use crate::result::Ending;
 use crate::text::one_line;
 use crate::text::{Charset, Glyph};
+use crate::ui::words;
 use console::{style, Style};
 use dialoguer::theme::{ColorfulTheme, SimpleTheme, Theme};
 
@@ -62,6 +63,27 @@ pub fn note_lines(payload: &Payload, answers: &AnswerState, q: usize) -> Vec<Str
         ));
     }
     notes
+}
+
+/// What question `q`'s notes asked, as an elaborate ending sends them (`details.elaboration`,
+/// [`crate::result::elaboration`]): the question note (`asked: …`), then each option's note,
+/// chosen or not, in option order (`asked about Postgres: …`); one line each.
+pub fn asked_lines(payload: &Payload, answers: &AnswerState, q: usize) -> Vec<String> {
+    let question = &payload.questions[q];
+    let mut lines: Vec<String> = answers
+        .note(q)
+        .map(|note| words::asked(None, &one_line(note)))
+        .into_iter()
+        .collect();
+    for (o, option) in question.options.iter().enumerate() {
+        if let Some(note) = answers.option_note(q, o) {
+            lines.push(words::asked(
+                Some(&one_line(&option.label)),
+                &one_line(note),
+            ));
+        }
+    }
+    lines
 }
 
 /// The name a transcript line gives question `q`: its label, or its prompt when the payload
@@ -321,6 +343,18 @@ impl Look {
     /// note)`): the error mark, as with no answer at all.
     pub fn unanswered(&self, name: &str, words: &str, width: usize) -> String {
         self.collapsed_as(name, words, false, width)
+    }
+
+    /// A question the person asked about instead of answering (an elaborate ending), one
+    /// line per note ([`asked_lines`]): `? Database · asked about Postgres: …`, the `?` in
+    /// the prompt's colour; fitted to `width` as plain text first.
+    pub fn asked(&self, name: &str, words: &str, width: usize) -> String {
+        let dot = self.glyph(Glyph::Dot);
+        let text = self.fit(&format!("? {name} {dot} {words}"), width);
+        match text.strip_prefix('?') {
+            Some(rest) if self.colour => format!("{}{rest}", self.colorful.prompt_prefix),
+            _ => text,
+        }
     }
 
     fn collapsed_as(&self, name: &str, value: &str, answered: bool, width: usize) -> String {
@@ -593,6 +627,34 @@ mod tests {
         assert_eq!(
             transcript_line(&plain, &given, flow.answers(), 0, 80),
             "Q1: Terse (+ note)"
+        );
+    }
+
+    #[test]
+    fn an_elaborate_ending_says_what_each_note_asked() {
+        let p = payload();
+        let mut flow = Flow::new(&p);
+        flow.apply(Command::SetNote {
+            question: 0,
+            text: "why?".into(),
+        })
+        .unwrap();
+        flow.apply(Command::SetOptionNote {
+            question: 0,
+            option: 1,
+            text: "and this?".into(),
+        })
+        .unwrap();
+        let asked = asked_lines(&p, flow.answers(), 0);
+        assert_eq!(asked, ["asked: why?", "asked about Rich: and this?"]);
+        assert_eq!(
+            Look::new(false).asked("Style", &asked[1], 80),
+            "? Style \u{b7} asked about Rich: and this?"
+        );
+        console::set_colors_enabled_stderr(false);
+        assert_eq!(
+            console::strip_ansi_codes(&Look::new(true).asked("Style", &asked[1], 20)),
+            "? Style \u{b7} asked abo\u{2026}"
         );
     }
 

@@ -154,31 +154,68 @@ pub fn press_again(digit: usize, action: &str) -> String {
     format!("Press {digit} again to {}", action.to_lowercase())
 }
 
-/// A yes / no question: what is asked, the answer that goes on, the answer that goes back.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A yes / no question: what is asked, the answer that goes on, the answer that goes back,
+/// and Elaborate when it is offered too.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Confirmation {
     /// The title or question.
-    pub title: &'static str,
+    pub title: std::borrow::Cow<'static, str>,
     /// Yes.
     pub yes: &'static str,
     /// No (highlighted first; Esc means no).
     pub no: &'static str,
+    /// Elaborate instead (the submit confirmation when notes on options not chosen would be
+    /// lost); `None`: only yes and no.
+    pub elaborate: Option<&'static str>,
 }
 
 /// Esc with answers or notes that would be lost (docs/interactive.md "Cancel").
 pub const CONFIRM_CANCEL: Confirmation = Confirmation {
-    title: "Cancel and discard your answers?",
+    title: std::borrow::Cow::Borrowed("Cancel and discard your answers?"),
     yes: "Yes, discard the answers and cancel",
     no: "No, keep answering",
+    elaborate: None,
 };
 
 /// Submit with `required` questions unanswered: asked, never refused (contract "Input
 /// rules": required never blocks).
 pub const CONFIRM_SUBMIT: Confirmation = Confirmation {
-    title: "Submit anyway?",
+    title: std::borrow::Cow::Borrowed("Submit anyway?"),
     yes: "Yes, submit",
     no: "No, go back to the review",
+    elaborate: None,
 };
+
+/// Submit with `count` notes on options not chosen, which only Elaborate sends
+/// (docs/interactive.md "Review"): `Submit without 1 note on an option you did not choose?`,
+/// Elaborate offered.
+pub fn confirm_submit_without_notes(count: usize) -> Confirmation {
+    let title = match count {
+        1 => "Submit without 1 note on an option you did not choose?".to_string(),
+        n => format!("Submit without {n} notes on options you did not choose?"),
+    };
+    Confirmation {
+        title: std::borrow::Cow::Owned(title),
+        yes: "Yes, submit without them",
+        no: "No, go back to the review",
+        elaborate: Some("Elaborate: send the notes to the agent"),
+    }
+}
+
+/// The mark of a note on an option not chosen in the review: it goes only with Elaborate
+/// (`Note on Postgres (only with Elaborate): …`).
+pub fn unchosen_note(label: &str, note: &str) -> String {
+    format!("Note on {label} (only with Elaborate): {note}")
+}
+
+/// A transcript line's words for a note of an elaborate ending: what the person asked about
+/// (`asked about Postgres: …`, `asked: …` for a question note).
+pub fn asked(option: Option<&str>, note: &str) -> String {
+    match option {
+        Some(label) => format!("asked about {label}: {note}"),
+        None => format!("asked: {note}"),
+    }
+}
 
 /// The line over [`CONFIRM_SUBMIT`]: which required questions have no answer.
 pub fn unanswered_required(names: &[String]) -> String {

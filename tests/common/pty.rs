@@ -149,7 +149,7 @@ impl Session {
 
     /// Spawns any prepared `cmd` in a pty the way [`Session::spawn_with`] spawns pi-ask (its
     /// own session with the pty as controlling terminal, `TERM=xterm-256color`, `NO_COLOR=1`,
-    /// no `PI_ASK_ANSWERS` nor `PI_ASK_TIMEOUT`, stderr in `dir/stderr.txt` unless [`Options::stderr_to_pty`],
+    /// no `PI_ASK_ANSWERS` nor `PI_ASK_TIMEOUT`, `PI_ASK_KEY_GRACE=0`, stderr in `dir/stderr.txt` unless [`Options::stderr_to_pty`],
     /// working directory `opts.cwd` or `dir`).
     /// [`Session::finish`] reads the result from `output`. Used to run pi itself
     /// (tests/pi_extension.rs) and pi-ask behind a shell redirection (tests/plain.rs).
@@ -168,6 +168,9 @@ impl Session {
             .env("PI_ASK_SCREEN", "full")
             // A UTF-8 terminal whatever the machine's locale (tests/text.rs sets LC_ALL=C).
             .env("LANG", "C.UTF-8")
+            // Keys typed right after the first frame act at once (the grace of the first
+            // question is off); the grace's own tests (tests/grace.rs) set it.
+            .env("PI_ASK_KEY_GRACE", "0")
             .env_remove("LC_ALL")
             .env_remove("LC_CTYPE")
             .env_remove("PI_ASK_ANSWERS")

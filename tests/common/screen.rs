@@ -52,6 +52,8 @@ impl Screen {
     /// `screen -S NAME ARGS`.
     pub fn run(&self, args: &[&str]) {
         let mut cmd = Command::new("screen");
+        // Keys typed right after the first frame act at once (the grace is off).
+        cmd.env("PI_ASK_KEY_GRACE", "0");
         for (k, v) in &self.env {
             cmd.env(k, v);
         }

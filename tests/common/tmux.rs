@@ -8,8 +8,12 @@ pub fn tmux_available(who: &str) -> bool {
 }
 
 /// Runs `tmux -L socket ARGS` and returns its stdout.
+///
+/// The server it starts hands `PI_ASK_KEY_GRACE=0` to what runs in it: keys typed right after
+/// the first frame act at once (the grace of the first question is off).
 pub fn tmux(socket: &str, args: &[&str]) -> String {
     let out = std::process::Command::new("tmux")
+        .env("PI_ASK_KEY_GRACE", "0")
         .args(["-L", socket, "-f", "/dev/null"])
         .args(args)
         .output()

@@ -579,6 +579,9 @@ fn upstream_result_unselected_option_notes_are_omitted_from_the_submitted_result
             },
             Command::Choose(1),
             Command::Submit,
+            // pi-ask asks first, so the note is not lost without a word (docs/interactive.md
+            // "Review"); yes submits without it, as the upstream does.
+            Command::Confirm,
         ],
     );
     let r = result(&f);

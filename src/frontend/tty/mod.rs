@@ -87,6 +87,7 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         context: opts.context.clone(),
         notify: Some(opts.notify.clone()),
         leave_nothing: opts.leave_nothing,
+        grace: super::grace::Grace::new(opts.key_grace),
         deadline: None,
         cols: 0,
         block_rows: 0,
@@ -140,6 +141,9 @@ struct Session<'p, B> {
     notify: Option<crate::notify::Settings>,
     /// Inline: the run ends leaving nothing ([`AskOptions::leave_nothing`]).
     leave_nothing: bool,
+    /// Keys within this grace after the first frame are not acted on
+    /// ([`AskOptions::key_grace`]).
+    grace: super::grace::Grace,
     deadline: Option<Deadline>,
     /// The columns the last frame was laid out for.
     cols: usize,
@@ -182,6 +186,13 @@ impl<B: Backend> Session<'_, B> {
                 self.draw(now)?;
             }
             let wait = self.deadline.and_then(|d| d.wait(now));
+            if let (Some(left), None) = (self.grace.left(now), &self.editor) {
+                // The grace of the first question: keys are read and dropped (an editor is
+                // not opened on the terminal until it ends), resizes and the clock still count.
+                self.after_the_first_frame();
+                self.event_in_the_grace(wait.map_or(left, |w| w.min(left)))?;
+                continue;
+            }
             if self.screens.editing() {
                 self.after_the_first_frame();
                 self.edit(wait)?;
@@ -258,6 +269,9 @@ impl<B: Backend> Session<'_, B> {
             self.io.write(&bytes)?;
         }
         if let Some(notify) = self.notify.take() {
+            // The first frame is up: the grace of the first question runs from here; the
+            // notification comes at once.
+            self.grace.start(now);
             self.notify_waiting(&notify)?;
         }
         self.record.keep(&self.region, self.cols);
@@ -398,7 +412,22 @@ impl<B: Backend> Session<'_, B> {
 
     /// Waits for the next key or resize and acts on it.
     fn event(&mut self, wait: Option<Duration>) -> io::Result<()> {
-        match self.io.event(wait)? {
+        let event = self.io.event(wait)?;
+        self.on_event(event)
+    }
+
+    /// Waits at most `wait` within the grace of the first question ([`super::grace`]): a key
+    /// is dropped (not acted on, the `--timeout` clock not started again), a resize acted on.
+    fn event_in_the_grace(&mut self, wait: Duration) -> io::Result<()> {
+        match self.io.event(Some(wait))? {
+            Event::Key(_) => Ok(()),
+            event => self.on_event(event),
+        }
+    }
+
+    /// Acts on a key or a resize.
+    fn on_event(&mut self, event: Event) -> io::Result<()> {
+        match event {
             Event::Timeout => Ok(()),
             Event::Resize => {
                 if self.io.take_continued() {

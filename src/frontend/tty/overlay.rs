@@ -269,13 +269,15 @@ fn heading(title: &str, position: &str, width: usize) -> String {
     }
 }
 
-/// A yes / no confirmation: "no" first and highlighted; Esc means no.
+/// A yes / no confirmation: "no" first and highlighted, then yes, then Elaborate when the
+/// confirmation offers it; Esc means no.
 #[derive(Debug)]
 pub(super) struct Confirm {
     words: Confirmation,
     /// A line under the title (which required questions are unanswered).
     detail: Option<String>,
-    yes: bool,
+    /// The highlighted row: 0 no, 1 yes, 2 Elaborate.
+    at: usize,
 }
 
 impl Confirm {
@@ -284,18 +286,30 @@ impl Confirm {
         Confirm {
             words,
             detail,
-            yes: false,
+            at: 0,
         }
     }
 
-    /// Its lines: the title, the detail, no, yes, the hint.
+    /// How many rows it offers.
+    fn rows(&self) -> usize {
+        if self.words.elaborate.is_some() {
+            3
+        } else {
+            2
+        }
+    }
+
+    /// Its lines: the title, the detail, no, yes, Elaborate when offered, the hint.
     pub fn render(&self, cx: &Cx<'_, '_>) -> Vec<String> {
-        let mut lines = vec![cx.look.prompt(self.words.title, cx.width)];
+        let mut lines = vec![cx.look.prompt(&self.words.title, cx.width)];
         if let Some(detail) = &self.detail {
             lines.push(fit(&crate::text::one_line(detail), cx.width));
         }
-        lines.push(cx.look.select_item(self.words.no, !self.yes, cx.width));
-        lines.push(cx.look.select_item(self.words.yes, self.yes, cx.width));
+        lines.push(cx.look.select_item(self.words.no, self.at == 0, cx.width));
+        lines.push(cx.look.select_item(self.words.yes, self.at == 1, cx.width));
+        if let Some(elaborate) = self.words.elaborate {
+            lines.push(cx.look.select_item(elaborate, self.at == 2, cx.width));
+        }
         lines.push(match cx.status {
             Some(status) => fit(status, cx.width),
             None => cx.look.hint(
@@ -308,12 +322,18 @@ impl Confirm {
 
     /// What `action` does.
     pub fn on(&mut self, action: Action) -> Outcome {
+        let rows = self.rows();
         match action {
-            Action::Up | Action::Down => {
-                self.yes = !self.yes;
+            Action::Down => {
+                self.at = (self.at + 1) % rows;
                 Outcome::Stay
             }
-            Action::Confirm if self.yes => Outcome::Apply(Command::Confirm),
+            Action::Up => {
+                self.at = (self.at + rows - 1) % rows;
+                Outcome::Stay
+            }
+            Action::Confirm if self.at == 1 => Outcome::Apply(Command::Confirm),
+            Action::Confirm if self.at == 2 => Outcome::Apply(Command::Elaborate),
             Action::Yes => Outcome::Apply(Command::Confirm),
             Action::Confirm | Action::No | Action::Cancel => Outcome::Apply(Command::Deny),
             _ => Outcome::Stay,

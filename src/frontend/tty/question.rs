@@ -259,27 +259,27 @@ impl QuestionPrompt {
                 selection.sort_unstable();
                 Outcome::Apply(Command::SetSelection(selection))
             }
-            Action::OptionNote if !question.options.is_empty() => {
-                let o = match self.active_row(cx) {
-                    Some(Row::Option(o)) => o,
-                    _ => 0,
-                };
-                let label = one_line(&question.options[o].label).into_owned();
-                let initial = answers.option_note(q, o).unwrap_or("").to_string();
-                Outcome::Open(Overlay::Editor(Editor::new(
-                    Target::OptionNote(q, o),
-                    words::option_note(&label),
-                    initial,
-                )))
-            }
-            Action::QuestionNote => {
-                let initial = answers.note(q).unwrap_or("").to_string();
-                Outcome::Open(Overlay::Editor(Editor::new(
-                    Target::Note(q),
-                    words::QUESTION_NOTE.to_string(),
-                    initial,
-                )))
-            }
+            // `n` on a row that is no option (Type your own, Next) notes the question: a note
+            // on the typed answer is the question's note (docs/interactive.md "Notes").
+            Action::OptionNote | Action::QuestionNote => match (action, self.active_row(cx)) {
+                (Action::OptionNote, Some(Row::Option(o))) => {
+                    let label = one_line(&question.options[o].label).into_owned();
+                    let initial = answers.option_note(q, o).unwrap_or("").to_string();
+                    Outcome::Open(Overlay::Editor(Editor::new(
+                        Target::OptionNote(q, o),
+                        words::option_note(&label),
+                        initial,
+                    )))
+                }
+                _ => {
+                    let initial = answers.note(q).unwrap_or("").to_string();
+                    Outcome::Open(Overlay::Editor(Editor::new(
+                        Target::Note(q),
+                        words::QUESTION_NOTE.to_string(),
+                        initial,
+                    )))
+                }
+            },
             Action::NextQuestion => Outcome::Apply(Command::Next),
             Action::PrevQuestion if q == 0 => Outcome::Apply(Command::Review),
             Action::PrevQuestion => Outcome::Apply(Command::Back),

@@ -75,8 +75,10 @@ pub enum Placement {
 pub(super) enum Entry {
     /// The payload's title.
     Title,
-    /// A question's collapsed line.
+    /// A question's collapsed line (at an elaborate ending, its first note's line).
     Question(usize),
+    /// At an elaborate ending, a question's note after its first (question, note from 1).
+    Asked(usize, usize),
     /// How the run ended.
     End,
 }

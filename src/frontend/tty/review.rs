@@ -63,7 +63,7 @@ impl Review {
                     match line.kind {
                         LineKind::Label => look.select_item(text.trim_start(), q == active, width),
                         LineKind::Answer => fit(&format!("  {text}"), width),
-                        LineKind::Note | LineKind::Unanswered => {
+                        LineKind::Note | LineKind::Unanswered | LineKind::UnchosenNote => {
                             look.hint(&format!("  {text}"), width)
                         }
                     }

@@ -95,6 +95,12 @@ impl Record {
             _ => payload.questions.len(),
         };
         for q in 0..before.min(self.lines.len()) {
+            if let Some(Ending::Elaborated(answers)) = ending {
+                if answers.has_notes(q) {
+                    lines.extend(Record::asked(flow, answers, look, width, q));
+                    continue;
+                }
+            }
             if (self.left[q] || ending.is_some()) && !given_up(Entry::Question(q)) {
                 lines.push(self.lines[q].clone());
             }
@@ -108,6 +114,33 @@ impl Record {
             });
         }
         lines
+    }
+
+    /// At an elaborate ending, question `q`'s lines: one per note it asked
+    /// ([`view::asked_lines`], `? Database · asked about Postgres: …`) in place of its answer,
+    /// which the agent asks again.
+    fn asked(
+        flow: &Flow<'_>,
+        answers: &crate::answers::AnswerState,
+        look: &Look,
+        width: usize,
+        q: usize,
+    ) -> Vec<Line> {
+        let payload = flow.payload();
+        let name = view::transcript_name(&payload.questions[q]);
+        let plain = Look::with_charset(false, look.charset());
+        view::asked_lines(payload, answers, q)
+            .into_iter()
+            .enumerate()
+            .map(|(i, words)| Line {
+                entry: match i {
+                    0 => Entry::Question(q),
+                    i => Entry::Asked(q, i),
+                },
+                text: look.asked(&name, &words, width),
+                key: plain.asked(&name, &words, usize::MAX / 4),
+            })
+            .collect()
     }
 
     /// Question `q`'s line, as drawn at `cols` in `look` and as it says whatever the width

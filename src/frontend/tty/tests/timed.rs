@@ -215,3 +215,35 @@ fn after_a_stop_and_bg_the_timeout_runs_from_the_continue_and_ends_the_flow_ther
     assert!(matches!(ending, Ending::TerminalLost(_)), "{ending:?}");
     assert_eq!(backend.written_when_left, None);
 }
+
+/// The grace of the first question (docs/interactive.md "Keys over ssh, tmux and slow
+/// links"): a key 100 ms after the first frame is dropped, one 300 ms after it answers; the
+/// bell still rings at once; with no grace the first key answers.
+#[test]
+fn a_key_within_the_grace_after_the_first_frame_is_not_acted_on() {
+    let p = parse_payload(PREFS).unwrap();
+    let ms = std::time::Duration::from_millis;
+    let mut events = vec![
+        (ms(100), key(Key::Char('3'))),
+        (ms(200), key(Key::Char('2'))),
+    ];
+    events.extend([Key::Tab, Key::Enter].map(|k| (ms(0), key(k))));
+    for (grace, style) in [(250, "balanced"), (0, "rich")] {
+        let mut backend = FakeBackend::timed(30, 100, events.clone());
+        let ending = drive(
+            Flow::new(&p),
+            &mut backend,
+            &AskOptions {
+                key_grace: ms(grace),
+                notify: crate::notify::Settings::new(None, false, None).unwrap(),
+                ..opts()
+            },
+        );
+        let answers = match ending {
+            Ending::Submitted(state) => serde_json::to_value(state.answers(&p)).unwrap(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(answers["style"]["values"][0], json!(style), "grace {grace}");
+        assert_eq!(backend.bells(), 1, "grace {grace}");
+    }
+}
