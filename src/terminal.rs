@@ -473,7 +473,10 @@ pub fn claim_terminal(timeout: Option<Duration>, busy: Duration) -> Claim {
             // Locks are not supported there: go on as before.
             Err(_) => return Claim::Held,
         }
-        if wait.looked.is_none_or(|at| at.elapsed() >= HOLDER_LOOK_EVERY) {
+        if wait
+            .looked
+            .is_none_or(|at| at.elapsed() >= HOLDER_LOOK_EVERY)
+        {
             wait.holder = holder::Holder::of(&device);
             wait.looked = Some(Instant::now());
         }
@@ -567,8 +570,8 @@ fn result_seconds(time: Duration) -> String {
 fn say_waiting(holder: Option<&holder::Holder>, left: Duration) {
     let who = holder.map_or_else(|| "another run".to_string(), holder::Holder::describe);
     let line = format!(
-        "\r\npi-ask: waiting for {who}, which holds this terminal; Esc or Ctrl+C stops \
-         waiting, giving up in {}.\r\n",
+        "\r\npi-ask: this terminal is held by {who}. Waiting up to {}; Esc or Ctrl+C stops \
+         waiting.\r\n",
         result_seconds(Duration::from_secs(left.as_secs_f64().ceil() as u64))
     );
     let line = crate::text::terminal_charset().write(&line);
@@ -856,7 +859,10 @@ impl Outside {
             return Outside::Signal(first);
         }
         if LIFELINE_ENDED.load(Ordering::SeqCst) {
-            let why = LIFELINE_WHY.lock().unwrap_or_else(|e| e.into_inner()).clone();
+            let why = LIFELINE_WHY
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone();
             return Outside::CallerGone(why.unwrap_or_else(|| "the caller ended".into()));
         }
         Outside::Signal(signal)

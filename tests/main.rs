@@ -24,6 +24,7 @@ mod dialogs;
 mod external_editor;
 mod human_errors;
 mod inline;
+mod lifeline;
 mod limits;
 mod man_page;
 mod npm_package;

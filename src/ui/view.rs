@@ -96,9 +96,7 @@ pub fn ending_words(ending: &Ending) -> (bool, String) {
         Ending::NoUi(_)
         | Ending::TerminalBusy(_)
         | Ending::InvalidPayload(_)
-        | Ending::InvalidAnswers(_) => {
-            (false, "Not asked".into())
-        }
+        | Ending::InvalidAnswers(_) => (false, "Not asked".into()),
     }
 }
 
