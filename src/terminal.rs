@@ -18,10 +18,13 @@
 //!   terminal that takes no output (an ssh link that stalls, a console frozen by a selection)
 //!   blocks no other thread; [`drain_tty`] and [`flush_tty`] wait for it, a short while at
 //!   most.
-//! - [`claim_terminal`]: one run at a time on a terminal, so the modes saved are its own.
+//! - [`claim_terminal`]: one run at a time on a terminal, so the modes saved are its own; the
+//!   wait for another run is bounded and says who holds it (`holder`).
 //! - [`SignalWatch`]: while asking, SIGTERM, SIGHUP and SIGQUIT end the flow with a cancelled
 //!   result whose `details.error.code` is `aborted` (exit 128 + the signal), and SIGINT
-//!   outside the front end's own Ctrl+C handling dismisses it like Ctrl+C (exit 130). A
+//!   outside the front end's own Ctrl+C handling dismisses it like Ctrl+C (exit 130); the end
+//!   of the caller's lifeline (`crate::lifeline`, [`lifeline_ended`]) ends it as a lost
+//!   terminal (exit 1), putting back only the terminal's modes. A
 //!   watcher thread writes the result through the callback it was given first, then restores
 //!   the terminal (bounded, as every write to it), and exits the process. The normal finish
 //!   path calls [`claim_result`] before writing, so exactly one of the two writes the result.
@@ -43,6 +46,8 @@ use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+mod holder;
 
 /// Switches the alternate screen on (xterm private mode 1049) and homes the cursor.
 const ENTER_ALT_SCREEN: &str = "\x1b[?1049h\x1b[H\x1b[2J";
@@ -512,8 +517,6 @@ pub fn claim_terminal(timeout: Option<Duration>, busy: Duration) -> Claim {
         }
     }
 }
-
-mod holder;
 
 /// How often [`claim_terminal`] looks again who holds the terminal and how it stands.
 const HOLDER_LOOK_EVERY: Duration = Duration::from_millis(500);
@@ -992,11 +995,15 @@ pub fn signal_name(signal: i32) -> &'static str {
 /// When one arrives (for SIGINT: and the front end has not finished within a short grace
 /// period, since console turns a typed Ctrl+C into SIGINT plus an `Interrupted` error the
 /// front end handles itself), the watcher thread claims the result (see [`claim_result`]),
-/// calls `finish(signal)`, which must write the result and return the exit code, then leaves
-/// the farewell and calls [`restore`] (both bounded: a terminal that takes no output cannot
+/// calls `finish(Outside::Signal(signal))`, which must write the result and return the exit
+/// code, then leaves the farewell and calls [`restore`] (both bounded: a terminal that takes no output cannot
 /// hold the result up), and exits the process with that code. When the result goes to stdout
 /// and stdout is a terminal, the terminal is given back first (as at a normal end) and the
 /// process exits after 800 ms whatever that terminal does.
+///
+/// The caller's lifeline ends the run the same way ([`Outside::CallerGone`], exit 1): its
+/// reader thread starts with the watch's, and its end, or [`LIFELINE_SIGNAL`] once the parent
+/// changed, wakes the watch; no farewell is drawn then, only the modes are put back.
 ///
 /// The watch lasts until the process exits (dropping the value does not stop it): a signal
 /// that arrives after the flow ended but before the result is written must still end in
@@ -1006,10 +1013,11 @@ pub struct SignalWatch {
 }
 
 impl SignalWatch {
-    /// Starts watching: the handlers at once, the thread at [`watch_now`]. `finish` gets the
-    /// signal number (`SIGTERM`, ...; see [`signal_name`]) and returns the process exit code
-    /// after writing the result; `result_on_stdout` says that it writes it on stdout (not into
-    /// a file).
+    /// Starts watching: the handlers at once, the thread at [`watch_now`] (and with it the
+    /// reader of the caller's `lifeline`, when one is given). `finish` gets how the run ends
+    /// ([`Outside`]: the signal number, `SIGTERM`, ... (see [`signal_name`]), or the lifeline's
+    /// end) and returns the process exit code after writing the result; `result_on_stdout`
+    /// says that it writes it on stdout (not into a file).
     ///
     /// Errors: the signal handlers or the thread could not be set up.
     pub fn start<F>(
