@@ -19,7 +19,8 @@ use std::time::{Duration, Instant};
 /// caller in between), `holder` (`foreground`, `background`, `orphan`: a `flock` on the
 /// terminal's device in the driver's process group, in a group of its own, or in a group whose
 /// leader is gone), `stop_holder`, `raw` (the terminal in raw mode first, as a holder leaves
-/// it), `then` (a second pi-ask's arguments, run once the first and its caller are gone).
+/// it), `then` (a second pi-ask's arguments, run once the first and its caller are gone and the test
+/// wrote the file `go`).
 /// It writes `pi-ask.pid`, `caller.pid`, `holder.pid`, `grandchild.pid`, `exit.PID` (the exit
 /// code of each process it or the caller reaped) and `then.code`, each file whole at once.
 const DRIVER: &str = r#"
@@ -100,6 +101,7 @@ while True:
                 except ProcessLookupError:
                     pass
 if plan.get('then'):
+    wait_for('go')
     note('then.code', subprocess.run([binary] + plan['then']).returncode)
 "#;
 
@@ -177,6 +179,7 @@ fn kill_the_caller(s: &Session) -> (i32, Duration) {
 
 /// The second run asks at once on the same terminal (no lock left behind) and is answered.
 fn the_second_run_asks_at_once(s: &mut Session) {
+    std::fs::write(s.dir().join("go"), "").unwrap();
     s.wait_all(&["Second run here?", "Yes"]);
     s.send("\r");
     s.wait_for("Review answers");
@@ -276,6 +279,27 @@ fn the_parents_death_ends_the_run_when_a_grandchild_keeps_the_lifeline_open() {
     the_caller_ended(&result, caller);
     assert!(s.cooked(), "the terminal was left in raw mode");
     the_second_run_asks_at_once(&mut s);
+}
+
+#[test]
+fn the_caller_killed_while_plain_mode_or_the_dialogs_ask() {
+    for front_end in ["--plain", "--dialogs"] {
+        let mut args = ask("first-result.json");
+        args.push(front_end.to_string());
+        let mut s = drive(
+            json!({"ask": args, "lifeline": "pipe", "then": then()}),
+            &[],
+        );
+        // Plain mode's numbered lines; the dialogs' first request (JSON on stdout).
+        s.expect("Which database?");
+        let caller = pid_in(s.dir(), "caller.pid");
+        let (code, took) = kill_the_caller(&s);
+        assert_eq!(code, 1, "{front_end}");
+        assert!(took < Duration::from_secs(2), "{front_end}: {took:?}");
+        the_caller_ended(&result_in(s.dir(), "first-result.json"), caller);
+        assert!(s.cooked(), "{front_end}: the terminal was left in raw mode");
+        the_second_run_asks_at_once(&mut s);
+    }
 }
 
 #[test]
@@ -457,6 +481,11 @@ fn a_lifeline_descriptor_that_cannot_be_used_is_a_usage_error() {
             "pi-ask: PI_ASK_LIFELINE_FD=\"three\" cannot be used: it is a descriptor number\n"
                 .into()
         )
+    );
+    assert_eq!(
+        run(&[], &[("PI_ASK_TERMINAL_WAIT", "soon")]).0,
+        Some(2),
+        "PI_ASK_TERMINAL_WAIT is read as --timeout is"
     );
     // The flag wins over the variable.
     let (code, out, _) = run(&["--lifeline-fd", "47"], &[("PI_ASK_LIFELINE_FD", "three")]);
