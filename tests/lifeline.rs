@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 /// a pipe whose write end a grandchild keeps open too; absent: pi-ask is started without a
 /// caller in between), `holder` (`foreground`, `background`, `orphan`: a `flock` on the
 /// terminal's device in the driver's process group, in a group of its own, or in a group whose
-/// leader is gone), `stop_holder`, `raw` (the terminal in raw mode first, as a holder leaves
+/// leader is gone), `stop_holder`, `stdout_pipe` (pi-ask's stdout a pipe only the caller reads), `raw` (the terminal in raw mode first, as a holder leaves
 /// it), `then` (a second pi-ask's arguments, run once the first and its caller are gone and the test
 /// wrote the file `go`).
 /// It writes `pi-ask.pid`, `caller.pid`, `holder.pid`, `grandchild.pid`, `exit.PID` (the exit
@@ -70,7 +70,8 @@ if lifeline:
         else:
             fd, w = os.pipe()
             keep.append(w)
-        child = subprocess.Popen(ask + ['--lifeline-fd', str(fd)], pass_fds=(fd,))
+        out = subprocess.PIPE if plan.get('stdout_pipe') else None
+        child = subprocess.Popen(ask + ['--lifeline-fd', str(fd)], pass_fds=(fd,), stdout=out)
         os.close(fd)
         if lifeline == 'grandchild':
             grandchild = subprocess.Popen(['sleep', '30'], pass_fds=(w,))
@@ -180,7 +181,12 @@ fn kill_the_caller(s: &Session) -> (i32, Duration) {
 /// The second run asks at once on the same terminal (no lock left behind) and is answered.
 fn the_second_run_asks_at_once(s: &mut Session) {
     std::fs::write(s.dir().join("go"), "").unwrap();
+    let start = Instant::now();
     s.wait_all(&["Second run here?", "Yes"]);
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "the second run waited"
+    );
     s.send("\r");
     s.wait_for("Review answers");
     s.send("\r");
@@ -300,6 +306,27 @@ fn the_caller_killed_while_plain_mode_or_the_dialogs_ask() {
         assert!(s.cooked(), "{front_end}: the terminal was left in raw mode");
         the_second_run_asks_at_once(&mut s);
     }
+}
+
+#[test]
+fn a_result_for_a_dead_callers_stdout_pipe_ends_the_run_at_once() {
+    // As under pi: stdout is a pipe to the caller, gone with it (EPIPE: exit 4, said on stderr).
+    let mut s = drive(
+        json!({"ask": ["first.json"], "lifeline": "pipe", "stdout_pipe": true}),
+        &[("PI_ASK_SCREEN", "inline")],
+    );
+    s.wait_all(&["Which database?", "SQLite"]);
+    let (code, took) = kill_the_caller(&s);
+    assert_eq!(code, 4);
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    assert!(s.cooked(), "the terminal was left in raw mode");
+    assert!(
+        s.stderr()
+            .contains("pi-ask: cannot write to stdout: Broken pipe"),
+        "{}",
+        s.stderr()
+    );
+    s.finish();
 }
 
 #[test]
