@@ -322,7 +322,7 @@ fn a_result_for_a_dead_callers_stdout_pipe_ends_the_run_at_once() {
     assert!(s.cooked(), "the terminal was left in raw mode");
     assert!(
         s.stderr()
-            .contains("pi-ask: cannot write to stdout: Broken pipe"),
+            .contains("pi-ask: cannot write the result to stdout: Broken pipe"),
         "{}",
         s.stderr()
     );
