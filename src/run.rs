@@ -176,8 +176,9 @@ pub fn run(cli: &Cli) -> ExitCode {
         Some(Ok(lifeline)) => Some(lifeline),
         Some(Err(why)) => {
             let fd = cli.lifeline_fd.unwrap_or_default();
+            let flag = format!("--lifeline-fd {fd} (PI_ASK_LIFELINE_FD)");
             say(&format!(
-                "pi-ask: --lifeline-fd {fd} (PI_ASK_LIFELINE_FD) cannot be used: descriptor {fd}: {why}"
+                "pi-ask: {flag} cannot be used: descriptor {fd}: {why}"
             ));
             return ExitCode::Invalid;
         }

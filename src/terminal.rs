@@ -500,9 +500,11 @@ pub fn claim_terminal(timeout: Option<Duration>, busy: Duration) -> Claim {
         }
         // Waiting may take long: signals must end it.
         let _ = watch_now();
-        let tpgid = own_stat().map_or(-1, |s| s.tpgid);
+        // Sent to the background meanwhile, a read would stop it (SIGTTIN): it only waits.
+        let now = own_stat();
+        let tpgid = now.map_or(-1, |s| s.tpgid);
         let asking = wait.holder.as_ref().is_none_or(|h| h.is_asking(tpgid));
-        if asking {
+        if asking || now.is_some_and(|s| s.in_the_background()) {
             std::thread::sleep(CLAIM_RETRY);
             continue;
         }
@@ -996,10 +998,10 @@ pub fn signal_name(signal: i32) -> &'static str {
 /// period, since console turns a typed Ctrl+C into SIGINT plus an `Interrupted` error the
 /// front end handles itself), the watcher thread claims the result (see [`claim_result`]),
 /// calls `finish(Outside::Signal(signal))`, which must write the result and return the exit
-/// code, then leaves the farewell and calls [`restore`] (both bounded: a terminal that takes no output cannot
-/// hold the result up), and exits the process with that code. When the result goes to stdout
-/// and stdout is a terminal, the terminal is given back first (as at a normal end) and the
-/// process exits after 800 ms whatever that terminal does.
+/// code, then leaves the farewell and calls [`restore`] (both bounded: a terminal that takes
+/// no output cannot hold the result up), and exits the process with that code. When the
+/// result goes to stdout and stdout is a terminal, the terminal is given back first (as at a
+/// normal end) and the process exits after 800 ms whatever that terminal does.
 ///
 /// The caller's lifeline ends the run the same way ([`Outside::CallerGone`], exit 1): its
 /// reader thread starts with the watch's, and its end, or [`LIFELINE_SIGNAL`] once the parent

@@ -18,9 +18,10 @@ use std::time::{Duration, Instant};
 /// a pipe whose write end a grandchild keeps open too; absent: pi-ask is started without a
 /// caller in between), `holder` (`foreground`, `background`, `orphan`: a `flock` on the
 /// terminal's device in the driver's process group, in a group of its own, or in a group whose
-/// leader is gone), `stop_holder`, `stdout_pipe` (pi-ask's stdout a pipe only the caller reads), `raw` (the terminal in raw mode first, as a holder leaves
-/// it), `then` (a second pi-ask's arguments, run once the first and its caller are gone and the test
-/// wrote the file `go`).
+/// leader is gone), `stop_holder`, `stdout_pipe` (pi-ask's stdout a pipe only the caller
+/// reads), `raw` (the terminal in raw mode first, as a holder leaves it), `fifo` (a FIFO made
+/// first), `then` (a second pi-ask's arguments, run once the first and its caller are gone and
+/// the test wrote the file `go`).
 /// It writes `pi-ask.pid`, `caller.pid`, `holder.pid`, `grandchild.pid`, `exit.PID` (the exit
 /// code of each process it or the caller reaped) and `then.code`, each file whole at once.
 const DRIVER: &str = r#"
