@@ -691,6 +691,11 @@ pub fn restore() {
         let _ = write_tty(out.as_bytes());
     }
     flush_tty();
+    // Once more: the shell takes its terminal back as its job ends (the caller gone, its
+    // lifeline ended a moment before), and then the modes are its own.
+    if !in_the_foreground() {
+        return;
+    }
     let saved = SAVED.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(s) = saved.as_ref() {
         // Typed-ahead input (the rest of a paste, keys pressed while exiting) is

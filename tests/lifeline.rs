@@ -21,7 +21,8 @@ use std::time::{Duration, Instant};
 /// leader is gone), `stop_holder`, `stdout_pipe` (pi-ask's stdout a pipe only the caller
 /// reads), `raw` (the terminal in raw mode first, as a holder leaves it), `fifo` (a FIFO made
 /// first), `then` (a second pi-ask's arguments, run once the first and its caller are gone and
-/// the test wrote the file `go`).
+/// the test wrote the file `go`), `direct` (the driver is the caller itself, as pi started from
+/// a shell: no subreaper, nothing after).
 /// It writes `pi-ask.pid`, `caller.pid`, `holder.pid`, `grandchild.pid`, `exit.PID` (the exit
 /// code of each process it or the caller reaped) and `then.code`, each file whole at once.
 const DRIVER: &str = r#"
@@ -38,7 +39,9 @@ def wait_for(name):
         time.sleep(0.01)
 # Ctrl+C in cooked mode reaches the whole foreground group: the driver goes on.
 signal.signal(signal.SIGINT, lambda *a: None)
-ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+direct = plan.get('direct')
+if not direct:
+    ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
 if plan.get('raw'):
     tty.setraw(0)
 device = os.ttyname(0)
@@ -62,7 +65,7 @@ if holder:
 ask = [binary] + plan['ask']
 lifeline = plan.get('lifeline')
 if lifeline:
-    if os.fork() == 0:
+    if direct or os.fork() == 0:
         keep = []
         if lifeline == 'socket':
             ours, theirs = socket.socketpair()
@@ -243,6 +246,55 @@ fn the_caller_killed_while_asking_ends_the_run_as_a_lost_terminal() {
         "a farewell was drawn:\n{screen}"
     );
     the_second_run_asks_at_once(&mut s);
+}
+
+#[test]
+fn a_caller_killed_in_a_shell_leaves_no_run_and_no_lock_behind() {
+    // As pi killed with SIGKILL from an interactive shell: the shell takes its terminal back,
+    // pi-ask (in the dead caller's process group) ends without a word, and the next run in
+    // the same terminal asks at once.
+    let mut s = Session::spawn_shell(
+        FIRST,
+        Options {
+            env: vec![("PI_ASK_SCREEN".into(), "inline".into())],
+            ..Options::default()
+        },
+    );
+    std::fs::write(s.dir().join("driver.py"), DRIVER).unwrap();
+    std::fs::write(s.dir().join("second.json"), SECOND).unwrap();
+    s.wait_for(crate::common::pty::SHELL_PROMPT);
+    let plan = json!({"ask": ["payload.json", "--output", "result.json"], "lifeline": "pipe",
+                      "direct": true});
+    s.send(&format!("python3 driver.py '{plan}' pi-ask\r"));
+    s.wait_all(&["Which database?", "SQLite"]);
+    let caller = pid_in(s.dir(), "caller.pid");
+    let asked = pid_in(s.dir(), "pi-ask.pid");
+    crate::common::wait_until_handled(asked as u32, libc::SIGUSR2);
+    crate::common::send_signal(caller, libc::SIGKILL);
+    the_caller_ended(&result_in(s.dir(), "result.json"), caller);
+    let start = Instant::now();
+    while alive(asked) {
+        assert!(
+            start.elapsed() < Duration::from_secs(2),
+            "pi-ask {asked} is still there"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    s.wait_for("Killed");
+    s.send("pi-ask second.json --output second-result.json\r");
+    let start = Instant::now();
+    s.wait_all(&["Second run here?", "Yes"]);
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "the second run waited"
+    );
+    s.send("\r");
+    s.wait_for("Review answers");
+    s.send("\r");
+    let second = result_in(s.dir(), "second-result.json");
+    assert_eq!(second["details"]["answers"]["go"]["values"], json!(["yes"]));
+    s.send("exit\r");
+    s.finish();
 }
 
 #[test]
