@@ -67,8 +67,9 @@ impl Lifeline {
     /// Checks the descriptor `fd` the caller passed open and makes it the run's lifeline.
     ///
     /// Errors (a usage error, exit 2; the words follow "descriptor N: "): one of the standard
-    /// streams (0, 1, 2); not open; open for writing only; not a pipe, a FIFO or a socket (a
-    /// file or a terminal would end the run at once, or never); a pipe without `/proc`.
+    /// streams (0, 1, 2); not open; open for writing only; not a pipe, a FIFO or a connected
+    /// socket (a file or a terminal would end the run at once, or never); a pipe without
+    /// `/proc`.
     pub fn take(fd: u32) -> Result<Lifeline, String> {
         use nix::errno::Errno;
         use nix::sys::socket::{recv, MsgFlags};
@@ -82,6 +83,10 @@ impl Lifeline {
         match recv(raw, &mut byte, MsgFlags::MSG_PEEK | MsgFlags::MSG_DONTWAIT) {
             Err(Errno::EBADF) => return Err("it is not open".into()),
             Err(Errno::ENOTSOCK) => {}
+            // A listening or unconnected socket has no other end to lose.
+            Err(Errno::ENOTCONN | Errno::EINVAL) => {
+                return Err("it is a socket that is not connected".into())
+            }
             // A socket: data, its end, or nothing yet.
             Ok(_) | Err(_) => {
                 if written_only(raw) {
@@ -108,11 +113,6 @@ impl Lifeline {
             fd: raw,
             source: Source::Pipe(open_for_reading(&path)?),
         })
-    }
-
-    /// The descriptor number the caller gave.
-    pub fn fd(&self) -> RawFd {
-        self.fd
     }
 
     /// Starts the thread that reads the lifeline until its end (end of file, or an error:
@@ -262,5 +262,13 @@ mod tests {
         let why = rx.recv_timeout(Duration::from_secs(5)).unwrap();
         assert!(why.contains("end of file on its lifeline"), "{why}");
         drop(ours);
+        let listening = std::os::unix::net::UnixListener::bind(
+            tempfile::tempdir().unwrap().path().join("socket"),
+        )
+        .unwrap();
+        assert_eq!(
+            Lifeline::take(listening.as_raw_fd() as u32).unwrap_err(),
+            "it is a socket that is not connected"
+        );
     }
 }
