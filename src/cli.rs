@@ -118,6 +118,18 @@ pub struct Cli {
     #[arg(long, value_name = "DURATION", value_parser = parse_timeout)]
     pub timeout: Option<Duration>,
 
+    /// The caller's lifeline: a descriptor N it passed open (a pipe's read end, a FIFO, one end
+    /// of a socket pair) whose end of file means the caller is gone; the run then ends as a
+    /// lost terminal (exit 1). On Linux pi-ask's parent's death tells too. Bytes read from it
+    /// are ignored; N not open for reading is refused (exit 2) [env: PI_ASK_LIFELINE_FD].
+    #[arg(long, value_name = "N")]
+    pub lifeline_fd: Option<u32>,
+
+    /// How long a run waits for another pi-ask that holds the terminal when no --timeout is
+    /// given (`PI_ASK_TERMINAL_WAIT`; default [`crate::terminal::TERMINAL_WAIT`]).
+    #[arg(skip)]
+    pub terminal_wait: Option<Duration>,
+
     /// Refuse payloads larger than this many bytes, before parsing; an answers file may be this
     /// plus 16 times the payload's size (`pi-ask man`: ANSWERS FILE). Also the bound of
     /// --context, --above and of a --dialogs response line [env: PI_ASK_MAX_PAYLOAD_BYTES].

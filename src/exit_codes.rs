@@ -6,7 +6,8 @@
 pub enum ExitCode {
     /// 0: the person submitted (or the answers file answered) the questionnaire.
     Submitted = 0,
-    /// 1: cancelled: Esc or Cancel, a scripted `cancelled`, or the terminal went away.
+    /// 1: cancelled: Esc or Cancel, a scripted `cancelled`, the terminal went away
+    /// (`terminal_lost`; also the caller's lifeline), or another run held it (`terminal_busy`).
     Cancelled = 1,
     /// 2: invalid payload, invalid answers file, or bad command-line usage.
     Invalid = 2,
@@ -53,7 +54,8 @@ impl ExitCode {
 pub const HELP: &str = "\
 Exit codes:
   0    submitted
-  1    cancelled (Esc or Cancel, a scripted cancel, the terminal went away)
+  1    cancelled (Esc or Cancel, a scripted cancel, the terminal or the caller went away,
+       another run held the terminal)
   2    invalid payload, invalid answers file, or usage error
   3    no terminal and no answers: a \"Needs user input\" result was printed
   4    the result could not be written (--output path, stdout a closed pipe)

@@ -8,6 +8,8 @@ use pi_ask::cli::{Cli, Command};
 use pi_ask::exit_codes::ExitCode;
 
 fn main() {
+    // The parent pi-ask started under: a lifeline's end is told from it (src/lifeline.rs).
+    pi_ask::lifeline::note_the_parent();
     // What the terminal can show, decided once: ASCII only when the locale is not UTF-8.
     let env = |name: &str| std::env::var(name).ok();
     pi_ask::text::set_terminal_charset(pi_ask::text::Charset::from_env(env));
@@ -36,6 +38,9 @@ fn main() {
             pi_ask::run::say(&format!("pi-ask: {why}"));
             std::process::exit(ExitCode::Invalid.code());
         }
+        // A descriptor number means something to this process only: no child inherits it (no
+        // thread runs yet).
+        std::env::remove_var("PI_ASK_LIFELINE_FD");
     }
     let output = cli.output.clone();
     let format = cli.result_format;

@@ -53,6 +53,18 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
          the answers given (exit 124); 0 or empty: never; the option wins.",
     ),
     (
+        "PI_ASK_LIFELINE_FD",
+        "The default of --lifeline-fd: the number of a descriptor the caller passed open whose \
+         end of file means the caller is gone (the run then ends as terminal_lost, exit 1); the \
+         option wins. Removed from the environment children get.",
+    ),
+    (
+        "PI_ASK_TERMINAL_WAIT",
+        "How long a run waits for another run that holds its terminal when no --timeout is \
+         given: seconds (1.5) or 30s, 2m, 500ms; default 10, 0: not at all. Then it ends as \
+         terminal_busy (exit 1).",
+    ),
+    (
         "PI_ASK_BELL",
         "0 (or false, no, off): do not ring the terminal bell when the first question appears (as --no-bell); 1 or unset: ring it; another value is refused (exit 2).",
     ),

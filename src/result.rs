@@ -38,8 +38,12 @@ pub enum Ending {
         /// The signal number (`signal_hook::consts::SIGTERM`, ...).
         signal: i32,
     },
-    /// The terminal went away or failed while asking; what happened: `terminal_lost`, exit 1.
+    /// The terminal went away or failed while asking, or the caller did (its lifeline
+    /// ended); what happened: `terminal_lost`, exit 1.
     TerminalLost(String),
+    /// Another run held the terminal for as long as a run waits without `--timeout`; who and
+    /// how long: `terminal_busy`, exit 1.
+    TerminalBusy(String),
     /// No key came for the `--timeout` time: `cancelled: true` with the answers given so far
     /// (an open editor's draft saved as Esc saves it), `timeout` with `why` as its message,
     /// exit 124 (as timeout(1)). The one ending that keeps answers without a submit, so the
@@ -95,6 +99,10 @@ pub fn conclude(ending: &Ending, payload: Option<&Payload>) -> (ToolResult, Exit
         ),
         (Ending::TerminalLost(why), p) => (
             aborted(p, ErrorCode::TerminalLost, why),
+            ExitCode::Cancelled,
+        ),
+        (Ending::TerminalBusy(why), p) => (
+            aborted(p, ErrorCode::TerminalBusy, why),
             ExitCode::Cancelled,
         ),
         (Ending::NoUi(why), p) => (needs_user_input(p, why), ExitCode::NoUi),

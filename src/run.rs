@@ -14,6 +14,7 @@ use crate::frontend::{self, AskOptions};
 use crate::output::write_result;
 use crate::result::formats::{self, ResultFormat};
 use crate::result::{self, Ending};
+use crate::terminal::Claim;
 use std::io::{self, IsTerminal};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -26,7 +27,7 @@ pub fn terminal_available() -> bool {
 /// Fills the settings of the main command that the command line left out from their
 /// environment variables (`PI_ASK_TIMEOUT`, `PI_ASK_SCREEN`, `PI_ASK_MAX_PAYLOAD_BYTES`,
 /// `PI_ASK_PLAIN`, `PI_ASK_AUTO_SUBMIT`, `PI_ASK_BELL`, `PI_ASK_TRANSCRIPT`, `PI_ASK_NOTIFY`,
-/// `PI_ASK_NOTIFY_COMMAND`, `PI_ASK_KEY_GRACE`), read only
+/// `PI_ASK_NOTIFY_COMMAND`, `PI_ASK_KEY_GRACE`, `PI_ASK_LIFELINE_FD`, `PI_ASK_TERMINAL_WAIT`), read only
 /// here, so a subcommand never trips on them; `given(id)` says
 /// whether the command line gave the argument `id` itself (it wins). `env` reads a variable
 /// as the operating system holds it (`std::env::var_os`).
@@ -118,6 +119,21 @@ pub fn settings_from_environment(
                 .map_err(|why| bad("PI_ASK_KEY_GRACE", &value, why))?,
         );
     }
+    if let Some(value) = env(given("lifeline_fd"), "PI_ASK_LIFELINE_FD")? {
+        cli.lifeline_fd = Some(value.trim().parse().map_err(|_| {
+            bad(
+                "PI_ASK_LIFELINE_FD",
+                &value,
+                "it is a descriptor number".into(),
+            )
+        })?);
+    }
+    if let Some(value) = env(false, "PI_ASK_TERMINAL_WAIT")? {
+        cli.terminal_wait = Some(
+            crate::cli::parse_timeout(&value)
+                .map_err(|why| bad("PI_ASK_TERMINAL_WAIT", &value, why))?,
+        );
+    }
     if let Some(value) = env(given("notify_command"), "PI_ASK_NOTIFY_COMMAND")? {
         cli.notify_command = Some(value);
     }
@@ -160,8 +176,29 @@ pub fn run(cli: &Cli) -> ExitCode {
     // owns the terminal, restoring it writes nothing (set_plain), and until the payload is
     // read a signal's result has no questions.
     crate::terminal::set_quiet(true);
+    // The caller's lifeline, checked before anything else (a usage error).
+    let lifeline = match cli.lifeline_fd.map(crate::lifeline::Lifeline::take) {
+        None => None,
+        Some(Ok(lifeline)) => Some(lifeline),
+        Some(Err(why)) => {
+            let fd = cli.lifeline_fd.unwrap_or_default();
+            let flag = format!("--lifeline-fd {fd} (PI_ASK_LIFELINE_FD)");
+            say(&format!(
+                "pi-ask: {flag} cannot be used: descriptor {fd}: {why}"
+            ));
+            return ExitCode::Invalid;
+        }
+    };
+    let with_a_lifeline = lifeline.is_some();
     let asked = Arc::new(Mutex::new(None));
-    let _signals = watch_signals(Arc::clone(&asked), cli);
+    let signals = watch_signals(Arc::clone(&asked), cli, lifeline);
+    // The kernel's word too, once the watch takes its signal; a parent already gone ends the
+    // run at once (the watch writes the result: this thread never goes on).
+    if with_a_lifeline && signals.is_some() && !crate::lifeline::ask_the_kernel() {
+        let parent = crate::lifeline::the_parent();
+        crate::terminal::lifeline_ended(format!("the caller (pid {parent}) ended"));
+        crate::terminal::claim_result();
+    }
     let payload_path = match &cli.payload {
         Some(p) => p.clone(),
         None if !io::stdin().is_terminal() => "-".into(),
@@ -319,13 +356,21 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
         crate::keys::set_escape_delay(ms);
     }
     // One run at a time on a terminal; the modes saved are the terminal's own, not another
-    // run's raw mode (docs/interactive.md). Waiting counts as a time with no key.
-    if !crate::terminal::claim_terminal(opts.timeout) {
-        let idle = opts.timeout.unwrap_or_default();
-        return Ending::TimedOut {
-            answers: crate::answers::AnswerState::new(payload),
-            why: result::timeout_message(idle),
-        };
+    // run's raw mode (docs/interactive.md). Waiting counts as a time with no key; without a
+    // timeout it is bounded all the same.
+    let busy = cli.terminal_wait.unwrap_or(crate::terminal::TERMINAL_WAIT);
+    match crate::terminal::claim_terminal(opts.timeout, busy) {
+        Claim::Held => {}
+        Claim::TimedOut => {
+            let idle = opts.timeout.unwrap_or_default();
+            return Ending::TimedOut {
+                answers: crate::answers::AnswerState::new(payload),
+                why: result::timeout_message(idle),
+            };
+        }
+        Claim::Busy(why) => return Ending::TerminalBusy(why),
+        Claim::Dismissed => return Ending::Dismissed,
+        Claim::Interrupted => return Ending::Interrupted,
     }
     crate::terminal::save_modes();
     let term = std::env::var("TERM").ok();
@@ -460,21 +505,24 @@ fn skeleton(payload: &Payload, cli: &Cli) -> Payload {
 
 /// Starts the signal watch for the whole run (docs/exit-codes.md "Signals"): on SIGTERM,
 /// SIGHUP or SIGQUIT it writes the `aborted` result, on SIGINT the dismissed one, and exits
-/// 128 + the signal number; the result names the questions of the payload in `asked` once it
-/// is read (none before). `None` when the handlers cannot be installed (the run goes on
+/// 128 + the signal number; when the caller's `lifeline` ends, the `terminal_lost` result,
+/// exit 1. The result names the questions of the payload in `asked` once it is read (none
+/// before). `None` when the handlers cannot be installed (the run goes on
 /// without signal handling).
 fn watch_signals(
     asked: Arc<Mutex<Option<Payload>>>,
     cli: &Cli,
+    lifeline: Option<crate::lifeline::Lifeline>,
 ) -> Option<crate::terminal::SignalWatch> {
+    use crate::terminal::Outside;
     let format = cli.result_format;
     let output = cli.output.clone();
     let on_stdout = output.as_deref().is_none_or(|p| p == Path::new("-"));
-    crate::terminal::SignalWatch::start(on_stdout, move |signal| {
-        let ending = if signal == signal_hook::consts::SIGINT {
-            Ending::Interrupted
-        } else {
-            Ending::Aborted { signal }
+    crate::terminal::SignalWatch::start(on_stdout, lifeline, move |outside| {
+        let ending = match outside {
+            Outside::Signal(signal_hook::consts::SIGINT) => Ending::Interrupted,
+            Outside::Signal(signal) => Ending::Aborted { signal },
+            Outside::CallerGone(why) => Ending::TerminalLost(why),
         };
         let asked = asked.lock().unwrap_or_else(|e| e.into_inner());
         let (res, code) = result::conclude(&ending, asked.as_ref());

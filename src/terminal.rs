@@ -18,10 +18,13 @@
 //!   terminal that takes no output (an ssh link that stalls, a console frozen by a selection)
 //!   blocks no other thread; [`drain_tty`] and [`flush_tty`] wait for it, a short while at
 //!   most.
-//! - [`claim_terminal`]: one run at a time on a terminal, so the modes saved are its own.
+//! - [`claim_terminal`]: one run at a time on a terminal, so the modes saved are its own; the
+//!   wait for another run is bounded and says who holds it (`holder`).
 //! - [`SignalWatch`]: while asking, SIGTERM, SIGHUP and SIGQUIT end the flow with a cancelled
 //!   result whose `details.error.code` is `aborted` (exit 128 + the signal), and SIGINT
-//!   outside the front end's own Ctrl+C handling dismisses it like Ctrl+C (exit 130). A
+//!   outside the front end's own Ctrl+C handling dismisses it like Ctrl+C (exit 130); the end
+//!   of the caller's lifeline (`crate::lifeline`, [`lifeline_ended`]) ends it as a lost
+//!   terminal (exit 1), putting back only the terminal's modes. A
 //!   watcher thread writes the result through the callback it was given first, then restores
 //!   the terminal (bounded, as every write to it), and exits the process. The normal finish
 //!   path calls [`claim_result`] before writing, so exactly one of the two writes the result.
@@ -43,6 +46,8 @@ use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+mod holder;
 
 /// Switches the alternate screen on (xterm private mode 1049) and homes the cursor.
 const ENTER_ALT_SCREEN: &str = "\x1b[?1049h\x1b[H\x1b[2J";
@@ -403,6 +408,26 @@ static CLAIM: Mutex<Option<nix::fcntl::Flock<File>>> = Mutex::new(None);
 /// How often [`claim_terminal`] tries again while another run holds the terminal.
 const CLAIM_RETRY: Duration = Duration::from_millis(50);
 
+/// How long a run waits for another run that holds its terminal when no `--timeout` is given
+/// (`PI_ASK_TERMINAL_WAIT` changes it): then it gives up with `terminal_busy`.
+pub const TERMINAL_WAIT: Duration = Duration::from_secs(10);
+
+/// How [`claim_terminal`] ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Claim {
+    /// This run holds the terminal now (or there is no lock to take).
+    Held,
+    /// `--timeout` passed while waiting (for the foreground, or for another run).
+    TimedOut,
+    /// The wait's bound passed while another run held the terminal (no `--timeout`); who
+    /// held it and how long was waited, the `terminal_busy` result's message.
+    Busy(String),
+    /// Esc while waiting: the person does not want to wait.
+    Dismissed,
+    /// Ctrl+C while waiting (read as a key; in cooked mode it is SIGINT, the signal watch's).
+    Interrupted,
+}
+
 /// Waits until this run is in the foreground of its terminal and no other pi-ask asks on it,
 /// then holds it for the rest of the run (an exclusive `flock` on the terminal's device, which
 /// the exit gives up), so two runs on one terminal (`sh -c 'pi-ask a & pi-ask b'`, or two tool
@@ -414,42 +439,148 @@ const CLAIM_RETRY: Duration = Duration::from_millis(50);
 /// one: `pi-ask q.json &`, or a caller that gave it a process group of its own) would stop at
 /// its first change of the terminal's modes (SIGTTOU) or read of it (SIGTTIN), where neither
 /// `--timeout` nor a signal could end it. It waits here instead, the signal watch running,
-/// until it is brought to the foreground (`fg`), drawing nothing.
+/// until it is brought to the foreground (`fg`), drawing nothing; `timeout` bounds that wait.
 ///
-/// Returns false when `wait` passed first. Without a device to lock (no `/proc/self/stat`, or
-/// the terminal's device is not found under `/dev`) it returns true once in the foreground.
-pub fn claim_terminal(wait: Option<Duration>) -> bool {
+/// Waiting for another run (docs/interactive.md, "Ending from outside") lasts `timeout`
+/// ([`Claim::TimedOut`]), or `busy` without one ([`Claim::Busy`]). When the holder is not
+/// asking (stopped, orphaned, in the background: [`holder::Holder::is_asking`]) the wait says
+/// once on the terminal who holds it and reads the keys typed, without touching the
+/// terminal's modes (they are the holder's): Esc ([`Claim::Dismissed`]; in cooked mode Esc
+/// then Enter) and Ctrl+C ([`Claim::Interrupted`]; in cooked mode SIGINT) end it. While the
+/// holder asks, its keys and its screen are its own: the wait reads and writes nothing.
+///
+/// Without a device to lock (no `/proc/self/stat`, or the terminal's device is not found under
+/// `/dev`) it returns [`Claim::Held`] once in the foreground.
+pub fn claim_terminal(timeout: Option<Duration>, busy: Duration) -> Claim {
     use nix::fcntl::{Flock, FlockArg};
     let start = Instant::now();
     let mut stat = own_stat();
     if stat.is_some_and(|s| s.in_the_background()) {
         // Waiting may take long: signals must end it.
         let _ = watch_now();
-        if !wait_for_the_foreground(wait.and_then(|w| start.checked_add(w))) {
-            return false;
+        if !wait_for_the_foreground(timeout.and_then(|w| start.checked_add(w))) {
+            return Claim::TimedOut;
         }
         stat = own_stat();
     }
     let Some(mut device) = stat.and_then(|s| terminal_device(s.tty)) else {
-        return true;
+        return Claim::Held;
     };
+    let bound = timeout.unwrap_or(busy);
+    let mut wait = LockWait::default();
     loop {
         match Flock::lock(device, FlockArg::LockExclusiveNonblock) {
             Ok(lock) => {
                 *CLAIM.lock().unwrap_or_else(|e| e.into_inner()) = Some(lock);
-                return true;
+                return Claim::Held;
             }
             Err((file, nix::errno::Errno::EWOULDBLOCK)) => device = file,
             // Locks are not supported there: go on as before.
-            Err(_) => return true,
+            Err(_) => return Claim::Held,
         }
-        if wait.is_some_and(|w| start.elapsed() >= w) {
-            return false;
+        if wait
+            .looked
+            .is_none_or(|at| at.elapsed() >= HOLDER_LOOK_EVERY)
+        {
+            wait.holder = holder::Holder::of(&device);
+            wait.looked = Some(Instant::now());
+        }
+        if start.elapsed() >= bound {
+            if timeout.is_some() {
+                return Claim::TimedOut;
+            }
+            let who = wait.holder.as_ref().map_or_else(
+                || "another run".to_string(),
+                |h| format!("another run ({})", h.describe()),
+            );
+            let waited = result_seconds(bound);
+            return Claim::Busy(format!(
+                "the terminal is busy: {who} held it for {waited}, the longest a run waits"
+            ));
         }
         // Waiting may take long: signals must end it.
         let _ = watch_now();
-        std::thread::sleep(CLAIM_RETRY);
+        // Sent to the background meanwhile, a read would stop it (SIGTTIN): it only waits.
+        let now = own_stat();
+        let tpgid = now.map_or(-1, |s| s.tpgid);
+        let asking = wait.holder.as_ref().is_none_or(|h| h.is_asking(tpgid));
+        if asking || now.is_some_and(|s| s.in_the_background()) {
+            std::thread::sleep(CLAIM_RETRY);
+            continue;
+        }
+        if !wait.said {
+            wait.said = true;
+            say_waiting(wait.holder.as_ref(), bound.saturating_sub(start.elapsed()));
+        }
+        match wait.key(CLAIM_RETRY) {
+            Some(holder::WaitKey::Esc) => return Claim::Dismissed,
+            Some(holder::WaitKey::CtrlC) => return Claim::Interrupted,
+            None => {}
+        }
     }
+}
+
+/// How often [`claim_terminal`] looks again who holds the terminal and how it stands.
+const HOLDER_LOOK_EVERY: Duration = Duration::from_millis(500);
+
+/// What [`claim_terminal`] knows while it waits for another run.
+#[derive(Default)]
+struct LockWait {
+    /// The holder, as last looked up (`None`: not known).
+    holder: Option<holder::Holder>,
+    /// When it was looked up.
+    looked: Option<Instant>,
+    /// Whether the waiting line was written.
+    said: bool,
+    /// Bytes typed and not yet told apart ([`holder::wait_key`]).
+    typed: Vec<u8>,
+}
+
+impl LockWait {
+    /// Waits at most `within` for keys on the terminal and reads them (without changing its
+    /// modes); the key that ends the wait, if one came.
+    fn key(&mut self, within: Duration) -> Option<holder::WaitKey> {
+        let Ok(mut tty) = open_tty_nonblocking() else {
+            std::thread::sleep(within);
+            return None;
+        };
+        if !crate::keys::wait_readable(&tty, within).unwrap_or(false) {
+            // Nothing more came: a lone Esc is Esc.
+            return holder::wait_key(&std::mem::take(&mut self.typed), true);
+        }
+        let mut buf = [0u8; 256];
+        match tty.read(&mut buf) {
+            Ok(n) if n > 0 => self.typed.extend_from_slice(&buf[..n]),
+            _ => return None,
+        }
+        // Bytes of one sequence come together; an Esc alone waits for the escape delay.
+        let more = crate::keys::wait_readable(&tty, crate::keys::escape_delay()).unwrap_or(false);
+        let key = holder::wait_key(&self.typed, !more);
+        if key.is_some() || !more || self.typed.len() > 64 {
+            self.typed.clear();
+        }
+        key
+    }
+}
+
+/// `10 seconds`, `1.5 seconds`, `1 second`.
+fn result_seconds(time: Duration) -> String {
+    crate::result::timeout_message(time)
+        .trim_start_matches("no key for ")
+        .to_string()
+}
+
+/// The one line a run waiting for another run's terminal writes on it (from the column
+/// where the cursor is: a raw-mode terminal needs `\r`).
+fn say_waiting(holder: Option<&holder::Holder>, left: Duration) {
+    let who = holder.map_or_else(|| "another run".to_string(), holder::Holder::describe);
+    let line = format!(
+        "\r\npi-ask: this terminal is held by {who}. Waiting up to {}; Esc or Ctrl+C stops \
+         waiting.\r\n",
+        result_seconds(Duration::from_secs(left.as_secs_f64().ceil() as u64))
+    );
+    let line = crate::text::terminal_charset().write(&line);
+    let _ = write_tty(line.as_bytes());
 }
 
 /// What `/proc/self/stat` says of this process and its terminal.
@@ -560,6 +691,11 @@ pub fn restore() {
         let _ = write_tty(out.as_bytes());
     }
     flush_tty();
+    // Once more: the shell takes its terminal back as its job ends (the caller gone, its
+    // lifeline ended a moment before), and then the modes are its own.
+    if !in_the_foreground() {
+        return;
+    }
     let saved = SAVED.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(s) = saved.as_ref() {
         // Typed-ahead input (the rest of a paste, keys pressed while exiting) is
@@ -654,9 +790,93 @@ static RECEIVED: [AtomicBool; 3] = [
     AtomicBool::new(false),
 ];
 
-/// Whether a terminating signal (SIGTERM, SIGHUP, SIGQUIT) has arrived.
+/// Whether a terminating signal (SIGTERM, SIGHUP, SIGQUIT) has arrived, or the caller's
+/// lifeline ended ([`lifeline_ended`]): either way the signal watch ends the run.
 pub fn terminating_received() -> bool {
-    RECEIVED.iter().any(|r| r.load(Ordering::SeqCst))
+    RECEIVED.iter().any(|r| r.load(Ordering::SeqCst)) || LIFELINE_ENDED.load(Ordering::SeqCst)
+}
+
+/// The signal that tells the watch the caller's lifeline ended: the kernel's parent-death
+/// signal (`crate::lifeline::ask_the_kernel`), and the wake [`lifeline_ended`] sends. SIGUSR2
+/// from anyone else, while the parent is the one pi-ask started under, is ignored as before.
+pub const LIFELINE_SIGNAL: i32 = signal_hook::consts::SIGUSR2;
+
+/// Whether the run has a lifeline (`--lifeline-fd`): then [`LIFELINE_SIGNAL`] with a changed
+/// parent ends it.
+static LIFELINE_GIVEN: AtomicBool = AtomicBool::new(false);
+/// Whether the caller's lifeline ended; why, in [`LIFELINE_WHY`].
+static LIFELINE_ENDED: AtomicBool = AtomicBool::new(false);
+/// Why the caller's lifeline ended, the result's message ("the caller (pid 4242) ended").
+static LIFELINE_WHY: Mutex<Option<String>> = Mutex::new(None);
+
+/// Records that the caller's lifeline ended (`why` becomes the `terminal_lost` result's
+/// message, the first one kept) and wakes the signal watch, which ends the run as a lost
+/// terminal: the result written where it goes, the terminal's modes put back without drawing
+/// (nothing in the background), exit 1. Without a running watch (its handlers could not be
+/// set up) the modes are put back and the process exits 1 at once, with no result.
+pub fn lifeline_ended(why: String) {
+    record_the_lifeline_end(why);
+    if STATE.load(Ordering::SeqCst) == IDLE {
+        restore();
+        std::process::exit(crate::exit_codes::ExitCode::Cancelled.code());
+    }
+    let _ = watch_now();
+    let _ = nix::sys::signal::kill(nix::unistd::Pid::this(), Signal::SIGUSR2);
+}
+
+fn record_the_lifeline_end(why: String) {
+    let mut slot = LIFELINE_WHY.lock().unwrap_or_else(|e| e.into_inner());
+    slot.get_or_insert(why);
+    LIFELINE_ENDED.store(true, Ordering::SeqCst);
+}
+
+/// Whether the lifeline ended: [`lifeline_ended`] said so, or (for [`LIFELINE_SIGNAL`] from
+/// the kernel) the run has a lifeline and its parent is no longer the one it started under.
+fn lifeline_over() -> bool {
+    if LIFELINE_ENDED.load(Ordering::SeqCst) {
+        return true;
+    }
+    if LIFELINE_GIVEN.load(Ordering::SeqCst) && crate::lifeline::parent_changed() {
+        let parent = crate::lifeline::the_parent();
+        record_the_lifeline_end(format!("the caller (pid {parent}) ended"));
+        return true;
+    }
+    false
+}
+
+/// How a run is ended from outside its own loop, for the signal watch's `finish`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outside {
+    /// This signal: SIGTERM, SIGHUP, SIGQUIT (an abort), SIGINT (a dismissal).
+    Signal(i32),
+    /// The caller's lifeline ended ([`lifeline_ended`]); why: a lost terminal's message.
+    CallerGone(String),
+}
+
+impl Outside {
+    /// The exit code of the ending: 128 + the signal, or 1 (a lost terminal).
+    fn code(&self) -> i32 {
+        match self {
+            Outside::Signal(signal) => 128 + signal,
+            Outside::CallerGone(_) => crate::exit_codes::ExitCode::Cancelled.code(),
+        }
+    }
+
+    /// The ending now, for the `signal` the watch woke on: a terminating signal received
+    /// wins (the order of [`TERMINATING`]), then the lifeline's end, then `signal` itself.
+    fn now(signal: i32) -> Outside {
+        if let Some(first) = first_terminating() {
+            return Outside::Signal(first);
+        }
+        if LIFELINE_ENDED.load(Ordering::SeqCst) {
+            let why = LIFELINE_WHY
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone();
+            return Outside::CallerGone(why.unwrap_or_else(|| "the caller ended".into()));
+        }
+        Outside::Signal(signal)
+    }
 }
 
 /// After the terminal went away (EOF or an I/O error on it): waits at most `within` for a
@@ -782,11 +1002,15 @@ pub fn signal_name(signal: i32) -> &'static str {
 /// When one arrives (for SIGINT: and the front end has not finished within a short grace
 /// period, since console turns a typed Ctrl+C into SIGINT plus an `Interrupted` error the
 /// front end handles itself), the watcher thread claims the result (see [`claim_result`]),
-/// calls `finish(signal)`, which must write the result and return the exit code, then leaves
-/// the farewell and calls [`restore`] (both bounded: a terminal that takes no output cannot
-/// hold the result up), and exits the process with that code. When the result goes to stdout
-/// and stdout is a terminal, the terminal is given back first (as at a normal end) and the
-/// process exits after 800 ms whatever that terminal does.
+/// calls `finish(Outside::Signal(signal))`, which must write the result and return the exit
+/// code, then leaves the farewell and calls [`restore`] (both bounded: a terminal that takes
+/// no output cannot hold the result up), and exits the process with that code. When the
+/// result goes to stdout and stdout is a terminal, the terminal is given back first (as at a
+/// normal end) and the process exits after 800 ms whatever that terminal does.
+///
+/// The caller's lifeline ends the run the same way ([`Outside::CallerGone`], exit 1): its
+/// reader thread starts with the watch's, and its end, or [`LIFELINE_SIGNAL`] once the parent
+/// changed, wakes the watch; no farewell is drawn then, only the modes are put back.
 ///
 /// The watch lasts until the process exits (dropping the value does not stop it): a signal
 /// that arrives after the flow ended but before the result is written must still end in
@@ -796,15 +1020,20 @@ pub struct SignalWatch {
 }
 
 impl SignalWatch {
-    /// Starts watching: the handlers at once, the thread at [`watch_now`]. `finish` gets the
-    /// signal number (`SIGTERM`, ...; see [`signal_name`]) and returns the process exit code
-    /// after writing the result; `result_on_stdout` says that it writes it on stdout (not into
-    /// a file).
+    /// Starts watching: the handlers at once, the thread at [`watch_now`] (and with it the
+    /// reader of the caller's `lifeline`, when one is given). `finish` gets how the run ends
+    /// ([`Outside`]: the signal number, `SIGTERM`, ... (see [`signal_name`]), or the lifeline's
+    /// end) and returns the process exit code after writing the result; `result_on_stdout`
+    /// says that it writes it on stdout (not into a file).
     ///
     /// Errors: the signal handlers or the thread could not be set up.
-    pub fn start<F>(result_on_stdout: bool, finish: F) -> io::Result<SignalWatch>
+    pub fn start<F>(
+        result_on_stdout: bool,
+        lifeline: Option<crate::lifeline::Lifeline>,
+        finish: F,
+    ) -> io::Result<SignalWatch>
     where
-        F: FnOnce(i32) -> i32 + Send + 'static,
+        F: FnOnce(Outside) -> i32 + Send + 'static,
     {
         // The modes are saved once the run holds the terminal (claim_terminal): saved now they
         // could be another run's raw mode. Until then a signal puts back nothing.
@@ -818,26 +1047,38 @@ impl SignalWatch {
             SIGTERM, SIGHUP, SIGQUIT, SIGINT, usr1, usr2, alrm,
         ])?;
         let _ = STATE.compare_exchange(IDLE, ARMED, Ordering::SeqCst, Ordering::SeqCst);
+        LIFELINE_GIVEN.store(lifeline.is_some(), Ordering::SeqCst);
         let watcher: Box<dyn FnOnce() + Send> = Box::new(move || {
+            // The lifeline's reader wakes this thread when the caller is gone.
+            if let Some(lifeline) = lifeline {
+                let _ = lifeline.watch(lifeline_ended);
+            }
             // One signal decides: either the normal path finishes, or this thread does.
-            if let Some(signal) = signals.forever().find(|s| !IGNORED.contains(s)) {
+            let decides = |s: &i32| match *s {
+                LIFELINE_SIGNAL => lifeline_over(),
+                s => !IGNORED.contains(&s),
+            };
+            if let Some(signal) = signals.forever().find(decides) {
                 // A terminating signal wins over a SIGINT delivered with it (console
-                // raises SIGINT when a signal interrupts its key read).
-                let first = first_terminating();
-                let signal = first.unwrap_or(signal);
-                if signal == SIGINT && finished_within(SIGINT_GRACE) {
+                // raises SIGINT when a signal interrupts its key read), and over the
+                // lifeline's end.
+                let outside = Outside::now(signal);
+                if outside == Outside::Signal(SIGINT) && finished_within(SIGINT_GRACE) {
                     return;
                 }
                 // Once seen, the first terminating signal is kept (a later read could
                 // differ only if one came again); otherwise one may have come meanwhile.
-                let signal = first.or_else(first_terminating).unwrap_or(signal);
+                let outside = match outside {
+                    Outside::Signal(SIGINT) => Outside::now(SIGINT),
+                    outside => outside,
+                };
                 if STATE
                     .compare_exchange(ARMED, SIGNALLED, Ordering::SeqCst, Ordering::SeqCst)
                     .is_err()
                 {
                     // The normal path is writing the result: it has a while to finish (a
                     // pipe read slowly), then the run ends as the signal says.
-                    exit_after(RESULT_WRITE_DEADLINE, 128 + signal, Leaving::Modes);
+                    exit_after(RESULT_WRITE_DEADLINE, outside.code(), Leaving::Modes);
                     return;
                 }
                 // The result first: nothing the terminal does can hold it up. When
@@ -846,19 +1087,19 @@ impl SignalWatch {
                 // would vanish), and should that terminal take no output the run still
                 // ends after a while.
                 let code = if result_on_stdout && io::IsTerminal::is_terminal(&io::stdout()) {
-                    exit_after(EXIT_DEADLINE, 128 + signal, Leaving::Nothing);
-                    leave_terminal(signal);
-                    finish(signal)
+                    exit_after(EXIT_DEADLINE, outside.code(), Leaving::Nothing);
+                    leave_terminal(&outside);
+                    finish(outside)
                 } else {
                     // A pipe or a FIFO nobody reads holds the write up: the run ends anyway,
                     // leaving the terminal as after the write (the farewell, the modes).
                     exit_after(
                         RESULT_WRITE_DEADLINE,
-                        128 + signal,
-                        Leaving::Farewell(signal),
+                        outside.code(),
+                        Leaving::Farewell(outside.clone()),
                     );
-                    let code = finish(signal);
-                    leave_terminal(signal);
+                    let code = finish(outside.clone());
+                    leave_terminal(&outside);
                     code
                 };
                 std::process::exit(code);
@@ -904,8 +1145,9 @@ pub fn watch_now() -> io::Result<()> {
 }
 
 /// What a signal's ending leaves on the terminal (bounded, as every write to it): the end of
-/// a half-typed plain prompt line, the farewell, the terminal restored.
-fn leave_terminal(signal: i32) {
+/// a half-typed plain prompt line, the farewell, the terminal restored. The lifeline's end
+/// only puts the modes back: the caller is gone, the shell may own the screen now.
+fn leave_terminal(outside: &Outside) {
     // Once: the exit after a result write that took too long may come as the write ends.
     static LEFT: AtomicBool = AtomicBool::new(false);
     if LEFT.swap(true, Ordering::SeqCst) {
@@ -916,6 +1158,10 @@ fn leave_terminal(signal: i32) {
     if !in_the_foreground() {
         return;
     }
+    let Outside::Signal(signal) = *outside else {
+        restore();
+        return;
+    };
     if PLAIN.load(Ordering::SeqCst) && !QUIET.load(Ordering::SeqCst) {
         // End the half-typed prompt line, as a shell does on Ctrl+C.
         let _ = write_tty(b"\n");
@@ -934,14 +1180,14 @@ const RESULT_WRITE_DEADLINE: Duration = Duration::from_secs(3);
 
 /// What the exit after a deadline ([`exit_after`]) leaves on the terminal first (bounded,
 /// as every write to it).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 enum Leaving {
     /// Nothing: the terminal takes no output.
     Nothing,
     /// The modes put back ([`restore`]): an ending whose own restoring may not have run.
     Modes,
-    /// As a signal's ending leaves it ([`leave_terminal`]: the farewell, the modes).
-    Farewell(i32),
+    /// As the ending from outside leaves it ([`leave_terminal`]: the farewell, the modes).
+    Farewell(Outside),
 }
 
 /// Exits the process with `code` after `after`, from a thread of its own, leaving the
@@ -954,7 +1200,7 @@ fn exit_after(after: Duration, code: i32, leaving: Leaving) {
             match leaving {
                 Leaving::Nothing => {}
                 Leaving::Modes => restore(),
-                Leaving::Farewell(signal) => leave_terminal(signal),
+                Leaving::Farewell(outside) => leave_terminal(&outside),
             }
             std::process::exit(code);
         });

@@ -25,6 +25,7 @@ mod external_editor;
 mod grace;
 mod human_errors;
 mod inline;
+mod lifeline;
 mod limits;
 mod man_page;
 mod npm_package;

@@ -357,6 +357,8 @@ fn the_man_page_lists_every_environment_variable_and_file() {
             "\\fBLC_CTYPE\\fR",
             "\\fBLANG\\fR",
             "\\fBPI_ASK_TIMEOUT\\fR",
+            "\\fBPI_ASK_LIFELINE_FD\\fR",
+            "\\fBPI_ASK_TERMINAL_WAIT\\fR",
             "\\fBPI_ASK_BELL\\fR",
             "\\fBPI_ASK_NOTIFY\\fR",
             "\\fBPI_ASK_NOTIFY_COMMAND\\fR",

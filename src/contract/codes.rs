@@ -20,8 +20,11 @@ pub enum ErrorCode {
     NoUi,
     /// The flow was ended from outside: SIGTERM, SIGHUP, SIGQUIT, the caller's abort (exit 1).
     Aborted,
-    /// The terminal went away while asking: EOF or an I/O error on the tty (exit 1).
+    /// The terminal went away while asking: EOF or an I/O error on the tty, or the caller's
+    /// lifeline ended (exit 1).
     TerminalLost,
+    /// Another run held the terminal for as long as a run waits for it (exit 1).
+    TerminalBusy,
     /// No key came for the `--timeout` time: the answers given so far are kept (exit 124).
     Timeout,
     /// A bug in pi-ask: a panic or a broken internal invariant (exit 5).
@@ -36,6 +39,7 @@ impl ErrorCode {
         ErrorCode::NoUi,
         ErrorCode::Aborted,
         ErrorCode::TerminalLost,
+        ErrorCode::TerminalBusy,
         ErrorCode::Timeout,
         ErrorCode::Internal,
     ];
@@ -48,6 +52,7 @@ impl ErrorCode {
             ErrorCode::NoUi => "no_ui",
             ErrorCode::Aborted => "aborted",
             ErrorCode::TerminalLost => "terminal_lost",
+            ErrorCode::TerminalBusy => "terminal_busy",
             ErrorCode::Timeout => "timeout",
             ErrorCode::Internal => "internal",
         }

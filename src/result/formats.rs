@@ -158,7 +158,7 @@ impl MickyyyErrorCode {
     /// The seed's code for a contract error: the first problem's when the seed has one
     /// (`empty_prompt` is its `empty_question`, a blank header its `empty_header`), else
     /// `invalid_payload`; `no_ui`; `aborted` for every other ending from outside
-    /// (`aborted`, `terminal_lost`, `timeout`, `internal`: the seed has no code for a timeout,
+    /// (`aborted`, `terminal_lost`, `terminal_busy`, `timeout`, `internal`: the seed has no code for a timeout,
     /// and `aborted` is the nearest; the answers given so far are kept in `answers` all the same).
     pub fn of(error: &ErrorInfo) -> Self {
         use MickyyyErrorCode as M;
@@ -166,6 +166,7 @@ impl MickyyyErrorCode {
             ErrorCode::NoUi => M::NoUi,
             ErrorCode::Aborted
             | ErrorCode::TerminalLost
+            | ErrorCode::TerminalBusy
             | ErrorCode::Timeout
             | ErrorCode::Internal => M::Aborted,
             ErrorCode::InvalidAnswers => M::InvalidPayload,

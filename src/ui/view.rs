@@ -115,9 +115,10 @@ pub fn ending_words(ending: &Ending) -> (bool, String) {
             "The terminal was lost: the answers were not sent".into(),
         ),
         Ending::Internal(_) => (false, "Stopped by an internal error".into()),
-        Ending::NoUi(_) | Ending::InvalidPayload(_) | Ending::InvalidAnswers(_) => {
-            (false, "Not asked".into())
-        }
+        Ending::NoUi(_)
+        | Ending::TerminalBusy(_)
+        | Ending::InvalidPayload(_)
+        | Ending::InvalidAnswers(_) => (false, "Not asked".into()),
     }
 }
 

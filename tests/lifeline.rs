@@ -1,0 +1,573 @@
+//! Ending from outside: the caller's lifeline (`--lifeline-fd`, the parent's death) in every
+//! phase, and the bounded wait for another run's terminal (docs/interactive.md, "Ending from
+//! outside").
+//!
+//! The pty's session leader is [`DRIVER`], a small Python program that stands in for a shell
+//! and a caller such as pi: a subreaper (so pi-ask's exit status is seen after its caller
+//! died), which starts a process that holds the terminal's lock when asked to, then the caller,
+//! which starts pi-ask with a lifeline and is killed by the test (SIGKILL, as an OOM kill or
+//! `kill -9` of pi), and after it all a second run on the same terminal.
+
+use crate::common::pty::{Options, Session, TIMEOUT};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// The driver (see the module notes). Its one argument is a JSON plan:
+/// `ask` (pi-ask's arguments after the binary), `lifeline` (`pipe`, `socket`, `grandchild`:
+/// a pipe whose write end a grandchild keeps open too; absent: pi-ask is started without a
+/// caller in between), `holder` (`foreground`, `background`, `orphan`: a `flock` on the
+/// terminal's device in the driver's process group, in a group of its own, or in a group whose
+/// leader is gone), `stop_holder`, `stdout_pipe` (pi-ask's stdout a pipe only the caller
+/// reads), `raw` (the terminal in raw mode first, as a holder leaves it), `fifo` (a FIFO made
+/// first), `then` (a second pi-ask's arguments, run once the first and its caller are gone and
+/// the test wrote the file `go`), `direct` (the driver is the caller itself, as pi started from
+/// a shell: no subreaper, nothing after).
+/// It writes `pi-ask.pid`, `caller.pid`, `holder.pid`, `grandchild.pid`, `exit.PID` (the exit
+/// code of each process it or the caller reaped) and `then.code`, each file whole at once.
+const DRIVER: &str = r#"
+import ctypes, json, os, signal, socket, subprocess, sys, time, tty
+
+plan = json.loads(sys.argv[1])
+binary = sys.argv[2]
+def note(name, value):
+    with open(name + '.tmp', 'w') as f:
+        f.write(str(value))
+    os.rename(name + '.tmp', name)
+def wait_for(name):
+    while not os.path.exists(name):
+        time.sleep(0.01)
+# Ctrl+C in cooked mode reaches the whole foreground group: the driver goes on.
+signal.signal(signal.SIGINT, lambda *a: None)
+direct = plan.get('direct')
+if not direct:
+    ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+if plan.get('raw'):
+    tty.setraw(0)
+device = os.ttyname(0)
+holder = plan.get('holder')
+lock = ['flock', '-x', device, 'sh', '-c',
+        'echo $$ > holder.child; echo $PPID > holder.tmp; mv holder.tmp holder.pid; exec sleep 30']
+if plan.get('fifo'):
+    os.mkfifo(plan['fifo'])
+if holder == 'foreground':
+    subprocess.Popen(lock)
+elif holder == 'background':
+    subprocess.Popen(lock, process_group=0)
+elif holder == 'orphan':
+    # Its group's leader (sh) exits at once: the holder is the caller's orphan.
+    subprocess.run(['sh', '-c', '"$@" &', 'sh'] + lock, process_group=0)
+if holder:
+    wait_for('holder.pid')
+    if plan.get('stop_holder'):
+        os.kill(int(open('holder.pid').read()), signal.SIGSTOP)
+        time.sleep(0.1)
+ask = [binary] + plan['ask']
+lifeline = plan.get('lifeline')
+if lifeline:
+    if direct or os.fork() == 0:
+        keep = []
+        if lifeline == 'socket':
+            ours, theirs = socket.socketpair()
+            fd = ours.fileno()
+            keep.append(theirs)
+        else:
+            fd, w = os.pipe()
+            keep.append(w)
+        out = subprocess.PIPE if plan.get('stdout_pipe') else None
+        child = subprocess.Popen(ask + ['--lifeline-fd', str(fd)], pass_fds=(fd,), stdout=out)
+        os.close(fd)
+        if lifeline == 'grandchild':
+            grandchild = subprocess.Popen(['sleep', '30'], pass_fds=(w,))
+            note('grandchild.pid', grandchild.pid)
+        note('pi-ask.pid', child.pid)
+        note('caller.pid', os.getpid())
+        note('exit.%d' % child.pid, child.wait())
+        os._exit(0)
+else:
+    note('pi-ask.pid', subprocess.Popen(ask).pid)
+    note('caller.pid', os.getpid())
+asked = int(open('pi-ask.pid').read()) if os.path.exists('pi-ask.pid') else None
+while True:
+    try:
+        pid, status = os.wait()
+    except ChildProcessError:
+        break
+    if not os.path.exists('exit.%d' % pid):
+        note('exit.%d' % pid, os.waitstatus_to_exitcode(status))
+    if asked is None and os.path.exists('pi-ask.pid'):
+        asked = int(open('pi-ask.pid').read())
+    if asked is not None and os.path.exists('exit.%d' % asked):
+        # The first run is over: the holder and a grandchild go too.
+        for name in ('holder.pid', 'holder.child', 'grandchild.pid'):
+            if os.path.exists(name):
+                try:
+                    os.kill(int(open(name).read()), signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+if plan.get('then'):
+    wait_for('go')
+    note('then.code', subprocess.run([binary] + plan['then']).returncode)
+"#;
+
+/// One question.
+const FIRST: &str = r#"{"questions": [{"id": "db", "prompt": "Which database?", "options": [
+    {"value": "pg", "label": "PostgreSQL"}, {"value": "lite", "label": "SQLite"}]}]}"#;
+
+/// Another, for the second run on the same terminal.
+const SECOND: &str = r#"{"questions": [{"id": "go", "prompt": "Second run here?", "options": [
+    {"value": "yes", "label": "Yes"}, {"value": "no", "label": "No"}]}]}"#;
+
+/// Starts [`DRIVER`] with `plan` in a pty, in a folder holding `first.json` and `second.json`;
+/// `env` for pi-ask (the placement, `PI_ASK_TERMINAL_WAIT`).
+fn drive(plan: Value, env: &[(&str, &str)]) -> Session {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("first.json"), FIRST).unwrap();
+    std::fs::write(dir.path().join("second.json"), SECOND).unwrap();
+    std::fs::write(dir.path().join("driver.py"), DRIVER).unwrap();
+    let mut cmd = std::process::Command::new("python3");
+    cmd.arg("driver.py")
+        .arg(plan.to_string())
+        .arg(env!("CARGO_BIN_EXE_pi-ask"));
+    let opts = Options {
+        cwd: Some(dir.path().to_path_buf()),
+        env: env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        ..Options::default()
+    };
+    let output = dir.path().join("first-result.json");
+    Session::spawn_command(cmd, dir, output, opts)
+}
+
+/// Waits for the file `name` in `dir`, written whole by the driver; its text.
+fn wait_for_file(dir: &Path, name: &str) -> String {
+    let path = dir.join(name);
+    let start = Instant::now();
+    while !path.exists() {
+        assert!(start.elapsed() < TIMEOUT, "{name} never came");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::fs::read_to_string(path).unwrap()
+}
+
+fn pid_in(dir: &Path, name: &str) -> i32 {
+    wait_for_file(dir, name).trim().parse().unwrap()
+}
+
+fn result_in(dir: &Path, name: &str) -> Value {
+    serde_json::from_str(&wait_for_file(dir, name)).unwrap()
+}
+
+/// Whether process `pid` still exists (a zombie not yet reaped counts as gone).
+fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit_once(')')
+            .is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z'))
+    })
+}
+
+/// Kills the caller with SIGKILL and waits for pi-ask's exit; its exit code and how long it
+/// took after the kill.
+fn kill_the_caller(s: &Session) -> (i32, Duration) {
+    let caller = pid_in(s.dir(), "caller.pid");
+    let asked = pid_in(s.dir(), "pi-ask.pid");
+    crate::common::wait_until_handled(asked as u32, libc::SIGUSR2);
+    let killed = Instant::now();
+    crate::common::send_signal(caller, libc::SIGKILL);
+    let code = wait_for_file(s.dir(), &format!("exit.{asked}"));
+    let took = killed.elapsed();
+    assert!(!alive(asked), "pi-ask {asked} is still there");
+    (code.trim().parse().unwrap(), took)
+}
+
+/// The second run asks at once on the same terminal (no lock left behind) and is answered.
+fn the_second_run_asks_at_once(s: &mut Session) {
+    std::fs::write(s.dir().join("go"), "").unwrap();
+    let start = Instant::now();
+    s.wait_all(&["Second run here?", "Yes"]);
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "the second run waited"
+    );
+    s.send("\r");
+    s.wait_for("Review answers");
+    s.send("\r");
+    assert_eq!(wait_for_file(s.dir(), "then.code"), "0");
+    let second = result_in(s.dir(), "second-result.json");
+    assert_eq!(second["details"]["answers"]["go"]["values"], json!(["yes"]));
+}
+
+fn the_caller_ended(result: &Value, caller: i32) {
+    assert_eq!(result["details"]["cancelled"], json!(true));
+    assert_eq!(result["details"]["error"]["code"], json!("terminal_lost"));
+    let message = result["details"]["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(&format!("the caller (pid {caller}) ended")),
+        "{message}"
+    );
+}
+
+fn ask(result: &str) -> Vec<String> {
+    ["first.json", "--output", result]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+
+fn then() -> Vec<String> {
+    ask("second-result.json")
+        .into_iter()
+        .map(|a| a.replace("first.json", "second.json"))
+        .collect()
+}
+
+#[test]
+fn the_caller_killed_while_asking_ends_the_run_as_a_lost_terminal() {
+    // Inline, a pipe: the modes back, nothing drawn over the shell (no farewell).
+    let mut s = drive(
+        json!({"ask": ask("first-result.json"), "lifeline": "pipe", "then": then()}),
+        &[("PI_ASK_SCREEN", "inline")],
+    );
+    s.wait_all(&["Which database?", "SQLite"]);
+    assert!(!s.cooked());
+    let caller = pid_in(s.dir(), "caller.pid");
+    let (code, took) = kill_the_caller(&s);
+    assert_eq!(code, 1);
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    let result = result_in(s.dir(), "first-result.json");
+    the_caller_ended(&result, caller);
+    assert_eq!(result["details"]["questions"][0]["id"], json!("db"));
+    assert!(s.cooked(), "the terminal was left in raw mode");
+    let screen = s.screen();
+    assert!(
+        !screen.contains("not sent"),
+        "a farewell was drawn:\n{screen}"
+    );
+    the_second_run_asks_at_once(&mut s);
+}
+
+#[test]
+fn a_caller_killed_in_a_shell_leaves_no_run_and_no_lock_behind() {
+    // As pi killed with SIGKILL from an interactive shell: the shell takes its terminal back,
+    // pi-ask (in the dead caller's process group) ends without a word, and the next run in
+    // the same terminal asks at once.
+    let mut s = Session::spawn_shell(
+        FIRST,
+        Options {
+            env: vec![("PI_ASK_SCREEN".into(), "inline".into())],
+            ..Options::default()
+        },
+    );
+    std::fs::write(s.dir().join("driver.py"), DRIVER).unwrap();
+    std::fs::write(s.dir().join("second.json"), SECOND).unwrap();
+    s.wait_for(crate::common::pty::SHELL_PROMPT);
+    let plan = json!({"ask": ["payload.json", "--output", "result.json"], "lifeline": "pipe",
+                      "direct": true});
+    s.send(&format!("python3 driver.py '{plan}' pi-ask\r"));
+    s.wait_all(&["Which database?", "SQLite"]);
+    let caller = pid_in(s.dir(), "caller.pid");
+    let asked = pid_in(s.dir(), "pi-ask.pid");
+    crate::common::wait_until_handled(asked as u32, libc::SIGUSR2);
+    crate::common::send_signal(caller, libc::SIGKILL);
+    the_caller_ended(&result_in(s.dir(), "result.json"), caller);
+    let start = Instant::now();
+    while alive(asked) {
+        assert!(
+            start.elapsed() < Duration::from_secs(2),
+            "pi-ask {asked} is still there"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    s.wait_for("Killed");
+    s.send("pi-ask second.json --output second-result.json\r");
+    let start = Instant::now();
+    s.wait_all(&["Second run here?", "Yes"]);
+    assert!(
+        start.elapsed() < Duration::from_secs(3),
+        "the second run waited"
+    );
+    s.send("\r");
+    s.wait_for("Review answers");
+    s.send("\r");
+    let second = result_in(s.dir(), "second-result.json");
+    assert_eq!(second["details"]["answers"]["go"]["values"], json!(["yes"]));
+    s.send("exit\r");
+    s.finish();
+}
+
+#[test]
+fn a_socket_lifeline_ends_the_full_screen_run() {
+    // Node's spawn gives a socket pair for stdio[3] = 'pipe'.
+    let mut s = drive(
+        json!({"ask": ask("first-result.json"), "lifeline": "socket", "then": then()}),
+        &[],
+    );
+    s.wait_all(&["Which database?", "SQLite"]);
+    assert!(s.alternate_screen());
+    let caller = pid_in(s.dir(), "caller.pid");
+    let (code, took) = kill_the_caller(&s);
+    assert_eq!(code, 1);
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    the_caller_ended(&result_in(s.dir(), "first-result.json"), caller);
+    assert!(s.cooked(), "the terminal was left in raw mode");
+    assert!(!s.alternate_screen());
+    the_second_run_asks_at_once(&mut s);
+}
+
+#[test]
+fn the_parents_death_ends_the_run_when_a_grandchild_keeps_the_lifeline_open() {
+    // Only the kernel's parent-death signal tells: the pipe's write end lives on.
+    let mut s = drive(
+        json!({"ask": ask("first-result.json"), "lifeline": "grandchild", "then": then()}),
+        &[("PI_ASK_SCREEN", "inline")],
+    );
+    s.wait_all(&["Which database?", "SQLite"]);
+    let grandchild = pid_in(s.dir(), "grandchild.pid");
+    let caller = pid_in(s.dir(), "caller.pid");
+    let (code, took) = kill_the_caller(&s);
+    assert_eq!(code, 1);
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    assert!(alive(grandchild) || s.dir().join(format!("exit.{grandchild}")).exists());
+    let result = result_in(s.dir(), "first-result.json");
+    assert_eq!(
+        result["details"]["error"]["message"],
+        json!(format!("the caller (pid {caller}) ended"))
+    );
+    the_caller_ended(&result, caller);
+    assert!(s.cooked(), "the terminal was left in raw mode");
+    the_second_run_asks_at_once(&mut s);
+}
+
+#[test]
+fn the_caller_killed_while_plain_mode_or_the_dialogs_ask() {
+    for front_end in ["--plain", "--dialogs"] {
+        let mut args = ask("first-result.json");
+        args.push(front_end.to_string());
+        let mut s = drive(
+            json!({"ask": args, "lifeline": "pipe", "then": then()}),
+            &[],
+        );
+        // Plain mode's numbered lines; the dialogs' first request (JSON on stdout).
+        s.expect("Which database?");
+        let caller = pid_in(s.dir(), "caller.pid");
+        let (code, took) = kill_the_caller(&s);
+        assert_eq!(code, 1, "{front_end}");
+        assert!(took < Duration::from_secs(2), "{front_end}: {took:?}");
+        the_caller_ended(&result_in(s.dir(), "first-result.json"), caller);
+        assert!(s.cooked(), "{front_end}: the terminal was left in raw mode");
+        the_second_run_asks_at_once(&mut s);
+    }
+}
+
+#[test]
+fn a_result_for_a_dead_callers_stdout_pipe_ends_the_run_at_once() {
+    // As under pi: stdout is a pipe to the caller, gone with it (EPIPE: exit 4, said on stderr).
+    let mut s = drive(
+        json!({"ask": ["first.json"], "lifeline": "pipe", "stdout_pipe": true}),
+        &[("PI_ASK_SCREEN", "inline")],
+    );
+    s.wait_all(&["Which database?", "SQLite"]);
+    let (code, took) = kill_the_caller(&s);
+    assert_eq!(code, 4);
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    assert!(s.cooked(), "the terminal was left in raw mode");
+    assert!(
+        s.stderr()
+            .contains("pi-ask: cannot write the result to stdout: Broken pipe"),
+        "{}",
+        s.stderr()
+    );
+    s.finish();
+}
+
+#[test]
+fn the_caller_killed_while_the_payload_is_read_from_a_fifo() {
+    let mut s = drive(
+        json!({"ask": ["payload.fifo", "--output", "first-result.json"], "lifeline": "pipe",
+               "fifo": "payload.fifo"}),
+        &[],
+    );
+    let caller = pid_in(s.dir(), "caller.pid");
+    let asked = pid_in(s.dir(), "pi-ask.pid");
+    // Blocked opening the FIFO (nobody writes it).
+    let start = Instant::now();
+    while !std::fs::read_to_string(format!("/proc/{asked}/wchan"))
+        .is_ok_and(|w| w == "wait_for_partner")
+    {
+        assert!(start.elapsed() < TIMEOUT, "pi-ask never waited on the FIFO");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let (code, _) = kill_the_caller(&s);
+    assert_eq!(code, 1);
+    let result = result_in(s.dir(), "first-result.json");
+    the_caller_ended(&result, caller);
+    assert_eq!(result["details"]["questions"], json!([]));
+    s.finish();
+}
+
+#[test]
+fn the_caller_killed_while_waiting_for_another_runs_terminal() {
+    let mut s = drive(
+        json!({"ask": ask("first-result.json"), "lifeline": "pipe", "holder": "foreground",
+               "then": then()}),
+        &[("PI_ASK_TERMINAL_WAIT", "30")],
+    );
+    let caller = pid_in(s.dir(), "caller.pid");
+    let asked = pid_in(s.dir(), "pi-ask.pid");
+    // Waiting: the holder is asking, so nothing is said.
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(alive(asked));
+    let (code, took) = kill_the_caller(&s);
+    assert_eq!(code, 1);
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    the_caller_ended(&result_in(s.dir(), "first-result.json"), caller);
+    assert!(!s.output_text().contains("held by"));
+    the_second_run_asks_at_once(&mut s);
+}
+
+#[test]
+fn esc_ends_the_wait_for_an_orphaned_holder() {
+    // The terminal in raw mode, as an orphan leaves it: Esc is read at once.
+    let mut s = drive(
+        json!({"ask": ask("first-result.json"), "holder": "orphan", "raw": true}),
+        &[],
+    );
+    let holder = pid_in(s.dir(), "holder.pid");
+    let asked = pid_in(s.dir(), "pi-ask.pid");
+    s.expect(&format!(
+        "pi-ask: this terminal is held by pid {holder} (flock), orphaned: its caller is gone. \
+         Waiting up to 10 seconds; Esc or Ctrl+C stops waiting."
+    ));
+    s.send("\x1b");
+    assert_eq!(wait_for_file(s.dir(), &format!("exit.{asked}")), "1");
+    let result = result_in(s.dir(), "first-result.json");
+    assert_eq!(result["details"]["cancelled"], json!(true));
+    assert_eq!(result["details"].get("error"), None);
+    assert_eq!(
+        result["content"][0]["text"],
+        json!("User cancelled the ask flow")
+    );
+    s.finish();
+}
+
+#[test]
+fn ctrl_c_ends_the_wait_for_a_stopped_holder() {
+    let mut s = drive(
+        json!({"ask": ask("first-result.json"), "holder": "background", "stop_holder": true,
+               "raw": true}),
+        &[],
+    );
+    let holder = pid_in(s.dir(), "holder.pid");
+    let asked = pid_in(s.dir(), "pi-ask.pid");
+    s.expect(&format!(
+        "pi-ask: this terminal is held by pid {holder} (flock), stopped. Waiting up to 10 \
+         seconds;"
+    ));
+    s.send("\x03");
+    assert_eq!(wait_for_file(s.dir(), &format!("exit.{asked}")), "130");
+    let result = result_in(s.dir(), "first-result.json");
+    assert_eq!(result["details"]["cancelled"], json!(true));
+    assert_eq!(result["details"].get("error"), None);
+    s.finish();
+}
+
+#[test]
+fn ctrl_c_in_cooked_mode_ends_the_wait_as_sigint() {
+    let mut s = drive(
+        json!({"ask": ask("first-result.json"), "holder": "background"}),
+        &[],
+    );
+    let asked = pid_in(s.dir(), "pi-ask.pid");
+    s.expect("pi-ask: this terminal is held by pid ");
+    crate::common::wait_until_handled(asked as u32, libc::SIGINT);
+    s.send("\x03");
+    assert_eq!(wait_for_file(s.dir(), &format!("exit.{asked}")), "130");
+    s.finish();
+}
+
+#[test]
+fn the_wait_for_a_holder_that_asks_gives_up_after_its_bound() {
+    let mut s = drive(
+        json!({"ask": ask("first-result.json"), "holder": "foreground"}),
+        &[("PI_ASK_TERMINAL_WAIT", "1")],
+    );
+    let holder = pid_in(s.dir(), "holder.pid");
+    let asked = pid_in(s.dir(), "pi-ask.pid");
+    let start = Instant::now();
+    assert_eq!(wait_for_file(s.dir(), &format!("exit.{asked}")), "1");
+    assert!(start.elapsed() < Duration::from_secs(3));
+    let result = result_in(s.dir(), "first-result.json");
+    assert_eq!(result["details"]["error"]["code"], json!("terminal_busy"));
+    assert_eq!(
+        result["details"]["error"]["message"],
+        json!(format!(
+            "the terminal is busy: another run (pid {holder} (flock)) held it for 1 second, \
+             the longest a run waits"
+        ))
+    );
+    assert_eq!(result["details"]["questions"][0]["id"], json!("db"));
+    // The holder asks: nothing was written over its screen.
+    assert!(!s.output_text().contains("held by"), "{}", s.screen());
+    s.finish();
+}
+
+#[test]
+fn a_lifeline_descriptor_that_cannot_be_used_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), FIRST).unwrap();
+    let run = |args: &[&str], env: &[(&str, &str)]| {
+        let mut cmd = assert_cmd::Command::cargo_bin("pi-ask").unwrap();
+        cmd.current_dir(dir.path())
+            .arg("q.json")
+            .args(args)
+            .arg("--no-input");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    assert_eq!(
+        run(&["--lifeline-fd", "47"], &[]),
+        (
+            Some(2),
+            String::new(),
+            "pi-ask: --lifeline-fd 47 (PI_ASK_LIFELINE_FD) cannot be used: descriptor 47: it is \
+             not open\n"
+                .into()
+        )
+    );
+    assert_eq!(
+        run(&[], &[("PI_ASK_LIFELINE_FD", "1")]),
+        (
+            Some(2),
+            String::new(),
+            "pi-ask: --lifeline-fd 1 (PI_ASK_LIFELINE_FD) cannot be used: descriptor 1: \
+             descriptors 0, 1 and 2 are the standard streams\n"
+                .into()
+        )
+    );
+    assert_eq!(
+        run(&[], &[("PI_ASK_LIFELINE_FD", "three")]),
+        (
+            Some(2),
+            String::new(),
+            "pi-ask: PI_ASK_LIFELINE_FD=\"three\" cannot be used: it is a descriptor number\n"
+                .into()
+        )
+    );
+    assert_eq!(
+        run(&[], &[("PI_ASK_TERMINAL_WAIT", "soon")]).0,
+        Some(2),
+        "PI_ASK_TERMINAL_WAIT is read as --timeout is"
+    );
+    // The flag wins over the variable.
+    let (code, out, _) = run(&["--lifeline-fd", "47"], &[("PI_ASK_LIFELINE_FD", "three")]);
+    assert_eq!((code, out), (Some(2), String::new()));
+}
