@@ -19,6 +19,7 @@ pub mod exit_codes;
 pub mod flow;
 pub mod frontend;
 pub mod keys;
+mod leftovers;
 pub mod limits;
 pub mod man;
 pub mod notify;

@@ -137,6 +137,10 @@ pub fn settings_from_environment(
 /// A line on stderr that never fails (the terminal may be gone): `terminal::say`.
 pub use crate::terminal::say;
 
+/// Ends the run's children and removes its unfinished files (`leftovers::clean_up`): the
+/// process exit calls it (src/main.rs).
+pub use crate::leftovers::clean_up;
+
 /// Says on stderr that stdout could not be written (`pi-ask: cannot write to stdout: No space
 /// left on device`), the OS error number left out as in every other message.
 pub fn say_stdout_failed(e: &std::io::Error) {

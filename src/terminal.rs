@@ -840,6 +840,9 @@ impl SignalWatch {
                     exit_after(RESULT_WRITE_DEADLINE, 128 + signal, Leaving::Modes);
                     return;
                 }
+                // The run's children (the external editor) end before the terminal is
+                // restored and the result written (src/leftovers.rs).
+                crate::leftovers::end_children();
                 // The result first: nothing the terminal does can hold it up. When
                 // stdout is a terminal (most likely this one) the result comes after the
                 // terminal is given back, as at a normal end (on the alternate screen it
@@ -861,7 +864,7 @@ impl SignalWatch {
                     leave_terminal(signal);
                     code
                 };
-                std::process::exit(code);
+                crate::leftovers::exit(code);
             }
         });
         *WATCHER.lock().unwrap_or_else(|e| e.into_inner()) = Some(watcher);
@@ -956,7 +959,7 @@ fn exit_after(after: Duration, code: i32, leaving: Leaving) {
                 Leaving::Modes => restore(),
                 Leaving::Farewell(signal) => leave_terminal(signal),
             }
-            std::process::exit(code);
+            crate::leftovers::exit(code);
         });
 }
 

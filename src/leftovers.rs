@@ -1,0 +1,358 @@
+//! What a run starts or creates that must not outlive it: the processes it starts (the
+//! external editor, the notification command) and the files it is writing (the external
+//! editor's temporary file, the result's temporary file). Every ending of the run ends them
+//! ([`clean_up`]): the normal end (src/run.rs), a signal's ending and the exit after a
+//! deadline (src/terminal.rs, through [`exit`]), a panic (src/main.rs).
+//!
+//! - [`spawn_shell`]: `/bin/sh -c` started with `posix_spawn`, given only the descriptors
+//!   meant for it (0, 1 and 2: the terminal or `/dev/null`); every other descriptor open in
+//!   pi-ask, those it inherited from its caller too, is closed in the child. The signal mask
+//!   is emptied and SIGPIPE set back to its default, as `std::process::Command` does.
+//! - [`Child::try_wait`], [`Child::end`], [`end_children`]: a child is reaped only here, under
+//!   one lock, so a process id that is signalled is never one the system gave to another
+//!   process. Ending one is SIGTERM (an editor puts the terminal back), a grace of
+//!   [`GRACE`], then SIGKILL, each bounded: to its process group when it has one of its own,
+//!   else to it and its descendants (the external editor stays in pi-ask's process group, the
+//!   terminal's foreground one, so that it can read the terminal and Ctrl+Z stops it with
+//!   the run).
+//! - [`on_exit`]: a file to remove and a line to say on stderr should the run end before the
+//!   work it guards is [`OnExit::settle`]d (a result half written: docs/exit-codes.md
+//!   "Signals").
+
+use nix::sys::signal::{SigSet, Signal};
+use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
+use nix::unistd::Pid;
+use std::ffi::{CString, OsStr};
+use std::fs::File;
+use std::io;
+use std::os::fd::AsRawFd;
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How long a child has, after SIGTERM, to end on its own before SIGKILL; and how long pi-ask
+/// then waits for it to be gone.
+pub const GRACE: Duration = Duration::from_millis(500);
+
+/// How often a wait for a child looks again.
+const POLL: Duration = Duration::from_millis(10);
+
+/// A started child process, to be waited for ([`Child::try_wait`]) or ended ([`Child::end`]).
+#[derive(Debug)]
+pub struct Child {
+    pid: Pid,
+}
+
+/// A child still running (not reaped yet).
+#[derive(Debug, Clone, Copy)]
+struct Running {
+    pid: Pid,
+    /// It leads a process group of its own: signalled as a group.
+    own_group: bool,
+}
+
+static CHILDREN: Mutex<Vec<Running>> = Mutex::new(Vec::new());
+
+fn children() -> std::sync::MutexGuard<'static, Vec<Running>> {
+    CHILDREN.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What a child's standard stream is.
+#[derive(Debug)]
+pub enum Stream<'a> {
+    /// This open file (a `/dev/tty` descriptor).
+    File(&'a File),
+    /// `/dev/null`.
+    Null,
+}
+
+/// Starts `/bin/sh -c script sh args...` with `env` added to pi-ask's environment, `streams`
+/// as its stdin, stdout and stderr and no other descriptor, in a process group of its own
+/// when `own_group` (else in pi-ask's), and registers it so that every ending of the run ends
+/// it ([`end_children`]).
+///
+/// Errors: the shell could not be started, or an argument holds a NUL byte.
+pub fn spawn_shell(
+    script: &str,
+    args: &[&OsStr],
+    env: &[(&str, &str)],
+    streams: [Stream<'_>; 3],
+    own_group: bool,
+) -> io::Result<Child> {
+    use nix::fcntl::OFlag;
+    use nix::spawn::{posix_spawn, PosixSpawnAttr, PosixSpawnFileActions, PosixSpawnFlags};
+    use nix::sys::stat::Mode;
+    let c = |bytes: &[u8]| {
+        CString::new(bytes).map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))
+    };
+    let mut argv = vec![c(b"sh")?, c(b"-c")?, c(script.as_bytes())?, c(b"sh")?];
+    for arg in args {
+        argv.push(c(arg.as_bytes())?);
+    }
+    let mut envp = Vec::new();
+    for (key, value) in std::env::vars_os() {
+        if env.iter().any(|(k, _)| OsStr::new(k) == key) {
+            continue;
+        }
+        let mut pair = key.as_bytes().to_vec();
+        pair.push(b'=');
+        pair.extend_from_slice(value.as_bytes());
+        envp.push(c(&pair)?);
+    }
+    for (key, value) in env {
+        envp.push(c(format!("{key}={value}").as_bytes())?);
+    }
+    let mut actions = PosixSpawnFileActions::init()?;
+    for (fd, stream) in (0..).zip(&streams) {
+        match stream {
+            Stream::File(file) => actions.add_dup2(file.as_raw_fd(), fd)?,
+            Stream::Null => actions.add_open(fd, "/dev/null", OFlag::O_RDWR, Mode::empty())?,
+        }
+    }
+    // Every other descriptor closed (a close of one that is not open is no error).
+    for fd in open_descriptors().into_iter().filter(|&fd| fd > 2) {
+        actions.add_close(fd)?;
+    }
+    let mut attr = PosixSpawnAttr::init()?;
+    let mut flags =
+        PosixSpawnFlags::POSIX_SPAWN_SETSIGMASK | PosixSpawnFlags::POSIX_SPAWN_SETSIGDEF;
+    if own_group {
+        flags |= PosixSpawnFlags::POSIX_SPAWN_SETPGROUP;
+        attr.set_pgroup(Pid::from_raw(0))?;
+    }
+    attr.set_flags(flags)?;
+    attr.set_sigmask(&SigSet::empty())?;
+    let mut defaults = SigSet::empty();
+    defaults.add(Signal::SIGPIPE);
+    attr.set_sigdefault(&defaults)?;
+    let mut running = children();
+    let pid = posix_spawn(c"/bin/sh", &actions, &attr, &argv, &envp)?;
+    running.push(Running { pid, own_group });
+    Ok(Child { pid })
+}
+
+/// The descriptors open in this process, from `/proc/self/fd` (0 to 1023 without procfs).
+fn open_descriptors() -> Vec<i32> {
+    match std::fs::read_dir("/proc/self/fd") {
+        Ok(dir) => dir
+            .flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse().ok())
+            .collect(),
+        Err(_) => (0..1024).collect(),
+    }
+}
+
+impl Child {
+    /// Whether it ended, without waiting: `Some(true)` when it exited with status 0,
+    /// `Some(false)` when it failed, was killed or was ended by [`end_children`]; `None`
+    /// while it runs.
+    pub fn try_wait(&self) -> Option<bool> {
+        let mut running = children();
+        let Some(at) = running.iter().position(|r| r.pid == self.pid) else {
+            return Some(false);
+        };
+        match waitpid(self.pid, Some(WaitPidFlag::WNOHANG)) {
+            Ok(WaitStatus::StillAlive) => None,
+            Ok(WaitStatus::Exited(_, code)) => {
+                running.remove(at);
+                Some(code == 0)
+            }
+            Ok(WaitStatus::Signaled(..)) | Err(_) => {
+                running.remove(at);
+                Some(false)
+            }
+            // Stopped or continued: still there.
+            Ok(_) => None,
+        }
+    }
+
+    /// Ends it (SIGTERM, then SIGKILL after [`GRACE`]) and waits for it, a bounded while.
+    pub fn end(self) {
+        let running = children().iter().find(|r| r.pid == self.pid).copied();
+        if let Some(running) = running {
+            end_one(running);
+        }
+    }
+}
+
+/// Ends every child still running ([`Child::end`]), all at once: the run is ending.
+pub fn end_children() {
+    let running: Vec<Running> = children().clone();
+    if running.is_empty() {
+        return;
+    }
+    for r in &running {
+        signal(*r, Signal::SIGTERM);
+    }
+    let gone = |deadline: Instant| loop {
+        if running.iter().all(|r| reaped(r.pid)) || Instant::now() >= deadline {
+            break;
+        }
+        std::thread::sleep(POLL);
+    };
+    gone(Instant::now() + GRACE);
+    for r in running.iter().filter(|r| !reaped(r.pid)) {
+        signal(*r, Signal::SIGKILL);
+    }
+    gone(Instant::now() + GRACE);
+}
+
+/// [`Child::end`] for one.
+fn end_one(r: Running) {
+    signal(r, Signal::SIGTERM);
+    for (then, sig) in [(GRACE, Some(Signal::SIGKILL)), (GRACE, None)] {
+        let deadline = Instant::now() + then;
+        while !reaped(r.pid) && Instant::now() < deadline {
+            std::thread::sleep(POLL);
+        }
+        match sig {
+            Some(sig) if !reaped(r.pid) => signal(r, sig),
+            _ => {}
+        }
+    }
+}
+
+/// Sends `sig` to a running child: to its process group when it has its own, else to it and
+/// its descendants. Under the lock, the child not reaped yet: its id is still its own.
+fn signal(r: Running, sig: Signal) {
+    use nix::sys::signal::{kill, killpg};
+    let running = children();
+    if !running.iter().any(|x| x.pid == r.pid) {
+        return;
+    }
+    if r.own_group {
+        let _ = killpg(r.pid, sig);
+        return;
+    }
+    for pid in descendants(r.pid) {
+        let _ = kill(pid, sig);
+    }
+    let _ = kill(r.pid, sig);
+}
+
+/// Whether the child `pid` is gone: reaped now (under the lock) or before.
+fn reaped(pid: Pid) -> bool {
+    let mut running = children();
+    let Some(at) = running.iter().position(|r| r.pid == pid) else {
+        return true;
+    };
+    match waitpid(pid, Some(WaitPidFlag::WNOHANG)) {
+        Ok(WaitStatus::Exited(..)) | Ok(WaitStatus::Signaled(..)) | Err(_) => {
+            running.remove(at);
+            true
+        }
+        Ok(_) => false,
+    }
+}
+
+/// The processes under `pid` (its children, theirs, ...), from `/proc/*/stat`; none without
+/// procfs. At most 4096 are looked at.
+fn descendants(pid: Pid) -> Vec<Pid> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let parents: Vec<(Pid, Pid)> = dir
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .take(4096)
+        .filter_map(|p| {
+            let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).ok()?;
+            // After the command name in parentheses (which may hold anything): state, ppid.
+            let ppid = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?;
+            Some((Pid::from_raw(p), Pid::from_raw(ppid.parse().ok()?)))
+        })
+        .collect();
+    let mut found = vec![pid];
+    let mut at = 0;
+    while at < found.len() {
+        let parent = found[at];
+        found.extend(
+            parents
+                .iter()
+                .filter(|(p, pp)| *pp == parent && !found.contains(p))
+                .map(|(p, _)| *p)
+                .collect::<Vec<_>>(),
+        );
+        at += 1;
+    }
+    found.remove(0);
+    found
+}
+
+/// What the exit does for a piece of work not settled yet ([`on_exit`]).
+struct Pending {
+    id: u64,
+    /// A file to remove.
+    remove: Option<PathBuf>,
+    /// A line to say on stderr.
+    say: Option<String>,
+}
+
+static PENDING: Mutex<Vec<Pending>> = Mutex::new(Vec::new());
+/// Set once [`clean_up`] ran: nothing is settled after it.
+static CLEANED: AtomicBool = AtomicBool::new(false);
+static NEXT: AtomicU64 = AtomicU64::new(0);
+
+fn pending() -> std::sync::MutexGuard<'static, Vec<Pending>> {
+    PENDING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Should the run end before the returned guard is settled or dropped, the exit removes
+/// `remove` and says `say` on stderr (already in the terminal's words, as `terminal::say`
+/// writes it).
+pub fn on_exit(remove: Option<PathBuf>, say: Option<String>) -> OnExit {
+    let id = NEXT.fetch_add(1, Ordering::SeqCst);
+    pending().push(Pending { id, remove, say });
+    OnExit { id }
+}
+
+/// A piece of work the exit knows of ([`on_exit`]); dropping it tells the exit to leave it.
+#[derive(Debug)]
+#[must_use = "dropping it at once tells the exit to do nothing"]
+pub struct OnExit {
+    id: u64,
+}
+
+impl OnExit {
+    /// Runs `last` (a rename that completes the work) unless the exit has begun, which then
+    /// removed the file and said why; `None` then. The exit waits for `last` to return.
+    pub fn settle<T>(self, last: impl FnOnce() -> T) -> Option<T> {
+        let mut pending = pending();
+        if CLEANED.load(Ordering::SeqCst) {
+            return None;
+        }
+        let done = last();
+        pending.retain(|p| p.id != self.id);
+        Some(done)
+    }
+}
+
+impl Drop for OnExit {
+    fn drop(&mut self) {
+        pending().retain(|p| p.id != self.id);
+    }
+}
+
+/// Ends every child still running ([`end_children`]), removes every file not settled and says
+/// what it was for ([`on_exit`]). Called by every ending of the run; never fails.
+pub fn clean_up() {
+    end_children();
+    let mut pending = pending();
+    CLEANED.store(true, Ordering::SeqCst);
+    for p in pending.drain(..) {
+        if let Some(path) = &p.remove {
+            let _ = std::fs::remove_file(path);
+        }
+        if let Some(line) = &p.say {
+            crate::terminal::say(line);
+        }
+    }
+}
+
+/// [`clean_up`], then exits the process with `code`.
+pub fn exit(code: i32) -> ! {
+    clean_up();
+    std::process::exit(code)
+}
