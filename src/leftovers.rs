@@ -12,9 +12,11 @@
 //!   one lock, so a process id that is signalled is never one the system gave to another
 //!   process. Ending one is SIGTERM (an editor puts the terminal back), a grace of
 //!   [`GRACE`], then SIGKILL, each bounded: to its process group when it has one of its own,
-//!   else to it and its descendants (the external editor stays in pi-ask's process group, the
-//!   terminal's foreground one, so that it can read the terminal and Ctrl+Z stops it with
-//!   the run).
+//!   else to it and the processes under it (the external editor stays in pi-ask's process
+//!   group, the terminal's foreground one, so that it can read the terminal and Ctrl+Z stops
+//!   it with the run). pi-ask is the subreaper of what its children leave (Linux), so the
+//!   end of the run also ends what is left under it in its process group (an editor
+//!   `sh -c` started, after a Ctrl+C ended that shell).
 //! - [`on_exit`]: a file to remove and a line to say on stderr should the run end before the
 //!   work it guards is [`OnExit::settle`]d (a result half written: docs/exit-codes.md
 //!   "Signals").
@@ -127,6 +129,9 @@ pub fn spawn_shell(
     let mut defaults = SigSet::empty();
     defaults.add(Signal::SIGPIPE);
     attr.set_sigdefault(&defaults)?;
+    // What the child leaves running when it ends (an editor's helper) is pi-ask's to end.
+    #[cfg(target_os = "linux")]
+    let _ = nix::sys::prctl::set_child_subreaper(true);
     let mut running = children();
     let pid = posix_spawn(c"/bin/sh", &actions, &attr, &argv, &envp)?;
     running.push(Running { pid, own_group });
@@ -177,45 +182,49 @@ impl Child {
     }
 }
 
-/// Ends every child still running ([`Child::end`]), all at once: the run is ending.
+/// Ends every child still running ([`Child::end`]), all at once, and every process under
+/// pi-ask still in its process group (what the external editor started, its orphans
+/// included: pi-ask is their subreaper): the run is ending.
 pub fn end_children() {
-    let running: Vec<Running> = children().clone();
-    if running.is_empty() {
+    let registered: Vec<Running> = children().clone();
+    let strays = strays(&registered);
+    if registered.is_empty() && strays.is_empty() {
         return;
     }
-    for r in &running {
-        signal(*r, Signal::SIGTERM);
-    }
-    let gone = |deadline: Instant| loop {
-        if running.iter().all(|r| reaped(r.pid)) || Instant::now() >= deadline {
-            break;
+    let all_gone =
+        || registered.iter().all(|r| reaped(r.pid)) && strays.iter().all(|&p| stray_gone(p));
+    for sig in [Signal::SIGTERM, Signal::SIGKILL] {
+        for r in &registered {
+            signal(*r, sig);
         }
-        std::thread::sleep(POLL);
-    };
-    gone(Instant::now() + GRACE);
-    for r in running.iter().filter(|r| !reaped(r.pid)) {
-        signal(*r, Signal::SIGKILL);
+        for &pid in &strays {
+            if !stray_gone(pid) {
+                let _ = nix::sys::signal::kill(pid, sig);
+            }
+        }
+        let deadline = Instant::now() + GRACE;
+        while !all_gone() && Instant::now() < deadline {
+            std::thread::sleep(POLL);
+        }
     }
-    gone(Instant::now() + GRACE);
 }
 
 /// [`Child::end`] for one.
 fn end_one(r: Running) {
-    signal(r, Signal::SIGTERM);
-    for (then, sig) in [(GRACE, Some(Signal::SIGKILL)), (GRACE, None)] {
-        let deadline = Instant::now() + then;
+    for sig in [Signal::SIGTERM, Signal::SIGKILL] {
+        signal(r, sig);
+        let deadline = Instant::now() + GRACE;
         while !reaped(r.pid) && Instant::now() < deadline {
             std::thread::sleep(POLL);
         }
-        match sig {
-            Some(sig) if !reaped(r.pid) => signal(r, sig),
-            _ => {}
+        if reaped(r.pid) {
+            return;
         }
     }
 }
 
 /// Sends `sig` to a running child: to its process group when it has its own, else to it and
-/// its descendants. Under the lock, the child not reaped yet: its id is still its own.
+/// the processes under it. Under the lock, the child not reaped yet: its id is still its own.
 fn signal(r: Running, sig: Signal) {
     use nix::sys::signal::{kill, killpg};
     let running = children();
@@ -226,7 +235,7 @@ fn signal(r: Running, sig: Signal) {
         let _ = killpg(r.pid, sig);
         return;
     }
-    for pid in descendants(r.pid) {
+    for pid in under(r.pid, &processes()) {
         let _ = kill(pid, sig);
     }
     let _ = kill(r.pid, sig);
@@ -247,38 +256,90 @@ fn reaped(pid: Pid) -> bool {
     }
 }
 
-/// The processes under `pid` (its children, theirs, ...), from `/proc/*/stat`; none without
-/// procfs. At most 4096 are looked at.
-fn descendants(pid: Pid) -> Vec<Pid> {
+/// A process as `/proc/<pid>/stat` gives it.
+#[derive(Debug, Clone, Copy)]
+struct Proc {
+    pid: Pid,
+    ppid: Pid,
+    pgrp: Pid,
+    /// A zombie: ended, not reaped yet.
+    zombie: bool,
+}
+
+/// Reads a `/proc/<pid>/stat` line: after the command name in parentheses (which may hold
+/// anything, a `)` too), state, ppid, pgrp.
+fn parse_stat(pid: Pid, line: &str) -> Option<Proc> {
+    let mut fields = line.rsplit_once(')')?.1.split_whitespace();
+    let zombie = fields.next()? == "Z";
+    let ppid = Pid::from_raw(fields.next()?.parse().ok()?);
+    let pgrp = Pid::from_raw(fields.next()?.parse().ok()?);
+    Some(Proc {
+        pid,
+        ppid,
+        pgrp,
+        zombie,
+    })
+}
+
+/// The process `pid`, from procfs; `None` when it is gone or there is no procfs.
+fn process(pid: Pid) -> Option<Proc> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    parse_stat(pid, &stat)
+}
+
+/// Every process procfs lists (at most 65536 are looked at); none without procfs.
+fn processes() -> Vec<Proc> {
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
-    let parents: Vec<(Pid, Pid)> = dir
-        .flatten()
+    dir.flatten()
         .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
-        .take(4096)
-        .filter_map(|p| {
-            let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).ok()?;
-            // After the command name in parentheses (which may hold anything): state, ppid.
-            let ppid = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?;
-            Some((Pid::from_raw(p), Pid::from_raw(ppid.parse().ok()?)))
-        })
-        .collect();
-    let mut found = vec![pid];
+        .take(65536)
+        .filter_map(|p| process(Pid::from_raw(p)))
+        .collect()
+}
+
+/// The processes under `root` in `procs` (its children, theirs, ...), zombies left out.
+fn under(root: Pid, procs: &[Proc]) -> Vec<Pid> {
+    let mut found = vec![root];
     let mut at = 0;
     while at < found.len() {
         let parent = found[at];
-        found.extend(
-            parents
-                .iter()
-                .filter(|(p, pp)| *pp == parent && !found.contains(p))
-                .map(|(p, _)| *p)
-                .collect::<Vec<_>>(),
-        );
+        for p in procs {
+            if p.ppid == parent && !p.zombie && !found.contains(&p.pid) {
+                found.push(p.pid);
+            }
+        }
         at += 1;
     }
     found.remove(0);
     found
+}
+
+/// The processes under pi-ask in its own process group, but for the `registered` children.
+fn strays(registered: &[Running]) -> Vec<Pid> {
+    let me = nix::unistd::getpid();
+    let group = nix::unistd::getpgrp();
+    let procs = processes();
+    under(me, &procs)
+        .into_iter()
+        .filter(|&pid| !registered.iter().any(|r| r.pid == pid))
+        .filter(|&pid| procs.iter().any(|p| p.pid == pid && p.pgrp == group))
+        .collect()
+}
+
+/// Whether a stray process is gone (a zombie of pi-ask's, it is reaped).
+fn stray_gone(pid: Pid) -> bool {
+    match process(pid) {
+        None => true,
+        Some(p) if p.zombie => {
+            if p.ppid == nix::unistd::getpid() {
+                let _ = waitpid(pid, Some(WaitPidFlag::WNOHANG));
+            }
+            true
+        }
+        Some(_) => false,
+    }
 }
 
 /// What the exit does for a piece of work not settled yet ([`on_exit`]).

@@ -511,6 +511,9 @@ const HANG_UP_AFTER_A_LOST_TERMINAL: std::time::Duration = std::time::Duration::
 fn finish(res: &ToolResult, payload: Option<&Payload>, cli: &Cli, code: ExitCode) -> ExitCode {
     // Exactly one writer: a signal may already be writing its own result (src/terminal.rs).
     crate::terminal::claim_result();
+    // The write may wait (a FIFO or a pipe read slowly, a slow disk): a signal ends it after
+    // its deadline, the temporary file removed (docs/exit-codes.md "Signals").
+    let _ = crate::terminal::watch_now();
     match write_formatted(res, cli.result_format, payload, cli.output.as_deref()) {
         Ok(()) => code,
         Err(msg) => {
