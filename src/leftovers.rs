@@ -15,8 +15,9 @@
 //!   else to it and the processes under it (the external editor stays in pi-ask's process
 //!   group, the terminal's foreground one, so that it can read the terminal and Ctrl+Z stops
 //!   it with the run). pi-ask is the subreaper of what its children leave (Linux), so the
-//!   end of the run also ends what is left under it in its process group (an editor
-//!   `sh -c` started, after a Ctrl+C ended that shell).
+//!   end of the run also ends what they left in its process group (`ed`, which outlives the
+//!   `sh -c` that a Ctrl+C ended); children it had before it started one (a shell's
+//!   `> >(tee log)` before `exec pi-ask`) are not its to end.
 //! - [`on_exit`]: a file to remove and a line to say on stderr should the run end before the
 //!   work it guards is [`OnExit::settle`]d (a result half written: docs/exit-codes.md
 //!   "Signals").
@@ -130,6 +131,7 @@ pub fn spawn_shell(
     defaults.add(Signal::SIGPIPE);
     attr.set_sigdefault(&defaults)?;
     // What the child leaves running when it ends (an editor's helper) is pi-ask's to end.
+    note_inherited();
     #[cfg(target_os = "linux")]
     let _ = nix::sys::prctl::set_child_subreaper(true);
     let mut running = children();
@@ -182,9 +184,9 @@ impl Child {
     }
 }
 
-/// Ends every child still running ([`Child::end`]), all at once, and every process under
-/// pi-ask still in its process group (what the external editor started, its orphans
-/// included: pi-ask is their subreaper): the run is ending.
+/// Ends every child still running ([`Child::end`]), all at once, and what they left in
+/// pi-ask's process group (what the external editor started, its orphans included: pi-ask is
+/// their subreaper; [`strays`]): the run is ending.
 pub fn end_children() {
     let registered: Vec<Running> = children().clone();
     let strays = strays(&registered);
@@ -316,14 +318,50 @@ fn under(root: Pid, procs: &[Proc]) -> Vec<Pid> {
     found
 }
 
-/// The processes under pi-ask in its own process group, but for the `registered` children.
+/// The children pi-ask had before it started one of its own: started by what ran before it in
+/// the same process (a shell's `> >(tee log)`, then `exec pi-ask`); never ended by it.
+static INHERITED: Mutex<Option<Vec<Pid>>> = Mutex::new(None);
+
+/// Notes pi-ask's children now as [`INHERITED`], once (before its first child starts).
+fn note_inherited() {
+    let mut inherited = INHERITED.lock().unwrap_or_else(|e| e.into_inner());
+    if inherited.is_none() {
+        let me = nix::unistd::getpid();
+        let procs = processes();
+        let children = procs.iter().filter(|p| p.ppid == me).map(|p| p.pid);
+        *inherited = Some(children.collect());
+    }
+}
+
+/// What the run's children left in pi-ask's process group, but for the `registered` children
+/// themselves: the processes under them, and those under pi-ask that it neither started nor
+/// inherited (orphans it took as their subreaper), with the processes under those.
 fn strays(registered: &[Running]) -> Vec<Pid> {
     let me = nix::unistd::getpid();
     let group = nix::unistd::getpgrp();
+    // Nothing started: nothing left.
+    let Some(inherited) = INHERITED.lock().unwrap_or_else(|e| e.into_inner()).clone() else {
+        return Vec::new();
+    };
     let procs = processes();
-    under(me, &procs)
+    let roots = procs.iter().filter(|p| {
+        p.ppid == me
+            && !p.zombie
+            && !inherited.contains(&p.pid)
+            && !registered.iter().any(|r| r.pid == p.pid)
+    });
+    let mut found: Vec<Pid> = Vec::new();
+    for root in roots.map(|p| p.pid) {
+        found.push(root);
+        found.extend(under(root, &procs));
+    }
+    for r in registered.iter().filter(|r| !r.own_group) {
+        found.extend(under(r.pid, &procs));
+    }
+    found.sort();
+    found.dedup();
+    found
         .into_iter()
-        .filter(|&pid| !registered.iter().any(|r| r.pid == pid))
         .filter(|&pid| procs.iter().any(|p| p.pid == pid && p.pgrp == group))
         .collect()
 }
@@ -416,4 +454,72 @@ pub fn clean_up() {
 pub fn exit(code: i32) -> ! {
     clean_up();
     std::process::exit(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stat_line_gives_the_state_the_parent_and_the_group() {
+        // A command name may hold spaces and parentheses: the fields come after the last `)`.
+        let p = parse_stat(Pid::from_raw(42), "42 (vi (x) y) Z 7 9 9 34816").unwrap();
+        assert_eq!((p.ppid.as_raw(), p.pgrp.as_raw(), p.zombie), (7, 9, true));
+        assert!(parse_stat(Pid::from_raw(42), "42 (vi) S").is_none());
+    }
+
+    #[test]
+    fn the_processes_under_one_are_found_through_their_parents() {
+        let p = |pid, ppid, zombie| Proc {
+            pid: Pid::from_raw(pid),
+            ppid: Pid::from_raw(ppid),
+            pgrp: Pid::from_raw(1),
+            zombie,
+        };
+        let procs = [
+            p(2, 1, false),
+            p(3, 2, false),
+            p(4, 3, false),
+            p(5, 1, false),
+            p(6, 2, true),
+        ];
+        assert_eq!(
+            under(Pid::from_raw(2), &procs),
+            [Pid::from_raw(3), Pid::from_raw(4)]
+        );
+    }
+
+    #[test]
+    fn a_child_gets_only_the_descriptors_meant_for_it_and_ends_when_told() {
+        // An open descriptor of this process (close-on-exec or not, it is not passed on).
+        let _open = File::open("/dev/null").unwrap();
+        let child = spawn_shell(
+            "exec sleep 30",
+            &[],
+            &[],
+            [Stream::Null, Stream::Null, Stream::Null],
+            true,
+        )
+        .unwrap();
+        let read = |what: &str| std::fs::read_to_string(format!("/proc/{}/{what}", child.pid));
+        let start = Instant::now();
+        // Once it sleeps, the loader's files are closed.
+        while !read("wchan").is_ok_and(|w| w.contains("nanosleep")) {
+            assert!(start.elapsed() < Duration::from_secs(10));
+            std::thread::sleep(POLL);
+        }
+        let mut fds: Vec<i32> = std::fs::read_dir(format!("/proc/{}/fd", child.pid))
+            .unwrap()
+            .flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse().ok())
+            .collect();
+        fds.sort();
+        assert_eq!(fds, [0, 1, 2]);
+        assert_eq!(child.try_wait(), None);
+        let started = Instant::now();
+        let pid = child.pid;
+        child.end();
+        assert!(started.elapsed() < GRACE);
+        assert!(process(pid).is_none(), "reaped");
+    }
 }

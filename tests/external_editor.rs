@@ -166,10 +166,11 @@ fn ctrl_g_reads_back_up_to_16_mib_and_keeps_the_draft_past_it() {
 
 /// `$EDITOR` a script that records in `dir` the file it was given (`path`), then the process
 /// id of what stays (`pid`, written once the script is `sleep` itself: it execs it), which
-/// ignores SIGINT (as an editor in raw mode never sees Ctrl+C as a signal) and sleeps 30 s.
+/// ignores SIGINT (as an editor in raw mode never sees Ctrl+C as a signal) and SIGHUP (the
+/// pty's hang-up as pi-ask, its session's leader here, exits) and sleeps 30 s.
 fn sleeping_editor(dir: &std::path::Path) -> std::path::PathBuf {
     let body = format!(
-        "printf '%s' \"$1\" > '{d}/path'\ntrap '' INT\necho $$ > '{d}/pid.new'\nmv '{d}/pid.new' '{d}/pid'\nexec sleep 30",
+        "printf '%s' \"$1\" > '{d}/path'\ntrap '' INT HUP\necho $$ > '{d}/pid.new'\nmv '{d}/pid.new' '{d}/pid'\nexec sleep 30",
         d = dir.display()
     );
     script(dir, "sleeping.sh", &body)
@@ -200,14 +201,16 @@ fn open_the_external_editor(s: &mut Session) {
 }
 
 /// The process id the sleeping editor recorded in `dir` (see [`sleeping_editor`]), once that
-/// process is `sleep` (waits up to 15 s).
+/// process is `sleep` and sleeps (its loader's files closed; waits up to 15 s).
 fn editor_pid(dir: &std::path::Path) -> i32 {
     let start = std::time::Instant::now();
     loop {
         let pid = std::fs::read_to_string(dir.join("pid")).ok();
         if let Some(pid) = pid.and_then(|p| p.trim().parse::<i32>().ok()) {
-            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
-            if comm.trim() == "sleep" {
+            let read = |what: &str| {
+                std::fs::read_to_string(format!("/proc/{pid}/{what}")).unwrap_or_default()
+            };
+            if read("comm").trim() == "sleep" && read("wchan").contains("nanosleep") {
                 return pid;
             }
         }
