@@ -57,6 +57,8 @@ struct Running {
 }
 
 static CHILDREN: Mutex<Vec<Running>> = Mutex::new(Vec::new());
+/// Set by [`end_children`]: the run is ending, no child starts any more.
+static ENDED: AtomicBool = AtomicBool::new(false);
 
 fn children() -> std::sync::MutexGuard<'static, Vec<Running>> {
     CHILDREN.lock().unwrap_or_else(|e| e.into_inner())
@@ -76,7 +78,8 @@ pub enum Stream<'a> {
 /// when `own_group` (else in pi-ask's), and registers it so that every ending of the run ends
 /// it ([`end_children`]).
 ///
-/// Errors: the shell could not be started, or an argument holds a NUL byte.
+/// Errors: the shell could not be started, an argument holds a NUL byte, or the run is
+/// ending ([`end_children`] was called: what starts then would outlive it).
 pub fn spawn_shell(
     script: &str,
     args: &[&OsStr],
@@ -135,6 +138,10 @@ pub fn spawn_shell(
     #[cfg(target_os = "linux")]
     let _ = nix::sys::prctl::set_child_subreaper(true);
     let mut running = children();
+    // The run is ending: a child started now would outlive it.
+    if ENDED.load(Ordering::SeqCst) {
+        return Err(io::Error::other("the run is ending"));
+    }
     let pid = posix_spawn(c"/bin/sh", &actions, &attr, &argv, &envp)?;
     running.push(Running { pid, own_group });
     Ok(Child { pid })
@@ -188,7 +195,11 @@ impl Child {
 /// pi-ask's process group (what the external editor started, its orphans included: pi-ask is
 /// their subreaper; [`strays`]): the run is ending.
 pub fn end_children() {
-    let registered: Vec<Running> = children().clone();
+    let registered: Vec<Running> = {
+        let running = children();
+        ENDED.store(true, Ordering::SeqCst);
+        running.clone()
+    };
     let strays = strays(&registered);
     if registered.is_empty() && strays.is_empty() {
         return;
