@@ -1,5 +1,7 @@
 //! Ctrl+G in an editor: the draft in `$VISUAL` / `$EDITOR` (docs/interactive.md "The line
-//! editor"), in a pty with a real program as the editor.
+//! editor"), in a pty with a real program as the editor; and the run's children (the editor,
+//! the notification command) ending with it, with no descriptor of pi-ask's
+//! (docs/interactive.md "Ending from outside").
 
 use crate::common::pty::{Options, Session};
 use serde_json::json;

@@ -2,8 +2,10 @@
 //! or a new one is replaced atomically, never keeping setuid or setgid; a symbolic link is
 //! followed (the file it points to is replaced, the link stays); a character device or a FIFO
 //! is opened and written, never replaced; a folder, a block device or a socket is refused
-//! with exit 4. Devices are made here with mknod when running as root (never the real
-//! `/dev/null`); `/dev/full` (or a copy of it) gives the disk-full message.
+//! with exit 4; a link planted in a sticky world-writable folder is refused (exit 4); a signal
+//! during a slow write leaves no temporary file and says so. Devices are made here with mknod
+//! when running as root (never the real `/dev/null`); `/dev/full` (or a copy of it) gives the
+//! disk-full message.
 
 use crate::scripted_support::{example, pi_ask, run_cmd, Dir, Run};
 use serde_json::Value;
@@ -559,15 +561,14 @@ fn sigterm_during_a_write_to_a_fifo_that_is_not_read_says_so() {
 /// A slow disk, made with strace's fault injection (a 6 s `fsync`, longer than the 3 s a
 /// signal gives the write): SIGTERM during the write of a regular file ends the run after
 /// that deadline; the temporary file is removed and stderr says the result was not written.
-/// Skipped without strace.
+/// Skipped without strace (CI installs it: .ci/run).
 #[test]
 fn sigterm_during_a_slow_write_removes_the_temporary_file_and_says_so() {
-    if std::process::Command::new("strace")
-        .arg("-V")
-        .output()
-        .is_err()
-    {
-        crate::common::say("output_file: strace is not installed: the slow-disk test is skipped");
+    if !crate::common::installed(
+        "strace",
+        "-V",
+        "sigterm_during_a_slow_write_removes_the_temporary_file_and_says_so",
+    ) {
         return;
     }
     let dir = Dir::new();
