@@ -117,7 +117,7 @@ pub fn spawn_shell(
             Stream::Null => actions.add_open(fd, "/dev/null", OFlag::O_RDWR, Mode::empty())?,
         }
     }
-    // Every other descriptor closed (a close of one that is not open is no error).
+    // Every other descriptor closed.
     for fd in open_descriptors().into_iter().filter(|&fd| fd > 2) {
         actions.add_close(fd)?;
     }
@@ -147,15 +147,22 @@ pub fn spawn_shell(
     Ok(Child { pid })
 }
 
-/// The descriptors open in this process, from `/proc/self/fd` (0 to 1023 without procfs).
+/// The descriptors open in this process: those `/dev/fd` lists (`/proc/self/fd` on Linux;
+/// 0 to 1023 when it cannot be read) that are still open once the listing is done (its own
+/// descriptor is closed by then, and macOS's `posix_spawn` fails on a close of one that is
+/// not open).
 fn open_descriptors() -> Vec<i32> {
-    match std::fs::read_dir("/proc/self/fd") {
+    let listed: Vec<i32> = match std::fs::read_dir("/dev/fd") {
         Ok(dir) => dir
             .flatten()
             .filter_map(|e| e.file_name().to_str()?.parse().ok())
             .collect(),
         Err(_) => (0..1024).collect(),
-    }
+    };
+    listed
+        .into_iter()
+        .filter(|fd| std::fs::metadata(format!("/dev/fd/{fd}")).is_ok())
+        .collect()
 }
 
 impl Child {
