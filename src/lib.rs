@@ -20,6 +20,7 @@ pub mod flow;
 pub mod frontend;
 pub mod keys;
 pub mod lifeline;
+mod leftovers;
 pub mod limits;
 pub mod man;
 pub mod notify;

@@ -69,6 +69,8 @@ fn main() {
             }
         }
     };
+    // Nothing the run started or was writing outlives it.
+    pi_ask::run::clean_up();
     std::process::exit(code.code());
 }
 

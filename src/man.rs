@@ -74,7 +74,7 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     ),
     (
         "PI_ASK_NOTIFY_COMMAND",
-        "A shell command run when the questions wait (as --notify-command), with ASK_NOTIFY_EVENT=question.waiting, ASK_NOTIFY_TITLE and ASK_NOTIFY_MESSAGE set; killed after 5 s, its failure ignored.",
+        "A shell command run when the questions wait (as --notify-command), with ASK_NOTIFY_EVENT=question.waiting, ASK_NOTIFY_TITLE and ASK_NOTIFY_MESSAGE set; killed after 5 s or when the run ends, its failure ignored.",
     ),
     (
         "PI_ASK_AUTO_SUBMIT",
@@ -228,12 +228,15 @@ pub const FILES: &[(&str, &str)] = &[
     ),
     (
         "the result file",
-        "The --output FILE: the result JSON is written to a temporary file in the same folder, \
-         then renamed over it, so a reader never sees half a result; a replaced file keeps its \
-         permission bits, never setuid or setgid. A symbolic link is followed (the file it \
-         points to is replaced, the link stays); a character device or a FIFO is opened and \
-         written, never replaced; a folder, a block device or a socket is refused (exit 4). \
-         Without --output the result goes to stdout.",
+        "The --output FILE: the result JSON is written to a private temporary file in the same \
+         folder, then renamed over it, so a reader never sees half a result; a replaced file \
+         keeps its permission bits, never setuid or setgid; a signal during the write leaves the \
+         whole result or no temporary file (stderr says so). A symbolic link is followed (the \
+         file it points to is replaced, the link stays), but not one in a sticky world-writable \
+         folder such as /tmp that belongs neither to the user nor to the folder's owner (the \
+         kernel's fs.protected_symlinks rule, whatever the machine's setting; exit 4); a \
+         character device or a FIFO is opened and written, never replaced; a folder, a block \
+         device or a socket is refused (exit 4). Without --output the result goes to stdout.",
     ),
 ];
 

@@ -22,8 +22,6 @@
 
 use crate::contract::Question;
 use std::io;
-use std::process::{Command, Stdio};
-use std::sync::Mutex;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -242,75 +240,50 @@ pub fn terminal_bytes(channels: &[Channel], notice: &Notice) -> Vec<u8> {
     out.into_bytes()
 }
 
-/// Process ids of notification commands still running ([`stop_commands`]).
-static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
-
 /// Runs `sh -c command` with the notice in its environment (`ASK_NOTIFY_EVENT`,
 /// `ASK_NOTIFY_TITLE`, `ASK_NOTIFY_MESSAGE`), in a process group of its own, stdin, stdout and
-/// stderr closed to it (stdout carries only the result), and returns at once; a thread waits
-/// for it and kills its group after [`COMMAND_TIMEOUT`]. The thread's result says how it
-/// ended: `Ok` for exit status 0, else what went wrong.
+/// stderr `/dev/null` (stdout carries only the result) and no other descriptor of pi-ask's,
+/// and returns at once; a thread waits for it and ends its group after [`COMMAND_TIMEOUT`].
+/// Every ending of the run ends it too, a signal's included (src/leftovers.rs). The thread's
+/// result says how it ended: `Ok` for exit status 0, else what went wrong.
 ///
 /// Errors: the shell could not be started.
 pub fn run_command(command: &str, notice: &Notice) -> io::Result<JoinHandle<Result<(), String>>> {
-    use std::os::unix::process::CommandExt;
-    let mut child = Command::new("/bin/sh")
-        .arg("-c")
-        .arg(command)
-        .env("ASK_NOTIFY_EVENT", notice.event)
-        .env("ASK_NOTIFY_TITLE", &notice.title)
-        .env("ASK_NOTIFY_MESSAGE", &notice.message)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()?;
-    let pid = child.id();
-    if let Ok(mut running) = RUNNING.lock() {
-        running.push(pid);
-    }
+    use crate::leftovers::Stream;
+    let child = crate::leftovers::spawn_shell(
+        command,
+        &[],
+        &[
+            ("ASK_NOTIFY_EVENT", notice.event),
+            ("ASK_NOTIFY_TITLE", &notice.title),
+            ("ASK_NOTIFY_MESSAGE", &notice.message),
+        ],
+        [Stream::Null, Stream::Null, Stream::Null],
+        true,
+    )?;
     Ok(std::thread::spawn(move || {
         let start = Instant::now();
-        let outcome = loop {
+        loop {
             match child.try_wait() {
-                Ok(Some(status)) if status.success() => break Ok(()),
-                Ok(Some(status)) => break Err(format!("the notification command {status}")),
-                Ok(None) if start.elapsed() >= COMMAND_TIMEOUT => {
-                    kill_group(pid);
-                    let _ = child.wait();
-                    break Err(format!(
+                Some(true) => return Ok(()),
+                Some(false) => return Err("the notification command failed".to_string()),
+                None if start.elapsed() >= COMMAND_TIMEOUT => {
+                    child.end();
+                    return Err(format!(
                         "the notification command was killed after {} s",
                         COMMAND_TIMEOUT.as_secs()
                     ));
                 }
-                Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-                Err(e) => break Err(format!("waiting for the notification command: {e}")),
+                None => std::thread::sleep(Duration::from_millis(20)),
             }
-        };
-        if let Ok(mut running) = RUNNING.lock() {
-            running.retain(|&p| p != pid);
         }
-        outcome
     }))
 }
 
-/// Kills the process group of a notification command (its shell and what it started).
-fn kill_group(pid: u32) {
-    if let Ok(pid) = i32::try_from(pid) {
-        let _ = nix::sys::signal::killpg(
-            nix::unistd::Pid::from_raw(pid),
-            nix::sys::signal::Signal::SIGKILL,
-        );
-    }
-}
-
-/// Kills every notification command still running: the run is over, so none outlives it.
+/// Ends every notification command still running (and every other child of the run): the
+/// run is over, so none outlives it (`leftovers::end_children`).
 pub fn stop_commands() {
-    if let Ok(mut running) = RUNNING.lock() {
-        for pid in running.drain(..) {
-            kill_group(pid);
-        }
-    }
+    crate::leftovers::end_children();
 }
 
 #[cfg(test)]
@@ -424,10 +397,7 @@ mod tests {
             "question.waiting|pi ask|Question waiting: Scope"
         );
         let failed = run_command("exit 3", &n).unwrap().join().unwrap();
-        assert_eq!(
-            failed,
-            Err("the notification command exit status: 3".into())
-        );
+        assert_eq!(failed, Err("the notification command failed".into()));
     }
 
     #[test]

@@ -125,6 +125,7 @@ fn os_words(e: &io::Error) -> String {
 
 /// `--output FILE` by what FILE is ([`write_result`]).
 fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    refuse_planted_links(path)?;
     match fs::metadata(path) {
         Ok(meta) if meta.is_file() => replace(&link_target(path)?, bytes, Some(&meta)),
         Ok(meta) => write_in_place(path, &meta, bytes),
@@ -137,15 +138,74 @@ fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     }
 }
 
+/// Refuses a path that leads through a symbolic link the kernel's `fs.protected_symlinks`
+/// rule would not follow, whatever the machine's setting: a link in a sticky world-writable
+/// folder (such as `/tmp`) that belongs neither to the user (the effective user id) nor to the
+/// folder's owner may have been planted there by someone else, to have the result written
+/// where they chose. Each folder of `path` and `path` itself are looked at; the links of the
+/// last component are looked at one after another by [`link_target`].
+///
+/// Errors: such a link, named ("the symbolic link /tmp/r.json is in a sticky world-writable
+/// folder and belongs neither to you nor to the folder's owner").
+fn refuse_planted_links(path: &Path) -> io::Result<()> {
+    let mut prefixes: Vec<&Path> = path
+        .ancestors()
+        .filter(|p| !p.as_os_str().is_empty())
+        .collect();
+    prefixes.reverse();
+    for prefix in prefixes {
+        if let Ok(meta) = fs::symlink_metadata(prefix) {
+            if meta.file_type().is_symlink() {
+                refuse_planted(prefix, &meta)?;
+            }
+        }
+    }
+    link_target(path).map(|_| ())
+}
+
+/// The kernel's rule for following the symbolic link `link` (`meta`: its own metadata): in a
+/// sticky world-writable folder, only a link of the user's own or of the folder's owner is
+/// followed (Documentation/admin-guide/sysctl/fs.rst, "protected_symlinks").
+///
+/// Errors: the link is not followed, in words naming it.
+fn refuse_planted(link: &Path, meta: &Metadata) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let dir = match link.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let Ok(folder) = fs::metadata(dir) else {
+        return Ok(());
+    };
+    let mode = folder.mode();
+    let shared = mode & 0o1000 != 0 && mode & 0o002 != 0;
+    let user = nix::unistd::geteuid().as_raw();
+    if shared && meta.uid() != user && meta.uid() != folder.uid() {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "the symbolic link {} is in a sticky world-writable folder and belongs neither to you nor to the folder's owner",
+                shown(link)
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Where `path` leads when its symbolic links are followed, one after another: the path of
 /// the first thing that is not a link (which may not exist). Only the last component is
-/// followed: a link among the folders is resolved by the kernel in the rename as well.
-/// Errors: a chain longer than the kernel's (40 links), as `ELOOP`; unreadable links.
+/// followed: a link among the folders is resolved by the kernel in the rename as well. Each
+/// link is followed only as the kernel's `fs.protected_symlinks` rule allows
+/// ([`refuse_planted`]), whatever the machine's setting.
+///
+/// Errors: a chain longer than the kernel's (40 links), as `ELOOP`; unreadable links; a link
+/// the rule does not follow.
 fn link_target(path: &Path) -> io::Result<PathBuf> {
     let mut at = path.to_path_buf();
     for _ in 0..40 {
         match fs::symlink_metadata(&at) {
             Ok(m) if m.file_type().is_symlink() => {
+                refuse_planted(&at, &m)?;
                 let to = fs::read_link(&at)?;
                 at = match at.parent() {
                     Some(dir) if to.is_relative() => dir.join(to),
@@ -177,6 +237,15 @@ fn write_in_place(path: &Path, meta: &Metadata, bytes: &[u8]) -> io::Result<()> 
     } else {
         fs::OpenOptions::new().write(true).open(path)?
     };
+    // A reader that does not read holds the write up: should the run end meanwhile (a
+    // signal's deadline), it says so.
+    let _unfinished = crate::leftovers::on_exit(
+        None,
+        Some(format!(
+            "pi-ask: the result in {} may be cut short or missing: the run ended before its write was done",
+            shown(path)
+        )),
+    );
     file.write_all(bytes)?;
     file.flush()
 }
@@ -220,9 +289,11 @@ fn open_fifo(path: &Path) -> io::Result<fs::File> {
     }
 }
 
-/// Replaces (or creates) the regular file at `path` atomically: a temp file in its folder,
-/// written, given `old`'s permission bits without setuid, setgid and sticky (or 0666 less the
-/// umask for a new file), synced, then renamed over `path`.
+/// Replaces (or creates) the regular file at `path` atomically: a temp file in its folder
+/// (0600), written, synced, given `old`'s permission bits without setuid, setgid and sticky
+/// (or 0666 less the umask for a new file), then renamed over `path`. Never left behind: an
+/// ending of the run before the rename removes it and says so on stderr
+/// (`leftovers::on_exit`).
 fn replace(path: &Path, bytes: &[u8], old: Option<&Metadata>) -> io::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -242,17 +313,29 @@ fn replace(path: &Path, bytes: &[u8], old: Option<&Metadata>) -> io::Result<()> 
             });
             io::Error::new(e.kind(), format!("folder {}: {why}", shown(dir)))
         })?;
+    // Should the run end before the rename (a signal during a slow write or sync), the exit
+    // removes the temp file and says so.
+    let unfinished = crate::leftovers::on_exit(
+        Some(tmp.path().to_path_buf()),
+        Some(format!(
+            "pi-ask: the result was not written to {}: the run ended before its write was done (its temporary file was removed)",
+            shown(path)
+        )),
+    );
     // Through the file itself: tempfile's own writes add its random name to the error.
     let mut file = tmp.as_file();
     file.write_all(bytes)?;
+    file.sync_all()?;
+    // Private (0600, as tempfile made it) until now: the mode it ends with comes last.
     let mode = match old {
         Some(m) => m.permissions().mode() & 0o777,
         None => 0o666 & !current_umask(),
     };
     file.set_permissions(fs::Permissions::from_mode(mode))?;
-    file.sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    match unfinished.settle(|| tmp.persist(path)) {
+        Some(renamed) => renamed.map(|_| ()).map_err(|e| e.error),
+        None => Err(io::Error::other("the run ended before the write was done")),
+    }
 }
 
 /// What is wrong with `dir` as the folder of a new file, in the OS's words: it is missing

@@ -159,6 +159,10 @@ pub fn settings_from_environment(
 /// A line on stderr that never fails (the terminal may be gone): `terminal::say`.
 pub use crate::terminal::say;
 
+/// Ends the run's children and removes its unfinished files (`leftovers::clean_up`): the
+/// process exit calls it (src/main.rs).
+pub use crate::leftovers::clean_up;
+
 /// Says on stderr that stdout could not be written (`pi-ask: cannot write to stdout: No space
 /// left on device`), the OS error number left out as in every other message.
 pub fn say_stdout_failed(e: &std::io::Error) {
@@ -562,6 +566,9 @@ const HANG_UP_AFTER_A_LOST_TERMINAL: std::time::Duration = std::time::Duration::
 fn finish(res: &ToolResult, payload: Option<&Payload>, cli: &Cli, code: ExitCode) -> ExitCode {
     // Exactly one writer: a signal may already be writing its own result (src/terminal.rs).
     crate::terminal::claim_result();
+    // The write may wait (a FIFO or a pipe read slowly, a slow disk): a signal ends it after
+    // its deadline, the temporary file removed (docs/exit-codes.md "Signals").
+    let _ = crate::terminal::watch_now();
     match write_formatted(res, cli.result_format, payload, cli.output.as_deref()) {
         Ok(()) => code,
         Err(msg) => {

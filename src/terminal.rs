@@ -818,7 +818,7 @@ pub fn lifeline_ended(why: String) {
     record_the_lifeline_end(why);
     if STATE.load(Ordering::SeqCst) == IDLE {
         restore();
-        std::process::exit(crate::exit_codes::ExitCode::Cancelled.code());
+        crate::leftovers::exit(crate::exit_codes::ExitCode::Cancelled.code());
     }
     let _ = watch_now();
     let _ = nix::sys::signal::kill(nix::unistd::Pid::this(), Signal::SIGUSR2);
@@ -1081,6 +1081,9 @@ impl SignalWatch {
                     exit_after(RESULT_WRITE_DEADLINE, outside.code(), Leaving::Modes);
                     return;
                 }
+                // The run's children (the external editor) end before the terminal is
+                // restored and the result written (src/leftovers.rs).
+                crate::leftovers::end_children();
                 // The result first: nothing the terminal does can hold it up. When
                 // stdout is a terminal (most likely this one) the result comes after the
                 // terminal is given back, as at a normal end (on the alternate screen it
@@ -1102,7 +1105,7 @@ impl SignalWatch {
                     leave_terminal(&outside);
                     code
                 };
-                std::process::exit(code);
+                crate::leftovers::exit(code);
             }
         });
         *WATCHER.lock().unwrap_or_else(|e| e.into_inner()) = Some(watcher);
@@ -1202,7 +1205,7 @@ fn exit_after(after: Duration, code: i32, leaving: Leaving) {
                 Leaving::Modes => restore(),
                 Leaving::Farewell(outside) => leave_terminal(&outside),
             }
-            std::process::exit(code);
+            crate::leftovers::exit(code);
         });
 }
 

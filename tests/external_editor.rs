@@ -1,5 +1,7 @@
 //! Ctrl+G in an editor: the draft in `$VISUAL` / `$EDITOR` (docs/interactive.md "The line
-//! editor"), in a pty with a real program as the editor.
+//! editor"), in a pty with a real program as the editor; and the run's children (the editor,
+//! the notification command) ending with it, with no descriptor of pi-ask's
+//! (docs/interactive.md "Ending from outside").
 
 use crate::common::pty::{Options, Session};
 use serde_json::json;
@@ -162,4 +164,243 @@ fn ctrl_g_reads_back_up_to_16_mib_and_keeps_the_draft_past_it() {
         &mut s,
         "The editor's text is longer than 16 MiB: the draft is kept",
     );
+}
+
+/// `$EDITOR` a script that records in `dir` the file it was given (`path`), then the process
+/// id of what stays (`pid`, written once the script is `sleep` itself: it execs it), which
+/// ignores SIGINT (as an editor in raw mode never sees Ctrl+C as a signal) and SIGHUP (the
+/// pty's hang-up as pi-ask, its session's leader here, exits) and sleeps 30 s.
+fn sleeping_editor(dir: &std::path::Path) -> std::path::PathBuf {
+    let body = format!(
+        "printf '%s' \"$1\" > '{d}/path'\ntrap '' INT HUP\necho $$ > '{d}/pid.new'\nmv '{d}/pid.new' '{d}/pid'\nexec sleep 30",
+        d = dir.display()
+    );
+    script(dir, "sleeping.sh", &body)
+}
+
+/// Options for pi-ask at 100x24, inline, with `$EDITOR` the program `editor` (no `$VISUAL`).
+fn editor_options(editor: &std::path::Path) -> Options {
+    let mut opts = Options {
+        rows: 24,
+        cols: 100,
+        env: vec![
+            ("PI_ASK_SCREEN".into(), "inline".into()),
+            ("EDITOR".into(), editor.display().to_string()),
+        ],
+        ..Options::default()
+    };
+    opts.env_remove.push("VISUAL".into());
+    opts
+}
+
+/// At the first question: the line editor on `dra`, then Ctrl+G.
+fn open_the_external_editor(s: &mut Session) {
+    s.wait_for("4. Type your own");
+    s.send("4");
+    s.send("dra");
+    s.wait_for("\n> dra");
+    s.send("\x07");
+}
+
+/// The process id the sleeping editor recorded in `dir` (see [`sleeping_editor`]), once that
+/// process is `sleep` and sleeps (its loader's files closed; waits up to 15 s).
+fn editor_pid(dir: &std::path::Path) -> i32 {
+    let start = std::time::Instant::now();
+    loop {
+        let pid = std::fs::read_to_string(dir.join("pid")).ok();
+        if let Some(pid) = pid.and_then(|p| p.trim().parse::<i32>().ok()) {
+            let read = |what: &str| {
+                std::fs::read_to_string(format!("/proc/{pid}/{what}")).unwrap_or_default()
+            };
+            if read("comm").trim() == "sleep" && read("wchan").contains("nanosleep") {
+                return pid;
+            }
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(15),
+            "the editor never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// Whether process `pid` still runs (a zombie does not).
+fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| {
+            s.rsplit_once(')')
+                .map(|(_, rest)| rest.trim_start().to_string())
+        })
+        .is_some_and(|rest| !rest.starts_with('Z'))
+}
+
+/// Process `pid` is gone within 5 s (else it is killed and the test fails).
+fn assert_gone(pid: i32, what: &str) {
+    let start = std::time::Instant::now();
+    while alive(pid) && start.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    if alive(pid) {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+        panic!("{what} outlived pi-ask");
+    }
+}
+
+/// The external editor's file (recorded by [`sleeping_editor`]) is gone.
+fn assert_file_removed(dir: &std::path::Path) {
+    let path = std::fs::read_to_string(dir.join("path")).unwrap();
+    assert!(path.contains("pi-ask-"), "{path}");
+    assert!(
+        !std::path::Path::new(&path).exists(),
+        "the editor's file {path} is left"
+    );
+}
+
+/// What every ending with the external editor open leaves: the editor ended, its file removed.
+fn ends_with_the_editor_open(
+    args: &[&str],
+    end: impl FnOnce(&mut Session),
+) -> (i32, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Session::spawn_with(PREFS, args, editor_options(&sleeping_editor(dir.path())));
+    open_the_external_editor(&mut s);
+    let editor = editor_pid(dir.path());
+    end(&mut s);
+    let (code, result) = s.finish();
+    assert_gone(editor, "the external editor");
+    assert_file_removed(dir.path());
+    (code, result.expect("a result"))
+}
+
+#[test]
+fn sigterm_with_the_external_editor_open_ends_it_and_removes_its_file() {
+    let (code, result) = ends_with_the_editor_open(&[], |s| {
+        crate::common::wait_until_handled(s.pid() as u32, libc::SIGTERM);
+        s.signal(libc::SIGTERM);
+    });
+    assert_eq!(code, 143);
+    assert_eq!(result["details"]["error"]["code"], "aborted");
+}
+
+#[test]
+fn ctrl_c_with_the_external_editor_open_ends_it_and_removes_its_file() {
+    // The terminal is the editor's, cooked: Ctrl+C is SIGINT to the foreground process group.
+    let (code, result) = ends_with_the_editor_open(&[], |s| s.send("\x03"));
+    assert_eq!(code, 130);
+    assert_eq!(result["details"]["cancelled"], true);
+}
+
+#[test]
+fn the_timeout_counts_while_the_external_editor_is_open() {
+    let start = std::time::Instant::now();
+    let (code, result) = ends_with_the_editor_open(&["--timeout", "3"], |_| {});
+    assert_eq!(code, 124);
+    assert!(start.elapsed() < std::time::Duration::from_secs(15));
+    // The draft the editor was given is kept, as a timeout keeps a line editor's.
+    assert_eq!(result["details"]["error"]["code"], "timeout");
+    assert_eq!(result["details"]["answers"]["style"]["customText"], "dra");
+}
+
+/// The descriptors process `pid` has open: (number, what it points to), by number.
+fn descriptors(pid: i32) -> Vec<(i32, String)> {
+    let mut fds: Vec<(i32, String)> = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .unwrap()
+        .flatten()
+        .filter_map(|e| {
+            let n = e.file_name().to_str()?.parse().ok()?;
+            let to = std::fs::read_link(e.path()).ok()?;
+            Some((n, to.display().to_string()))
+        })
+        .collect();
+    fds.sort();
+    fds
+}
+
+/// pi-ask started with descriptor 5 open on a file (as a caller may leave one open), through
+/// `sh -c 'exec 5<FILE; exec pi-ask ...'`, with `opts` and `args` after the payload and
+/// `--output`.
+fn with_descriptor_5(opts: Options, args: &[&str]) -> Session {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("payload.json"), PREFS).unwrap();
+    std::fs::write(dir.path().join("secret"), "secret").unwrap();
+    let output = dir.path().join("result.json");
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg("exec 5<\"$0\"; exec \"$@\"")
+        .arg(dir.path().join("secret"))
+        .arg(env!("CARGO_BIN_EXE_pi-ask"))
+        .arg(dir.path().join("payload.json"))
+        .arg("--output")
+        .arg(&output)
+        .args(args);
+    Session::spawn_command(cmd, dir, output, opts)
+}
+
+#[test]
+fn the_external_editor_gets_the_terminal_and_no_other_descriptor() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = with_descriptor_5(editor_options(&sleeping_editor(dir.path())), &[]);
+    open_the_external_editor(&mut s);
+    let editor = editor_pid(dir.path());
+    // pi-ask itself holds the caller's descriptor 5.
+    let own = descriptors(s.pid());
+    assert!(
+        own.iter().any(|(n, to)| *n == 5 && to.ends_with("secret")),
+        "{own:?}"
+    );
+    let fds = descriptors(editor);
+    let numbers: Vec<i32> = fds.iter().map(|(n, _)| *n).collect();
+    assert_eq!(numbers, [0, 1, 2], "{fds:?}");
+    // The terminal, as pi-ask opened it.
+    assert!(fds.iter().all(|(_, to)| to == "/dev/tty"), "{fds:?}");
+    s.signal(libc::SIGTERM);
+    let (code, _) = s.finish();
+    assert_eq!(code, 143);
+    assert_gone(editor, "the external editor");
+}
+
+#[test]
+fn an_editor_that_leaves_a_fifo_for_its_file_keeps_the_draft_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let editor = script(dir.path(), "fifo.sh", "rm -f \"$1\"\nmkfifo \"$1\"");
+    let mut s = Session::spawn_with(PREFS, &[], editor_options(&editor));
+    s.wait_for("? keys");
+    s.send("4");
+    s.wait_for("^G editor");
+    s.send("dra\x07");
+    the_draft_is_kept_and_submitted(
+        &mut s,
+        "The editor left no regular file to read: the draft is kept",
+    );
+}
+
+#[test]
+fn the_notification_command_gets_no_descriptor_of_pi_asks_and_ends_with_a_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display();
+    let command = format!("echo $$ > '{d}/pid.new'; mv '{d}/pid.new' '{d}/pid'; exec sleep 30");
+    let mut s = with_descriptor_5(
+        Options::default(),
+        &["--notify", "command", "--notify-command", &command],
+    );
+    s.wait_for("? keys");
+    let command = editor_pid(dir.path());
+    let fds = descriptors(command);
+    assert_eq!(
+        fds,
+        [
+            (0, "/dev/null".to_string()),
+            (1, "/dev/null".to_string()),
+            (2, "/dev/null".to_string())
+        ]
+    );
+    crate::common::wait_until_handled(s.pid() as u32, libc::SIGTERM);
+    s.signal(libc::SIGTERM);
+    let (code, _) = s.finish();
+    assert_eq!(code, 143);
+    assert_gone(command, "the notification command");
 }

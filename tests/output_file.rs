@@ -2,8 +2,10 @@
 //! or a new one is replaced atomically, never keeping setuid or setgid; a symbolic link is
 //! followed (the file it points to is replaced, the link stays); a character device or a FIFO
 //! is opened and written, never replaced; a folder, a block device or a socket is refused
-//! with exit 4. Devices are made here with mknod when running as root (never the real
-//! `/dev/null`); `/dev/full` (or a copy of it) gives the disk-full message.
+//! with exit 4; a link planted in a sticky world-writable folder is refused (exit 4); a signal
+//! during a slow write leaves no temporary file and says so. Devices are made here with mknod
+//! when running as root (never the real `/dev/null`); `/dev/full` (or a copy of it) gives the
+//! disk-full message.
 
 use crate::scripted_support::{example, pi_ask, run_cmd, Dir, Run};
 use serde_json::Value;
@@ -417,4 +419,216 @@ fn a_symlink_loop_is_refused() {
         .unwrap()
         .file_type()
         .is_symlink());
+}
+
+/// Whether this process runs as root (what making a link of another user's needs); a test
+/// that needs it says it is skipped otherwise.
+fn root(who: &str) -> bool {
+    let root = nix::unistd::geteuid().is_root();
+    if !root {
+        crate::common::say(&format!("output_file: {who} needs root; skipped"));
+    }
+    root
+}
+
+/// The kernel's `fs.protected_symlinks` rule, applied whatever the machine says (the tests
+/// run where it is 0 as well): a link in a sticky world-writable folder that belongs neither
+/// to the user nor to the folder's owner is refused, as a link to the output or as a folder
+/// on its way; the user's own link there is followed.
+#[test]
+fn a_planted_link_in_a_sticky_world_writable_folder_is_refused() {
+    if !root("a_planted_link_in_a_sticky_world_writable_folder_is_refused") {
+        return;
+    }
+    let dir = Dir::new();
+    let shared = dir.path().join("shared");
+    std::fs::create_dir(&shared).unwrap();
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    std::fs::create_dir(dir.path().join("elsewhere")).unwrap();
+    let nobody = 65534;
+    std::os::unix::fs::symlink("../elsewhere/planted.json", shared.join("r.json")).unwrap();
+    std::os::unix::fs::lchown(shared.join("r.json"), Some(nobody), Some(nobody)).unwrap();
+    std::os::unix::fs::symlink("../elsewhere", shared.join("sub")).unwrap();
+    std::os::unix::fs::lchown(shared.join("sub"), Some(nobody), Some(nobody)).unwrap();
+    let run = write_to(&dir, Path::new("shared/r.json"));
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "pi-ask: cannot write the result to shared/r.json: the symbolic link shared/r.json is \
+         in a sticky world-writable folder and belongs neither to you nor to the folder's owner\n"
+    );
+    let run = write_to(&dir, Path::new("shared/sub/r.json"));
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "pi-ask: cannot write the result to shared/sub/r.json: the symbolic link shared/sub is \
+         in a sticky world-writable folder and belongs neither to you nor to the folder's owner\n"
+    );
+    let elsewhere: Vec<_> = std::fs::read_dir(dir.path().join("elsewhere"))
+        .unwrap()
+        .collect();
+    assert!(
+        elsewhere.is_empty(),
+        "nothing is written where the links point"
+    );
+    // The user's own link there is followed, as the kernel follows it.
+    std::os::unix::fs::symlink("../elsewhere/mine.json", shared.join("mine.json")).unwrap();
+    let run = write_to(&dir, Path::new("shared/mine.json"));
+    assert_written(&run);
+    let mine = std::fs::read_to_string(dir.path().join("elsewhere/mine.json")).unwrap();
+    assert!(is_no_ui_result(&mine), "{mine}");
+}
+
+/// A payload whose "Needs user input" result is larger than a pipe holds (64 KiB).
+fn large_payload(dir: &Dir) -> PathBuf {
+    let questions: Vec<Value> = (0..40)
+        .map(|i| {
+            serde_json::json!({
+                "id": format!("q{i}"),
+                "prompt": format!("{i} {}", "long prompt ".repeat(300)),
+                "options": [{"value": "a", "label": "A"}]
+            })
+        })
+        .collect();
+    dir.file(
+        "large.json",
+        &serde_json::json!({ "questions": questions }).to_string(),
+    )
+}
+
+/// Waits (up to 15 s) until a thread of process `pid` waits in a write to a full pipe.
+fn wait_in_a_pipe_write(pid: u32) {
+    let start = std::time::Instant::now();
+    loop {
+        let waiting = std::fs::read_dir(format!("/proc/{pid}/task"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|t| {
+                std::fs::read_to_string(t.path().join("wchan"))
+                    .is_ok_and(|w| w.contains("pipe_write"))
+            });
+        if waiting {
+            return;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(15),
+            "pi-ask never waited in a write"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// A FIFO whose reader does not read: the result's write waits; SIGTERM ends the run after
+/// its deadline for the write, and stderr says the result in the FIFO may be cut short.
+#[test]
+fn sigterm_during_a_write_to_a_fifo_that_is_not_read_says_so() {
+    let dir = Dir::new();
+    let fifo = make_fifo(&dir, "fifo");
+    let _reader = std::fs::File::options()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&fifo)
+        .unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .current_dir(dir.path())
+        .arg(large_payload(&dir))
+        .args(["--no-input", "-o", "fifo"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_in_a_pipe_write(child.id());
+    crate::common::send_signal(child.id() as i32, libc::SIGTERM);
+    let code = exit_within(&mut child, std::time::Duration::from_secs(10));
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(code, Some(143), "{stderr}");
+    assert_eq!(
+        stderr,
+        "pi-ask: the result in fifo may be cut short or missing: the run ended before its \
+         write was done\n"
+    );
+}
+
+/// A slow disk, made with strace's fault injection (a 6 s `fsync`, longer than the 3 s a
+/// signal gives the write): SIGTERM during the write of a regular file ends the run after
+/// that deadline; the temporary file is removed and stderr says the result was not written.
+/// Skipped without strace (CI installs it: .ci/run).
+#[test]
+fn sigterm_during_a_slow_write_removes_the_temporary_file_and_says_so() {
+    if !crate::common::installed(
+        "strace",
+        "-V",
+        "sigterm_during_a_slow_write_removes_the_temporary_file_and_says_so",
+    ) {
+        return;
+    }
+    let dir = Dir::new();
+    let mut child = std::process::Command::new("strace")
+        .current_dir(dir.path())
+        .args(["-f", "-qq", "-o", "/dev/null", "-e", "trace=fsync"])
+        .args(["-e", "inject=fsync:delay_enter=6000000"])
+        .arg(env!("CARGO_BIN_EXE_pi-ask"))
+        .arg(example("database.json"))
+        .args(["--no-input", "-o", "r.json"])
+        .env_remove("PI_ASK_ANSWERS")
+        .env_remove("PI_ASK_TIMEOUT")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The temporary file written whole: the write waits in its fsync.
+    let start = std::time::Instant::now();
+    let result_len = loop {
+        let temp = names(&dir)
+            .into_iter()
+            .find(|n| n.starts_with(".pi-ask-result-"));
+        let len = temp
+            .and_then(|t| std::fs::metadata(dir.path().join(t)).ok())
+            .map(|m| m.len());
+        if let Some(len) = len.filter(|&l| l > 0) {
+            break len;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(15),
+            "no temporary file"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    assert!(result_len > 100);
+    let tracee =
+        std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", child.id())).unwrap();
+    let pid: i32 = tracee.split_whitespace().next().unwrap().parse().unwrap();
+    crate::common::wait_until_handled(pid as u32, libc::SIGTERM);
+    crate::common::send_signal(pid, libc::SIGTERM);
+    let code = exit_within(&mut child, std::time::Duration::from_secs(20));
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(code, Some(143), "{stderr}");
+    // strace's own words left out.
+    let stderr: String = stderr
+        .lines()
+        .filter(|l| !l.starts_with("strace:"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(
+        stderr,
+        "pi-ask: the result was not written to r.json: the run ended before its write was done \
+         (its temporary file was removed)\n"
+    );
+    assert!(names(&dir).is_empty(), "{:?}", names(&dir));
 }

@@ -39,6 +39,11 @@ pub const EXTERNAL_EDITOR_FAILED: &str = "The editor ($VISUAL / $EDITOR) failed:
 pub const EXTERNAL_EDITOR_TOO_LONG: &str =
     "The editor's text is longer than 16 MiB: the draft is kept";
 
+/// The editors' hint after the external editor left something else than a regular file
+/// where its file was (a FIFO, a link, a folder; the draft is kept, nothing is read).
+pub const EXTERNAL_EDITOR_NOT_A_FILE: &str =
+    "The editor left no regular file to read: the draft is kept";
+
 /// How every paste marker in an editor starts (`crate::paste`).
 pub const PASTE_MARKER_START: &str = "[paste #";
 

@@ -21,6 +21,7 @@
 
 use crate::complete::AtCompleter;
 use crate::editor::{Edited, Watch};
+use crate::frontend::timeout::Deadline;
 use crate::keys::{Event, KeyReader, RawMode, SystemClock, TtySource};
 use std::io;
 use std::time::{Duration, Instant};
@@ -42,6 +43,18 @@ pub enum EditWait {
         last_key: Option<Instant>,
     },
 }
+
+/// How a run of the external editor ended ([`Backend::run_editor_command`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditorRun {
+    /// It exited, with status 0 (`true`) or not (failed, killed, not started).
+    Exited(bool),
+    /// `--timeout` ran out while it was open: it was ended (`leftovers::Child::end`).
+    TimedOut,
+}
+
+/// How often the wait for the external editor looks at it and at its file.
+const EDITOR_POLL: Duration = Duration::from_millis(20);
 
 /// A terminal for the front end.
 pub trait Backend {
@@ -116,13 +129,20 @@ pub trait Backend {
     /// Errors: the terminal could not be set up again.
     fn suspend(&mut self, wait: Option<Duration>) -> io::Result<bool>;
     /// Hands the terminal, cooked, to `command` (a shell command line: `$VISUAL` or `$EDITOR`)
-    /// run on the file `path`, waits for it, and sets the terminal up again; whether it
-    /// succeeded. The fake terminal runs nothing (`false`).
+    /// run on the file `path`, waits for it, and sets the terminal up again. With `deadline`
+    /// (`--timeout`), the time counts on while it runs, a change to the file (a save) counting
+    /// as a key: when it runs out the command is ended ([`EditorRun::TimedOut`]). The fake
+    /// terminal runs nothing (`EditorRun::Exited(false)`).
     ///
     /// Errors: the terminal could not be set up again.
-    fn run_editor_command(&mut self, command: &str, path: &std::path::Path) -> io::Result<bool> {
-        let _ = (command, path);
-        Ok(false)
+    fn run_editor_command(
+        &mut self,
+        command: &str,
+        path: &std::path::Path,
+        deadline: Option<Deadline>,
+    ) -> io::Result<EditorRun> {
+        let _ = (command, path, deadline);
+        Ok(EditorRun::Exited(false))
     }
     /// Shows the screen underneath the questionnaire (`true`) or the questionnaire's own
     /// screen again (`false`, to be drawn whole).
@@ -345,30 +365,40 @@ impl Backend for TtyBackend {
         Ok(true)
     }
 
-    fn run_editor_command(&mut self, command: &str, path: &std::path::Path) -> io::Result<bool> {
+    fn run_editor_command(
+        &mut self,
+        command: &str,
+        path: &std::path::Path,
+        deadline: Option<Deadline>,
+    ) -> io::Result<EditorRun> {
+        use crate::leftovers::Stream;
         // What was queued for the terminal goes first; the editor gets it cooked.
         crate::terminal::flush_tty();
         if let Some(raw) = self.raw.take() {
             raw.restore()?;
         }
-        let tty = || crate::terminal::open_tty().map(std::process::Stdio::from);
-        let status = match (tty(), tty(), tty()) {
-            (Ok(input), Ok(output), Ok(errors)) => std::process::Command::new("sh")
-                .arg("-c")
-                .arg(format!("{command} \"$1\""))
-                .arg("sh")
-                .arg(path)
-                .stdin(input)
-                .stdout(output)
-                .stderr(errors)
-                .status()
-                .map(|s| s.success())
-                .unwrap_or(false),
-            _ => false,
+        // In pi-ask's process group, the terminal's foreground one (so that it can read the
+        // terminal, and Ctrl+Z stops it with the run), with the terminal as its streams and
+        // no other descriptor; every ending of the run ends it (src/leftovers.rs).
+        let started = crate::terminal::open_tty().and_then(|tty| {
+            let t = || Stream::File(&tty);
+            crate::leftovers::spawn_shell(
+                &format!("{command} \"$1\""),
+                &[path.as_os_str()],
+                &[],
+                [t(), t(), t()],
+                false,
+            )
+        });
+        let run = match started {
+            Ok(child) => wait_for_editor(child, path, deadline),
+            Err(_) => EditorRun::Exited(false),
         };
+        // A signal's ending ended the editor and owns the run from here: nothing is set up.
+        crate::terminal::yield_to_a_pending_signal();
         self.raw = Some(RawMode::enable(self.keys.source().tty())?);
         self.write(PASTE_ON)?;
-        Ok(status)
+        Ok(run)
     }
 
     fn show_main_screen(&mut self, show: bool) -> io::Result<()> {
@@ -444,11 +474,51 @@ impl<B: Backend + ?Sized> Backend for &mut B {
         (**self).show_main_screen(show)
     }
 
-    fn run_editor_command(&mut self, command: &str, path: &std::path::Path) -> io::Result<bool> {
-        (**self).run_editor_command(command, path)
+    fn run_editor_command(
+        &mut self,
+        command: &str,
+        path: &std::path::Path,
+        deadline: Option<Deadline>,
+    ) -> io::Result<EditorRun> {
+        (**self).run_editor_command(command, path, deadline)
     }
 
     fn finish(&mut self) {
         (**self).finish()
+    }
+}
+
+/// Waits for the external editor `child` editing `path`; with `deadline`, a change to the
+/// file (its length, time or inode) starts the time again, and when it runs out the editor is
+/// ended.
+fn wait_for_editor(
+    child: crate::leftovers::Child,
+    path: &std::path::Path,
+    mut deadline: Option<Deadline>,
+) -> EditorRun {
+    use std::os::unix::fs::MetadataExt;
+    let stamp = || {
+        std::fs::symlink_metadata(path)
+            .ok()
+            .map(|m| (m.len(), m.mtime(), m.mtime_nsec(), m.ino()))
+    };
+    let mut last = deadline.and_then(|_| stamp());
+    loop {
+        if let Some(ok) = child.try_wait() {
+            return EditorRun::Exited(ok);
+        }
+        if let Some(d) = &mut deadline {
+            let now = Instant::now();
+            let seen = stamp();
+            if seen != last {
+                last = seen;
+                d.reset(now);
+            }
+            if d.is_past(now) {
+                child.end();
+                return EditorRun::TimedOut;
+            }
+        }
+        std::thread::sleep(EDITOR_POLL);
     }
 }

@@ -290,7 +290,9 @@ impl<B: Backend> Session<'_, B> {
     /// Ctrl+G in an editor: the draft in `$VISUAL` / `$EDITOR` on a private temporary file
     /// (0600, removed after), the block erased first and drawn again after; the text it leaves
     /// is saved as Enter saves it (one final line break dropped). Without an editor set, or
-    /// when it fails, the editor opens again on the draft and its hint says why.
+    /// when it fails, the editor opens again on the draft and its hint says why. `--timeout`
+    /// counts on while it is open (a save counts as a key): when it runs out, the editor is
+    /// ended and the flow times out with its text kept as a draft.
     fn external_editor(&mut self, draft: String) -> io::Result<()> {
         let notice = |s: &mut Self, notice: &'static str, draft: String| {
             if let Some(Overlay::Editor(e)) = s.screens.overlays.last_mut() {
@@ -311,35 +313,57 @@ impl<B: Backend> Session<'_, B> {
             self.io.write(&bytes)?;
         }
         self.region.restart(&t);
-        let edited = edit_in(&mut self.io, &command, &draft)?;
-        self.key_came();
-        match edited {
-            Ok(text) => {
-                let outcome = match self.screens.overlays.last_mut() {
-                    Some(Overlay::Editor(e)) => e.closed(Edit::Saved(text)),
-                    _ => Outcome::Stay,
-                };
-                self.outcome(outcome)
+        let edited = edit_in(&mut self.io, &command, &draft, self.deadline)?;
+        let text = match edited {
+            External::TimedOut(text) => {
+                // As a timeout with the line editor open: its text kept as Esc keeps it.
+                if let Some(Overlay::Editor(e)) = self.screens.overlays.last_mut() {
+                    let outcome = e.closed(Edit::TimedOut(text));
+                    self.outcome(outcome)?;
+                }
+                return self.time_out();
             }
-            Err(why) => {
+            External::Kept(why) => {
+                self.key_came();
                 notice(self, why, draft);
-                Ok(())
+                return Ok(());
             }
-        }
+            External::Text(text) => text,
+        };
+        self.key_came();
+        let outcome = match self.screens.overlays.last_mut() {
+            Some(Overlay::Editor(e)) => e.closed(Edit::Saved(text)),
+            _ => Outcome::Stay,
+        };
+        self.outcome(outcome)
     }
 }
 
-/// Runs `command` on a private temporary file holding `draft`; the text it leaves (invalid
-/// UTF-8 as U+FFFD, one final line break dropped), or the editor's notice of why the draft is
-/// kept: it failed, or it left more than an editor holds (`limits::MAX_EDITOR_TEXT_BYTES`,
-/// never cut: a cut would lose the end without a word). The file is removed whatever happens.
+/// What the external editor gave ([`edit_in`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum External {
+    /// Its text, to be saved as Enter saves it.
+    Text(String),
+    /// The editor's notice of why the draft is kept.
+    Kept(&'static str),
+    /// `--timeout` ran out while it was open: the text it left (or the draft, when its file
+    /// cannot be read), to be kept as a timeout keeps a draft.
+    TimedOut(String),
+}
+
+/// Runs `command` on a private temporary file (0600, in `$TMPDIR`) holding `draft`, with
+/// `deadline` counting on while it runs ([`Backend::run_editor_command`]); the text it leaves
+/// ([`read_back`]), or the editor's notice of why the draft is kept: it failed, or what it left
+/// cannot be read. The file is removed whatever happens, a signal's ending too
+/// (`leftovers::on_exit`).
 fn edit_in<B: Backend>(
     io: &mut B,
     command: &str,
     draft: &str,
-) -> io::Result<Result<String, &'static str>> {
-    use std::io::{Read, Write};
-    let failed = Err(crate::ui::words::EXTERNAL_EDITOR_FAILED);
+    deadline: Option<crate::frontend::timeout::Deadline>,
+) -> io::Result<External> {
+    use std::io::Write;
+    let failed = External::Kept(crate::ui::words::EXTERNAL_EDITOR_FAILED);
     let mut file = match tempfile::Builder::new()
         .prefix("pi-ask-")
         .suffix(".txt")
@@ -348,6 +372,7 @@ fn edit_in<B: Backend>(
         Ok(f) => f,
         Err(_) => return Ok(failed),
     };
+    let _removed = crate::leftovers::on_exit(Some(file.path().to_path_buf()), None);
     if file
         .write_all(draft.as_bytes())
         .and_then(|_| file.flush())
@@ -355,20 +380,48 @@ fn edit_in<B: Backend>(
     {
         return Ok(failed);
     }
-    if !io.run_editor_command(command, file.path())? {
-        return Ok(failed);
+    match io.run_editor_command(command, file.path(), deadline)? {
+        super::EditorRun::Exited(true) => Ok(match read_back(file.path()) {
+            Ok(text) => External::Text(text),
+            Err(why) => External::Kept(why),
+        }),
+        super::EditorRun::Exited(false) => Ok(failed),
+        super::EditorRun::TimedOut => Ok(External::TimedOut(
+            read_back(file.path()).unwrap_or_else(|_| draft.to_string()),
+        )),
     }
-    let limit = crate::limits::MAX_EDITOR_TEXT_BYTES;
-    let mut bytes = Vec::new();
-    let read = std::fs::File::open(file.path())
-        .and_then(|f| f.take(limit as u64 + 1).read_to_end(&mut bytes));
-    if read.is_err() {
-        return Ok(failed);
+}
+
+/// The text the external editor left at `path`: invalid UTF-8 as U+FFFD, one final line break
+/// dropped. Only a regular file is read (an editor that put a FIFO there cannot hold the run
+/// up: it is opened without blocking, looked at first), and only up to what an editor holds
+/// (`limits::MAX_EDITOR_TEXT_BYTES`, never cut: a cut would lose the end without a word).
+///
+/// Errors: the editor's notice of why the draft is kept instead.
+fn read_back(path: &std::path::Path) -> Result<String, &'static str> {
+    use crate::ui::words::{EXTERNAL_EDITOR_FAILED, EXTERNAL_EDITOR_NOT_A_FILE};
+    use std::os::unix::fs::OpenOptionsExt;
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
+        return Err(EXTERNAL_EDITOR_NOT_A_FILE);
     }
-    if bytes.len() > limit {
-        return Ok(Err(crate::ui::words::EXTERNAL_EDITOR_TOO_LONG));
+    let flags = nix::fcntl::OFlag::O_NONBLOCK | nix::fcntl::OFlag::O_NOFOLLOW;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags.bits())
+        .open(path)
+        .map_err(|_| EXTERNAL_EDITOR_FAILED)?;
+    // Swapped between the look and the open: the open file itself decides.
+    let meta = file.metadata().map_err(|_| EXTERNAL_EDITOR_FAILED)?;
+    if !meta.is_file() {
+        return Err(EXTERNAL_EDITOR_NOT_A_FILE);
     }
+    let limit = crate::limits::MAX_EDITOR_TEXT_BYTES as u64;
+    let bytes = match crate::contract::read_at_most(file, meta.len(), limit) {
+        Ok(Some(bytes)) => bytes,
+        Ok(None) => return Err(crate::ui::words::EXTERNAL_EDITOR_TOO_LONG),
+        Err(_) => return Err(EXTERNAL_EDITOR_FAILED),
+    };
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let text = text.strip_suffix('\n').unwrap_or(&text);
-    Ok(Ok(text.strip_suffix('\r').unwrap_or(text).to_string()))
+    Ok(text.strip_suffix('\r').unwrap_or(text).to_string())
 }

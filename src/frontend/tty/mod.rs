@@ -28,7 +28,7 @@ mod review;
 mod screens;
 mod transcript;
 
-pub use backend::{Backend, EditWait, TtyBackend};
+pub use backend::{Backend, EditWait, EditorRun, TtyBackend};
 #[cfg(any(test, feature = "fake-terminal"))]
 pub use fake::FakeBackend;
 pub use region::Placement;
