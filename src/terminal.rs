@@ -408,9 +408,16 @@ static CLAIM: Mutex<Option<nix::fcntl::Flock<File>>> = Mutex::new(None);
 /// How often [`claim_terminal`] tries again while another run holds the terminal.
 const CLAIM_RETRY: Duration = Duration::from_millis(50);
 
-/// How long a run waits for another run that holds its terminal when no `--timeout` is given
-/// (`PI_ASK_TERMINAL_WAIT` changes it): then it gives up with `terminal_busy`.
+/// How long a run waits for another run that holds its terminal and does not ask on it
+/// (stopped, orphaned, in the background) when no `--timeout` is given (`PI_ASK_TERMINAL_WAIT`
+/// changes it): then it gives up with `terminal_busy`.
 pub const TERMINAL_WAIT: Duration = Duration::from_secs(10);
+
+/// How long a run waits in all for another run that asks on its terminal (a person answers
+/// it: `sh -c 'pi-ask a & pi-ask b'` asks one after the other) when no `--timeout` is given:
+/// then it gives up with `terminal_busy`. Time the holder asks does not count towards
+/// [`TERMINAL_WAIT`].
+pub const ASKING_HOLDER_WAIT: Duration = Duration::from_secs(30 * 60);
 
 /// How [`claim_terminal`] ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -442,7 +449,8 @@ pub enum Claim {
 /// until it is brought to the foreground (`fg`), drawing nothing; `timeout` bounds that wait.
 ///
 /// Waiting for another run (docs/interactive.md, "Ending from outside") lasts `timeout`
-/// ([`Claim::TimedOut`]), or `busy` without one ([`Claim::Busy`]). When the holder is not
+/// ([`Claim::TimedOut`]); without one, `busy` of the time the holder does not ask, and
+/// [`ASKING_HOLDER_WAIT`] in all ([`Claim::Busy`]). When the holder is not
 /// asking (stopped, orphaned, in the background: [`holder::Holder::is_asking`]) the wait says
 /// once on the terminal who holds it and reads the keys typed, without touching the
 /// terminal's modes (they are the holder's): Esc ([`Claim::Dismissed`]; in cooked mode Esc
@@ -466,8 +474,10 @@ pub fn claim_terminal(timeout: Option<Duration>, busy: Duration) -> Claim {
     let Some(mut device) = stat.and_then(|s| terminal_device(s.tty)) else {
         return Claim::Held;
     };
-    let bound = timeout.unwrap_or(busy);
     let mut wait = LockWait::default();
+    // The time the holder did not ask: what `busy` bounds.
+    let mut stuck = Duration::ZERO;
+    let mut last = Instant::now();
     loop {
         match Flock::lock(device, FlockArg::LockExclusiveNonblock) {
             Ok(lock) => {
@@ -485,32 +495,53 @@ pub fn claim_terminal(timeout: Option<Duration>, busy: Duration) -> Claim {
             wait.holder = holder::Holder::of(&device);
             wait.looked = Some(Instant::now());
         }
-        if start.elapsed() >= bound {
-            if timeout.is_some() {
-                return Claim::TimedOut;
-            }
-            let who = wait.holder.as_ref().map_or_else(
-                || "another run".to_string(),
-                |h| format!("another run ({})", h.describe()),
-            );
-            let waited = result_seconds(bound);
-            return Claim::Busy(format!(
-                "the terminal is busy: {who} held it for {waited}, the longest a run waits"
-            ));
-        }
-        // Waiting may take long: signals must end it.
-        let _ = watch_now();
         // Sent to the background meanwhile, a read would stop it (SIGTTIN): it only waits.
         let now = own_stat();
         let tpgid = now.map_or(-1, |s| s.tpgid);
         let asking = wait.holder.as_ref().is_none_or(|h| h.is_asking(tpgid));
+        if !asking {
+            stuck += last.elapsed();
+        }
+        last = Instant::now();
+        let who = || {
+            wait.holder.as_ref().map_or_else(
+                || "another run".to_string(),
+                |h| format!("another run ({})", h.describe()),
+            )
+        };
+        match timeout {
+            Some(timeout) if start.elapsed() >= timeout => return Claim::TimedOut,
+            Some(_) => {}
+            None if stuck >= busy => {
+                return Claim::Busy(format!(
+                    "the terminal is busy: {} held it for {} without asking, the longest a \
+                     run waits",
+                    who(),
+                    result_seconds(busy)
+                ));
+            }
+            None if start.elapsed() >= ASKING_HOLDER_WAIT => {
+                return Claim::Busy(format!(
+                    "the terminal is busy: {} asked on it for {}, the longest a run waits",
+                    who(),
+                    result_seconds(ASKING_HOLDER_WAIT)
+                ));
+            }
+            None => {}
+        }
+        // Waiting may take long: signals must end it.
+        let _ = watch_now();
         if asking || now.is_some_and(|s| s.in_the_background()) {
             std::thread::sleep(CLAIM_RETRY);
             continue;
         }
         if !wait.said {
             wait.said = true;
-            say_waiting(wait.holder.as_ref(), bound.saturating_sub(start.elapsed()));
+            let left = match timeout {
+                Some(timeout) => timeout.saturating_sub(start.elapsed()),
+                None => busy.saturating_sub(stuck),
+            };
+            say_waiting(wait.holder.as_ref(), left);
         }
         match wait.key(CLAIM_RETRY) {
             Some(holder::WaitKey::Esc) => return Claim::Dismissed,

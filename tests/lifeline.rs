@@ -488,9 +488,34 @@ fn ctrl_c_in_cooked_mode_ends_the_wait_as_sigint() {
 }
 
 #[test]
-fn the_wait_for_a_holder_that_asks_gives_up_after_its_bound() {
+fn a_holder_that_asks_is_waited_for_past_the_bound_then_the_run_asks() {
+    // A person answers the holder: its time does not count towards PI_ASK_TERMINAL_WAIT.
     let mut s = drive(
         json!({"ask": ask("first-result.json"), "holder": "foreground"}),
+        &[("PI_ASK_TERMINAL_WAIT", "1")],
+    );
+    let asked = pid_in(s.dir(), "pi-ask.pid");
+    std::thread::sleep(Duration::from_millis(2500));
+    assert!(alive(asked), "the run gave up while the holder asked");
+    // The holder asks: nothing was written over its screen.
+    assert!(!s.output_text().contains("held by"), "{}", s.screen());
+    // The holder ends (flock and the command holding its descriptor): the run asks.
+    for name in ["holder.child", "holder.pid"] {
+        crate::common::send_signal(pid_in(s.dir(), name), libc::SIGKILL);
+    }
+    s.wait_all(&["Which database?", "SQLite"]);
+    s.send("\x1b");
+    assert_eq!(wait_for_file(s.dir(), &format!("exit.{asked}")), "1");
+    let result = result_in(s.dir(), "first-result.json");
+    assert_eq!(result["details"]["cancelled"], json!(true));
+    assert_eq!(result["details"].get("error"), None);
+    s.finish();
+}
+
+#[test]
+fn the_wait_for_a_holder_that_does_not_ask_gives_up_after_its_bound() {
+    let mut s = drive(
+        json!({"ask": ask("first-result.json"), "holder": "background"}),
         &[("PI_ASK_TERMINAL_WAIT", "1")],
     );
     let holder = pid_in(s.dir(), "holder.pid");
@@ -503,13 +528,11 @@ fn the_wait_for_a_holder_that_asks_gives_up_after_its_bound() {
     assert_eq!(
         result["details"]["error"]["message"],
         json!(format!(
-            "the terminal is busy: another run (pid {holder} (flock)) held it for 1 second, \
-             the longest a run waits"
+            "the terminal is busy: another run (pid {holder} (flock)) held it for 1 second \
+             without asking, the longest a run waits"
         ))
     );
     assert_eq!(result["details"]["questions"][0]["id"], json!("db"));
-    // The holder asks: nothing was written over its screen.
-    assert!(!s.output_text().contains("held by"), "{}", s.screen());
     s.finish();
 }
 
