@@ -167,6 +167,9 @@ impl Pty {
             .env_remove("LINES")
             .env_remove("PI_ASK_ANSWERS")
             .env_remove("PI_ASK_SCREEN")
+            // The figures time keys, typed as soon as a screen is up: the first question's
+            // grace (docs/interactive.md) would drop them.
+            .env("PI_ASK_KEY_GRACE", "0")
             .stdout(Stdio::from(slave.try_clone()?))
             .stderr(Stdio::from(slave.try_clone()?));
         match stdin {
