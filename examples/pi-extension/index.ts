@@ -149,6 +149,12 @@ export interface AskUserDetails {
 		}
 	>;
 	error?: { code: string; message: string; problems?: unknown[] };
+	/** `elaborate` when the person asked about their notes instead of submitting; absent on a submit. */
+	mode?: "elaborate";
+	/** An elaborate result's questions to re-ask and answers to keep (docs/contract.md). */
+	continuation?: unknown;
+	/** An elaborate result's notes, each with its question and options, and the instruction (docs/contract.md). */
+	elaboration?: unknown;
 }
 
 /** A result as the binary writes it: `{content, details}`. */
@@ -1669,8 +1675,9 @@ function detailQuestions(details: unknown): Array<{ id: string; label: string }>
  * The result row. Collapsed, as the contract's project renders it (its `renderResultText`):
  * `Cancelled` for any cancelled result; else one `✓ Label: Label, Label` line per answered
  * question (`✓ Label: (wrote) text` when the answer is only custom text), its note on a line
- * `  note: …` and each chosen option's note on a line `  Vue note: …`; `Submitted` when
- * nothing was answered. Expanded: how the flow ended (dismissed, Needs user input, aborted,
+ * `  note: …` (shown for a question answered with a note only too) and each chosen option's
+ * note on a line `  Vue note: …`; `Submitted` when nothing was answered. An elaborate result:
+ * see {@link elaborateText}. Expanded: how the flow ended (dismissed, Needs user input, aborted,
  * timeout, an invalid payload), or every question with its answer (custom text in quotes) or
  * `skipped`, and every note in full, one a line. Payload and answer text is escaped
  * ({@link safe}); a stored result of any shape is drawn, never thrown on.
@@ -1689,15 +1696,19 @@ export function resultText(result: { content?: Array<{ type: string; text?: stri
 		if (error.code === "no_ui") return theme.fg("warning", "✗ Needs user input: no terminal to ask on; the model got the questions as text");
 		return theme.fg("warning", `✗ Cancelled (${oneLine(error.code, 40)}): ${oneLine(error.message, 100)}`);
 	}
+	if (details.mode === "elaborate") return elaborateText(details, questions, expanded, theme);
 	const lines: string[] = [];
 	for (const q of questions) {
 		const answer = answerOf(details.answers, q.id);
 		const label = oneLine(q.label, 60);
 		const answered = !!answer && answer.labels.some((l) => l !== "");
 		if (!expanded) {
-			if (!answer || !answered) continue;
-			const wrote = answer.indices.length === 0 && !!answer.customText ? "(wrote) " : "";
-			lines.push(`${theme.fg("success", "✓")} ${theme.fg("accent", label)}: ${wrote}${answer.labels.map((l) => oneLine(l, 200)).join(", ")}`);
+			if (!answer) continue;
+			if (answered) {
+				const wrote = answer.indices.length === 0 && !!answer.customText ? "(wrote) " : "";
+				lines.push(`${theme.fg("success", "✓")} ${theme.fg("accent", label)}: ${wrote}${answer.labels.map((l) => oneLine(l, 200)).join(", ")}`);
+			}
+			// A question with only a note still shows it (the upstream's "question-note-only" row).
 			if (answer.note) lines.push(theme.fg("muted", `  note: ${oneLine(answer.note, 200)}`));
 			answer.values.forEach((value, i) => {
 				const note = answer.optionNotes.find(([v]) => v === value)?.[1];
@@ -1724,6 +1735,97 @@ export function resultText(result: { content?: Array<{ type: string; text?: stri
 		lines.push(line);
 	}
 	if (!expanded && lines.length === 0) return theme.fg("success", "Submitted");
+	return lines.join("\n");
+}
+
+/** One item of `details.elaboration.items` as the rows use it (a stored result may be anything). */
+interface ShownElaboration {
+	questionId: string;
+	prompt: string;
+	/** The option's label (its value when it has none) for an option's note; none for a question's. */
+	option?: string;
+	/** Whether that option is chosen. */
+	selected: boolean;
+	/** The question's answer labels when the note was written. */
+	answer: string[];
+	note: string;
+}
+
+/** `details.elaboration.items`, read defensively: items with a string note and a question object. */
+function elaborationItems(details: Record<string, unknown>): ShownElaboration[] {
+	const items = (details.elaboration as { items?: unknown } | undefined)?.items;
+	if (!Array.isArray(items)) return [];
+	return items.flatMap((raw) => {
+		const item = raw as Record<string, unknown> | null;
+		const question = item?.question as Record<string, unknown> | undefined;
+		if (!item || typeof item.note !== "string" || !question || typeof question !== "object") return [];
+		const target = item.target as { kind?: unknown; optionValue?: unknown } | undefined;
+		const option = item.option as { label?: unknown; value?: unknown } | undefined;
+		const optionName = target?.kind === "option" ? (text(option?.label) ?? text(option?.value) ?? text(target.optionValue)) : undefined;
+		const labels = (item.answer as { labels?: unknown } | undefined)?.labels;
+		return [
+			{
+				questionId: String(question.id ?? ""),
+				prompt: String(question.prompt ?? ""),
+				option: optionName,
+				selected: item.selected === true,
+				answer: Array.isArray(labels) ? labels.map((l) => String(l ?? "")).filter((l) => l !== "") : [],
+				note: item.note,
+			},
+		];
+	});
+}
+
+/** `value` in double quotes as the upstream quotes it (JSON), on one line, escaped ({@link safe}), cut to `max`. */
+function quoted(value: string, max: number): string {
+	const flat = value.replace(/\s+/g, " ").trim();
+	return safe(JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat));
+}
+
+/**
+ * The rows of an elaborate result (`details.mode` `elaborate`: the person asked about notes
+ * instead of submitting). Collapsed, as the contract's project draws it: one line per note,
+ * `User asked to elaborate on question "…" option "…" after current answer "…" with note "…"`
+ * (without notes, one per answered question, `… after current answer "…"`). Expanded: a line
+ * saying so, then every question: `?` for one to be asked again (its current answer, each of its
+ * notes in full, a note on an option not chosen marked so), `✓` for an answer kept, `–` skipped.
+ */
+function elaborateText(details: Record<string, unknown>, questions: Array<{ id: string; label: string }>, expanded: boolean, theme: Theme): string {
+	const items = elaborationItems(details);
+	if (!expanded) {
+		const after = (labels: string[]) => (labels.length > 0 ? ` after current answer ${quoted(labels.join(", "), 200)}` : "");
+		const lines = items.map(
+			(item) =>
+				`User asked to elaborate on question ${quoted(item.prompt, 200)}${item.option !== undefined ? ` option ${quoted(item.option, 60)}` : ""}${after(item.answer)} with note ${quoted(item.note, 200)}`,
+		);
+		if (lines.length === 0) {
+			const all = (details.questions as unknown[]).flatMap((q) => (q && typeof q === "object" ? [q as { id?: unknown; prompt?: unknown }] : []));
+			for (const q of all) {
+				const answer = answerOf(details.answers, q.id);
+				if (answer && answer.labels.length > 0) lines.push(`User asked to elaborate on question ${quoted(String(q.prompt ?? ""), 200)}${after(answer.labels)}`);
+			}
+		}
+		if (lines.length === 0) lines.push("User asked for elaboration based on notes");
+		return lines.map((line) => theme.fg("warning", line)).join("\n");
+	}
+	const states = (details.continuation as { questionStates?: unknown } | undefined)?.questionStates;
+	const lines = [theme.fg("warning", "? The user asked to elaborate before answering")];
+	for (const q of questions) {
+		const answer = answerOf(details.answers, q.id);
+		const label = theme.fg("accent", oneLine(q.label, 60));
+		const shown = answer && answer.labels.some((l) => l !== "") ? answer.labels.map((l) => oneLine(l, 60)).join(", ") : undefined;
+		const notes = items.filter((item) => item.questionId === q.id);
+		const again = notes.length > 0 || own<{ status?: unknown }>(states, q.id)?.status === "needs_clarification";
+		let line: string;
+		if (again) line = `${theme.fg("warning", "? ")}${label}: ${shown ?? theme.fg("dim", "no answer yet")}`;
+		else if (shown !== undefined) line = `${theme.fg("success", "✓ ")}${label}: ${shown}`;
+		else line = `${theme.fg("dim", "– ")}${label}: ${theme.fg("dim", "skipped")}`;
+		for (const item of notes) {
+			const on = item.option === undefined ? "note" : `note on ${item.option}${item.selected ? "" : " (not chosen)"}`;
+			line += `\n    ${theme.fg("muted", safe(`${on}: ${item.note}`))}`;
+		}
+		lines.push(line);
+	}
 	return lines.join("\n");
 }
 

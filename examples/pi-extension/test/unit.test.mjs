@@ -6,7 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
 import { createJiti } from "jiti";
-import { extension, repoRoot, tempDir } from "./helpers.mjs";
+import { binaryResult, extension, repoRoot, tempDir } from "./helpers.mjs";
 
 const jiti = createJiti(import.meta.url);
 const ext = await jiti.import(extension);
@@ -299,6 +299,47 @@ test("renderResult expanded: every question, custom text in quotes, skipped ones
 			"<dim>– </dim><accent>Name</accent>: <dim>skipped</dim>\n" +
 			"<success>✓ </success><accent>Own</accent>: “Please include examples”",
 	);
+});
+
+test("renderResult of an elaborate result: the person asked to elaborate, and every note, collapsed and expanded", async () => {
+	const work = tempDir();
+	// The binary's own elaborate result: a note on Style's chosen answer, a note on Svelte (not chosen).
+	const answers = path.join(work, "answers.json");
+	fs.writeFileSync(
+		answers,
+		JSON.stringify({
+			mode: "elaborate",
+			answers: {
+				style: { values: ["balanced"], note: "what does balanced leave out?" },
+				frameworks: { values: ["react"], optionNotes: { svelte: "is it mature enough?" } },
+			},
+		}),
+	);
+	const { code, result } = await binaryResult([path.join(repoRoot, "examples", "implementation-preferences.json"), "--answers", answers]);
+	assert.equal(code, 0);
+	assert.equal(result.details.mode, "elaborate");
+	assert.equal(
+		ext.resultText(result, false, theme),
+		'<warning>User asked to elaborate on question "How should I frame the next prompt?" after current answer "Balanced" with note "what does balanced leave out?"</warning>\n' +
+			'<warning>User asked to elaborate on question "Which frontend frameworks have you used?" option "Svelte" after current answer "React" with note "is it mature enough?"</warning>',
+	);
+	assert.equal(
+		ext.resultText(result, true, theme),
+		"<warning>? The user asked to elaborate before answering</warning>\n" +
+			"<warning>? </warning><accent>Style</accent>: Balanced\n    <muted>note: what does balanced leave out?</muted>\n" +
+			"<warning>? </warning><accent>Frontend</accent>: React\n    <muted>note on Svelte (not chosen): is it mature enough?</muted>",
+	);
+	// An answer kept, a question skipped, and payload text escaped.
+	const kept = {
+		...result,
+		details: {
+			...result.details,
+			questions: [...result.details.questions, { id: "deploy", label: "Deploy", prompt: "Where?", type: "single" }, { id: "ci", label: "CI", prompt: "CI?", type: "single" }],
+			answers: { ...result.details.answers, deploy: { values: ["docker"], labels: ["Docker\x1b[2J image"], indices: [1] } },
+			continuation: { ...result.details.continuation, questionStates: { ...result.details.continuation.questionStates, deploy: { status: "answered" } } },
+		},
+	};
+	assert.deepEqual(ext.resultText(kept, true, theme).split("\n").slice(-2), ["<success>✓ </success><accent>Deploy</accent>: Docker\\e[2J image", "<dim>– </dim><accent>CI</accent>: <dim>skipped</dim>"]);
 });
 
 test("renderResult: Cancelled collapsed; dismissed, Needs user input, aborted expanded; tool errors", () => {
