@@ -39,8 +39,13 @@
  * shows them.
  *
  * pi's abort (Esc, a cancelled turn) terminates the binary: the result is then the cancelled
- * result with `details.error.code` `aborted`. Tool errors only when no result exists: no
- * binary, a binary too old, or one that wrote nothing.
+ * result with `details.error.code` `aborted`, or `interrupted` when pi itself is ending on
+ * SIGTERM or SIGHUP (a resumed session offers that call again). Every run of the binary is
+ * bounded: the `--no-input` check, `--version` and `--help` by a time limit, the questionnaire
+ * by pi's abort; each is killed (SIGTERM, then SIGKILL). The questionnaire gets a lifeline
+ * (`--lifeline-fd`, when the binary's `--help` lists it): it ends with pi, however pi ends.
+ * Tool errors only when no result exists: no binary, a binary too old or not answering, or one
+ * that wrote nothing (its output quoted escaped and cut).
  *
  * The binary is found via `PI_ASK_BIN`, else the installed platform package (the npm package
  * `pi-ask`'s optional dependency for this OS, CPU and C library), else `pi-ask` on PATH, else,
@@ -502,7 +507,7 @@ export async function checkBinaryVersion(bin: string, signal?: AbortSignal): Pro
 const lifelines = new Map<string, boolean>();
 
 /**
- * Whether the binary takes `--lifeline-fd N` (docs/dialogs.md, "A lifeline from the caller"):
+ * Whether the binary takes `--lifeline-fd N` (docs/interactive.md, "The caller's lifeline"):
  * its `--help` lists the flag. A binary built before the flag (its version may be the same) would
  * refuse it (a usage error, no questionnaire), so it is passed only when listed. Asked once per
  * binary (path and modification time), before any questionnaire, with the version check's
