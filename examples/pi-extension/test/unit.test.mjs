@@ -772,7 +772,7 @@ function neverAnswers(work, pidFile) {
 
 const oneQuestion = { title: "T", questions: [{ id: "a", prompt: "A?", options: [{ value: "x", label: "X" }] }] };
 
-test("a binary that never answers the --no-input check: killed (SIGTERM, then SIGKILL) after the time limit, a tool error, pi's terminal never handed over", async () => {
+test("a binary that never answers the --no-input check: killed (SIGTERM, then SIGKILL) after the time limit, a tool error, pi's terminal never handed over", { timeout: 40_000 }, async () => {
 	const work = tempDir();
 	const pidFile = path.join(work, "pid");
 	const stub = neverAnswers(work, pidFile);
@@ -788,7 +788,7 @@ test("a binary that never answers the --no-input check: killed (SIGTERM, then SI
 	assert.equal(alive(await pidIn(pidFile)), false, "the check was killed");
 });
 
-test("pi's abort during the --no-input check kills it at once (SIGTERM, then SIGKILL): the aborted result, no hand-over", async () => {
+test("pi's abort during the --no-input check kills it at once (SIGTERM, then SIGKILL): the aborted result, no hand-over", { timeout: 40_000 }, async () => {
 	const work = tempDir();
 	const pidFile = path.join(work, "pid");
 	const stub = neverAnswers(work, pidFile);
@@ -806,7 +806,7 @@ test("pi's abort during the --no-input check kills it at once (SIGTERM, then SIG
 	assert.equal(alive(pid), false);
 });
 
-test("the version check: killed after its time limit (a tool error), and killed on pi's abort, which it never delays", async () => {
+test("the version check: killed after its time limit (a tool error), and killed on pi's abort, which it never delays", { timeout: 40_000 }, async () => {
 	const work = tempDir();
 	const pidFile = path.join(work, "pid");
 	const stub = neverAnswers(work, pidFile);
