@@ -1055,3 +1055,41 @@ fn tui_tree_to_an_answered_call_does_not_offer_it() {
     assert!(screen.contains("TREE DONE AT THE CALL"), "{screen}");
     pi.quit();
 }
+
+/// An elaborate result in pi's transcript: the collapsed row says that the person asked to
+/// elaborate, with the note (on an option not chosen), as the contract's project draws it; it
+/// read as a submit (`✓ Q1: SQLite`).
+#[test]
+fn tui_an_elaborate_result_reads_as_the_person_asking() {
+    if skipped() {
+        return;
+    }
+    let payload = include_str!("../examples/database.json");
+    let answers = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(
+        answers.path(),
+        r#"{"mode": "elaborate", "answers": {"database": {"values": ["sqlite"], "optionNotes": {"postgres": "ops?"}}}}"#,
+    )
+    .unwrap();
+    let mut pi = PiTui::start(
+        payload,
+        &[("PI_ASK_ANSWERS", answers.path().to_str().unwrap())],
+    );
+    let screen = pi.session.wait_for("END OF TURN");
+    // pi wraps the row at the window's width (100 columns): its text, joined.
+    let joined = screen.lines().map(str::trim).collect::<Vec<_>>().join(" ");
+    // The result row: between the call row and the model's next turn (which repeats `content`).
+    let row = joined
+        .split_once("ask_user 1 question(s) (Q1)")
+        .and_then(|(_, after)| after.split_once("MODEL SAW:"))
+        .map(|(row, _)| row.trim())
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert_eq!(
+        row,
+        r#"User asked to elaborate on question "Which database should the project use?" option "PostgreSQL" after current answer "SQLite" with note "ops?""#,
+        "{screen}"
+    );
+    assert!(!screen.contains("✓ Q1"), "{screen}");
+    assert_eq!(pi.tool_result()["details"]["mode"], "elaborate");
+    pi.quit();
+}
