@@ -1338,6 +1338,31 @@ export async function askWithBinary(
 	if (signal?.aborted) {
 		return { ...abortedResult(params, "the pi turn was cancelled before the questionnaire opened"), mode: "headless", stderr: "" };
 	}
+	// pi ending by a signal meanwhile (its shutdown aborts this turn) makes the result an
+	// interrupted one, which a resumed session offers again.
+	const ending = watchPiEnding();
+	try {
+		return await askWatched(bin, params, signal, ctx, opts, ending.signal);
+	} finally {
+		ending.release();
+	}
+}
+
+/** {@link askWithBinary} with `piEnding`, the signal that is ending pi, if one came. */
+async function askWatched(
+	bin: string,
+	params: AskUserParams,
+	signal: AbortSignal | undefined,
+	ctx: Pick<ExtensionContext, "mode" | "cwd" | "ui">,
+	opts: AskOptions,
+	piEnding: () => NodeJS.Signals | undefined,
+): Promise<AskUserResult & { mode: RunMode; stderr: string }> {
+	/** The result when pi's abort came before the questionnaire opened. */
+	const cancelledBeforeOpening = () => {
+		const ended = piEnding();
+		const result = ended ? interruptedResult(params, ended) : abortedResult(params, "the pi turn was cancelled before the questionnaire opened");
+		return { ...result, mode: "headless" as const, stderr: "" };
+	};
 	// Synchronous on purpose, up to the spawn: these take microseconds, while pi's libuv
 	// threadpool (which async fs calls queue on) can be busy with pi's own work for hundreds
 	// of milliseconds on a first call, which would delay the first question.
@@ -1373,9 +1398,7 @@ export async function askWithBinary(
 		} finally {
 			closeChannels(checkChannels);
 		}
-		if (signal?.aborted) {
-			return { ...abortedResult(params, "the pi turn was cancelled before the questionnaire opened"), mode: "headless", stderr: "" };
-		}
+		if (signal?.aborted) return cancelledBeforeOpening();
 		if (check.timedOut) {
 			throw new Error(
 				`pi-ask did not check the payload (\`--no-input\`) within ${CHECK_TIMEOUT_MS / 1000} s and was killed: ${bin} is not a working pi-ask.`,
@@ -1392,13 +1415,8 @@ export async function askWithBinary(
 		}
 	}
 	const withLifeline = await lifeline;
-	if (signal?.aborted) {
-		return { ...abortedResult(params, "the pi turn was cancelled before the questionnaire opened"), mode: "headless", stderr: "" };
-	}
+	if (signal?.aborted) return cancelledBeforeOpening();
 	const channels = privateChannels(opts.context ? [payloadText, opts.context] : [payloadText]);
-	// pi ending by a signal while the questions are up (its shutdown aborts this turn) makes the
-	// result an interrupted one, which a resumed session offers again.
-	const ending = watchPiEnding();
 	try {
 		const baseArgs = fdArgs(!!opts.context);
 		// The version check is started now, before the questionnaire, and runs beside it (see
@@ -1557,7 +1575,7 @@ export async function askWithBinary(
 		}
 
 		const { outcome } = run;
-		const piEnded = outcome.aborted ? ending.signal() : undefined;
+		const piEnded = outcome.aborted ? piEnding() : undefined;
 		let result: AskUserResult | undefined;
 		try {
 			result = parseResult(outcome.result);
@@ -1576,7 +1594,6 @@ export async function askWithBinary(
 		const stderr = outcome.stderr.trim();
 		throw new Error(`pi-ask ${how} without writing a result${stderr ? `: ${quotedOutput(stderr)}` : ""}`);
 	} finally {
-		ending.release();
 		closeChannels(channels);
 	}
 }
