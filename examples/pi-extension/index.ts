@@ -41,8 +41,8 @@
  * pi's abort (Esc, a cancelled turn) terminates the binary: the result is then the cancelled
  * result with `details.error.code` `aborted`, or `interrupted` when pi itself is ending on
  * SIGTERM or SIGHUP (a resumed session offers that call again). Every run of the binary is
- * bounded: the `--no-input` check, `--version` and `--help` by a time limit, the questionnaire
- * by pi's abort; each is killed (SIGTERM, then SIGKILL). The questionnaire gets a lifeline
+ * bounded: the `--no-input` check, `--version`, `--help` and a run with no one to ask by a time
+ * limit, a questionnaire by pi's abort; each is killed (SIGTERM, then SIGKILL). The questionnaire gets a lifeline
  * (`--lifeline-fd`, when the binary's `--help` lists it): it ends with pi, however pi ends.
  * Tool errors only when no result exists: no binary, a binary too old or not answering, or one
  * that wrote nothing (its output quoted escaped and cut).
@@ -81,6 +81,11 @@ export const MIN_BINARY_VERSION = "0.5.0";
 const VERSION_TIMEOUT_MS = 10_000;
 /** How long the `--no-input` check of a payload may take (no person in it: reading and validating). */
 const CHECK_TIMEOUT_MS = 10_000;
+/**
+ * How long a run with no one to ask may take (scripted answers, the "Needs user input" result):
+ * reading, validating and answering, an answers file up to 17 times the payload's bound.
+ */
+export const HEADLESS_TIMEOUT_MS = 60_000;
 /** After SIGTERM (an abort, a time limit), how long the binary gets to end before SIGKILL. */
 const KILL_GRACE_MS = 3_000;
 /** After the binary exited, how long what it left running may hold its pipes open. */
@@ -1313,6 +1318,8 @@ export interface AskOptions {
 	 * environment ({@link settingsEnv}) over pi's own.
 	 */
 	settings?: AskSettings;
+	/** The time limit of a run with no one to ask, in ms; default {@link HEADLESS_TIMEOUT_MS}. */
+	headlessTimeoutMs?: number;
 }
 
 /** How pi's mode reads in the model's "Needs user input" text (`--no-input-reason`). */
@@ -1447,6 +1454,7 @@ async function askWatched(
 				onSpawn,
 				env,
 				lifeline: withLifeline,
+				timeoutMs: opts.headlessTimeoutMs ?? HEADLESS_TIMEOUT_MS,
 			}),
 		});
 
@@ -1575,6 +1583,10 @@ async function askWatched(
 		}
 
 		const { outcome } = run;
+		if (outcome.timedOut) {
+			const limit = (opts.headlessTimeoutMs ?? HEADLESS_TIMEOUT_MS) / 1000;
+			throw new Error(`pi-ask gave no result within ${limit} s with no one to ask (${run.mode}) and was killed: ${bin} is not a working pi-ask.`);
+		}
 		const piEnded = outcome.aborted ? piEnding() : undefined;
 		let result: AskUserResult | undefined;
 		try {

@@ -806,6 +806,17 @@ test("pi's abort during the --no-input check kills it at once (SIGTERM, then SIG
 	assert.equal(alive(pid), false);
 });
 
+test("a run with no one to ask (no terminal, scripted answers) that never ends: killed after its time limit, a tool error", { timeout: 40_000 }, async () => {
+	const work = tempDir();
+	const pidFile = path.join(work, "pid");
+	const stub = neverAnswers(work, pidFile);
+	assert.equal(ext.HEADLESS_TIMEOUT_MS, 60_000);
+	await assert.rejects(ext.askWithBinary(stub, oneQuestion, undefined, headlessCtx(work), { headlessTimeoutMs: 500 }), {
+		message: `pi-ask gave no result within 0.5 s with no one to ask (headless) and was killed: ${stub} is not a working pi-ask.`,
+	});
+	assert.equal(alive(await pidIn(pidFile)), false);
+});
+
 test("the version check: killed after its time limit (a tool error), and killed on pi's abort, which it never delays", { timeout: 40_000 }, async () => {
 	const work = tempDir();
 	const pidFile = path.join(work, "pid");
