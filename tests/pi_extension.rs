@@ -822,6 +822,31 @@ fn tui_the_timeout_in_pis_settings_ends_the_questionnaire() {
 
 /// What the extension offers when a session continues with an unanswered ask_user call.
 const OFFER: &str = "Answer them now?";
+/// The first line of the user's message that carries the answers given on resuming.
+const RESUMED: &str = "pi ended before I could answer your last ask_user call, so it got no answers. I answered its questions now:";
+
+/// Yes to the offer of an unanswered call, then Balanced, nothing on Frontend, Submit; waits for
+/// the model's turn on the answers ("MODEL GOT:") and returns the user's last message.
+fn answer_the_offer(pi: &mut PiTui, mode: &str) -> String {
+    let s = &mut pi.session;
+    s.wait_for(OFFER);
+    s.send("\r");
+    s.wait_for(Q1);
+    s.send(DOWN);
+    s.wait_for("Balanced");
+    s.send("\r");
+    s.wait_for(Q2);
+    s.send("\r");
+    s.wait_for("Review");
+    s.send("\r");
+    let screen = s.wait_for("END OF TURN");
+    assert!(screen.contains("MODEL GOT:"), "{mode}:\n{screen}");
+    let users = pi.messages("user");
+    users.last().unwrap()["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
 
 /// pi killed (its whole process group, SIGKILL: an ssh drop, a closed terminal) while the
 /// questions are up leaves a session whose newest ask_user call has no result; `pi --continue`
@@ -846,26 +871,9 @@ fn tui_a_resumed_session_offers_an_unanswered_call_again_once() {
         assert_eq!(pi.messages("toolResult"), Vec::<Value>::new(), "{mode}");
 
         let mut pi = start(&["--tui-mode", mode, "--continue"]);
-        let s = &mut pi.session;
-        s.wait_for(OFFER);
-        s.send("\r");
-        s.wait_for(Q1);
-        s.send(DOWN);
-        s.wait_for("Balanced");
-        s.send("\r");
-        s.wait_for(Q2);
-        s.send("\r");
-        s.wait_for("Review");
-        s.send("\r");
-        let screen = s.wait_for("END OF TURN");
-        assert!(screen.contains("MODEL GOT:"), "{mode}:\n{screen}");
-        let users = pi.messages("user");
-        let last = users.last().unwrap()["content"][0]["text"]
-            .as_str()
-            .unwrap()
-            .to_string();
+        let last = answer_the_offer(&mut pi, mode);
         assert!(
-            last == "pi ended before I could answer your last ask_user call, so its tool result says no result was provided. I answered its questions now:\n\nStyle: Balanced\nFrontend: (no answer)",
+            last == format!("{RESUMED}\n\nStyle: Balanced\nFrontend: (no answer)"),
             "{mode}: {last}"
         );
         let offered: Vec<Value> = pi
@@ -922,5 +930,168 @@ fn tui_the_rows_of_questions_named_like_object_prototype_are_drawn() {
         result["details"]["answers"],
         json!({"toString": {"values": ["a"], "labels": ["A"], "indices": [1]}})
     );
+    pi.quit();
+}
+
+/// pi ended by SIGTERM or SIGHUP sent to pi alone (a process manager, `kill`, a session
+/// manager) while the questions are up: pi shuts down (its turn aborted), the call is recorded
+/// as interrupted, not as the person's cancel, and `pi --continue` offers it again, in both TUI
+/// modes.
+#[test]
+fn tui_sigterm_or_sighup_to_pi_alone_records_an_interrupted_call_that_resume_offers() {
+    if skipped() {
+        return;
+    }
+    for (mode, signal, name) in [
+        ("fullscreen", libc::SIGTERM, "SIGTERM"),
+        ("regular", libc::SIGHUP, "SIGHUP"),
+        ("regular", libc::SIGTERM, "SIGTERM"),
+        ("fullscreen", libc::SIGHUP, "SIGHUP"),
+    ] {
+        let base = tempfile::tempdir().unwrap();
+        // `--continue` continues the newest session of pi's working directory.
+        let project = base.path().join("project");
+        std::fs::create_dir_all(&project).unwrap();
+        let start =
+            |args: &[&str]| PiTui::start_at(Some(base.path()), PREFS, &[], args, Some(&project));
+        let mut pi = start(&["--tui-mode", mode, "go"]);
+        pi.session.wait_for(Q1);
+        crate::common::send_signal(pi.session.pid(), signal);
+        let _ = pi.session.finish();
+        let result = pi.tool_result();
+        assert_eq!(
+            result["details"]["error"],
+            json!({"code": "interrupted", "message": format!("pi ended ({name})")}),
+            "{mode} {name}"
+        );
+        assert_eq!(
+            result["content"][0]["text"],
+            format!("pi ended ({name}) while the questionnaire \"Implementation preferences\" was up, before the user answered; no answers were given. Do not assume any answer."),
+        );
+
+        let mut pi = start(&["--tui-mode", mode, "--continue"]);
+        let last = answer_the_offer(&mut pi, mode);
+        assert_eq!(
+            last,
+            format!("{RESUMED}\n\nStyle: Balanced\nFrontend: (no answer)"),
+            "{mode} {name}"
+        );
+        pi.quit();
+    }
+}
+
+/// `pi --continue "go on"` with an unanswered call: the offer comes first, and the prompt waits
+/// for it: the answers and the prompt go to the model as one message, before any new turn (the
+/// faux model would call ask_user again on "go on" alone), in both TUI modes.
+#[test]
+fn tui_continue_with_a_prompt_offers_the_unanswered_call_before_the_new_turn() {
+    if skipped() {
+        return;
+    }
+    for mode in ["fullscreen", "regular"] {
+        let base = tempfile::tempdir().unwrap();
+        // `--continue` continues the newest session of pi's working directory.
+        let project = base.path().join("project");
+        std::fs::create_dir_all(&project).unwrap();
+        let start =
+            |args: &[&str]| PiTui::start_at(Some(base.path()), PREFS, &[], args, Some(&project));
+        let mut pi = start(&["--tui-mode", mode, "go"]);
+        pi.session.wait_for(Q1);
+        crate::common::send_signal(-pi.session.pid(), libc::SIGKILL);
+        let _ = pi.session.finish();
+
+        let mut pi = start(&["--tui-mode", mode, "--continue", "go on"]);
+        let last = answer_the_offer(&mut pi, mode);
+        assert_eq!(
+            last,
+            format!("{RESUMED}\n\nStyle: Balanced\nFrontend: (no answer)\n\ngo on"),
+            "{mode}"
+        );
+        // The prompt started no turn of its own: one call, from the first run.
+        let calls: Vec<Value> = pi
+            .messages("assistant")
+            .into_iter()
+            .filter(|m| m["stopReason"] == "toolUse")
+            .collect();
+        assert_eq!(calls.len(), 1, "{mode}: {calls:?}");
+        let users: Vec<Value> = pi
+            .messages("user")
+            .into_iter()
+            .map(|m| m["content"][0]["text"].clone())
+            .collect();
+        assert_eq!(users.len(), 2, "{mode}: {users:?}");
+        pi.quit();
+    }
+}
+
+/// `/tree` back to an answered ask_user call (the leaf on the call, its result on the branch
+/// no more) does not offer it again as if pi had ended there.
+#[test]
+fn tui_tree_to_an_answered_call_does_not_offer_it() {
+    if skipped() {
+        return;
+    }
+    let mut pi = PiTui::start(PREFS, &[]);
+    let s = &mut pi.session;
+    s.wait_for(Q1);
+    s.send("\r");
+    s.wait_for(Q2);
+    s.send("\r");
+    s.wait_for("Review");
+    s.send("\r");
+    s.wait_for("END OF TURN");
+    // test/faux.ts's /faux-tree: the leaf moved to the call (pi's /tree), then a notification.
+    s.send("/faux-tree");
+    s.wait_for("/faux-tree");
+    s.send("\r");
+    let screen = s.wait_for("TREE DONE");
+    // An offer is recorded (ask:offered, a new leaf under the call) before it is shown, within
+    // pi's session_tree event, which pi awaits before the command goes on.
+    let offered = pi
+        .entries()
+        .into_iter()
+        .filter(|e| e["type"] == "custom" && e["customType"] == "ask:offered")
+        .count();
+    assert_eq!(offered, 0, "{screen}");
+    assert!(!screen.contains(OFFER), "{screen}");
+    assert!(screen.contains("TREE DONE AT THE CALL"), "{screen}");
+    pi.quit();
+}
+
+/// An elaborate result in pi's transcript: the collapsed row says that the person asked to
+/// elaborate, with the note (on an option not chosen), as the contract's project draws it; it
+/// read as a submit (`✓ Q1: SQLite`).
+#[test]
+fn tui_an_elaborate_result_reads_as_the_person_asking() {
+    if skipped() {
+        return;
+    }
+    let payload = include_str!("../examples/database.json");
+    let answers = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(
+        answers.path(),
+        r#"{"mode": "elaborate", "answers": {"database": {"values": ["sqlite"], "optionNotes": {"postgres": "ops?"}}}}"#,
+    )
+    .unwrap();
+    let mut pi = PiTui::start(
+        payload,
+        &[("PI_ASK_ANSWERS", answers.path().to_str().unwrap())],
+    );
+    let screen = pi.session.wait_for("END OF TURN");
+    // pi wraps the row at the window's width (100 columns): its text, joined.
+    let joined = screen.lines().map(str::trim).collect::<Vec<_>>().join(" ");
+    // The result row: between the call row and the model's next turn (which repeats `content`).
+    let row = joined
+        .split_once("ask_user 1 question(s) (Q1)")
+        .and_then(|(_, after)| after.split_once("MODEL SAW:"))
+        .map(|(row, _)| row.trim())
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert_eq!(
+        row,
+        r#"User asked to elaborate on question "Which database should the project use?" option "PostgreSQL" after current answer "SQLite" with note "ops?""#,
+        "{screen}"
+    );
+    assert!(!screen.contains("✓ Q1"), "{screen}");
+    assert_eq!(pi.tool_result()["details"]["mode"], "elaborate");
     pi.quit();
 }

@@ -60,6 +60,10 @@ struct Run<'a> {
     says: &'a str,
     /// The temporary directory pi and the binary are given (`TMPDIR`), `XDG_RUNTIME_DIR` unset.
     tmpdir: Option<&'a Path>,
+    /// pi keeps its session, and once it has ended (however it ended), `pi --continue` runs in
+    /// the same terminal; the shell runs each as a job of its own (`set -m`), as an interactive
+    /// shell does, and prints `PI2 EXITED <status>` after the second.
+    and_continue: bool,
 }
 
 impl Default for Run<'_> {
@@ -68,6 +72,7 @@ impl Default for Run<'_> {
             size: (100, 30),
             says: SAYS,
             tmpdir: None,
+            and_continue: false,
         }
     }
 }
@@ -90,24 +95,52 @@ impl PiInTmux {
         let ext = ext_dir();
         let q = |p: &Path| shell_quote(&p.to_string_lossy());
         let script = dir.path().join("run.sh");
+        let pi_command = |last: &str| {
+            format!(
+                "node {} --offline {} -ne -ns -np -nc -e {} -e {} --provider faux --model faux-1 --tui-mode {mode} {last}",
+                q(&ext.join("node_modules/@earendil-works/pi-coding-agent/dist/cli.js")),
+                if run.and_continue {
+                    format!("--session-dir {}", q(&dir.path().join("sessions")))
+                } else {
+                    "--no-session".to_string()
+                },
+                q(&ext.join("test/faux.ts")),
+                q(&ext.join("index.ts")),
+            )
+        };
         let lines = [
+            if run.and_continue { "set -m" } else { "" }.to_string(),
             "unset PI_ASK_SCREEN PI_ASK_ANSWERS PI_ASK_TIMEOUT NO_COLOR".to_string(),
-            format!("export PATH={}", shell_quote(&node.path_env.to_string_lossy())),
-            format!("export HOME={} PI_CODING_AGENT_DIR={}/.pi/agent PI_OFFLINE=1", q(&home), q(&home)),
-            format!("export PI_ASK_BIN={}", shell_quote(env!("CARGO_BIN_EXE_pi-ask"))),
-            format!("export PI_ASK_TEST_PAYLOAD={} PI_ASK_TEST_MESSAGE={}", q(&payload), shell_quote(run.says)),
+            format!(
+                "export PATH={}",
+                shell_quote(&node.path_env.to_string_lossy())
+            ),
+            format!(
+                "export HOME={} PI_CODING_AGENT_DIR={}/.pi/agent PI_OFFLINE=1",
+                q(&home),
+                q(&home)
+            ),
+            format!(
+                "export PI_ASK_BIN={}",
+                shell_quote(env!("CARGO_BIN_EXE_pi-ask"))
+            ),
+            format!(
+                "export PI_ASK_TEST_PAYLOAD={} PI_ASK_TEST_MESSAGE={}",
+                q(&payload),
+                shell_quote(run.says)
+            ),
             match run.tmpdir {
                 Some(tmp) => format!("export TMPDIR={}; unset XDG_RUNTIME_DIR", q(tmp)),
                 None => String::new(),
             },
             format!("for i in 1 2 3; do echo \"{SHELL_LINE} $i\"; done"),
-            format!(
-                "node {} --offline --no-session -ne -ns -np -nc -e {} -e {} --provider faux --model faux-1 --tui-mode {mode} go",
-                q(&ext.join("node_modules/@earendil-works/pi-coding-agent/dist/cli.js")),
-                q(&ext.join("test/faux.ts")),
-                q(&ext.join("index.ts")),
-            ),
+            pi_command("go"),
             "echo \"PI EXITED $?\"".to_string(),
+            if run.and_continue {
+                format!("{}; echo \"PI2 EXITED $?\"", pi_command("--continue"))
+            } else {
+                String::new()
+            },
             "exec sleep 600".to_string(),
         ];
         std::fs::write(&script, lines.join("\n") + "\n").unwrap();
@@ -720,5 +753,111 @@ fn tmux_fullscreen_pi_shows_the_message_above_the_questions_again_after_a_resize
             !history.contains(left),
             "{left:?} was left behind:\n{history}"
         );
+    }
+}
+
+/// The parent of process `pid` (from /proc).
+fn parent_of(pid: i32) -> i32 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("the process runs");
+    let close = stat.rfind(')').unwrap();
+    stat[close + 1..]
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .unwrap()
+}
+
+/// Whether process `pid` runs (a zombie does not: it holds nothing).
+fn running(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        let close = stat.rfind(')').unwrap_or(0);
+        stat[close + 1..].split_whitespace().next() != Some("Z")
+    })
+}
+
+/// The pids of every running `pi-ask` process on the machine.
+fn every_pi_ask() -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_string_lossy().parse::<i32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == "pi-ask")
+                && running(*pid)
+        })
+        .collect()
+}
+
+/// pi killed with SIGKILL (an out-of-memory kill, `kill -9`) while the questions are up: the
+/// binary ends with it (the extension's lifeline, `--lifeline-fd`), and in the same terminal
+/// `pi --continue` offers the unanswered questions, whose questionnaire is up and answered at
+/// once: no orphan pi-ask is left (in `ps`), and none holds the terminal's lock. In both TUI
+/// modes, with the shell's job control (pi a job of its own, as in an interactive shell).
+#[test]
+fn tmux_kill_9_of_pi_then_continue_in_the_same_terminal_answers_at_once() {
+    if skipped() || no_tmux() {
+        return;
+    }
+    for mode in ["fullscreen", "regular"] {
+        let pi = PiInTmux::start_with(
+            &format!("kill9-{mode}"),
+            mode,
+            Run {
+                and_continue: true,
+                ..Run::default()
+            },
+        );
+        pi.wait_for(Q1);
+        let pane_pid: i32 = pi
+            .tmux(&["display-message", "-p", "-t", "t", "#{pane_pid}"])
+            .trim()
+            .parse()
+            .unwrap();
+        let binary = descendant_named(pane_pid, "pi-ask");
+        let node = parent_of(binary);
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(node),
+            nix::sys::signal::Signal::SIGKILL,
+        )
+        .expect("SIGKILL to pi");
+        let start = Instant::now();
+        while running(binary) {
+            if start.elapsed() > Duration::from_secs(10) {
+                // Not left behind by a failing test (it would outlive the tmux server too).
+                let screen = pi.screen();
+                let _ = nix::sys::signal::kill(
+                    nix::unistd::Pid::from_raw(binary),
+                    nix::sys::signal::Signal::SIGKILL,
+                );
+                panic!("{mode}: pi-ask {binary} outlived pi (killed by SIGKILL):\n{screen}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        // The same terminal: the resumed session offers the questions; they are up at once.
+        pi.wait_for("Answer them now?");
+        pi.keys(&["Enter"]);
+        pi.answer();
+        pi.wait_for("MODEL GOT:");
+        assert!(every_pi_ask().iter().all(|p| *p != binary), "{mode}");
+        pi.keys(&["C-d"]);
+        let start = Instant::now();
+        while !pi.history().contains("PI2 EXITED 0") {
+            assert!(
+                start.elapsed() < WAIT,
+                "{mode}: pi did not quit:\n{}",
+                pi.history()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        // Nothing of either run is left.
+        let family: Vec<i32> = every_pi_ask()
+            .into_iter()
+            .filter(|p| {
+                *p == binary
+                    || std::fs::read_to_string(format!("/proc/{p}/environ"))
+                        .is_ok_and(|e| e.contains(&pi.socket))
+            })
+            .collect();
+        assert_eq!(family, Vec::<i32>::new(), "{mode}");
     }
 }

@@ -39,8 +39,13 @@
  * shows them.
  *
  * pi's abort (Esc, a cancelled turn) terminates the binary: the result is then the cancelled
- * result with `details.error.code` `aborted`. Tool errors only when no result exists: no
- * binary, a binary too old, or one that wrote nothing.
+ * result with `details.error.code` `aborted`, or `interrupted` when pi itself is ending on
+ * SIGTERM or SIGHUP (a resumed session offers that call again). Every run of the binary is
+ * bounded: the `--no-input` check, `--version`, `--help` and a run with no one to ask by a time
+ * limit, a questionnaire by pi's abort; each is killed (SIGTERM, then SIGKILL). The questionnaire gets a lifeline
+ * (`--lifeline-fd`, when the binary's `--help` lists it): it ends with pi, however pi ends.
+ * Tool errors only when no result exists: no binary, a binary too old or not answering, or one
+ * that wrote nothing (its output quoted escaped and cut).
  *
  * The binary is found via `PI_ASK_BIN`, else the installed platform package (the npm package
  * `pi-ask`'s optional dependency for this OS, CPU and C library), else `pi-ask` on PATH, else,
@@ -72,10 +77,21 @@ import { type Static, Type } from "typebox";
  */
 export const MIN_BINARY_VERSION = "0.5.0";
 
-/** How long `pi-ask --version` may take before the binary is considered broken. */
+/** How long `pi-ask --version` (and `--help`) may take before the binary is considered broken. */
 const VERSION_TIMEOUT_MS = 10_000;
-/** After SIGTERM on abort, how long the binary gets to write its result before SIGKILL. */
+/** How long the `--no-input` check of a payload may take (no person in it: reading and validating). */
+const CHECK_TIMEOUT_MS = 10_000;
+/**
+ * How long a run with no one to ask may take (scripted answers, the "Needs user input" result):
+ * reading, validating and answering, an answers file up to 17 times the payload's bound.
+ */
+export const HEADLESS_TIMEOUT_MS = 60_000;
+/** After SIGTERM (an abort, a time limit), how long the binary gets to end before SIGKILL. */
 const KILL_GRACE_MS = 3_000;
+/** After the binary exited, how long what it left running may hold its pipes open. */
+const LATE_OUTPUT_MS = 1_000;
+/** The most of a broken binary's output quoted in a tool error, in characters. */
+const MAX_QUOTED_OUTPUT = 2_000;
 
 // ---------------------------------------------------------------------------------------------
 // Parameters: the contract's "Input" loosened, as the contract's project does since its v0.4.0.
@@ -149,6 +165,12 @@ export interface AskUserDetails {
 		}
 	>;
 	error?: { code: string; message: string; problems?: unknown[] };
+	/** `elaborate` when the person asked about their notes instead of submitting; absent on a submit. */
+	mode?: "elaborate";
+	/** An elaborate result's questions to re-ask and answers to keep (docs/contract.md). */
+	continuation?: unknown;
+	/** An elaborate result's notes, each with its question and options, and the instruction (docs/contract.md). */
+	elaboration?: unknown;
 }
 
 /** A result as the binary writes it: `{content, details}`. */
@@ -327,38 +349,157 @@ export function compareVersions(a: string, b: string): number {
 	return 0;
 }
 
+/** What {@link runProbe} saw of one short run of the binary. */
+interface ProbeOutcome {
+	code: number | null;
+	stdout: string;
+	stderr: string;
+	/** Whether it ran out of time and was killed. */
+	timedOut: boolean;
+	/** Whether `signal` fired and it was killed. */
+	aborted: boolean;
+	error?: Error;
+}
+
+/** The most of a probe's stdout and stderr kept, each. */
+const MAX_PROBE_OUTPUT = 64 * 1024;
+
+/**
+ * Runs `<bin> args` without a terminal for a short answer (`--version`, `--help`), in its own
+ * session (detached: a Ctrl+C or SIGINT meant for a questionnaire never reaches it), and kills
+ * its process group when it takes longer than `timeoutMs` or `signal` fires: SIGTERM, then
+ * SIGKILL after {@link KILL_GRACE_MS}. Resolves once it has ended (what it left running may
+ * hold its pipes for {@link LATE_OUTPUT_MS} more); keeps {@link MAX_PROBE_OUTPUT} of each stream.
+ */
+function runProbe(bin: string, args: string[], timeoutMs: number, signal?: AbortSignal): Promise<ProbeOutcome> {
+	return new Promise((resolve) => {
+		let stdout = "";
+		let stderr = "";
+		let timedOut = false;
+		let aborted = false;
+		let error: Error | undefined;
+		let child: ChildProcess;
+		try {
+			child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"], detached: true });
+		} catch (e) {
+			resolve({ code: null, stdout, stderr, timedOut, aborted, error: e as Error });
+			return;
+		}
+		const stop = stopper(child, true);
+		const onAbort = () => {
+			aborted = true;
+			stop.kill();
+		};
+		const timer = setTimeout(() => {
+			timedOut = true;
+			stop.kill();
+		}, timeoutMs);
+		child.stdout?.on("data", (d) => {
+			if (stdout.length < MAX_PROBE_OUTPUT) stdout += d;
+		});
+		child.stderr?.on("data", (d) => {
+			if (stderr.length < MAX_PROBE_OUTPUT) stderr += d;
+		});
+		child.on("error", (e) => {
+			error = e;
+		});
+		child.on("exit", () => stop.exited());
+		child.on("close", (code) => {
+			clearTimeout(timer);
+			stop.done();
+			signal?.removeEventListener("abort", onAbort);
+			resolve({ code, stdout, stderr, timedOut, aborted, error });
+		});
+		if (signal?.aborted) onAbort();
+		else signal?.addEventListener("abort", onAbort, { once: true });
+	});
+}
+
+/**
+ * How a child of the extension is ended: `kill()` sends SIGTERM (to its process group when
+ * `group`: it was started detached), then SIGKILL after {@link KILL_GRACE_MS}; `exited()`, on
+ * its exit, gives what it left running {@link LATE_OUTPUT_MS} to let go of its pipes, then
+ * closes them (the child's `close` comes then); `done()` clears the timers.
+ */
+function stopper(child: ChildProcess, group: boolean): { kill: () => void; exited: () => void; done: () => void } {
+	let killTimer: NodeJS.Timeout | undefined;
+	let lateTimer: NodeJS.Timeout | undefined;
+	let gone = false;
+	const send = (sig: NodeJS.Signals) => {
+		if (group && child.pid !== undefined) {
+			try {
+				process.kill(-child.pid, sig);
+				return;
+			} catch {
+				// the group is gone: the child alone
+			}
+		}
+		if (!gone) child.kill(sig);
+	};
+	return {
+		kill() {
+			if (killTimer || gone) return;
+			send("SIGTERM");
+			killTimer = setTimeout(() => send("SIGKILL"), KILL_GRACE_MS);
+		},
+		exited() {
+			gone = true;
+			lateTimer ??= setTimeout(() => {
+				for (const stream of child.stdio) stream?.destroy();
+			}, LATE_OUTPUT_MS);
+		},
+		done() {
+			if (killTimer) clearTimeout(killTimer);
+			if (lateTimer) clearTimeout(lateTimer);
+		},
+	};
+}
+
+/**
+ * `text` (a binary's output) fit for a tool error: escaped as {@link safe} escapes it (no
+ * control character but newline and tab, so no escape sequence) and cut to `max` characters,
+ * with how many were cut.
+ */
+export function quotedOutput(text: string, max = MAX_QUOTED_OUTPUT): string {
+	let out = "";
+	let used = 0;
+	for (const c of text.slice(0, max + 1)) {
+		const shown = safe(c);
+		if (out.length + shown.length > max) break;
+		out += shown;
+		used += c.length;
+	}
+	const rest = text.length - used;
+	return rest > 0 ? `${out}… (${rest} more characters cut)` : out;
+}
+
+/** The key of a binary's cached answers: its path and modification time (a rebuilt binary is asked again). */
+function binaryKey(bin: string): string {
+	try {
+		return `${bin}:${fs.statSync(bin).mtimeMs}`;
+	} catch {
+		return bin;
+	}
+}
+
 const checkedVersions = new Map<string, string>();
 
-/** Runs `<bin> --version` and throws when it fails or is older than {@link MIN_BINARY_VERSION}. */
-export async function checkBinaryVersion(bin: string): Promise<string> {
-	let key = bin;
-	try {
-		key = `${bin}:${fs.statSync(bin).mtimeMs}`;
-	} catch {
-		// checked below
-	}
+/**
+ * Runs `<bin> --version` and throws when it fails, takes longer than {@link VERSION_TIMEOUT_MS}
+ * (it is killed), or is older than {@link MIN_BINARY_VERSION}. Killed when `signal` fires (then
+ * it throws too; the caller has an aborted result to give).
+ */
+export async function checkBinaryVersion(bin: string, signal?: AbortSignal): Promise<string> {
+	const key = binaryKey(bin);
 	const known = checkedVersions.get(key);
 	if (known) return known;
-	const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-		(resolve) => {
-			let stdout = "";
-			let stderr = "";
-			// Its own session (detached): it may still run beside the questionnaire, and a Ctrl+C
-			// or SIGINT meant for the questionnaire must not reach it. It is started before the
-			// questionnaire (askWithBinary): between fork and setsid a child is still in pi's
-			// process group, and a group-wide signal in that moment would kill it.
-			const child = spawn(bin, ["--version"], { stdio: ["ignore", "pipe", "pipe"], timeout: VERSION_TIMEOUT_MS, detached: true });
-			child.stdout?.on("data", (d) => (stdout += d));
-			child.stderr?.on("data", (d) => (stderr += d));
-			child.on("error", (e) => resolve({ code: null, stdout, stderr: stderr + String(e) }));
-			child.on("close", (code) => resolve({ code, stdout, stderr }));
-		},
-	);
+	const { code, stdout, stderr, timedOut, aborted, error } = await runProbe(bin, ["--version"], VERSION_TIMEOUT_MS, signal);
+	if (aborted) throw new Error("the version check was cancelled");
+	if (timedOut) throw new Error(`${bin} does not look like pi-ask: \`--version\` gave no answer within ${VERSION_TIMEOUT_MS / 1000} s (it was killed).`);
 	const match = /^pi-ask (\d+\.\d+\.\d+)/m.exec(stdout);
 	if (code !== 0 || !match) {
-		throw new Error(
-			`${bin} does not look like pi-ask: \`--version\` exited with ${code} and printed ${JSON.stringify((stdout + stderr).trim().slice(0, 200))}.`,
-		);
+		const printed = (stdout + stderr + (error ? String(error) : "")).trim();
+		throw new Error(`${bin} does not look like pi-ask: \`--version\` exited with ${code} and printed "${quotedOutput(printed, 200)}".`);
 	}
 	const version = match[1];
 	if (compareVersions(version, MIN_BINARY_VERSION) < 0) {
@@ -366,6 +507,26 @@ export async function checkBinaryVersion(bin: string): Promise<string> {
 	}
 	checkedVersions.set(key, version);
 	return version;
+}
+
+const lifelines = new Map<string, boolean>();
+
+/**
+ * Whether the binary takes `--lifeline-fd N` (docs/interactive.md, "The caller's lifeline"):
+ * its `--help` lists the flag. A binary built before the flag (its version may be the same) would
+ * refuse it (a usage error, no questionnaire), so it is passed only when listed. Asked once per
+ * binary (path and modification time), before any questionnaire, with the version check's
+ * time limit; false when `--help` fails.
+ */
+export async function binaryTakesLifeline(bin: string, signal?: AbortSignal): Promise<boolean> {
+	const key = binaryKey(bin);
+	const known = lifelines.get(key);
+	if (known !== undefined) return known;
+	const { code, stdout, aborted } = await runProbe(bin, ["--help"], VERSION_TIMEOUT_MS, signal);
+	if (aborted) return false;
+	const takes = code === 0 && /(^|\s)--lifeline-fd\b/m.test(stdout);
+	lifelines.set(key, takes);
+	return takes;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -390,6 +551,8 @@ interface RunOutcome {
 	error?: Error;
 	/** Whether pi's abort signal fired while it ran (the child was terminated). */
 	aborted: boolean;
+	/** Whether it ran out of its time limit (the child was terminated). */
+	timedOut: boolean;
 	/** Captured stderr (headless runs only; on a terminal it goes to the terminal). */
 	stderr: string;
 	/** What the binary wrote to its `--output` ({@link RESULT_FD}); empty when it wrote nothing. */
@@ -407,18 +570,27 @@ const RESULT_FD = 4;
 const CONTEXT_FD = 5;
 /** The hand-over screen's lines (`--above`), in pi's fullscreen mode. */
 const ABOVE_FD = 6;
+/**
+ * The lifeline (`--lifeline-fd`): one end of a socket pair whose other end only pi holds and
+ * never writes, so the binary reads its end-of-file when pi is gone, however pi ended (a
+ * SIGKILL, an out-of-memory kill); it then restores the terminal and exits.
+ */
+export const LIFELINE_FD = 7;
 /** The most of pi's conversation passed with `--above`: its last lines, more than any window's rows. */
 const ABOVE_MAX_LINES = 1000;
 /** The most of a result read from the binary (a result is bounded by the payload's bound and the answers'). */
 const MAX_RESULT_BYTES = 256 * 1024 * 1024;
 
 /**
- * Spawns the binary and resolves when it has closed. On `signal` abort the child gets SIGTERM
- * (it then writes a cancelled result with `error.code` `aborted`), and SIGKILL after a grace
- * period. The `channels` ({@link privateChannels}) are the child's descriptors: the first file
- * as {@link PAYLOAD_FD}, the second (when there is one) as {@link CONTEXT_FD}, the pipe's write
- * end as {@link RESULT_FD}, whose text is the outcome's `result`, and `above` (when set) as
- * {@link ABOVE_FD}. Use the channels for one run.
+ * Spawns the binary and resolves when it has closed. On `signal` abort, or after `timeoutMs`,
+ * the child gets SIGTERM (on abort it then writes a cancelled result with `error.code`
+ * `aborted`), and SIGKILL after {@link KILL_GRACE_MS}; `detached` starts it in its own session
+ * (no terminal: the signals go to its process group). The `channels` ({@link privateChannels})
+ * are the child's descriptors: the first file as {@link PAYLOAD_FD}, the second (when there is
+ * one) as {@link CONTEXT_FD}, the pipe's write end as {@link RESULT_FD}, whose text is the
+ * outcome's `result`, and `above` (when set) as {@link ABOVE_FD}. With `lifeline`, a socket as
+ * {@link LIFELINE_FD} and `--lifeline-fd` with it: this end stays open, unwritten, until the
+ * child has closed. Use the channels for one run.
  */
 function runBinary(
 	bin: string,
@@ -430,33 +602,49 @@ function runBinary(
 		signal?: AbortSignal;
 		onSpawn?: (child: ChildProcess) => void;
 		env?: NodeJS.ProcessEnv;
+		timeoutMs?: number;
+		detached?: boolean;
+		lifeline?: boolean;
 	},
 ): Promise<RunOutcome> {
 	return new Promise((resolve) => {
 		let child: ChildProcess;
 		let aborted = false;
+		let timedOut = false;
 		let stderr = "";
 		const result: Buffer[] = [];
 		let resultBytes = 0;
-		let killTimer: NodeJS.Timeout | undefined;
 		const { channels } = opts;
 		const { closed } = channels;
-		const onAbort = () => {
-			aborted = true;
-			child.kill("SIGTERM");
-			killTimer = setTimeout(() => child.kill("SIGKILL"), KILL_GRACE_MS);
-		};
 		const base: StdioOptions = opts.stdio === "inherit" ? ["inherit", "inherit", "inherit"] : opts.stdio;
-		const later: (number | "ignore")[] = [];
-		if (channels.files[1] !== undefined || channels.above !== undefined) later.push(channels.files[1] ?? "ignore");
-		if (channels.above !== undefined) later.push(channels.above);
+		const later: (number | "ignore" | "pipe")[] = [];
+		if (channels.files[1] !== undefined || channels.above !== undefined || opts.lifeline) later.push(channels.files[1] ?? "ignore");
+		if (channels.above !== undefined || opts.lifeline) later.push(channels.above ?? "ignore");
+		if (opts.lifeline) later.push("pipe");
 		const stdio = [...(base as unknown[]), channels.files[0] ?? "ignore", channels.resultWrite, ...later] as StdioOptions;
+		const runArgs = opts.lifeline ? [...args, "--lifeline-fd", String(LIFELINE_FD)] : args;
 		try {
-			child = spawn(bin, args, { cwd: opts.cwd, stdio, env: opts.env ?? process.env });
+			child = spawn(bin, runArgs, { cwd: opts.cwd, stdio, env: opts.env ?? process.env, detached: opts.detached ?? false });
 		} catch (error) {
-			resolve({ exitCode: null, signal: null, error: error as Error, aborted: false, stderr, result: "" });
+			resolve({ exitCode: null, signal: null, error: error as Error, aborted: false, timedOut: false, stderr, result: "" });
 			return;
 		}
+		const stop = stopper(child, opts.detached ?? false);
+		const onAbort = () => {
+			aborted = true;
+			stop.kill();
+		};
+		const timer =
+			opts.timeoutMs !== undefined
+				? setTimeout(() => {
+						timedOut = true;
+						stop.kill();
+					}, opts.timeoutMs)
+				: undefined;
+		// The lifeline: read (nothing comes), never written, closed with the child.
+		const lifeline = (child.stdio as unknown[])[LIFELINE_FD] as net.Socket | null | undefined;
+		lifeline?.on("error", () => {});
+		lifeline?.resume();
 		// The child has its own write end now: with ours closed, the pipe ends when it does.
 		closed.add(channels.resultWrite);
 		fs.closeSync(channels.resultWrite);
@@ -468,10 +656,11 @@ function runBinary(
 		let lateTimer: NodeJS.Timeout | undefined;
 		const finish = () => {
 			if (!exited || !pipeDone) return;
-			if (killTimer) clearTimeout(killTimer);
+			stop.done();
+			if (timer) clearTimeout(timer);
 			if (lateTimer) clearTimeout(lateTimer);
 			opts.signal?.removeEventListener("abort", onAbort);
-			resolve({ ...exited, error: spawnError, aborted, stderr, result: Buffer.concat(result).toString("utf8") });
+			resolve({ ...exited, error: spawnError, aborted, timedOut, stderr, result: Buffer.concat(result).toString("utf8") });
 		};
 		pipe.on("data", (d: Buffer) => {
 			resultBytes += d.length;
@@ -488,10 +677,14 @@ function runBinary(
 		child.on("error", (e) => {
 			spawnError = e;
 		});
+		// A process the binary left behind could hold its pipes open: not for long.
+		child.on("exit", () => {
+			stop.exited();
+			lateTimer ??= setTimeout(() => pipe.destroy(), LATE_OUTPUT_MS);
+		});
 		child.on("close", (exitCode, sig) => {
 			exited = { exitCode, signal: sig };
-			// A process the binary left behind could hold the pipe open: not for long.
-			lateTimer = setTimeout(() => pipe.destroy(), 1_000);
+			lateTimer ??= setTimeout(() => pipe.destroy(), LATE_OUTPUT_MS);
 			finish();
 		});
 		if (opts.signal?.aborted) onAbort();
@@ -1028,6 +1221,59 @@ function abortedResult(params: AskUserParams, message: string): AskUserResult {
 	};
 }
 
+/**
+ * The result of a call whose questionnaire was up when pi itself was ended by `signal` (SIGTERM,
+ * SIGHUP sent to pi): not the person's cancel. `error.code` `interrupted`; a resumed session
+ * offers the call again ({@link unansweredCall}).
+ */
+export function interruptedResult(params: AskUserParams, signal: string): AskUserResult {
+	const title = text(params.title) ? ` ${JSON.stringify(params.title?.trim())}` : "";
+	return {
+		content: [
+			{
+				type: "text",
+				text: `pi ended (${signal}) while the questionnaire${title} was up, before the user answered; no answers were given. Do not assume any answer.`,
+			},
+		],
+		details: {
+			...(params.title !== undefined ? { title: params.title } : {}),
+			cancelled: true,
+			questions: questionSummaries(params),
+			answers: {},
+			error: { code: INTERRUPTED, message: `pi ended (${signal})` },
+		},
+	};
+}
+
+/** `error.code` of {@link interruptedResult}. */
+export const INTERRUPTED = "interrupted";
+
+/** The signals on which pi shuts down (its handlers end the session, aborting a running turn). */
+const PI_ENDING_SIGNALS = ["SIGTERM", "SIGHUP"] as const;
+
+/**
+ * Notes which of {@link PI_ENDING_SIGNALS} reached pi until `release()`. Listens only to a signal
+ * pi has a handler for: a listener alone would keep Node from ending on it.
+ */
+function watchPiEnding(): { signal: () => NodeJS.Signals | undefined; release: () => void } {
+	let got: NodeJS.Signals | undefined;
+	const listeners: Array<[NodeJS.Signals, () => void]> = [];
+	for (const sig of PI_ENDING_SIGNALS) {
+		if (process.listenerCount(sig) === 0) continue;
+		const note = () => {
+			got ??= sig;
+		};
+		process.on(sig, note);
+		listeners.push([sig, note]);
+	}
+	return {
+		signal: () => got,
+		release: () => {
+			for (const [sig, note] of listeners) process.removeListener(sig, note);
+		},
+	};
+}
+
 function isResult(value: unknown): value is AskUserResult {
 	const v = value as AskUserResult | undefined;
 	return !!v && Array.isArray(v.content) && typeof v.details === "object" && v.details !== null;
@@ -1039,9 +1285,9 @@ function parseResult(text: string): AskUserResult | undefined {
 	try {
 		parsed = JSON.parse(text);
 	} catch {
-		throw new Error(`pi-ask wrote a result that is not JSON: ${text.slice(0, 200)}`);
+		throw new Error(`pi-ask wrote a result that is not JSON: ${quotedOutput(text)}`);
 	}
-	if (!isResult(parsed)) throw new Error(`pi-ask wrote a result that is not {content, details}: ${text.slice(0, 200)}`);
+	if (!isResult(parsed)) throw new Error(`pi-ask wrote a result that is not {content, details}: ${quotedOutput(text)}`);
 	return parsed;
 }
 
@@ -1058,7 +1304,13 @@ export interface AskOptions {
 	 * When it fails, the questionnaire is ended (SIGTERM), or not started, and its error is the
 	 * tool error.
 	 */
-	checkVersion?: () => Promise<unknown>;
+	checkVersion?: (signal?: AbortSignal) => Promise<unknown>;
+	/**
+	 * Whether the binary takes `--lifeline-fd` ({@link binaryTakesLifeline}): asked before the
+	 * questionnaire starts (beside the `--no-input` check in pi's TUI); when true, every run of
+	 * the questionnaire gets the lifeline ({@link LIFELINE_FD}).
+	 */
+	lifeline?: (signal?: AbortSignal) => Promise<boolean>;
 	/** The assistant's text that asked ({@link askingText}): passed with `--context FILE`. */
 	context?: string;
 	/**
@@ -1066,6 +1318,8 @@ export interface AskOptions {
 	 * environment ({@link settingsEnv}) over pi's own.
 	 */
 	settings?: AskSettings;
+	/** The time limit of a run with no one to ask, in ms; default {@link HEADLESS_TIMEOUT_MS}. */
+	headlessTimeoutMs?: number;
 }
 
 /** How pi's mode reads in the model's "Needs user input" text (`--no-input-reason`). */
@@ -1091,6 +1345,31 @@ export async function askWithBinary(
 	if (signal?.aborted) {
 		return { ...abortedResult(params, "the pi turn was cancelled before the questionnaire opened"), mode: "headless", stderr: "" };
 	}
+	// pi ending by a signal meanwhile (its shutdown aborts this turn) makes the result an
+	// interrupted one, which a resumed session offers again.
+	const ending = watchPiEnding();
+	try {
+		return await askWatched(bin, params, signal, ctx, opts, ending.signal);
+	} finally {
+		ending.release();
+	}
+}
+
+/** {@link askWithBinary} with `piEnding`, the signal that is ending pi, if one came. */
+async function askWatched(
+	bin: string,
+	params: AskUserParams,
+	signal: AbortSignal | undefined,
+	ctx: Pick<ExtensionContext, "mode" | "cwd" | "ui">,
+	opts: AskOptions,
+	piEnding: () => NodeJS.Signals | undefined,
+): Promise<AskUserResult & { mode: RunMode; stderr: string }> {
+	/** The result when pi's abort came before the questionnaire opened. */
+	const cancelledBeforeOpening = () => {
+		const ended = piEnding();
+		const result = ended ? interruptedResult(params, ended) : abortedResult(params, "the pi turn was cancelled before the questionnaire opened");
+		return { ...result, mode: "headless" as const, stderr: "" };
+	};
 	// Synchronous on purpose, up to the spawn: these take microseconds, while pi's libuv
 	// threadpool (which async fs calls queue on) can be busy with pi's own work for hundreds
 	// of milliseconds on a first call, which would delay the first question.
@@ -1105,15 +1384,32 @@ export async function askWithBinary(
 		cwd,
 		...(withContext ? ["--context", `/dev/fd/${CONTEXT_FD}`] : []),
 	];
+	// Asked before the questionnaire, beside the check below.
+	const lifeline = opts.lifeline?.(signal).catch(() => false) ?? Promise.resolve(false);
 	// In pi's TUI an invalid payload is answered before pi's screen is handed over: the binary
-	// checks it without a terminal (`--no-input`), and its invalid_payload result is the answer.
+	// checks it without a terminal (`--no-input`, in a session of its own, within
+	// CHECK_TIMEOUT_MS), and its invalid_payload result is the answer.
 	if (ctx.mode === "tui" && !process.env.PI_ASK_ANSWERS) {
 		const checkChannels = privateChannels([payloadText]);
 		let check: RunOutcome;
 		try {
-			check = await runBinary(bin, [...fdArgs(false), "--no-input"], { cwd, stdio: ["ignore", "ignore", "pipe"], channels: checkChannels, signal, env });
+			check = await runBinary(bin, [...fdArgs(false), "--no-input"], {
+				cwd,
+				stdio: ["ignore", "ignore", "pipe"],
+				channels: checkChannels,
+				signal,
+				env,
+				timeoutMs: CHECK_TIMEOUT_MS,
+				detached: true,
+			});
 		} finally {
 			closeChannels(checkChannels);
+		}
+		if (signal?.aborted) return cancelledBeforeOpening();
+		if (check.timedOut) {
+			throw new Error(
+				`pi-ask did not check the payload (\`--no-input\`) within ${CHECK_TIMEOUT_MS / 1000} s and was killed: ${bin} is not a working pi-ask.`,
+			);
 		}
 		if (check.exitCode === 2) {
 			let invalid: AskUserResult | undefined;
@@ -1125,6 +1421,8 @@ export async function askWithBinary(
 			if (invalid?.details.error?.code === "invalid_payload") return { ...invalid, mode: "headless", stderr: check.stderr };
 		}
 	}
+	const withLifeline = await lifeline;
+	if (signal?.aborted) return cancelledBeforeOpening();
 	const channels = privateChannels(opts.context ? [payloadText, opts.context] : [payloadText]);
 	try {
 		const baseArgs = fdArgs(!!opts.context);
@@ -1132,7 +1430,7 @@ export async function askWithBinary(
 		// AskOptions.checkVersion); a failure ends the questionnaire.
 		let questionnaire: ChildProcess | undefined;
 		let versionError: unknown;
-		const versionCheck = opts.checkVersion?.().then(
+		const versionCheck = opts.checkVersion?.(signal).then(
 			() => {},
 			(e) => {
 				versionError = e;
@@ -1155,6 +1453,8 @@ export async function askWithBinary(
 				signal,
 				onSpawn,
 				env,
+				lifeline: withLifeline,
+				timeoutMs: opts.headlessTimeoutMs ?? HEADLESS_TIMEOUT_MS,
 			}),
 		});
 
@@ -1210,7 +1510,7 @@ export async function askWithBinary(
 						// and ends, rather than leaving its lines where pi draws next); the
 						// hand-over screen: the binary owns it, pi's lines above the questions.
 						const runArgs = regular ? [...args, "--no-transcript"] : channels.above !== undefined ? [...args, "--above", `/dev/fd/${ABOVE_FD}`] : args;
-						outcome = await runBinary(bin, runArgs, { cwd, stdio: "inherit", channels, signal, onSpawn, env });
+						outcome = await runBinary(bin, runArgs, { cwd, stdio: "inherit", channels, signal, onSpawn, env, lifeline: withLifeline });
 						// A killed binary left its modes behind: put them back first.
 						if (endedWithoutRestore(outcome)) restoreTerminal(fullScreen);
 						return outcome;
@@ -1247,7 +1547,7 @@ export async function askWithBinary(
 			// Print mode on a terminal: the binary asks there; pi only waits.
 			const releaseSigint = ignoreTerminalSignals();
 			try {
-				const outcome = await runBinary(bin, baseArgs, { cwd, stdio: "inherit", channels, signal, onSpawn, env });
+				const outcome = await runBinary(bin, baseArgs, { cwd, stdio: "inherit", channels, signal, onSpawn, env, lifeline: withLifeline });
 				if (endedWithoutRestore(outcome)) restoreTerminal(binaryUsesFullScreen(env));
 				run = { mode: "terminal", outcome };
 			} finally {
@@ -1264,6 +1564,7 @@ export async function askWithBinary(
 				channels,
 				signal,
 				env,
+				lifeline: withLifeline,
 				onSpawn: (child) => {
 					relayDialogs(child, ctx.ui, signal);
 					onSpawn(child);
@@ -1275,11 +1576,27 @@ export async function askWithBinary(
 			run = await headless("headless", NO_UI_REASON[ctx.mode] ?? `pi is running in ${ctx.mode} mode`);
 		}
 
-		await versionCheck;
-		if (versionError) throw versionError;
+		// After an abort the version check is being killed: its outcome does not matter.
+		if (!signal?.aborted) {
+			await versionCheck;
+			if (versionError) throw versionError;
+		}
 
 		const { outcome } = run;
-		const result = parseResult(outcome.result);
+		if (outcome.timedOut) {
+			const limit = (opts.headlessTimeoutMs ?? HEADLESS_TIMEOUT_MS) / 1000;
+			throw new Error(`pi-ask gave no result within ${limit} s with no one to ask (${run.mode}) and was killed: ${bin} is not a working pi-ask.`);
+		}
+		const piEnded = outcome.aborted ? piEnding() : undefined;
+		let result: AskUserResult | undefined;
+		try {
+			result = parseResult(outcome.result);
+		} catch (error) {
+			if (!piEnded) throw error;
+		}
+		if (piEnded && (!result || result.details.cancelled)) {
+			return { ...interruptedResult(params, piEnded), mode: run.mode, stderr: outcome.stderr };
+		}
 		if (outcome.aborted && result?.details.error?.code !== "aborted") {
 			return { ...abortedResult(params, "the pi turn was cancelled"), mode: run.mode, stderr: outcome.stderr };
 		}
@@ -1287,7 +1604,7 @@ export async function askWithBinary(
 		if (outcome.error) throw new Error(`pi-ask could not be started (${bin}): ${outcome.error.message}`);
 		const how = outcome.signal ? `was killed by ${outcome.signal}` : `exited with code ${outcome.exitCode}`;
 		const stderr = outcome.stderr.trim();
-		throw new Error(`pi-ask ${how} without writing a result${stderr ? `: ${stderr}` : ""}`);
+		throw new Error(`pi-ask ${how} without writing a result${stderr ? `: ${quotedOutput(stderr)}` : ""}`);
 	} finally {
 		closeChannels(channels);
 	}
@@ -1669,8 +1986,9 @@ function detailQuestions(details: unknown): Array<{ id: string; label: string }>
  * The result row. Collapsed, as the contract's project renders it (its `renderResultText`):
  * `Cancelled` for any cancelled result; else one `✓ Label: Label, Label` line per answered
  * question (`✓ Label: (wrote) text` when the answer is only custom text), its note on a line
- * `  note: …` and each chosen option's note on a line `  Vue note: …`; `Submitted` when
- * nothing was answered. Expanded: how the flow ended (dismissed, Needs user input, aborted,
+ * `  note: …` (shown for a question answered with a note only too) and each chosen option's
+ * note on a line `  Vue note: …`; `Submitted` when nothing was answered. An elaborate result:
+ * see {@link elaborateText}. Expanded: how the flow ended (dismissed, Needs user input, aborted,
  * timeout, an invalid payload), or every question with its answer (custom text in quotes) or
  * `skipped`, and every note in full, one a line. Payload and answer text is escaped
  * ({@link safe}); a stored result of any shape is drawn, never thrown on.
@@ -1689,15 +2007,19 @@ export function resultText(result: { content?: Array<{ type: string; text?: stri
 		if (error.code === "no_ui") return theme.fg("warning", "✗ Needs user input: no terminal to ask on; the model got the questions as text");
 		return theme.fg("warning", `✗ Cancelled (${oneLine(error.code, 40)}): ${oneLine(error.message, 100)}`);
 	}
+	if (details.mode === "elaborate") return elaborateText(details, questions, expanded, theme);
 	const lines: string[] = [];
 	for (const q of questions) {
 		const answer = answerOf(details.answers, q.id);
 		const label = oneLine(q.label, 60);
 		const answered = !!answer && answer.labels.some((l) => l !== "");
 		if (!expanded) {
-			if (!answer || !answered) continue;
-			const wrote = answer.indices.length === 0 && !!answer.customText ? "(wrote) " : "";
-			lines.push(`${theme.fg("success", "✓")} ${theme.fg("accent", label)}: ${wrote}${answer.labels.map((l) => oneLine(l, 200)).join(", ")}`);
+			if (!answer) continue;
+			if (answered) {
+				const wrote = answer.indices.length === 0 && !!answer.customText ? "(wrote) " : "";
+				lines.push(`${theme.fg("success", "✓")} ${theme.fg("accent", label)}: ${wrote}${answer.labels.map((l) => oneLine(l, 200)).join(", ")}`);
+			}
+			// A question with only a note still shows it (the upstream's "question-note-only" row).
 			if (answer.note) lines.push(theme.fg("muted", `  note: ${oneLine(answer.note, 200)}`));
 			answer.values.forEach((value, i) => {
 				const note = answer.optionNotes.find(([v]) => v === value)?.[1];
@@ -1724,6 +2046,97 @@ export function resultText(result: { content?: Array<{ type: string; text?: stri
 		lines.push(line);
 	}
 	if (!expanded && lines.length === 0) return theme.fg("success", "Submitted");
+	return lines.join("\n");
+}
+
+/** One item of `details.elaboration.items` as the rows use it (a stored result may be anything). */
+interface ShownElaboration {
+	questionId: string;
+	prompt: string;
+	/** The option's label (its value when it has none) for an option's note; none for a question's. */
+	option?: string;
+	/** Whether that option is chosen. */
+	selected: boolean;
+	/** The question's answer labels when the note was written. */
+	answer: string[];
+	note: string;
+}
+
+/** `details.elaboration.items`, read defensively: items with a string note and a question object. */
+function elaborationItems(details: Record<string, unknown>): ShownElaboration[] {
+	const items = (details.elaboration as { items?: unknown } | undefined)?.items;
+	if (!Array.isArray(items)) return [];
+	return items.flatMap((raw) => {
+		const item = raw as Record<string, unknown> | null;
+		const question = item?.question as Record<string, unknown> | undefined;
+		if (!item || typeof item.note !== "string" || !question || typeof question !== "object") return [];
+		const target = item.target as { kind?: unknown; optionValue?: unknown } | undefined;
+		const option = item.option as { label?: unknown; value?: unknown } | undefined;
+		const optionName = target?.kind === "option" ? (text(option?.label) ?? text(option?.value) ?? text(target.optionValue)) : undefined;
+		const labels = (item.answer as { labels?: unknown } | undefined)?.labels;
+		return [
+			{
+				questionId: String(question.id ?? ""),
+				prompt: String(question.prompt ?? ""),
+				option: optionName,
+				selected: item.selected === true,
+				answer: Array.isArray(labels) ? labels.map((l) => String(l ?? "")).filter((l) => l !== "") : [],
+				note: item.note,
+			},
+		];
+	});
+}
+
+/** `value` in double quotes as the upstream quotes it (JSON), on one line, escaped ({@link safe}), cut to `max`. */
+function quoted(value: string, max: number): string {
+	const flat = value.replace(/\s+/g, " ").trim();
+	return safe(JSON.stringify(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat));
+}
+
+/**
+ * The rows of an elaborate result (`details.mode` `elaborate`: the person asked about notes
+ * instead of submitting). Collapsed, as the contract's project draws it: one line per note,
+ * `User asked to elaborate on question "…" option "…" after current answer "…" with note "…"`
+ * (without notes, one per answered question, `… after current answer "…"`). Expanded: a line
+ * saying so, then every question: `?` for one to be asked again (its current answer, each of its
+ * notes in full, a note on an option not chosen marked so), `✓` for an answer kept, `–` skipped.
+ */
+function elaborateText(details: Record<string, unknown>, questions: Array<{ id: string; label: string }>, expanded: boolean, theme: Theme): string {
+	const items = elaborationItems(details);
+	if (!expanded) {
+		const after = (labels: string[]) => (labels.length > 0 ? ` after current answer ${quoted(labels.join(", "), 200)}` : "");
+		const lines = items.map(
+			(item) =>
+				`User asked to elaborate on question ${quoted(item.prompt, 200)}${item.option !== undefined ? ` option ${quoted(item.option, 60)}` : ""}${after(item.answer)} with note ${quoted(item.note, 200)}`,
+		);
+		if (lines.length === 0) {
+			const all = (details.questions as unknown[]).flatMap((q) => (q && typeof q === "object" ? [q as { id?: unknown; prompt?: unknown }] : []));
+			for (const q of all) {
+				const answer = answerOf(details.answers, q.id);
+				if (answer && answer.labels.length > 0) lines.push(`User asked to elaborate on question ${quoted(String(q.prompt ?? ""), 200)}${after(answer.labels)}`);
+			}
+		}
+		if (lines.length === 0) lines.push("User asked for elaboration based on notes");
+		return lines.map((line) => theme.fg("warning", line)).join("\n");
+	}
+	const states = (details.continuation as { questionStates?: unknown } | undefined)?.questionStates;
+	const lines = [theme.fg("warning", "? The user asked to elaborate before answering")];
+	for (const q of questions) {
+		const answer = answerOf(details.answers, q.id);
+		const label = theme.fg("accent", oneLine(q.label, 60));
+		const shown = answer && answer.labels.some((l) => l !== "") ? answer.labels.map((l) => oneLine(l, 60)).join(", ") : undefined;
+		const notes = items.filter((item) => item.questionId === q.id);
+		const again = notes.length > 0 || own<{ status?: unknown }>(states, q.id)?.status === "needs_clarification";
+		let line: string;
+		if (again) line = `${theme.fg("warning", "? ")}${label}: ${shown ?? theme.fg("dim", "no answer yet")}`;
+		else if (shown !== undefined) line = `${theme.fg("success", "✓ ")}${label}: ${shown}`;
+		else line = `${theme.fg("dim", "– ")}${label}: ${theme.fg("dim", "skipped")}`;
+		for (const item of notes) {
+			const on = item.option === undefined ? "note" : `note on ${item.option}${item.selected ? "" : " (not chosen)"}`;
+			line += `\n    ${theme.fg("muted", safe(`${on}: ${item.note}`))}`;
+		}
+		lines.push(line);
+	}
 	return lines.join("\n");
 }
 
@@ -1802,7 +2215,7 @@ export interface AskPayloadEntry {
 }
 
 type Branch = ReturnType<ExtensionContext["sessionManager"]["getBranch"]>;
-type SessionView = Pick<ExtensionContext["sessionManager"], "getBranch">;
+type SessionView = Pick<ExtensionContext["sessionManager"], "getBranch"> & Partial<Pick<ExtensionContext["sessionManager"], "getEntries">>;
 
 /** The branch's entries, or none when the session cannot give them. */
 function branchOf(sessionManager: SessionView | undefined): Branch {
@@ -1847,20 +2260,31 @@ export function latestPayload(sessionManager: SessionView | undefined): { params
 
 /**
  * The newest `ask_user` call of the branch when it has no result (pi ended while it ran: an ssh
- * drop, a closed terminal) and was not offered again yet ({@link ASK_OFFERED_ENTRY}); else
- * `undefined`. Only the newest call counts: one answered later, or any call before a later
- * answered one, is not offered.
+ * drop, a closed terminal), or only an interrupted one ({@link interruptedResult}: pi ended by
+ * SIGTERM or SIGHUP), and was not offered again yet ({@link ASK_OFFERED_ENTRY}); else `undefined`.
+ * Only the newest call of the branch counts; its result and the offer are looked for in the
+ * whole session, so `/tree` back to a call answered on another branch does not offer it.
  */
 export function unansweredCall(sessionManager: SessionView | undefined): { params: AskUserParams; toolCallId: string } | undefined {
 	const branch = branchOf(sessionManager);
+	let everything: readonly unknown[] = branch;
+	try {
+		everything = sessionManager?.getEntries?.() ?? branch;
+	} catch {
+		// the branch alone
+	}
 	const answered = new Set<string>();
 	const offered = new Set<string>();
-	for (let i = branch.length - 1; i >= 0; i--) {
-		const entry = branch[i] as { type?: string; message?: { role?: string; toolCallId?: unknown } };
-		if (entry?.type === "message" && entry.message?.role === "toolResult" && typeof entry.message.toolCallId === "string") answered.add(entry.message.toolCallId);
+	for (const entry of everything) {
+		const e = entry as { type?: string; message?: { role?: string; toolCallId?: unknown; details?: { error?: { code?: unknown } } } };
+		if (e?.type === "message" && e.message?.role === "toolResult" && typeof e.message.toolCallId === "string" && e.message.details?.error?.code !== INTERRUPTED) {
+			answered.add(e.message.toolCallId);
+		}
 		const mark = customData<{ toolCallId?: unknown }>(entry, ASK_OFFERED_ENTRY);
 		if (typeof mark?.toolCallId === "string") offered.add(mark.toolCallId);
-		const calls = askCalls(entry);
+	}
+	for (let i = branch.length - 1; i >= 0; i--) {
+		const calls = askCalls(branch[i]);
 		if (calls.length === 0) continue;
 		const newest = calls[calls.length - 1];
 		return answered.has(newest.id) || offered.has(newest.id) ? undefined : { params: newest.params, toolCallId: newest.id };
@@ -1877,7 +2301,7 @@ export function answersMessage(source: Exclude<AskSource, "tool">, result: AskUs
 	const content = result.content.map((c) => c.text).join("\n");
 	const why =
 		source === "resume"
-			? "pi ended before I could answer your last ask_user call, so its tool result says no result was provided. I answered its questions now:"
+			? "pi ended before I could answer your last ask_user call, so it got no answers. I answered its questions now:"
 			: "I answered your last ask_user form again:";
 	return `${why}\n\n${content}`;
 }
@@ -1948,7 +2372,8 @@ export default function piAsk(pi: ExtensionAPI): void {
 		let result: (AskUserResult & { mode: RunMode; stderr: string }) | undefined;
 		try {
 			result = await askWithBinary(bin.path, params, signal, ctx, {
-				checkVersion: () => checkBinaryVersion(bin.path),
+				checkVersion: (signal) => checkBinaryVersion(bin.path, signal),
+				lifeline: (signal) => binaryTakesLifeline(bin.path, signal),
 				context: toolCallId ? askingText(ctx.sessionManager, toolCallId) : undefined,
 				settings,
 			});
@@ -1966,26 +2391,29 @@ export default function piAsk(pi: ExtensionAPI): void {
 		}
 	};
 
-	/** Asks outside a tool call (`/ask:replay`, the offer on resuming) and sends the answers as the user's message. */
-	const askAgain = async (
-		source: Exclude<AskSource, "tool">,
-		found: { params: AskUserParams; toolCallId?: string },
-		ctx: ExtensionContext,
-		waitForIdle?: () => Promise<void>,
-	) => {
+	/**
+	 * Asks outside a tool call (`/ask:replay`, the offer on resuming): the text of the user's
+	 * message that carries the answers ({@link answersMessage}), or `undefined` (and a
+	 * notification) when there are none.
+	 */
+	const answersFor = async (source: Exclude<AskSource, "tool">, found: { params: AskUserParams; toolCallId?: string }, ctx: ExtensionContext) => {
 		const id = `${source}-${found.toolCallId ?? "form"}-${Date.now().toString(36)}`;
 		let result: AskUserResult;
 		try {
 			result = await ask(source, id, found.params, undefined, ctx, found.toolCallId);
 		} catch (error) {
 			ctx.ui.notify(`ask_user: ${(error as Error).message}`, "error");
-			return;
+			return undefined;
 		}
 		if (result.details.cancelled) {
 			ctx.ui.notify(`ask_user: the questionnaire ended without answers (${endingOf(result)}); nothing was sent.`, "info");
-			return;
+			return undefined;
 		}
-		const text = answersMessage(source, result);
+		return answersMessage(source, result);
+	};
+
+	/** Sends the answers as the user's message; with `waitForIdle` (a command), waits for the turn it starts. */
+	const sendAnswers = async (text: string, ctx: ExtensionContext, waitForIdle?: () => Promise<void>) => {
 		if (ctx.isIdle()) pi.sendUserMessage(text);
 		else pi.sendUserMessage(text, { deliverAs: "followUp" });
 		// A command waits for the turn it started (print mode would end before it otherwise).
@@ -1996,40 +2424,67 @@ export default function piAsk(pi: ExtensionAPI): void {
 	};
 
 	/**
-	 * On starting or resuming a session (and after /tree): when the newest ask_user call of the
-	 * branch has no result, offers it again, once (an {@link ASK_OFFERED_ENTRY} entry records
-	 * it before asking, so a second resume does not offer it again). Not awaited: pi's start
-	 * goes on while the offer is up.
+	 * The offer being made ({@link offerUnanswered}): its answers' message once settled. An
+	 * input that comes meanwhile (`pi --continue "go on"`) `claims` it: waits for it and carries
+	 * its answers first, so no new turn starts before the person has answered or declined.
 	 */
-	let offering = false;
+	let offer: { answers: Promise<string | undefined>; claimed: boolean } | undefined;
+
+	/**
+	 * On starting or resuming a session (and after /tree): when the newest ask_user call of the
+	 * branch has no result ({@link unansweredCall}), offers it again, once (an
+	 * {@link ASK_OFFERED_ENTRY} entry records it before asking, so a second resume does not
+	 * offer it again). Not awaited: pi's start goes on while the offer is up; a prompt waits
+	 * for it (the `input` handler below).
+	 */
 	function offerUnanswered(ctx: ExtensionContext): void {
-		if (!ctx.hasUI || offering) return;
+		if (!ctx.hasUI || offer) return;
 		const found = unansweredCall(ctx.sessionManager);
 		if (!found) return;
-		offering = true;
 		try {
 			pi.appendEntry(ASK_OFFERED_ENTRY, { toolCallId: found.toolCallId });
 		} catch {
-			offering = false;
 			return;
 		}
-		void (async () => {
+		const asking = async () => {
+			const labels = questionSummaries(found.params).map((q) => q.label).join(", ");
+			const yes = await ctx.ui.confirm(
+				"Unanswered questions",
+				`pi ended while the agent's questions (${safe(labels)}) were up, so the agent got no answers. Answer them now? Your answers are sent as your message.`,
+			);
+			return yes ? await answersFor("resume", found, ctx) : undefined;
+		};
+		const current = {
+			claimed: false,
+			answers: asking().catch((error) => {
+				try {
+					ctx.ui.notify(`ask_user: ${(error as Error).message}`, "error");
+				} catch {}
+				return undefined;
+			}),
+		};
+		offer = current;
+		void current.answers.then(async (text) => {
+			offer = undefined;
+			if (text === undefined || current.claimed) return;
 			try {
-				const labels = questionSummaries(found.params).map((q) => q.label).join(", ");
-				const yes = await ctx.ui.confirm(
-					"Unanswered questions",
-					`pi ended while the agent's questions (${safe(labels)}) were up, so the agent got no answers. Answer them now? Your answers are sent as your message.`,
-				);
-				if (yes) await askAgain("resume", found, ctx);
+				await sendAnswers(text, ctx);
 			} catch (error) {
 				try {
 					ctx.ui.notify(`ask_user: ${(error as Error).message}`, "error");
 				} catch {}
-			} finally {
-				offering = false;
 			}
-		})();
+		});
 	}
+
+	pi.on("input", async (event) => {
+		const current = offer;
+		if (!current) return;
+		current.claimed = true;
+		const text = await current.answers;
+		if (text === undefined) return;
+		return { action: "transform", text: `${text}\n\n${event.text}`, images: event.images };
+	});
 
 	pi.registerCommand("ask:replay", {
 		description: "Open the latest ask_user form of this branch again and send its answers as your message",
@@ -2039,7 +2494,8 @@ export default function piAsk(pi: ExtensionAPI): void {
 				ctx.ui.notify("No ask_user form on this branch to replay.", "warning");
 				return;
 			}
-			await askAgain("replay", found, ctx, () => ctx.waitForIdle());
+			const text = await answersFor("replay", found, ctx);
+			if (text !== undefined) await sendAnswers(text, ctx, () => ctx.waitForIdle());
 		},
 	});
 	pi.registerCommand("ask-settings", {

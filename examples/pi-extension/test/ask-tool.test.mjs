@@ -210,3 +210,115 @@ test("summaries and result text include question and selected option notes", () 
 	};
 	assert.equal(rendered(details), ["✓ Framework: Vue", "  note: Need SSR support", "  Vue note: Team has prior experience"].join("\n"));
 });
+
+test("question-note-only results still render note content", () => {
+	const details = {
+		title: "Interview",
+		cancelled: false,
+		questions: [{ id: "scope", label: "Scope", prompt: "What should we focus on?", type: "single" }],
+		answers: { scope: { values: [], labels: [], indices: [], note: "Prefer incremental changes" } },
+	};
+	assert.equal(rendered(details), "  note: Prefer incremental changes");
+});
+
+// The elaborate results of tests/result.test.ts at the upstream's HEAD (0.9.0): `details` as
+// its `toAskResult` builds them (the binary's shape), the rows its `renderResultText` draws.
+
+const framework = {
+	id: "framework",
+	label: "Framework",
+	prompt: "Pick a framework",
+	type: "single",
+	options: [
+		{ value: "react", label: "React" },
+		{ value: "vue", label: "Vue" },
+	],
+};
+const frameworkQuestions = [{ id: "framework", label: "Framework", prompt: "Pick a framework", type: "single" }];
+const instruction =
+	"First answer the user's noted clarification directly and concisely using the provided question and option context. Do not treat these notes as final answers. Then re-ask only the affected questions if a choice is still needed afterward. Do not jump straight to a follow-up question unless the note is already resolved.";
+const needsClarification = {
+	strategy: "refine_only",
+	affectedQuestionIds: ["framework"],
+	preservedAnswers: {},
+	questionStates: { framework: { status: "needs_clarification" } },
+};
+
+test("elaborate results include unselected notes in summary and render output", () => {
+	const details = {
+		cancelled: false,
+		mode: "elaborate",
+		questions: frameworkQuestions,
+		answers: {},
+		continuation: needsClarification,
+		elaboration: {
+			instruction,
+			nextAction: "clarify_then_reask",
+			items: [
+				{ target: { kind: "question" }, question: framework, answered: false, note: "Need SSR support" },
+				{
+					target: { kind: "option", optionValue: "react" },
+					question: framework,
+					option: { value: "react", label: "React" },
+					selected: false,
+					answered: false,
+					note: "Legacy codebase",
+				},
+			],
+		},
+	};
+	assert.equal(
+		rendered(details),
+		[
+			'User asked to elaborate on question "Pick a framework" with note "Need SSR support"',
+			'User asked to elaborate on question "Pick a framework" option "React" with note "Legacy codebase"',
+		].join("\n"),
+	);
+});
+
+test("elaborate results keep committed answers alongside elaboration context", () => {
+	const answer = { values: ["vue"], labels: ["Vue"], indices: [2], note: "Compare tradeoffs" };
+	const details = {
+		cancelled: false,
+		mode: "elaborate",
+		questions: frameworkQuestions,
+		answers: { framework: answer },
+		continuation: needsClarification,
+		elaboration: {
+			instruction,
+			nextAction: "clarify_then_reask",
+			items: [{ target: { kind: "question" }, question: framework, answered: true, answer, note: "Compare tradeoffs" }],
+		},
+	};
+	assert.equal(rendered(details), 'User asked to elaborate on question "Pick a framework" after current answer "Vue" with note "Compare tradeoffs"');
+});
+
+test("elaboration summary includes custom answers in note context", () => {
+	const answer = { values: ["SolidStart"], labels: ["SolidStart"], indices: [], customText: "SolidStart", note: "Compare tradeoffs" };
+	const details = {
+		cancelled: false,
+		mode: "elaborate",
+		questions: frameworkQuestions,
+		answers: { framework: answer },
+		continuation: needsClarification,
+		elaboration: {
+			instruction,
+			nextAction: "clarify_then_reask",
+			items: [{ target: { kind: "question" }, question: framework, answered: true, answer, note: "Compare tradeoffs" }],
+		},
+	};
+	assert.equal(rendered(details), 'User asked to elaborate on question "Pick a framework" after current answer "SolidStart" with note "Compare tradeoffs"');
+});
+
+test("elaboration summary includes answered custom text even without notes", () => {
+	const text = "teeeel meee whyyyyy";
+	const details = {
+		cancelled: false,
+		mode: "elaborate",
+		questions: [{ id: "demo_goal", label: "Goal", prompt: "What kind of ask_user showcase would you like?", type: "single" }],
+		answers: { demo_goal: { values: [text], labels: [text], indices: [], customText: text } },
+		continuation: { strategy: "refine_only", affectedQuestionIds: [], preservedAnswers: {}, questionStates: { demo_goal: { status: "answered" } } },
+		elaboration: { instruction, nextAction: "clarify_then_reask", items: [] },
+	};
+	assert.equal(rendered(details), 'User asked to elaborate on question "What kind of ask_user showcase would you like?" after current answer "teeeel meee whyyyyy"');
+});

@@ -13,6 +13,9 @@
  * appended to that file as a JSON line `{channel, data}`, as a host (a status line, a notifier)
  * would receive it.
  *
+ * `/faux-tree` moves the session's leaf to the newest assistant message with an ask_user call
+ * (what choosing that entry in pi's /tree does) and then notifies "TREE DONE".
+ *
  * With PI_ASK_TEST_ABORT_FILE set, the turn is aborted (`ctx.abort()`, as pi's Esc does) as
  * soon as that file exists while ask_user runs.
  */
@@ -82,6 +85,25 @@ export default function (pi: ExtensionAPI) {
 			pi.events.on(channel, (data) => fs.appendFileSync(eventsFile, `${JSON.stringify({ channel, data })}\n`));
 		}
 	}
+
+	pi.registerCommand("faux-tree", {
+		description: "test: move the leaf to the newest ask_user call",
+		handler: async (_args, ctx) => {
+			const branch = ctx.sessionManager.getBranch();
+			const call = [...branch]
+				.reverse()
+				.find(
+					(e) =>
+						e.type === "message" &&
+						e.message.role === "assistant" &&
+						Array.isArray(e.message.content) &&
+						e.message.content.some((c) => c.type === "toolCall" && c.name === "ask_user"),
+				);
+			if (!call) throw new Error("no ask_user call on the branch");
+			await ctx.navigateTree(call.id, { summarize: false });
+			ctx.ui.notify(`TREE DONE ${ctx.sessionManager.getLeafId() === call.id ? "AT THE CALL" : "ELSEWHERE"}`, "info");
+		},
+	});
 
 	const abortFile = process.env.PI_ASK_TEST_ABORT_FILE;
 	if (abortFile) {

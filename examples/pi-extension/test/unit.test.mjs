@@ -6,7 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
 import { createJiti } from "jiti";
-import { extension, repoRoot, tempDir } from "./helpers.mjs";
+import { binaryResult, extension, repoRoot, tempDir } from "./helpers.mjs";
 
 const jiti = createJiti(import.meta.url);
 const ext = await jiti.import(extension);
@@ -299,6 +299,47 @@ test("renderResult expanded: every question, custom text in quotes, skipped ones
 			"<dim>– </dim><accent>Name</accent>: <dim>skipped</dim>\n" +
 			"<success>✓ </success><accent>Own</accent>: “Please include examples”",
 	);
+});
+
+test("renderResult of an elaborate result: the person asked to elaborate, and every note, collapsed and expanded", async () => {
+	const work = tempDir();
+	// The binary's own elaborate result: a note on Style's chosen answer, a note on Svelte (not chosen).
+	const answers = path.join(work, "answers.json");
+	fs.writeFileSync(
+		answers,
+		JSON.stringify({
+			mode: "elaborate",
+			answers: {
+				style: { values: ["balanced"], note: "what does balanced leave out?" },
+				frameworks: { values: ["react"], optionNotes: { svelte: "is it mature enough?" } },
+			},
+		}),
+	);
+	const { code, result } = await binaryResult([path.join(repoRoot, "examples", "implementation-preferences.json"), "--answers", answers]);
+	assert.equal(code, 0);
+	assert.equal(result.details.mode, "elaborate");
+	assert.equal(
+		ext.resultText(result, false, theme),
+		'<warning>User asked to elaborate on question "How should I frame the next prompt?" after current answer "Balanced" with note "what does balanced leave out?"</warning>\n' +
+			'<warning>User asked to elaborate on question "Which frontend frameworks have you used?" option "Svelte" after current answer "React" with note "is it mature enough?"</warning>',
+	);
+	assert.equal(
+		ext.resultText(result, true, theme),
+		"<warning>? The user asked to elaborate before answering</warning>\n" +
+			"<warning>? </warning><accent>Style</accent>: Balanced\n    <muted>note: what does balanced leave out?</muted>\n" +
+			"<warning>? </warning><accent>Frontend</accent>: React\n    <muted>note on Svelte (not chosen): is it mature enough?</muted>",
+	);
+	// An answer kept, a question skipped, and payload text escaped.
+	const kept = {
+		...result,
+		details: {
+			...result.details,
+			questions: [...result.details.questions, { id: "deploy", label: "Deploy", prompt: "Where?", type: "single" }, { id: "ci", label: "CI", prompt: "CI?", type: "single" }],
+			answers: { ...result.details.answers, deploy: { values: ["docker"], labels: ["Docker\x1b[2J image"], indices: [1] } },
+			continuation: { ...result.details.continuation, questionStates: { ...result.details.continuation.questionStates, deploy: { status: "answered" } } },
+		},
+	};
+	assert.deepEqual(ext.resultText(kept, true, theme).split("\n").slice(-2), ["<success>✓ </success><accent>Deploy</accent>: Docker\\e[2J image", "<dim>– </dim><accent>CI</accent>: <dim>skipped</dim>"]);
 });
 
 test("renderResult: Cancelled collapsed; dismissed, Needs user input, aborted expanded; tool errors", () => {
@@ -699,4 +740,199 @@ test("endingOf, unansweredCall and latestPayload read what a session holds", () 
 	assert.deepEqual(ext.latestPayload(session([call("a", "A"), result("a"), kept("b", "B")])), { toolCallId: "b", params: { title: "B", questions: [] } });
 	assert.deepEqual(ext.latestPayload(session([kept("b", "B"), call("a", "A")])), { toolCallId: "a", params: { title: "A", questions: [] } });
 	assert.equal(ext.latestPayload(session([{ type: "message", message: { role: "user", content: "hi" } }])), undefined);
+});
+
+/** Whether process `pid` is still alive (not a zombie either: a stub's children are reaped by init). */
+function alive(pid) {
+	try {
+		process.kill(pid, 0);
+	} catch {
+		return false;
+	}
+	try {
+		return !/^\S+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
+	} catch {
+		return false;
+	}
+}
+
+/** Waits for the file `file` to hold a pid and returns it. */
+async function pidIn(file) {
+	for (;;) {
+		const text = fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : "";
+		if (/^\d+$/.test(text)) return Number(text);
+		await new Promise((r) => setTimeout(r, 20));
+	}
+}
+
+/** A binary that never answers: it writes its pid to `pidFile` for each run and ignores SIGTERM. */
+function neverAnswers(work, pidFile) {
+	return executable(work, "never-answers", `#!/bin/sh\ntrap '' TERM\necho $$ > ${pidFile}\nwhile :; do sleep 0.1; done\n`);
+}
+
+const oneQuestion = { title: "T", questions: [{ id: "a", prompt: "A?", options: [{ value: "x", label: "X" }] }] };
+
+test("a binary that never answers the --no-input check: killed (SIGTERM, then SIGKILL) after the time limit, a tool error, pi's terminal never handed over", { timeout: 40_000 }, async () => {
+	const work = tempDir();
+	const pidFile = path.join(work, "pid");
+	const stub = neverAnswers(work, pidFile);
+	let handedOver = 0;
+	const ctx = { mode: "tui", cwd: work, ui: { custom: async () => void handedOver++ } };
+	const started = Date.now();
+	await assert.rejects(ext.askWithBinary(stub, oneQuestion, undefined, ctx), {
+		message: `pi-ask did not check the payload (\`--no-input\`) within 10 s and was killed: ${stub} is not a working pi-ask.`,
+	});
+	const took = Date.now() - started;
+	assert.ok(took >= 10_000 && took < 16_000, `${took} ms`);
+	assert.equal(handedOver, 0);
+	assert.equal(alive(await pidIn(pidFile)), false, "the check was killed");
+});
+
+test("pi's abort during the --no-input check kills it at once (SIGTERM, then SIGKILL): the aborted result, no hand-over", { timeout: 40_000 }, async () => {
+	const work = tempDir();
+	const pidFile = path.join(work, "pid");
+	const stub = neverAnswers(work, pidFile);
+	let handedOver = 0;
+	const ctx = { mode: "tui", cwd: work, ui: { custom: async () => void handedOver++ } };
+	const controller = new AbortController();
+	const asked = ext.askWithBinary(stub, oneQuestion, controller.signal, ctx);
+	const pid = await pidIn(pidFile);
+	const started = Date.now();
+	controller.abort();
+	const result = await asked;
+	assert.ok(Date.now() - started < 5_000);
+	assert.deepEqual(result.details.error, { code: "aborted", message: "the pi turn was cancelled before the questionnaire opened" });
+	assert.equal(handedOver, 0);
+	assert.equal(alive(pid), false);
+});
+
+test("a run with no one to ask (no terminal, scripted answers) that never ends: killed after its time limit, a tool error", { timeout: 40_000 }, async () => {
+	const work = tempDir();
+	const pidFile = path.join(work, "pid");
+	const stub = neverAnswers(work, pidFile);
+	assert.equal(ext.HEADLESS_TIMEOUT_MS, 60_000);
+	await assert.rejects(ext.askWithBinary(stub, oneQuestion, undefined, headlessCtx(work), { headlessTimeoutMs: 500 }), {
+		message: `pi-ask gave no result within 0.5 s with no one to ask (headless) and was killed: ${stub} is not a working pi-ask.`,
+	});
+	assert.equal(alive(await pidIn(pidFile)), false);
+});
+
+test("the version check: killed after its time limit (a tool error), and killed on pi's abort, which it never delays", { timeout: 40_000 }, async () => {
+	const work = tempDir();
+	const pidFile = path.join(work, "pid");
+	const stub = neverAnswers(work, pidFile);
+	const started = Date.now();
+	await assert.rejects(ext.checkBinaryVersion(stub), {
+		message: `${stub} does not look like pi-ask: \`--version\` gave no answer within 10 s (it was killed).`,
+	});
+	assert.ok(Date.now() - started < 16_000);
+	assert.equal(alive(await pidIn(pidFile)), false);
+	// Beside a questionnaire that pi aborts: the aborted result at once, the check killed too.
+	fs.rmSync(pidFile);
+	const questionnaire = path.join(work, "questionnaire");
+	const both = executable(
+		work,
+		"both",
+		`#!/bin/sh
+if [ "$1" = "--version" ]; then trap '' TERM; echo $$ > ${pidFile}; while :; do sleep 0.1; done; fi
+trap 'exit 143' TERM
+touch ${questionnaire}
+while :; do sleep 0.05; done
+`,
+	);
+	const controller = new AbortController();
+	const asked = ext.askWithBinary(both, oneQuestion, controller.signal, headlessCtx(work), { checkVersion: (signal) => ext.checkBinaryVersion(both, signal) });
+	const pid = await pidIn(pidFile);
+	while (!fs.existsSync(questionnaire)) await new Promise((r) => setTimeout(r, 20));
+	const aborted = Date.now();
+	controller.abort();
+	const result = await asked;
+	assert.ok(Date.now() - aborted < 2_000, `${Date.now() - aborted} ms`);
+	assert.equal(result.details.error.code, "aborted");
+	const deadline = Date.now() + 5_000;
+	while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+	assert.equal(alive(pid), false, "the version check was killed");
+});
+
+test("a broken binary's output reaches the tool error escaped and cut", async () => {
+	const work = tempDir();
+	// Not JSON: escape sequences, a C1 control, 5000 characters.
+	const prefix = "\x1b]0;owned\x07\x1b[2J\u009b31m";
+	const junk = `${prefix}${"x".repeat(5000)}`;
+	fs.writeFileSync(path.join(work, "junk"), junk);
+	const writesJunk = executable(
+		work,
+		"writes-junk",
+		`#!/bin/sh
+prev=""; for a in "$@"; do if [ "$prev" = "--output" ]; then out="$a"; fi; prev="$a"; done
+cat ${path.join(work, "junk")} > "$out"
+cat ${path.join(work, "junk")} >&2
+exit 1
+`,
+	);
+	const escaped = `\\e]0;owned\\x07\\e[2J\\x9b31m`;
+	const shown = `${escaped}${"x".repeat(2000 - escaped.length)}`;
+	const cut = junk.length - prefix.length - (2000 - escaped.length);
+	await assert.rejects(ext.askWithBinary(writesJunk, oneQuestion, undefined, headlessCtx(work)), {
+		message: `pi-ask wrote a result that is not JSON: ${shown}… (${cut} more characters cut)`,
+	});
+	// Nothing written, the same on stderr.
+	const silent = executable(work, "silent", `#!/bin/sh\ncat ${path.join(work, "junk")} >&2\nexit 1\n`);
+	await assert.rejects(ext.askWithBinary(silent, oneQuestion, undefined, headlessCtx(work)), {
+		message: `pi-ask exited with code 1 without writing a result: ${shown}… (${cut} more characters cut)`,
+	});
+	assert.equal(ext.quotedOutput("short\nlines\x1b[0m"), "short\nlines\\e[0m");
+	assert.equal(ext.quotedOutput("é".repeat(10), 4), "éééé… (6 more characters cut)");
+});
+
+test("interruptedResult: pi ended by a signal, not the person; a resumed session offers the call again", () => {
+	const result = ext.interruptedResult(oneQuestion, "SIGTERM");
+	assert.deepEqual(result, {
+		content: [
+			{ type: "text", text: 'pi ended (SIGTERM) while the questionnaire "T" was up, before the user answered; no answers were given. Do not assume any answer.' },
+		],
+		details: { title: "T", cancelled: true, questions: [{ id: "a", label: "Q1", prompt: "A?", type: "single" }], answers: {}, error: { code: "interrupted", message: "pi ended (SIGTERM)" } },
+	});
+	assert.equal(ext.endingOf(result), "interrupted");
+	const call = { type: "message", message: { role: "assistant", content: [{ type: "toolCall", name: "ask_user", id: "a", arguments: oneQuestion }] } };
+	const stored = (details) => ({ type: "message", message: { role: "toolResult", toolCallId: "a", toolName: "ask_user", details } });
+	const session = (branch) => ({ getBranch: () => branch });
+	assert.deepEqual(ext.unansweredCall(session([call, stored(result.details)])), { toolCallId: "a", params: oneQuestion });
+	// pi's abort (Esc) is the person's: not offered.
+	const aborted = { ...result.details, error: { code: "aborted", message: "received SIGTERM" } };
+	assert.equal(ext.unansweredCall(session([call, stored(aborted)])), undefined);
+});
+
+test("unansweredCall: /tree back to a call answered on another branch does not offer it; the offer is made once in the whole session", () => {
+	const call = { type: "message", id: "c", message: { role: "assistant", content: [{ type: "toolCall", name: "ask_user", id: "a", arguments: oneQuestion }] } };
+	const answer = { type: "message", id: "r", message: { role: "toolResult", toolCallId: "a", toolName: "ask_user", details: { cancelled: false } } };
+	const offered = { type: "custom", customType: "ask:offered", data: { toolCallId: "a" } };
+	// The leaf is the call itself: its result is on the branch no more.
+	assert.equal(ext.unansweredCall({ getBranch: () => [call], getEntries: () => [call, answer] }), undefined);
+	assert.equal(ext.unansweredCall({ getBranch: () => [call], getEntries: () => [call, offered] }), undefined);
+	assert.deepEqual(ext.unansweredCall({ getBranch: () => [call], getEntries: () => [call] }), { toolCallId: "a", params: oneQuestion });
+});
+
+test("the lifeline: with a binary that takes --lifeline-fd, it reads end-of-file on fd 7 once the run's end is closed, never data", async () => {
+	const work = tempDir();
+	const log = path.join(work, "lifeline.log");
+	// --help lists the flag; the run reports its arguments and what fd 7 is, then reads it to its end.
+	const stub = executable(
+		work,
+		"takes-lifeline",
+		`#!/bin/sh
+if [ "$1" = "--help" ]; then printf 'Options:\\n      --lifeline-fd <N>\\n          The caller is gone\\n'; exit 0; fi
+prev=""; for a in "$@"; do if [ "$prev" = "--output" ]; then out="$a"; fi; if [ "$prev" = "--lifeline-fd" ]; then fd="$a"; fi; prev="$a"; done
+echo "fd=$fd $(readlink /proc/$$/fd/7 | cut -c1-7)" > ${log}
+printf '%s' '{"content":[{"type":"text","text":"t"}],"details":{"cancelled":true,"questions":[],"answers":{}}}' > "$out"
+`,
+	);
+	assert.equal(await ext.binaryTakesLifeline(stub), true);
+	assert.equal(await ext.binaryTakesLifeline(executable(work, "old", "#!/bin/sh\necho 'Usage: pi-ask [OPTIONS]'\n")), false);
+	const result = await ext.askWithBinary(stub, oneQuestion, undefined, headlessCtx(work), { lifeline: () => ext.binaryTakesLifeline(stub) });
+	assert.equal(result.content[0].text, "t");
+	assert.equal(fs.readFileSync(log, "utf8"), "fd=7 socket:\n");
+	// Without it (an older binary): no flag, no fd 7.
+	await ext.askWithBinary(stub, oneQuestion, undefined, headlessCtx(work), { lifeline: async () => false });
+	assert.equal(fs.readFileSync(log, "utf8"), "fd= \n");
 });
