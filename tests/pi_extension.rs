@@ -1095,3 +1095,51 @@ fn tui_an_elaborate_result_reads_as_the_person_asking() {
     assert_eq!(pi.tool_result()["details"]["mode"], "elaborate");
     pi.quit();
 }
+
+/// What a model reads of an elaborate result, as pi delivers it (a provider gets the tool
+/// result's `content`, never `details`): the note first in the contract's project's words,
+/// then the answers to keep, the questions to re-ask and what to do.
+#[test]
+fn tui_a_model_reads_the_answers_to_keep_of_an_elaborate_result() {
+    if skipped() {
+        return;
+    }
+    let payload = r#"{"questions": [
+        {"id": "db", "label": "Database", "prompt": "Which database should the service use?",
+         "options": [{"value": "postgres", "label": "Postgres"}, {"value": "sqlite", "label": "SQLite"}]},
+        {"id": "checks", "label": "Checks", "type": "multi", "prompt": "Which checks run in CI?",
+         "options": [{"value": "lint", "label": "Lint"}, {"value": "tests", "label": "Tests"},
+                     {"value": "bench", "label": "Benchmarks"}]},
+        {"id": "deploy", "label": "Deploy", "prompt": "How is it deployed?",
+         "options": [{"value": "docker", "label": "Docker image"}, {"value": "vm", "label": "VM"}]}]}"#;
+    let answers = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(
+        answers.path(),
+        r#"{"mode": "elaborate", "answers": {
+            "db": {"values": ["sqlite"], "optionNotes": {"postgres": "what would Postgres cost us in ops work?"}},
+            "checks": {"values": ["lint", "tests"]},
+            "deploy": {"values": ["docker"]}}}"#,
+    )
+    .unwrap();
+    let mut pi = PiTui::start(
+        payload,
+        &[("PI_ASK_ANSWERS", answers.path().to_str().unwrap())],
+    );
+    pi.session.wait_for("END OF TURN");
+    let result = pi.tool_result();
+    assert_eq!(
+        result["content"],
+        json!([{"type": "text", "text":
+            "User asked to elaborate on question \"Which database should the service use?\" \
+             option \"Postgres\" after current answer \"SQLite\" with note \"what would Postgres \
+             cost us in ops work?\"\n\
+             Keep these answers:\n\
+             Checks: Lint, Tests\n\
+             Deploy: Docker image\n\
+             Re-ask: Database (db)\n\
+             Answer the user's notes above first, then call ask_user again with only the \
+             questions to re-ask (if a choice is still needed), keeping the answers above."}])
+    );
+    pi.assert_model_saw_the_content();
+    pi.quit();
+}
