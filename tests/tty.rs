@@ -1467,8 +1467,8 @@ fn a_note_on_an_option_not_chosen_shows_in_the_review_and_submit_asks_first() {
         lines[at + 1..at + 4],
         [
             "> No, go back to the review",
-            "  Yes, submit without them",
-            "  Elaborate: send the notes to the agent",
+            "  Yes, submit without it",
+            "  Elaborate: send the note to the agent",
         ],
         "{screen}"
     );
@@ -1476,7 +1476,7 @@ fn a_note_on_an_option_not_chosen_shows_in_the_review_and_submit_asks_first() {
     s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
     s.send("\r");
     s.wait_for("> No, go back to the review");
-    press(&mut s, DOWN, 2, "> Elaborate: send the notes to the agent");
+    press(&mut s, DOWN, 2, "> Elaborate: send the note to the agent");
     s.send("\r");
     let (code, result) = s.finish();
     assert_eq!(code, 0, "stderr: {}", s.stderr());

@@ -1073,7 +1073,7 @@ mod tests {
             value("Next: review \u{2192}"),
             value("1. Submit"),
             // A note on an option not chosen: Submit asks first, Elaborate offered.
-            value("Yes, submit without them"),
+            value("Yes, submit without it"),
         ]);
         assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
         // The review shows the note on SQLite, not chosen, as going only with Elaborate.
@@ -1085,8 +1085,8 @@ mod tests {
             requests[12],
             json!({"type": "select",
                    "title": "Submit without 1 note on an option you did not choose?\nUnanswered required questions: Database.",
-                   "options": ["No, go back to the review", "Yes, submit without them",
-                               "Elaborate: send the notes to the agent"]})
+                   "options": ["No, go back to the review", "Yes, submit without it",
+                               "Elaborate: send the note to the agent"]})
         );
         assert_eq!(
             requests[4],
@@ -1126,7 +1126,7 @@ mod tests {
             value("Next \u{2192}"),
             value("Next: review \u{2192}"),
             value("1. Submit"),
-            value("Elaborate: send the notes to the agent"),
+            value("Elaborate: send the note to the agent"),
         ]);
         assert!(matches!(ending, Ending::Elaborated(_)), "{ending:?}");
         assert_eq!(details["mode"], json!("elaborate"));

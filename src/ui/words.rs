@@ -199,11 +199,21 @@ pub fn confirm_submit_without_notes(count: usize) -> Confirmation {
         1 => "Submit without 1 note on an option you did not choose?".to_string(),
         n => format!("Submit without {n} notes on options you did not choose?"),
     };
+    let (yes, elaborate) = match count {
+        1 => (
+            "Yes, submit without it",
+            "Elaborate: send the note to the agent",
+        ),
+        _ => (
+            "Yes, submit without them",
+            "Elaborate: send the notes to the agent",
+        ),
+    };
     Confirmation {
         title: std::borrow::Cow::Owned(title),
-        yes: "Yes, submit without them",
+        yes,
         no: "No, go back to the review",
-        elaborate: Some("Elaborate: send the notes to the agent"),
+        elaborate: Some(elaborate),
     }
 }
 
@@ -302,4 +312,31 @@ pub fn preview_title(label: &str) -> String {
 /// The line under a preview cut to the room it has.
 pub fn preview_more(lines: usize) -> String {
     format!("\u{2026} {lines} more lines: v shows the whole preview")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_submit_confirmation_counts_the_notes_it_would_drop() {
+        let one = confirm_submit_without_notes(1);
+        assert_eq!(
+            (one.title.as_ref(), one.yes, one.elaborate),
+            (
+                "Submit without 1 note on an option you did not choose?",
+                "Yes, submit without it",
+                Some("Elaborate: send the note to the agent")
+            )
+        );
+        let two = confirm_submit_without_notes(2);
+        assert_eq!(
+            (two.title.as_ref(), two.yes, two.elaborate),
+            (
+                "Submit without 2 notes on options you did not choose?",
+                "Yes, submit without them",
+                Some("Elaborate: send the notes to the agent")
+            )
+        );
+    }
 }
