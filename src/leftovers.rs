@@ -18,6 +18,11 @@
 //!   end of the run also ends what they left in its process group (`ed`, which outlives the
 //!   `sh -c` that a Ctrl+C ended); children it had before it started one (a shell's
 //!   `> >(tee log)` before `exec pi-ask`) are not its to end.
+//! - A child started in a process group of its own (the notification command) is ended with
+//!   its whole group, also once the child itself is gone ([`Child::end`], [`end_children`]):
+//!   what it left in the background (`sh -c 'paplay bell.oga &'`) stays in its group, and,
+//!   pi-ask being their subreaper, under pi-ask ([`members`]); a group is signalled only while
+//!   a process under pi-ask is in it, so never another user's or another run's group.
 //! - [`on_exit`]: a file to remove and a line to say on stderr should the run end before the
 //!   work it guards is [`OnExit::settle`]d (a result half written: docs/exit-codes.md
 //!   "Signals").
@@ -46,6 +51,8 @@ const POLL: Duration = Duration::from_millis(10);
 #[derive(Debug)]
 pub struct Child {
     pid: Pid,
+    /// It leads a process group of its own (its id is `pid`).
+    own_group: bool,
 }
 
 /// A child still running (not reaped yet).
@@ -57,11 +64,18 @@ struct Running {
 }
 
 static CHILDREN: Mutex<Vec<Running>> = Mutex::new(Vec::new());
+/// The process groups of the children started in a group of their own, kept once the child
+/// is reaped, until nothing of the group is left ([`members`]).
+static GROUPS: Mutex<Vec<Pid>> = Mutex::new(Vec::new());
 /// Set by [`end_children`]: the run is ending, no child starts any more.
 static ENDED: AtomicBool = AtomicBool::new(false);
 
 fn children() -> std::sync::MutexGuard<'static, Vec<Running>> {
     CHILDREN.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn groups() -> std::sync::MutexGuard<'static, Vec<Pid>> {
+    GROUPS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// What a child's standard stream is.
@@ -144,7 +158,10 @@ pub fn spawn_shell(
     }
     let pid = posix_spawn(c"/bin/sh", &actions, &attr, &argv, &envp)?;
     running.push(Running { pid, own_group });
-    Ok(Child { pid })
+    if own_group {
+        groups().push(pid);
+    }
+    Ok(Child { pid, own_group })
 }
 
 /// The descriptors open in this process: those `/dev/fd` lists (`/proc/self/fd` on Linux;
@@ -189,18 +206,93 @@ impl Child {
         }
     }
 
-    /// Ends it (SIGTERM, then SIGKILL after [`GRACE`]) and waits for it, a bounded while.
+    /// Whether anything of its process group still runs (it, or what it left there), when
+    /// it has a group of its own ([`members`]); else whether it runs.
+    pub fn group_running(&self) -> bool {
+        if !self.own_group {
+            return children().iter().any(|r| r.pid == self.pid);
+        }
+        !members(self.pid).is_empty()
+    }
+
+    /// Ends it (SIGTERM, then SIGKILL after [`GRACE`]) and waits for it, a bounded while;
+    /// with a process group of its own, the whole group, even once it is gone itself
+    /// ([`end_group`]).
     pub fn end(self) {
         let running = children().iter().find(|r| r.pid == self.pid).copied();
         if let Some(running) = running {
             end_one(running);
         }
+        if self.own_group {
+            end_group(self.pid);
+        }
     }
 }
 
-/// Ends every child still running ([`Child::end`]), all at once, and what they left in
+/// The processes still running in the run's process group `group` (one of [`GROUPS`]): those
+/// under pi-ask (its children and theirs, orphans it took as their subreaper included) whose
+/// group it is. Zombies are left out, and those of pi-ask's that it did not register are
+/// reaped on the way (an orphan of the group that ended). A group of which no process is left
+/// is forgotten: its id may be given to another. Empty without procfs.
+fn members(group: Pid) -> Vec<Pid> {
+    let me = nix::unistd::getpid();
+    // Under the lock: a registered child is reaped only by `try_wait` and `reaped`.
+    let running = children();
+    let procs = processes();
+    for p in procs
+        .iter()
+        .filter(|p| p.zombie && p.ppid == me && p.pgrp == group)
+    {
+        if !running.iter().any(|r| r.pid == p.pid) {
+            let _ = waitpid(p.pid, Some(WaitPidFlag::WNOHANG));
+        }
+    }
+    let mut found: Vec<Pid> = under(me, &procs)
+        .into_iter()
+        .filter(|&pid| procs.iter().any(|p| p.pid == pid && p.pgrp == group))
+        .collect();
+    // A registered leader not reaped yet is still the group's.
+    if let Some(r) = running.iter().find(|r| r.pid == group) {
+        if !found.contains(&r.pid) {
+            found.push(r.pid);
+        }
+    }
+    drop(running);
+    if found.is_empty() {
+        groups().retain(|&g| g != group);
+    }
+    found
+}
+
+/// Sends `sig` to the run's process group `group` while a process of it is still under
+/// pi-ask ([`members`]): a group's id is not given to another group while one of its
+/// processes lives. Returns whether it had any.
+fn signal_group(group: Pid, sig: Signal) -> bool {
+    if members(group).is_empty() {
+        return false;
+    }
+    let _ = nix::sys::signal::killpg(group, sig);
+    true
+}
+
+/// Ends what is left of the run's process group `group`: SIGTERM, a grace of [`GRACE`], then
+/// SIGKILL, each wait bounded.
+fn end_group(group: Pid) {
+    for sig in [Signal::SIGTERM, Signal::SIGKILL] {
+        if !signal_group(group, sig) {
+            return;
+        }
+        let deadline = Instant::now() + GRACE;
+        while !members(group).is_empty() && Instant::now() < deadline {
+            std::thread::sleep(POLL);
+        }
+    }
+}
+
+/// Ends every child still running ([`Child::end`]), all at once, what they left in
 /// pi-ask's process group (what the external editor started, its orphans included: pi-ask is
-/// their subreaper; [`strays`]): the run is ending.
+/// their subreaper; [`strays`]) and what is left of the process groups of their own
+/// ([`members`]), their children gone or not: the run is ending.
 pub fn end_children() {
     let registered: Vec<Running> = {
         let running = children();
@@ -208,14 +300,21 @@ pub fn end_children() {
         running.clone()
     };
     let strays = strays(&registered);
-    if registered.is_empty() && strays.is_empty() {
+    let own_groups: Vec<Pid> = groups().clone();
+    if registered.is_empty() && strays.is_empty() && own_groups.is_empty() {
         return;
     }
-    let all_gone =
-        || registered.iter().all(|r| reaped(r.pid)) && strays.iter().all(|&p| stray_gone(p));
+    let all_gone = || {
+        registered.iter().all(|r| reaped(r.pid))
+            && strays.iter().all(|&p| stray_gone(p))
+            && own_groups.iter().all(|&g| members(g).is_empty())
+    };
     for sig in [Signal::SIGTERM, Signal::SIGKILL] {
         for r in &registered {
             signal(*r, sig);
+        }
+        for &group in &own_groups {
+            signal_group(group, sig);
         }
         for &pid in &strays {
             if !stray_gone(pid) {

@@ -230,14 +230,17 @@ pub const FILES: &[(&str, &str)] = &[
     (
         "the result file",
         "The --output FILE: the result JSON is written to a private temporary file in the same \
-         folder, then renamed over it, so a reader never sees half a result; a replaced file \
-         keeps its permission bits, never setuid or setgid; a signal during the write leaves the \
-         whole result or no temporary file (stderr says so). A symbolic link is followed (the \
-         file it points to is replaced, the link stays), but not one in a sticky world-writable \
-         folder such as /tmp that belongs neither to the user nor to the folder's owner (the \
-         kernel's fs.protected_symlinks rule, whatever the machine's setting; exit 4); a \
-         character device or a FIFO is opened and written, never replaced; a folder, a block \
-         device or a socket is refused (exit 4). Without --output the result goes to stdout.",
+         folder, then renamed over it, so a reader never sees half a result; a replaced file of \
+         the user's keeps its permission bits, never setuid or setgid (another user's lends \
+         none: 0666 less the umask); a signal during the write leaves the whole result or no \
+         temporary file (stderr says so). A symbolic link is followed (the file it points to is \
+         replaced, the link stays); a character device or a FIFO is opened and written, never \
+         replaced; a folder, a block device or a socket is refused (exit 4), and so is a link, a \
+         FIFO or a regular file in a sticky world-writable folder such as /tmp that belongs \
+         neither to the user nor to the folder's owner (the kernel's fs.protected_symlinks, \
+         protected_fifos and protected_regular rules, whatever the machine's setting). These \
+         are checked when the run starts too: such a FILE exits 4 before the first question. \
+         Without --output the result goes to stdout.",
     ),
 ];
 

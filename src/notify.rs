@@ -243,7 +243,8 @@ pub fn terminal_bytes(channels: &[Channel], notice: &Notice) -> Vec<u8> {
 /// Runs `sh -c command` with the notice in its environment (`ASK_NOTIFY_EVENT`,
 /// `ASK_NOTIFY_TITLE`, `ASK_NOTIFY_MESSAGE`), in a process group of its own, stdin, stdout and
 /// stderr `/dev/null` (stdout carries only the result) and no other descriptor of pi-ask's,
-/// and returns at once; a thread waits for it and ends its group after [`COMMAND_TIMEOUT`].
+/// and returns at once; a thread waits for it and ends its group after [`COMMAND_TIMEOUT`],
+/// what the command left running in its group (`notify-send … &`) too, the shell gone or not.
 /// Every ending of the run ends it too, a signal's included (src/leftovers.rs). The thread's
 /// result says how it ended: `Ok` for exit status 0, else what went wrong.
 ///
@@ -263,18 +264,33 @@ pub fn run_command(command: &str, notice: &Notice) -> io::Result<JoinHandle<Resu
     )?;
     Ok(std::thread::spawn(move || {
         let start = Instant::now();
+        // How the shell ended, once it did: what it left in its group (`cmd &`) still counts
+        // against the bound.
+        let mut ended: Option<Result<(), String>> = None;
         loop {
-            match child.try_wait() {
-                Some(true) => return Ok(()),
-                Some(false) => return Err("the notification command failed".to_string()),
-                None if start.elapsed() >= COMMAND_TIMEOUT => {
+            if ended.is_none() {
+                ended = child.try_wait().map(|ok| {
+                    if ok {
+                        Ok(())
+                    } else {
+                        Err("the notification command failed".to_string())
+                    }
+                });
+            }
+            let late = start.elapsed() >= COMMAND_TIMEOUT;
+            match ended {
+                Some(how) if late || !child.group_running() => {
+                    child.end();
+                    return how;
+                }
+                None if late => {
                     child.end();
                     return Err(format!(
                         "the notification command was killed after {} s",
                         COMMAND_TIMEOUT.as_secs()
                     ));
                 }
-                None => std::thread::sleep(Duration::from_millis(20)),
+                _ => std::thread::sleep(Duration::from_millis(20)),
             }
         }
     }))
@@ -410,6 +426,44 @@ mod tests {
             done,
             Err("the notification command was killed after 5 s".into())
         );
+        assert!(
+            took >= COMMAND_TIMEOUT && took < Duration::from_secs(10),
+            "{took:?}"
+        );
+    }
+
+    /// Whether process `pid` runs (a zombie does not).
+    fn alive(pid: i32) -> bool {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .ok()
+            .and_then(|s| Some(s.rsplit_once(')')?.1.trim_start().to_string()))
+            .is_some_and(|rest| !rest.starts_with('Z'))
+    }
+
+    #[test]
+    fn what_the_command_leaves_in_the_background_is_ended_after_five_seconds() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid = dir.path().join("pid");
+        let n = Notice::question_waiting(None, &question(Some("Scope"), "P"));
+        let command = format!("sleep 300 & echo $! > '{}'", pid.display());
+        let start = Instant::now();
+        let done = run_command(&command, &n).unwrap().join().unwrap();
+        let took = start.elapsed();
+        // The shell itself exited 0 at once.
+        assert_eq!(done, Ok(()));
+        let sleep: i32 = std::fs::read_to_string(&pid)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        let left = alive(sleep);
+        if left {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(sleep),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+        assert!(!left, "the background sleep outlived the bound");
         assert!(
             took >= COMMAND_TIMEOUT && took < Duration::from_secs(10),
             "{took:?}"

@@ -75,15 +75,21 @@ fn ascii_json(json: &str) -> String {
 ///
 /// What `path` is decides how:
 /// - a regular file, or nothing yet: a temp file in the same folder is renamed over it, so a
-///   reader never sees half a result; a replaced file keeps its permission bits, never setuid,
-///   setgid or sticky (a new one gets 0666 less the umask);
+///   reader never sees half a result; a replaced file of the user's keeps its permission
+///   bits, never setuid, setgid or sticky (a new one, or one of another user's, gets 0666
+///   less the umask);
 /// - a symbolic link: followed, to the end of a chain of links; what it points to is written
 ///   as if it had been given (a file it points to is replaced, a missing one created), and the
 ///   link stays;
 /// - a character device (`/dev/null`, a terminal, `/dev/stdout` on one) or a FIFO (a pipe,
 ///   `/dev/fd/N`): opened and written, as a shell's `>` does, never replaced; a FIFO once a
 ///   process opens it for reading, or until a terminating signal ([`open_fifo`]);
-/// - a folder, a block device or a socket: refused.
+/// - a folder, a block device or a socket: refused; so are a link, a FIFO or a regular file
+///   in a sticky world-writable folder that belongs neither to the user nor to the folder's
+///   owner (the kernel's `protected_symlinks`, `protected_fifos` and `protected_regular`
+///   rules, whatever the machine's setting).
+///
+/// [`check_output`] makes the same checks before the questions are asked.
 ///
 /// Errors: the folder does not exist or is not writable, the disk is full, the rename fails,
 /// `path` is refused, or stdout is closed (broken pipe). The message, for a person on stderr,
@@ -101,13 +107,7 @@ pub fn write_result<T: Serialize + ?Sized>(result: &T, path: Option<&Path>) -> R
                 .and_then(|_| out.flush())
                 .map_err(|e| format!("cannot write the result to stdout: {}", os_words(&e)))
         }
-        Some(path) => write_file(path, json.as_bytes()).map_err(|e| {
-            format!(
-                "cannot write the result to {}: {}",
-                shown(path),
-                os_words(&e)
-            )
-        }),
+        Some(path) => write_file(path, json.as_bytes()).map_err(|e| cannot_write(path, &e)),
     }
 }
 
@@ -123,19 +123,155 @@ fn os_words(e: &io::Error) -> String {
     crate::contract::without_os_error(&e.to_string()).to_string()
 }
 
+/// What `--output FILE` is, as the write goes about it ([`target`]).
+enum Target {
+    /// A regular file or nothing yet, at `path` once the links are followed: replaced through
+    /// a temp file in its folder; `old` is the file replaced.
+    Replace {
+        path: PathBuf,
+        old: Option<Metadata>,
+    },
+    /// A character device or a FIFO (`meta`): opened and written.
+    InPlace { meta: Metadata },
+}
+
+/// Checks `--output FILE` before the questions are asked, so that an output that cannot be
+/// used is found before anyone answers (docs/exit-codes.md, exit 4): what [`write_result`]
+/// checks that can be known without writing (the folder exists, is a folder and is writable
+/// for a new or replaced file; a planted link, FIFO or file in a sticky world-writable folder;
+/// a folder, block device or socket). Nothing is created, opened or changed. `None` and `-`
+/// (stdout) pass. The final write checks again: the filesystem may change meanwhile.
+///
+/// Errors: the message [`write_result`] would give ("cannot write the result to out/r.json:
+/// folder out: No such file or directory").
+pub fn check_output(path: Option<&Path>) -> Result<(), String> {
+    let Some(path) = path.filter(|p| *p != Path::new("-")) else {
+        return Ok(());
+    };
+    let usable = target(path).and_then(|t| match t {
+        Target::Replace { path, .. } => {
+            let dir = folder_of(&path);
+            match folder_problem(dir) {
+                Some(why) => Err(io::Error::other(format!("folder {}: {why}", shown(dir)))),
+                None => Ok(()),
+            }
+        }
+        Target::InPlace { .. } => Ok(()),
+    });
+    usable.map_err(|e| cannot_write(path, &e))
+}
+
+/// "cannot write the result to PATH: why" ([`write_result`]'s words).
+fn cannot_write(path: &Path, e: &io::Error) -> String {
+    format!(
+        "cannot write the result to {}: {}",
+        shown(path),
+        os_words(e)
+    )
+}
+
 /// `--output FILE` by what FILE is ([`write_result`]).
 fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    match target(path)? {
+        Target::Replace { path: at, old } => replace(&at, bytes, old.as_ref()),
+        Target::InPlace { meta } => write_in_place(path, &meta, bytes),
+    }
+}
+
+/// What `path` is for the write, its links followed ([`link_target`]), or why it is refused:
+/// a planted link ([`refuse_planted_links`]), a planted FIFO or regular file
+/// ([`refuse_planted_file`]), a folder (`EISDIR`), a block device or a socket, a loop of links
+/// (`ELOOP`).
+fn target(path: &Path) -> io::Result<Target> {
     refuse_planted_links(path)?;
     match fs::metadata(path) {
-        Ok(meta) if meta.is_file() => replace(&link_target(path)?, bytes, Some(&meta)),
-        Ok(meta) => write_in_place(path, &meta, bytes),
+        Ok(meta) if meta.is_file() => {
+            let at = link_target(path)?;
+            refuse_planted_file(&at, &meta)?;
+            Ok(Target::Replace {
+                path: at,
+                old: Some(meta),
+            })
+        }
+        Ok(meta) => {
+            let kind = meta.file_type();
+            let refused = |what: &str| io::Error::other(format!("it is {what}, not a file"));
+            if kind.is_dir() {
+                return Err(nix::errno::Errno::EISDIR.into());
+            }
+            if kind.is_block_device() {
+                return Err(refused("a block device"));
+            }
+            if kind.is_socket() {
+                return Err(refused("a socket"));
+            }
+            if kind.is_fifo() {
+                refuse_planted_file(&link_target(path)?, &meta)?;
+            }
+            Ok(Target::InPlace { meta })
+        }
         // Nothing there yet, or a link to nothing: a new file where the link points.
-        Err(e) if e.kind() == io::ErrorKind::NotFound => replace(&link_target(path)?, bytes, None),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Target::Replace {
+            path: link_target(path)?,
+            old: None,
+        }),
         // A loop of links is refused; anything else (a folder that is a file, no permission
         // to look) is the folder's problem, which `replace` puts into words.
         Err(e) if e.raw_os_error() == Some(nix::errno::Errno::ELOOP as i32) => Err(e),
-        Err(_) => replace(path, bytes, None),
+        Err(_) => Ok(Target::Replace {
+            path: path.to_path_buf(),
+            old: None,
+        }),
     }
+}
+
+/// The folder `path` is in (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// Whether `owner` (a file's or a link's owner) is neither the user (the effective user id)
+/// nor the owner of `folder`, a sticky world-writable folder (such as `/tmp`): the kernel's
+/// test for `fs.protected_symlinks`, `protected_fifos` and `protected_regular`
+/// (Documentation/admin-guide/sysctl/fs.rst). `false` when the folder cannot be looked at.
+fn planted(owner: u32, folder: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(folder) = fs::metadata(folder) else {
+        return false;
+    };
+    let mode = folder.mode();
+    let shared = mode & 0o1000 != 0 && mode & 0o002 != 0;
+    shared && owner != nix::unistd::geteuid().as_raw() && owner != folder.uid()
+}
+
+/// The kernel's `fs.protected_fifos` and `fs.protected_regular` rules, whatever the machine's
+/// setting: a FIFO or a regular file at `at` (the path once its links are followed; `meta`:
+/// what it is) in a sticky world-writable folder that belongs neither to the user nor to the
+/// folder's owner may have been planted there by someone else, to read the result (a FIFO)
+/// or to have it take their file's place; it is refused.
+///
+/// Errors: such a FIFO or file, named ("the FIFO /tmp/r.json is in a sticky world-writable
+/// folder and belongs neither to you nor to the folder's owner").
+fn refuse_planted_file(at: &Path, meta: &Metadata) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    if !planted(meta.uid(), folder_of(at)) {
+        return Ok(());
+    }
+    let what = if meta.file_type().is_fifo() {
+        "FIFO"
+    } else {
+        "file"
+    };
+    Err(io::Error::new(
+        io::ErrorKind::PermissionDenied,
+        format!(
+            "the {what} {} is in a sticky world-writable folder and belongs neither to you nor to the folder's owner",
+            shown(at)
+        ),
+    ))
 }
 
 /// Refuses a path that leads through a symbolic link the kernel's `fs.protected_symlinks`
@@ -170,17 +306,7 @@ fn refuse_planted_links(path: &Path) -> io::Result<()> {
 /// Errors: the link is not followed, in words naming it.
 fn refuse_planted(link: &Path, meta: &Metadata) -> io::Result<()> {
     use std::os::unix::fs::MetadataExt;
-    let dir = match link.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let Ok(folder) = fs::metadata(dir) else {
-        return Ok(());
-    };
-    let mode = folder.mode();
-    let shared = mode & 0o1000 != 0 && mode & 0o002 != 0;
-    let user = nix::unistd::geteuid().as_raw();
-    if shared && meta.uid() != user && meta.uid() != folder.uid() {
+    if planted(meta.uid(), folder_of(link)) {
         return Err(io::Error::new(
             io::ErrorKind::PermissionDenied,
             format!(
@@ -218,22 +344,14 @@ fn link_target(path: &Path) -> io::Result<PathBuf> {
     Err(nix::errno::Errno::ELOOP.into())
 }
 
-/// Writes into what is at `path`, which is not a regular file: a character device or a FIFO
-/// is opened (not created, not replaced) and written; anything else is refused.
+/// Writes into what is at `path` (`meta`: what it is, [`target`]), a character device or a
+/// FIFO: opened (not created, not replaced) and written. A FIFO is looked at again once
+/// open ([`refuse_planted_file`]): one planted meanwhile is refused before a byte is written.
 fn write_in_place(path: &Path, meta: &Metadata, bytes: &[u8]) -> io::Result<()> {
-    let kind = meta.file_type();
-    let refused = |what: &str| io::Error::other(format!("it is {what}, not a file"));
-    if kind.is_dir() {
-        return Err(nix::errno::Errno::EISDIR.into());
-    }
-    if kind.is_block_device() {
-        return Err(refused("a block device"));
-    }
-    if kind.is_socket() {
-        return Err(refused("a socket"));
-    }
-    let mut file = if kind.is_fifo() {
-        open_fifo(path)?
+    let mut file = if meta.file_type().is_fifo() {
+        let file = open_fifo(path)?;
+        refuse_planted_file(&link_target(path)?, &file.metadata()?)?;
+        file
     } else {
         fs::OpenOptions::new().write(true).open(path)?
     };
@@ -291,14 +409,12 @@ fn open_fifo(path: &Path) -> io::Result<fs::File> {
 
 /// Replaces (or creates) the regular file at `path` atomically: a temp file in its folder
 /// (0600), written, synced, given `old`'s permission bits without setuid, setgid and sticky
-/// (or 0666 less the umask for a new file), then renamed over `path`. Never left behind: an
+/// when the user (the effective user id) owns it (else, and for a new file, 0666 less the
+/// umask: another user's file never lends its mode to the result), then renamed over `path`. Never left behind: an
 /// ending of the run before the rename removes it and says so on stderr
 /// (`leftovers::on_exit`).
 fn replace(path: &Path, bytes: &[u8], old: Option<&Metadata>) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = folder_of(path);
     // tempfile names its random file in errors and keeps the OS error to itself: name the
     // folder the person gave, and ask the OS what is wrong with it.
     let tmp = tempfile::Builder::new()
@@ -327,9 +443,10 @@ fn replace(path: &Path, bytes: &[u8], old: Option<&Metadata>) -> io::Result<()> 
     file.write_all(bytes)?;
     file.sync_all()?;
     // Private (0600, as tempfile made it) until now: the mode it ends with comes last.
+    let user = nix::unistd::geteuid().as_raw();
     let mode = match old {
-        Some(m) => m.permissions().mode() & 0o777,
-        None => 0o666 & !current_umask(),
+        Some(m) if std::os::unix::fs::MetadataExt::uid(m) == user => m.permissions().mode() & 0o777,
+        _ => 0o666 & !current_umask(),
     };
     file.set_permissions(fs::Permissions::from_mode(mode))?;
     match unfinished.settle(|| tmp.persist(path)) {

@@ -193,6 +193,12 @@ pub fn run(cli: &Cli) -> ExitCode {
             return ExitCode::Invalid;
         }
     };
+    // An `--output` that cannot be used is refused now, before anyone answers (exit 4, no
+    // result); the final write checks again (docs/exit-codes.md).
+    if let Err(msg) = crate::output::check_output(cli.output.as_deref()) {
+        say(&format!("pi-ask: {msg}"));
+        return ExitCode::OutputFailed;
+    }
     let with_a_lifeline = lifeline.is_some();
     let asked = Arc::new(Mutex::new(None));
     let signals = watch_signals(Arc::clone(&asked), cli, lifeline);

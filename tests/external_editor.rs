@@ -404,3 +404,84 @@ fn the_notification_command_gets_no_descriptor_of_pi_asks_and_ends_with_a_sigter
     assert_eq!(code, 143);
     assert_gone(command, "the notification command");
 }
+
+/// The processes of process group `group` still running (zombies left out), from /proc.
+fn in_group(group: i32) -> Vec<i32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+            let Some((_, rest)) = stat.rsplit_once(')') else {
+                return false;
+            };
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            fields.len() > 2 && fields[0] != "Z" && fields[2] == group.to_string()
+        })
+        .collect()
+}
+
+/// What a notification command leaves in the background (`sleep 300 &`, the shell exits at
+/// once and is reaped) is ended with the run, at its own end (exit 0) and at a SIGTERM (143):
+/// nothing of the command's process group is left once pi-ask exits.
+#[test]
+fn what_the_notification_command_leaves_in_the_background_ends_with_the_run() {
+    let payload = include_str!("../examples/database.json");
+    for sigterm in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().display();
+        let command = format!("sleep 300 & echo $$ $! > '{d}/pid.new'; mv '{d}/pid.new' '{d}/pid'");
+        let mut s = Session::spawn_with(
+            payload,
+            &["--auto-submit", "--notify-command", &command],
+            Options::default(),
+        );
+        s.wait_for("PostgreSQL");
+        let start = std::time::Instant::now();
+        let (group, sleep) = loop {
+            let ids = std::fs::read_to_string(dir.path().join("pid")).unwrap_or_default();
+            let ids: Vec<i32> = ids
+                .split_whitespace()
+                .filter_map(|n| n.parse().ok())
+                .collect();
+            if let [group, sleep] = ids[..] {
+                break (group, sleep);
+            }
+            assert!(start.elapsed() < std::time::Duration::from_secs(4));
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        };
+        // The shell is gone (reaped by pi-ask), its background sleep runs under pi-ask.
+        while alive(group) {
+            assert!(start.elapsed() < std::time::Duration::from_secs(4));
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert_eq!(
+            in_group(group),
+            [sleep],
+            "the sleep runs in the command's group"
+        );
+        let code = if sigterm {
+            crate::common::wait_until_handled(s.pid() as u32, libc::SIGTERM);
+            s.signal(libc::SIGTERM);
+            s.finish().0
+        } else {
+            s.send("\r");
+            s.finish().0
+        };
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(5),
+            "ended by the run, not by the 5 s bound"
+        );
+        assert_eq!(code, if sigterm { 143 } else { 0 }, "{}", s.stderr());
+        let left = in_group(group);
+        for &pid in &left {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+        assert!(left.is_empty(), "left running after the run: {left:?}");
+    }
+}

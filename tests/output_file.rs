@@ -480,6 +480,161 @@ fn a_planted_link_in_a_sticky_world_writable_folder_is_refused() {
     assert!(is_no_ui_result(&mine), "{mine}");
 }
 
+/// A folder `name` in `dir` with mode 1777 (sticky, world-writable, as `/tmp`), owned by
+/// this process's user.
+fn sticky_folder(dir: &Dir, name: &str) -> PathBuf {
+    let shared = dir.path().join(name);
+    std::fs::create_dir(&shared).unwrap();
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    shared
+}
+
+/// The kernel's `fs.protected_fifos` and `fs.protected_regular` rules, applied whatever the
+/// machine says: a FIFO or a regular file in a sticky world-writable folder that belongs
+/// neither to the user nor to the folder's owner is refused (exit 4, named), never written
+/// into nor replaced; one of the folder's owner is used.
+#[test]
+fn a_planted_fifo_or_file_in_a_sticky_world_writable_folder_is_refused() {
+    if !root("a_planted_fifo_or_file_in_a_sticky_world_writable_folder_is_refused") {
+        return;
+    }
+    let dir = Dir::new();
+    sticky_folder(&dir, "shared");
+    let nobody = 65534;
+    let fifo = make_fifo(&dir, "shared/r.json");
+    std::os::unix::fs::chown(&fifo, Some(nobody), Some(nobody)).unwrap();
+    // The planter's reader (read and write, non-blocking: the test never waits).
+    let mut reader = std::fs::File::options()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&fifo)
+        .unwrap();
+    let run = write_to(&dir, Path::new("shared/r.json"));
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "pi-ask: cannot write the result to shared/r.json: the FIFO shared/r.json is in a \
+         sticky world-writable folder and belongs neither to you nor to the folder's owner\n"
+    );
+    let mut stolen = Vec::new();
+    let _ = reader.read_to_end(&mut stolen);
+    assert!(stolen.is_empty(), "{}", String::from_utf8_lossy(&stolen));
+
+    let planted = dir.file("shared/r2.json", "planted");
+    std::fs::set_permissions(&planted, std::fs::Permissions::from_mode(0o666)).unwrap();
+    std::os::unix::fs::chown(&planted, Some(nobody), Some(nobody)).unwrap();
+    let run = write_to(&dir, Path::new("shared/r2.json"));
+    assert_eq!(run.code, 4, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "pi-ask: cannot write the result to shared/r2.json: the file shared/r2.json is in a \
+         sticky world-writable folder and belongs neither to you nor to the folder's owner\n"
+    );
+    assert_eq!(std::fs::read_to_string(&planted).unwrap(), "planted");
+    assert_eq!(names(&dir), ["shared"]);
+
+    // The user's own file there is replaced, as the kernel lets it be opened.
+    let mine = dir.file("shared/mine.json", "old");
+    let run = write_to(&dir, Path::new("shared/mine.json"));
+    assert_written(&run);
+    assert!(is_no_ui_result(&std::fs::read_to_string(&mine).unwrap()));
+
+    // In a sticky folder of nobody's, nobody's file is the folder owner's: used.
+    let theirs = sticky_folder(&dir, "theirs");
+    std::os::unix::fs::chown(&theirs, Some(nobody), Some(nobody)).unwrap();
+    let owned = dir.file("theirs/r.json", "old");
+    std::os::unix::fs::chown(&owned, Some(nobody), Some(nobody)).unwrap();
+    let run = write_to(&dir, Path::new("theirs/r.json"));
+    assert_written(&run);
+    assert!(is_no_ui_result(&std::fs::read_to_string(&owned).unwrap()));
+}
+
+/// A replaced file of another user's never lends its permission bits to the result (root
+/// replacing a 0666 file of nobody's gets 0666 less its umask, here 0600).
+#[test]
+fn the_mode_of_another_users_file_is_not_carried_over() {
+    if !root("the_mode_of_another_users_file_is_not_carried_over") {
+        return;
+    }
+    let dir = Dir::new();
+    let out = dir.file("r.json", "old");
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o666)).unwrap();
+    std::os::unix::fs::chown(&out, Some(65534), Some(65534)).unwrap();
+    let mut cmd = std::process::Command::new("sh");
+    cmd.current_dir(dir.path())
+        .args(["-c", "umask 077; exec \"$@\"", "sh"])
+        .arg(env!("CARGO_BIN_EXE_pi-ask"))
+        .arg(example("database.json"))
+        .args(["--no-input", "-o", "r.json"])
+        .env_remove("PI_ASK_ANSWERS")
+        .env_remove("PI_ASK_TIMEOUT");
+    let run = run_cmd(&mut assert_cmd::Command::from_std(cmd));
+    assert_written(&run);
+    let meta = std::fs::metadata(&out).unwrap();
+    assert!(is_no_ui_result(&std::fs::read_to_string(&out).unwrap()));
+    assert_eq!(meta.mode() & 0o7777, 0o600, "{:o}", meta.mode());
+    assert_eq!(meta.uid(), 0, "the result is root's own file");
+}
+
+/// An `--output` that cannot be used is refused before the first question is drawn (exit 4,
+/// the final write's message, no result), so no one answers for nothing: a missing folder,
+/// and (as root) a link planted in a sticky world-writable folder.
+#[test]
+fn an_unusable_output_is_refused_before_the_first_question() {
+    let payload = std::fs::read_to_string(example("database.json")).unwrap();
+    let shown = |s: &crate::common::pty::Session| s.screen().contains("database");
+    let mut cases = vec![(
+        "missing/r.json",
+        "folder missing: No such file or directory".to_string(),
+    )];
+    if root("an_unusable_output_is_refused_before_the_first_question (planted link)") {
+        cases.push((
+            "shared/r.json",
+            "the symbolic link shared/r.json is in a sticky world-writable folder and belongs \
+             neither to you nor to the folder's owner"
+                .to_string(),
+        ));
+    }
+    for (output, why) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("payload.json"), &payload).unwrap();
+        let shared = dir.path().join("shared");
+        std::fs::create_dir(&shared).unwrap();
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+        std::os::unix::fs::symlink("../elsewhere.json", shared.join("r.json")).unwrap();
+        let _ = std::os::unix::fs::lchown(shared.join("r.json"), Some(65534), Some(65534));
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+        cmd.arg("payload.json").arg("--output").arg(output);
+        let result = dir.path().join(output);
+        let opts = crate::common::pty::Options {
+            cwd: Some(dir.path().to_path_buf()),
+            ..Default::default()
+        };
+        let mut s = crate::common::pty::Session::spawn_command(cmd, dir, result, opts);
+        let start = std::time::Instant::now();
+        while !s.exited() {
+            assert!(
+                !shown(&s),
+                "{output}: the question was asked:\n{}",
+                s.screen()
+            );
+            assert!(start.elapsed() < std::time::Duration::from_secs(10));
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let (code, result) = s.finish();
+        assert_eq!(code, 4, "{output}: {}", s.stderr());
+        assert_eq!(result, None, "{output}");
+        assert_eq!(
+            s.stderr(),
+            format!("pi-ask: cannot write the result to {output}: {why}\n")
+        );
+        assert!(!shown(&s), "{output}:\n{}", s.screen());
+        assert!(!s.dir().join("elsewhere.json").exists());
+    }
+}
+
 /// A payload whose "Needs user input" result is larger than a pipe holds (64 KiB).
 fn large_payload(dir: &Dir) -> PathBuf {
     let questions: Vec<Value> = (0..40)
