@@ -231,17 +231,18 @@ pub enum WaitKey {
     CtrlC,
 }
 
-/// What the bytes read while waiting mean: Ctrl+C anywhere in them; Esc alone (in raw mode,
-/// once no more bytes came within the escape delay: `settled`), or Esc then Enter (in cooked
-/// mode a read returns a whole line). Anything else (an arrow key, other typing) means
-/// nothing. `None` also while a lone Esc may still be the start of a sequence.
+/// What the bytes read while waiting mean: Ctrl+C anywhere in them; Esc alone at their end
+/// (after other typing too, once no more bytes came within the escape delay: `settled`), or
+/// Esc then Enter (in cooked mode a read returns a whole line). Anything else (an arrow key,
+/// other typing) means nothing. `None` also while a lone Esc may still be the start of a
+/// sequence.
 pub fn wait_key(bytes: &[u8], settled: bool) -> Option<WaitKey> {
     if bytes.contains(&0x03) {
         return Some(WaitKey::CtrlC);
     }
     match bytes {
-        [0x1b] if settled => Some(WaitKey::Esc),
-        [0x1b, b'\n' | b'\r'] => Some(WaitKey::Esc),
+        [.., 0x1b] if settled => Some(WaitKey::Esc),
+        [.., 0x1b, b'\n' | b'\r'] => Some(WaitKey::Esc),
         _ => None,
     }
 }
@@ -311,5 +312,9 @@ mod tests {
         assert_eq!(wait_key(b"ab\x03", false), Some(WaitKey::CtrlC));
         assert_eq!(wait_key(b"\x1b[A", true), None);
         assert_eq!(wait_key(b"x", true), None);
+        // Typing, then Esc read with it.
+        assert_eq!(wait_key(b"typed\x1b", true), Some(WaitKey::Esc));
+        assert_eq!(wait_key(b"typed\x1b", false), None);
+        assert_eq!(wait_key(b"\x1b[Ax", true), None);
     }
 }
