@@ -409,8 +409,9 @@ static CLAIM: Mutex<Option<nix::fcntl::Flock<File>>> = Mutex::new(None);
 const CLAIM_RETRY: Duration = Duration::from_millis(50);
 
 /// How long a run waits for another run that holds its terminal and does not ask on it
-/// (stopped, orphaned, in the background) when no `--timeout` is given (`PI_ASK_TERMINAL_WAIT`
-/// changes it): then it gives up with `terminal_busy`.
+/// (stopped, orphaned, in the background), or that cannot be told, when no `--timeout` is
+/// given (`PI_ASK_TERMINAL_WAIT` changes it; 0: no wait for such a holder): then it gives up
+/// with `terminal_busy`.
 pub const TERMINAL_WAIT: Duration = Duration::from_secs(10);
 
 /// How long a run waits in all for another run that asks on its terminal (a person answers
@@ -495,6 +496,11 @@ pub fn claim_terminal(timeout: Option<Duration>, busy: Duration) -> Claim {
         {
             wait.holder = holder::Holder::of(&device, wait.holder.as_ref().map(|h| h.pid));
             wait.looked = Some(Instant::now());
+            wait.unknown_looks = if wait.holder.is_some() {
+                0
+            } else {
+                wait.unknown_looks.saturating_add(1)
+            };
         }
         let now = own_stat();
         let tpgid = now.map_or(-1, |s| s.tpgid);
@@ -507,7 +513,11 @@ pub fn claim_terminal(timeout: Option<Duration>, busy: Duration) -> Claim {
             Some(timeout) if start.elapsed() >= timeout => return Claim::TimedOut,
             Some(_) => {}
             // `busy` 0: no wait for a holder that does not ask; one that asks is waited for.
-            None if standing != holder::Standing::Asking && stuck >= busy => {
+            // Not known at one look may be a lock given up as it was looked for: two looks.
+            None if stuck >= busy
+                && (standing == holder::Standing::NotAsking
+                    || standing == holder::Standing::Unknown && wait.unknown_looks >= 2) =>
+            {
                 return Claim::Busy(busy_message(wait.holder.as_ref(), busy));
             }
             None if start.elapsed() >= ASKING_HOLDER_WAIT => {
@@ -655,6 +665,8 @@ struct LockWait {
     holder: Option<holder::Holder>,
     /// When it was looked up.
     looked: Option<Instant>,
+    /// How many looks in a row found no holder.
+    unknown_looks: u32,
     /// Whether the waiting line was written.
     said: bool,
     /// Bytes typed and not yet told apart ([`holder::wait_key`]).
