@@ -164,7 +164,7 @@ pub fn parse_timeout(text: &str) -> Result<Duration, String> {
 }
 
 /// `PI_ASK_TERMINAL_WAIT`'s value, read as [`parse_timeout`] reads a timeout; its refusals
-/// say what 0 means for it (docs/interactive.md, "Two runs on one terminal"). Empty is 0:
+/// say what 0 means for it (docs/interactive.md, "Ending from outside"). Empty is 0:
 /// the caller takes empty for the default.
 ///
 /// Errors: as [`parse_timeout`]'s.

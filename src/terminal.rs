@@ -449,7 +449,7 @@ pub enum Claim {
 /// `--timeout` nor a signal could end it. It waits here instead, the signal watch running,
 /// until it is brought to the foreground (`fg`), drawing nothing; `timeout` bounds that wait.
 ///
-/// Waiting for another run (docs/interactive.md, "Two runs on one terminal") lasts `timeout`
+/// Waiting for another run (docs/interactive.md, "Ending from outside": two runs on one terminal) lasts `timeout`
 /// ([`Claim::TimedOut`]); without one, `busy` of the time the holder does not ask or cannot
 /// be told (0: no wait for such a holder), and [`ASKING_HOLDER_WAIT`] in all
 /// ([`Claim::Busy`]). When the holder is not asking (stopped, orphaned, in the background:
