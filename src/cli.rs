@@ -160,13 +160,32 @@ pub struct Cli {
 /// Errors: not a number of seconds or a duration, negative, above 0 but under a millisecond,
 /// or too large.
 pub fn parse_timeout(text: &str) -> Result<Duration, String> {
+    parse_duration(text, "the timeout", "0: no timeout")
+}
+
+/// `PI_ASK_TERMINAL_WAIT`'s value, read as [`parse_timeout`] reads a timeout; its refusals
+/// say what 0 means for it (docs/interactive.md, "Ending from outside"). Empty is 0:
+/// the caller takes empty for the default.
+///
+/// Errors: as [`parse_timeout`]'s.
+pub fn parse_terminal_wait(text: &str) -> Result<Duration, String> {
+    parse_duration(
+        text,
+        "the wait",
+        "0: no wait for a holder that does not ask",
+    )
+}
+
+/// A duration as [`parse_timeout`] reads it; `what` names the setting in a refusal ("the
+/// timeout") and `zero` says what 0 means for it ("0: no timeout").
+fn parse_duration(text: &str, what: &str, zero: &str) -> Result<Duration, String> {
     let text = text.trim();
     if text.is_empty() {
         return Ok(Duration::ZERO);
     }
     let bad = || {
         format!(
-            "{} is not a number of seconds or a duration such as 30s or 2m (0: no timeout)",
+            "{} is not a number of seconds or a duration such as 30s or 2m ({zero})",
             crate::text::quoted(text)
         )
     };
@@ -179,7 +198,7 @@ pub fn parse_timeout(text: &str) -> Result<Duration, String> {
         let number: f64 = rest[..number_end].parse().map_err(|_| bad())?;
         if number.is_nan() || number < 0.0 {
             return Err(format!(
-                "{}: the timeout is a number of seconds, 0 or more (0: no timeout)",
+                "{}: {what} is a number of seconds, 0 or more ({zero})",
                 crate::text::quoted(text)
             ));
         }
@@ -205,7 +224,7 @@ pub fn parse_timeout(text: &str) -> Result<Duration, String> {
     // A time above 0 that rounds to nothing would mean "no timeout", its opposite.
     if seconds > 0.0 && timeout < Duration::from_millis(1) {
         return Err(format!(
-            "{} is shorter than a millisecond: the timeout is 1ms or more (0: no timeout)",
+            "{} is shorter than a millisecond: {what} is 1ms or more ({zero})",
             crate::text::quoted(text)
         ));
     }

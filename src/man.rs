@@ -61,9 +61,10 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "PI_ASK_TERMINAL_WAIT",
         "How long a run waits for another run that holds its terminal and does not ask on it \
-         (stopped, orphaned, in the background) when no --timeout is given: seconds (1.5) or \
-         30s, 2m, 500ms; default 10, 0: not at all. A holder that asks is waited for up to 30 \
-         minutes. Then it ends as terminal_busy (exit 1).",
+         (stopped, orphaned, in the background), or that cannot be told (in another pid \
+         namespace), when no --timeout is given: seconds (1.5) or 30s, 2m, 500ms; default 10 \
+         (also when empty); 0: no wait for such a holder. A holder that asks is waited for up \
+         to 30 minutes, whatever the value. Then it ends as terminal_busy (exit 1).",
     ),
     (
         "PI_ASK_BELL",

@@ -128,9 +128,10 @@ pub fn settings_from_environment(
             )
         })?);
     }
-    if let Some(value) = env(false, "PI_ASK_TERMINAL_WAIT")? {
+    // Empty is the default, as for the other variables.
+    if let Some(value) = env(false, "PI_ASK_TERMINAL_WAIT")?.filter(|v| !v.trim().is_empty()) {
         cli.terminal_wait = Some(
-            crate::cli::parse_timeout(&value)
+            crate::cli::parse_terminal_wait(&value)
                 .map_err(|why| bad("PI_ASK_TERMINAL_WAIT", &value, why))?,
         );
     }
@@ -617,6 +618,42 @@ mod tests {
         assert_eq!(
             read_context(&dir.path().join("missing"), 100),
             Err("No such file or directory".to_string())
+        );
+    }
+
+    #[test]
+    fn an_empty_terminal_wait_is_the_default_and_a_bad_one_says_what_0_means() {
+        use clap::Parser;
+        use std::time::Duration;
+        let wait = |value: &str| {
+            let mut cli = crate::cli::Cli::try_parse_from(["pi-ask", "q.json"]).unwrap();
+            settings_from_environment(
+                &mut cli,
+                |_| false,
+                |name| (name == "PI_ASK_TERMINAL_WAIT").then(|| value.into()),
+            )
+            .map(|()| cli.terminal_wait)
+        };
+        assert_eq!(wait(""), Ok(None));
+        assert_eq!(wait("  "), Ok(None));
+        assert_eq!(wait("0"), Ok(Some(Duration::ZERO)));
+        assert_eq!(wait("2.5"), Ok(Some(Duration::from_millis(2500))));
+        assert_eq!(
+            wait("soon"),
+            Err(
+                "PI_ASK_TERMINAL_WAIT=\"soon\" cannot be used: \"soon\" is not a number of \
+                 seconds or a duration such as 30s or 2m (0: no wait for a holder that does \
+                 not ask)"
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            wait("-1"),
+            Err(
+                "PI_ASK_TERMINAL_WAIT=\"-1\" cannot be used: \"-1\": the wait is a number \
+                 of seconds, 0 or more (0: no wait for a holder that does not ask)"
+                    .to_string()
+            )
         );
     }
 }

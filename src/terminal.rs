@@ -409,8 +409,9 @@ static CLAIM: Mutex<Option<nix::fcntl::Flock<File>>> = Mutex::new(None);
 const CLAIM_RETRY: Duration = Duration::from_millis(50);
 
 /// How long a run waits for another run that holds its terminal and does not ask on it
-/// (stopped, orphaned, in the background) when no `--timeout` is given (`PI_ASK_TERMINAL_WAIT`
-/// changes it): then it gives up with `terminal_busy`.
+/// (stopped, orphaned, in the background), or that cannot be told, when no `--timeout` is
+/// given (`PI_ASK_TERMINAL_WAIT` changes it; 0: no wait for such a holder): then it gives up
+/// with `terminal_busy`.
 pub const TERMINAL_WAIT: Duration = Duration::from_secs(10);
 
 /// How long a run waits in all for another run that asks on its terminal (a person answers
@@ -448,14 +449,15 @@ pub enum Claim {
 /// `--timeout` nor a signal could end it. It waits here instead, the signal watch running,
 /// until it is brought to the foreground (`fg`), drawing nothing; `timeout` bounds that wait.
 ///
-/// Waiting for another run (docs/interactive.md, "Ending from outside") lasts `timeout`
-/// ([`Claim::TimedOut`]); without one, `busy` of the time the holder does not ask, and
-/// [`ASKING_HOLDER_WAIT`] in all ([`Claim::Busy`]). When the holder is not
-/// asking (stopped, orphaned, in the background: [`holder::Holder::is_asking`]) the wait says
-/// once on the terminal who holds it and reads the keys typed, without touching the
-/// terminal's modes (they are the holder's): Esc ([`Claim::Dismissed`]; in cooked mode Esc
-/// then Enter) and Ctrl+C ([`Claim::Interrupted`]; in cooked mode SIGINT) end it. While the
-/// holder asks, its keys and its screen are its own: the wait reads and writes nothing.
+/// Waiting for another run (docs/interactive.md, "Ending from outside": two runs on one terminal) lasts `timeout`
+/// ([`Claim::TimedOut`]); without one, `busy` of the time the holder does not ask or cannot
+/// be told (0: no wait for such a holder), and [`ASKING_HOLDER_WAIT`] in all
+/// ([`Claim::Busy`]). When the holder is not asking (stopped, orphaned, in the background:
+/// [`holder::Standing`]) the wait says once on the terminal who holds it and reads the keys
+/// typed, the terminal in non-canonical mode without echo meanwhile ([`WaitModes`]: the
+/// modes found are put back on every way out): Esc ([`Claim::Dismissed`]) and Ctrl+C
+/// ([`Claim::Interrupted`], or SIGINT) end it. While the holder asks, or may ask (it cannot
+/// be told), its keys and its screen are its own: the wait reads and writes nothing.
 ///
 /// Without a device to lock (no `/proc/self/stat`, or the terminal's device is not found under
 /// `/dev`) it returns [`Claim::Held`] once in the foreground.
@@ -475,7 +477,7 @@ pub fn claim_terminal(timeout: Option<Duration>, busy: Duration) -> Claim {
         return Claim::Held;
     };
     let mut wait = LockWait::default();
-    // The time the holder did not ask: what `busy` bounds.
+    // The time the holder did not ask, or could not be told: what `busy` bounds.
     let mut stuck = Duration::ZERO;
     let mut last = Instant::now();
     loop {
@@ -492,38 +494,36 @@ pub fn claim_terminal(timeout: Option<Duration>, busy: Duration) -> Claim {
             .looked
             .is_none_or(|at| at.elapsed() >= HOLDER_LOOK_EVERY)
         {
-            wait.holder = holder::Holder::of(&device);
+            wait.holder = holder::Holder::of(&device, wait.holder.as_ref().map(|h| h.pid));
             wait.looked = Some(Instant::now());
+            wait.unknown_looks = if wait.holder.is_some() {
+                0
+            } else {
+                wait.unknown_looks.saturating_add(1)
+            };
         }
-        // Sent to the background meanwhile, a read would stop it (SIGTTIN): it only waits.
         let now = own_stat();
         let tpgid = now.map_or(-1, |s| s.tpgid);
-        let asking = wait.holder.as_ref().is_none_or(|h| h.is_asking(tpgid));
-        if !asking {
+        let standing = holder::Standing::of(wait.holder.as_ref(), tpgid);
+        if standing != holder::Standing::Asking {
             stuck += last.elapsed();
         }
         last = Instant::now();
-        let who = || {
-            wait.holder.as_ref().map_or_else(
-                || "another run".to_string(),
-                |h| format!("another run ({})", h.describe()),
-            )
-        };
         match timeout {
             Some(timeout) if start.elapsed() >= timeout => return Claim::TimedOut,
             Some(_) => {}
-            None if stuck >= busy => {
-                return Claim::Busy(format!(
-                    "the terminal is busy: {} held it for {} without asking, the longest a \
-                     run waits",
-                    who(),
-                    result_seconds(busy)
-                ));
+            // `busy` 0: no wait for a holder that does not ask; one that asks is waited for.
+            // Not known at one look may be a lock given up as it was looked for: two looks.
+            None if stuck >= busy
+                && (standing == holder::Standing::NotAsking
+                    || standing == holder::Standing::Unknown && wait.unknown_looks >= 2) =>
+            {
+                return Claim::Busy(busy_message(wait.holder.as_ref(), busy));
             }
             None if start.elapsed() >= ASKING_HOLDER_WAIT => {
                 return Claim::Busy(format!(
                     "the terminal is busy: {} asked on it for {}, the longest a run waits",
-                    who(),
+                    holder_named(wait.holder.as_ref()),
                     result_seconds(ASKING_HOLDER_WAIT)
                 ));
             }
@@ -531,9 +531,15 @@ pub fn claim_terminal(timeout: Option<Duration>, busy: Duration) -> Claim {
         }
         // Waiting may take long: signals must end it.
         let _ = watch_now();
-        if asking || now.is_some_and(|s| s.in_the_background()) {
+        // A holder that asks, or may ask, has the keys and the screen; sent to the background
+        // meanwhile, a read would stop this run (SIGTTIN): it only waits.
+        if standing != holder::Standing::NotAsking || now.is_some_and(|s| s.in_the_background()) {
+            wait.modes = None;
             std::thread::sleep(CLAIM_RETRY);
             continue;
+        }
+        if wait.modes.is_none() {
+            wait.modes = WaitModes::set();
         }
         if !wait.said {
             wait.said = true;
@@ -551,6 +557,104 @@ pub fn claim_terminal(timeout: Option<Duration>, busy: Duration) -> Claim {
     }
 }
 
+/// `another run (pid 4242 (pi-ask), stopped)`, or `another run` when the holder is not known.
+fn holder_named(holder: Option<&holder::Holder>) -> String {
+    holder.map_or_else(
+        || "another run".to_string(),
+        |h| format!("another run ({})", h.describe()),
+    )
+}
+
+/// The `terminal_busy` message after `busy` of a holder that does not ask, or that cannot be
+/// told.
+fn busy_message(holder: Option<&holder::Holder>, busy: Duration) -> String {
+    match holder {
+        Some(_) => format!(
+            "the terminal is busy: {} held it for {} without asking, the longest a run waits",
+            holder_named(holder),
+            result_seconds(busy)
+        ),
+        None => format!(
+            "the terminal is busy: another process held it for {}, and pi-ask cannot tell \
+             which or whether it asks (it is not seen in /proc), the longest a run waits",
+            result_seconds(busy)
+        ),
+    }
+}
+
+/// The terminal's modes while the waiting line is shown ([`claim_terminal`], a holder that
+/// does not ask): canonical mode and echo off, so Esc is read alone and typing leaves no
+/// trace; Ctrl+C is SIGINT as before (or read as a key when the modes found have `ISIG` off),
+/// and Ctrl+Z is off (stopped so, the run would leave the shell these modes). The modes found
+/// are put back when the value is dropped (every return of the wait) and by [`restore`]
+/// meanwhile (a signal's or the lifeline's ending): they are the saved modes until then.
+struct WaitModes {
+    tty: File,
+    /// The modes found.
+    found: Termios,
+    /// The modes set.
+    set: Termios,
+    /// Whether the modes found are [`SAVED`]'s, to be cleared again (nothing was saved yet).
+    saved_here: bool,
+}
+
+impl WaitModes {
+    /// Sets the waiting modes; `None` (nothing changed) without a terminal or when it refuses.
+    fn set() -> Option<WaitModes> {
+        use termios::{LocalFlags, SpecialCharacterIndices as Cc};
+        let tty = open_tty().ok()?;
+        let found = termios::tcgetattr(&tty).ok()?;
+        let mut set = found.clone();
+        set.local_flags
+            .remove(LocalFlags::ICANON | LocalFlags::ECHO | LocalFlags::ECHONL);
+        set.control_chars[Cc::VMIN as usize] = 1;
+        set.control_chars[Cc::VTIME as usize] = 0;
+        // _POSIX_VDISABLE.
+        set.control_chars[Cc::VSUSP as usize] = 0;
+        let mut saved = SAVED.lock().unwrap_or_else(|e| e.into_inner());
+        let saved_here = saved.is_none();
+        if saved_here {
+            *saved = Some(Saved {
+                tty: tty.try_clone().ok()?,
+                termios: found.clone(),
+            });
+        }
+        if termios::tcsetattr(&tty, SetArg::TCSANOW, &set).is_err() {
+            if saved_here {
+                *saved = None;
+            }
+            return None;
+        }
+        Some(WaitModes {
+            tty,
+            found,
+            set,
+            saved_here,
+        })
+    }
+}
+
+impl Drop for WaitModes {
+    /// Puts the modes found back, unless another process set its own since (the holder,
+    /// continued, takes the terminal) or the shell has the terminal (this run is in the
+    /// background now).
+    fn drop(&mut self) {
+        use termios::SpecialCharacterIndices as Cc;
+        let mut saved = SAVED.lock().unwrap_or_else(|e| e.into_inner());
+        let ours = termios::tcgetattr(&self.tty).is_ok_and(|now| {
+            now.local_flags == self.set.local_flags
+                && now.control_chars[Cc::VSUSP as usize]
+                    == self.set.control_chars[Cc::VSUSP as usize]
+        });
+        if ours && in_the_foreground() {
+            let _ = termios::tcsetattr(&self.tty, SetArg::TCSANOW, &self.found);
+        }
+        if self.saved_here {
+            *saved = None;
+        }
+    }
+}
+
 /// How often [`claim_terminal`] looks again who holds the terminal and how it stands.
 const HOLDER_LOOK_EVERY: Duration = Duration::from_millis(500);
 
@@ -561,15 +665,19 @@ struct LockWait {
     holder: Option<holder::Holder>,
     /// When it was looked up.
     looked: Option<Instant>,
+    /// How many looks in a row found no holder.
+    unknown_looks: u32,
     /// Whether the waiting line was written.
     said: bool,
     /// Bytes typed and not yet told apart ([`holder::wait_key`]).
     typed: Vec<u8>,
+    /// The terminal's modes while the waiting line is shown; put back when dropped.
+    modes: Option<WaitModes>,
 }
 
 impl LockWait {
-    /// Waits at most `within` for keys on the terminal and reads them (without changing its
-    /// modes); the key that ends the wait, if one came.
+    /// Waits at most `within` for keys on the terminal and reads them (in the modes
+    /// [`WaitModes`] set); the key that ends the wait, if one came.
     fn key(&mut self, within: Duration) -> Option<holder::WaitKey> {
         let Ok(mut tty) = open_tty_nonblocking() else {
             std::thread::sleep(within);

@@ -22,11 +22,15 @@ use std::time::{Duration, Instant};
 /// reads), `raw` (the terminal in raw mode first, as a holder leaves it), `fifo` (a FIFO made
 /// first), `then` (a second pi-ask's arguments, run once the first and its caller are gone and
 /// the test wrote the file `go`), `direct` (the driver is the caller itself, as pi started from
-/// a shell: no subreaper, nothing after).
+/// a shell: no subreaper, nothing after), `kill_flock` (the `flock` of a `foreground` or
+/// `background` holder killed and reaped at once: its command keeps the lock, and
+/// `/proc/locks` names a pid that is gone), `unshare` (pi-ask run in a pid namespace of its
+/// own, where the holder is not seen), `modes` (the terminal's modes written to `modes.before`
+/// before pi-ask starts and to `modes.after` once it ended, without a lifeline).
 /// It writes `pi-ask.pid`, `caller.pid`, `holder.pid`, `grandchild.pid`, `exit.PID` (the exit
 /// code of each process it or the caller reaped) and `then.code`, each file whole at once.
 const DRIVER: &str = r#"
-import ctypes, json, os, signal, socket, subprocess, sys, time, tty
+import ctypes, json, os, signal, socket, subprocess, sys, termios, time, tty
 
 plan = json.loads(sys.argv[1])
 binary = sys.argv[2]
@@ -51,9 +55,9 @@ lock = ['flock', '-x', device, 'sh', '-c',
 if plan.get('fifo'):
     os.mkfifo(plan['fifo'])
 if holder == 'foreground':
-    subprocess.Popen(lock)
+    held = subprocess.Popen(lock)
 elif holder == 'background':
-    subprocess.Popen(lock, process_group=0)
+    held = subprocess.Popen(lock, process_group=0)
 elif holder == 'orphan':
     # Its group's leader (sh) exits at once: the holder is the caller's orphan.
     subprocess.run(['sh', '-c', '"$@" &', 'sh'] + lock, process_group=0)
@@ -62,7 +66,14 @@ if holder:
     if plan.get('stop_holder'):
         os.kill(int(open('holder.pid').read()), signal.SIGSTOP)
         time.sleep(0.1)
+    if plan.get('kill_flock'):
+        held.kill()
+        held.wait()
 ask = [binary] + plan['ask']
+if plan.get('unshare'):
+    ask = ['unshare', '-p', '-f', '--mount-proc'] + ask
+if plan.get('modes'):
+    note('modes.before', termios.tcgetattr(0))
 lifeline = plan.get('lifeline')
 if lifeline:
     if direct or os.fork() == 0:
@@ -93,6 +104,8 @@ while True:
         pid, status = os.wait()
     except ChildProcessError:
         break
+    if plan.get('modes') and pid == asked:
+        note('modes.after', termios.tcgetattr(0))
     if not os.path.exists('exit.%d' % pid):
         note('exit.%d' % pid, os.waitstatus_to_exitcode(status))
     if asked is None and os.path.exists('pi-ask.pid'):
@@ -476,7 +489,7 @@ fn ctrl_c_ends_the_wait_for_a_stopped_holder() {
 #[test]
 fn ctrl_c_in_cooked_mode_ends_the_wait_as_sigint() {
     let mut s = drive(
-        json!({"ask": ask("first-result.json"), "holder": "background"}),
+        json!({"ask": ask("first-result.json"), "holder": "background", "modes": true}),
         &[],
     );
     let asked = pid_in(s.dir(), "pi-ask.pid");
@@ -484,6 +497,8 @@ fn ctrl_c_in_cooked_mode_ends_the_wait_as_sigint() {
     crate::common::wait_until_handled(asked as u32, libc::SIGINT);
     s.send("\x03");
     assert_eq!(wait_for_file(s.dir(), &format!("exit.{asked}")), "130");
+    // The signal's ending put back the modes the wait found.
+    the_modes_are_as_before(&s);
     s.finish();
 }
 
@@ -515,7 +530,7 @@ fn a_holder_that_asks_is_waited_for_past_the_bound_then_the_run_asks() {
 #[test]
 fn the_wait_for_a_holder_that_does_not_ask_gives_up_after_its_bound() {
     let mut s = drive(
-        json!({"ask": ask("first-result.json"), "holder": "background"}),
+        json!({"ask": ask("first-result.json"), "holder": "background", "modes": true}),
         &[("PI_ASK_TERMINAL_WAIT", "1")],
     );
     let holder = pid_in(s.dir(), "holder.pid");
@@ -533,6 +548,151 @@ fn the_wait_for_a_holder_that_does_not_ask_gives_up_after_its_bound() {
         ))
     );
     assert_eq!(result["details"]["questions"][0]["id"], json!("db"));
+    the_modes_are_as_before(&s);
+    s.finish();
+}
+
+/// The terminal's modes after pi-ask ended are those before it started (plan `modes`).
+fn the_modes_are_as_before(s: &Session) {
+    assert_eq!(
+        wait_for_file(s.dir(), "modes.after"),
+        wait_for_file(s.dir(), "modes.before")
+    );
+}
+
+#[test]
+fn esc_alone_ends_the_wait_in_a_cooked_terminal_and_the_modes_are_put_back() {
+    // A cooked terminal, as a shell leaves it: the wait reads Esc alone, echoes nothing.
+    let mut s = drive(
+        json!({"ask": ask("first-result.json"), "holder": "background", "modes": true}),
+        &[],
+    );
+    let asked = pid_in(s.dir(), "pi-ask.pid");
+    s.expect("Waiting up to 10 seconds; Esc or Ctrl+C stops waiting.");
+    s.send("typed");
+    let sent = Instant::now();
+    s.send("\x1b");
+    assert_eq!(wait_for_file(s.dir(), &format!("exit.{asked}")), "1");
+    assert!(
+        sent.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        sent.elapsed()
+    );
+    let result = result_in(s.dir(), "first-result.json");
+    assert_eq!(result["details"]["cancelled"], json!(true));
+    assert_eq!(result["details"].get("error"), None);
+    assert!(!s.output_text().contains("typed"), "{}", s.output_text());
+    assert!(!s.output_text().contains("^["), "{}", s.output_text());
+    the_modes_are_as_before(&s);
+    s.finish();
+}
+
+#[test]
+fn a_signal_ends_the_wait_with_the_modes_put_back() {
+    let mut s = drive(
+        json!({"ask": ask("first-result.json"), "holder": "background", "modes": true}),
+        &[],
+    );
+    let asked = pid_in(s.dir(), "pi-ask.pid");
+    s.expect("Waiting up to 10 seconds; Esc or Ctrl+C stops waiting.");
+    crate::common::send_signal(asked, libc::SIGTERM);
+    assert_eq!(wait_for_file(s.dir(), &format!("exit.{asked}")), "143");
+    the_modes_are_as_before(&s);
+    s.finish();
+}
+
+#[test]
+fn a_terminal_wait_of_0_waits_for_a_holder_that_asks_only() {
+    // 0: no wait for a holder that does not ask.
+    let mut s = drive(
+        json!({"ask": ask("first-result.json"), "holder": "background"}),
+        &[("PI_ASK_TERMINAL_WAIT", "0")],
+    );
+    let holder = pid_in(s.dir(), "holder.pid");
+    let asked = pid_in(s.dir(), "pi-ask.pid");
+    assert_eq!(wait_for_file(s.dir(), &format!("exit.{asked}")), "1");
+    let result = result_in(s.dir(), "first-result.json");
+    assert_eq!(
+        result["details"]["error"]["message"],
+        json!(format!(
+            "the terminal is busy: another run (pid {holder} (flock)) held it for 0 seconds \
+             without asking, the longest a run waits"
+        ))
+    );
+    s.finish();
+    // A holder that asks is waited for all the same.
+    let mut s = drive(
+        json!({"ask": ask("first-result.json"), "holder": "foreground"}),
+        &[("PI_ASK_TERMINAL_WAIT", "0")],
+    );
+    let asked = pid_in(s.dir(), "pi-ask.pid");
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(alive(asked), "the run gave up while the holder asked");
+    for name in ["holder.child", "holder.pid"] {
+        crate::common::send_signal(pid_in(s.dir(), name), libc::SIGKILL);
+    }
+    s.wait_all(&["Which database?", "SQLite"]);
+    s.send("\x1b");
+    assert_eq!(wait_for_file(s.dir(), &format!("exit.{asked}")), "1");
+    s.finish();
+}
+
+#[test]
+fn a_holder_whose_flock_is_gone_is_named_by_its_descriptor() {
+    // `flock DEV cmd`, the flock killed: cmd keeps the lock; /proc/locks names the dead pid.
+    let mut s = drive(
+        json!({"ask": ask("first-result.json"), "holder": "background", "kill_flock": true}),
+        &[],
+    );
+    let child = pid_in(s.dir(), "holder.child");
+    let asked = pid_in(s.dir(), "pi-ask.pid");
+    s.expect(&format!(
+        "pi-ask: this terminal is held by pid {child} (sleep), orphaned: its caller is gone. \
+         Waiting up to 10 seconds; Esc or Ctrl+C stops waiting."
+    ));
+    s.send("\x1b");
+    assert_eq!(wait_for_file(s.dir(), &format!("exit.{asked}")), "1");
+    let result = result_in(s.dir(), "first-result.json");
+    assert_eq!(result["details"].get("error"), None);
+    s.finish();
+}
+
+#[test]
+fn a_holder_that_cannot_be_seen_counts_as_one_that_does_not_ask() {
+    // In a pid namespace of its own the run does not see the holder (a stopped one): it
+    // writes nothing (the holder might ask) but gives up after PI_ASK_TERMINAL_WAIT.
+    let can = std::process::Command::new("unshare")
+        .args(["-p", "-f", "--mount-proc", "true"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !can {
+        eprintln!("skipped: unshare -p cannot be used here");
+        return;
+    }
+    let mut s = drive(
+        json!({"ask": ask("first-result.json"), "holder": "background", "stop_holder": true,
+               "unshare": true, "modes": true}),
+        &[("PI_ASK_TERMINAL_WAIT", "1")],
+    );
+    let asked = pid_in(s.dir(), "pi-ask.pid");
+    let start = Instant::now();
+    assert_eq!(wait_for_file(s.dir(), &format!("exit.{asked}")), "1");
+    assert!(
+        start.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        start.elapsed()
+    );
+    let result = result_in(s.dir(), "first-result.json");
+    assert_eq!(result["details"]["error"]["code"], json!("terminal_busy"));
+    assert_eq!(
+        result["details"]["error"]["message"],
+        json!(
+            "the terminal is busy: another process held it for 1 second, and pi-ask cannot \
+             tell which or whether it asks (it is not seen in /proc), the longest a run waits"
+        )
+    );
+    assert!(!s.output_text().contains("held by"), "{}", s.output_text());
+    the_modes_are_as_before(&s);
     s.finish();
 }
 
