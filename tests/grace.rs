@@ -20,6 +20,14 @@ const GRACE_MS: u64 = 1500;
 /// grace, and room for a loaded machine.
 const AFTER_THE_BURST: Duration = Duration::from_millis(GRACE_MS + 500);
 
+/// The grace of the burst tests, longer for room on both sides: the first key of a burst
+/// comes [`BURST_FIRST`] after the first frame is seen (well within the grace), the next one
+/// [`BURST_GAP`] after it (past the grace's first length, well within a length of that key).
+const BURST_GRACE_MS: u64 = 3000;
+const BURST_FIRST: Duration = Duration::from_millis(1000);
+const BURST_GAP: Duration = Duration::from_millis(2200);
+const AFTER_A_BURST: Duration = Duration::from_millis(BURST_GRACE_MS + 500);
+
 /// The line that says keys were dropped (src/ui/words.rs `KEYS_IGNORED`).
 const IGNORED: &str = "Keys typed as the question appeared were ignored: type again";
 
@@ -126,17 +134,17 @@ fn plain_mode_drops_a_line_completed_within_the_grace_after_the_first_prompt() {
 #[test]
 fn a_burst_that_starts_within_the_grace_is_dropped_whole() {
     for screen in ["full", "inline"] {
-        let mut s = Session::spawn_with(PREFS, &[], options(screen, GRACE_MS));
+        let mut s = Session::spawn_with(PREFS, &[], options(screen, BURST_GRACE_MS));
         s.wait_for("1. Minimal");
         let seen = Instant::now();
-        // "3" well within the grace, Enter 800 ms later: past the grace's first length.
-        sleep_until(seen, Duration::from_millis(GRACE_MS - 600));
+        // "3" well within the grace, Enter past its first length, within a length of "3".
+        sleep_until(seen, BURST_FIRST);
         s.send("3");
         let sent = seen.elapsed();
         s.wait_for(IGNORED);
-        sleep_until(seen, sent + Duration::from_millis(800));
+        sleep_until(seen, sent + BURST_GAP);
         s.send("\r");
-        sleep_until(seen, sent + Duration::from_millis(800) + AFTER_THE_BURST);
+        sleep_until(seen, sent + BURST_GAP + AFTER_A_BURST);
         let shown = s.screen();
         assert!(shown.contains("1/2 Style"), "{screen}: {shown}");
         s.send("2");
@@ -155,14 +163,15 @@ fn a_burst_that_starts_within_the_grace_is_dropped_whole() {
 fn a_burst_never_reaches_the_editor_of_a_first_question_without_options() {
     let payload = r#"{"question": "Name the project?"}"#;
     for screen in ["full", "inline"] {
-        let mut s = Session::spawn_with(payload, &["--auto-submit"], options(screen, GRACE_MS));
+        let mut s =
+            Session::spawn_with(payload, &["--auto-submit"], options(screen, BURST_GRACE_MS));
         s.wait_for("Name the project?");
         let seen = Instant::now();
-        sleep_until(seen, Duration::from_millis(GRACE_MS - 600));
+        sleep_until(seen, BURST_FIRST);
         s.send("y");
         let sent = seen.elapsed();
         s.wait_for(IGNORED);
-        sleep_until(seen, sent + Duration::from_millis(800));
+        sleep_until(seen, sent + BURST_GAP);
         s.send("x\r");
         // The editor opens once the burst is over.
         s.wait_for("Type answer");
@@ -181,17 +190,17 @@ fn a_burst_never_reaches_the_editor_of_a_first_question_without_options() {
 /// both dropped (the second never answers the first question); a line after it answers.
 #[test]
 fn plain_mode_drops_a_burst_of_lines_whole() {
-    let mut s = Session::spawn_with(PREFS, &["--plain"], options("full", GRACE_MS));
+    let mut s = Session::spawn_with(PREFS, &["--plain"], options("full", BURST_GRACE_MS));
     s.expect("1/2> ");
     let seen = Instant::now();
-    sleep_until(seen, Duration::from_millis(GRACE_MS - 600));
+    sleep_until(seen, BURST_FIRST);
     s.send("3\r");
     let sent = seen.elapsed();
     s.expect(&format!("{IGNORED}.\r\n1/2> "));
-    sleep_until(seen, sent + Duration::from_millis(800));
+    sleep_until(seen, sent + BURST_GAP);
     s.send("1\r");
     s.expect("1\r\n1/2> ");
-    sleep_until(seen, sent + Duration::from_millis(800) + AFTER_THE_BURST);
+    sleep_until(seen, sent + BURST_GAP + AFTER_A_BURST);
     s.send("2\r");
     s.expect("2/2> ");
     s.send("\r");
