@@ -102,10 +102,13 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "PI_ASK_KEY_GRACE",
         "Milliseconds after the first question appears during which keys are not acted on \
-         (default 250; 0 turns it off; at most 5000): a key typed for something else just as \
-         the questions appear never answers one. Keys typed before it appears are dropped too; \
-         in plain mode, a line completed that soon is dropped and the prompt printed again. The \
-         bell or notification still comes at once. Another value is refused (exit 2).",
+         (default 250, also when empty; 0 turns it off; at most 5000): a key typed for \
+         something else just as the questions appear never answers one. The rest of a burst \
+         is dropped too (each dropped key starts the time again, at most 4 times it in all), \
+         and the hint line then says keys were ignored. Keys typed before it appears are \
+         dropped too; in plain mode, a line completed that soon is dropped and the prompt \
+         printed again. The bell or notification still comes at once. Another value is \
+         refused (exit 2).",
     ),
     (
         "SSH_TTY",

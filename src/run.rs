@@ -113,7 +113,8 @@ pub fn settings_from_environment(
                 .map_err(|why| bad("PI_ASK_NOTIFY", &value, why))?,
         );
     }
-    if let Some(value) = env(false, "PI_ASK_KEY_GRACE")? {
+    // Empty is the default, as for the variables above.
+    if let Some(value) = env(false, "PI_ASK_KEY_GRACE")?.filter(|v| !v.trim().is_empty()) {
         cli.key_grace = Some(
             crate::frontend::grace::parse(&value)
                 .map_err(|why| bad("PI_ASK_KEY_GRACE", &value, why))?,
@@ -588,6 +589,25 @@ fn finish(res: &ToolResult, payload: Option<&Payload>, cli: &Cli, code: ExitCode
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_empty_key_grace_is_the_default() {
+        use clap::Parser;
+        for (value, grace) in [
+            ("", None),
+            ("  ", None),
+            ("400", Some(std::time::Duration::from_millis(400))),
+        ] {
+            let mut cli = Cli::parse_from(["pi-ask", "q.json"]);
+            let env = |name: &str| (name == "PI_ASK_KEY_GRACE").then(|| value.into());
+            assert_eq!(
+                settings_from_environment(&mut cli, |_| false, env),
+                Ok(()),
+                "{value:?}"
+            );
+            assert_eq!(cli.key_grace, grace, "{value:?}");
+        }
+    }
 
     #[test]
     fn the_context_is_a_regular_file_within_the_limit() {

@@ -1,9 +1,11 @@
 //! The grace period of the first question (docs/interactive.md "Keys"): keys that arrive
 //! within a short time after a questionnaire's first frame (or, in plain mode, a line completed
 //! that soon after the first prompt) are not acted on, so a key typed for something else just
-//! as the questions appear never answers a question nobody has read. The terminal (both
-//! placements) and plain front ends share this rule; the bell or notification still comes at
-//! once.
+//! as the questions appear never answers a question nobody has read. A burst is dropped whole
+//! (a selection key dropped, the Enter after it acted on, would choose what nobody chose): the
+//! grace runs again from each dropped key, up to [`CAP`] lengths in all. The terminal (both
+//! placements, an editor opened by the first frame too) and plain front ends share this rule
+//! and say once that keys were dropped; the bell or notification still comes at once.
 
 use std::time::{Duration, Instant};
 
@@ -33,12 +35,25 @@ pub fn parse(value: &str) -> Result<Duration, String> {
     Ok(grace)
 }
 
-/// The grace period of one questionnaire: its length, then, once the first frame is up, when
-/// it ends.
+/// How many grace lengths a burst of dropped keys may last at most, from the first frame: a
+/// held key (its repeats never stop) cannot keep the questions from answering for longer.
+pub const CAP: u32 = 4;
+
+/// The grace period of one questionnaire: once the first frame (the first prompt) is up, a key
+/// (in plain mode, a line) that comes within its length is dropped, and so is every key of the
+/// same burst: each dropped key starts the length again, until it passes with no key or
+/// [`CAP`] lengths have passed since the first frame, whichever comes first. From then on
+/// every key is acted on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Grace {
     length: Duration,
+    /// When the first frame was up.
+    started: Option<Instant>,
+    /// When the grace ends if no key comes: the first frame's time, then the last dropped
+    /// key's, plus the length (at most the cap).
     until: Option<Instant>,
+    /// Keys dropped so far.
+    dropped: usize,
 }
 
 impl Grace {
@@ -46,23 +61,43 @@ impl Grace {
     pub fn new(length: Duration) -> Self {
         Grace {
             length,
+            started: None,
             until: None,
+            dropped: 0,
         }
     }
 
     /// The first frame (the first prompt) is up at `at`: the grace runs from here; later calls
     /// change nothing.
     pub fn start(&mut self, at: Instant) {
-        if self.until.is_none() {
+        if self.started.is_none() {
+            self.started = Some(at);
             self.until = Some(at + self.length);
         }
     }
 
-    /// How much of the grace is left at `now`: `Some` while a key arriving now is not acted
-    /// on; `None` before the start, after the end, and when it is off.
+    /// How much of the grace is left at `now` if no key comes: `Some` while a key arriving now
+    /// is dropped; `None` before the start, after the end, and when it is off.
     pub fn left(&self, now: Instant) -> Option<Duration> {
         let left = self.until?.saturating_duration_since(now);
         (!left.is_zero()).then_some(left)
+    }
+
+    /// A key (plain mode: a line) came at `now`: whether it is dropped (within the grace: the
+    /// grace then runs for its length again from `now`, up to the cap) or acted on.
+    pub fn drops(&mut self, now: Instant) -> bool {
+        let (Some(_), Some(started)) = (self.left(now), self.started) else {
+            return false;
+        };
+        self.dropped += 1;
+        let cap = started + self.length * CAP;
+        self.until = Some((now + self.length).min(cap));
+        true
+    }
+
+    /// How many keys (plain mode: lines) were dropped so far: the front ends say so once.
+    pub fn dropped(&self) -> usize {
+        self.dropped
     }
 }
 
@@ -85,6 +120,52 @@ mod tests {
         let mut off = Grace::new(Duration::ZERO);
         off.start(t);
         assert_eq!(off.left(t), None);
+    }
+
+    #[test]
+    fn a_burst_is_dropped_whole_until_the_length_passes_with_no_key() {
+        let t = Instant::now();
+        let ms = Duration::from_millis;
+        let mut g = Grace::new(DEFAULT);
+        // Before the first frame no key is the grace's.
+        assert!(!g.drops(t));
+        g.start(t);
+        // "2" at 200 ms and Enter at 300 ms: both dropped (Enter is within 250 ms of "2").
+        assert!(g.drops(t + ms(200)));
+        assert_eq!(g.left(t + ms(300)), Some(ms(150)));
+        assert!(g.drops(t + ms(300)));
+        assert_eq!(g.dropped(), 2);
+        // 250 ms with no key: over, for good.
+        assert_eq!(g.left(t + ms(550)), None);
+        assert!(!g.drops(t + ms(550)));
+        assert!(!g.drops(t + ms(600)));
+        assert_eq!(g.dropped(), 2);
+        // A key that comes after the grace ran out with none is acted on.
+        let mut g = Grace::new(DEFAULT);
+        g.start(t);
+        assert!(!g.drops(t + ms(250)));
+        assert_eq!(g.dropped(), 0);
+    }
+
+    #[test]
+    fn a_held_key_is_dropped_for_at_most_the_cap() {
+        let t = Instant::now();
+        let ms = Duration::from_millis;
+        let mut g = Grace::new(DEFAULT);
+        g.start(t);
+        // A key every 30 ms (a held key's repeats): dropped up to 4 x 250 ms, then acted on.
+        let mut at = ms(30);
+        while at < DEFAULT * CAP {
+            assert!(g.drops(t + at), "{at:?}");
+            at += ms(30);
+        }
+        assert_eq!(g.left(t + ms(990)), Some(ms(10)));
+        assert!(!g.drops(t + DEFAULT * CAP));
+        // Off: nothing is ever dropped.
+        let mut off = Grace::new(Duration::ZERO);
+        off.start(t);
+        assert!(!off.drops(t));
+        assert_eq!(off.dropped(), 0);
     }
 
     #[test]

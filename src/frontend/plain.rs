@@ -566,8 +566,8 @@ pub fn run_with_timeout<R: Lines, W: Write>(
 }
 
 /// [`run_with_timeout`] with the grace of the first question (`key_grace`, zero: off;
-/// [`super::grace`]): a line completed within it after the first prompt is dropped, and the
-/// prompt printed again.
+/// [`super::grace`]): a line completed within it after the first prompt is dropped, as is
+/// each line of the same burst, and the prompt printed again.
 pub fn run_with<R: Lines, W: Write>(
     flow: Flow<'_>,
     input: R,
@@ -611,7 +611,7 @@ struct Plain<'p, R, W> {
     out: W,
     /// When the flow times out (`--timeout`); every line starts the time again.
     deadline: Option<Deadline>,
-    /// A line completed this soon after the first prompt is dropped.
+    /// A line completed this soon after the first prompt (or after a dropped line) is dropped.
     grace: super::grace::Grace,
 }
 
@@ -663,8 +663,9 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
     }
 
     /// Prints `prompt`, reads one line; EOF is [`Stop::Eof`], no line for `--timeout`
-    /// [`Stop::TimedOut`]. Invalid UTF-8 is replaced. A line completed within the grace of
-    /// the first question is dropped and `prompt` printed again.
+    /// [`Stop::TimedOut`]. Invalid UTF-8 is replaced. A line the grace of the first question
+    /// drops ([`super::grace`]: within it, or in the same burst) is not acted on: the first
+    /// time, a line says so; `prompt` is printed again.
     fn read_line(&mut self, prompt: &str) -> Result<String, Stop> {
         write!(self.out, "{prompt}")?;
         self.out.flush()?;
@@ -676,8 +677,11 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
             if self.input.read_until(b'\n', &mut buf)? == 0 {
                 return Err(Stop::Eof);
             }
-            if self.grace.left(self.input.now()).is_none() {
+            if !self.grace.drops(self.input.now()) {
                 break;
+            }
+            if self.grace.dropped() == 1 {
+                writeln!(self.out, "{}.", crate::ui::words::KEYS_IGNORED)?;
             }
             write!(self.out, "{prompt}")?;
             self.out.flush()?;
@@ -1417,8 +1421,8 @@ mod tests {
         let p = payload();
         let ms = |ms| Some(Duration::from_millis(ms));
         for (grace, first) in [(250, "vue"), (0, "3")] {
-            // "3" comes 100 ms after the first prompt, "2" 200 ms later.
-            let gaps = [ms(100), ms(200), ms(0), ms(0), ms(0)];
+            // "3" comes 100 ms after the first prompt, "2" 300 ms later (the grace ran out).
+            let gaps = [ms(100), ms(300), ms(0), ms(0), ms(0)];
             let (input, _) = crate::frontend::test_support::timed("3\n2\n1\n\n\n", gaps);
             let mut out = Vec::new();
             let grace = Duration::from_millis(grace);
@@ -1431,9 +1435,36 @@ mod tests {
                 json!(first),
                 "{shown}"
             );
-            // Dropped: the prompt again, nothing said.
-            assert_eq!(shown.contains("1/3> 1/3> "), first == "vue", "{shown}");
+            // Dropped: said once, the prompt again.
+            let said = "1/3> Keys typed as the question appeared were ignored: type again.\n1/3> ";
+            assert_eq!(shown.contains(said), first == "vue", "{shown}");
         }
+    }
+
+    #[test]
+    fn a_burst_of_lines_within_the_grace_is_dropped_whole() {
+        let p = payload();
+        let ms = |ms| Some(Duration::from_millis(ms));
+        // "1" at 200 ms (in the grace), "2" 100 ms later (after the first 250 ms, but in the
+        // burst), "3" 300 ms after that: only "3" answers the first question.
+        let gaps = [ms(200), ms(100), ms(300), ms(0), ms(0), ms(0)];
+        let (input, _) = crate::frontend::test_support::timed("1\n2\n3\n1\n\n\n", gaps);
+        let mut out = Vec::new();
+        let grace = Duration::from_millis(250);
+        let ending = run_with(Flow::new(&p), input, &mut out, None, grace);
+        let (res, _) = crate::result::conclude(&ending, Some(&p));
+        let details = serde_json::to_value(res.details).unwrap();
+        let shown = String::from_utf8(out).unwrap();
+        assert_eq!(
+            details["answers"],
+            json!({
+                "fw": {"values": ["3"], "labels": ["Svelte"], "indices": [3]},
+                "feat": {"values": ["auth"], "labels": ["Auth"], "indices": [1]}
+            }),
+            "{shown}"
+        );
+        assert_eq!(shown.matches("were ignored").count(), 1, "{shown}");
+        assert_eq!(shown.matches("1/3> ").count(), 3, "{shown}");
     }
 
     #[test]

@@ -296,6 +296,10 @@ pub fn peek_unusable(why: &str) -> String {
     format!("The agent's message cannot be shown: {why}.")
 }
 
+/// In place of the hint line (and in plain mode, once) when the grace of the first question
+/// dropped keys (docs/interactive.md "Keys over ssh, tmux and slow links").
+pub const KEYS_IGNORED: &str = "Keys typed as the question appeared were ignored: type again";
+
 /// The notice drawn in a window too small for any screen.
 pub const TOO_SMALL: &str = "Window too small: enlarge it";
 

@@ -88,6 +88,7 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         notify: Some(opts.notify.clone()),
         leave_nothing: opts.leave_nothing,
         grace: super::grace::Grace::new(opts.key_grace),
+        ignored_said: false,
         deadline: None,
         cols: 0,
         block_rows: 0,
@@ -144,6 +145,8 @@ struct Session<'p, B> {
     /// Keys within this grace after the first frame are not acted on
     /// ([`AskOptions::key_grace`]).
     grace: super::grace::Grace,
+    /// The line saying keys were dropped by the grace was shown and a key came after it.
+    ignored_said: bool,
     deadline: Option<Deadline>,
     /// The columns the last frame was laid out for.
     cols: usize,
@@ -282,7 +285,10 @@ impl<B: Backend> Session<'_, B> {
     /// (its top lines go first), the countdown over it at `now`.
     fn frame(&self, now: Instant, rows: usize, cols: usize) -> Block {
         let width = term_width(cols);
-        let status = self.countdown(now).map(|l| fit(&l, width));
+        let status = self
+            .countdown(now)
+            .or_else(|| self.keys_ignored().map(str::to_string))
+            .map(|l| fit(&l, width));
         let block = if rows < MIN_ROWS {
             Block {
                 lines: vec![fit(words::TOO_SMALL, width)],
@@ -417,12 +423,19 @@ impl<B: Backend> Session<'_, B> {
     }
 
     /// Waits at most `wait` within the grace of the first question ([`super::grace`]): a key
-    /// is dropped (not acted on, the `--timeout` clock not started again), a resize acted on.
+    /// the grace drops is not acted on (nor is the `--timeout` clock started again); a key it
+    /// no longer drops, and a resize, are.
     fn event_in_the_grace(&mut self, wait: Duration) -> io::Result<()> {
         match self.io.event(Some(wait))? {
-            Event::Key(_) => Ok(()),
+            Event::Key(_) if self.grace.drops(self.io.now()) => Ok(()),
             event => self.on_event(event),
         }
+    }
+
+    /// The line that says keys were dropped by the grace of the first question, in place of
+    /// the hint line from the first dropped key until a key is acted on.
+    fn keys_ignored(&self) -> Option<&'static str> {
+        (self.grace.dropped() > 0 && !self.ignored_said).then_some(words::KEYS_IGNORED)
     }
 
     /// Acts on a key or a resize.
@@ -478,9 +491,13 @@ impl<B: Backend> Session<'_, B> {
         self.record.update_all(&self.flow, &self.look, cols);
     }
 
-    /// A key came: the time of `--timeout` starts again.
+    /// A key came: the time of `--timeout` starts again; the line saying keys were dropped
+    /// has been read.
     fn key_came(&mut self) {
         let now = self.io.now();
+        if self.grace.dropped() > 0 && self.grace.left(now).is_none() {
+            self.ignored_said = true;
+        }
         if let Some(deadline) = &mut self.deadline {
             deadline.reset(now);
         }

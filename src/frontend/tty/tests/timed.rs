@@ -217,7 +217,7 @@ fn after_a_stop_and_bg_the_timeout_runs_from_the_continue_and_ends_the_flow_ther
 }
 
 /// The grace of the first question (docs/interactive.md "Keys over ssh, tmux and slow
-/// links"): a key 100 ms after the first frame is dropped, one 300 ms after it answers; the
+/// links"): a key 100 ms after the first frame is dropped, one 300 ms after that answers; the
 /// bell still rings at once; with no grace the first key answers.
 #[test]
 fn a_key_within_the_grace_after_the_first_frame_is_not_acted_on() {
@@ -225,7 +225,7 @@ fn a_key_within_the_grace_after_the_first_frame_is_not_acted_on() {
     let ms = std::time::Duration::from_millis;
     let mut events = vec![
         (ms(100), key(Key::Char('3'))),
-        (ms(200), key(Key::Char('2'))),
+        (ms(300), key(Key::Char('2'))),
     ];
     events.extend([Key::Tab, Key::Enter].map(|k| (ms(0), key(k))));
     for (grace, style) in [(250, "balanced"), (0, "rich")] {
@@ -245,5 +245,106 @@ fn a_key_within_the_grace_after_the_first_frame_is_not_acted_on() {
         };
         assert_eq!(answers["style"]["values"][0], json!(style), "grace {grace}");
         assert_eq!(backend.bells(), 1, "grace {grace}");
+    }
+}
+
+/// Runs `payload` with a grace of 250 ms, each key this many milliseconds after the one before
+/// it (the first: after the first frame).
+fn grace_session(
+    payload: &str,
+    events: &[(u64, Key)],
+    placement: Placement,
+) -> (Ending, FakeBackend) {
+    let p = crate::contract::parse_payload_as(payload, crate::contract::InputFormat::Auto, false)
+        .payload
+        .unwrap();
+    let ms = std::time::Duration::from_millis;
+    let events: Vec<_> = events
+        .iter()
+        .map(|(at, k)| (ms(*at), key(k.clone())))
+        .collect();
+    let mut backend = FakeBackend::timed(30, 100, events);
+    let ending = drive(
+        Flow::new(&p),
+        &mut backend,
+        &AskOptions {
+            key_grace: ms(250),
+            placement,
+            ..opts()
+        },
+    );
+    (ending, backend)
+}
+
+/// A selection key dropped by the grace and the Enter right after it: the whole burst is
+/// dropped (the Enter never chooses the highlighted option); a line says keys were ignored
+/// until a key is acted on.
+#[test]
+fn a_burst_that_starts_within_the_grace_is_dropped_whole() {
+    for placement in [Placement::Inline, Placement::Full] {
+        // "2" at 200 ms, Enter at 300 ms, then "3" 300 ms later and Submit.
+        let events = [
+            (200, Key::Char('2')),
+            (100, Key::Enter),
+            (300, Key::Char('3')),
+            (0, Key::Tab),
+            (0, Key::Enter),
+        ];
+        let (ending, _) = grace_session(PREFS, &events, placement);
+        let p = parse_payload(PREFS).unwrap();
+        let answers = match ending {
+            Ending::Submitted(state) => serde_json::to_value(state.answers(&p)).unwrap(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            answers["style"],
+            json!({"values": ["rich"], "labels": ["Rich"], "indices": [3]}),
+            "{placement:?}"
+        );
+        // The line shows from the dropped key until the next key acted on (on the alternate
+        // screen the last frame stays when the keys run out).
+        let (_, backend) = grace_session(PREFS, &events[..2], placement);
+        let ignored = crate::ui::words::KEYS_IGNORED;
+        assert!(backend.written.contains(ignored), "{placement:?}");
+        if placement == Placement::Full {
+            let screen = backend.screen();
+            assert!(screen.ends_with(ignored), "{screen}");
+            let (_, backend) = grace_session(PREFS, &events[..3], placement);
+            let screen = backend.screen();
+            assert!(screen.contains("2/2 Frontend"), "{screen}");
+            assert!(!screen.contains(ignored), "{screen}");
+        }
+    }
+}
+
+/// A first question without options opens its editor by itself: keys within the grace, and
+/// the rest of their burst, never reach it; the editor opens once the burst is over.
+#[test]
+fn the_grace_holds_back_the_editor_of_a_first_question_without_options() {
+    let payload = r#"{"question": "Name the project?"}"#;
+    for placement in [Placement::Inline, Placement::Full] {
+        // "y" Enter at 50 ms, "x" at 250 ms, Enter at 270 ms: all one burst; "Atlas" Enter
+        // 300 ms later answers.
+        let mut events = vec![(50, Key::Char('y')), (0, Key::Enter), (200, Key::Char('x'))];
+        events.push((20, Key::Enter));
+        events.push((300, Key::Char('A')));
+        events.extend("tlas".chars().map(|c| (0, Key::Char(c))));
+        events.push((0, Key::Enter));
+        // The review, then Submit.
+        events.push((0, Key::Enter));
+        let (ending, backend) = grace_session(payload, &events, placement);
+        let p =
+            crate::contract::parse_payload_as(payload, crate::contract::InputFormat::Auto, false)
+                .payload
+                .unwrap();
+        let answers = match &ending {
+            Ending::Submitted(state) => serde_json::to_value(state.answers(&p)).unwrap(),
+            other => panic!("{placement:?}: {other:?}\n{}", backend.screen()),
+        };
+        assert_eq!(
+            answers,
+            json!({"q1": {"values": ["Atlas"], "labels": ["Atlas"], "indices": [], "customText": "Atlas"}}),
+            "{placement:?}"
+        );
     }
 }
