@@ -119,7 +119,10 @@ pub fn settings_from_environment(
                 .map_err(|why| bad("PI_ASK_KEY_GRACE", &value, why))?,
         );
     }
-    if let Some(value) = env(given("lifeline_fd"), "PI_ASK_LIFELINE_FD")? {
+    // Empty is unset, as for PI_ASK_TIMEOUT.
+    if let Some(value) =
+        env(given("lifeline_fd"), "PI_ASK_LIFELINE_FD")?.filter(|v| !v.trim().is_empty())
+    {
         cli.lifeline_fd = Some(value.trim().parse().map_err(|_| {
             bad(
                 "PI_ASK_LIFELINE_FD",

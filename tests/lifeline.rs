@@ -590,7 +590,84 @@ fn a_lifeline_descriptor_that_cannot_be_used_is_a_usage_error() {
         Some(2),
         "PI_ASK_TERMINAL_WAIT is read as --timeout is"
     );
+    // Empty is unset, as for PI_ASK_TIMEOUT: the run goes on without a lifeline.
+    let (code, out, err) = run(&[], &[("PI_ASK_LIFELINE_FD", ""), ("PI_ASK_TIMEOUT", "")]);
+    assert_eq!(code, Some(3), "{err}");
+    assert!(out.contains("\"code\": \"no_ui\""), "{out}");
+    assert_eq!(run(&[], &[("PI_ASK_LIFELINE_FD", " ")]).0, Some(3));
     // The flag wins over the variable.
     let (code, out, _) = run(&["--lifeline-fd", "47"], &[("PI_ASK_LIFELINE_FD", "three")]);
     assert_eq!((code, out), (Some(2), String::new()));
+}
+
+/// A caller that floods its lifeline: a socket pair, written as fast as it goes for 2 s while
+/// pi-ask waits for its payload on stdin; prints pi-ask's CPU time over those 2 s (utime +
+/// stime, in seconds), then closes its end and prints pi-ask's exit code.
+const FLOODER: &str = r#"
+import os, socket, subprocess, sys, threading, time
+ours, theirs = socket.socketpair()
+r, w = os.pipe()
+child = subprocess.Popen([sys.argv[1], '-', '--lifeline-fd', str(ours.fileno())],
+                         pass_fds=(ours.fileno(),), stdin=r, stdout=subprocess.PIPE)
+ours.close(); os.close(r)
+stop = False
+def flood():
+    chunk = b'x' * 65536
+    while not stop:
+        try:
+            theirs.send(chunk)
+        except OSError:
+            break
+threading.Thread(target=flood, daemon=True).start()
+def cpu():
+    fields = open('/proc/%d/stat' % child.pid).read().rsplit(')', 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+time.sleep(0.3)
+start = cpu()
+time.sleep(2)
+print(cpu() - start, flush=True)
+stop = True
+theirs.shutdown(socket.SHUT_RDWR)
+theirs.close()
+print(child.wait(timeout=10))
+"#;
+
+#[test]
+fn a_flooded_lifeline_costs_little_cpu() {
+    let out = std::process::Command::new("python3")
+        .args(["-c", FLOODER, env!("CARGO_BIN_EXE_pi-ask")])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let cpu: f64 = lines[0].parse().unwrap();
+    // Read without pauses, the flood cost about 1.7 s of CPU in 2 s.
+    assert!(cpu < 0.4, "pi-ask used {cpu} s of CPU in 2 s of flood");
+    // Its end is still told: the run ends as a lost terminal.
+    assert_eq!(lines[1], "1");
+}
+
+#[test]
+fn a_lifeline_that_is_a_standard_streams_pipe_is_refused() {
+    // `(...; cat q.json; ...) | pi-ask - --lifeline-fd 3 3<&0`: both would read the payload's
+    // pipe, and the lifeline ate it (the run ended as a lost terminal).
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), FIRST).unwrap();
+    let out = std::process::Command::new("sh")
+        .current_dir(dir.path())
+        .args([
+            "-c",
+            "(sleep 0.3; cat q.json; sleep 1) | \"$0\" - --no-input --lifeline-fd 3 3<&0",
+            env!("CARGO_BIN_EXE_pi-ask"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "");
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "pi-ask: --lifeline-fd 3 (PI_ASK_LIFELINE_FD) cannot be used: descriptor 3: it is the \
+         same pipe, FIFO or socket as stdin (descriptor 0)\n"
+    );
 }
