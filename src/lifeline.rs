@@ -273,6 +273,39 @@ fn read_socket(fd: RawFd) -> String {
     }
 }
 
+/// Whether the reader of the result is gone, as it is with the caller: the FIFO or pipe at
+/// `path` (`/dev/fd/4`) has no process that holds it open for reading (opening it to write
+/// fails with `ENXIO`), or, for stdout (`None` or `-`), its pipe has no reader or its socket's
+/// peer closed (`poll` tells `POLLERR` or `POLLHUP`). A result that cannot be written then
+/// ends the run as the lifeline's end says, without a word (docs/interactive.md, "The
+/// caller's lifeline"). `false` when it cannot tell (a file, a terminal).
+pub fn the_results_reader_is_gone(path: Option<&std::path::Path>) -> bool {
+    use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    match path {
+        None => {}
+        Some(p) if p == std::path::Path::new("-") => {}
+        Some(p) => {
+            if !std::fs::metadata(p).is_ok_and(|m| m.file_type().is_fifo()) {
+                return false;
+            }
+            let opened = std::fs::OpenOptions::new()
+                .write(true)
+                .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+                .open(p);
+            return opened.is_err_and(|e| e.raw_os_error() == Some(nix::libc::ENXIO));
+        }
+    }
+    let stdout = io::stdout();
+    let mut fds = [PollFd::new(stdout.as_fd(), PollFlags::POLLOUT)];
+    poll(&mut fds, PollTimeout::ZERO).is_ok_and(|_| {
+        fds[0]
+            .revents()
+            .is_some_and(|r| r.intersects(PollFlags::POLLERR | PollFlags::POLLHUP))
+    })
+}
+
 /// Asks the kernel to send [`crate::terminal::LIFELINE_SIGNAL`] when the parent dies (Linux's
 /// `PR_SET_PDEATHSIG`; elsewhere the descriptor alone tells). Call it once the signal watch
 /// takes that signal. Returns false when the parent is already gone (it died before the

@@ -535,6 +535,13 @@ fn watch_signals(
         let (res, code) = result::conclude(&ending, asked.as_ref());
         match write_formatted(&res, format, asked.as_ref(), output.as_deref()) {
             Ok(()) => code.code(),
+            // The caller took the result's reader with it: nobody is left to tell.
+            Err(_)
+                if matches!(ending, Ending::TerminalLost(_))
+                    && crate::lifeline::the_results_reader_is_gone(output.as_deref()) =>
+            {
+                code.code()
+            }
             Err(msg) => {
                 crate::terminal::say(&format!("pi-ask: {msg}"));
                 ExitCode::OutputFailed.code()
@@ -574,6 +581,14 @@ fn finish(res: &ToolResult, payload: Option<&Payload>, cli: &Cli, code: ExitCode
     let _ = crate::terminal::watch_now();
     match write_formatted(res, cli.result_format, payload, cli.output.as_deref()) {
         Ok(()) => code,
+        // The caller's lifeline ended while the result was written, and the caller took the
+        // result's reader with it: the run ends as the lifeline's end says, without a word.
+        Err(_)
+            if crate::terminal::the_caller_is_gone()
+                && crate::lifeline::the_results_reader_is_gone(cli.output.as_deref()) =>
+        {
+            ExitCode::Cancelled
+        }
         Err(msg) => {
             crate::terminal::say(&format!("pi-ask: {msg}"));
             ExitCode::OutputFailed

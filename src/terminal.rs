@@ -855,6 +855,11 @@ pub fn lifeline_ended(why: String) {
     let _ = nix::sys::signal::kill(nix::unistd::Pid::this(), Signal::SIGUSR2);
 }
 
+/// Whether the caller's lifeline ended ([`lifeline_ended`], or the kernel's word).
+pub fn the_caller_is_gone() -> bool {
+    LIFELINE_ENDED.load(Ordering::SeqCst)
+}
+
 fn record_the_lifeline_end(why: String) {
     let mut slot = LIFELINE_WHY.lock().unwrap_or_else(|e| e.into_inner());
     slot.get_or_insert(why);

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 /// terminal's device in the driver's process group, in a group of its own, or in a group whose
 /// leader is gone), `stop_holder`, `stdout_pipe` (pi-ask's stdout a pipe only the caller
 /// reads), `raw` (the terminal in raw mode first, as a holder leaves it), `fifo` (a FIFO made
-/// first), `then` (a second pi-ask's arguments, run once the first and its caller are gone and
+/// first), `read_fifo` (the caller holds that FIFO open for reading, as pi its result's), `then` (a second pi-ask's arguments, run once the first and its caller are gone and
 /// the test wrote the file `go`), `direct` (the driver is the caller itself, as pi started from
 /// a shell: no subreaper, nothing after).
 /// It writes `pi-ask.pid`, `caller.pid`, `holder.pid`, `grandchild.pid`, `exit.PID` (the exit
@@ -75,6 +75,8 @@ if lifeline:
             fd, w = os.pipe()
             keep.append(w)
         out = subprocess.PIPE if plan.get('stdout_pipe') else None
+        if plan.get('read_fifo'):
+            reader = os.open(plan['fifo'], os.O_RDONLY | os.O_NONBLOCK)
         child = subprocess.Popen(ask + ['--lifeline-fd', str(fd)], pass_fds=(fd,), stdout=out)
         os.close(fd)
         if lifeline == 'grandchild':
@@ -363,22 +365,36 @@ fn the_caller_killed_while_plain_mode_or_the_dialogs_ask() {
 
 #[test]
 fn a_result_for_a_dead_callers_stdout_pipe_ends_the_run_at_once() {
-    // As under pi: stdout is a pipe to the caller, gone with it (EPIPE: exit 4, said on stderr).
+    // stdout is a pipe to the caller, gone with it (EPIPE): nobody is left to tell, exit 1
+    // as the lifeline's end says, nothing on stderr.
     let mut s = drive(
         json!({"ask": ["first.json"], "lifeline": "pipe", "stdout_pipe": true}),
         &[("PI_ASK_SCREEN", "inline")],
     );
     s.wait_all(&["Which database?", "SQLite"]);
     let (code, took) = kill_the_caller(&s);
-    assert_eq!(code, 4);
+    assert_eq!(code, 1);
     assert!(took < Duration::from_secs(2), "{took:?}");
     assert!(s.cooked(), "the terminal was left in raw mode");
-    assert!(
-        s.stderr()
-            .contains("pi-ask: cannot write the result to stdout: Broken pipe"),
-        "{}",
-        s.stderr()
+    assert_eq!(s.stderr(), "");
+    s.finish();
+}
+
+#[test]
+fn a_result_for_a_dead_callers_fifo_ends_the_run_without_a_word() {
+    // As under pi: the result goes to a FIFO the caller reads (`--output /dev/fd/4`), and the
+    // caller is killed: its reader is gone with it, no signal came. Exit 1, nothing on stderr.
+    let mut s = drive(
+        json!({"ask": ["first.json", "--output", "result.fifo"], "lifeline": "socket",
+               "fifo": "result.fifo", "read_fifo": true}),
+        &[("PI_ASK_SCREEN", "inline")],
     );
+    s.wait_all(&["Which database?", "SQLite"]);
+    let (code, took) = kill_the_caller(&s);
+    assert_eq!(code, 1);
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    assert!(s.cooked(), "the terminal was left in raw mode");
+    assert_eq!(s.stderr(), "");
     s.finish();
 }
 
