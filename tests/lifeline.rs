@@ -20,7 +20,10 @@ use std::time::{Duration, Instant};
 /// terminal's device in the driver's process group, in a group of its own, or in a group whose
 /// leader is gone), `stop_holder`, `stdout_pipe` (pi-ask's stdout a pipe only the caller
 /// reads), `raw` (the terminal in raw mode first, as a holder leaves it), `fifo` (a FIFO made
-/// first), `read_fifo` (the caller holds that FIFO open for reading, as pi its result's), `then` (a second pi-ask's arguments, run once the first and its caller are gone and
+/// first), `read_fifo` (the caller holds that FIFO open for reading, as pi its result's), `job`
+/// (the caller is a foreground job of its own, as under a shell, and once the test writes the
+/// file `leave` it gives the terminal back to the driver's group and exits normally, with
+/// `job_modes`: after setting modes of its own, as a shell's line editor does), `then` (a second pi-ask's arguments, run once the first and its caller are gone and
 /// the test wrote the file `go`), `direct` (the driver is the caller itself, as pi started from
 /// a shell: no subreaper, nothing after).
 /// It writes `pi-ask.pid`, `caller.pid`, `holder.pid`, `grandchild.pid`, `exit.PID` (the exit
@@ -77,6 +80,13 @@ if lifeline:
         out = subprocess.PIPE if plan.get('stdout_pipe') else None
         if plan.get('read_fifo'):
             reader = os.open(plan['fifo'], os.O_RDONLY | os.O_NONBLOCK)
+        job = plan.get('job')
+        if job:
+            shell = os.getpgrp()
+            signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+            os.setpgid(0, 0)
+            os.tcsetpgrp(0, os.getpid())
+            signal.signal(signal.SIGTTOU, signal.SIG_DFL)
         child = subprocess.Popen(ask + ['--lifeline-fd', str(fd)], pass_fds=(fd,), stdout=out)
         os.close(fd)
         if lifeline == 'grandchild':
@@ -84,6 +94,15 @@ if lifeline:
             note('grandchild.pid', grandchild.pid)
         note('pi-ask.pid', child.pid)
         note('caller.pid', os.getpid())
+        if job:
+            wait_for('leave')
+            os.tcsetpgrp(0, shell)
+            if plan.get('job_modes'):
+                signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+                modes = tty.tcgetattr(0)
+                modes[3] |= tty.ISIG
+                tty.tcsetattr(0, tty.TCSANOW, modes)
+            os._exit(9)
         note('exit.%d' % child.pid, child.wait())
         os._exit(0)
 else:
@@ -686,4 +705,40 @@ fn a_lifeline_that_is_a_standard_streams_pipe_is_refused() {
         "pi-ask: --lifeline-fd 3 (PI_ASK_LIFELINE_FD) cannot be used: descriptor 3: it is the \
          same pipe, FIFO or socket as stdin (descriptor 0)\n"
     );
+}
+
+/// Starts a run in a caller that is a foreground job of its own ([`DRIVER`]'s `job`), lets the
+/// caller give the terminal back and exit normally (with `job_modes`: after setting modes of
+/// its own), and waits for pi-ask's exit (1, the caller's end).
+fn a_job_that_exits_normally(job_modes: bool) -> Session {
+    let mut s = drive(
+        json!({"ask": ask("first-result.json"), "lifeline": "pipe", "job": true,
+               "job_modes": job_modes}),
+        &[("PI_ASK_SCREEN", "inline")],
+    );
+    s.wait_all(&["Which database?", "SQLite"]);
+    assert!(!s.cooked());
+    let caller = pid_in(s.dir(), "caller.pid");
+    let asked = pid_in(s.dir(), "pi-ask.pid");
+    crate::common::wait_until_handled(asked as u32, libc::SIGUSR2);
+    std::fs::write(s.dir().join("leave"), "").unwrap();
+    assert_eq!(wait_for_file(s.dir(), &format!("exit.{asked}")), "1");
+    the_caller_ended(&result_in(s.dir(), "first-result.json"), caller);
+    s
+}
+
+#[test]
+fn a_caller_that_exits_normally_leaves_no_raw_modes_in_the_shell() {
+    // The shell took its terminal back before pi-ask's end: pi-ask is in the background, and
+    // the modes are still its raw modes, which a shell such as bash would keep.
+    let mut s = a_job_that_exits_normally(false);
+    assert!(s.cooked(), "the terminal was left in raw mode");
+    s.finish();
+}
+
+#[test]
+fn modes_the_shell_set_after_a_caller_exited_stay() {
+    let mut s = a_job_that_exits_normally(true);
+    assert!(!s.cooked(), "pi-ask put its modes back over the shell's");
+    s.finish();
 }
