@@ -394,7 +394,10 @@ mod tests {
             "it is a socket that is not connected"
         );
         udp.connect("127.0.0.1:9").unwrap();
-        assert_eq!(Lifeline::take(udp.as_raw_fd() as u32).unwrap_err(), datagram);
+        assert_eq!(
+            Lifeline::take(udp.as_raw_fd() as u32).unwrap_err(),
+            datagram
+        );
         // A connected TCP socket is a stream: its peer's close is an end of file.
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let tcp = std::net::TcpStream::connect(listener.local_addr().unwrap()).unwrap();

@@ -675,7 +675,12 @@ fn a_flooded_lifeline_costs_little_cpu() {
         .unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 2, "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        lines.len(),
+        2,
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let cpu: f64 = lines[0].parse().unwrap();
     // Read without pauses, the flood cost about 1.7 s of CPU in 2 s.
     assert!(cpu < 0.4, "pi-ask used {cpu} s of CPU in 2 s of flood");
