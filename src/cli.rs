@@ -121,7 +121,9 @@ pub struct Cli {
     /// The caller's lifeline: a descriptor N it passed open (a pipe's read end, a FIFO, one end
     /// of a socket pair) whose end of file means the caller is gone; the run then ends as a
     /// lost terminal (exit 1). On Linux pi-ask's parent's death tells too. Bytes read from it
-    /// are ignored; N not open for reading is refused (exit 2) [env: PI_ASK_LIFELINE_FD].
+    /// are ignored; N whose end could not be told (not open for reading, a FIFO open for
+    /// writing too, a datagram socket, a standard stream's pipe) is refused (exit 2) [env:
+    /// PI_ASK_LIFELINE_FD].
     #[arg(long, value_name = "N")]
     pub lifeline_fd: Option<u32>,
 

@@ -56,7 +56,7 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "PI_ASK_LIFELINE_FD",
         "The default of --lifeline-fd: the number of a descriptor the caller passed open whose \
          end of file means the caller is gone (the run then ends as terminal_lost, exit 1); the \
-         option wins. Removed from the environment children get.",
+         option wins; empty: unset. Removed from the environment children get.",
     ),
     (
         "PI_ASK_TERMINAL_WAIT",

@@ -120,7 +120,10 @@ pub fn settings_from_environment(
                 .map_err(|why| bad("PI_ASK_KEY_GRACE", &value, why))?,
         );
     }
-    if let Some(value) = env(given("lifeline_fd"), "PI_ASK_LIFELINE_FD")? {
+    // Empty is unset, as for PI_ASK_TIMEOUT.
+    if let Some(value) =
+        env(given("lifeline_fd"), "PI_ASK_LIFELINE_FD")?.filter(|v| !v.trim().is_empty())
+    {
         cli.lifeline_fd = Some(value.trim().parse().map_err(|_| {
             bad(
                 "PI_ASK_LIFELINE_FD",
@@ -540,6 +543,13 @@ fn watch_signals(
         let (res, code) = result::conclude(&ending, asked.as_ref());
         match write_formatted(&res, format, asked.as_ref(), output.as_deref()) {
             Ok(()) => code.code(),
+            // The caller took the result's reader with it: nobody is left to tell.
+            Err(_)
+                if matches!(ending, Ending::TerminalLost(_))
+                    && crate::lifeline::the_results_reader_is_gone(output.as_deref()) =>
+            {
+                code.code()
+            }
             Err(msg) => {
                 crate::terminal::say(&format!("pi-ask: {msg}"));
                 ExitCode::OutputFailed.code()
@@ -579,6 +589,14 @@ fn finish(res: &ToolResult, payload: Option<&Payload>, cli: &Cli, code: ExitCode
     let _ = crate::terminal::watch_now();
     match write_formatted(res, cli.result_format, payload, cli.output.as_deref()) {
         Ok(()) => code,
+        // The caller's lifeline ended while the result was written, and the caller took the
+        // result's reader with it: the run ends as the lifeline's end says, without a word.
+        Err(_)
+            if crate::terminal::the_caller_is_gone()
+                && crate::lifeline::the_results_reader_is_gone(cli.output.as_deref()) =>
+        {
+            ExitCode::Cancelled
+        }
         Err(msg) => {
             crate::terminal::say(&format!("pi-ask: {msg}"));
             ExitCode::OutputFailed

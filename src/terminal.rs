@@ -963,6 +963,11 @@ pub fn lifeline_ended(why: String) {
     let _ = nix::sys::signal::kill(nix::unistd::Pid::this(), Signal::SIGUSR2);
 }
 
+/// Whether the caller's lifeline ended ([`lifeline_ended`], or the kernel's word).
+pub fn the_caller_is_gone() -> bool {
+    LIFELINE_ENDED.load(Ordering::SeqCst)
+}
+
 fn record_the_lifeline_end(why: String) {
     let mut slot = LIFELINE_WHY.lock().unwrap_or_else(|e| e.into_inner());
     slot.get_or_insert(why);
@@ -1232,6 +1237,13 @@ impl SignalWatch {
                     exit_after(EXIT_DEADLINE, outside.code(), Leaving::Nothing);
                     leave_terminal(&outside);
                     finish(outside)
+                } else if matches!(outside, Outside::CallerGone(_)) {
+                    // The caller is gone: its shell takes the terminal back at once (and may
+                    // keep the modes it finds then), so the modes go back first; nothing is
+                    // drawn, nothing holds the result up.
+                    exit_after(RESULT_WRITE_DEADLINE, outside.code(), Leaving::Nothing);
+                    leave_terminal(&outside);
+                    finish(outside)
                 } else {
                     // A pipe or a FIFO nobody reads holds the write up: the run ends anyway,
                     // leaving the terminal as after the write (the farewell, the modes).
@@ -1297,11 +1309,17 @@ fn leave_terminal(outside: &Outside) {
     }
     // In the background (continued there after a stop, which gave the terminal back) the
     // terminal is its foreground job's: nothing of pi-ask's is on it to leave or restore.
+    // Only pi-ask's raw modes, left by a caller that exited normally, are taken back.
     if !in_the_foreground() {
+        if matches!(outside, Outside::CallerGone(_)) {
+            take_back_our_modes();
+        }
         return;
     }
     let Outside::Signal(signal) = *outside else {
         restore();
+        // The shell may have taken its terminal back between restore's two looks.
+        take_back_our_modes();
         return;
     };
     if PLAIN.load(Ordering::SeqCst) && !QUIET.load(Ordering::SeqCst) {
@@ -1310,6 +1328,39 @@ fn leave_terminal(outside: &Outside) {
     }
     say_farewell(Departure::Signal(signal));
     restore();
+}
+
+/// At the lifeline's end, in the background: a caller that exited normally (not by a signal)
+/// while pi-ask asked left pi-ask there with its raw modes on the terminal, and bash keeps the
+/// modes a job leaves when it exits normally (its prompt and every later command would run
+/// in them). When the terminal's modes are still exactly the raw modes pi-ask set (the
+/// terminal front end's, `crate::keys::raw_modes` of the saved ones), the saved modes go back,
+/// and nothing else (no flush, nothing drawn); SIGTTOU is blocked on this thread, so the
+/// kernel allows the change from the background. Any other modes are the shell's own (or the
+/// line editor's, which is not told apart) and stay. docs/interactive.md, "The caller's
+/// lifeline".
+fn take_back_our_modes() {
+    let saved = SAVED.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(s) = saved.as_ref() else { return };
+    let Ok(now) = termios::tcgetattr(&s.tty) else {
+        return;
+    };
+    if !same_modes(&now, &crate::keys::raw_modes(&s.termios)) {
+        return;
+    }
+    let mut ttou = SigSet::empty();
+    ttou.add(Signal::SIGTTOU);
+    let _ = ttou.thread_block();
+    let _ = termios::tcsetattr(&s.tty, SetArg::TCSANOW, &s.termios);
+}
+
+/// Whether two sets of terminal modes are the same: the flags and the control characters.
+fn same_modes(a: &Termios, b: &Termios) -> bool {
+    a.input_flags == b.input_flags
+        && a.output_flags == b.output_flags
+        && a.control_flags == b.control_flags
+        && a.local_flags == b.local_flags
+        && a.control_chars == b.control_chars
 }
 
 /// How long a signal's ending may take when stdout is a terminal that takes no output.

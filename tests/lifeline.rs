@@ -20,7 +20,10 @@ use std::time::{Duration, Instant};
 /// terminal's device in the driver's process group, in a group of its own, or in a group whose
 /// leader is gone), `stop_holder`, `stdout_pipe` (pi-ask's stdout a pipe only the caller
 /// reads), `raw` (the terminal in raw mode first, as a holder leaves it), `fifo` (a FIFO made
-/// first), `then` (a second pi-ask's arguments, run once the first and its caller are gone and
+/// first), `read_fifo` (the caller holds that FIFO open for reading, as pi its result's), `job`
+/// (the caller is a foreground job of its own, as under a shell, and once the test writes the
+/// file `leave` it gives the terminal back to the driver's group and exits normally, with
+/// `job_modes`: after setting modes of its own, as a shell's line editor does), `then` (a second pi-ask's arguments, run once the first and its caller are gone and
 /// the test wrote the file `go`), `direct` (the driver is the caller itself, as pi started from
 /// a shell: no subreaper, nothing after), `kill_flock` (the `flock` of a `foreground` or
 /// `background` holder killed and reaped at once: its command keeps the lock, and
@@ -86,6 +89,15 @@ if lifeline:
             fd, w = os.pipe()
             keep.append(w)
         out = subprocess.PIPE if plan.get('stdout_pipe') else None
+        if plan.get('read_fifo'):
+            reader = os.open(plan['fifo'], os.O_RDONLY | os.O_NONBLOCK)
+        job = plan.get('job')
+        if job:
+            shell = os.getpgrp()
+            signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+            os.setpgid(0, 0)
+            os.tcsetpgrp(0, os.getpid())
+            signal.signal(signal.SIGTTOU, signal.SIG_DFL)
         child = subprocess.Popen(ask + ['--lifeline-fd', str(fd)], pass_fds=(fd,), stdout=out)
         os.close(fd)
         if lifeline == 'grandchild':
@@ -93,6 +105,15 @@ if lifeline:
             note('grandchild.pid', grandchild.pid)
         note('pi-ask.pid', child.pid)
         note('caller.pid', os.getpid())
+        if job:
+            wait_for('leave')
+            os.tcsetpgrp(0, shell)
+            if plan.get('job_modes'):
+                signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+                modes = tty.tcgetattr(0)
+                modes[3] |= tty.ISIG
+                tty.tcsetattr(0, tty.TCSANOW, modes)
+            os._exit(9)
         note('exit.%d' % child.pid, child.wait())
         os._exit(0)
 else:
@@ -376,22 +397,36 @@ fn the_caller_killed_while_plain_mode_or_the_dialogs_ask() {
 
 #[test]
 fn a_result_for_a_dead_callers_stdout_pipe_ends_the_run_at_once() {
-    // As under pi: stdout is a pipe to the caller, gone with it (EPIPE: exit 4, said on stderr).
+    // stdout is a pipe to the caller, gone with it (EPIPE): nobody is left to tell, exit 1
+    // as the lifeline's end says, nothing on stderr.
     let mut s = drive(
         json!({"ask": ["first.json"], "lifeline": "pipe", "stdout_pipe": true}),
         &[("PI_ASK_SCREEN", "inline")],
     );
     s.wait_all(&["Which database?", "SQLite"]);
     let (code, took) = kill_the_caller(&s);
-    assert_eq!(code, 4);
+    assert_eq!(code, 1);
     assert!(took < Duration::from_secs(2), "{took:?}");
     assert!(s.cooked(), "the terminal was left in raw mode");
-    assert!(
-        s.stderr()
-            .contains("pi-ask: cannot write the result to stdout: Broken pipe"),
-        "{}",
-        s.stderr()
+    assert_eq!(s.stderr(), "");
+    s.finish();
+}
+
+#[test]
+fn a_result_for_a_dead_callers_fifo_ends_the_run_without_a_word() {
+    // As under pi: the result goes to a FIFO the caller reads (`--output /dev/fd/4`), and the
+    // caller is killed: its reader is gone with it, no signal came. Exit 1, nothing on stderr.
+    let mut s = drive(
+        json!({"ask": ["first.json", "--output", "result.fifo"], "lifeline": "socket",
+               "fifo": "result.fifo", "read_fifo": true}),
+        &[("PI_ASK_SCREEN", "inline")],
     );
+    s.wait_all(&["Which database?", "SQLite"]);
+    let (code, took) = kill_the_caller(&s);
+    assert_eq!(code, 1);
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    assert!(s.cooked(), "the terminal was left in raw mode");
+    assert_eq!(s.stderr(), "");
     s.finish();
 }
 
@@ -750,7 +785,125 @@ fn a_lifeline_descriptor_that_cannot_be_used_is_a_usage_error() {
         Some(2),
         "PI_ASK_TERMINAL_WAIT is read as --timeout is"
     );
+    // Empty is unset, as for PI_ASK_TIMEOUT: the run goes on without a lifeline.
+    let (code, out, err) = run(&[], &[("PI_ASK_LIFELINE_FD", ""), ("PI_ASK_TIMEOUT", "")]);
+    assert_eq!(code, Some(3), "{err}");
+    assert!(out.contains("\"code\": \"no_ui\""), "{out}");
+    assert_eq!(run(&[], &[("PI_ASK_LIFELINE_FD", " ")]).0, Some(3));
     // The flag wins over the variable.
     let (code, out, _) = run(&["--lifeline-fd", "47"], &[("PI_ASK_LIFELINE_FD", "three")]);
     assert_eq!((code, out), (Some(2), String::new()));
+}
+
+/// A caller that floods its lifeline: a socket pair, written as fast as it goes for 2 s while
+/// pi-ask waits for its payload on stdin; prints pi-ask's CPU time over those 2 s (utime +
+/// stime, in seconds), then closes its end and prints pi-ask's exit code.
+const FLOODER: &str = r#"
+import os, socket, subprocess, sys, threading, time
+ours, theirs = socket.socketpair()
+r, w = os.pipe()
+child = subprocess.Popen([sys.argv[1], '-', '--lifeline-fd', str(ours.fileno())],
+                         pass_fds=(ours.fileno(),), stdin=r, stdout=subprocess.PIPE)
+ours.close(); os.close(r)
+stop = False
+def flood():
+    chunk = b'x' * 65536
+    while not stop:
+        try:
+            theirs.send(chunk)
+        except OSError:
+            break
+threading.Thread(target=flood, daemon=True).start()
+def cpu():
+    fields = open('/proc/%d/stat' % child.pid).read().rsplit(')', 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+time.sleep(0.3)
+start = cpu()
+time.sleep(2)
+print(cpu() - start, flush=True)
+stop = True
+theirs.shutdown(socket.SHUT_RDWR)
+theirs.close()
+print(child.wait(timeout=10))
+"#;
+
+#[test]
+fn a_flooded_lifeline_costs_little_cpu() {
+    let out = std::process::Command::new("python3")
+        .args(["-c", FLOODER, env!("CARGO_BIN_EXE_pi-ask")])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines.len(),
+        2,
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cpu: f64 = lines[0].parse().unwrap();
+    // Read without pauses, the flood cost about 1.7 s of CPU in 2 s.
+    assert!(cpu < 0.4, "pi-ask used {cpu} s of CPU in 2 s of flood");
+    // Its end is still told: the run ends as a lost terminal.
+    assert_eq!(lines[1], "1");
+}
+
+#[test]
+fn a_lifeline_that_is_a_standard_streams_pipe_is_refused() {
+    // `(...; cat q.json; ...) | pi-ask - --lifeline-fd 3 3<&0`: both would read the payload's
+    // pipe, and the lifeline ate it (the run ended as a lost terminal).
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), FIRST).unwrap();
+    let out = std::process::Command::new("sh")
+        .current_dir(dir.path())
+        .args([
+            "-c",
+            "(sleep 0.3; cat q.json; sleep 1) | \"$0\" - --no-input --lifeline-fd 3 3<&0",
+            env!("CARGO_BIN_EXE_pi-ask"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "");
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "pi-ask: --lifeline-fd 3 (PI_ASK_LIFELINE_FD) cannot be used: descriptor 3: it is the \
+         same pipe, FIFO or socket as stdin (descriptor 0)\n"
+    );
+}
+
+/// Starts a run in a caller that is a foreground job of its own ([`DRIVER`]'s `job`), lets the
+/// caller give the terminal back and exit normally (with `job_modes`: after setting modes of
+/// its own), and waits for pi-ask's exit (1, the caller's end).
+fn a_job_that_exits_normally(job_modes: bool) -> Session {
+    let mut s = drive(
+        json!({"ask": ask("first-result.json"), "lifeline": "pipe", "job": true,
+               "job_modes": job_modes}),
+        &[("PI_ASK_SCREEN", "inline")],
+    );
+    s.wait_all(&["Which database?", "SQLite"]);
+    assert!(!s.cooked());
+    let caller = pid_in(s.dir(), "caller.pid");
+    let asked = pid_in(s.dir(), "pi-ask.pid");
+    crate::common::wait_until_handled(asked as u32, libc::SIGUSR2);
+    std::fs::write(s.dir().join("leave"), "").unwrap();
+    assert_eq!(wait_for_file(s.dir(), &format!("exit.{asked}")), "1");
+    the_caller_ended(&result_in(s.dir(), "first-result.json"), caller);
+    s
+}
+
+#[test]
+fn a_caller_that_exits_normally_leaves_no_raw_modes_in_the_shell() {
+    // The shell took its terminal back before pi-ask's end: pi-ask is in the background, and
+    // the modes are still its raw modes, which a shell such as bash would keep.
+    let mut s = a_job_that_exits_normally(false);
+    assert!(s.cooked(), "the terminal was left in raw mode");
+    s.finish();
+}
+
+#[test]
+fn modes_the_shell_set_after_a_caller_exited_stay() {
+    let mut s = a_job_that_exits_normally(true);
+    assert!(!s.cooked(), "pi-ask put its modes back over the shell's");
+    s.finish();
 }

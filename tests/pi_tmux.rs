@@ -833,6 +833,13 @@ fn tmux_kill_9_of_pi_then_continue_in_the_same_terminal_answers_at_once() {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+        // The binary's result had no reader left (pi read it through a FIFO): nothing is said
+        // about it on the person's terminal.
+        assert!(
+            !pi.history().contains("pi-ask: cannot write"),
+            "{mode}:\n{}",
+            pi.history()
+        );
         // The same terminal: the resumed session offers the questions; they are up at once.
         pi.wait_for("Answer them now?");
         pi.keys(&["Enter"]);
