@@ -1029,7 +1029,13 @@ mod tests {
                 Err(problems) => problems.into_iter().map(|p| (p.code, p.path)).collect(),
             }
         };
-        assert_eq!(codes(r#"{"answers": {"a": {"note": "x"}, "b": {"note": "y"}}}"#, &p), []);
+        assert_eq!(
+            codes(
+                r#"{"answers": {"a": {"note": "x"}, "b": {"note": "y"}}}"#,
+                &p
+            ),
+            []
+        );
         let third = r#"{"answers": {"a": {"values": ["v1"], "note": "x", "optionNotes": {"v1": "z"}}, "b": {"note": "y"}}}"#;
         assert_eq!(
             codes(third, &p),

@@ -792,7 +792,7 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
                     match self.flow.apply(command) {
                         Ok(()) if text.is_empty() => writeln!(self.out, "{whose} cleared.")?,
                         Ok(()) => writeln!(self.out, "{whose} saved.")?,
-                        Err(e) => writeln!(self.out, "Not saved: {e}.")?,
+                        Err(e) => writeln!(self.out, "{}", words::not_saved(&e))?,
                     }
                 }
                 Entry::Invalid(why) => writeln!(self.out, "Not understood: {why}")?,
