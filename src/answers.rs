@@ -47,7 +47,7 @@ pub enum AnswerError {
 
 /// What `notes` notes on a question of `options` options count towards [`MAX_NOTE_WEIGHT`]:
 /// `notes × (options + 1)`, the question and its options an elaborate result repeats with each
-/// note (`details.elaboration.items[]`, docs/answers.md "Notes").
+/// note (`details.elaboration.items[]`, docs/answers.md "The notes' budget").
 pub fn note_weight(notes: usize, options: usize) -> u64 {
     (notes as u64).saturating_mul(options as u64 + 1)
 }

@@ -154,7 +154,7 @@ pub enum ProblemCode {
     BlankText,
     /// A note past the notes' budget: notes × (options + 1) over all questions may come to
     /// 100,000 at most (`limits::MAX_NOTE_WEIGHT`), since an elaborate result repeats a
-    /// question and its options with each note (docs/answers.md "Notes").
+    /// question and its options with each note (docs/answers.md "The notes' budget").
     TooManyNotes,
 }
 
