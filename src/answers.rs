@@ -824,10 +824,11 @@ mod tests {
         for o in 0..fit {
             st.set_option_note(0, o, "n").unwrap();
         }
-        let refused = Err(AnswerError::TooManyNotes {
+        let too_many = AnswerError::TooManyNotes {
             question: 0,
             options: 999,
-        });
+        };
+        let refused = Err(too_many.clone());
         assert_eq!(st.set_option_note(0, fit, "one more"), refused);
         assert_eq!(st.option_note(0, fit), None);
         assert_eq!(st.set_note(0, "and on the question"), refused);
@@ -838,7 +839,7 @@ mod tests {
         st.set_note(0, "now it fits").unwrap();
         assert_eq!(st.set_option_note(0, 1, "again"), refused);
         assert_eq!(
-            refused.unwrap_err().to_string(),
+            too_many.to_string(),
             "too many notes: an elaborate result repeats a question and all its options with \
              each note (question 1 has 999 options), 100000 in all at most; clear a note first"
         );
