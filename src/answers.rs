@@ -15,9 +15,13 @@
 //! - `indices` are 1-based rendered option positions (custom text has none);
 //! - option notes are kept for every option, but only notes of selected options are output, so
 //!   a deselected option's note comes back when it is selected again;
-//! - a question note may exist without an answer; a question with neither is omitted.
+//! - a question note may exist without an answer; a question with neither is omitted;
+//! - notes have a budget ([`note_weight`], [`MAX_NOTE_WEIGHT`]): a note past it is refused, so
+//!   an elaborate result, which repeats a question and its options with each note, stays
+//!   bounded.
 
 use crate::contract::{Answer, Payload, Question, QuestionOption, QuestionType};
+pub use crate::limits::MAX_NOTE_WEIGHT;
 use indexmap::IndexMap;
 use std::fmt;
 
@@ -36,6 +40,16 @@ pub enum AnswerError {
     /// Ticking the custom row of a question with no saved custom text (a front end opens the
     /// editor instead: [`AnswerState::custom_row_toggles`]).
     NoCustomText { question: usize },
+    /// A new note would take the notes past [`MAX_NOTE_WEIGHT`] ([`note_weight`]); the
+    /// question has `options` options.
+    TooManyNotes { question: usize, options: usize },
+}
+
+/// What `notes` notes on a question of `options` options count towards [`MAX_NOTE_WEIGHT`]:
+/// `notes × (options + 1)`, the question and its options an elaborate result repeats with each
+/// note (`details.elaboration.items[]`, docs/answers.md "The notes' budget").
+pub fn note_weight(notes: usize, options: usize) -> u64 {
+    (notes as u64).saturating_mul(options as u64 + 1)
 }
 
 impl fmt::Display for AnswerError {
@@ -58,6 +72,13 @@ impl fmt::Display for AnswerError {
             AnswerError::NoCustomText { question } => {
                 write!(f, "question {} has no custom text to tick", question + 1)
             }
+            AnswerError::TooManyNotes { question, options } => write!(
+                f,
+                "too many notes: an elaborate result repeats a question and all its options \
+                 with each note (question {} has {options} options), {MAX_NOTE_WEIGHT} in all \
+                 at most; clear a note first",
+                question + 1
+            ),
         }
     }
 }
@@ -97,6 +118,8 @@ pub struct AnswerState {
     /// Per question: whether it takes custom text ([`Question::allows_custom_text`]).
     custom: Vec<bool>,
     questions: Vec<QuestionState>,
+    /// The notes' [`note_weight`] over all questions, at most [`MAX_NOTE_WEIGHT`].
+    note_weight: u64,
 }
 
 /// Trimmed text, or `None` when it is empty after trimming (an empty save clears).
@@ -124,6 +147,7 @@ impl AnswerState {
                     ..QuestionState::default()
                 })
                 .collect(),
+            note_weight: 0,
         }
     }
 
@@ -295,8 +319,37 @@ impl AnswerState {
     }
 
     /// Saves the question note; empty (after trimming) clears it.
+    ///
+    /// Errors: [`AnswerError::TooManyNotes`] when a new note would take the notes past
+    /// [`MAX_NOTE_WEIGHT`] (replacing or clearing a note always works).
     pub fn set_note(&mut self, q: usize, text: &str) -> Result<(), AnswerError> {
-        self.question_mut(q)?.note = non_empty(text);
+        let text = non_empty(text);
+        let had = self.question(q)?.note.is_some();
+        self.count_note(q, had, text.is_some())?;
+        self.question_mut(q)?.note = text;
+        Ok(())
+    }
+
+    /// Counts a note of question `q` that was there (`had`) or not and will be (`will`) or
+    /// not: [`AnswerError::TooManyNotes`], counting nothing, when a new one would take the
+    /// notes past [`MAX_NOTE_WEIGHT`]. The one place the budget is kept.
+    fn count_note(&mut self, q: usize, had: bool, will: bool) -> Result<(), AnswerError> {
+        let options = self.question(q)?.selected.len();
+        let one = note_weight(1, options);
+        match (had, will) {
+            (false, true) => {
+                let weight = self.note_weight.saturating_add(one);
+                if weight > MAX_NOTE_WEIGHT {
+                    return Err(AnswerError::TooManyNotes {
+                        question: q,
+                        options,
+                    });
+                }
+                self.note_weight = weight;
+            }
+            (true, false) => self.note_weight = self.note_weight.saturating_sub(one),
+            _ => {}
+        }
         Ok(())
     }
 
@@ -306,6 +359,8 @@ impl AnswerState {
     }
 
     /// Saves the note of one option, selected or not; empty (after trimming) clears it.
+    ///
+    /// Errors: an unknown option; [`AnswerError::TooManyNotes`] as [`AnswerState::set_note`].
     pub fn set_option_note(
         &mut self,
         q: usize,
@@ -313,7 +368,10 @@ impl AnswerState {
         text: &str,
     ) -> Result<(), AnswerError> {
         self.check_option(q, option)?;
-        self.question_mut(q)?.option_notes[option] = non_empty(text);
+        let text = non_empty(text);
+        let had = self.questions[q].option_notes[option].is_some();
+        self.count_note(q, had, text.is_some())?;
+        self.question_mut(q)?.option_notes[option] = text;
         Ok(())
     }
 
@@ -748,6 +806,43 @@ mod tests {
             })
         );
         assert_eq!(st.set_note(7, "x"), Err(AnswerError::NoSuchQuestion(7)));
+    }
+
+    #[test]
+    fn a_note_past_the_budget_is_refused_and_replacing_or_clearing_one_is_not() {
+        // One question of 999 options: each note counts 1000.
+        let options: Vec<_> = (0..999)
+            .map(|i| json!({"value": format!("v{i}"), "label": format!("L{i}")}))
+            .collect();
+        let p = parse_payload(
+            &json!({"questions": [{"id": "q", "prompt": "P", "type": "multi", "options": options}]})
+                .to_string(),
+        )
+        .unwrap();
+        let mut st = AnswerState::new(&p);
+        let fit = (MAX_NOTE_WEIGHT / 1000) as usize;
+        for o in 0..fit {
+            st.set_option_note(0, o, "n").unwrap();
+        }
+        let too_many = AnswerError::TooManyNotes {
+            question: 0,
+            options: 999,
+        };
+        let refused = Err(too_many.clone());
+        assert_eq!(st.set_option_note(0, fit, "one more"), refused);
+        assert_eq!(st.option_note(0, fit), None);
+        assert_eq!(st.set_note(0, "and on the question"), refused);
+        assert_eq!(st.note(0), None);
+        // Replacing a note is no new note; clearing one makes room for another.
+        st.set_option_note(0, 0, "other words").unwrap();
+        st.set_option_note(0, 1, " ").unwrap();
+        st.set_note(0, "now it fits").unwrap();
+        assert_eq!(st.set_option_note(0, 1, "again"), refused);
+        assert_eq!(
+            too_many.to_string(),
+            "too many notes: an elaborate result repeats a question and all its options with \
+             each note (question 1 has 999 options), 100000 in all at most; clear a note first"
+        );
     }
 
     #[test]

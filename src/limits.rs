@@ -31,3 +31,13 @@ pub const MAX_EDITOR_TEXT_BYTES: usize = 16 * 1024 * 1024;
 /// description): a longer one is cut with `…`, so a megabyte label is not a megabyte on the
 /// terminal (`--json` gives every text whole).
 pub const MAX_REPORT_LINE_COLUMNS: usize = 400;
+
+/// Most notes an answer state holds, counted as each note's share of an elaborate result:
+/// a note on a question of N options counts N + 1, since `details.elaboration.items[]`
+/// repeats the question with all its options for each note (the contract's project's
+/// `AskElaborationQuestionContext`) and `content` its current answer. 100,000 keeps the
+/// largest result of short labels near 24 MB (316 notes on a question of 315 options, all
+/// chosen; 3,000 options each noted gave 2.2 GB); no person writes that many. A note past
+/// it is refused (`answers::AnswerState::set_note`, `set_option_note`; docs/answers.md "The
+/// notes' budget").
+pub const MAX_NOTE_WEIGHT: u64 = 100_000;

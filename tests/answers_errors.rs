@@ -484,3 +484,42 @@ fn one_bad_entry_leaves_every_question_unanswered() {
     let run = run_text(r#"{"answers": {"style": "minimal", "fw": ["nope"]}}"#);
     assert_eq!(problems(&run).len(), 1);
 }
+
+#[test]
+fn notes_past_their_budget_are_too_many_notes_at_the_first_one_past_it() {
+    // One question of 1000 options: each note counts 1001 of the 100,000, so 99 fit. Before
+    // the budget, every note was taken and the result held the question 1000 times.
+    let options: Vec<Value> = (0..1000)
+        .map(|i| json!({"value": format!("v{i}"), "label": format!("Label number {i}")}))
+        .collect();
+    let payload = json!({"questions": [
+        {"id": "q", "prompt": "P", "type": "multi", "options": options}]});
+    let notes = |n: usize| -> Value {
+        (0..n)
+            .map(|i| (format!("v{i}"), json!(format!("note {i}"))))
+            .collect::<serde_json::Map<_, _>>()
+            .into()
+    };
+    let run = crate::scripted_support::answer_json(
+        &payload,
+        &json!({"mode": "elaborate", "answers": {"q": {"optionNotes": notes(1000)}}}),
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let error = &run.details()["error"];
+    assert_eq!(error["code"], "invalid_answers");
+    assert_eq!(
+        error["problems"],
+        json!([{"code": "too_many_notes", "path": "answers.q.optionNotes.v99",
+            "message": "too many notes: an elaborate result repeats a question and all its \
+                options with each note (question 1 has 1000 options), 100000 in all at most; \
+                clear a note first"}])
+    );
+    // 99 notes fit: an elaborate result of 99 items.
+    let run = crate::scripted_support::answer_json(
+        &payload,
+        &json!({"mode": "elaborate", "answers": {"q": {"optionNotes": notes(99)}}}),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let items = &run.details()["elaboration"]["items"];
+    assert_eq!(items.as_array().unwrap().len(), 99);
+}

@@ -126,8 +126,10 @@ fn check(value: &Value, payload: &Payload) -> Result<AnswersFile, Vec<Problem>> 
             .collect(),
         problems: Vec::new(),
         elaborate: false,
+        note_paths: HashMap::new(),
     };
     let answers = c.document(value);
+    c.note_budget(&answers);
     if c.problems.is_empty() {
         Ok(answers)
     } else {
@@ -163,6 +165,9 @@ struct Checker<'p> {
     problems: Vec<Problem>,
     /// `"mode": "elaborate"`: notes on unselected options are kept.
     elaborate: bool,
+    /// Where each note was read, by (question, option; `None` for the question note): the
+    /// path [`Checker::note_budget`] names.
+    note_paths: HashMap<(usize, Option<usize>), String>,
 }
 
 /// Names other tools use for answer-object fields, mapped to this format's (suggested only
@@ -311,6 +316,33 @@ impl Checker<'_> {
         out
     }
 
+    /// The notes' budget (`answers::note_weight`, [`crate::limits::MAX_NOTE_WEIGHT`]), as the
+    /// answer state keeps it: the first note past it, in file order, is `too_many_notes` at
+    /// its path (one problem: the rest are past it too).
+    fn note_budget(&mut self, file: &AnswersFile) {
+        let mut weight = 0u64;
+        for e in &file.entries {
+            let options = self.payload.questions[e.question].options.len();
+            let notes = e.note.iter().map(|_| None);
+            for option in notes.chain(e.option_notes.iter().map(|(o, _)| Some(*o))) {
+                weight = weight.saturating_add(crate::answers::note_weight(1, options));
+                if weight > crate::limits::MAX_NOTE_WEIGHT {
+                    let path = self
+                        .note_paths
+                        .get(&(e.question, option))
+                        .cloned()
+                        .unwrap_or_default();
+                    let err = crate::answers::AnswerError::TooManyNotes {
+                        question: e.question,
+                        options,
+                    };
+                    self.push(ProblemCode::TooManyNotes, path, err.to_string());
+                    return;
+                }
+            }
+        }
+    }
+
     /// The notes of a recorded elaborate result's `elaboration.items` (docs/answers.md
     /// "Replay"): each item's `note` on its question (`target.kind` `question`) or on its
     /// option (`option`, `target.optionValue`), added to that question's entry. Items that
@@ -355,7 +387,10 @@ impl Checker<'_> {
                 }
             };
             match kind {
-                "question" => entries[slot].note = Some(note.to_string()),
+                "question" => {
+                    self.note_paths.entry((q, None)).or_insert(ipath.clone());
+                    entries[slot].note = Some(note.to_string());
+                }
                 "option" => {
                     let value = item.pointer("/target/optionValue").cloned();
                     let question = &self.payload.questions[q];
@@ -366,6 +401,7 @@ impl Checker<'_> {
                     else {
                         continue;
                     };
+                    self.note_paths.entry((q, Some(o))).or_insert(ipath.clone());
                     let notes = &mut entries[slot].option_notes;
                     notes.retain(|(n, _)| *n != o);
                     notes.push((o, note.to_string()));
@@ -458,6 +494,9 @@ impl Checker<'_> {
                 self.unknown_fields(obj, &ENTRY, path);
                 e.custom_text = self.text(obj, "customText", path);
                 e.note = self.text(obj, "note", path);
+                if e.note.is_some() {
+                    self.note_paths.insert((q, None), join(path, "note"));
+                }
                 values_path = join(path, "values");
                 match obj.get("values") {
                     None => {}
@@ -505,7 +544,8 @@ impl Checker<'_> {
                 e.options.sort_unstable();
                 e.options.dedup();
                 if let Some(notes) = obj.get("optionNotes") {
-                    e.option_notes = self.option_notes(question, &index, &e.options, notes, path);
+                    e.option_notes =
+                        self.option_notes(q, question, &index, &e.options, notes, path);
                 }
             }
             other => {
@@ -596,6 +636,7 @@ impl Checker<'_> {
 
     fn option_notes(
         &mut self,
+        q: usize,
         question: &Question,
         index: &OptionIndex,
         selected: &[usize],
@@ -655,6 +696,7 @@ impl Checker<'_> {
                 );
                 continue;
             }
+            self.note_paths.insert((q, Some(option)), npath);
             out.push((option, text));
         }
         out
@@ -965,6 +1007,51 @@ mod tests {
                 ),
                 (ProblemCode::TooManyValues, "answers.fmt.values".to_string()),
             ]
+        );
+    }
+
+    #[test]
+    fn notes_past_their_budget_are_named_where_they_were_read() {
+        // Two questions of 49,999 options each: a note counts 50,000, so two fit.
+        let options: Vec<Value> = (0..49_999)
+            .map(|i| serde_json::json!({"value": format!("v{i}"), "label": "L"}))
+            .collect();
+        let p = crate::contract::parse_payload(
+            &serde_json::json!({"questions": [
+                {"id": "a", "prompt": "A", "options": options},
+                {"id": "b", "prompt": "B", "options": options}]})
+            .to_string(),
+        )
+        .unwrap();
+        let codes = |text: &str, p: &Payload| -> Vec<(ProblemCode, String)> {
+            match parse_answers(text, p) {
+                Ok(_) => Vec::new(),
+                Err(problems) => problems.into_iter().map(|p| (p.code, p.path)).collect(),
+            }
+        };
+        assert_eq!(
+            codes(
+                r#"{"answers": {"a": {"note": "x"}, "b": {"note": "y"}}}"#,
+                &p
+            ),
+            []
+        );
+        let third = r#"{"answers": {"a": {"values": ["v1"], "note": "x", "optionNotes": {"v1": "z"}}, "b": {"note": "y"}}}"#;
+        assert_eq!(
+            codes(third, &p),
+            [(ProblemCode::TooManyNotes, "answers.b.note".to_string())]
+        );
+        // A recorded elaborate result: the item that carried the note.
+        let items = r#"{"details": {"mode": "elaborate", "answers": {}, "elaboration": {"items": [
+            {"target": {"kind": "question"}, "question": {"id": "a"}, "note": "x"},
+            {"target": {"kind": "option", "optionValue": "v3"}, "question": {"id": "a"}, "note": "w"},
+            {"target": {"kind": "question"}, "question": {"id": "b"}, "note": "y"}]}}}"#;
+        assert_eq!(
+            codes(items, &p),
+            [(
+                ProblemCode::TooManyNotes,
+                "details.elaboration.items[2]".to_string()
+            )]
         );
     }
 }

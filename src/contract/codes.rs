@@ -152,6 +152,10 @@ pub enum ProblemCode {
     OptionNoteNotSelected,
     /// Custom text, a note or an option note that is empty or only whitespace.
     BlankText,
+    /// A note past the notes' budget: notes × (options + 1) over all questions may come to
+    /// 100,000 at most (`limits::MAX_NOTE_WEIGHT`), since an elaborate result repeats a
+    /// question and its options with each note (docs/answers.md "The notes' budget").
+    TooManyNotes,
 }
 
 impl ProblemCode {
@@ -194,6 +198,7 @@ impl ProblemCode {
         ProblemCode::CustomTextNotAllowed,
         ProblemCode::OptionNoteNotSelected,
         ProblemCode::BlankText,
+        ProblemCode::TooManyNotes,
     ];
 
     /// The code as written in a problem, e.g. `"unknown_field"`.
@@ -235,6 +240,7 @@ impl ProblemCode {
             ProblemCode::CustomTextNotAllowed => "custom_text_not_allowed",
             ProblemCode::OptionNoteNotSelected => "option_note_not_selected",
             ProblemCode::BlankText => "blank_text",
+            ProblemCode::TooManyNotes => "too_many_notes",
         }
     }
 }

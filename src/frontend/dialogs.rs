@@ -33,8 +33,9 @@
 
 use super::plain::{FileLines, Lines, Untimed};
 use super::timeout::Deadline;
+use crate::answers::AnswerError;
 use crate::contract::QuestionType;
-use crate::flow::{Command, Flow};
+use crate::flow::{Command, Flow, FlowError};
 use crate::result::Ending;
 use crate::text::one_line;
 use crate::ui::keymap::Action;
@@ -65,6 +66,11 @@ pub const MAX_ROW_COLUMNS: usize = 400;
 /// How many replies over the line limit in a row the same request is asked again for
 /// ([`Dialogs::ask`]); the next one ends the flow (`terminal_lost`).
 const MAX_REFUSED_REPLIES: usize = 3;
+
+/// What the dialog client sent when its input ended in the middle of a line that is no
+/// response (`the dialog client sent …`, `terminal_lost`).
+const CUT_SHORT: &str = "half a response and closed its input: the last line has no line \
+break and is not a whole response";
 
 /// How much of one reply over the line limit is read and dropped, in times the limit
 /// ([`Dialogs::read_response`]); a longer one ends the flow (`terminal_lost`).
@@ -148,8 +154,12 @@ impl Response {
     /// Parses one response line. `cancelled: true` wins over the other fields; otherwise a
     /// string `value` or a boolean `confirmed` is needed. Errors say what was wrong.
     pub fn parse(line: &str) -> Result<Response, String> {
-        let value: Value = serde_json::from_str(line.trim())
-            .map_err(|e| format!("a response that is not JSON ({e})"))?;
+        let value: Value = serde_json::from_str(line.trim()).map_err(|e| {
+            format!(
+                "a response that is {}",
+                crate::contract::malformed_json(&e).message
+            )
+        })?;
         let Some(object) = value.as_object() else {
             return Err("a response that is not a JSON object".to_string());
         };
@@ -368,9 +378,10 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
     /// ([`words::reply_too_long`]), [`MAX_REFUSED_REPLIES`] times at most.
     fn ask(&mut self, request: &Request) -> Result<Response, Stop> {
         let mut refused = 0;
+        let original = request;
         let mut again: Option<Request> = None;
         loop {
-            let request = again.as_ref().unwrap_or(request);
+            let request = again.as_ref().unwrap_or(original);
             let mut value = serde_json::to_value(request).expect("requests always serialize");
             let sent = self.input.now();
             let mut capped = false;
@@ -400,7 +411,8 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
                 if let Some(deadline) = &mut self.deadline {
                     deadline.reset(now);
                 }
-                again = Some(request.with_notice(&words::reply_too_long(self.max_line)));
+                // The notice over the request as first asked: once, however many times.
+                again = Some(original.with_notice(&words::reply_too_long(self.max_line)));
                 continue;
             };
             let now = self.input.now();
@@ -482,7 +494,16 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
             }
             let text = String::from_utf8_lossy(&line);
             if !text.trim().is_empty() {
-                return Response::parse(&text).map(Some).map_err(Stop::Protocol);
+                let cut = take == 0 && !line.ends_with(b"\n");
+                return Response::parse(&text).map(Some).map_err(|what| {
+                    if cut {
+                        // The client went away in the middle of a line: say that, not why
+                        // half a line is no JSON.
+                        Stop::Protocol(CUT_SHORT.to_string())
+                    } else {
+                        Stop::Protocol(what)
+                    }
+                });
             }
             line.clear();
         }
@@ -652,9 +673,41 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
     fn note_question(&mut self, q: usize) -> Result<(), Stop> {
         let current = self.flow.answers().note(q).map(str::to_string);
         let title = self.field_title(q, words::QUESTION_NOTE);
-        match self.text(title, current.as_deref(), words::NOTE_PLACEHOLDER)? {
-            Some(text) => self.apply(Command::SetNote { question: q, text }),
-            None => Ok(()),
+        self.save_note(title, current, |text| Command::SetNote {
+            question: q,
+            text,
+        })
+    }
+
+    /// Asks for a note's text (titled `title`, now `current`) and saves it with `save`. A
+    /// note the answer rules refuse as one too many ([`AnswerError::TooManyNotes`]) is asked
+    /// again in an editor holding the text, its title's first line saying why
+    /// ([`words::not_saved`]); a cancel leaves it.
+    fn save_note(
+        &mut self,
+        title: String,
+        current: Option<String>,
+        save: impl Fn(String) -> Command,
+    ) -> Result<(), Stop> {
+        let (mut current, mut why) = (current, None::<String>);
+        loop {
+            let title = match &why {
+                Some(why) => format!("{why}\n{title}"),
+                None => title.clone(),
+            };
+            let Some(text) = self.text(title, current.as_deref(), words::NOTE_PLACEHOLDER)? else {
+                return Ok(());
+            };
+            match self.flow.apply(save(text.clone())) {
+                Err(FlowError::Answer(e @ AnswerError::TooManyNotes { .. })) => {
+                    why = Some(words::not_saved(&e));
+                    current = Some(text);
+                }
+                other => {
+                    return other
+                        .map_err(|e| Stop::Internal(format!("the flow refused a command: {e}")))
+                }
+            }
         }
     }
 
@@ -676,14 +729,11 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
             .map(str::to_string);
         let what = words::option_note(&one_line(&question.options[option].label));
         let title = self.field_title(q, &what);
-        match self.text(title, current.as_deref(), words::NOTE_PLACEHOLDER)? {
-            Some(text) => self.apply(Command::SetOptionNote {
-                question: q,
-                option,
-                text,
-            }),
-            None => Ok(()),
-        }
+        self.save_note(title, current, |text| Command::SetOptionNote {
+            question: q,
+            option,
+            text,
+        })
     }
 
     /// Which question (from the review's note row): a select, `None` when cancelled.
@@ -1153,6 +1203,34 @@ mod tests {
         );
         let (ending, _, _) = session(&[confirmed(true)]);
         assert!(matches!(ending, Ending::TerminalLost(_)), "{ending:?}");
+        // Not JSON: said in a person's words, not serde's; half a line the input ends in is
+        // the client going away in the middle of a response.
+        let p = payload();
+        let run = |text: &str| {
+            run_timed(
+                Flow::new(&p),
+                Untimed(text.as_bytes()),
+                &mut Vec::new(),
+                None,
+                4096,
+            )
+        };
+        assert_eq!(
+            run("{\"value\": \"( ) 2\n"),
+            Ending::TerminalLost(
+                "the dialog client sent a response that is not valid JSON at its end: the text \
+                 ends inside a string (no closing \")"
+                    .into()
+            )
+        );
+        assert_eq!(
+            run("{\"value\": \"( ) 2"),
+            Ending::TerminalLost(
+                "the dialog client sent half a response and closed its input: the last line has \
+                 no line break and is not a whole response"
+                    .into()
+            )
+        );
     }
 
     /// Lines that arrive `delay` late (a person taking their time).
@@ -1333,7 +1411,8 @@ mod tests {
         let p = payload();
         let too_long = format!("{}\n", json!({"value": "x".repeat(300)}));
         let input = format!(
-            "{too_long}{}\n{}\n",
+            "{}{}\n{}\n",
+            too_long.repeat(3),
             value("( ) 2. SQLite \u{2014} Embedded."),
             cancelled()
         ) + &format!("{}\n", confirmed(true));
@@ -1356,9 +1435,10 @@ mod tests {
              try again.\n{}",
             requests[0]["title"].as_str().unwrap()
         ));
-        assert_eq!(requests[1], again);
-        // SQLite was chosen from the second: the flow went on to the next question.
-        assert!(requests[2]["title"]
+        // Each time with the one line saying why, never two of them.
+        assert_eq!(requests[1..4], [again.clone(), again.clone(), again]);
+        // SQLite was chosen from the fourth: the flow went on to the next question.
+        assert!(requests[4]["title"]
             .as_str()
             .unwrap()
             .contains("2/3 Checks"));
@@ -1396,5 +1476,50 @@ mod tests {
         );
         assert!(matches!(ending, Ending::Dismissed), "{ending:?}");
         assert_eq!(details["cancelled"], true);
+    }
+
+    /// A note past the notes' budget is not dropped without a word: its text dialog comes
+    /// again as an editor holding it, the first title line saying why.
+    #[test]
+    fn a_note_past_the_budget_is_asked_again_saying_why() {
+        // 49,999 options: a note counts 50,000 of the 100,000, so two fit.
+        let options: Vec<Value> = (0..49_999)
+            .map(|i| json!({"value": format!("v{i}"), "label": format!("L{i}")}))
+            .collect();
+        let p = crate::contract::parse_payload(
+            &json!({"questions": [{"id": "q", "prompt": "P", "type": "multi", "options": options}]})
+                .to_string(),
+        )
+        .unwrap();
+        let responses = [
+            value("Note on this question\u{2026}"),
+            value("a"),
+            value("Note on an option\u{2026}"),
+            value("1. L0"),
+            value("b"),
+            value("Note on an option\u{2026}"),
+            value("2. L1"),
+            value("c"),
+            cancelled(),
+        ];
+        let input: String = responses.iter().map(|r| format!("{r}\n")).collect();
+        let mut out = Vec::new();
+        let ending = run(Flow::new(&p), input.as_bytes(), &mut out);
+        let requests: Vec<Value> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(
+            requests[8],
+            json!({"type": "editor", "prefill": "c", "title":
+                "Not saved: too many notes: an elaborate result repeats a question and all its \
+                 options with each note (question 1 has 49999 options), 100000 in all at most; \
+                 clear a note first.\n1/1 Q1: Note on L1"})
+        );
+        // Cancelled: back to the question, the two notes kept, the third not taken.
+        assert_eq!(requests[9]["type"], "select");
+        assert!(matches!(ending, Ending::TerminalLost(_)), "{ending:?}");
+        assert_eq!(requests.len(), 10);
     }
 }

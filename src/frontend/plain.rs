@@ -796,7 +796,7 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
                     match self.flow.apply(command) {
                         Ok(()) if text.is_empty() => writeln!(self.out, "{whose} cleared.")?,
                         Ok(()) => writeln!(self.out, "{whose} saved.")?,
-                        Err(e) => writeln!(self.out, "Not saved: {e}.")?,
+                        Err(e) => writeln!(self.out, "{}", words::not_saved(&e))?,
                     }
                 }
                 Entry::Invalid(why) => writeln!(self.out, "Not understood: {why}")?,
@@ -1646,5 +1646,35 @@ mod tests {
             details["answers"],
             json!({"fw": {"values": ["vue"], "labels": ["Vue"], "indices": [2]}})
         );
+    }
+
+    #[test]
+    fn a_note_past_the_budget_is_not_saved_and_says_why() {
+        // 49,999 options: a note counts 50,000 of the 100,000, so two fit.
+        let options: Vec<serde_json::Value> = (0..49_999)
+            .map(|i| json!({"value": format!("v{i}"), "label": format!("L{i}")}))
+            .collect();
+        let p = crate::contract::parse_payload(
+            &json!({"questions": [{"id": "q", "prompt": "P", "type": "multi", "options": options}]})
+                .to_string(),
+        )
+        .unwrap();
+        let mut out = Vec::new();
+        let ending = run(
+            Flow::new(&p),
+            "note: a\nnote 1: b\nnote 2: c\n".as_bytes(),
+            &mut out,
+        );
+        let screen = String::from_utf8(out).unwrap();
+        assert!(
+            screen.contains(
+                "Note on L0 saved.\n1/1> Not saved: too many notes: an elaborate result repeats a \
+                 question and all its options with each note (question 1 has 49999 options), \
+                 100000 in all at most; clear a note first.\n"
+            ),
+            "{:?}",
+            screen.lines().rev().take(3).collect::<Vec<_>>()
+        );
+        assert!(matches!(ending, Ending::TerminalLost(_)), "{ending:?}");
     }
 }

@@ -25,6 +25,18 @@ pub const ANSWER_EDITOR_HINT: &str = "Enter submit \u{b7} Esc close";
 /// The note editors' hint (upstream `footerNote`).
 pub const NOTE_EDITOR_HINT: &str = "Enter save \u{b7} Esc close";
 
+/// What a front end says of an answer or a note the answer rules refused (plain mode's
+/// line, the title line of `--dialogs`' text dialog asked again): `Not saved: <why>.`
+pub fn not_saved(why: &dyn std::fmt::Display) -> String {
+    format!("Not saved: {why}.")
+}
+
+/// The note editor's hint in the terminal, in place of its keys, after a note was refused as
+/// one too many (`answers::AnswerError::TooManyNotes`; docs/answers.md "The notes' budget"):
+/// the editor stays open on the text; closed again, it drops it.
+pub const TOO_MANY_NOTES_NOTICE: &str =
+    "Not saved: too many notes (clear a note first) \u{b7} Enter or Esc again drops it";
+
 /// The editors' hint for the external editor (`$VISUAL` / `$EDITOR` set).
 pub const EXTERNAL_EDITOR_HINT: &str = "^G editor";
 

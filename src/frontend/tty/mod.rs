@@ -123,6 +123,17 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
 /// ([`Session::after_the_first_frame`]).
 const IDLE_AFTER: Duration = Duration::from_millis(15);
 
+/// What [`Session::note_refused`] found of a note command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Refused {
+    /// Not a note, or a note the answer rules take.
+    No,
+    /// One too many: the note editor stays open on the text, its hint saying so.
+    Kept,
+    /// One too many again, the hint shown: the editor closes without it.
+    Dropped,
+}
+
 /// The fewest rows a screen is drawn in; below it a notice waits for a larger window.
 const MIN_ROWS: usize = 3;
 
@@ -388,6 +399,35 @@ impl<B: Backend> Session<'_, B> {
         Ok(())
     }
 
+    /// Whether the answer rules refuse `command`, a note, as one too many
+    /// ([`AnswerError::TooManyNotes`](crate::answers::AnswerError::TooManyNotes)), and what
+    /// then: the first time the note editor stays open on its text, its hint saying so
+    /// ([`words::TOO_MANY_NOTES_NOTICE`](crate::ui::words::TOO_MANY_NOTES_NOTICE)); closed
+    /// again with that hint shown, the text is dropped, as the hint said.
+    fn note_refused(&mut self, command: &Command) -> Refused {
+        let text = match command {
+            Command::SetNote { text, .. } | Command::SetOptionNote { text, .. } => text,
+            _ => return Refused::No,
+        };
+        let mut trial = self.flow.clone();
+        let refused = matches!(
+            trial.apply(command.clone()),
+            Err(crate::flow::FlowError::Answer(
+                crate::answers::AnswerError::TooManyNotes { .. }
+            ))
+        );
+        let notice = crate::ui::words::TOO_MANY_NOTES_NOTICE;
+        match self.screens.overlays.last_mut() {
+            _ if !refused => Refused::No,
+            Some(Overlay::Editor(e)) if e.notice != Some(notice) => {
+                e.notice = Some(notice);
+                e.initial = text.clone();
+                Refused::Kept
+            }
+            _ => Refused::Dropped,
+        }
+    }
+
     /// Does what an outcome asks.
     fn outcome(&mut self, outcome: Outcome) -> io::Result<()> {
         match outcome {
@@ -397,7 +437,14 @@ impl<B: Backend> Session<'_, B> {
                 let overlay = self.held_to_the_block(overlay);
                 self.screens.overlays.push(overlay)
             }
-            Outcome::Close { apply, then } => {
+            Outcome::Close { mut apply, then } => {
+                if let Some(command) = &apply {
+                    match self.note_refused(command) {
+                        Refused::No => {}
+                        Refused::Kept => return Ok(()),
+                        Refused::Dropped => apply = None,
+                    }
+                }
                 self.screens.overlays.pop();
                 if let Some(command) = apply {
                     self.apply(command)?;

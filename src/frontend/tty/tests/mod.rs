@@ -439,3 +439,39 @@ fn on_a_multi_select_type_your_own_row_the_hint_says_enter_edits() {
         json!({"values": ["Solid"], "labels": ["Solid"], "indices": [], "customText": "Solid"})
     );
 }
+
+#[test]
+fn a_note_past_the_budget_keeps_the_editor_open_saying_so_then_drops_it() {
+    // 1000 options: a note counts 1001 of the 100,000, so 99 fit.
+    let options: Vec<Value> = (0..1000)
+        .map(|i| json!({"value": format!("v{i}"), "label": format!("L{i}")}))
+        .collect();
+    let payload =
+        json!({"questions": [{"id": "q", "prompt": "P", "type": "multi", "options": options}]})
+            .to_string();
+    let mut events = Vec::new();
+    for _ in 0..99 {
+        events.extend([key(Key::Char('n')), key(Key::Char('x')), key(Key::Enter)]);
+        events.push(key(Key::Down));
+    }
+    events.push(key(Key::Char('n')));
+    events.extend(chars("one more"));
+    events.push(key(Key::Enter));
+    let (ending, screen) = session(&payload, events.clone());
+    // The editor is open again on the text, its hint saying why.
+    assert!(
+        screen.contains(crate::ui::words::TOO_MANY_NOTES_NOTICE),
+        "{screen}"
+    );
+    assert!(screen.contains("one more"), "{screen}");
+    assert!(matches!(ending, Err(Ending::TerminalLost(_))), "{ending:?}");
+    // Enter again drops it, as the hint said; Elaborate sends the 99 notes.
+    events.extend([key(Key::Enter), key(Key::Tab), key(Key::Char('2'))]);
+    events.push(key(Key::Char('2')));
+    let (ending, screen) = session(&payload, events);
+    let Err(Ending::Elaborated(state)) = ending else {
+        panic!("{ending:?}\n{screen}");
+    };
+    assert_eq!(state.option_note(0, 98), Some("x"));
+    assert_eq!(state.option_note(0, 99), None);
+}
