@@ -16,9 +16,9 @@
 //! - option notes are kept for every option, but only notes of selected options are output, so
 //!   a deselected option's note comes back when it is selected again;
 //! - a question note may exist without an answer; a question with neither is omitted;
-//! - notes have a budget ([`note_weight`], [`MAX_NOTE_WEIGHT`]): a note past it is refused, so
-//!   an elaborate result, which repeats a question and its options with each note, stays
-//!   bounded.
+//! - notes have a budget ([`note_weight`], [`MAX_NOTE_WEIGHT`]): a new or longer note past it
+//!   is refused, so an elaborate result, which repeats a question, its options and its notes
+//!   with each note, stays bounded.
 
 use crate::contract::{Answer, Payload, Question, QuestionOption, QuestionType};
 pub use crate::limits::MAX_NOTE_WEIGHT;
@@ -40,16 +40,52 @@ pub enum AnswerError {
     /// Ticking the custom row of a question with no saved custom text (a front end opens the
     /// editor instead: [`AnswerState::custom_row_toggles`]).
     NoCustomText { question: usize },
-    /// A new note would take the notes past [`MAX_NOTE_WEIGHT`] ([`note_weight`]); the
-    /// question has `options` options.
-    TooManyNotes { question: usize, options: usize },
+    /// A new or longer note would take the notes past [`MAX_NOTE_WEIGHT`]: the question's
+    /// notes would weigh `weight` ([`note_weight`]).
+    TooManyNotes { question: usize, weight: u64 },
 }
 
-/// What `notes` notes on a question of `options` options count towards [`MAX_NOTE_WEIGHT`]:
-/// `notes × (options + 1)`, the question and its options an elaborate result repeats with each
-/// note (`details.elaboration.items[]`, docs/answers.md "The notes' budget").
-pub fn note_weight(notes: usize, options: usize) -> u64 {
-    (notes as u64).saturating_mul(options as u64 + 1)
+/// Bytes a note's weight counts in one unit ([`note_weight`]): 128.
+pub const NOTE_UNIT_BYTES: u64 = 128;
+
+/// Bytes a question's context counts for each option besides its texts: the JSON keys and
+/// quotes an elaborate result repeats with it (`{"value":"","label":""}`, the answer's
+/// `values`, `labels`, `indices`): 8.
+pub const OPTION_OVERHEAD_BYTES: u64 = 8;
+
+/// `bytes` in [`NOTE_UNIT_BYTES`] units, rounded up.
+fn units(bytes: u64) -> u64 {
+    bytes.div_ceil(NOTE_UNIT_BYTES)
+}
+
+/// A question's context units, what an elaborate result repeats of it with each note on it
+/// (`details.elaboration.items[].question`, the answer's `values` and `labels`, `content`'s
+/// line): the bytes of its id, prompt and label and of each option's value, label,
+/// description and preview, plus [`OPTION_OVERHEAD_BYTES`] per option, in
+/// [`NOTE_UNIT_BYTES`] units rounded up (docs/answers.md "The notes' budget").
+pub fn context_units(question: &Question) -> u64 {
+    let texts = question.id.len() + question.prompt.len() + question.label.len();
+    let options = question.options.iter().map(|o| {
+        let text = o.value.len()
+            + o.label.len()
+            + o.description.as_ref().map_or(0, String::len)
+            + o.preview.as_ref().map_or(0, String::len);
+        text as u64 + OPTION_OVERHEAD_BYTES
+    });
+    units(options.fold(texts as u64, u64::saturating_add))
+}
+
+/// What `notes` notes of `note_bytes` bytes in all, on a question of `context` units
+/// ([`context_units`]), count towards [`MAX_NOTE_WEIGHT`]: `notes × (1 + context + note
+/// units)`, the note units being `note_bytes` in [`NOTE_UNIT_BYTES`] rounded up. An elaborate
+/// result repeats the question and its options with each note (`details.elaboration.items[]`)
+/// and the question's answer with its option notes (docs/answers.md "The notes' budget"). The
+/// one rule the answer state and the answers file count with.
+pub fn note_weight(notes: usize, context: u64, note_bytes: usize) -> u64 {
+    let each = context
+        .saturating_add(units(note_bytes as u64))
+        .saturating_add(1);
+    (notes as u64).saturating_mul(each)
 }
 
 impl fmt::Display for AnswerError {
@@ -72,11 +108,11 @@ impl fmt::Display for AnswerError {
             AnswerError::NoCustomText { question } => {
                 write!(f, "question {} has no custom text to tick", question + 1)
             }
-            AnswerError::TooManyNotes { question, options } => write!(
+            AnswerError::TooManyNotes { question, weight } => write!(
                 f,
-                "too many notes: an elaborate result repeats a question and all its options \
-                 with each note (question {} has {options} options), {MAX_NOTE_WEIGHT} in all \
-                 at most; clear a note first",
+                "too many notes: an elaborate result repeats a question with all its options \
+                 and notes for each note (question {}'s notes would weigh {weight}), \
+                 {MAX_NOTE_WEIGHT} in all at most; shorten or clear a note first",
                 question + 1
             ),
         }
@@ -118,8 +154,20 @@ pub struct AnswerState {
     /// Per question: whether it takes custom text ([`Question::allows_custom_text`]).
     custom: Vec<bool>,
     questions: Vec<QuestionState>,
+    /// Per question: its [`context_units`], the notes' count and their bytes, and the
+    /// notes' [`note_weight`].
+    weights: Vec<NoteWeight>,
     /// The notes' [`note_weight`] over all questions, at most [`MAX_NOTE_WEIGHT`].
     note_weight: u64,
+}
+
+/// What one question's notes weigh ([`note_weight`]) and what it is counted from.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct NoteWeight {
+    context: u64,
+    notes: usize,
+    bytes: usize,
+    weight: u64,
 }
 
 /// Trimmed text, or `None` when it is empty after trimming (an empty save clears).
@@ -145,6 +193,14 @@ impl AnswerState {
                     selected: vec![false; q.options.len()],
                     option_notes: vec![None; q.options.len()],
                     ..QuestionState::default()
+                })
+                .collect(),
+            weights: payload
+                .questions
+                .iter()
+                .map(|q| NoteWeight {
+                    context: context_units(q),
+                    ..NoteWeight::default()
                 })
                 .collect(),
             note_weight: 0,
@@ -320,36 +376,44 @@ impl AnswerState {
 
     /// Saves the question note; empty (after trimming) clears it.
     ///
-    /// Errors: [`AnswerError::TooManyNotes`] when a new note would take the notes past
-    /// [`MAX_NOTE_WEIGHT`] (replacing or clearing a note always works).
+    /// Errors: [`AnswerError::TooManyNotes`] when a new or longer note would take the notes
+    /// past [`MAX_NOTE_WEIGHT`] (a shorter note or clearing one always works).
     pub fn set_note(&mut self, q: usize, text: &str) -> Result<(), AnswerError> {
         let text = non_empty(text);
-        let had = self.question(q)?.note.is_some();
-        self.count_note(q, had, text.is_some())?;
+        let had = self.question(q)?.note.as_deref().map(str::len);
+        self.count_note(q, had, text.as_deref().map(str::len))?;
         self.question_mut(q)?.note = text;
         Ok(())
     }
 
-    /// Counts a note of question `q` that was there (`had`) or not and will be (`will`) or
-    /// not: [`AnswerError::TooManyNotes`], counting nothing, when a new one would take the
-    /// notes past [`MAX_NOTE_WEIGHT`]. The one place the budget is kept.
-    fn count_note(&mut self, q: usize, had: bool, will: bool) -> Result<(), AnswerError> {
-        let options = self.question(q)?.selected.len();
-        let one = note_weight(1, options);
-        match (had, will) {
-            (false, true) => {
-                let weight = self.note_weight.saturating_add(one);
-                if weight > MAX_NOTE_WEIGHT {
-                    return Err(AnswerError::TooManyNotes {
-                        question: q,
-                        options,
-                    });
-                }
-                self.note_weight = weight;
-            }
-            (true, false) => self.note_weight = self.note_weight.saturating_sub(one),
-            _ => {}
+    /// Counts a note of question `q` that was there (`had`, its bytes) or not and will be
+    /// (`will`) or not, recomputing the question's [`note_weight`]:
+    /// [`AnswerError::TooManyNotes`], counting nothing, when it grows and takes the notes past
+    /// [`MAX_NOTE_WEIGHT`]. The one place the budget is kept.
+    fn count_note(
+        &mut self,
+        q: usize,
+        had: Option<usize>,
+        will: Option<usize>,
+    ) -> Result<(), AnswerError> {
+        let old = *self.weights.get(q).ok_or(AnswerError::NoSuchQuestion(q))?;
+        let notes = old.notes + usize::from(will.is_some()) - usize::from(had.is_some());
+        let bytes = old.bytes + will.unwrap_or(0) - had.unwrap_or(0);
+        let weight = note_weight(notes, old.context, bytes);
+        let total = (self.note_weight - old.weight).saturating_add(weight);
+        if weight > old.weight && total > MAX_NOTE_WEIGHT {
+            return Err(AnswerError::TooManyNotes {
+                question: q,
+                weight,
+            });
         }
+        self.weights[q] = NoteWeight {
+            notes,
+            bytes,
+            weight,
+            ..old
+        };
+        self.note_weight = total;
         Ok(())
     }
 
@@ -369,8 +433,8 @@ impl AnswerState {
     ) -> Result<(), AnswerError> {
         self.check_option(q, option)?;
         let text = non_empty(text);
-        let had = self.questions[q].option_notes[option].is_some();
-        self.count_note(q, had, text.is_some())?;
+        let had = self.questions[q].option_notes[option].as_deref().map(str::len);
+        self.count_note(q, had, text.as_deref().map(str::len))?;
         self.question_mut(q)?.option_notes[option] = text;
         Ok(())
     }
