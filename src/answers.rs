@@ -872,41 +872,114 @@ mod tests {
         assert_eq!(st.set_note(7, "x"), Err(AnswerError::NoSuchQuestion(7)));
     }
 
-    #[test]
-    fn a_note_past_the_budget_is_refused_and_replacing_or_clearing_one_is_not() {
-        // One question of 999 options: each note counts 1000.
-        let options: Vec<_> = (0..999)
-            .map(|i| json!({"value": format!("v{i}"), "label": format!("L{i}")}))
+    /// A multi-select question `q` (prompt `P`) of `options` (value, label).
+    fn budget_payload(options: impl Iterator<Item = (String, String)>) -> Payload {
+        let options: Vec<_> = options
+            .map(|(value, label)| json!({"value": value, "label": label}))
             .collect();
-        let p = parse_payload(
+        parse_payload(
             &json!({"questions": [{"id": "q", "prompt": "P", "type": "multi", "options": options}]})
                 .to_string(),
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn a_note_past_the_budget_is_refused_and_a_shorter_one_or_clearing_one_is_not() {
+        // 999 short options: 15,768 bytes of context ("q", "P", "Q1", each value and label
+        // and 8), 124 units; a note of one byte weighs 1 + 124 + the notes' units, so 157 fit
+        // (157 × 127 = 19,939).
+        let p = budget_payload((0..999).map(|i| (format!("v{i}"), format!("L{i}"))));
+        assert_eq!(context_units(&p.questions[0]), 124);
         let mut st = AnswerState::new(&p);
-        let fit = (MAX_NOTE_WEIGHT / 1000) as usize;
-        for o in 0..fit {
+        for o in 0..157 {
             st.set_option_note(0, o, "n").unwrap();
         }
         let too_many = AnswerError::TooManyNotes {
             question: 0,
-            options: 999,
+            weight: 158 * 127,
         };
         let refused = Err(too_many.clone());
-        assert_eq!(st.set_option_note(0, fit, "one more"), refused);
-        assert_eq!(st.option_note(0, fit), None);
+        assert_eq!(st.set_option_note(0, 157, "one more"), refused);
+        assert_eq!(st.option_note(0, 157), None);
         assert_eq!(st.set_note(0, "and on the question"), refused);
         assert_eq!(st.note(0), None);
-        // Replacing a note is no new note; clearing one makes room for another.
+        // A note as long in units is taken; a longer one is not (157 × 128), a shorter one is.
         st.set_option_note(0, 0, "other words").unwrap();
+        let longer = "x".repeat(200);
+        assert_eq!(
+            st.set_option_note(0, 0, &longer),
+            Err(AnswerError::TooManyNotes {
+                question: 0,
+                weight: 157 * 128
+            })
+        );
+        assert_eq!(st.option_note(0, 0), Some("other words"));
+        st.set_option_note(0, 0, "n").unwrap();
+        // Clearing one makes room for another.
         st.set_option_note(0, 1, " ").unwrap();
         st.set_note(0, "now it fits").unwrap();
         assert_eq!(st.set_option_note(0, 1, "again"), refused);
         assert_eq!(
             too_many.to_string(),
-            "too many notes: an elaborate result repeats a question and all its options with \
-             each note (question 1 has 999 options), 100000 in all at most; clear a note first"
+            "too many notes: an elaborate result repeats a question with all its options and \
+             notes for each note (question 1's notes would weigh 20066), 20000 in all at most; \
+             shorten or clear a note first"
         );
+    }
+
+    #[test]
+    fn notes_on_a_question_of_long_labels_are_refused_sooner() {
+        // Ten options of 30,000-byte labels: 2,345 units of context, so 8 notes fit and a
+        // ninth would weigh 9 × 2,347. Counting options only (11 each), all ten were taken and
+        // an elaborate result repeated the 300 KB of labels three times with each note.
+        let p = budget_payload((0..10).map(|i| (format!("v{i}"), "x".repeat(30_000))));
+        assert_eq!(context_units(&p.questions[0]), 2345);
+        let mut st = AnswerState::new(&p);
+        for o in 0..8 {
+            st.set_option_note(0, o, "n").unwrap();
+        }
+        assert_eq!(
+            st.set_option_note(0, 8, "n"),
+            Err(AnswerError::TooManyNotes {
+                question: 0,
+                weight: 9 * 2347
+            })
+        );
+        assert_eq!(st.set_note(0, "n").map_err(|_| ()), Err(()));
+    }
+
+    #[test]
+    fn long_notes_count_their_bytes_and_a_longer_note_is_refused() {
+        // Three short options (1 unit); a 1 MB note weighs 1 + 1 + 7,813 units, so a second
+        // one is refused (2 × 15,627), a 100 KB one fits, and lengthening it to 300 KB is
+        // refused (2 × 10,159). Counting options only, every note was taken.
+        let p = budget_payload((0..3).map(|i| (format!("v{i}"), format!("L{i}"))));
+        let mut st = AnswerState::new(&p);
+        let mb = "x".repeat(1_000_000);
+        st.set_option_note(0, 0, &mb).unwrap();
+        assert_eq!(
+            st.set_option_note(0, 1, &mb),
+            Err(AnswerError::TooManyNotes {
+                question: 0,
+                weight: 2 * 15_627
+            })
+        );
+        st.set_note(0, &"y".repeat(100_000)).unwrap();
+        st.set_note(0, &"y".repeat(200_000)).unwrap();
+        assert_eq!(
+            st.set_note(0, &"y".repeat(300_000)),
+            Err(AnswerError::TooManyNotes {
+                question: 0,
+                weight: 2 * 10_159
+            })
+        );
+        assert_eq!(st.note(0).map(str::len), Some(200_000));
+        // Shorter always works, and so does clearing.
+        st.set_option_note(0, 0, "short").unwrap();
+        st.set_option_note(0, 1, &mb).unwrap_err();
+        st.set_note(0, "").unwrap();
+        st.set_option_note(0, 1, &mb).unwrap();
     }
 
     #[test]

@@ -1023,9 +1023,11 @@ mod tests {
 
     #[test]
     fn notes_past_their_budget_are_named_where_they_were_read() {
-        // Two questions of 49,999 options each: a note counts 50,000, so two fit.
-        let options: Vec<Value> = (0..49_999)
-            .map(|i| serde_json::json!({"value": format!("v{i}"), "label": "L"}))
+        // Two questions of four 255,000-byte labels: 7,970 units of context each, so a note
+        // weighs 7,972 and two fit; a second on `a` makes its two weigh 15,944, past the budget
+        // with `b`'s.
+        let options: Vec<Value> = (0..4)
+            .map(|i| serde_json::json!({"value": format!("v{i}"), "label": "x".repeat(255_000)}))
             .collect();
         let p = crate::contract::parse_payload(
             &serde_json::json!({"questions": [
