@@ -433,7 +433,9 @@ impl AnswerState {
     ) -> Result<(), AnswerError> {
         self.check_option(q, option)?;
         let text = non_empty(text);
-        let had = self.questions[q].option_notes[option].as_deref().map(str::len);
+        let had = self.questions[q].option_notes[option]
+            .as_deref()
+            .map(str::len);
         self.count_note(q, had, text.as_deref().map(str::len))?;
         self.question_mut(q)?.option_notes[option] = text;
         Ok(())
