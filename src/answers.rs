@@ -131,6 +131,8 @@ struct QuestionState {
     custom_ticked: bool,
     note: Option<String>,
     option_notes: Vec<Option<String>>,
+    /// What its notes weigh and what that is counted from.
+    weight: NoteWeight,
 }
 
 /// What a summary of one question shows ([`AnswerState::summary`]).
@@ -154,14 +156,13 @@ pub struct AnswerState {
     /// Per question: whether it takes custom text ([`Question::allows_custom_text`]).
     custom: Vec<bool>,
     questions: Vec<QuestionState>,
-    /// Per question: its [`context_units`], the notes' count and their bytes, and the
-    /// notes' [`note_weight`].
-    weights: Vec<NoteWeight>,
-    /// The notes' [`note_weight`] over all questions, at most [`MAX_NOTE_WEIGHT`].
+    /// The notes' [`note_weight`] over all questions, at most [`MAX_NOTE_WEIGHT`] (each
+    /// question's is in its state).
     note_weight: u64,
 }
 
-/// What one question's notes weigh ([`note_weight`]) and what it is counted from.
+/// What one question's notes weigh ([`note_weight`]) and what it is counted from: the
+/// question's [`context_units`], the notes' count and their bytes.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 struct NoteWeight {
     context: u64,
@@ -192,15 +193,11 @@ impl AnswerState {
                 .map(|q| QuestionState {
                     selected: vec![false; q.options.len()],
                     option_notes: vec![None; q.options.len()],
+                    weight: NoteWeight {
+                        context: context_units(q),
+                        ..NoteWeight::default()
+                    },
                     ..QuestionState::default()
-                })
-                .collect(),
-            weights: payload
-                .questions
-                .iter()
-                .map(|q| NoteWeight {
-                    context: context_units(q),
-                    ..NoteWeight::default()
                 })
                 .collect(),
             note_weight: 0,
@@ -396,7 +393,7 @@ impl AnswerState {
         had: Option<usize>,
         will: Option<usize>,
     ) -> Result<(), AnswerError> {
-        let old = *self.weights.get(q).ok_or(AnswerError::NoSuchQuestion(q))?;
+        let old = self.question(q)?.weight;
         let notes = old.notes + usize::from(will.is_some()) - usize::from(had.is_some());
         let bytes = old.bytes + will.unwrap_or(0) - had.unwrap_or(0);
         let weight = note_weight(notes, old.context, bytes);
@@ -407,7 +404,7 @@ impl AnswerState {
                 weight,
             });
         }
-        self.weights[q] = NoteWeight {
+        self.questions[q].weight = NoteWeight {
             notes,
             bytes,
             weight,
