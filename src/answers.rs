@@ -16,9 +16,9 @@
 //! - option notes are kept for every option, but only notes of selected options are output, so
 //!   a deselected option's note comes back when it is selected again;
 //! - a question note may exist without an answer; a question with neither is omitted;
-//! - notes have a budget ([`note_weight`], [`MAX_NOTE_WEIGHT`]): a note past it is refused, so
-//!   an elaborate result, which repeats a question and its options with each note, stays
-//!   bounded.
+//! - notes have a budget ([`note_weight`], [`MAX_NOTE_WEIGHT`]): a new or longer note past it
+//!   is refused, so an elaborate result, which repeats a question, its options and its notes
+//!   with each note, stays bounded.
 
 use crate::contract::{Answer, Payload, Question, QuestionOption, QuestionType};
 pub use crate::limits::MAX_NOTE_WEIGHT;
@@ -40,16 +40,52 @@ pub enum AnswerError {
     /// Ticking the custom row of a question with no saved custom text (a front end opens the
     /// editor instead: [`AnswerState::custom_row_toggles`]).
     NoCustomText { question: usize },
-    /// A new note would take the notes past [`MAX_NOTE_WEIGHT`] ([`note_weight`]); the
-    /// question has `options` options.
-    TooManyNotes { question: usize, options: usize },
+    /// A new or longer note would take the notes past [`MAX_NOTE_WEIGHT`]: the question's
+    /// notes would weigh `weight` ([`note_weight`]).
+    TooManyNotes { question: usize, weight: u64 },
 }
 
-/// What `notes` notes on a question of `options` options count towards [`MAX_NOTE_WEIGHT`]:
-/// `notes × (options + 1)`, the question and its options an elaborate result repeats with each
-/// note (`details.elaboration.items[]`, docs/answers.md "The notes' budget").
-pub fn note_weight(notes: usize, options: usize) -> u64 {
-    (notes as u64).saturating_mul(options as u64 + 1)
+/// Bytes a note's weight counts in one unit ([`note_weight`]): 128.
+pub const NOTE_UNIT_BYTES: u64 = 128;
+
+/// Bytes a question's context counts for each option besides its texts: the JSON keys and
+/// quotes an elaborate result repeats with it (`{"value":"","label":""}`, the answer's
+/// `values`, `labels`, `indices`): 8.
+pub const OPTION_OVERHEAD_BYTES: u64 = 8;
+
+/// `bytes` in [`NOTE_UNIT_BYTES`] units, rounded up.
+fn units(bytes: u64) -> u64 {
+    bytes.div_ceil(NOTE_UNIT_BYTES)
+}
+
+/// A question's context units, what an elaborate result repeats of it with each note on it
+/// (`details.elaboration.items[].question`, the answer's `values` and `labels`, `content`'s
+/// line): the bytes of its id, prompt and label and of each option's value, label,
+/// description and preview, plus [`OPTION_OVERHEAD_BYTES`] per option, in
+/// [`NOTE_UNIT_BYTES`] units rounded up (docs/answers.md "The notes' budget").
+pub fn context_units(question: &Question) -> u64 {
+    let texts = question.id.len() + question.prompt.len() + question.label.len();
+    let options = question.options.iter().map(|o| {
+        let text = o.value.len()
+            + o.label.len()
+            + o.description.as_ref().map_or(0, String::len)
+            + o.preview.as_ref().map_or(0, String::len);
+        text as u64 + OPTION_OVERHEAD_BYTES
+    });
+    units(options.fold(texts as u64, u64::saturating_add))
+}
+
+/// What `notes` notes of `note_bytes` bytes in all, on a question of `context` units
+/// ([`context_units`]), count towards [`MAX_NOTE_WEIGHT`]: `notes × (1 + context + note
+/// units)`, the note units being `note_bytes` in [`NOTE_UNIT_BYTES`] rounded up. An elaborate
+/// result repeats the question and its options with each note (`details.elaboration.items[]`)
+/// and the question's answer with its option notes (docs/answers.md "The notes' budget"). The
+/// one rule the answer state and the answers file count with.
+pub fn note_weight(notes: usize, context: u64, note_bytes: usize) -> u64 {
+    let each = context
+        .saturating_add(units(note_bytes as u64))
+        .saturating_add(1);
+    (notes as u64).saturating_mul(each)
 }
 
 impl fmt::Display for AnswerError {
@@ -72,11 +108,11 @@ impl fmt::Display for AnswerError {
             AnswerError::NoCustomText { question } => {
                 write!(f, "question {} has no custom text to tick", question + 1)
             }
-            AnswerError::TooManyNotes { question, options } => write!(
+            AnswerError::TooManyNotes { question, weight } => write!(
                 f,
-                "too many notes: an elaborate result repeats a question and all its options \
-                 with each note (question {} has {options} options), {MAX_NOTE_WEIGHT} in all \
-                 at most; clear a note first",
+                "too many notes: an elaborate result repeats a question with all its options \
+                 and notes for each note (question {}'s notes would weigh {weight}), \
+                 {MAX_NOTE_WEIGHT} in all at most; shorten or clear a note first",
                 question + 1
             ),
         }
@@ -95,6 +131,8 @@ struct QuestionState {
     custom_ticked: bool,
     note: Option<String>,
     option_notes: Vec<Option<String>>,
+    /// What its notes weigh and what that is counted from.
+    weight: NoteWeight,
 }
 
 /// What a summary of one question shows ([`AnswerState::summary`]).
@@ -118,8 +156,19 @@ pub struct AnswerState {
     /// Per question: whether it takes custom text ([`Question::allows_custom_text`]).
     custom: Vec<bool>,
     questions: Vec<QuestionState>,
-    /// The notes' [`note_weight`] over all questions, at most [`MAX_NOTE_WEIGHT`].
+    /// The notes' [`note_weight`] over all questions, at most [`MAX_NOTE_WEIGHT`] (each
+    /// question's is in its state).
     note_weight: u64,
+}
+
+/// What one question's notes weigh ([`note_weight`]) and what it is counted from: the
+/// question's [`context_units`], the notes' count and their bytes.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct NoteWeight {
+    context: u64,
+    notes: usize,
+    bytes: usize,
+    weight: u64,
 }
 
 /// Trimmed text, or `None` when it is empty after trimming (an empty save clears).
@@ -144,6 +193,10 @@ impl AnswerState {
                 .map(|q| QuestionState {
                     selected: vec![false; q.options.len()],
                     option_notes: vec![None; q.options.len()],
+                    weight: NoteWeight {
+                        context: context_units(q),
+                        ..NoteWeight::default()
+                    },
                     ..QuestionState::default()
                 })
                 .collect(),
@@ -320,36 +373,44 @@ impl AnswerState {
 
     /// Saves the question note; empty (after trimming) clears it.
     ///
-    /// Errors: [`AnswerError::TooManyNotes`] when a new note would take the notes past
-    /// [`MAX_NOTE_WEIGHT`] (replacing or clearing a note always works).
+    /// Errors: [`AnswerError::TooManyNotes`] when a new or longer note would take the notes
+    /// past [`MAX_NOTE_WEIGHT`] (a shorter note or clearing one always works).
     pub fn set_note(&mut self, q: usize, text: &str) -> Result<(), AnswerError> {
         let text = non_empty(text);
-        let had = self.question(q)?.note.is_some();
-        self.count_note(q, had, text.is_some())?;
+        let had = self.question(q)?.note.as_deref().map(str::len);
+        self.count_note(q, had, text.as_deref().map(str::len))?;
         self.question_mut(q)?.note = text;
         Ok(())
     }
 
-    /// Counts a note of question `q` that was there (`had`) or not and will be (`will`) or
-    /// not: [`AnswerError::TooManyNotes`], counting nothing, when a new one would take the
-    /// notes past [`MAX_NOTE_WEIGHT`]. The one place the budget is kept.
-    fn count_note(&mut self, q: usize, had: bool, will: bool) -> Result<(), AnswerError> {
-        let options = self.question(q)?.selected.len();
-        let one = note_weight(1, options);
-        match (had, will) {
-            (false, true) => {
-                let weight = self.note_weight.saturating_add(one);
-                if weight > MAX_NOTE_WEIGHT {
-                    return Err(AnswerError::TooManyNotes {
-                        question: q,
-                        options,
-                    });
-                }
-                self.note_weight = weight;
-            }
-            (true, false) => self.note_weight = self.note_weight.saturating_sub(one),
-            _ => {}
+    /// Counts a note of question `q` that was there (`had`, its bytes) or not and will be
+    /// (`will`) or not, recomputing the question's [`note_weight`]:
+    /// [`AnswerError::TooManyNotes`], counting nothing, when it grows and takes the notes past
+    /// [`MAX_NOTE_WEIGHT`]. The one place the budget is kept.
+    fn count_note(
+        &mut self,
+        q: usize,
+        had: Option<usize>,
+        will: Option<usize>,
+    ) -> Result<(), AnswerError> {
+        let old = self.question(q)?.weight;
+        let notes = old.notes + usize::from(will.is_some()) - usize::from(had.is_some());
+        let bytes = old.bytes + will.unwrap_or(0) - had.unwrap_or(0);
+        let weight = note_weight(notes, old.context, bytes);
+        let total = (self.note_weight - old.weight).saturating_add(weight);
+        if weight > old.weight && total > MAX_NOTE_WEIGHT {
+            return Err(AnswerError::TooManyNotes {
+                question: q,
+                weight,
+            });
         }
+        self.questions[q].weight = NoteWeight {
+            notes,
+            bytes,
+            weight,
+            ..old
+        };
+        self.note_weight = total;
         Ok(())
     }
 
@@ -369,8 +430,10 @@ impl AnswerState {
     ) -> Result<(), AnswerError> {
         self.check_option(q, option)?;
         let text = non_empty(text);
-        let had = self.questions[q].option_notes[option].is_some();
-        self.count_note(q, had, text.is_some())?;
+        let had = self.questions[q].option_notes[option]
+            .as_deref()
+            .map(str::len);
+        self.count_note(q, had, text.as_deref().map(str::len))?;
         self.question_mut(q)?.option_notes[option] = text;
         Ok(())
     }
@@ -808,41 +871,114 @@ mod tests {
         assert_eq!(st.set_note(7, "x"), Err(AnswerError::NoSuchQuestion(7)));
     }
 
-    #[test]
-    fn a_note_past_the_budget_is_refused_and_replacing_or_clearing_one_is_not() {
-        // One question of 999 options: each note counts 1000.
-        let options: Vec<_> = (0..999)
-            .map(|i| json!({"value": format!("v{i}"), "label": format!("L{i}")}))
+    /// A multi-select question `q` (prompt `P`) of `options` (value, label).
+    fn budget_payload(options: impl Iterator<Item = (String, String)>) -> Payload {
+        let options: Vec<_> = options
+            .map(|(value, label)| json!({"value": value, "label": label}))
             .collect();
-        let p = parse_payload(
+        parse_payload(
             &json!({"questions": [{"id": "q", "prompt": "P", "type": "multi", "options": options}]})
                 .to_string(),
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn a_note_past_the_budget_is_refused_and_a_shorter_one_or_clearing_one_is_not() {
+        // 999 short options: 15,768 bytes of context ("q", "P", "Q1", each value and label
+        // and 8), 124 units; a note of one byte weighs 1 + 124 + the notes' units, so 157 fit
+        // (157 × 127 = 19,939).
+        let p = budget_payload((0..999).map(|i| (format!("v{i}"), format!("L{i}"))));
+        assert_eq!(context_units(&p.questions[0]), 124);
         let mut st = AnswerState::new(&p);
-        let fit = (MAX_NOTE_WEIGHT / 1000) as usize;
-        for o in 0..fit {
+        for o in 0..157 {
             st.set_option_note(0, o, "n").unwrap();
         }
         let too_many = AnswerError::TooManyNotes {
             question: 0,
-            options: 999,
+            weight: 158 * 127,
         };
         let refused = Err(too_many.clone());
-        assert_eq!(st.set_option_note(0, fit, "one more"), refused);
-        assert_eq!(st.option_note(0, fit), None);
+        assert_eq!(st.set_option_note(0, 157, "one more"), refused);
+        assert_eq!(st.option_note(0, 157), None);
         assert_eq!(st.set_note(0, "and on the question"), refused);
         assert_eq!(st.note(0), None);
-        // Replacing a note is no new note; clearing one makes room for another.
+        // A note as long in units is taken; a longer one is not (157 × 128), a shorter one is.
         st.set_option_note(0, 0, "other words").unwrap();
+        let longer = "x".repeat(200);
+        assert_eq!(
+            st.set_option_note(0, 0, &longer),
+            Err(AnswerError::TooManyNotes {
+                question: 0,
+                weight: 157 * 128
+            })
+        );
+        assert_eq!(st.option_note(0, 0), Some("other words"));
+        st.set_option_note(0, 0, "n").unwrap();
+        // Clearing one makes room for another.
         st.set_option_note(0, 1, " ").unwrap();
         st.set_note(0, "now it fits").unwrap();
         assert_eq!(st.set_option_note(0, 1, "again"), refused);
         assert_eq!(
             too_many.to_string(),
-            "too many notes: an elaborate result repeats a question and all its options with \
-             each note (question 1 has 999 options), 100000 in all at most; clear a note first"
+            "too many notes: an elaborate result repeats a question with all its options and \
+             notes for each note (question 1's notes would weigh 20066), 20000 in all at most; \
+             shorten or clear a note first"
         );
+    }
+
+    #[test]
+    fn notes_on_a_question_of_long_labels_are_refused_sooner() {
+        // Ten options of 30,000-byte labels: 2,345 units of context, so 8 notes fit and a
+        // ninth would weigh 9 × 2,347. Counting options only (11 each), all ten were taken and
+        // an elaborate result repeated the 300 KB of labels three times with each note.
+        let p = budget_payload((0..10).map(|i| (format!("v{i}"), "x".repeat(30_000))));
+        assert_eq!(context_units(&p.questions[0]), 2345);
+        let mut st = AnswerState::new(&p);
+        for o in 0..8 {
+            st.set_option_note(0, o, "n").unwrap();
+        }
+        assert_eq!(
+            st.set_option_note(0, 8, "n"),
+            Err(AnswerError::TooManyNotes {
+                question: 0,
+                weight: 9 * 2347
+            })
+        );
+        assert_eq!(st.set_note(0, "n").map_err(|_| ()), Err(()));
+    }
+
+    #[test]
+    fn long_notes_count_their_bytes_and_a_longer_note_is_refused() {
+        // Three short options (1 unit); a 1 MB note weighs 1 + 1 + 7,813 units, so a second
+        // one is refused (2 × 15,627), a 100 KB one fits, and lengthening it to 300 KB is
+        // refused (2 × 10,159). Counting options only, every note was taken.
+        let p = budget_payload((0..3).map(|i| (format!("v{i}"), format!("L{i}"))));
+        let mut st = AnswerState::new(&p);
+        let mb = "x".repeat(1_000_000);
+        st.set_option_note(0, 0, &mb).unwrap();
+        assert_eq!(
+            st.set_option_note(0, 1, &mb),
+            Err(AnswerError::TooManyNotes {
+                question: 0,
+                weight: 2 * 15_627
+            })
+        );
+        st.set_note(0, &"y".repeat(100_000)).unwrap();
+        st.set_note(0, &"y".repeat(200_000)).unwrap();
+        assert_eq!(
+            st.set_note(0, &"y".repeat(300_000)),
+            Err(AnswerError::TooManyNotes {
+                question: 0,
+                weight: 2 * 10_159
+            })
+        );
+        assert_eq!(st.note(0).map(str::len), Some(200_000));
+        // Shorter always works, and so does clearing.
+        st.set_option_note(0, 0, "short").unwrap();
+        st.set_option_note(0, 1, &mb).unwrap_err();
+        st.set_note(0, "").unwrap();
+        st.set_option_note(0, 1, &mb).unwrap();
     }
 
     #[test]

@@ -32,12 +32,14 @@ pub const MAX_EDITOR_TEXT_BYTES: usize = 16 * 1024 * 1024;
 /// terminal (`--json` gives every text whole).
 pub const MAX_REPORT_LINE_COLUMNS: usize = 400;
 
-/// Most notes an answer state holds, counted as each note's share of an elaborate result:
-/// a note on a question of N options counts N + 1, since `details.elaboration.items[]`
-/// repeats the question with all its options for each note (the contract's project's
-/// `AskElaborationQuestionContext`) and `content` its current answer. 100,000 keeps the
-/// largest result of short labels near 24 MB (316 notes on a question of 315 options, all
-/// chosen; 3,000 options each noted gave 2.2 GB); no person writes that many. A note past
-/// it is refused (`answers::AnswerState::set_note`, `set_option_note`; docs/answers.md "The
-/// notes' budget").
-pub const MAX_NOTE_WEIGHT: u64 = 100_000;
+/// Most notes an answer state holds, counted as each note's share of an elaborate result
+/// (`answers::note_weight`): a note counts 1 + its question's context units (its texts and
+/// its options', 128 bytes a unit) + the units of the question's notes, since
+/// `details.elaboration.items[]` repeats the question with all its options for each note
+/// (the contract's project's `AskElaborationQuestionContext`), and its answer with its option
+/// notes. 40,000 units are about 5 MB of text repeated: the largest result measured at the
+/// budget, of labels and notes of control characters JSON writes 6 bytes each, is under
+/// 100 MB (docs/answers.md "The notes' budget"); 96 notes fit on a question of 1,000 short
+/// options. A new or longer note past it is refused (`answers::AnswerState::set_note`,
+/// `set_option_note`).
+pub const MAX_NOTE_WEIGHT: u64 = 20_000;

@@ -487,8 +487,9 @@ fn one_bad_entry_leaves_every_question_unanswered() {
 
 #[test]
 fn notes_past_their_budget_are_too_many_notes_at_the_first_one_past_it() {
-    // One question of 1000 options: each note counts 1001 of the 100,000, so 99 fit. Before
-    // the budget, every note was taken and the result held the question 1000 times.
+    // One question of 1000 options: 27,784 bytes of context (218 units of 128), so a note
+    // weighs 1 + 218 + the notes' units and 89 fit (20,000 in all). Before the budget, every
+    // note was taken and the result held the question 1000 times.
     let options: Vec<Value> = (0..1000)
         .map(|i| json!({"value": format!("v{i}"), "label": format!("Label number {i}")}))
         .collect();
@@ -509,17 +510,50 @@ fn notes_past_their_budget_are_too_many_notes_at_the_first_one_past_it() {
     assert_eq!(error["code"], "invalid_answers");
     assert_eq!(
         error["problems"],
-        json!([{"code": "too_many_notes", "path": "answers.q.optionNotes.v99",
-            "message": "too many notes: an elaborate result repeats a question and all its \
-                options with each note (question 1 has 1000 options), 100000 in all at most; \
-                clear a note first"}])
+        json!([{"code": "too_many_notes", "path": "answers.q.optionNotes.v89",
+            "message": "too many notes: an elaborate result repeats a question with all its \
+                options and notes for each note (question 1's notes would weigh 20160), 20000 \
+                in all at most; shorten or clear a note first"}])
     );
-    // 99 notes fit: an elaborate result of 99 items.
+    // 89 notes fit: an elaborate result of 89 items.
     let run = crate::scripted_support::answer_json(
         &payload,
-        &json!({"mode": "elaborate", "answers": {"q": {"optionNotes": notes(99)}}}),
+        &json!({"mode": "elaborate", "answers": {"q": {"optionNotes": notes(89)}}}),
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let items = &run.details()["elaboration"]["items"];
-    assert_eq!(items.as_array().unwrap().len(), 99);
+    assert_eq!(items.as_array().unwrap().len(), 89);
+}
+
+#[test]
+fn long_notes_past_their_budget_are_too_many_notes() {
+    // Three short options: a 1 MB note weighs 1 + 1 + 7,813 units, two weigh 2 × 15,627, past
+    // the 20,000. Counting options only, both were taken: each of the result's items repeated
+    // both notes (in `answer.optionNotes`).
+    let payload = json!({"questions": [{"id": "q", "prompt": "P", "type": "multi",
+        "options": [{"value": "a", "label": "A"}, {"value": "b", "label": "B"},
+            {"value": "c", "label": "C"}]}]});
+    let mb = "x".repeat(1_000_000);
+    let run = crate::scripted_support::answer_json(
+        &payload,
+        &json!({"answers": {"q": {"values": ["a", "b"], "optionNotes": {"a": mb, "b": mb}}}}),
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let problems = &run.details()["error"]["problems"];
+    assert_eq!(problems[0]["code"], "too_many_notes");
+    assert_eq!(problems[0]["path"], "answers.q.optionNotes.b");
+    assert!(
+        problems[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("(question 1's notes would weigh 31254)"),
+        "{problems}"
+    );
+    assert_eq!(problems.as_array().unwrap().len(), 1);
+    // One of them, with a short one, fits.
+    let run = crate::scripted_support::answer_json(
+        &payload,
+        &json!({"answers": {"q": {"values": ["a", "b"], "optionNotes": {"a": mb, "b": "short"}}}}),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
 }

@@ -317,16 +317,27 @@ impl Checker<'_> {
     }
 
     /// The notes' budget (`answers::note_weight`, [`crate::limits::MAX_NOTE_WEIGHT`]), as the
-    /// answer state keeps it: the first note past it, in file order, is `too_many_notes` at
-    /// its path (one problem: the rest are past it too).
+    /// answer state keeps it (notes counted trimmed, as it saves them): the first note past
+    /// it, in file order, is `too_many_notes` at its path (one problem: the rest are past it
+    /// too).
     fn note_budget(&mut self, file: &AnswersFile) {
-        let mut weight = 0u64;
+        use crate::answers::{context_units, note_weight};
+        // Per question: (notes, their bytes, their weight).
+        let mut counted: HashMap<usize, (usize, usize, u64)> = HashMap::new();
+        let mut total = 0u64;
         for e in &file.entries {
-            let options = self.payload.questions[e.question].options.len();
-            let notes = e.note.iter().map(|_| None);
-            for option in notes.chain(e.option_notes.iter().map(|(o, _)| Some(*o))) {
-                weight = weight.saturating_add(crate::answers::note_weight(1, options));
-                if weight > crate::limits::MAX_NOTE_WEIGHT {
+            let question = &self.payload.questions[e.question];
+            let context = context_units(question);
+            let notes = e.note.iter().map(|n| (None, n));
+            let option_notes = e.option_notes.iter().map(|(o, n)| (Some(*o), n));
+            for (option, note) in notes.chain(option_notes) {
+                let (count, bytes, old) = counted.entry(e.question).or_default();
+                *count += 1;
+                *bytes += note.trim().len();
+                let weight = note_weight(*count, context, *bytes);
+                total = (total - *old).saturating_add(weight);
+                *old = weight;
+                if total > crate::limits::MAX_NOTE_WEIGHT {
                     let path = self
                         .note_paths
                         .get(&(e.question, option))
@@ -334,7 +345,7 @@ impl Checker<'_> {
                         .unwrap_or_default();
                     let err = crate::answers::AnswerError::TooManyNotes {
                         question: e.question,
-                        options,
+                        weight,
                     };
                     self.push(ProblemCode::TooManyNotes, path, err.to_string());
                     return;
@@ -1012,9 +1023,11 @@ mod tests {
 
     #[test]
     fn notes_past_their_budget_are_named_where_they_were_read() {
-        // Two questions of 49,999 options each: a note counts 50,000, so two fit.
-        let options: Vec<Value> = (0..49_999)
-            .map(|i| serde_json::json!({"value": format!("v{i}"), "label": "L"}))
+        // Two questions of four 255,000-byte labels: 7,970 units of context each, so a note
+        // weighs 7,972 and two fit; a second on `a` makes its two weigh 15,944, past the budget
+        // with `b`'s.
+        let options: Vec<Value> = (0..4)
+            .map(|i| serde_json::json!({"value": format!("v{i}"), "label": "x".repeat(255_000)}))
             .collect();
         let p = crate::contract::parse_payload(
             &serde_json::json!({"questions": [

@@ -152,9 +152,11 @@ pub enum ProblemCode {
     OptionNoteNotSelected,
     /// Custom text, a note or an option note that is empty or only whitespace.
     BlankText,
-    /// A note past the notes' budget: notes × (options + 1) over all questions may come to
-    /// 100,000 at most (`limits::MAX_NOTE_WEIGHT`), since an elaborate result repeats a
-    /// question and its options with each note (docs/answers.md "The notes' budget").
+    /// A new or longer note past the notes' budget: a question's notes weigh notes × (1 +
+    /// its context units + its notes' units), units of 128 bytes (`answers::note_weight`),
+    /// 20,000 at most over all questions (`limits::MAX_NOTE_WEIGHT`), since an elaborate
+    /// result repeats a question, its options and its notes with each note (docs/answers.md
+    /// "The notes' budget").
     TooManyNotes,
 }
 

@@ -1482,7 +1482,8 @@ mod tests {
     /// again as an editor holding it, the first title line saying why.
     #[test]
     fn a_note_past_the_budget_is_asked_again_saying_why() {
-        // 49,999 options: a note counts 50,000 of the 100,000, so two fit.
+        // 49,999 short options: 7,639 units of context, so a note of one byte weighs 7,641,
+        // two fit and three weigh 22,923, past the 20,000.
         let options: Vec<Value> = (0..49_999)
             .map(|i| json!({"value": format!("v{i}"), "label": format!("L{i}")}))
             .collect();
@@ -1513,9 +1514,9 @@ mod tests {
         assert_eq!(
             requests[8],
             json!({"type": "editor", "prefill": "c", "title":
-                "Not saved: too many notes: an elaborate result repeats a question and all its \
-                 options with each note (question 1 has 49999 options), 100000 in all at most; \
-                 clear a note first.\n1/1 Q1: Note on L1"})
+                "Not saved: too many notes: an elaborate result repeats a question with all its \
+                 options and notes for each note (question 1's notes would weigh 22923), 20000 \
+                 in all at most; shorten or clear a note first.\n1/1 Q1: Note on L1"})
         );
         // Cancelled: back to the question, the two notes kept, the third not taken.
         assert_eq!(requests[9]["type"], "select");

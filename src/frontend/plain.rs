@@ -1650,7 +1650,8 @@ mod tests {
 
     #[test]
     fn a_note_past_the_budget_is_not_saved_and_says_why() {
-        // 49,999 options: a note counts 50,000 of the 100,000, so two fit.
+        // 49,999 short options: 7,639 units of context, so a note of one byte weighs 7,641,
+        // two fit and three weigh 22,923, past the 20,000.
         let options: Vec<serde_json::Value> = (0..49_999)
             .map(|i| json!({"value": format!("v{i}"), "label": format!("L{i}")}))
             .collect();
@@ -1669,8 +1670,8 @@ mod tests {
         assert!(
             screen.contains(
                 "Note on L0 saved.\n1/1> Not saved: too many notes: an elaborate result repeats a \
-                 question and all its options with each note (question 1 has 49999 options), \
-                 100000 in all at most; clear a note first.\n"
+                 question with all its options and notes for each note (question 1's notes \
+                 would weigh 22923), 20000 in all at most; shorten or clear a note first.\n"
             ),
             "{:?}",
             screen.lines().rev().take(3).collect::<Vec<_>>()

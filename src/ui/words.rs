@@ -35,7 +35,7 @@ pub fn not_saved(why: &dyn std::fmt::Display) -> String {
 /// one too many (`answers::AnswerError::TooManyNotes`; docs/answers.md "The notes' budget"):
 /// the editor stays open on the text; closed again, it drops it.
 pub const TOO_MANY_NOTES_NOTICE: &str =
-    "Not saved: too many notes (clear a note first) \u{b7} Enter or Esc again drops it";
+    "Not saved: too many notes (shorten or clear one) \u{b7} Enter or Esc again drops it";
 
 /// The editors' hint for the external editor (`$VISUAL` / `$EDITOR` set).
 pub const EXTERNAL_EDITOR_HINT: &str = "^G editor";

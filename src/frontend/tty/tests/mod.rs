@@ -442,7 +442,8 @@ fn on_a_multi_select_type_your_own_row_the_hint_says_enter_edits() {
 
 #[test]
 fn a_note_past_the_budget_keeps_the_editor_open_saying_so_then_drops_it() {
-    // 1000 options: a note counts 1001 of the 100,000, so 99 fit.
+    // 1000 short options: 124 units of context, so a note of one byte weighs 1 + 124 + the
+    // notes' units and 157 fit (157 × 127 of the 20,000).
     let options: Vec<Value> = (0..1000)
         .map(|i| json!({"value": format!("v{i}"), "label": format!("L{i}")}))
         .collect();
@@ -450,7 +451,7 @@ fn a_note_past_the_budget_keeps_the_editor_open_saying_so_then_drops_it() {
         json!({"questions": [{"id": "q", "prompt": "P", "type": "multi", "options": options}]})
             .to_string();
     let mut events = Vec::new();
-    for _ in 0..99 {
+    for _ in 0..157 {
         events.extend([key(Key::Char('n')), key(Key::Char('x')), key(Key::Enter)]);
         events.push(key(Key::Down));
     }
@@ -465,13 +466,13 @@ fn a_note_past_the_budget_keeps_the_editor_open_saying_so_then_drops_it() {
     );
     assert!(screen.contains("one more"), "{screen}");
     assert!(matches!(ending, Err(Ending::TerminalLost(_))), "{ending:?}");
-    // Enter again drops it, as the hint said; Elaborate sends the 99 notes.
+    // Enter again drops it, as the hint said; Elaborate sends the 157 notes.
     events.extend([key(Key::Enter), key(Key::Tab), key(Key::Char('2'))]);
     events.push(key(Key::Char('2')));
     let (ending, screen) = session(&payload, events);
     let Err(Ending::Elaborated(state)) = ending else {
         panic!("{ending:?}\n{screen}");
     };
-    assert_eq!(state.option_note(0, 98), Some("x"));
-    assert_eq!(state.option_note(0, 99), None);
+    assert_eq!(state.option_note(0, 156), Some("x"));
+    assert_eq!(state.option_note(0, 157), None);
 }
