@@ -122,7 +122,8 @@ pub struct Cli {
     /// of a socket pair) whose end of file means the caller is gone; the run then ends as a
     /// lost terminal (exit 1). On Linux pi-ask's parent's death tells too. Bytes read from it
     /// are ignored; N whose end could not be told (not open for reading, a FIFO open for
-    /// writing too, a datagram socket, a standard stream's pipe) is refused (exit 2) [env:
+    /// writing too or whose write end pi-ask holds too, a datagram socket, a standard
+    /// stream's or the payload's pipe) is refused (exit 2) [env:
     /// PI_ASK_LIFELINE_FD].
     #[arg(long, value_name = "N")]
     pub lifeline_fd: Option<u32>,

@@ -201,25 +201,76 @@ fn check_socket(fd: RawFd) -> Result<(), String> {
     }
 }
 
+/// How many of pi-ask's own descriptors [`not_a_standard_stream`] looks through for a
+/// writer of the lifeline's pipe.
+const MAX_DESCRIPTORS_LOOKED_AT: usize = 4096;
+
+/// The device and inode of what pi-ask's descriptor `fd` is open on (`/proc/self/fd`).
+fn file_of(fd: RawFd) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(format!("/proc/self/fd/{fd}"))
+        .ok()
+        .map(|m| (m.dev(), m.ino()))
+}
+
 /// Refuses a descriptor that is the same pipe, FIFO or socket as stdin, stdout or stderr
 /// (compared by device and inode, as `/proc/self/fd` gives them): with the payload on stdin
-/// both would read the same pipe, and the lifeline would eat the payload.
+/// both would read the same pipe, and the lifeline would eat the payload. Also a pipe or FIFO
+/// whose write end pi-ask itself holds on another descriptor (a caller that left it
+/// inheritable): its end of file would never come.
 fn not_a_standard_stream(fd: RawFd) -> Result<(), String> {
-    use std::os::unix::fs::MetadataExt;
-    let file = |fd: RawFd| {
-        std::fs::metadata(format!("/proc/self/fd/{fd}"))
-            .ok()
-            .map(|m| (m.dev(), m.ino()))
+    let Some(ours) = file_of(fd) else {
+        return Ok(());
     };
-    let Some(ours) = file(fd) else { return Ok(()) };
     for (standard, name) in [(0, "stdin"), (1, "stdout"), (2, "stderr")] {
-        if file(standard) == Some(ours) {
+        if file_of(standard) == Some(ours) {
             return Err(format!(
                 "it is the same pipe, FIFO or socket as {name} (descriptor {standard})"
             ));
         }
     }
+    let Ok(listing) = std::fs::read_dir("/proc/self/fd") else {
+        return Ok(());
+    };
+    for other in listing
+        .flatten()
+        .take(MAX_DESCRIPTORS_LOOKED_AT)
+        .filter_map(|e| e.file_name().to_str()?.parse::<RawFd>().ok())
+        .filter(|&other| other > 2 && other != fd)
+    {
+        if file_of(other) == Some(ours) && matches!(access_mode(other), Some(O_WRONLY | O_RDWR)) {
+            return Err(format!(
+                "pi-ask holds its write end itself (descriptor {other}), so its end would \
+                 never come: pass the write end close-on-exec"
+            ));
+        }
+    }
     Ok(())
+}
+
+/// Refuses the payload's own file as the lifeline (`pi-ask /dev/fd/3 --lifeline-fd 3`, or
+/// a FIFO payload that is also the lifeline): both would read it, and the lifeline would eat
+/// the payload. `payload` is the payload's path as given (`-` is stdin, checked by
+/// [`Lifeline::take`]).
+///
+/// Errors: the words follow "descriptor N: ", as [`Lifeline::take`]'s.
+pub fn not_the_payload(fd: u32, payload: &std::path::Path) -> Result<(), String> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(fd) = RawFd::try_from(fd) else {
+        return Ok(());
+    };
+    let Some(ours) = file_of(fd) else {
+        return Ok(());
+    };
+    if payload.as_os_str() == "-" {
+        return Ok(());
+    }
+    match std::fs::metadata(payload) {
+        Ok(m) if (m.dev(), m.ino()) == ours => {
+            Err("it is the payload's own pipe or FIFO: the lifeline would eat the payload".into())
+        }
+        _ => Ok(()),
+    }
 }
 
 /// A read end of the pipe or FIFO at `path` (`/proc/self/fd/N`), opened without waiting for

@@ -186,7 +186,13 @@ pub fn run(cli: &Cli) -> ExitCode {
     // read a signal's result has no questions.
     crate::terminal::set_quiet(true);
     // The caller's lifeline, checked before anything else (a usage error).
-    let lifeline = match cli.lifeline_fd.map(crate::lifeline::Lifeline::take) {
+    let take = |fd: u32| {
+        if let Some(payload) = &cli.payload {
+            crate::lifeline::not_the_payload(fd, payload)?;
+        }
+        crate::lifeline::Lifeline::take(fd)
+    };
+    let lifeline = match cli.lifeline_fd.map(take) {
         None => None,
         Some(Ok(lifeline)) => Some(lifeline),
         Some(Err(why)) => {

@@ -872,6 +872,40 @@ fn a_lifeline_that_is_a_standard_streams_pipe_is_refused() {
     );
 }
 
+#[test]
+fn a_lifeline_whose_end_pi_ask_would_hold_itself_is_refused() {
+    // The payload's own pipe as the lifeline (`pi-ask /dev/fd/3 --lifeline-fd 3`): the
+    // lifeline ate the payload and the run ended as a lost terminal, the caller alive.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), FIRST).unwrap();
+    let refused = |script: &str| {
+        let out = std::process::Command::new("bash")
+            .current_dir(dir.path())
+            .args(["-c", script, env!("CARGO_BIN_EXE_pi-ask")])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{script}");
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), "");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    assert_eq!(
+        refused("exec 3< <(sleep 0.3; cat q.json; sleep 1); \"$0\" /dev/fd/3 --no-input --lifeline-fd 3"),
+        "pi-ask: --lifeline-fd 3 (PI_ASK_LIFELINE_FD) cannot be used: descriptor 3: it is the \
+         payload's own pipe or FIFO: the lifeline would eat the payload\n"
+    );
+    // The pipe's write end inherited too (a caller that did not make it close-on-exec): its
+    // end of file would never come.
+    assert_eq!(
+        refused(
+            "mkfifo f; exec 5<>f; exec 3<f; exec 4>f; exec 5<&-; \
+             \"$0\" q.json --no-input --lifeline-fd 3"
+        ),
+        "pi-ask: --lifeline-fd 3 (PI_ASK_LIFELINE_FD) cannot be used: descriptor 3: pi-ask \
+         holds its write end itself (descriptor 4), so its end would never come: pass the \
+         write end close-on-exec\n"
+    );
+}
+
 /// Starts a run in a caller that is a foreground job of its own ([`DRIVER`]'s `job`), lets the
 /// caller give the terminal back and exit normally (with `job_modes`: after setting modes of
 /// its own), and waits for pi-ask's exit (1, the caller's end).
