@@ -32,6 +32,7 @@
 //! | ESC and the escape delay of silence; `ESC[27u`; `ESC[27;1;27~` | `Esc` |
 //! | 0x01..=0x1a (but Tab, Enter, Backspace), 0x00, 0x1c..=0x1f; `ESC[99;5u`, `ESC[27;5;99~` | `Ctrl` (`'c'`, `' '`, `'\\'`, `']'`, `'^'`, `'_'`) |
 //! | ESC then a printable char (ASCII or UTF-8) within the delay | `Alt` |
+//! | ESC then 0x7f or 0x08; `ESC[127;3u`, `ESC[27;3;127~` | `Alt('\u{7f}')` (Alt+Backspace) |
 //! | `ESC[A`..`ESC[D`, `ESC O A`..`ESC O D`, with modifiers (`ESC[1;5A`); rxvt `ESC[a`, `ESC O a` | `Up` `Down` `Right` `Left` |
 //! | `ESC[H`, `ESC[1~`, `ESC[7~`, `ESC O H` / `ESC[F`, `ESC[4~`, `ESC[8~`, `ESC O F` | `Home` / `End` |
 //! | `ESC[5~` / `ESC[6~` / `ESC[2~` / `ESC[3~` | `PageUp` / `PageDown` / `Insert` / `Delete` |
@@ -71,6 +72,8 @@ pub enum Key {
     /// A printable character, space included; never a control character.
     Char(char),
     /// Alt (Meta) with a printable character: ESC followed within the escape delay by it.
+    /// Alt+Backspace (ESC then 0x7f or 0x08, kitty `ESC[127;3u`) is `Alt('\u{7f}')`, the one
+    /// control character an `Alt` carries.
     Alt(char),
     /// Ctrl with a key that has a control byte: a lowercase ASCII letter (`Ctrl('c')` for
     /// Ctrl+C, `Ctrl('z')` for Ctrl+Z), `' '` (Ctrl+Space, NUL), `'\\'`, `']'`, `'^'` or `'_'`.

@@ -140,6 +140,17 @@ pub fn review_more(above: usize, below: usize) -> Option<String> {
     }
 }
 
+/// A line editor's row over its text when `n` rows of it are out of view above (`↑ 3 more
+/// lines`).
+pub fn editor_rows_above(n: usize) -> String {
+    format!("\u{2191} {n} more line{}", if n == 1 { "" } else { "s" })
+}
+
+/// A line editor's row under its text when `n` rows of it are out of view below.
+pub fn editor_rows_below(n: usize) -> String {
+    format!("\u{2193} {n} more line{}", if n == 1 { "" } else { "s" })
+}
+
 /// The review's line for a question with no answer (upstream `unanswered`).
 pub const UNANSWERED: &str = "\u{2192} unanswered";
 
