@@ -104,7 +104,7 @@ pub enum Outcome {
     /// ([`LineEditor::set_text`] with what comes back).
     External,
     /// Tab with completion on and some text: complete the word before the cursor
-    /// ([`LineEditor::before_cursor`], then [`LineEditor::replace_before_cursor`]).
+    /// ([`LineEditor::before_cursor`], then [`LineEditor::set_line`]).
     Complete,
     /// ↑ ↓ ← → Tab Shift+Tab in an empty editor: leave it and do what the key does on the
     /// screen under it (the contract's "Editing flow").
@@ -141,6 +141,8 @@ pub struct View {
     pub rows: Vec<Row>,
     /// The cursor: an index into `rows` and a column.
     pub cursor: (usize, usize),
+    /// The cursor's byte offset in its row's text (the row's length at the end of a row).
+    pub cursor_byte: usize,
 }
 
 /// How many undo groups an editor keeps (the oldest go first).
@@ -262,16 +264,16 @@ enum Paste {
     Esc,
     /// Inside a CSI, to its final byte.
     Csi,
-    /// Inside a control string (OSC, DCS, SOS, PM, APC), to BEL or ST.
-    Str,
+    /// Inside a control string: an OSC (`osc`) to BEL or ST, a DCS, SOS, PM or APC to ST.
+    Str { osc: bool },
     /// An ESC inside a control string (`\` ends it).
-    StrEsc,
+    StrEsc { osc: bool },
 }
 
 /// Drops escape sequences and control strings from pasted text, whole: a CSI (`ESC [`, C1
-/// U+009B) through its final byte (0x40-0x7E), a control string (OSC `ESC ]`, DCS `ESC P`,
-/// SOS `ESC X`, PM `ESC ^`, APC `ESC _`, or their C1 forms) through BEL or ST (`ESC \`,
-/// U+009C), any other `ESC c` pair. CR LF and a lone CR become `\n`; the rest is kept as it came
+/// U+009B) through its final byte (0x40-0x7E), an OSC (`ESC ]`, U+009D) through BEL or ST
+/// (`ESC \`, U+009C) as xterm ends it, a DCS (`ESC P`), SOS (`ESC X`), PM (`ESC ^`) or APC
+/// (`ESC _`) string, or their C1 forms, through ST (ECMA-48), any other `ESC c` pair. CR LF and a lone CR become `\n`; the rest is kept as it came
 /// (the reader has made bytes that are not UTF-8 U+FFFD already). The state carries over from
 /// one [`Key::Paste`] chunk to the next.
 #[derive(Debug, Clone, Default)]
@@ -286,8 +288,9 @@ impl PasteFilter {
             self.state = match (self.state, c) {
                 (Paste::Text | Paste::Cr, '\u{1b}') => Paste::Esc,
                 (Paste::Text | Paste::Cr, '\u{9b}') => Paste::Csi,
-                (Paste::Text | Paste::Cr, '\u{90}' | '\u{98}' | '\u{9d}' | '\u{9e}' | '\u{9f}') => {
-                    Paste::Str
+                (Paste::Text | Paste::Cr, '\u{9d}') => Paste::Str { osc: true },
+                (Paste::Text | Paste::Cr, '\u{90}' | '\u{98}' | '\u{9e}' | '\u{9f}') => {
+                    Paste::Str { osc: false }
                 }
                 (Paste::Cr, '\n') => Paste::Text,
                 (Paste::Text | Paste::Cr, '\r') => {
@@ -299,15 +302,19 @@ impl PasteFilter {
                     Paste::Text
                 }
                 (Paste::Esc, '[') => Paste::Csi,
-                (Paste::Esc, ']' | 'P' | 'X' | '^' | '_') => Paste::Str,
+                (Paste::Esc, ']') => Paste::Str { osc: true },
+                (Paste::Esc, 'P' | 'X' | '^' | '_') => Paste::Str { osc: false },
                 (Paste::Esc, '\u{1b}') => Paste::Esc,
                 (Paste::Esc, _) => Paste::Text,
                 (Paste::Csi, '\u{20}'..='\u{3f}') => Paste::Csi,
                 (Paste::Csi, _) => Paste::Text,
-                (Paste::Str | Paste::StrEsc, '\u{7}' | '\u{9c}') => Paste::Text,
-                (Paste::Str | Paste::StrEsc, '\u{1b}') => Paste::StrEsc,
-                (Paste::StrEsc, '\\') => Paste::Text,
-                (Paste::Str | Paste::StrEsc, _) => Paste::Str,
+                (Paste::Str { osc } | Paste::StrEsc { osc }, c) => match c {
+                    '\u{9c}' => Paste::Text,
+                    '\u{7}' if osc => Paste::Text,
+                    '\\' if self.state == (Paste::StrEsc { osc }) => Paste::Text,
+                    '\u{1b}' => Paste::StrEsc { osc },
+                    _ => Paste::Str { osc },
+                },
             };
         }
     }
@@ -340,8 +347,8 @@ pub struct LineEditor {
     paste: PasteFilter,
     /// Text was left out of a paste or a key (the text is full).
     full: bool,
-    /// The first text row in view.
-    top: usize,
+    /// The first text row in view (kept from one view to the next).
+    top: std::cell::Cell<usize>,
 }
 
 impl std::fmt::Debug for LineEditor {
@@ -373,7 +380,7 @@ impl LineEditor {
             ctrl_x: false,
             paste: PasteFilter::default(),
             full: false,
-            top: 0,
+            top: std::cell::Cell::new(0),
         }
     }
 
@@ -635,28 +642,24 @@ impl LineEditor {
         true
     }
 
-    /// Replaces the `len` bytes before the cursor with `text` (a completion), as one undo
-    /// group; nothing when `len` is more than the text before the cursor or not at a character
-    /// boundary, or the text would not fit.
-    pub fn replace_before_cursor(&mut self, len: usize, text: &str) {
-        let pos = self.line.pos();
-        let Some(start) = pos.checked_sub(len) else {
-            return;
-        };
-        if !self.line.as_str().is_char_boundary(start)
-            || self.line.len() - len + text.len() > self.spec.max_bytes
-        {
+    /// Replaces the whole text with `text` and puts the cursor at byte `pos` (a completion:
+    /// the line `crate::complete::insertion` made), as one undo group; nothing when `text`
+    /// would not fit or `pos` is not a character boundary of it.
+    pub fn set_line(&mut self, text: &str, pos: usize) {
+        if text.len() > self.spec.max_bytes || !text.is_char_boundary(pos) {
             return;
         }
         let mut changes = Vec::new();
+        let all = 0..self.line.len();
         self.line.replace(
-            start..pos,
+            all,
             text,
             &mut Recorder {
                 changes: &mut changes,
                 kills: None,
             },
         );
+        self.line.set_pos(pos);
         self.record(changes, false);
         self.typing = false;
     }
@@ -683,21 +686,23 @@ impl LineEditor {
     /// [`EditorSpec::rows`]): the prompt, then the text wrapped at the width (a line break
     /// starts a row; rows after the first are indented as wide as the prompt), each character
     /// drawn safe ([`crate::text::for_terminal`]), masked ones as `*`. When the text takes more
-    /// rows, the view follows the cursor and a row above and below says how many rows are out of
-    /// view (with 3 rows or more).
-    pub fn view(&mut self, width: usize, rows: usize) -> View {
+    /// rows, the view follows the cursor (its first row is kept while the cursor is in view)
+    /// and a row above and below says how many rows are out of view (with 3 rows or more).
+    pub fn view(&self, width: usize, rows: usize) -> View {
         let height = rows.min(self.spec.rows).max(1);
         let prompt = self.spec.prompt;
         let indent = " ".repeat(width_of(prompt));
         if self.line.is_empty() {
-            self.top = 0;
+            self.top.set(0);
             let row = format!("{prompt}{}", self.spec.placeholder);
             return View {
                 rows: vec![Row::Placeholder(crate::text::fit(&row, width))],
                 cursor: (0, width_of(prompt).min(width.saturating_sub(1))),
+                cursor_byte: prompt.len(),
             };
         }
-        let (lines, cursor) = self.layout(width);
+        let (lines, cursor, byte) = self.layout(width);
+        let mut top = self.top.get();
         let total = lines.len();
         let (mut above, mut below) = (false, false);
         let shown;
@@ -713,46 +718,50 @@ impl LineEditor {
                 (above, shown, below)
             };
             for _ in 0..4 {
-                let (_, s, _) = frame(self.top);
-                let mut top = self.top.min(total - s);
-                if cursor.0 < top {
-                    top = cursor.0;
-                } else if cursor.0 >= top + s {
-                    top = cursor.0 + 1 - s;
+                let (_, s, _) = frame(top);
+                let mut next = top.min(total - s);
+                if cursor.0 < next {
+                    next = cursor.0;
+                } else if cursor.0 >= next + s {
+                    next = cursor.0 + 1 - s;
                 }
-                if top == self.top {
+                if next == top {
                     break;
                 }
-                self.top = top;
+                top = next;
             }
-            (above, shown, below) = frame(self.top);
+            (above, shown, below) = frame(top);
         } else {
-            self.top = 0;
+            top = 0;
             shown = total;
         }
+        self.top.set(top);
         let mut out = Vec::with_capacity(height);
         if above {
-            out.push(Row::Above(words::editor_rows_above(self.top)));
+            out.push(Row::Above(words::editor_rows_above(top)));
         }
-        for (i, line) in lines.into_iter().enumerate().skip(self.top).take(shown) {
+        let mut cursor_byte = 0;
+        for (i, line) in lines.into_iter().enumerate().skip(top).take(shown) {
+            if i == cursor.0 {
+                cursor_byte = if i == 0 { prompt.len() } else { indent.len() } + byte;
+            }
             let lead = if i == 0 { prompt } else { indent.as_str() };
             out.push(Row::Text(format!("{lead}{line}")));
         }
         if below {
-            out.push(Row::Below(words::editor_rows_below(
-                total - self.top - shown,
-            )));
+            out.push(Row::Below(words::editor_rows_below(total - top - shown)));
         }
-        let row = cursor.0 - self.top + usize::from(above);
+        let row = cursor.0 - top + usize::from(above);
         View {
             rows: out,
             cursor: (row, cursor.1 + width_of(prompt)),
+            cursor_byte,
         }
     }
 
-    /// The text's rows (without prompt or indent) `width` columns wide, and the cursor's
-    /// (row, column) in them.
-    fn layout(&self, width: usize) -> (Vec<String>, (usize, usize)) {
+    /// The text's rows (without prompt or indent) `width` columns wide, the cursor's
+    /// (row, column) in them and its byte offset in its row.
+    fn layout(&self, width: usize) -> (Vec<String>, (usize, usize), usize) {
         let avail = width.saturating_sub(width_of(self.spec.prompt)).max(1);
         let text = self.line.as_str();
         let pos = self.line.pos();
@@ -762,7 +771,7 @@ impl LineEditor {
         for (i, g) in unicode_segmentation::UnicodeSegmentation::grapheme_indices(text, true) {
             if g == "\n" || g == "\r\n" {
                 if i >= pos && cursor.is_none() {
-                    cursor = Some((lines.len() - 1, col));
+                    cursor = Some((lines.len() - 1, col, lines.last().map_or(0, String::len)));
                 }
                 lines.push(String::new());
                 col = 0;
@@ -783,22 +792,22 @@ impl LineEditor {
                 col = 0;
             }
             if i >= pos && cursor.is_none() {
-                cursor = Some((lines.len() - 1, col));
+                cursor = Some((lines.len() - 1, col, lines.last().map_or(0, String::len)));
             }
             if let Some(last) = lines.last_mut() {
                 last.push_str(&drawn);
             }
             col += w;
         }
-        let cursor = match cursor {
+        let (row, col, byte) = match cursor {
             Some(c) => c,
             None if col >= avail => {
                 lines.push(String::new());
-                (lines.len() - 1, 0)
+                (lines.len() - 1, 0, 0)
             }
-            None => (lines.len() - 1, col),
+            None => (lines.len() - 1, col, lines.last().map_or(0, String::len)),
         };
-        (lines, cursor)
+        (lines, (row, col), byte)
     }
 }
 

@@ -283,13 +283,15 @@ fn a_paste_goes_in_at_once_without_its_escape_sequences() {
         "xyz"
     );
     assert_eq!(
-        sanitize_paste("a\u{1b}P1$r0m\u{1b}\\b\u{1b}_apc\u{7}c"),
+        sanitize_paste("a\u{1b}P1$r0m\u{1b}\\b\u{1b}_apc\u{1b}\\c"),
         "abc"
     );
     assert_eq!(
         sanitize_paste("a\u{1b}^pm\u{1b}\\b\u{1b}Xsos\u{1b}\\c"),
         "abc"
     );
+    // BEL ends an OSC only: an APC goes on to its ST.
+    assert_eq!(sanitize_paste("a\u{1b}_x\u{7}y\u{1b}\\b"), "ab");
     // C1 forms, and a two-byte escape.
     assert_eq!(sanitize_paste("a\u{9b}31mb\u{9d}t\u{9c}c\u{1b}7d"), "abcd");
     // A CSI with intermediate bytes, a private one.
@@ -345,10 +347,10 @@ fn a_full_editor_keeps_what_fits_and_says_so() {
 #[test]
 fn a_completion_and_the_external_editors_text_replace_as_one_undo() {
     let mut e = typed("see @sr");
-    e.replace_before_cursor(3, "@src/");
-    assert_eq!(shown(&e), "see @src/|");
+    e.set_line("see @src/ x", 9);
+    assert_eq!(shown(&e), "see @src/| x");
     e.on(&Key::Ctrl('_'));
-    assert_eq!(shown(&e), "see @sr|");
+    assert_eq!(e.text(), "see @sr");
     e.set_text("from the editor\n");
     assert_eq!(shown(&e), "from the editor\n|");
     e.on(&Key::Ctrl('_'));
@@ -368,12 +370,13 @@ fn an_empty_editor_shows_its_placeholder_after_the_prompt() {
 
 #[test]
 fn the_text_wraps_at_the_width_and_line_breaks_start_rows() {
-    let mut e = editor("abcdefgh\nij");
+    let e = editor("abcdefgh\nij");
     let v = e.view(6, 5);
     assert_eq!(rows(&v), vec!["> abcd", "  efgh", "  ij"]);
     assert_eq!(v.cursor, (2, 4));
+    assert_eq!(v.cursor_byte, 4);
     // A cursor at the end of a full row is at the start of the next.
-    let mut e = editor("abcd");
+    let e = editor("abcd");
     let v = e.view(6, 5);
     assert_eq!(rows(&v), vec!["> abcd", "  "]);
     assert_eq!(v.cursor, (1, 2));
@@ -383,11 +386,12 @@ fn the_text_wraps_at_the_width_and_line_breaks_start_rows() {
     let v = e.view(6, 5);
     assert_eq!(rows(&v), vec!["> abc", "  日"]);
     assert_eq!(v.cursor, (1, 2));
+    assert_eq!(v.cursor_byte, 2);
 }
 
 #[test]
 fn control_characters_are_drawn_visible_and_masked_text_as_stars() {
-    let mut e = editor("a\u{7}b");
+    let e = editor("a\u{7}b");
     assert_eq!(rows(&e.view(20, 5)), vec!["> a\\x07b"]);
     let mut spec = EditorSpec::new(EditorKind::Answer, "secret");
     spec.masked = true;
@@ -449,7 +453,7 @@ fn a_tall_text_scrolls_in_its_rows_with_a_marker_above_and_below() {
 
 #[test]
 fn a_view_of_one_or_two_rows_has_no_marker_and_keeps_the_cursor() {
-    let mut e = editor("a\nb\nc");
+    let e = editor("a\nb\nc");
     let v = e.view(20, 1);
     assert_eq!(rows(&v), vec!["  c"]);
     assert_eq!(v.cursor, (0, 3));
@@ -459,7 +463,7 @@ fn a_view_of_one_or_two_rows_has_no_marker_and_keeps_the_cursor() {
 
 #[test]
 fn a_resize_lays_the_same_text_out_again() {
-    let mut e = editor("abcdefghij");
+    let e = editor("abcdefghij");
     assert_eq!(rows(&e.view(13, 5)), vec!["> abcdefghij"]);
     assert_eq!(rows(&e.view(7, 5)), vec!["> abcde", "  fghij", "  "]);
 }

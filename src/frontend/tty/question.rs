@@ -27,6 +27,9 @@ pub(super) enum Mode {
     Editing(Row),
     /// Only the prompt (over a question note's editor).
     Prompt,
+    /// Its options as the filter being typed narrows them, the highlight kept: no hint line
+    /// (over the filter's editor).
+    Filtering,
 }
 
 /// One question's component; it lives as long as the flow, so a question shown again opens
