@@ -1731,18 +1731,21 @@ fn kitty_and_modify_other_keys_forms_edit_in_an_editor() {
     wait_line(&mut s, "> abc def");
     // Ctrl+W (kitty), Ctrl+A (modifyOtherKeys), then X.
     s.send("\x1b[119;5u");
-    wait_line(&mut s, "> abc");
+    wait_line(&mut s, "> abc ");
     s.send("\x1b[27;5;97~X");
-    wait_line(&mut s, "> Xabc");
+    wait_line(&mut s, "> Xabc ");
     // Ctrl+Backspace as tmux's extended keys send it: a Backspace.
     s.send("\x1b[127;5u");
-    wait_line(&mut s, "> abc");
+    wait_line(&mut s, "> abc ");
+    // Alt+B (kitty: Alt+b) and End: the cursor moves, the text stays; then `d`.
+    s.send("\x1b[98;3u\x1b[Fd");
+    wait_line(&mut s, "> abc d");
     // Esc (kitty) closes the editor, the draft kept.
     s.send("\x1b[27u");
-    s.wait_all(&["> (•) 2. Type your own… “abc”", HINT]);
+    s.wait_all(&["> (•) 2. Type your own… “abc d”", HINT]);
     // Ctrl+C (kitty) in an editor dismisses.
     s.send("2");
-    wait_line(&mut s, "> abc");
+    wait_line(&mut s, "> abc d");
     s.send("\x1b[99;5u");
     let details = finished_details(&mut s, 130);
     assert_eq!(details["cancelled"], json!(true));

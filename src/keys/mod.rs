@@ -1,13 +1,14 @@
 //! Keys from the terminal: a byte-wise reader, an escape-sequence decoder with an escape
 //! timeout, and a raw-mode guard (docs/interactive.md). The terminal front end reads every key of its
-//! menu screens through this module; nothing here draws.
+//! screens, its line editors' too, through this module; nothing here draws.
 //!
 //! The layers, from the bottom:
 //!
 //! - [`ByteSource`]: one byte at a time, with a timeout. [`TtySource`] is the real one: it
 //!   waits with `poll` (`select` on macOS, where `poll` on `/dev/tty` fails) and reads exactly
 //!   one byte per `read`, so the reader never takes bytes past the key it returns and nothing
-//!   is lost when a rustyline editor takes over the same terminal. An optional wake pipe,
+//!   is lost when another program (the external editor) takes over the same terminal. An
+//!   optional wake pipe,
 //!   written by a `SIGWINCH` handler, makes a window resize end the wait
 //!   ([`TtySource::with_resize_wake`]). [`ScriptedSource`] is the fake one for tests and
 //!   fuzzing: bytes arrive at scripted times on a [`ManualClock`], so nothing sleeps.
@@ -60,8 +61,7 @@ pub use reader::{
     ByteSource, Clock, Event, Input, KeyReader, ManualClock, ScriptedSource, SystemClock,
 };
 pub use tty::{
-    continued_pending, flush_input, raw_modes, take_continued, wait_readable, ContinueWake,
-    RawMode, TtySource,
+    flush_input, raw_modes, take_continued, wait_readable, ContinueWake, RawMode, TtySource,
 };
 
 use std::time::Duration;

@@ -15,6 +15,11 @@ pub enum Action {
     Up,
     /// The highlight down one row (wraps).
     Down,
+    /// ↑ out of an empty editor: the highlight up one row, staying on the first (the
+    /// source's `moveOption`, upstream `tests/input.test.ts`); bound to no key.
+    StepUp,
+    /// ↓ out of an empty editor: the highlight down one row, staying on the last.
+    StepDown,
     /// A page up.
     PageUp,
     /// A page down.

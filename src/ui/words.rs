@@ -45,8 +45,7 @@ pub const EXTERNAL_EDITOR_NOT_A_FILE: &str =
     "The editor left no regular file to read: the draft is kept";
 
 /// The filter editor's hint.
-pub const FILTER_EDITOR_HINT: &str =
-    "Enter filter \u{b7} empty Enter: all options \u{b7} Esc close";
+pub const FILTER_EDITOR_HINT: &str = "Enter or \u{2193} the options \u{b7} Esc clear";
 
 /// What a note editor edits: the question's note.
 pub const QUESTION_NOTE: &str = "Note on this question";

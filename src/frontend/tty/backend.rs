@@ -45,6 +45,12 @@ pub trait Backend {
     ///
     /// Errors: the terminal went away (`UnexpectedEof`) or failed.
     fn event(&mut self, timeout: Option<Duration>) -> io::Result<Event>;
+    /// Whether more input is there already, read or not (typed ahead, a burst, a paste's
+    /// keys): the loop may leave a frame undrawn until it has read it. The fake terminal says
+    /// no.
+    fn input_pending(&self) -> bool {
+        false
+    }
     /// Waits at most `within` for input, reading none; returns at once when some is there.
     /// A terminal without a clock of its own (the fake) does not wait.
     fn idle(&mut self, within: Duration) {
@@ -180,6 +186,11 @@ impl Backend for TtyBackend {
         Ok(event)
     }
 
+    fn input_pending(&self) -> bool {
+        !self.keys.is_idle()
+            || crate::keys::wait_readable(self.keys.source().tty(), Duration::ZERO).unwrap_or(false)
+    }
+
     fn idle(&mut self, within: Duration) {
         if self.keys.is_idle() {
             let _ = crate::keys::wait_readable(self.keys.source().tty(), within);
@@ -284,6 +295,10 @@ impl<B: Backend + ?Sized> Backend for &mut B {
 
     fn idle(&mut self, within: Duration) {
         (**self).idle(within)
+    }
+
+    fn input_pending(&self) -> bool {
+        (**self).input_pending()
     }
 
     fn take_continued(&mut self) -> bool {

@@ -35,7 +35,11 @@ impl<B: Backend> Session<'_, B> {
         };
         e.notice = None;
         e.listing.clear();
-        let step = e.line.on(&key);
+        let step = match (e.target, &key) {
+            // ↓ in the filter's editor goes into the filtered list, the filter kept.
+            (Target::Filter(_), Key::Down) if !e.line.text().trim().is_empty() => Step::Save,
+            _ => e.line.on(&key),
+        };
         let text = e.line.text().to_string();
         let target = e.target;
         if matches!(step, Step::Edited | Step::Moved) && e.line.spec().complete {

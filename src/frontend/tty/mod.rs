@@ -176,7 +176,12 @@ impl<B: Backend> Session<'_, B> {
                 self.outcome(outcome)?;
                 continue;
             }
-            self.draw(now)?;
+            // Keys typed into an editor in a burst (a fast typist, a paste's keys, a link that
+            // delivers late) are read first and drawn once.
+            let burst = self.screens.editing() && self.record.ready() && self.io.input_pending();
+            if !burst {
+                self.draw(now)?;
+            }
             let wait = self.deadline.and_then(|d| d.wait(now));
             if let Some(left) = self.grace.left(now) {
                 // The grace of the first question: keys are read and dropped, resizes and the

@@ -229,8 +229,8 @@ impl Editor {
             }
             Edit::Navigate(key) => {
                 let then = match key {
-                    Key::Up => Action::Up,
-                    Key::Down => Action::Down,
+                    Key::Up => Action::StepUp,
+                    Key::Down => Action::StepDown,
                     Key::Tab | Key::Right => Action::NextQuestion,
                     _ => Action::PrevQuestion,
                 };
@@ -239,7 +239,7 @@ impl Editor {
         };
         if let Target::Filter(q) = self.target {
             let text = text.trim();
-            let keep = saved || then == Some(Action::Down);
+            let keep = saved || then == Some(Action::StepDown);
             return Outcome::Filter(q, (keep && !text.is_empty()).then(|| text.to_string()));
         }
         Outcome::Close {

@@ -189,6 +189,18 @@ impl QuestionPrompt {
                 menu.down();
                 Outcome::Stay
             }
+            Action::StepUp => {
+                if menu.active > 0 {
+                    menu.up();
+                }
+                Outcome::Stay
+            }
+            Action::StepDown => {
+                if menu.active + 1 < len {
+                    menu.down();
+                }
+                Outcome::Stay
+            }
             Action::PageUp => {
                 menu.page_up();
                 Outcome::Stay

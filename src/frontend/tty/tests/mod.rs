@@ -309,6 +309,18 @@ fn a_resize_with_an_editor_open_lays_it_out_again_at_once() {
     assert!(screen.lines().all(|l| l.chars().count() <= 29), "{screen}");
 }
 
+/// ↑ / ↓ out of an empty editor move the highlight as the source's `moveOption`: they stop at
+/// the first and last rows (they wrapped round, from Type your own to the first option).
+#[test]
+fn arrows_out_of_an_empty_editor_stop_at_the_first_and_last_rows() {
+    // Type your own (the last row) opened and left with ↓: the highlight stays on it.
+    let (_, screen) = session(PREFS, vec![key(Key::Char('4')), key(Key::Down)]);
+    assert!(screen.contains("\n> ( ) 4. Type your own"), "{screen}");
+    // A note on the first option left with ↑: the highlight stays on the first.
+    let (_, screen) = session(PREFS, vec![key(Key::Char('n')), key(Key::Up)]);
+    assert!(screen.contains("\n> ( ) 1. Minimal"), "{screen}");
+}
+
 #[test]
 fn the_bell_rings_once_on_the_first_screen() {
     let p = parse_payload(PREFS).unwrap();
