@@ -1217,7 +1217,7 @@ fn a_byte_that_is_not_utf8_in_an_editor_becomes_a_replacement_character() {
     s.wait_for("> caf");
     s.send_bytes(b"\xe9");
     s.send("\r");
-    s.expect("> caf\u{fffd}");
+    s.expect("Type your own\u{2026} \u{201c}caf\u{fffd}\u{201d}");
     // Saved on a multi-select question: it stays, the custom row ticked; Tab: the review.
     s.wait_for("[x] 4. Type your own");
     s.send(TAB);

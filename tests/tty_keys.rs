@@ -349,18 +349,17 @@ fn split_arrows_in_an_editor_edit_the_text_or_leave_it_empty() {
         s.send("Y");
         s.wait_for("\n> aYXb");
         // Ctrl+E Ctrl+U: the editor empty again, where ↓ leaves it (Type your own is the last
-        // row: the highlight wraps to the first).
+        // row: the highlight stays on it, as the source's `moveOption` stops there).
         s.send("\x05\x15");
         s.wait_for(ANSWER_READY);
         send_split(&mut s, "\x1b[B")?;
-        let screen = wait_highlight(&mut s, "> ( ) 1. Minimal");
+        let screen = wait_highlight(&mut s, "> ( ) 4. Type your own…");
         assert!(!screen.contains(ANSWER_EDITOR), "{screen}");
-        s.send(UP);
-        wait_highlight(&mut s, "> ( ) 4. Type your own…");
         s.send("\r");
         s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
-        send_split(&mut s, "\x1bOB")?;
-        wait_highlight(&mut s, "> ( ) 1. Minimal");
+        // ↑ (SS3) out of the empty editor: one row up.
+        send_split(&mut s, "\x1bOA")?;
+        wait_highlight(&mut s, "> ( ) 3. Rich");
         s.send(TAB);
         s.wait_all(&[FRONTEND, HINT]);
         s.send(TAB);
