@@ -25,7 +25,6 @@ pub mod limits;
 pub mod man;
 pub mod notify;
 pub mod output;
-mod paste;
 pub mod result;
 pub mod run;
 pub mod schema;

@@ -201,7 +201,7 @@ fn check_socket(fd: RawFd) -> Result<(), String> {
     }
 }
 
-/// How many of pi-ask's own descriptors [`not_a_standard_stream`] looks through for a
+/// How many of pi-ask's own descriptors [`not_written_by_us`] looks through for a
 /// writer of the lifeline's pipe.
 const MAX_DESCRIPTORS_LOOKED_AT: usize = 4096;
 
@@ -215,9 +215,7 @@ fn file_of(fd: RawFd) -> Option<(u64, u64)> {
 
 /// Refuses a descriptor that is the same pipe, FIFO or socket as stdin, stdout or stderr
 /// (compared by device and inode, as `/proc/self/fd` gives them): with the payload on stdin
-/// both would read the same pipe, and the lifeline would eat the payload. Also a pipe or FIFO
-/// whose write end pi-ask itself holds on another descriptor (a caller that left it
-/// inheritable): its end of file would never come.
+/// both would read the same pipe, and the lifeline would eat the payload.
 fn not_a_standard_stream(fd: RawFd) -> Result<(), String> {
     let Some(ours) = file_of(fd) else {
         return Ok(());
@@ -229,6 +227,22 @@ fn not_a_standard_stream(fd: RawFd) -> Result<(), String> {
             ));
         }
     }
+    Ok(())
+}
+
+/// Refuses a pipe or FIFO whose write end pi-ask itself was given on another descriptor (a
+/// caller that left it inheritable): its end of file would never come. Checked by the run
+/// ([`crate::run::run`]) beside [`Lifeline::take`], which a process holding both ends (a
+/// test) may call.
+///
+/// Errors: the words follow "descriptor N: ", as [`Lifeline::take`]'s.
+pub fn not_written_by_us(fd: u32) -> Result<(), String> {
+    let Ok(fd) = RawFd::try_from(fd) else {
+        return Ok(());
+    };
+    let Some(ours) = file_of(fd) else {
+        return Ok(());
+    };
     let Ok(listing) = std::fs::read_dir("/proc/self/fd") else {
         return Ok(());
     };

@@ -16,15 +16,9 @@ pub const INDEX_FIRST_WAIT: Duration = Duration::from_millis(400);
 /// so a loaded machine cannot turn a Tab into a partial list).
 pub const INDEX_WAIT_ENV: &str = "PI_ASK_INDEX_WAIT_MS";
 
-/// Most bytes of one paste an editor keeps: 4 MiB (the default payload's size); the rest of a
-/// longer paste is dropped (`editor`, docs/interactive.md "The line editor"). Also the most a
-/// fold of typed text stands for (`paste::Pastes::type_in`): past it a typed key is dropped.
-pub const MAX_EDITOR_PASTE_BYTES: usize = 4 * 1024 * 1024;
-
-/// Most bytes an editor's text holds with its pastes expanded: 16 MiB (four of the longest
-/// pastes). A paste that would take it past that is cut there, its marker says so
-/// (`paste::Cut::Full`), one that comes when it is full keeps nothing, and a typed key that
-/// would take it past that is dropped (docs/interactive.md "The line editor").
+/// Most bytes an editor's text holds: 16 MiB. A paste that would take it past that keeps what
+/// fits, and a typed key that would is dropped (`ui::line_editor::LineEditor`,
+/// docs/interactive.md "The line editor").
 pub const MAX_EDITOR_TEXT_BYTES: usize = 16 * 1024 * 1024;
 
 /// Most columns of one line of `pi-ask validate`'s text report (a label, a prompt, a

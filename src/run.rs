@@ -190,7 +190,9 @@ pub fn run(cli: &Cli) -> ExitCode {
         if let Some(payload) = &cli.payload {
             crate::lifeline::not_the_payload(fd, payload)?;
         }
-        crate::lifeline::Lifeline::take(fd)
+        let lifeline = crate::lifeline::Lifeline::take(fd)?;
+        crate::lifeline::not_written_by_us(fd)?;
+        Ok::<_, String>(lifeline)
     };
     let lifeline = match cli.lifeline_fd.map(take) {
         None => None,

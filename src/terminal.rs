@@ -34,7 +34,7 @@
 //! ```ignore
 //! let term = crate::terminal::open_term()?;
 //! let _screen = crate::terminal::RestoreGuard::new(true); // alternate screen on
-//! flow(&term); // frames on `term`, rustyline editors via crate::editor
+//! flow(&term); // frames on `term`
 //! // `_screen` drops here (or during a panic): the terminal is back as it was.
 //! ```
 

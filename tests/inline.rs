@@ -829,14 +829,14 @@ fn a_stop_from_outside_then_fg_puts_raw_mode_back_and_draws_the_block_again() {
 }
 
 #[test]
-fn a_pasted_control_character_takes_no_column_and_is_kept_in_the_answer() {
+fn a_pasted_control_character_is_drawn_escaped_and_kept_in_the_answer() {
     let mut s = Session::spawn_with(PREFS, &["--no-bell"], inline(24, 100));
     s.wait_for("1. Minimal");
     open_own_answer(&mut s, 3);
     s.send("\x1b[200~bell\u{7} csi\u{9b}31m bs\u{8} del\u{7f} rtl\u{202e}end\x1b[201~");
-    // The editor counts no column for a control character (rustyline's `WcWidth` mode), so
-    // none is drawn (`text::for_editor`).
-    s.wait_for("bell csi31m bs del rtlend");
+    // A control character is drawn as a visible escape (`text::for_terminal`); the C1 CSI
+    // starts a sequence, dropped with its final byte.
+    s.wait_for("bell\\x07 csi bs\\x08 del\\x7f rtl\\u{202e}end");
     s.send("\r");
     s.wait_for("2/2 Frontend");
     s.send("\t");
@@ -844,11 +844,10 @@ fn a_pasted_control_character_takes_no_column_and_is_kept_in_the_answer() {
     s.send("\r");
     let (code, result) = s.finish();
     assert_eq!(code, 0);
-    // The editor reads a paste as rustyline's keys (src/editor.rs "Pastes"): BS (0x08) and DEL
-    // are one key, Backspace, kept as DEL.
+    // The paste's own bytes are kept, but the sequence.
     assert_eq!(
         result.unwrap()["details"]["answers"]["style"]["customText"],
-        json!("bell\u{7} csi\u{9b}31m bs\u{7f} del\u{7f} rtl\u{202e}end")
+        json!("bell\u{7} csi bs\u{8} del\u{7f} rtl\u{202e}end")
     );
     let raw = String::from_utf8_lossy(&s.output()).into_owned();
     for bad in ['\u{7}', '\u{9b}', '\u{8}', '\u{7f}', '\u{202e}'] {

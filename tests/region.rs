@@ -303,7 +303,7 @@ fn a_resize_with_an_editor_open_leaves_nothing_in_the_scrollback() {
     );
 }
 
-/// A resize with an editor open lays the block out again at once, the editor under it with its
+/// A resize with an editor open lays the block out again at once, the editor in it with its
 /// draft and cursor (it kept the old layout until the editor closed: the title, the hint and
 /// the prompt went off the top while the rows under the editor stayed empty, and tmux's
 /// rewrap cut the descriptions mid-word); typing goes on in the same editor.
@@ -345,12 +345,13 @@ fn a_resize_with_an_editor_open_lays_the_block_out_again_at_once() {
         );
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    // The cursor at the draft's end, on the editor's row.
+    // The terminal's cursor rests at the left of the row under the block (the editor draws
+    // its own cursor after the draft).
     let at = tmux(
         &socket,
         &["display-message", "-p", "-t", "t", "#{cursor_x}"],
     );
-    assert_eq!(at.trim(), "5");
+    assert_eq!(at.trim(), "0");
     // Back to 80 columns: laid out again there too; the draft goes on.
     tmux(
         &socket,
@@ -439,6 +440,17 @@ fn a_shrink_then_a_regrow_with_an_editor_open_shows_the_question_as_before() {
 /// The note editor open on the database question: Enter saves (the question shows `mark`),
 /// Enter goes on to the review, Enter submits. Asserts the transcript; the result.
 fn save_the_note_and_submit(socket: &str, dir: &std::path::Path, mark: &str) -> Value {
+    save_the_note_and_submit_past(socket, dir, mark, &[])
+}
+
+/// [`save_the_note_and_submit`] where a shrink left `pushed` rows of the block in tmux's
+/// history, above the transcript (rows tmux pushed before pi-ask could hear of the resize).
+fn save_the_note_and_submit_past(
+    socket: &str,
+    dir: &std::path::Path,
+    mark: &str,
+    pushed: &[&str],
+) -> Value {
     tmux(socket, &["send-keys", "-t", "t", "Enter"]);
     tmux_wait(socket, "the question again", |p| p.contains(mark));
     tmux(socket, &["send-keys", "-t", "t", "Enter"]);
@@ -451,15 +463,13 @@ fn save_the_note_and_submit(socket: &str, dir: &std::path::Path, mark: &str) -> 
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     tmux(socket, &["kill-server"]);
-    assert_eq!(
-        lines(&pane),
-        [
-            "before",
-            "Which database should the project use?: PostgreSQL (+ note)",
-            "✔ Submitted"
-        ],
-        "{pane}"
-    );
+    let mut expected = vec!["before"];
+    expected.extend(pushed);
+    expected.extend([
+        "Which database should the project use?: PostgreSQL (+ note)",
+        "✔ Submitted",
+    ]);
+    assert_eq!(lines(&pane), expected, "{pane}");
     serde_json::from_str(&std::fs::read_to_string(&result).unwrap()).unwrap()
 }
 
@@ -976,9 +986,8 @@ fn a_long_paste_in_a_note(tag: &str, shrink: Option<(u16, u16)>) {
     let seq: Vec<String> = (1..=40).map(|i| i.to_string()).collect();
     tmux(&socket, &["set-buffer", &seq.join("\n")]);
     tmux(&socket, &["paste-buffer", "-p", "-t", "t"]);
-    let pane = tmux_wait(&socket, "the folded paste", |p| {
-        p.contains("> [paste #1 +40 lines]")
-    });
+    let pane = tmux_wait(&socket, "the paste's last rows", |p| p.contains("\n  40"));
+    // The paste scrolls in the editor's rows: its last rows under a marker of the rest.
     let block = [
         "before",
         "Note on PostgreSQL · Enter save · Esc close",
@@ -988,7 +997,11 @@ fn a_long_paste_in_a_note(tag: &str, shrink: Option<(u16, u16)>) {
         "  ( ) 2. SQLite",
         "         Embedded database with minimal setup.",
         "  ( ) 3. Type your own…",
-        "> [paste #1 +40 lines]",
+        "\u{2191} 36 more lines",
+        "  37",
+        "  38",
+        "  39",
+        "  40",
     ];
     assert_eq!(lines(&pane), block, "{pane}");
     let history = |socket: &str| tmux(socket, &["display", "-p", "-t", "t", "#{history_size}"]);
@@ -998,21 +1011,30 @@ fn a_long_paste_in_a_note(tag: &str, shrink: Option<(u16, u16)>) {
         tmux(&socket, &["resize-window", "-t", "t", "-x", &x, "-y", &y]);
         std::thread::sleep(std::time::Duration::from_millis(400));
         let pane = tmux(&socket, &["capture-pane", "-p", "-S", "-", "-t", "t"]);
-        assert_eq!(lines(&pane), block, "{pane}");
-        assert_eq!(history(&socket).trim(), "0", "{pane}");
+        // Laid out again for the smaller window, within it, the paste's last rows kept. The
+        // 13 rows were taller than 12: tmux pushed their top into its history before pi-ask
+        // could hear of the resize (at most 2 rows; docs/interactive.md "Placement").
+        let shown = lines(&pane);
+        assert_eq!(shown.last().map(String::as_str), Some("  40"), "{pane}");
+        let pushed: usize = history(&socket).trim().parse().unwrap();
+        assert!(pushed <= 2, "{pushed} rows in the history: {pane}");
     }
-    let result = save_the_note_and_submit(&socket, dir.path(), "note: 1↵ 2↵ 3↵");
+    // The one row of the block tmux pushed stays above the transcript.
+    let pushed: &[&str] = match shrink {
+        Some(_) => &["Note on PostgreSQL · Enter save · Esc close"],
+        None => &[],
+    };
+    let result = save_the_note_and_submit_past(&socket, dir.path(), "note: 1↵ 2↵ 3↵", pushed);
     assert_eq!(
         result["details"]["answers"]["database"]["optionNotes"]["postgres"],
         json!(seq.join("\n"))
     );
 }
 
-/// Backspace right after a paste's marker takes the whole marker (and the paste): one
-/// character of it used to go, leaving `[paste #1 +40 lines` as the note's text.
+/// Ctrl+_ (undo) right after a paste takes the whole paste back, in one step.
 #[test]
-fn backspace_after_a_pastes_marker_takes_the_whole_paste() {
-    let Some((socket, dir)) = in_tmux(DATABASE, 80, 24, "paste-bs") else {
+fn undo_after_a_paste_takes_the_whole_paste() {
+    let Some((socket, dir)) = in_tmux(DATABASE, 80, 24, "paste-undo") else {
         return;
     };
     tmux_wait(&socket, "the question", |p| p.contains("? keys"));
@@ -1022,12 +1044,10 @@ fn backspace_after_a_pastes_marker_takes_the_whole_paste() {
     let seq: Vec<String> = (1..=40).map(|i| i.to_string()).collect();
     tmux(&socket, &["set-buffer", &seq.join("\n")]);
     tmux(&socket, &["paste-buffer", "-p", "-t", "t"]);
-    tmux_wait(&socket, "the folded paste", |p| {
-        p.contains("> see: [paste #1 +40 lines]")
-    });
-    tmux(&socket, &["send-keys", "-t", "t", "BSpace"]);
+    tmux_wait(&socket, "the paste", |p| p.contains("\n  40"));
+    tmux(&socket, &["send-keys", "-t", "t", "C-_"]);
     tmux(&socket, &["send-keys", "-t", "t", "-l", "ok"]);
-    tmux_wait(&socket, "the marker gone", |p| p.contains("> see: ok"));
+    tmux_wait(&socket, "the paste undone", |p| p.contains("> see: ok"));
     let result = save_the_note_and_submit(&socket, dir.path(), "note: see: ok");
     assert_eq!(
         result["details"]["answers"]["database"]["optionNotes"]["postgres"],
@@ -1053,12 +1073,11 @@ fn a_long_paste_stays_in_the_window_when_it_narrows_with_the_draft_open() {
 }
 
 /// About 1,500 characters of words typed (`send-keys -l`, in five chunks: keys, not a paste)
-/// into PostgreSQL's note editor of the database example at 80x12: the editor has 4 rows under
-/// the block, so the beginning of the text is folded into a marker as it is typed; the block
-/// stays in the window (only the shell's `before` goes up into tmux's history), and the note
-/// saved is every character typed.
+/// into PostgreSQL's note editor of the database example at 80x12: the text scrolls in the
+/// editor's rows as it is typed; the block stays in the window (nothing goes up into tmux's
+/// history), and the note saved is every character typed.
 #[test]
-fn a_long_typed_note_is_folded_and_keeps_the_block_in_the_window() {
+fn a_long_typed_note_scrolls_and_keeps_the_block_in_the_window() {
     let Some((socket, dir)) = in_tmux(DATABASE, 80, 12, "typed") else {
         return;
     };
@@ -1077,24 +1096,31 @@ fn a_long_typed_note_is_folded_and_keeps_the_block_in_the_window() {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let block = [
-        "before".to_string(),
-        "Note on PostgreSQL · Enter save · Esc close".into(),
-        "Which database should the project use?:".into(),
-        "> ( ) 1. PostgreSQL".into(),
-        "         Full relational database with production tooling.".into(),
-        "  ( ) 2. SQLite".into(),
-        "         Embedded database with minimal setup.".into(),
-        "  ( ) 3. Type your own…".into(),
-        format!("> [text #8 1231 chars] {} w2", tail(269, 279)),
-        format!("80 {} w2", tail(281, 295)),
-        format!("96 {} w3", tail(297, 311)),
-        format!("12 {} w32", tail(313, 321)),
+    let top = [
+        "before",
+        "Note on PostgreSQL · Enter save · Esc close",
+        "Which database should the project use?:",
+        "> ( ) 1. PostgreSQL",
+        "         Full relational database with production tooling.",
+        "  ( ) 2. SQLite",
+        "         Embedded database with minimal setup.",
     ];
-    let pane = tmux_wait(&socket, "the typed note's tail", |p| lines(p) == block);
+    // The text scrolls in the editor's rows: its last rows under a marker of the rest.
+    let pane = tmux_wait(&socket, "the typed note's tail", |p| {
+        lines(p)
+            .last()
+            .is_some_and(|l| l.ends_with(&format!("{} w32", tail(319, 321))))
+    });
+    let shown = lines(&pane);
+    assert_eq!(shown[..top.len()], top, "{pane}");
+    assert!(
+        shown[top.len()].starts_with("\u{2191} ") && shown[top.len()].ends_with(" more lines"),
+        "{pane}"
+    );
+    assert_eq!(shown.len(), 11, "{pane}");
     let history = tmux(&socket, &["display", "-p", "-t", "t", "#{history_size}"]);
-    // The one row in the history is the shell's `before`: none of the block's.
-    assert_eq!(history.trim(), "1", "{pane}");
+    // Nothing in the history: the block kept within the window, the shell's `before` too.
+    assert_eq!(history.trim(), "0", "{pane}");
     let result = save_the_note_and_submit(&socket, dir.path(), "note: w1 w2 w3");
     assert_eq!(
         result["details"]["answers"]["database"]["optionNotes"]["postgres"],

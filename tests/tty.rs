@@ -1212,13 +1212,12 @@ fn a_byte_that_is_not_utf8_in_an_editor_becomes_a_replacement_character() {
     s.send("4");
     s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
     // é from a Latin-1 terminal: the start of a character that the next key does not go on;
-    // that key goes with it.
+    // that key is read on its own (Enter saves).
     s.send("caf");
     s.wait_for("> caf");
     s.send_bytes(b"\xe9");
     s.send("\r");
-    s.expect("> caf\u{fffd}");
-    s.send("\r");
+    s.expect("Type your own\u{2026} \u{201c}caf\u{fffd}\u{201d}");
     // Saved on a multi-select question: it stays, the custom row ticked; Tab: the review.
     s.wait_for("[x] 4. Type your own");
     s.send(TAB);
@@ -1250,20 +1249,20 @@ fn submit_from_frontend(s: &mut Session) -> Value {
     submit(s)
 }
 
-/// A paste with a byte that is not UTF-8 in it keeps what was pasted before the byte, U+FFFD
-/// for it; the rest of that paste is lost (docs/interactive.md, "The line editor").
+/// A paste with a byte that is not UTF-8 in it keeps all of it, U+FFFD for that byte
+/// (docs/interactive.md, "The line editor").
 #[test]
 fn a_byte_that_is_not_utf8_in_a_paste_keeps_what_came_before_it() {
     let mut s = style_editor_open();
     s.send("x");
     s.wait_for("> x");
     s.send_bytes(b"\x1b[200~abc\x9bdef\x1b[201~");
-    s.expect("> xabc\u{fffd}");
+    s.expect("> xabc\u{fffd}def");
     s.send("y\r");
     let details = submit_from_frontend(&mut s);
     assert_eq!(
         details["answers"]["style"]["customText"],
-        json!("xabc\u{fffd}y"),
+        json!("xabc\u{fffd}defy"),
         "{details}"
     );
 }
@@ -1518,5 +1517,20 @@ fn n_on_the_type_your_own_row_notes_the_question() {
         details["answers"],
         json!({"style": {"values": ["Terse"], "labels": ["Terse"], "indices": [],
                          "customText": "Terse", "note": "mine reads better"}})
+    );
+}
+
+/// An escape sequence in a paste is dropped whole, its final byte too (`x ESC[0m y` is `xy`).
+#[test]
+fn an_escape_sequence_in_a_paste_is_dropped_with_its_final_byte() {
+    let mut s = style_editor_open();
+    s.send_bytes(b"\x1b[200~x\x1b[0my\x1b[1;31mz\x1b[201~");
+    s.expect("> xyz");
+    s.send("\r");
+    let details = submit_from_frontend(&mut s);
+    assert_eq!(
+        details["answers"]["style"]["customText"],
+        json!("xyz"),
+        "{details}"
     );
 }

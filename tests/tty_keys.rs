@@ -349,18 +349,17 @@ fn split_arrows_in_an_editor_edit_the_text_or_leave_it_empty() {
         s.send("Y");
         s.wait_for("\n> aYXb");
         // Ctrl+E Ctrl+U: the editor empty again, where ↓ leaves it (Type your own is the last
-        // row: the highlight wraps to the first).
+        // row: the highlight stays on it, as the source's `moveOption` stops there).
         s.send("\x05\x15");
         s.wait_for(ANSWER_READY);
         send_split(&mut s, "\x1b[B")?;
-        let screen = wait_highlight(&mut s, "> ( ) 1. Minimal");
+        let screen = wait_highlight(&mut s, "> ( ) 4. Type your own…");
         assert!(!screen.contains(ANSWER_EDITOR), "{screen}");
-        s.send(UP);
-        wait_highlight(&mut s, "> ( ) 4. Type your own…");
         s.send("\r");
         s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
-        send_split(&mut s, "\x1bOB")?;
-        wait_highlight(&mut s, "> ( ) 1. Minimal");
+        // ↑ (SS3) out of the empty editor: one row up.
+        send_split(&mut s, "\x1bOA")?;
+        wait_highlight(&mut s, "> ( ) 3. Rich");
         s.send(TAB);
         s.wait_all(&[FRONTEND, HINT]);
         s.send(TAB);
@@ -1715,5 +1714,101 @@ fn upstream_submit_screen_renders_multi_select_option_notes_under_their_related_
             "indices": [1, 2],
             "optionNotes": {"follow-up": "First note", "docs": "Second note"}
         }})
+    );
+}
+
+/// The editors read keys through the one reader: the kitty and xterm modifyOtherKeys forms of
+/// Ctrl+W, Ctrl+A, Esc and Ctrl+C mean in an editor what they mean at a menu, no stray bytes
+/// typed (docs/interactive.md, "The line editor").
+#[test]
+fn kitty_and_modify_other_keys_forms_edit_in_an_editor() {
+    let mut s = Session::spawn(&one_question("Other?", "single", &[("a", "A")]), &[]);
+    s.wait_all(&["Other?:", HINT]);
+    s.send("2");
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    s.send("abc def");
+    wait_line(&mut s, "> abc def");
+    // Ctrl+W (kitty), Ctrl+A (modifyOtherKeys), then X.
+    s.send("\x1b[119;5u");
+    wait_line(&mut s, "> abc ");
+    s.send("\x1b[27;5;97~X");
+    wait_line(&mut s, "> Xabc ");
+    // Ctrl+Backspace as tmux's extended keys send it: a Backspace.
+    s.send("\x1b[127;5u");
+    wait_line(&mut s, "> abc ");
+    // Alt+B (kitty: Alt+b) and End: the cursor moves, the text stays; then `d`.
+    s.send("\x1b[98;3u\x1b[Fd");
+    wait_line(&mut s, "> abc d");
+    // Esc (kitty) closes the editor, the draft kept.
+    s.send("\x1b[27u");
+    s.wait_all(&["> (•) 2. Type your own… “abc d”", HINT]);
+    // Ctrl+C (kitty) in an editor dismisses.
+    s.send("2");
+    wait_line(&mut s, "> abc d");
+    s.send("\x1b[99;5u");
+    let details = finished_details(&mut s, 130);
+    assert_eq!(details["cancelled"], json!(true));
+}
+
+/// Keys that come with an editor's Enter in one burst (a fast typist, a laggy link) go to the
+/// next screen, in order, as at the menus.
+#[test]
+fn keys_after_an_editors_enter_in_one_burst_go_to_the_next_screen() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&[STYLE, HINT]);
+    // Type your own on Style, "hi", Enter; on Frontend: tick 1 and 2, Tab to the review.
+    s.send("4hi\r12\t");
+    wait_review_lines(&mut s);
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({
+            "style": {"values": ["hi"], "labels": ["hi"], "indices": [], "customText": "hi"},
+            "frameworks": {"values": ["react", "vue"], "labels": ["React", "Vue"], "indices": [1, 2]}
+        })
+    );
+}
+
+/// A paste taller than the rows the block has scrolls inside the editor's rows: the block's
+/// top stays in the window, and the text is saved whole.
+#[test]
+fn a_tall_paste_stays_in_the_editors_rows() {
+    let mut s = Session::spawn_with(
+        &one_question("Other?", "single", &[("a", "A")]),
+        &[],
+        Options {
+            rows: 12,
+            cols: 60,
+            ..Options::default()
+        },
+    );
+    s.wait_all(&["Other?:", HINT]);
+    s.send("2");
+    s.wait_all(&[ANSWER_EDITOR, ANSWER_READY]);
+    let text: Vec<String> = (1..=40).map(|i| format!("line {i}")).collect();
+    s.send(&format!("\x1b[200~{}\x1b[201~", text.join("\n")));
+    let screen = s.wait_for("\n  line 40");
+    // The editor's hint line and the question are still on screen, the text's last rows
+    // under the marker of the rows out of view.
+    assert_eq!(
+        screen.lines().collect::<Vec<_>>(),
+        [
+            ANSWER_EDITOR,
+            "Other?:",
+            "  ( ) 1. A",
+            "> ( ) 2. Type your own",
+            "\u{2191} 36 more lines",
+            "  line 37",
+            "  line 38",
+            "  line 39",
+            "  line 40"
+        ]
+    );
+    s.send("\r");
+    s.wait_all(&[REVIEW, HINT]);
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"]["q1"]["customText"],
+        json!(text.join("\n"))
     );
 }

@@ -307,6 +307,9 @@ fn set_filter(s: &mut Session, text: &str) {
             .any(|l| l.trim_end() == format!("> {text}").trim_end())
     });
     s.send("\r");
+    s.wait_until("the filter's editor closed", |screen| {
+        !screen.contains("Filter options by")
+    });
 }
 
 #[test]
@@ -506,4 +509,57 @@ fn windows_line_endings_are_line_breaks_and_a_lone_cr_is_shown() {
                               "prompt": "Pick a layout\r\nfor the app", "type": "preview"}],
                "answers": {"layout": {"values": ["a"], "labels": ["Alpha"], "indices": [1]}}})
     );
+}
+
+/// The filter is live: the options narrow with every key typed in its editor, ↓ goes into the
+/// filtered list, Esc in the editor clears the filter.
+#[test]
+fn the_filter_narrows_the_options_as_it_is_typed() {
+    let mut s = Session::spawn_with(&filter_payload(), &[], size(12, 40));
+    s.wait_all(&["Pick some:", "> [ ]  1. Option 1"]);
+    s.send("/");
+    s.wait_for("Filter options by");
+    s.send("caf");
+    // No Enter: the editor is still open, the options already narrowed.
+    let screen = s.wait_all(&["Filter “caf”: 2 of 60 options", "30. Café", "31. CAFÉ bar"]);
+    assert!(screen.contains("Filter options by"), "{screen}");
+    assert!(!screen.contains("Option 1"), "{screen}");
+    s.send("\x7f\x7f");
+    s.wait_for("Filter “c”: ");
+    s.send("af");
+    s.wait_for("Filter “caf”: 2 of 60 options");
+    // ↓ goes into the list, the filter kept.
+    s.send(DOWN);
+    let screen = s.wait_until("the editor closed", |screen| {
+        !screen.contains("Filter options by")
+    });
+    assert!(screen.contains("Filter “caf”: 2 of 60 options"), "{screen}");
+    assert!(screen.contains("> [ ] 30. Café"), "{screen}");
+    // Esc in the filter's editor clears it.
+    s.send("/");
+    s.wait_for("Filter options by");
+    s.send("\x1b");
+    let screen = s.wait_until("the filter cleared", |screen| {
+        !screen.contains("Filter options by") && !screen.contains("Filter “")
+    });
+    assert!(screen.contains("Option 1"), "{screen}");
+}
+
+/// A resize with an editor open lays it out again at once, the text kept.
+#[test]
+fn a_resize_with_an_editor_open_lays_it_out_again_at_once() {
+    let mut s = Session::spawn_with(&filter_payload(), &[], size(12, 60));
+    s.wait_all(&["Pick some:", "> [ ]  1. Option 1"]);
+    s.send("N");
+    s.wait_for("> Add a note...");
+    s.send("abc");
+    s.wait_until("the text", |screen| screen.lines().any(|l| l == "> abc"));
+    s.set_window_size(10, 30);
+    // No key: the hint line is fitted to the new width (vt100 only cuts the old one).
+    let screen = s.wait_until("the editor laid out again", |screen| {
+        screen.lines().any(|l| l == "Note on this question · Ente…")
+    });
+    assert!(screen.lines().any(|l| l == "> abc"), "{screen}");
+    s.send("d\r");
+    s.wait_for("Note: abcd");
 }

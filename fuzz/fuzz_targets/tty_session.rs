@@ -2,8 +2,9 @@
 //! random gaps go through the key reader (`pi_ask::keys`, a scripted source on a manual clock,
 //! so gaps cost no time) and the keys, each at the time the reader gave it, with random resizes,
 //! drive the real front end (`pi_ask::frontend::tty::drive`) on the fake terminal
-//! (`FakeBackend`: a vt100 screen with tmux's widths and a scrollback, one fake clock for keys,
-//! timeouts and its editor, which types the keys that follow and echoes them).
+//! (`FakeBackend`: a vt100 screen with tmux's widths and a scrollback, one fake clock for keys
+//! and timeouts), the line editors included: they are the front end's own components, so the
+//! keys, pastes and resizes reach them as they reach the menus.
 //!
 //! Properties: nothing panics; the flow always ends in a valid ending for the input
 //! (submitted, elaborated, dismissed, interrupted, a lost terminal when the input runs out, or with
@@ -13,7 +14,7 @@
 //! (alternate screen, clear screen, absolute moves, saved cursor, scroll regions, zero-count
 //! moves), and nothing stale (`FakeBackend::stale_rows`: every cursor move reached its row, the
 //! live block kept within the window's rows less one, nothing left below the cursor, the
-//! text printed before the run kept, no editor row left). (That the real terminal's modes are
+//! text printed before the run kept). (That the real terminal's modes are
 //! put back is checked by the pty tests.)
 //!
 //! Input: byte 0 picks the payload (bits 0-1), text printed before the run (bit 2: a line,

@@ -1,4 +1,4 @@
-//! `@` file-path completion for the rustyline editors (free-form answers and notes), the way
+//! `@` file-path completion for the line editors (free-form answers and notes), the way
 //! pi's own editor completes file references (contract, "Supported UX": pi-style `@` file
 //! path autocomplete).
 //!
@@ -15,12 +15,9 @@
 //! - with several candidates, Tab inserts their common prefix only when its path extends the
 //!   path typed, quoted when it has a space (`@dir` -> `@"dir with space/`).
 //!
-//! Tab never lets rustyline print its own candidate list (it would write rows under the line
-//! that the terminal front end does not know of): the completer hands rustyline one candidate,
-//! the one to insert (or the typed text), and shows the candidates in rustyline's column
-//! layout as a hint under the line, at most [`AtCompleter::set_list_room`] rows, each name
-//! sanitized. rustyline counts the hint's rows, clears them at the next change of the line,
-//! and leaves none when the editor closes.
+//! The completer decides and draws nothing: the terminal front end asks it for the
+//! [`AtCompleter::candidates`] at the cursor on Tab, inserts what [`insertion`] gives, and lists
+//! the candidates under the editor in [`list_rows`]' column layout, each name sanitized.
 //!
 //! The index is walked once per session, in the background, from the first `@` typed or the
 //! first Tab after one, whichever comes first; nothing happens before. Tab waits at most
@@ -32,8 +29,6 @@ mod fuzzy;
 mod index;
 mod token;
 
-use std::borrow::Cow;
-
 /// Whether a file name can be offered as an `@` reference: UTF-8 (the caller's `to_str`) and
 /// on one line. A line break in a name would go into the one-line answer as it is (a
 /// reference the agent cannot tell from two lines of text), so such a name is not offered,
@@ -43,16 +38,10 @@ fn offerable(name: &str) -> bool {
     !name.contains(['\n', '\r'])
 }
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rustyline::completion::{Completer, Pair};
-use rustyline::highlight::Highlighter;
-use rustyline::hint::{Hint, Hinter};
-use rustyline::line_buffer::LineBuffer;
-use rustyline::validate::Validator;
-use rustyline::{Changeset, Context, Helper};
+use rustyline::completion::Pair;
 
 pub use index::{FileIndex, Limits, Progress};
 
@@ -80,32 +69,14 @@ struct QueryCache {
     recent: std::collections::VecDeque<(String, Arc<fuzzy::Matches>)>,
 }
 
-/// The rustyline helper giving an editor `@` completion and the indexing hint. Cheap to
-/// clone: clones share one [`FileIndex`], so every editor of a session shares one walk.
+/// `@` completion for the editors, and the indexing hint. Cheap to clone: clones share one
+/// [`FileIndex`], so every editor of a session shares one walk.
 #[derive(Debug, Clone)]
 pub struct AtCompleter {
     index: Arc<FileIndex>,
     home: Option<PathBuf>,
     wait: Duration,
-    dim_hints: bool,
     cache: Arc<Mutex<QueryCache>>,
-    /// The replacements of the last Tab, to tell a full candidate from a common prefix.
-    offered: Arc<Mutex<Vec<String>>>,
-    /// The candidate list of the last Tab, shown under the line until the line changes.
-    listing: Arc<Mutex<Listing>>,
-    /// Rows the list may take under the editor line, and the terminal's columns.
-    room: Arc<(AtomicUsize, AtomicUsize)>,
-    /// The hint shown while the line is empty (`Type answer...`).
-    placeholder: Arc<Mutex<&'static str>>,
-}
-
-/// The candidate list under the editor line.
-#[derive(Debug, Default)]
-struct Listing {
-    /// Listed by a Tab; shown at the next hint (rustyline's refresh after the Tab).
-    pending: Option<Vec<String>>,
-    /// Shown now, for this line and cursor.
-    shown: Option<(String, usize, String)>,
 }
 
 impl AtCompleter {
@@ -125,12 +96,7 @@ impl AtCompleter {
                 .ok()
                 .and_then(|ms| ms.trim().parse().ok())
                 .map_or(FIRST_WAIT, Duration::from_millis),
-            dim_hints: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
             cache: Arc::new(Mutex::new(QueryCache::default())),
-            offered: Arc::new(Mutex::new(Vec::new())),
-            listing: Arc::new(Mutex::new(Listing::default())),
-            room: Arc::new((AtomicUsize::new(8), AtomicUsize::new(80))),
-            placeholder: Arc::new(Mutex::new("")),
         }
     }
 
@@ -145,20 +111,6 @@ impl AtCompleter {
     pub fn home(mut self, home: Option<PathBuf>) -> AtCompleter {
         self.home = home;
         self
-    }
-
-    /// Sets the hint shown while the editor's line is empty (a placeholder such as
-    /// `Type answer...`; empty: none).
-    pub fn set_placeholder(&self, text: &'static str) {
-        *self.placeholder.lock().unwrap_or_else(|e| e.into_inner()) = text;
-    }
-
-    /// Sets how many rows the candidate list may take under the editor line (0: none, only a
-    /// count on the line) and the terminal's width in columns; the terminal front end sets
-    /// them before each editor so the list stays inside its block.
-    pub fn set_list_room(&self, rows: usize, cols: usize) {
-        self.room.0.store(rows, Ordering::Relaxed);
-        self.room.1.store(cols.max(10), Ordering::Relaxed);
     }
 
     /// The shared file index.
@@ -350,71 +302,6 @@ pub struct Candidates {
     pub elected: String,
 }
 
-/// A hint that is only shown, never inserted by the right arrow key.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StatusHint(pub String);
-
-impl Hint for StatusHint {
-    fn display(&self) -> &str {
-        &self.0
-    }
-
-    fn completion(&self) -> Option<&str> {
-        None
-    }
-}
-
-impl Completer for AtCompleter {
-    type Candidate = Pair;
-
-    fn complete(
-        &self,
-        line: &str,
-        pos: usize,
-        _ctx: &Context<'_>,
-    ) -> rustyline::Result<(usize, Vec<Pair>)> {
-        let Candidates {
-            start,
-            pairs,
-            elected,
-        } = self.candidates(line, pos).unwrap_or(Candidates {
-            start: pos,
-            pairs: Vec::new(),
-            elected: String::new(),
-        });
-        *self.offered.lock().unwrap_or_else(|e| e.into_inner()) =
-            pairs.iter().map(|p| p.replacement.clone()).collect();
-        let mut listing = self.listing.lock().unwrap_or_else(|e| e.into_inner());
-        listing.shown = None;
-        listing.pending = None;
-        if pairs.len() < 2 {
-            return Ok((start, pairs));
-        }
-        listing.pending = Some(pairs.iter().map(|p| p.display.clone()).collect());
-        // One candidate for rustyline, so it inserts and never prints a list: the common
-        // prefix of every match (inserted only when it extends the typed path, see `update`),
-        // else the text typed (nothing changes).
-        Ok((
-            start,
-            vec![Pair {
-                display: elected.clone(),
-                replacement: elected,
-            }],
-        ))
-    }
-
-    /// Inserts a candidate, or the common prefix of all candidates (rustyline's first step in
-    /// list mode) when it extends what was typed; see [`insertion`].
-    fn update(&self, line: &mut LineBuffer, start: usize, elected: &str, cl: &mut Changeset) {
-        let offered = self.offered.lock().unwrap_or_else(|e| e.into_inner());
-        let inserted = insertion(line.as_str(), line.pos(), start, elected, &offered);
-        drop(offered);
-        if let Some((text, pos)) = inserted {
-            line.update(&text, pos, cl);
-        }
-    }
-}
-
 /// The line and cursor after Tab elects `elected` (one of the `offered` replacements, or
 /// their common prefix) for the reference from `start` to `pos`; `None` leaves the line as
 /// it is. A common prefix is inserted only when its path extends the path typed, quotes
@@ -457,26 +344,6 @@ pub fn apply(line: &str, pos: usize, start: usize, elected: &str) -> (String, us
         cursor -= 1;
     }
     (text, cursor)
-}
-
-impl AtCompleter {
-    /// The candidate list for the hint: the list of the last Tab while the line is as that
-    /// Tab left it; `None` once the line changed.
-    fn list_hint(&self, line: &str, pos: usize) -> Option<String> {
-        let mut listing = self.listing.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(names) = listing.pending.take() {
-            let rows = self.room.0.load(Ordering::Relaxed);
-            let cols = self.room.1.load(Ordering::Relaxed);
-            listing.shown = Some((line.to_owned(), pos, list_rows(&names, rows, cols)));
-        }
-        match &listing.shown {
-            Some((l, p, text)) if l == line && *p == pos => Some(text.clone()),
-            _ => {
-                listing.shown = None;
-                None
-            }
-        }
-    }
 }
 
 /// `names` laid out as rustyline lists candidates (columns two spaces apart, filled down each
@@ -537,65 +404,6 @@ pub fn list_rows(names: &[String], rows: usize, cols: usize) -> String {
     }
     out
 }
-
-impl Hinter for AtCompleter {
-    type Hint = StatusHint;
-
-    fn hint(&self, line: &str, pos: usize, _ctx: &Context<'_>) -> Option<StatusHint> {
-        if line.is_empty() {
-            let placeholder = *self.placeholder.lock().unwrap_or_else(|e| e.into_inner());
-            return (!placeholder.is_empty()).then(|| StatusHint(placeholder.to_string()));
-        }
-        let status = self.hint_at(line, pos);
-        let list = self.list_hint(line, pos);
-        match (status, list) {
-            (None, None) => None,
-            // In the terminal's charset: `indexing…` is `indexing...` on an ASCII terminal.
-            (status, list) => Some(StatusHint(
-                crate::text::terminal_charset()
-                    .write(&format!(
-                        "{}{}",
-                        status.unwrap_or_default(),
-                        list.unwrap_or_default()
-                    ))
-                    .into_owned(),
-            )),
-        }
-    }
-}
-
-impl Highlighter for AtCompleter {
-    /// The line as drawn: no control character reaches the terminal
-    /// ([`crate::text::for_editor`]); the text itself is kept as typed or pasted.
-    fn highlight<'l>(&self, line: &'l str, _pos: usize) -> Cow<'l, str> {
-        crate::text::for_editor(line)
-    }
-
-    /// Whether a key typed at the end of `line` needs the line drawn again through
-    /// [`Highlighter::highlight`] (rustyline otherwise echoes the character as it is): when
-    /// the drawn line differs from the text (a character an ASCII terminal cannot show, a
-    /// line separator).
-    fn highlight_char(
-        &self,
-        line: &str,
-        _pos: usize,
-        _kind: rustyline::highlight::CmdKind,
-    ) -> bool {
-        matches!(crate::text::for_editor(line), Cow::Owned(_))
-    }
-
-    fn highlight_hint<'h>(&self, hint: &'h str) -> Cow<'h, str> {
-        if self.dim_hints {
-            Cow::Owned(format!("\x1b[2m{hint}\x1b[0m"))
-        } else {
-            Cow::Borrowed(hint)
-        }
-    }
-}
-
-impl Validator for AtCompleter {}
-
-impl Helper for AtCompleter {}
 
 #[cfg(test)]
 mod tests;

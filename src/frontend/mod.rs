@@ -3,7 +3,7 @@
 //! says is current, and returns the [`Ending`](crate::result::Ending); none of them decides a
 //! rule or builds a result.
 //!
-//! - `tty`: its own key reader and frames, rustyline editors, on the terminal (`/dev/tty`);
+//! - `tty`: its own key reader and frames, line editors as components, on the terminal (`/dev/tty`);
 //! - [`plain`]: numbered lines and line input, no escape sequences (TERM=dumb, `--plain`);
 //! - [`scripted`]: answers from a file (`--answers`), no terminal at all;
 //! - [`dialogs`]: a caller's dialogs, JSON lines on stdin and stdout (`--dialogs`; pi's RPC

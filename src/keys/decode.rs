@@ -90,7 +90,7 @@ enum Done {
 ///   `Char('1')`, `Char(';')`. A sequence broken this way never gives `Esc`, so a split arrow
 ///   key never cancels anything.
 /// - ESC ESC is `Esc`, and the second ESC starts anew. ESC followed by a control byte is that
-///   byte's key (the Alt is dropped: ESC 0x7f is `Backspace`).
+///   byte's key (the Alt is dropped: ESC CR is `Enter`), but ESC 0x7f or 0x08 is Alt+Backspace.
 /// - An incomplete UTF-8 character gives one U+FFFD when it times out or a byte comes that
 ///   cannot continue it (which is then decoded on its own).
 /// - A bracketed paste lasts until `ESC[201~`, or until no byte came for [`PASTE_IDLE`]: then
@@ -451,7 +451,9 @@ impl Decoder {
                 }
                 None => self.finish_with(Key::Alt(char::REPLACEMENT_CHARACTER)),
             },
-            // A control byte after ESC: its own key, the Alt dropped.
+            // Alt+Backspace: the line editors' backward-kill-word.
+            0x7f | 0x08 => self.finish_with(Key::Alt('\u{7f}')),
+            // Another control byte after ESC: its own key, the Alt dropped.
             _ => {
                 self.finish();
                 self.keys.extend(ascii_key(b));
@@ -665,6 +667,7 @@ fn code_key(code: u32, shifted: Option<u32>, mods: u32) -> Done {
         13 => Key::Enter,
         9 if shift => Key::BackTab,
         9 => Key::Tab,
+        127 | 8 if alt => Key::Alt('\u{7f}'),
         127 | 8 => Key::Backspace,
         _ => {
             let Some(c) = char::from_u32(code) else {

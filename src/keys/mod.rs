@@ -1,13 +1,14 @@
 //! Keys from the terminal: a byte-wise reader, an escape-sequence decoder with an escape
 //! timeout, and a raw-mode guard (docs/interactive.md). The terminal front end reads every key of its
-//! menu screens through this module; nothing here draws.
+//! screens, its line editors' too, through this module; nothing here draws.
 //!
 //! The layers, from the bottom:
 //!
 //! - [`ByteSource`]: one byte at a time, with a timeout. [`TtySource`] is the real one: it
 //!   waits with `poll` (`select` on macOS, where `poll` on `/dev/tty` fails) and reads exactly
 //!   one byte per `read`, so the reader never takes bytes past the key it returns and nothing
-//!   is lost when a rustyline editor takes over the same terminal. An optional wake pipe,
+//!   is lost when another program (the external editor) takes over the same terminal. An
+//!   optional wake pipe,
 //!   written by a `SIGWINCH` handler, makes a window resize end the wait
 //!   ([`TtySource::with_resize_wake`]). [`ScriptedSource`] is the fake one for tests and
 //!   fuzzing: bytes arrive at scripted times on a [`ManualClock`], so nothing sleeps.
@@ -32,6 +33,7 @@
 //! | ESC and the escape delay of silence; `ESC[27u`; `ESC[27;1;27~` | `Esc` |
 //! | 0x01..=0x1a (but Tab, Enter, Backspace), 0x00, 0x1c..=0x1f; `ESC[99;5u`, `ESC[27;5;99~` | `Ctrl` (`'c'`, `' '`, `'\\'`, `']'`, `'^'`, `'_'`) |
 //! | ESC then a printable char (ASCII or UTF-8) within the delay | `Alt` |
+//! | ESC then 0x7f or 0x08; `ESC[127;3u`, `ESC[27;3;127~` | `Alt('\u{7f}')` (Alt+Backspace) |
 //! | `ESC[A`..`ESC[D`, `ESC O A`..`ESC O D`, with modifiers (`ESC[1;5A`); rxvt `ESC[a`, `ESC O a` | `Up` `Down` `Right` `Left` |
 //! | `ESC[H`, `ESC[1~`, `ESC[7~`, `ESC O H` / `ESC[F`, `ESC[4~`, `ESC[8~`, `ESC O F` | `Home` / `End` |
 //! | `ESC[5~` / `ESC[6~` / `ESC[2~` / `ESC[3~` | `PageUp` / `PageDown` / `Insert` / `Delete` |
@@ -59,8 +61,7 @@ pub use reader::{
     ByteSource, Clock, Event, Input, KeyReader, ManualClock, ScriptedSource, SystemClock,
 };
 pub use tty::{
-    continued_pending, flush_input, raw_modes, take_continued, wait_readable, ContinueWake,
-    RawMode, TtySource,
+    flush_input, raw_modes, take_continued, wait_readable, ContinueWake, RawMode, TtySource,
 };
 
 use std::time::Duration;
@@ -71,6 +72,8 @@ pub enum Key {
     /// A printable character, space included; never a control character.
     Char(char),
     /// Alt (Meta) with a printable character: ESC followed within the escape delay by it.
+    /// Alt+Backspace (ESC then 0x7f or 0x08, kitty `ESC[127;3u`) is `Alt('\u{7f}')`, the one
+    /// control character an `Alt` carries.
     Alt(char),
     /// Ctrl with a key that has a control byte: a lowercase ASCII letter (`Ctrl('c')` for
     /// Ctrl+C, `Ctrl('z')` for Ctrl+Z), `' '` (Ctrl+Space, NUL), `'\\'`, `']'`, `'^'` or `'_'`.

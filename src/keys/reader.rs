@@ -195,7 +195,7 @@ pub enum Event {
 /// [`Clock`].
 ///
 /// It reads one byte at a time and stops at the byte that completes a key, so the bytes after
-/// it stay in the terminal (for a rustyline editor that takes over, say). Only when one byte
+/// it stay in the terminal (for the external editor that takes over, say). Only when one byte
 /// completes several keys (a broken sequence, ESC ESC: see [`Decoder`]) does it hold decoded
 /// keys it has not returned yet, and while an ESC waits it holds that; [`KeyReader::is_idle`]
 /// tells.

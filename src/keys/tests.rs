@@ -369,8 +369,17 @@ fn esc_esc_is_esc_and_a_new_start() {
 }
 
 #[test]
+fn alt_backspace_is_alt_of_del_in_every_form() {
+    assert_eq!(keys(b"\x1b\x7f"), vec![Alt('\u{7f}')]);
+    assert_eq!(keys(b"\x1b\x08"), vec![Alt('\u{7f}')]);
+    assert_eq!(keys(b"\x1b[127;3u"), vec![Alt('\u{7f}')]);
+    assert_eq!(keys(b"\x1b[27;3;127~"), vec![Alt('\u{7f}')]);
+    // Ctrl+Backspace (tmux extended keys) stays Backspace.
+    assert_eq!(keys(b"\x1b[127;5u"), vec![Backspace]);
+}
+
+#[test]
 fn esc_and_a_control_byte_is_that_key() {
-    assert_eq!(keys(b"\x1b\x7f"), vec![Backspace]);
     assert_eq!(keys(b"\x1b\r"), vec![Enter]);
     assert_eq!(keys(b"\x1b\x03"), vec![Ctrl('c')]);
     assert_eq!(keys(b"\x1b\t"), vec![Tab]);

@@ -47,11 +47,6 @@ pub fn take_continued() -> bool {
     CONTINUED.swap(false, std::sync::atomic::Ordering::SeqCst)
 }
 
-/// Whether the process was continued since [`take_continued`] last said so, without taking it.
-pub fn continued_pending() -> bool {
-    CONTINUED.load(std::sync::atomic::Ordering::SeqCst)
-}
-
 impl TtySource {
     /// A source reading `tty` (normally `/dev/tty`; any readable file descriptor works, which
     /// the tests use). Put it in raw mode first ([`RawMode`]), or bytes come only line by line.
@@ -129,13 +124,6 @@ impl TtySource {
         }
     }
 
-    /// Forgets the wakes that came since the last read (a continue the open editor took care
-    /// of: `editor::Watch::take_continued`).
-    pub fn discard_wakes(&mut self) {
-        self.drain_wake();
-    }
-
-    /// Empties the wake pipe.
     fn drain_wake(&mut self) {
         if let Some(wake) = self.wake.as_mut() {
             let mut buf = [0u8; 64];

@@ -15,6 +15,11 @@ pub enum Action {
     Up,
     /// The highlight down one row (wraps).
     Down,
+    /// ↑ out of an empty editor: the highlight up one row, staying on the first (the
+    /// source's `moveOption`, upstream `tests/input.test.ts`); bound to no key.
+    StepUp,
+    /// ↓ out of an empty editor: the highlight down one row, staying on the last.
+    StepDown,
     /// A page up.
     PageUp,
     /// A page down.
@@ -520,6 +525,256 @@ fn key_names(b: &Binding) -> &'static str {
         Action::OptionNote => "n",
         _ => b.name,
     }
+}
+
+/// What a key asks for in a line editor ([`EDITOR`]). The editing rules themselves are
+/// rustyline's `LineBuffer`'s (`crate::ui::line_editor`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditAction {
+    /// The cursor one character left (in an empty editor: leave it, as at the screen under it).
+    Left,
+    /// The cursor one character right (in an empty editor: leave it).
+    Right,
+    /// The cursor one word left (Emacs words).
+    WordLeft,
+    /// The cursor to the end of the word (Emacs words).
+    WordRight,
+    /// The start of the line.
+    Home,
+    /// The end of the line.
+    End,
+    /// The line above in a text of several lines (in an empty editor: the highlight up).
+    Up,
+    /// The line below (in an empty editor: the highlight down).
+    Down,
+    /// Delete the character before the cursor.
+    Backspace,
+    /// Delete the character at the cursor.
+    Delete,
+    /// Ctrl+D: delete the character at the cursor; close an empty editor.
+    DeleteOrClose,
+    /// Kill to the end of the line.
+    KillToEnd,
+    /// Kill to the start of the line.
+    KillToStart,
+    /// Kill the blank-separated word before the cursor (readline's `unix-word-rubout`).
+    KillBigWordBack,
+    /// Kill the word before the cursor (Emacs words).
+    KillWordBack,
+    /// Kill to the end of the word (Emacs words).
+    KillWordForward,
+    /// Insert the last kill.
+    Yank,
+    /// Swap the characters around the cursor.
+    Transpose,
+    /// Undo the last change.
+    Undo,
+    /// Tab: complete an `@` path (in an empty editor: the next question).
+    Complete,
+    /// Shift+Tab: in an empty editor, the previous question.
+    Back,
+    /// Enter: save the text.
+    Save,
+    /// Esc: close, keeping the draft.
+    Close,
+    /// Ctrl+G: write the text in the external editor (`$VISUAL` / `$EDITOR`).
+    External,
+    /// Ctrl+X: the first key of Ctrl+X Ctrl+E (the external editor, readline's).
+    Prefix,
+    /// Ctrl+C: dismiss at once.
+    Dismiss,
+    /// Ctrl+Z: suspend like a shell job.
+    Suspend,
+    /// Ctrl+]: peek at the agent's message.
+    Peek,
+}
+
+/// One line of the editors' key map: the keys, what they do, how the key list names them.
+#[derive(Debug, Clone, Copy)]
+pub struct EditBinding {
+    /// The keys.
+    pub keys: &'static [Key],
+    /// What they do.
+    pub action: EditAction,
+    /// The keys as the key list names them.
+    pub name: &'static str,
+    /// What they do, in the key list's words.
+    pub describe: &'static str,
+}
+
+macro_rules! edit {
+    ($keys:expr, $action:expr, $name:expr, $describe:expr) => {
+        EditBinding {
+            keys: $keys,
+            action: $action,
+            name: $name,
+            describe: $describe,
+        }
+    };
+}
+
+/// The keys of every line editor (custom text, notes, the filter): the Emacs set of readline
+/// and rustyline. Every form of a key the reader decodes (legacy, kitty `CSI u`,
+/// modifyOtherKeys, SS3) is the same [`Key`], so it means the same here as at a menu.
+/// Printable characters and pastes are not in the map: they are typed.
+pub static EDITOR: &[EditBinding] = &[
+    edit!(&[Key::Enter], EditAction::Save, "Enter", "save"),
+    edit!(
+        &[Key::Esc],
+        EditAction::Close,
+        "Esc",
+        "close, keeping the draft"
+    ),
+    edit!(
+        &[Key::Left, Key::Ctrl('b')],
+        EditAction::Left,
+        "\u{2190} ^B",
+        "back a character"
+    ),
+    edit!(
+        &[Key::Right, Key::Ctrl('f')],
+        EditAction::Right,
+        "\u{2192} ^F",
+        "forward a character"
+    ),
+    edit!(&[Key::Alt('b')], EditAction::WordLeft, "M-b", "back a word"),
+    edit!(
+        &[Key::Alt('f')],
+        EditAction::WordRight,
+        "M-f",
+        "forward a word"
+    ),
+    edit!(
+        &[Key::Home, Key::Ctrl('a')],
+        EditAction::Home,
+        "Home ^A",
+        "start of the line"
+    ),
+    edit!(
+        &[Key::End, Key::Ctrl('e')],
+        EditAction::End,
+        "End ^E",
+        "end of the line"
+    ),
+    edit!(
+        &[Key::Up],
+        EditAction::Up,
+        "\u{2191}",
+        "line up; empty: highlight up"
+    ),
+    edit!(
+        &[Key::Down],
+        EditAction::Down,
+        "\u{2193}",
+        "line down; empty: highlight down"
+    ),
+    edit!(
+        &[Key::Backspace, Key::Ctrl('h')],
+        EditAction::Backspace,
+        "Bksp ^H",
+        "delete back"
+    ),
+    edit!(&[Key::Delete], EditAction::Delete, "Del", "delete"),
+    edit!(
+        &[Key::Ctrl('d')],
+        EditAction::DeleteOrClose,
+        "^D",
+        "delete; empty: close"
+    ),
+    edit!(
+        &[Key::Ctrl('k')],
+        EditAction::KillToEnd,
+        "^K",
+        "kill to the end of the line"
+    ),
+    edit!(
+        &[Key::Ctrl('u')],
+        EditAction::KillToStart,
+        "^U",
+        "kill to the start of the line"
+    ),
+    edit!(
+        &[Key::Ctrl('w')],
+        EditAction::KillBigWordBack,
+        "^W",
+        "kill the word before (to a blank)"
+    ),
+    edit!(
+        &[Key::Alt('\u{7f}')],
+        EditAction::KillWordBack,
+        "M-Bksp",
+        "kill the word before"
+    ),
+    edit!(
+        &[Key::Alt('d')],
+        EditAction::KillWordForward,
+        "M-d",
+        "kill the word after"
+    ),
+    edit!(
+        &[Key::Ctrl('y')],
+        EditAction::Yank,
+        "^Y",
+        "yank the last kill"
+    ),
+    edit!(
+        &[Key::Ctrl('t')],
+        EditAction::Transpose,
+        "^T",
+        "swap two characters"
+    ),
+    edit!(&[Key::Ctrl('_')], EditAction::Undo, "^_", "undo"),
+    edit!(
+        &[Key::Tab],
+        EditAction::Complete,
+        "Tab",
+        "complete an @path; empty: next question"
+    ),
+    edit!(
+        &[Key::BackTab],
+        EditAction::Back,
+        "S-Tab",
+        "empty: previous question"
+    ),
+    edit!(
+        &[Key::Ctrl('g')],
+        EditAction::External,
+        "^G",
+        "write it in $VISUAL / $EDITOR"
+    ),
+    edit!(
+        &[Key::Ctrl('x')],
+        EditAction::Prefix,
+        "^X ^E",
+        "write it in $VISUAL / $EDITOR"
+    ),
+    edit!(
+        &[Key::Ctrl('c')],
+        EditAction::Dismiss,
+        "^C",
+        "dismiss the questions at once"
+    ),
+    edit!(
+        &[Key::Ctrl('z')],
+        EditAction::Suspend,
+        "^Z",
+        "suspend (fg brings it back)"
+    ),
+    edit!(
+        &[Key::Ctrl(']')],
+        EditAction::Peek,
+        "^]",
+        "show the agent's message"
+    ),
+];
+
+/// What `key` does in a line editor ([`EDITOR`]); `None`: a key the editors do not use
+/// (a printable character or a paste is typed, not looked up).
+pub fn edit_action(key: &Key) -> Option<EditAction> {
+    EDITOR
+        .iter()
+        .find(|b| b.keys.contains(key))
+        .map(|b| b.action)
 }
 
 #[cfg(test)]

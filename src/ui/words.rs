@@ -56,53 +56,8 @@ pub const EXTERNAL_EDITOR_TOO_LONG: &str =
 pub const EXTERNAL_EDITOR_NOT_A_FILE: &str =
     "The editor left no regular file to read: the draft is kept";
 
-/// How every paste marker in an editor starts (`crate::paste`).
-pub const PASTE_MARKER_START: &str = "[paste #";
-
-/// How every marker of typed text folded in an editor starts (`crate::paste`).
-pub const TEXT_MARKER_START: &str = "[text #";
-
-/// The marker a long paste is folded into in an editor (pi's editor's own): paste number
-/// `id`, `lines` lines (`[paste #1 +40 lines]`), or one line of `chars` characters
-/// (`[paste #2 1205 chars]`).
-pub fn paste_marker(id: usize, lines: usize, chars: usize) -> String {
-    marker(PASTE_MARKER_START, id, lines, chars)
-}
-
-/// The marker of a paste cut at `limit_mib` MiB (what came after was left out):
-/// `[paste #1 +41944 lines, cut at 4 MiB]`.
-pub fn cut_paste_marker(id: usize, lines: usize, chars: usize, limit_mib: usize) -> String {
-    let whole = paste_marker(id, lines, chars);
-    let open = whole.strip_suffix(']').unwrap_or(&whole);
-    format!("{open}, cut at {limit_mib} MiB]")
-}
-
-/// The marker of a paste cut because the editor's text reached `limit_mib` MiB with it:
-/// `[paste #5 +120 lines, cut at 16 MiB in all]`.
-pub fn full_paste_marker(id: usize, lines: usize, chars: usize, limit_mib: usize) -> String {
-    let whole = paste_marker(id, lines, chars);
-    let open = whole.strip_suffix(']').unwrap_or(&whole);
-    format!("{open}, cut at {limit_mib} MiB in all]")
-}
-
-/// The marker the beginning of a typed text too tall for the editor's rows is folded into,
-/// counted as a paste's ([`paste_marker`]): `[text #2 +12 lines]`, `[text #3 1234 chars]`.
-pub fn text_marker(id: usize, lines: usize, chars: usize) -> String {
-    marker(TEXT_MARKER_START, id, lines, chars)
-}
-
-/// A marker starting with `start`: `lines` lines when more than one, else `chars` characters.
-fn marker(start: &str, id: usize, lines: usize, chars: usize) -> String {
-    if lines > 1 {
-        format!("{start}{id} +{lines} lines]")
-    } else {
-        format!("{start}{id} {chars} chars]")
-    }
-}
-
 /// The filter editor's hint.
-pub const FILTER_EDITOR_HINT: &str =
-    "Enter filter \u{b7} empty Enter: all options \u{b7} Esc close";
+pub const FILTER_EDITOR_HINT: &str = "Enter or \u{2193} the options \u{b7} Esc clear";
 
 /// What a note editor edits: the question's note.
 pub const QUESTION_NOTE: &str = "Note on this question";
@@ -150,6 +105,17 @@ pub fn review_more(above: usize, below: usize) -> Option<String> {
             "\u{2191} {a} more above \u{b7} \u{2193} {b} more below"
         )),
     }
+}
+
+/// A line editor's row over its text when `n` rows of it are out of view above (`↑ 3 more
+/// lines`).
+pub fn editor_rows_above(n: usize) -> String {
+    format!("\u{2191} {n} more line{}", if n == 1 { "" } else { "s" })
+}
+
+/// A line editor's row under its text when `n` rows of it are out of view below.
+pub fn editor_rows_below(n: usize) -> String {
+    format!("\u{2193} {n} more line{}", if n == 1 { "" } else { "s" })
 }
 
 /// The review's line for a question with no answer (upstream `unanswered`).

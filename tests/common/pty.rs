@@ -415,8 +415,41 @@ impl Session {
     }
 
     /// The screen's text now (rows joined by newlines, trailing spaces trimmed).
+    ///
+    /// As vt100's `contents`, but a row's last cell is left out when it is a reverse-video
+    /// space after the text: an editor's cursor at the end of its text, no text a person reads.
     pub fn screen(&self) -> String {
-        self.screen.lock().unwrap().screen().contents()
+        let p = self.screen.lock().unwrap();
+        let screen = p.screen();
+        let (_, cols) = screen.size();
+        let mut out = String::new();
+        let mut wrapping = false;
+        for (i, row) in screen.rows(0, cols.into()).enumerate() {
+            let i = u16::try_from(i).expect("rows fit u16");
+            let wrapped = screen.row_wrapped(i);
+            let last = (0..cols.get()).rev().find_map(|c| {
+                screen
+                    .cell(i, c)
+                    .filter(|cell| cell.has_contents())
+                    .map(|cell| (cell.contents() == " " && cell.inverse()).then_some(()))
+            });
+            let row = match last {
+                Some(Some(())) => row.strip_suffix(' ').unwrap_or(&row).to_string(),
+                _ => row,
+            };
+            if row.is_empty() && wrapping {
+                out.push('\n');
+            }
+            out.push_str(&row);
+            if !wrapped {
+                out.push('\n');
+            }
+            wrapping = wrapped;
+        }
+        while out.ends_with('\n') {
+            out.pop();
+        }
+        out
     }
 
     /// The screen's rows as the terminal shows them (a wrapped line is two rows), trailing

@@ -1,48 +1,23 @@
 //! What the terminal front end needs from a terminal, as a trait: its size, the time,
-//! writing frames, the next key or resize, a line editor, suspending like a shell job,
+//! writing frames, the next key or resize, the external editor, suspending like a shell job,
 //! showing the screen underneath. [`TtyBackend`] is the real `/dev/tty`; `FakeBackend` (fake.rs)
 //! plays a terminal from a list of events on a fake clock, for unit tests and fuzzing the
 //! whole input path without a terminal.
-//!
-//! ## Editors and `--timeout`
-//!
-//! See [`threaded`]: every editor runs on a thread of its own, so a timeout or a resize is seen
-//! while it reads.
 //!
 //! ## A terminal that takes no output
 //!
 //! Every write goes through `terminal::write_tty`, which queues the bytes for one writer
 //! thread and returns at once, so a terminal that stops taking output (an ssh link that
 //! stalls, a console frozen by a selection) never blocks the front end: keys are still read,
-//! `--timeout` still counts, and the run ends with its result. rustyline writes on its own,
-//! so an editor opens only once the queue is written (`terminal::drain_tty`); with a timeout
-//! that wait counts as the editor's, and an editor still waiting to open is given up with
-//! its initial text when the time runs out.
+//! `--timeout` still counts, and the run ends with its result.
 
-use crate::complete::AtCompleter;
-use crate::editor::{Edited, Watch};
 use crate::frontend::timeout::Deadline;
 use crate::keys::{Event, KeyReader, RawMode, SystemClock, TtySource};
 use std::io;
 use std::time::{Duration, Instant};
-use threaded::{OpenEditor, Opening};
 
 mod size;
-mod threaded;
 use size::WindowSize;
-
-/// What waiting on an editor gave ([`Backend::edit`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EditWait {
-    /// The editor closed.
-    Closed(Edited),
-    /// The wait ended with the editor still open: a key was typed in it (at `last_key`), or
-    /// the time to wait passed (`last_key` is `None`).
-    Open {
-        /// When the last key since the previous wait was typed.
-        last_key: Option<Instant>,
-    },
-}
 
 /// How a run of the external editor ended ([`Backend::run_editor_command`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,55 +45,21 @@ pub trait Backend {
     ///
     /// Errors: the terminal went away (`UnexpectedEof`) or failed.
     fn event(&mut self, timeout: Option<Duration>) -> io::Result<Event>;
-    /// Edits one line (`prompt`, prefilled with `initial`) at the cursor, under `above` rows
-    /// of the block that must stay in the window (a paste that would push them out is folded:
-    /// `crate::paste`), and waits at most `wait` (`None`: as long as it takes) for the editor
-    /// to close. `again` draws the block again at the cursor, leaving the cursor at the left of
-    /// the editor's row, should the process be stopped from outside and continued while the
-    /// editor reads (then [`Backend::take_continued`] says so once it closed). When an editor
-    /// is open already (the previous call gave [`EditWait::Open`]), it goes on waiting for that
-    /// one (`prompt`, `initial`, `above` and `again` are not used).
-    ///
-    /// Errors: the terminal failed.
-    fn edit(
-        &mut self,
-        prompt: &str,
-        initial: &str,
-        above: usize,
-        again: &str,
-        completer: &AtCompleter,
-        wait: Option<Duration>,
-    ) -> io::Result<EditWait>;
-    /// Gives up the open editor (the time ran out) and returns its draft; the flow must end
-    /// next (on the terminal, the editor's thread is left reading until the process exits).
-    fn abandon_edit(&mut self) -> String;
+    /// Whether more input is there already, read or not (typed ahead, a burst, a paste's
+    /// keys): the loop may leave a frame undrawn until it has read it. The fake terminal says
+    /// no.
+    fn input_pending(&self) -> bool {
+        false
+    }
     /// Waits at most `within` for input, reading none; returns at once when some is there.
     /// A terminal without a clock of its own (the fake) does not wait.
     fn idle(&mut self, within: Duration) {
         let _ = within;
     }
     /// Whether the process was stopped from outside and continued since the last call (the
-    /// terminal is set up again already): at a menu, the screen must be drawn again where the
-    /// cursor is; with an editor open (asked when it closed or was given up), its block was
-    /// drawn again there already (the `again` bytes of [`Backend::edit`]) and the editor
-    /// under it.
+    /// terminal is set up again already): the screen must be drawn again where the cursor is.
     fn take_continued(&mut self) -> bool {
         false
-    }
-    /// The open editor's text before its cursor (with a timeout, where the editor is
-    /// watched); empty when unknown.
-    fn editor_cursor(&self) -> String {
-        String::new()
-    }
-    /// Draws `bytes` (a frame laid out again for a resized window, leaving the cursor at the
-    /// left of the editor's row) over the rows above the open editor, the editor drawn again
-    /// under them, and sets `again` as the bytes a stop from outside draws (see
-    /// [`Backend::edit`]); whether it could. The fake terminal cannot (`false`).
-    ///
-    /// Errors: the terminal failed.
-    fn draw_above_editor(&mut self, bytes: &str, again: &str) -> io::Result<bool> {
-        let _ = (bytes, again);
-        Ok(false)
     }
     /// Gives the terminal back to the shell and stops the process group, as Ctrl+Z does to a
     /// shell job; returns when continued, with the screen to be drawn whole (`true`). Continued
@@ -153,34 +94,22 @@ pub trait Backend {
     fn finish(&mut self);
 }
 
-/// How long an editor without a timeout waits for the terminal to take what was written
-/// before it: as long as it takes (a signal still ends the run).
-const EDITOR_DRAIN_FOREVER: Duration = Duration::from_secs(365 * 24 * 3600);
-
 /// Bracketed paste on: a paste at a menu arrives as one `Key::Paste`, never as keystrokes.
 const PASTE_ON: &str = "\x1b[?2004h";
 
 /// The controlling terminal: raw mode from the first screen to the end, the alternate screen,
-/// keys through [`crate::keys`], rustyline editors.
+/// keys through [`crate::keys`].
 pub struct TtyBackend {
     term: console::Term,
     keys: KeyReader<TtySource, SystemClock>,
     /// Raw mode, from the first screen to the end (`None` while suspended).
     raw: Option<RawMode>,
-    /// The editor open on its own thread (only with a timeout), between waits.
-    editor: Option<OpenEditor>,
-    /// An editor waiting for the terminal to take what was written before it (only with a
-    /// timeout): its initial text is what giving it up keeps.
-    opening: Option<Opening>,
     placement: super::Placement,
     /// Continued after an outside stop, not told to the front end yet.
     continued: bool,
     /// The time ran out while the run waited in the background after a stop: the terminal is
     /// the shell's, nothing is written to it ([`Backend::suspend`]).
     in_the_background: bool,
-    /// The open editor was continued after an outside stop (its block drawn again under the
-    /// shell's lines): a resize is laid out only once it closes.
-    edit_continued: bool,
     /// The window's size as last read: read again only after a resize or a continue (a key
     /// asked for it three times, two system calls each).
     size: WindowSize,
@@ -188,16 +117,6 @@ pub struct TtyBackend {
 }
 
 impl TtyBackend {
-    /// An editor closed or was given up: whether a stop from outside drew it again (then that
-    /// continue is not the menus' to draw: their mark and wake are dropped).
-    fn editor_ended(&mut self, watch: &Watch) {
-        if watch.take_continued() {
-            self.continued = true;
-            crate::keys::take_continued();
-            self.keys.source_mut().discard_wakes();
-        }
-    }
-
     /// Opens `/dev/tty`: saves its modes, switches to the alternate screen and raw mode,
     /// discards type-ahead (keys typed before the first screen never answer), and turns
     /// bracketed paste on.
@@ -215,12 +134,9 @@ impl TtyBackend {
             term,
             keys,
             raw: Some(raw),
-            editor: None,
-            opening: None,
             placement,
             continued: false,
             in_the_background: false,
-            edit_continued: false,
             size: WindowSize::watched()?,
             _screen: screen,
         })
@@ -270,6 +186,11 @@ impl Backend for TtyBackend {
         Ok(event)
     }
 
+    fn input_pending(&self) -> bool {
+        !self.keys.is_idle()
+            || crate::keys::wait_readable(self.keys.source().tty(), Duration::ZERO).unwrap_or(false)
+    }
+
     fn idle(&mut self, within: Duration) {
         if self.keys.is_idle() {
             let _ = crate::keys::wait_readable(self.keys.source().tty(), within);
@@ -278,68 +199,6 @@ impl Backend for TtyBackend {
 
     fn take_continued(&mut self) -> bool {
         std::mem::take(&mut self.continued)
-    }
-
-    fn edit(
-        &mut self,
-        prompt: &str,
-        initial: &str,
-        above: usize,
-        again: &str,
-        completer: &AtCompleter,
-        wait: Option<Duration>,
-    ) -> io::Result<EditWait> {
-        if self.editor.is_none() {
-            // rustyline writes on its own: what was queued before it goes first.
-            let opening = self.opening.take().unwrap_or_else(|| Opening {
-                prompt: prompt.to_string(),
-                initial: initial.to_string(),
-                above,
-                // As every frame is written (`Backend::write`).
-                again: crate::text::terminal_charset().guard(again).into_owned(),
-            });
-            if !crate::terminal::drain_tty(wait.unwrap_or(EDITOR_DRAIN_FOREVER)) {
-                self.opening = Some(opening);
-                return Ok(EditWait::Open { last_key: None });
-            }
-            // On a thread of its own, so a resize is seen while it reads (see `threaded`).
-            self.open_editor(opening, completer)?;
-        }
-        let waited = self.wait_editor(wait);
-        // As after a key at a menu (`event`).
-        crate::terminal::yield_to_a_pending_signal();
-        waited
-    }
-
-    fn editor_cursor(&self) -> String {
-        let before = self.editor.as_ref().map(|open| open.watch.before_cursor());
-        before.unwrap_or_default()
-    }
-
-    fn draw_above_editor(&mut self, bytes: &str, again: &str) -> io::Result<bool> {
-        let Some(open) = &self.editor else {
-            return Ok(false);
-        };
-        // SIGCONT sets the mark before the editor is drawn again under the shell's lines.
-        if self.edit_continued || crate::keys::continued_pending() {
-            return Ok(false);
-        }
-        // As every frame is written (`Backend::write`).
-        let guard = crate::text::terminal_charset();
-        open.watch
-            .draw_again_after_stop(guard.guard(again).into_owned());
-        Ok(open.watch.draw_above(guard.guard(bytes).into_owned()))
-    }
-
-    fn abandon_edit(&mut self) -> String {
-        // The thread is left blocked in rustyline's read (see the module notes).
-        let opening = self.opening.take().map(|opening| opening.initial);
-        let Some(open) = self.editor.take() else {
-            return opening.unwrap_or_default();
-        };
-        open.watch.give_up();
-        self.editor_ended(&open.watch);
-        open.watch.draft()
     }
 
     fn suspend(&mut self, wait: Option<Duration>) -> io::Result<bool> {
@@ -434,36 +293,16 @@ impl<B: Backend + ?Sized> Backend for &mut B {
         (**self).event(timeout)
     }
 
-    fn edit(
-        &mut self,
-        prompt: &str,
-        initial: &str,
-        above: usize,
-        again: &str,
-        completer: &AtCompleter,
-        wait: Option<Duration>,
-    ) -> io::Result<EditWait> {
-        (**self).edit(prompt, initial, above, again, completer, wait)
-    }
-
-    fn abandon_edit(&mut self) -> String {
-        (**self).abandon_edit()
-    }
-
     fn idle(&mut self, within: Duration) {
         (**self).idle(within)
     }
 
+    fn input_pending(&self) -> bool {
+        (**self).input_pending()
+    }
+
     fn take_continued(&mut self) -> bool {
         (**self).take_continued()
-    }
-
-    fn editor_cursor(&self) -> String {
-        (**self).editor_cursor()
-    }
-
-    fn draw_above_editor(&mut self, bytes: &str, again: &str) -> io::Result<bool> {
-        (**self).draw_above_editor(bytes, again)
     }
 
     fn suspend(&mut self, wait: Option<Duration>) -> io::Result<bool> {

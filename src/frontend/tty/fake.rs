@@ -36,31 +36,13 @@
 //!
 //! ## The clock
 //!
-//! One fake clock ([`FakeBackend::now`], [`FakeBackend::elapsed`]) for keys, timeouts and the
-//! editor: each event comes a gap after the one before ([`FakeBackend::timed`]; none with
-//! [`FakeBackend::new`]). A wait for a key or for an editor that ends before the next event is
-//! due moves the clock by the wait and gives [`Event::Timeout`] (or [`EditWait::Open`] with no
-//! key); an event moves the clock to when it is due. A scripted [`Event::Timeout`] is a wait
+//! One fake clock ([`FakeBackend::now`], [`FakeBackend::elapsed`]) for keys and timeouts: each event comes a gap after the one before ([`FakeBackend::timed`]; none with
+//! [`FakeBackend::new`]). A wait for a key that ends before the next event is due moves the
+//! clock by the wait and gives [`Event::Timeout`]; an event moves the clock to when it is due. A scripted [`Event::Timeout`] is a wait
 //! that passes with no key: the clock moves by the wait the front end asked for (without a
 //! wait, the front end is told of a timeout and no time passes). When the events run out the
 //! terminal is gone, or (with [`FakeBackend::idle_at_end`]) every wait passes with no key, as
 //! when a person stops typing, so `--timeout` ends the run. Nothing sleeps.
-//!
-//! ## The editor
-//!
-//! [`Backend::edit`] is a line editor that types the events that follow: Enter saves, Esc keeps
-//! the draft, Ctrl+C interrupts, Ctrl+D in an empty editor closes it, Ctrl+Z suspends, Ctrl+]
-//! peeks; in an empty editor ↑ ↓ Tab Shift+Tab ← → navigate; Backspace deletes the last
-//! character, other keys are ignored. A paste goes in as the real editor puts it (as it is, or
-//! folded into a marker: `crate::paste`, with the same room), a typed character too (a line it
-//! would make too tall has its beginning folded: `paste::Pastes::type_in`), and what it closes
-//! with has the markers expanded. It echoes as rustyline does: at the start of the cursor's row, the prompt
-//! and the text, a line break starting a new row, wrapped at the width by the screen (the
-//! fake's rustyline counts widths as the terminal does), each change rewriting the rows the
-//! last echo took; when it closes, the cursor goes to the start of the next row. A resize while it
-//! is open redraws it, and the front end hears of the resize (an [`Event::Resize`]) after the
-//! editor closes. Its echo is not in [`FakeBackend::written`], which holds only what the front
-//! end wrote.
 //!
 //! ## Stale rows
 //!
@@ -68,21 +50,17 @@
 //! still rewrite) with relative moves, and leaves only its transcript. The fake records who last
 //! changed each row (rows that scrolled off the top count on, so a row keeps its number), where
 //! each of the front end's writes went (from the highest row its cursor reached to the lowest
-//! row it or the editor's echo after it left text on), and every cursor move the screen cut
-//! short. [`FakeBackend::stale_rows`] lists what is wrong:
+//! row it left text on), and every cursor move the screen cut short. [`FakeBackend::stale_rows`] lists what is wrong:
 //!
-//! - a cursor-up or cursor-down that could not go as far as asked: the front end (or the
-//!   editor's echo, said so) reached for a row that is gone, so what it drew there is in the
-//!   scrollback, stale;
+//! - a cursor-up or cursor-down that could not go as far as asked: the front end reached for a
+//!   row that is gone, so what it drew there is in the scrollback, stale;
 //! - a live block taller than the window's rows less one: from the highest row the next write
 //!   changes (a transcript line it writes again as it was is not the block), down to the
 //!   lowest row the write before left text on, not counted across a resize;
 //! - a row below the cursor when the run ends that is not blank, or text right of the cursor
 //!   on its row (the live block was not erased);
 //! - a row that held text before the run and holds other text now (the run drew over the
-//!   shell's output, or a partial line), allowing for rows cut by a narrower window;
-//! - a row left (in the scrollback or on the screen) whose last change was the editor's echo
-//!   (an editor's rows are part of the block; the transcript is written by the front end).
+//!   shell's output, or a partial line), allowing for rows cut by a narrower window.
 //!
 //! So after a run, the scrollback and the rows above the cursor hold what was printed before
 //! the run and the lines the front end left, nothing else; [`FakeBackend::left`] gives them for
@@ -128,41 +106,12 @@ pub struct FakeBackend {
     /// When the last event came (the next one's gap counts from it).
     last_event: Instant,
     term: Term,
-    editor: Option<OpenEditor>,
-    /// A resize came while an editor was open: the front end hears of it next.
-    resize_pending: bool,
     /// Rows with text when the front end first wrote (absolute row, text).
     before: Option<Vec<(usize, String)>>,
     /// The narrowest window since the run started.
     narrowest: usize,
     /// Where each front-end write ends in `written`.
     write_ends: Vec<usize>,
-}
-
-/// The fake editor's state between waits.
-#[derive(Debug)]
-struct OpenEditor {
-    prompt: String,
-    /// Its line as shown (a folded paste as its marker).
-    text: String,
-    /// The pastes folded in it.
-    pastes: crate::paste::Pastes,
-    /// Rows of the block above its row.
-    above: usize,
-    /// The absolute row its echo starts on.
-    origin: usize,
-    /// Rows its last echo took.
-    rows: usize,
-}
-
-/// Whether an editor's line fits the window of `size` (rows, columns) under `above` rows of
-/// its block, as the real editor measures it (`editor::Watch`): within the rows left less the
-/// row of its closing line feed.
-fn fits(size: (usize, usize), prompt: &str, above: usize) -> impl Fn(&str) -> bool {
-    let (rows, cols) = size;
-    let room = rows.saturating_sub(above + 1).max(1);
-    let prompt = prompt.to_string();
-    move |line: &str| crate::text::editor_cursor(&prompt, line, cols).0 < room
 }
 
 /// What came within a wait.
@@ -207,8 +156,6 @@ impl FakeBackend {
             started,
             last_event: started,
             term: Term::new(rows, cols),
-            editor: None,
-            resize_pending: false,
             before: None,
             narrowest: cols,
             write_ends: Vec::new(),
@@ -343,52 +290,6 @@ impl FakeBackend {
             self.narrowest = self.narrowest.min(self.size.1);
         }
         Ok(Next::Event(event))
-    }
-
-    /// Echoes the open editor as rustyline refreshes its line: back to the row it starts on,
-    /// the rows of the last echo erased, the prompt and the text written.
-    fn echo(&mut self, closing: bool) {
-        let Some(editor) = &self.editor else {
-            return;
-        };
-        let mut out = String::new();
-        let at = self.term.scrolled() + self.term.cursor().0;
-        if at > editor.origin {
-            let _ = write!(out, "\x1b[{}A", at - editor.origin);
-        }
-        out.push('\r');
-        for i in 0..editor.rows {
-            if i > 0 {
-                out.push_str("\x1b[B\r");
-            }
-            out.push_str("\x1b[K");
-        }
-        if editor.rows > 1 {
-            let _ = write!(out, "\x1b[{}A", editor.rows - 1);
-        }
-        out.push_str(&editor.prompt);
-        for c in editor.text.chars() {
-            match c {
-                // rustyline lays out a line break as a new row.
-                '\n' => out.push_str("\r\n"),
-                '\x00'..='\x1f' => {
-                    out.push('^');
-                    out.push(char::from(b'@' + c as u8));
-                }
-                '\x7f' => out.push_str("^?"),
-                c => out.push(c),
-            }
-        }
-        if closing {
-            out.push_str("\r\n");
-        }
-        let writes = self.term.writes;
-        self.term
-            .write(&out, Writer::Editor(writes.saturating_sub(1)));
-        let at = self.term.scrolled() + self.term.cursor().0;
-        if let Some(editor) = &mut self.editor {
-            editor.rows = (at + 1).saturating_sub(editor.origin).max(1);
-        }
     }
 }
 

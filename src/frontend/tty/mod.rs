@@ -1,14 +1,14 @@
 //! The terminal front end: the screen model ([`crate::ui`]) drawn inline at the cursor (or on
-//! the alternate screen), keys from our own reader, rustyline editors (docs/interactive.md
-//! describes the screens and keys).
+//! the alternate screen), keys from our own reader, the line editors as components
+//! (docs/interactive.md describes the screens and keys).
 //!
-//! One loop ([`Session::run`]) over one event stream: keys and resizes from the terminal,
-//! the open editor's closing and keys (the editor on its own thread when a timeout runs),
-//! the `--timeout` clock. What every screen shares is handled here once: Ctrl+C dismisses,
+//! One loop ([`Session::run`]) over one event stream: keys (an open editor's too) and
+//! resizes from the terminal, the `--timeout` clock. What every screen shares is handled here once: Ctrl+C dismisses,
 //! Ctrl+Z suspends like a shell job, Ctrl+] peeks at the agent's message, the bell rings on
 //! the first frame, the countdown takes the hint line's place in the last seconds, a resize
 //! lays the block out again. The screens are components with their own state (`question.rs`,
-//! `review.rs`, `overlay.rs`: `on(action) -> Outcome`, `render(cx) -> lines`); the region
+//! `review.rs`, `overlay.rs`: `on(action) -> Outcome`, `render(cx) -> lines`; an editor is
+//! `crate::ui::line_editor` under `overlay::Editor`, its keys in `editing.rs`); the region
 //! (`region.rs`) owns what is on the terminal: the block, the transcript above it, and the
 //! lines another program left above that (`--above`). Where to
 //! go next and every answer rule are the [`Flow`]'s: this module maps keys to actions through
@@ -28,7 +28,7 @@ mod review;
 mod screens;
 mod transcript;
 
-pub use backend::{Backend, EditWait, EditorRun, TtyBackend};
+pub use backend::{Backend, EditorRun, TtyBackend};
 #[cfg(any(test, feature = "fake-terminal"))]
 pub use fake::FakeBackend;
 pub use region::Placement;
@@ -93,8 +93,6 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         cols: 0,
         block_rows: 0,
         drawn: Block::default(),
-        editor: None,
-        again: None,
         flow,
         io: backend,
     };
@@ -161,14 +159,10 @@ struct Session<'p, B> {
     deadline: Option<Deadline>,
     /// The columns the last frame was laid out for.
     cols: usize,
-    /// The rows of the last block (an editor's block: the rows above the editor).
+    /// The rows of the last block.
     block_rows: usize,
-    /// The last block drawn (an editor's block, while it is open).
+    /// The last block drawn.
     drawn: Block,
-    editor: Option<editing::OpenEditor>,
-    /// While an editor is open: the region as it is once started again at the cursor and the
-    /// editor's block drawn there, which a stop from outside does ([`Backend::take_continued`]).
-    again: Option<Region>,
 }
 
 /// Columns a drawn line may use: the width less one (a line that fills the last column makes
@@ -192,25 +186,25 @@ impl<B: Backend> Session<'_, B> {
                 self.time_out()?;
                 continue;
             }
-            if self.editor.is_none() {
-                if let Some(outcome) = self.screens.auto_open(&self.flow, &self.look) {
-                    self.outcome(outcome)?;
-                    continue;
-                }
+            if let Some(outcome) = self.screens.auto_open(&self.flow, &self.look) {
+                self.outcome(outcome)?;
+                continue;
+            }
+            // Keys typed into an editor in a burst (a fast typist, a paste's keys, a link that
+            // delivers late) are read first and drawn once.
+            let burst = self.screens.editing() && self.record.ready() && self.io.input_pending();
+            if !burst {
                 self.draw(now)?;
             }
             let wait = self.deadline.and_then(|d| d.wait(now));
-            if let (Some(left), None) = (self.grace.left(now), &self.editor) {
-                // The grace of the first question: keys are read and dropped (an editor is
-                // not opened on the terminal until it ends), resizes and the clock still count.
+            if let Some(left) = self.grace.left(now) {
+                // The grace of the first question: keys are read and dropped, resizes and the
+                // clock still count.
                 self.after_the_first_frame();
                 self.event_in_the_grace(wait.map_or(left, |w| w.min(left)))?;
                 continue;
             }
-            if self.screens.editing() {
-                self.after_the_first_frame();
-                self.edit(wait)?;
-            } else if !self.record.ready() {
+            if !self.record.ready() {
                 self.io.idle(wait.map_or(IDLE_AFTER, |w| w.min(IDLE_AFTER)));
                 self.after_the_first_frame();
                 self.event(wait)?;
@@ -405,10 +399,12 @@ impl<B: Backend> Session<'_, B> {
     /// ([`words::TOO_MANY_NOTES_NOTICE`](crate::ui::words::TOO_MANY_NOTES_NOTICE)); closed
     /// again with that hint shown, the text is dropped, as the hint said.
     fn note_refused(&mut self, command: &Command) -> Refused {
-        let text = match command {
-            Command::SetNote { text, .. } | Command::SetOptionNote { text, .. } => text,
-            _ => return Refused::No,
-        };
+        if !matches!(
+            command,
+            Command::SetNote { .. } | Command::SetOptionNote { .. }
+        ) {
+            return Refused::No;
+        }
         let mut trial = self.flow.clone();
         let refused = matches!(
             trial.apply(command.clone()),
@@ -420,8 +416,8 @@ impl<B: Backend> Session<'_, B> {
         match self.screens.overlays.last_mut() {
             _ if !refused => Refused::No,
             Some(Overlay::Editor(e)) if e.notice != Some(notice) => {
+                // The editor stays open on its own text.
                 e.notice = Some(notice);
-                e.initial = text.clone();
                 Refused::Kept
             }
             _ => Refused::Dropped,
@@ -506,8 +502,11 @@ impl<B: Backend> Session<'_, B> {
         }
     }
 
-    /// Acts on a key at a menu or a pager.
+    /// Acts on a key at a menu, a pager or an editor.
     fn key(&mut self, key: Key) -> io::Result<()> {
+        if self.screens.editing() {
+            return self.editor_key(key);
+        }
         let action = keymap::action(self.screens.keymap(&self.flow), &key);
         match action {
             Some(Action::Dismiss) => return self.apply(Command::Interrupt),

@@ -1,14 +1,14 @@
-//! The small components: the line editor's frame ([`Editor`]: what it edits, its hint, what
+//! The small components: the line editor ([`Editor`]: what it edits, its hint, its rows, what
 //! its closing does), the pager ([`Pager`]: a preview, a whole text, the key list, the agent's
 //! message) and the confirmations ([`Confirm`]).
 
 use super::layers::{Cx, Outcome};
-use crate::editor::Edit;
 use crate::flow::Command;
 use crate::keys::Key;
 use crate::text::for_terminal;
 use crate::text::{fit, width_of, wrap};
 use crate::ui::keymap::{self, Action};
+use crate::ui::line_editor::{EditorKind, EditorSpec, LineEditor, Row};
 use crate::ui::words::{self, Confirmation};
 use std::cell::{Cell, RefCell};
 
@@ -43,37 +43,67 @@ impl Target {
     }
 }
 
-/// An open line editor's frame.
+/// How an editor was closed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Edit {
+    /// Enter: save this text (an empty text clears; the flow decides).
+    Saved(String),
+    /// Esc, Ctrl+D in an empty editor: closed with this draft.
+    Closed(String),
+    /// Ctrl+C: dismiss the whole flow; the draft is not saved.
+    Interrupted,
+    /// ↑ ↓ Tab Shift+Tab ← → in an empty editor: leave it and move (the contract's "Editing
+    /// flow": when the editor is empty these keys navigate without Esc first).
+    Navigate(Key),
+    /// No key came for the `--timeout` time: the flow times out; this draft is kept as Esc
+    /// keeps it.
+    TimedOut(String),
+}
+
+/// The prompt of every editor.
+pub(super) const EDITOR_PROMPT: &str = "> ";
+
+/// The most rows an `@` completion's list takes under the editor.
+pub(super) const MAX_LISTED: usize = 5;
+
+/// An open line editor: what it edits, its hint, the editing component
+/// ([`crate::ui::line_editor::LineEditor`]) and what its closing does.
 #[derive(Debug)]
 pub(super) struct Editor {
     /// What it edits.
     pub target: Target,
     /// What the hint line calls it.
     what: String,
-    /// The text it opens with (the draft again after a suspend or a peek).
-    pub initial: String,
+    /// The text, its cursor, undo and kill ring.
+    pub line: Box<LineEditor>,
     /// A notice shown in the hint line in place of the keys (the external editor's).
     pub notice: Option<&'static str>,
+    /// The rows of the candidates the last Tab listed (`crate::complete::list_rows`), shown
+    /// under the editor until the next key.
+    pub listing: Vec<String>,
+    /// What `@` completion says after the text (`  indexing… N files`, why it gave up).
+    pub status: Option<String>,
 }
 
 impl Editor {
     /// An editor of `target`, called `what`, opening with `initial`.
     pub fn new(target: Target, what: String, initial: String) -> Self {
+        let kind = match target {
+            Target::CustomText(_) => EditorKind::Answer,
+            Target::Note(_) | Target::OptionNote(..) => EditorKind::Note,
+            Target::Filter(_) => EditorKind::Filter,
+        };
+        let spec = EditorSpec {
+            prompt: EDITOR_PROMPT,
+            ..EditorSpec::new(kind, initial)
+        };
         Editor {
             target,
             what,
-            initial,
+            line: Box::new(LineEditor::new(spec)),
             notice: None,
-        }
-    }
-
-    /// The placeholder shown while the line is empty (upstream `editorPlaceholderInput`,
-    /// `editorPlaceholderNote`).
-    pub fn placeholder(&self) -> &'static str {
-        match self.target {
-            Target::CustomText(_) => words::ANSWER_PLACEHOLDER,
-            Target::Note(_) | Target::OptionNote(..) => words::NOTE_PLACEHOLDER,
-            Target::Filter(_) => "",
+            listing: Vec::new(),
+            status: None,
         }
     }
 
@@ -97,10 +127,96 @@ impl Editor {
         cx.look.hint(&format!("{what} \u{b7} {keys}"), cx.width)
     }
 
+    /// The rows the editor needs at most in a block of `height` rows: its text's (up to
+    /// [`crate::ui::line_editor::EditorSpec::rows`], at most half the rows under the hint line),
+    /// and the candidates listed.
+    pub fn rows(&self, height: usize, width: usize) -> usize {
+        let room = height.saturating_sub(1);
+        (room / 2).clamp(1, self.line.spec().rows)
+            + self.listing.len().min(MAX_LISTED)
+            + self.status_rows(width)
+    }
+
+    /// The rows completion's status takes under the text: none when it is short enough to go
+    /// after it, else up to 2.
+    fn status_rows(&self, width: usize) -> usize {
+        match &self.status {
+            Some(status) if width_of(status) > width / 2 => 2,
+            _ => 0,
+        }
+    }
+
+    /// The editor's rows, `width` columns wide and at most `rows` rows: its text in view, the
+    /// cursor drawn as a reverse-video cell, completion's status after the last row of text,
+    /// the placeholder and the markers of rows out of view dim; then the candidates the last
+    /// Tab listed.
+    pub fn render(&self, look: &crate::ui::view::Look, width: usize, rows: usize) -> Vec<String> {
+        let listed = self.listing.len().min(rows.saturating_sub(1));
+        let status_rows = self.status_rows(width).min(rows.saturating_sub(listed + 1));
+        let view = self
+            .line
+            .view(width, rows.saturating_sub(listed + status_rows).max(1));
+        let last_text = view.rows.iter().rposition(|r| matches!(r, Row::Text(_)));
+        let mut out = Vec::with_capacity(rows);
+        let mut below = Vec::new();
+        for (i, row) in view.rows.iter().enumerate() {
+            let text = match row {
+                Row::Text(text) => {
+                    let mut text = text.clone();
+                    if let (Some(status), Some(true)) = (&self.status, last_text.map(|l| l == i)) {
+                        // After the text when it fits (the cursor's cell on its first
+                        // blank), else on rows of its own under it.
+                        if width_of(&text) + width_of(status) <= width {
+                            text.push_str(status);
+                        } else if status_rows == 0 {
+                            text = fit(&format!("{text}{status}"), width);
+                        } else {
+                            below = wrap(status.trim_start(), width.saturating_sub(2).max(1));
+                        }
+                    }
+                    if i == view.cursor.0 {
+                        with_cursor(&text, view.cursor_byte)
+                    } else {
+                        text
+                    }
+                }
+                Row::Placeholder(text) => {
+                    let at = view.cursor_byte.min(text.len());
+                    let (prompt, rest) = text.split_at(at);
+                    let mut rest = rest.chars();
+                    let first = rest.next().map_or(" ".to_string(), String::from);
+                    let rest: String = rest.collect();
+                    let hint = if rest.is_empty() {
+                        String::new()
+                    } else {
+                        look.hint(&rest, width)
+                    };
+                    format!("{prompt}\x1b[7m{}\x1b[27m{hint}", look.hint(&first, width))
+                }
+                Row::Above(text) | Row::Below(text) => look.hint(text, width),
+            };
+            out.push(text);
+            if !below.is_empty() {
+                let room = status_rows;
+                out.extend(
+                    below
+                        .drain(..)
+                        .take(room)
+                        .map(|l| look.hint(&format!("  {l}"), width)),
+                );
+            }
+        }
+        for line in self.listing.iter().take(listed) {
+            out.push(look.hint(line, width));
+        }
+        out
+    }
+
     /// What the editor's closing does (the contract's "Editing flow"): Enter saves, Esc keeps
     /// the draft, Ctrl+C dismisses, a timeout keeps the draft then times the flow out (the
     /// loop applies the timeout); an empty editor left with ↑ ↓ Tab Shift+Tab ← → keeps the
-    /// empty draft and moves as those keys do on the screen under it.
+    /// empty draft and moves as those keys do on the screen under it. The filter's editor sets
+    /// the filter it has (Enter) or clears it (Esc).
     pub fn closed(&mut self, edit: Edit) -> Outcome {
         let (text, saved, then) = match edit {
             Edit::Saved(text) => (text, true, None),
@@ -111,14 +227,10 @@ impl Editor {
                     then: None,
                 }
             }
-            Edit::Suspended(text) | Edit::Peek(text) | Edit::External(text) => {
-                self.initial = text;
-                return Outcome::Stay;
-            }
             Edit::Navigate(key) => {
                 let then = match key {
-                    Key::Up => Action::Up,
-                    Key::Down => Action::Down,
+                    Key::Up => Action::StepUp,
+                    Key::Down => Action::StepDown,
                     Key::Tab | Key::Right => Action::NextQuestion,
                     _ => Action::PrevQuestion,
                 };
@@ -127,13 +239,26 @@ impl Editor {
         };
         if let Target::Filter(q) = self.target {
             let text = text.trim();
-            return Outcome::Filter(q, (!text.is_empty()).then(|| text.to_string()));
+            let keep = saved || then == Some(Action::StepDown);
+            return Outcome::Filter(q, (keep && !text.is_empty()).then(|| text.to_string()));
         }
         Outcome::Close {
             apply: self.target.command(text, saved),
             then,
         }
     }
+}
+
+/// `row` with the character at byte `at` (a space at the row's end) in reverse video: the
+/// editor's cursor.
+fn with_cursor(row: &str, at: usize) -> String {
+    let at = at.min(row.len());
+    let (before, rest) = row.split_at(at);
+    let cell = unicode_segmentation::UnicodeSegmentation::graphemes(rest, true)
+        .next()
+        .unwrap_or(" ");
+    let after = &rest[cell.len().min(rest.len())..];
+    format!("{before}\x1b[7m{cell}\x1b[27m{after}")
 }
 
 /// A pager over a text: every line reachable, a position in the title.

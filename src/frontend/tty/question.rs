@@ -27,6 +27,9 @@ pub(super) enum Mode {
     Editing(Row),
     /// Only the prompt (over a question note's editor).
     Prompt,
+    /// Its options as the filter being typed narrows them, the highlight kept: no hint line
+    /// (over the filter's editor).
+    Filtering,
 }
 
 /// One question's component; it lives as long as the flow, so a question shown again opens
@@ -184,6 +187,18 @@ impl QuestionPrompt {
             }
             Action::Down => {
                 menu.down();
+                Outcome::Stay
+            }
+            Action::StepUp => {
+                if menu.active > 0 {
+                    menu.up();
+                }
+                Outcome::Stay
+            }
+            Action::StepDown => {
+                if menu.active + 1 < len {
+                    menu.down();
+                }
                 Outcome::Stay
             }
             Action::PageUp => {

@@ -116,6 +116,8 @@ impl Review {
         match action {
             Action::Up => self.active = Some((active + items - 1) % items),
             Action::Down => self.active = Some((active + 1) % items),
+            Action::StepUp => self.active = Some(active.saturating_sub(1)),
+            Action::StepDown => self.active = Some((active + 1).min(items - 1)),
             Action::First => self.active = Some(0),
             Action::Last => self.active = Some(items - 1),
             Action::Number(d) => {

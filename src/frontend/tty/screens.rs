@@ -140,9 +140,11 @@ impl Screens {
                 editor: false,
             },
             Some(Overlay::Editor(e)) => {
+                // The hint line, the screen under the editor, the editor's rows at the bottom.
+                let editor_rows = e.rows(height, width);
                 let mut lines = vec![e.hint(&cx)];
                 let under = Cx {
-                    height: height.saturating_sub(2).max(1),
+                    height: height.saturating_sub(1 + editor_rows).max(1),
                     status: None,
                     ..cx
                 };
@@ -155,13 +157,14 @@ impl Screens {
                         self.questions[q].render(&under, Mode::Editing(Row::Option(o)))
                     }
                     Target::Note(_) if at_review => Vec::new(),
-                    Target::Note(q) | Target::Filter(q) => {
-                        self.questions[q].render(&under, Mode::Prompt)
-                    }
+                    Target::Note(q) => self.questions[q].render(&under, Mode::Prompt),
+                    Target::Filter(q) => self.questions[q].render(&under, Mode::Filtering),
                 });
+                let room = height.saturating_sub(lines.len()).max(1);
+                lines.extend(e.render(look, width, room.min(editor_rows)));
                 Block {
                     lines,
-                    editor: true,
+                    editor: false,
                 }
             }
             None => Block {

@@ -57,11 +57,6 @@ impl WindowSize {
     pub(super) fn forget(&self) {
         self.last.set(None);
     }
-
-    /// Whether a resize or a continue signal came since the size was last read.
-    pub(super) fn may_have_changed(&self) -> bool {
-        self.stale.load(std::sync::atomic::Ordering::SeqCst)
-    }
 }
 
 impl Drop for WindowSize {

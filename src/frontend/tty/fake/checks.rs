@@ -7,20 +7,17 @@ impl FakeBackend {
     /// The cursor moves the screen cut short, and the live blocks taller than the window's
     /// rows less one (the first two points of "Stale rows" in the module notes).
     pub(super) fn reach_problems(&self) -> Vec<String> {
-        let mut problems: Vec<String> =
-            self.term
-                .clamps
-                .iter()
-                .map(|c| {
-                    format!(
-                    "{}write {}: {} from row {} was cut short: the rows it reaches for are gone",
-                    if c.editor { "the editor's echo after " } else { "" },
-                    c.write,
-                    c.sequence,
-                    c.row
+        let mut problems: Vec<String> = self
+            .term
+            .clamps
+            .iter()
+            .map(|c| {
+                format!(
+                    "write {}: {} from row {} was cut short: the rows it reaches for are gone",
+                    c.write, c.sequence, c.row
                 )
-                })
-                .collect();
+            })
+            .collect();
         for pair in self.term.frames.windows(2) {
             let (drawn, next) = (pair[0], pair[1]);
             let Some(top) = next.first_changed else {
@@ -86,15 +83,6 @@ impl FakeBackend {
             if now != was && !(cut && was.starts_with(now)) {
                 problems.push(format!(
                     "{} held {was:?} before the run and holds {now:?}",
-                    at(abs)
-                ));
-            }
-        }
-        for (abs, writer) in self.term.writers.iter().enumerate() {
-            let text = all.get(abs).map_or("", String::as_str);
-            if matches!(writer, Writer::Editor(_)) && !text.is_empty() {
-                problems.push(format!(
-                    "{} still holds the editor's echo: {text:?}",
                     at(abs)
                 ));
             }

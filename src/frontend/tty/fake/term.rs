@@ -17,8 +17,6 @@ pub(super) enum Writer {
     Before,
     /// The front end's write number `n` (from 0).
     Frame(usize),
-    /// The fake line editor's echo, while the front end's write `n` was the last.
-    Editor(usize),
 }
 
 /// What vt100 reports besides the screen: rows dropped off the scrollback, bells, titles and
@@ -131,8 +129,6 @@ impl Standins {
 pub(super) struct Clamp {
     /// The front end's write number (from 0).
     pub write: usize,
-    /// It was the editor's echo after that write, not the write.
-    pub editor: bool,
     /// The sequence (`ESC[5A`).
     pub sequence: String,
     /// The cursor's row before it (0-based).
@@ -164,7 +160,7 @@ pub(super) struct FrameSpan {
     pub write: usize,
     /// The highest row its cursor reached.
     pub top: usize,
-    /// The lowest row it, or the editor's echo after it, left text on.
+    /// The lowest row it left text on.
     pub bottom: usize,
     /// The highest row it changed (`None`: none).
     pub first_changed: Option<usize>,
@@ -382,11 +378,6 @@ impl Term {
                     after_resize: std::mem::take(&mut self.resized),
                 });
             }
-            Writer::Editor(_) => {
-                if let Some(last) = self.frames.last_mut() {
-                    last.bottom = last.bottom.max(bottom);
-                }
-            }
             _ => {}
         }
     }
@@ -438,12 +429,11 @@ impl Term {
         };
         if cut {
             let write = match writer {
-                Writer::Frame(n) | Writer::Editor(n) => n,
+                Writer::Frame(n) => n,
                 Writer::Before => 0,
             };
             self.clamps.push(Clamp {
                 write,
-                editor: matches!(writer, Writer::Editor(_)),
                 sequence: seq.replace('\x1b', "ESC"),
                 row,
             });

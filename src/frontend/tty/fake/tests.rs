@@ -1,10 +1,8 @@
 //! The fake terminal itself: tmux's widths (checked against the real tmux), the screen and its
-//! scrollback, resizes, the clock, the editor's echo and the stale-row checks.
+//! scrollback, resizes, the clock and the stale-row checks.
 
 use super::*;
-use crate::complete::AtCompleter;
-use crate::editor::{Edit, Edited};
-use crate::frontend::tty::backend::{Backend, EditWait};
+use crate::frontend::tty::backend::Backend;
 use crate::keys::Key;
 
 /// Writes `text` as the front end and returns where the cursor went.
@@ -205,138 +203,6 @@ fn the_clock_moves_by_waits_and_to_each_event() {
     assert_eq!(fake.elapsed(), Duration::from_millis(300));
 }
 
-fn chars(text: &str) -> impl Iterator<Item = (Duration, Event)> + '_ {
-    text.chars()
-        .map(|c| (Duration::from_millis(100), Event::Key(Key::Char(c))))
-}
-
-#[test]
-fn the_editor_echoes_its_prompt_and_text_wrapped_at_the_width() {
-    let mut events: Vec<_> = chars("hello world").collect();
-    events.push((Duration::ZERO, Event::Key(Key::Enter)));
-    let mut fake = FakeBackend::timed(6, 10, events);
-    fake.write("Q\r\n").unwrap();
-    let completer = AtCompleter::new(".");
-    let edit = fake.edit("> ", "", 1, "", &completer, None).unwrap();
-    assert_eq!(
-        edit,
-        EditWait::Closed(Edited {
-            edit: Edit::Saved("hello world".into()),
-            shown: "hello world".into()
-        })
-    );
-    assert_eq!(fake.visible()[..4], ["Q", "> hello wo", "rld", ""]);
-    // Closed: the cursor at the start of the next row.
-    assert_eq!(fake.cursor(), (3, 0));
-    assert_eq!(fake.elapsed(), Duration::from_millis(1100));
-    // Only the front end's bytes are in `written`.
-    assert_eq!(fake.written, "Q\r\n");
-}
-
-#[test]
-fn the_editor_waits_on_the_same_clock_and_keeps_its_draft_between_waits() {
-    let mut events: Vec<_> = chars("ab").collect();
-    events.push((Duration::from_secs(3), Event::Key(Key::Backspace)));
-    events.push((Duration::ZERO, Event::Key(Key::Esc)));
-    let mut fake = FakeBackend::timed(6, 20, events);
-    let completer = AtCompleter::new(".");
-    let wait = Some(Duration::from_secs(1));
-    let mut outcomes = Vec::new();
-    loop {
-        match fake.edit("note: ", "x", 0, "", &completer, wait).unwrap() {
-            EditWait::Open { last_key } => {
-                outcomes.push(last_key.map(|at| at - fake.started));
-                assert_eq!(fake.visible()[0], format!("note: {}", fake.editor_cursor()));
-            }
-            EditWait::Closed(edited) => {
-                assert_eq!(edited.edit, Edit::Closed("xa".into()));
-                break;
-            }
-        }
-    }
-    let ms = |n| Some(Duration::from_millis(n));
-    // Keys at 0.1 and 0.2 s; waits of 1 s end at 1.2 and 2.2 s; Backspace at 3.2 s.
-    assert_eq!(outcomes, [ms(100), ms(200), None, None, ms(3200)]);
-    assert_eq!(fake.visible()[..2], ["note: xa", ""]);
-}
-
-#[test]
-fn a_resize_in_the_editor_redraws_it_and_is_told_after() {
-    let events = [
-        (Duration::ZERO, Event::Key(Key::Char('x'))),
-        (Duration::ZERO, Event::Resize),
-        (Duration::ZERO, Event::Key(Key::Enter)),
-    ];
-    let mut fake = FakeBackend::timed(6, 20, events);
-    fake.sizes.push_back((6, 12));
-    let completer = AtCompleter::new(".");
-    let edit = fake.edit("> ", "", 1, "", &completer, None).unwrap();
-    assert_eq!(
-        edit,
-        EditWait::Closed(Edited {
-            edit: Edit::Saved("x".into()),
-            shown: "x".into()
-        })
-    );
-    assert_eq!(fake.event(None).unwrap(), Event::Resize);
-    assert_eq!(fake.size(), (6, 12));
-    assert_eq!(fake.visible()[0], "> x");
-}
-
-/// The editor with `paste` pasted then Enter, on a `rows` x 80 window under `above` rows.
-fn pasted(paste: &str, rows: usize, above: usize) -> (EditWait, Vec<String>) {
-    let events = [
-        (Duration::ZERO, Event::Key(Key::Paste(paste.into()))),
-        (Duration::ZERO, Event::Key(Key::Enter)),
-    ];
-    let mut fake = FakeBackend::timed(rows, 80, events);
-    for _ in 0..above {
-        fake.write("block\r\n").unwrap();
-    }
-    let completer = AtCompleter::new(".");
-    let edit = fake.edit("> ", "", above, "", &completer, None).unwrap();
-    assert!(fake.block_fits());
-    assert_eq!(fake.scrollback(), Vec::<String>::new());
-    (edit, fake.visible())
-}
-
-#[test]
-fn a_long_paste_is_shown_as_its_marker_and_saved_whole() {
-    let seq: Vec<String> = (1..=40).map(|i| i.to_string()).collect();
-    let (edit, visible) = pasted(&seq.join("\n"), 24, 7);
-    assert_eq!(
-        edit,
-        EditWait::Closed(Edited {
-            edit: Edit::Saved(seq.join("\n")),
-            shown: "[paste #1 +40 lines]".into()
-        })
-    );
-    assert_eq!(visible[7..9], ["> [paste #1 +40 lines]", ""]);
-}
-
-#[test]
-fn a_short_paste_keeps_its_rows_when_they_fit_and_is_folded_when_not() {
-    // 12 rows under 7 of the block: the editor has 4 rows (and its closing line feed).
-    let (edit, visible) = pasted("1\n2\n3\n4", 12, 7);
-    assert_eq!(
-        edit,
-        EditWait::Closed(Edited {
-            edit: Edit::Saved("1\n2\n3\n4".into()),
-            shown: "1\n2\n3\n4".into()
-        })
-    );
-    assert_eq!(visible[7..11], ["> 1", "2", "3", "4"]);
-    let (edit, visible) = pasted("1\n2\n3\n4\n5", 12, 7);
-    assert_eq!(
-        edit,
-        EditWait::Closed(Edited {
-            edit: Edit::Saved("1\n2\n3\n4\n5".into()),
-            shown: "[paste #1 +5 lines]".into()
-        })
-    );
-    assert_eq!(visible[7], "> [paste #1 +5 lines]");
-}
-
 /// A front end in miniature: draws `frames` inline, each a list of rows, with the cursor
 /// parked at the block's end, then erases the block and prints `transcript`.
 fn draw(fake: &mut FakeBackend, frames: &[&[&str]], transcript: &[&str]) {
@@ -440,32 +306,6 @@ fn rows_left_below_the_cursor_or_over_the_shells_text_are_stale() {
         fake.stale_rows(),
         ["row 0 held \"progress: 42% done\" before the run and holds \"Style: Minimal\""]
     );
-}
-
-#[test]
-fn an_editors_rows_left_in_the_scrollback_are_stale() {
-    // A note that fits its two rows, in a window made narrower (typed or pasted text is
-    // folded before it grows past the window, not after), pushes the editor past the window;
-    // the front end erases what it can reach.
-    let mut events: Vec<_> = (0..30)
-        .map(|_| (Duration::ZERO, Event::Key(Key::Char('x'))))
-        .collect();
-    events.push((Duration::ZERO, Event::Resize));
-    events.push((Duration::ZERO, Event::Key(Key::Enter)));
-    let mut fake = FakeBackend::timed(4, 20, events);
-    fake.sizes.push_back((4, 10));
-    fake.write("Note\r\n").unwrap();
-    let completer = AtCompleter::new(".");
-    fake.edit("> ", "", 1, "", &completer, None).unwrap();
-    fake.write("\r\x1b[3A\x1b[JNote: saved\r\n").unwrap();
-    let problems = fake.stale_rows();
-    assert!(
-        problems
-            .iter()
-            .any(|p| p == "scrollback row 1 still holds the editor's echo: \"> xxxxxxxx\""),
-        "{problems:?}"
-    );
-    assert_eq!(fake.left()[..2], ["Note", "> xxxxxxxx"]);
 }
 
 #[test]

@@ -1,31 +1,10 @@
-//! What happens to the region between frames, when the terminal changed under it: an editor
-//! ran on the cursor's row, the window was resized, the run was stopped and started again.
+//! What happens to the region between frames, when the terminal changed under it: the window
+//! was resized, the run was stopped and started again.
 
 use super::{Placement, Region, Transcript};
 use console::measure_text_width;
 
 impl Region {
-    /// An editor ran on the cursor's row and left the cursor `rows` rows under it, at the left
-    /// (rustyline ends its line with a line feed): those rows are unknown until drawn again.
-    pub fn editor_closed(&mut self, rows: usize, transcript: &Transcript, window_rows: usize) {
-        if self.placement == Placement::Full {
-            self.full = None;
-            return;
-        }
-        if self.owns_screen() {
-            // What the editor scrolled away is drawn again.
-            self.screen = None;
-            self.at = (self.at + rows).min(window_rows.saturating_sub(1));
-            return;
-        }
-        self.shown.truncate(self.at);
-        self.shown.extend(std::iter::repeat_n(None, rows));
-        self.at += rows;
-        self.exists = self.exists.max(self.at);
-        self.dirty = self.dirty.max(self.at);
-        self.give_up_unreachable(transcript, window_rows);
-    }
-
     /// The window is now `cols` columns and `rows` rows (it was `old_cols`): the region's top
     /// is where its rows are now (rewrapped when the terminal rewraps), the next frame is drawn
     /// whole from there. Lines pushed out of the cursor's reach are given up as they are. On a
@@ -116,16 +95,6 @@ impl Region {
         self.exists = 0;
         self.dirty = 0;
         self.fresh = true;
-    }
-
-    /// [`Region::restart`] with the cursor at the left of an empty row: the next frame writes
-    /// no row of spaces first to keep a partial line (after a stop from outside with an editor
-    /// open, rustyline has cleared the cursor's row before the block is drawn again, and a row
-    /// of spaces as wide as the window was before the stop would take two rows after a
-    /// narrowing).
-    pub fn restart_at_the_left(&mut self, transcript: &Transcript) {
-        self.restart(transcript);
-        self.fresh = false;
     }
 
     /// The region's top `lines` lines (of the transcript lines live, then the block's rows)

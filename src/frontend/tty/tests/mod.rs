@@ -288,6 +288,39 @@ fn a_resize_lays_the_screen_out_again_at_once() {
     assert!(screen.lines().count() <= 7, "{screen}");
 }
 
+/// An open editor is a component like the others: a resize lays it out again at once, its
+/// draft kept (the fake terminal could not draw over an editor's rows until it closed).
+#[test]
+fn a_resize_with_an_editor_open_lays_it_out_again_at_once() {
+    let p = parse_payload(PREFS).unwrap();
+    let mut events = vec![key(Key::Char('4'))];
+    events.extend(chars("abc"));
+    events.push(Event::Resize);
+    let mut backend = FakeBackend::new(30, 100, events);
+    backend.sizes.push_back((12, 30));
+    let _ = drive(Flow::new(&p), &mut backend, &opts());
+    let screen = backend.screen();
+    assert!(
+        screen
+            .starts_with("Implementation preferences\nType your own \u{b7} Enter submit\u{2026}\n"),
+        "{screen}"
+    );
+    assert_eq!(screen.lines().last(), Some("> abc"), "{screen}");
+    assert!(screen.lines().all(|l| l.chars().count() <= 29), "{screen}");
+}
+
+/// ↑ / ↓ out of an empty editor move the highlight as the source's `moveOption`: they stop at
+/// the first and last rows (they wrapped round, from Type your own to the first option).
+#[test]
+fn arrows_out_of_an_empty_editor_stop_at_the_first_and_last_rows() {
+    // Type your own (the last row) opened and left with ↓: the highlight stays on it.
+    let (_, screen) = session(PREFS, vec![key(Key::Char('4')), key(Key::Down)]);
+    assert!(screen.contains("\n> ( ) 4. Type your own"), "{screen}");
+    // A note on the first option left with ↑: the highlight stays on the first.
+    let (_, screen) = session(PREFS, vec![key(Key::Char('n')), key(Key::Up)]);
+    assert!(screen.contains("\n> ( ) 1. Minimal"), "{screen}");
+}
+
 #[test]
 fn the_bell_rings_once_on_the_first_screen() {
     let p = parse_payload(PREFS).unwrap();

@@ -108,11 +108,10 @@ fn an_open_editor_times_out_with_its_draft_saved_as_esc_saves_it() {
         timed_out(ending).0,
         json!({"style": {"values": ["Sol"], "labels": ["Sol"], "indices": [], "customText": "Sol"}})
     );
-    // The countdown is written over the editor's hint line (under the title), the editor's
-    // cursor kept.
-    assert!(backend
-        .written
-        .contains("\x1b7\x1b[2;1HType your own \u{b7} Closing in 1 s without an answer: press any key\x1b[K\x1b8"));
+    // The countdown takes the editor's hint line (under the title), drawn as every frame.
+    assert!(backend.written.contains(
+        "\x1b[2;1HType your own \u{b7} Closing in 1 s without an answer: press any key\x1b[K"
+    ));
 }
 
 #[test]
@@ -138,8 +137,9 @@ fn a_key_in_an_editor_starts_the_time_again_and_clears_the_countdown() {
     assert!(matches!(ending, Ending::TerminalLost(_)), "{ending:?}");
     assert!(
         backend.written.ends_with(
-            "\x1b7\x1b[2;1HNote on this question \u{b7} Closing in 10 s without an answer: press any key\x1b[K\x1b8\
-         \x1b7\x1b[2;1HNote on this question \u{b7} Enter save \u{b7} Esc close\x1b[K\x1b8"
+            "\x1b[2;1HNote on this question \u{b7} Closing in 10 s without an answer: press any key\x1b[K\x1b[?25l\
+             \x1b[2;1HNote on this question \u{b7} Enter save \u{b7} Esc close\x1b[K\
+             \x1b[4;1H> x\x1b[7m \x1b[27m\x1b[K\x1b[?25l"
         ),
         "{:?}",
         backend.written
