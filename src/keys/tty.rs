@@ -47,6 +47,12 @@ pub fn take_continued() -> bool {
     CONTINUED.swap(false, std::sync::atomic::Ordering::SeqCst)
 }
 
+/// Whether a continue (`SIGCONT`) came that [`take_continued`] has not taken yet: the wake it
+/// gives the reader may come after a wait that the stop made run out.
+pub fn continued_pending() -> bool {
+    CONTINUED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 impl TtySource {
     /// A source reading `tty` (normally `/dev/tty`; any readable file descriptor works, which
     /// the tests use). Put it in raw mode first ([`RawMode`]), or bytes come only line by line.

@@ -61,6 +61,11 @@ pub trait Backend {
     fn take_continued(&mut self) -> bool {
         false
     }
+    /// Whether a continue after a stop came that no event has told yet (the stop may have made
+    /// the `--timeout` clock run out: the continue starts it again first).
+    fn continue_pending(&self) -> bool {
+        false
+    }
     /// Gives the terminal back to the shell and stops the process group, as Ctrl+Z does to a
     /// shell job; returns when continued, with the screen to be drawn whole (`true`). Continued
     /// in the background (`bg`), it waits for the foreground (`fg`) at most `wait` (`--timeout`,
@@ -201,6 +206,10 @@ impl Backend for TtyBackend {
         std::mem::take(&mut self.continued)
     }
 
+    fn continue_pending(&self) -> bool {
+        crate::keys::continued_pending()
+    }
+
     fn suspend(&mut self, wait: Option<Duration>) -> io::Result<bool> {
         if let Some(raw) = self.raw.take() {
             raw.restore()?;
@@ -303,6 +312,10 @@ impl<B: Backend + ?Sized> Backend for &mut B {
 
     fn take_continued(&mut self) -> bool {
         (**self).take_continued()
+    }
+
+    fn continue_pending(&self) -> bool {
+        (**self).continue_pending()
     }
 
     fn suspend(&mut self, wait: Option<Duration>) -> io::Result<bool> {

@@ -183,6 +183,12 @@ impl<B: Backend> Session<'_, B> {
             self.sync();
             let now = self.io.now();
             if self.deadline.is_some_and(|d| d.is_past(now)) {
+                if self.io.continue_pending() {
+                    // A stop from outside ran the clock out: its continue starts it again
+                    // (docs/interactive.md "Timeout").
+                    self.event(Some(Duration::ZERO))?;
+                    continue;
+                }
                 self.time_out()?;
                 continue;
             }
