@@ -64,7 +64,8 @@ fn ctrl_g_writes_the_answer_in_the_editor_on_a_private_file_removed_after() {
                "indices": [], "customText": "first line\nsecond line"})
     );
     let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap();
-    assert_eq!(read("draft"), "dra");
+    // A text file's final line break: an editor that appends starts a line of its own.
+    assert_eq!(read("draft"), "dra\n");
     assert_eq!(read("mode").trim(), "600");
     assert!(
         !std::path::Path::new(&read("path")).exists(),
@@ -129,7 +130,7 @@ fn ctrl_g_hands_a_tall_paste_to_the_editor_whole() {
     s.send("\x03");
     let _ = s.finish();
     let draft = std::fs::read_to_string(dir.path().join("draft")).unwrap();
-    assert_eq!(draft, format!("a {} b", seq.join("\n")));
+    assert_eq!(draft, format!("a {} b\n", seq.join("\n")));
 }
 
 /// pi-ask on the preferences payload at 100x24 with `$EDITOR` a script that fills its file

@@ -455,6 +455,10 @@ impl LineEditor {
             (Key::Paste(text), _) => {
                 let mut clean = String::new();
                 self.paste.push(text, &mut clean);
+                if self.spec.kind == EditorKind::Filter {
+                    // The filter is one line: a pasted line break is a space.
+                    clean = clean.replace('\n', " ");
+                }
                 self.insert(&clean, &mut changes)
             }
             (_, None) => Outcome::Nothing,

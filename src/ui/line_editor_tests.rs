@@ -467,3 +467,14 @@ fn a_resize_lays_the_same_text_out_again() {
     assert_eq!(rows(&e.view(13, 5)), vec!["> abcdefghij"]);
     assert_eq!(rows(&e.view(7, 5)), vec!["> abcde", "  fghij", "  "]);
 }
+
+#[test]
+fn a_line_break_pasted_into_the_filter_is_a_space() {
+    // The filter is one line; an answer or a note keeps its line breaks.
+    let mut filter = LineEditor::new(EditorSpec::new(EditorKind::Filter, ""));
+    assert_eq!(filter.on(&Key::Paste("an\r\ngo".into())), Outcome::Edited);
+    assert_eq!(filter.text(), "an go");
+    let mut answer = LineEditor::new(EditorSpec::new(EditorKind::Answer, ""));
+    answer.on(&Key::Paste("an\ngo".into()));
+    assert_eq!(answer.text(), "an\ngo");
+}

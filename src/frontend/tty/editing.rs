@@ -208,8 +208,11 @@ fn edit_in<B: Backend>(
         Err(_) => return Ok(failed),
     };
     let _removed = crate::leftovers::on_exit(Some(file.path().to_path_buf()), None);
+    // A text file ends with a line break (an editor that appends starts a line of its own);
+    // one final line break is dropped when it is read back.
     if file
         .write_all(draft.as_bytes())
+        .and_then(|_| file.write_all(b"\n"))
         .and_then(|_| file.flush())
         .is_err()
     {
