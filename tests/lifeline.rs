@@ -399,10 +399,15 @@ fn the_caller_killed_while_plain_mode_or_the_dialogs_ask() {
 fn a_result_for_a_dead_callers_stdout_pipe_ends_the_run_at_once() {
     // stdout is a pipe to the caller, gone with it (EPIPE): nobody is left to tell, exit 1
     // as the lifeline's end says, nothing on stderr.
-    let mut s = drive(
+    the_results_reader_gone_with_the_caller(
         json!({"ask": ["first.json"], "lifeline": "pipe", "stdout_pipe": true}),
-        &[("PI_ASK_SCREEN", "inline")],
     );
+}
+
+/// Runs [`DRIVER`]'s `plan` inline and kills the caller, who was the result's reader: exit 1
+/// within 2 s, the terminal's modes back, nothing on stderr.
+fn the_results_reader_gone_with_the_caller(plan: Value) {
+    let mut s = drive(plan, &[("PI_ASK_SCREEN", "inline")]);
     s.wait_all(&["Which database?", "SQLite"]);
     let (code, took) = kill_the_caller(&s);
     assert_eq!(code, 1);
@@ -416,18 +421,10 @@ fn a_result_for_a_dead_callers_stdout_pipe_ends_the_run_at_once() {
 fn a_result_for_a_dead_callers_fifo_ends_the_run_without_a_word() {
     // As under pi: the result goes to a FIFO the caller reads (`--output /dev/fd/4`), and the
     // caller is killed: its reader is gone with it, no signal came. Exit 1, nothing on stderr.
-    let mut s = drive(
+    the_results_reader_gone_with_the_caller(
         json!({"ask": ["first.json", "--output", "result.fifo"], "lifeline": "socket",
                "fifo": "result.fifo", "read_fifo": true}),
-        &[("PI_ASK_SCREEN", "inline")],
     );
-    s.wait_all(&["Which database?", "SQLite"]);
-    let (code, took) = kill_the_caller(&s);
-    assert_eq!(code, 1);
-    assert!(took < Duration::from_secs(2), "{took:?}");
-    assert!(s.cooked(), "the terminal was left in raw mode");
-    assert_eq!(s.stderr(), "");
-    s.finish();
 }
 
 #[test]
