@@ -387,23 +387,24 @@ struct Proc {
 
 /// Reads a `/proc/<pid>/stat` line: after the command name in parentheses (which may hold
 /// anything, a `)` too), state, ppid, pgrp.
+#[cfg(test)]
 fn parse_stat(pid: Pid, line: &str) -> Option<Proc> {
-    let mut fields = line.rsplit_once(')')?.1.split_whitespace();
-    let zombie = fields.next()? == "Z";
-    let ppid = Pid::from_raw(fields.next()?.parse().ok()?);
-    let pgrp = Pid::from_raw(fields.next()?.parse().ok()?);
+    proc_of(pid, crate::proc_stat::Stat::parse(line)?)
+}
+
+/// `pid`'s [`Proc`] from its [`crate::proc_stat::Stat`].
+fn proc_of(pid: Pid, stat: crate::proc_stat::Stat) -> Option<Proc> {
     Some(Proc {
         pid,
-        ppid,
-        pgrp,
-        zombie,
+        ppid: Pid::from_raw(i32::try_from(stat.ppid).ok()?),
+        pgrp: Pid::from_raw(i32::try_from(stat.pgrp).ok()?),
+        zombie: stat.state == 'Z',
     })
 }
 
 /// The process `pid`, from procfs; `None` when it is gone or there is no procfs.
 fn process(pid: Pid) -> Option<Proc> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    parse_stat(pid, &stat)
+    proc_of(pid, crate::proc_stat::Stat::of(pid)?)
 }
 
 /// Every process procfs lists (at most 65536 are looked at); none without procfs.

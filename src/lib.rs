@@ -25,6 +25,7 @@ pub mod limits;
 pub mod man;
 pub mod notify;
 pub mod output;
+mod proc_stat;
 pub mod result;
 pub mod run;
 pub mod schema;

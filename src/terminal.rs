@@ -736,12 +736,19 @@ struct ProcStat {
 impl ProcStat {
     /// Reads a `/proc/<pid>/stat` line: after the command name in parentheses (which may hold
     /// anything, a `)` too), state, ppid, pgrp, session, tty_nr, tpgid.
+    #[cfg(test)]
     fn parse(line: &str) -> Option<ProcStat> {
-        let mut fields = line.rsplit_once(')')?.1.split_whitespace().skip(2);
-        let pgrp = fields.next()?.parse().ok()?;
-        let tty = fields.nth(1)?.parse().ok()?;
-        let tpgid = fields.next()?.parse().ok()?;
-        Some(ProcStat { pgrp, tty, tpgid })
+        ProcStat::from(crate::proc_stat::Stat::parse(line)?)
+    }
+
+    /// The fields of a whole line ([`crate::proc_stat::Stat`]); `None` when it stops before
+    /// the terminal's foreground group.
+    fn from(stat: crate::proc_stat::Stat) -> Option<ProcStat> {
+        Some(ProcStat {
+            pgrp: stat.pgrp,
+            tty: stat.tty?,
+            tpgid: stat.tpgid?,
+        })
     }
 
     /// Whether the process has a terminal whose foreground process group is another one.
@@ -752,12 +759,7 @@ impl ProcStat {
 
 /// This process's [`ProcStat`]; `None` without procfs.
 fn own_stat() -> Option<ProcStat> {
-    // One read: procfs gives a size of 0, so `read_to_string` would read it in five.
-    let mut stat = String::with_capacity(1024);
-    File::open("/proc/self/stat")
-        .and_then(|mut f| f.read_to_string(&mut stat))
-        .ok()?;
-    ProcStat::parse(&stat)
+    ProcStat::from(crate::proc_stat::Stat::of("self")?)
 }
 
 /// The controlling terminal's own device (`/dev/pts/3`), opened for reading: `/dev/tty` is

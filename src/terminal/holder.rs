@@ -5,6 +5,7 @@
 //! the processes' descriptors (`/proc/PID/fd`, `/proc/PID/fdinfo`), bounded. Also what a key
 //! typed during the wait means ([`wait_key`]).
 
+use crate::proc_stat::Stat;
 use std::fs::File;
 use std::io::Read;
 
@@ -54,22 +55,23 @@ impl Holder {
         let (major, minor) = (nix::sys::stat::major(dev), nix::sys::stat::minor(dev));
         let file = format!("{major:02x}:{minor:02x}:{}", meta.ino());
         let named = lock_holder(&locks, &file)?;
-        let alive = |pid: u32| {
-            read_stat(pid)
-                .and_then(|s| parse_stat(&s))
-                .filter(|(_, state, _, _)| !matches!(state, 'Z' | 'X'))
-        };
-        let (pid, (name, state, ppid, pgrp)) = match alive(named) {
+        let alive = |pid: u32| Stat::of(pid).filter(|s| !s.ended());
+        let (pid, stat) = match alive(named) {
             Some(stat) => (named, stat),
             None => {
                 let pid = live_holder(last, meta.dev(), meta.ino(), &file)?;
                 (pid, alive(pid)?)
             }
         };
+        let Stat {
+            name,
+            state,
+            ppid,
+            pgrp,
+            ..
+        } = stat;
         let leader_gone = pgrp != i64::from(pid)
-            && read_stat(u32::try_from(pgrp).ok()?)
-                .and_then(|s| parse_stat(&s))
-                .is_none_or(|(_, _, _, its)| its != pgrp);
+            && Stat::of(u32::try_from(pgrp).ok()?).is_none_or(|leader| leader.pgrp != pgrp);
         Some(Holder {
             pid,
             name,
@@ -127,29 +129,6 @@ impl Standing {
             Some(_) => Standing::NotAsking,
         }
     }
-}
-
-/// `/proc/PID/stat`, bounded (a line of a few hundred bytes).
-fn read_stat(pid: u32) -> Option<String> {
-    let mut stat = String::with_capacity(1024);
-    File::open(format!("/proc/{pid}/stat"))
-        .ok()?
-        .take(4096)
-        .read_to_string(&mut stat)
-        .ok()?;
-    Some(stat)
-}
-
-/// The command name, state, parent and process group of a `/proc/PID/stat` line (the name in
-/// parentheses may hold anything, a `)` too).
-fn parse_stat(line: &str) -> Option<(String, char, u32, i64)> {
-    let open = line.find('(')?;
-    let (name, rest) = line[open + 1..].rsplit_once(')')?;
-    let mut fields = rest.split_whitespace();
-    let state = fields.next()?.chars().next()?;
-    let ppid = fields.next()?.parse().ok()?;
-    let pgrp = fields.next()?.parse().ok()?;
-    Some((name.to_string(), state, ppid, pgrp))
 }
 
 /// The pid holding a `FLOCK` `WRITE` lock on `file` (`major:minor:inode`: the device in hex,
@@ -268,9 +247,10 @@ mod tests {
     #[test]
     fn a_stat_line_gives_name_state_parent_and_group() {
         let line = "4242 (pi (ask) x) T 1 4000 4000 34816 4100 4194560 1 0";
+        let stat = Stat::parse(line).unwrap();
         assert_eq!(
-            parse_stat(line),
-            Some(("pi (ask) x".to_string(), 'T', 1, 4000))
+            (stat.name.as_str(), stat.state, stat.ppid, stat.pgrp),
+            ("pi (ask) x", 'T', 1, 4000)
         );
         let holder = Holder {
             pid: 4242,
