@@ -121,10 +121,10 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
 /// ([`Session::after_the_first_frame`]).
 const IDLE_AFTER: Duration = Duration::from_millis(15);
 
-/// What [`Session::note_refused`] found of a note command.
+/// What [`Session::apply_note`] did with a note an editor saves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Refused {
-    /// Not a note, or a note the answer rules take.
+    /// Applied: the answer rules took it.
     No,
     /// One too many: the note editor stays open on the text, its hint saying so.
     Kept,
@@ -388,45 +388,44 @@ impl<B: Backend> Session<'_, B> {
     /// Applies a command; the flow refusing one this front end sent is a bug, reported as an
     /// [`io::Error`] wrapping the [`FlowError`] ([`drive`] turns it into `internal`).
     fn apply(&mut self, command: Command) -> io::Result<()> {
+        self.try_apply(command).map_err(io::Error::other)
+    }
+
+    /// [`Session::apply`], the flow's refusal returned as it is (a refused command changes
+    /// nothing).
+    fn try_apply(&mut self, command: Command) -> Result<(), crate::flow::FlowError> {
         let touched = self.flow.touched(&command);
         if let Command::SetOptionNote { question, .. } = &command {
             self.screens.notes_changed(*question);
         }
-        self.flow.apply(command).map_err(io::Error::other)?;
+        self.flow.apply(command)?;
         if let Some(q) = touched {
             self.record.update(&self.flow, &self.look, self.cols, q);
         }
         Ok(())
     }
 
-    /// Whether the answer rules refuse `command`, a note, as one too many
-    /// ([`AnswerError::TooManyNotes`](crate::answers::AnswerError::TooManyNotes)), and what
-    /// then: the first time the note editor stays open on its text, its hint saying so
+    /// Applies a note an editor saves; when the answer rules refuse it as one too many
+    /// ([`AnswerError::TooManyNotes`](crate::answers::AnswerError::TooManyNotes), the flow
+    /// unchanged): the first time the note editor stays open on its text, its hint saying so
     /// ([`words::TOO_MANY_NOTES_NOTICE`](crate::ui::words::TOO_MANY_NOTES_NOTICE)); closed
     /// again with that hint shown, the text is dropped, as the hint said.
-    fn note_refused(&mut self, command: &Command) -> Refused {
-        if !matches!(
-            command,
-            Command::SetNote { .. } | Command::SetOptionNote { .. }
-        ) {
-            return Refused::No;
-        }
-        let mut trial = self.flow.clone();
-        let refused = matches!(
-            trial.apply(command.clone()),
-            Err(crate::flow::FlowError::Answer(
-                crate::answers::AnswerError::TooManyNotes { .. }
-            ))
-        );
-        let notice = crate::ui::words::TOO_MANY_NOTES_NOTICE;
-        match self.screens.overlays.last_mut() {
-            _ if !refused => Refused::No,
-            Some(Overlay::Editor(e)) if e.notice != Some(notice) => {
-                // The editor stays open on its own text.
-                e.notice = Some(notice);
-                Refused::Kept
+    fn apply_note(&mut self, command: Command) -> io::Result<Refused> {
+        match self.try_apply(command) {
+            Err(crate::flow::FlowError::Answer(crate::answers::AnswerError::TooManyNotes {
+                ..
+            })) => {
+                let notice = crate::ui::words::TOO_MANY_NOTES_NOTICE;
+                Ok(match self.screens.overlays.last_mut() {
+                    // The editor stays open on its own text.
+                    Some(Overlay::Editor(e)) if e.notice != Some(notice) => {
+                        e.notice = Some(notice);
+                        Refused::Kept
+                    }
+                    _ => Refused::Dropped,
+                })
             }
-            _ => Refused::Dropped,
+            applied => applied.map(|()| Refused::No).map_err(io::Error::other),
         }
     }
 
@@ -440,11 +439,12 @@ impl<B: Backend> Session<'_, B> {
                 self.screens.overlays.push(overlay)
             }
             Outcome::Close { mut apply, then } => {
-                if let Some(command) = &apply {
-                    match self.note_refused(command) {
-                        Refused::No => {}
-                        Refused::Kept => return Ok(()),
-                        Refused::Dropped => apply = None,
+                let note = apply.take_if(|c| {
+                    matches!(c, Command::SetNote { .. } | Command::SetOptionNote { .. })
+                });
+                if let Some(note) = note {
+                    if self.apply_note(note)? == Refused::Kept {
+                        return Ok(());
                     }
                 }
                 self.screens.overlays.pop();
