@@ -17,8 +17,9 @@
 //!   a deselected option's note comes back when it is selected again;
 //! - a question note may exist without an answer; a question with neither is omitted;
 //! - notes have a budget ([`note_weight`], [`MAX_NOTE_WEIGHT`]): a new or longer note past it
-//!   is refused, so an elaborate result, which repeats a question, its options and its notes
-//!   with each note, stays bounded.
+//!   is refused, and so is a longer custom text on a question with notes, so an elaborate
+//!   result, which repeats a question, its options, its answer and its notes with each note,
+//!   stays bounded.
 
 use crate::contract::{Answer, Payload, Question, QuestionOption, QuestionType};
 pub use crate::limits::MAX_NOTE_WEIGHT;
@@ -40,8 +41,9 @@ pub enum AnswerError {
     /// Ticking the custom row of a question with no saved custom text (a front end opens the
     /// editor instead: [`AnswerState::custom_row_toggles`]).
     NoCustomText { question: usize },
-    /// A new or longer note would take the notes past [`MAX_NOTE_WEIGHT`]: the question's
-    /// notes would weigh `weight` ([`note_weight`]).
+    /// A new or longer note, or a longer custom text on a question with notes, would take the
+    /// notes past [`MAX_NOTE_WEIGHT`]: the question's notes would weigh `weight`
+    /// ([`note_weight`]).
     TooManyNotes { question: usize, weight: u64 },
 }
 
@@ -52,6 +54,11 @@ pub const NOTE_UNIT_BYTES: u64 = 128;
 /// quotes an elaborate result repeats with it (`{"value":"","label":""}`, the answer's
 /// `values`, `labels`, `indices`): 8.
 pub const OPTION_OVERHEAD_BYTES: u64 = 8;
+
+/// How many times an elaborate result repeats a question's custom text with each note on it:
+/// the item's `answer.values`, `answer.labels` and `answer.customText`, and the note's line in
+/// `content` (`after current answer "…"`): 4 (docs/answers.md "The notes' budget").
+pub const CUSTOM_TEXT_COPIES: u64 = 4;
 
 /// `bytes` in [`NOTE_UNIT_BYTES`] units, rounded up.
 fn units(bytes: u64) -> u64 {
@@ -76,15 +83,17 @@ pub fn context_units(question: &Question) -> u64 {
 }
 
 /// What `notes` notes of `note_bytes` bytes in all, on a question of `context` units
-/// ([`context_units`]), count towards [`MAX_NOTE_WEIGHT`]: `notes × (1 + context + note
-/// units)`, the note units being `note_bytes` in [`NOTE_UNIT_BYTES`] rounded up. An elaborate
-/// result repeats the question and its options with each note (`details.elaboration.items[]`)
-/// and the question's answer with its option notes (docs/answers.md "The notes' budget"). The
-/// one rule the answer state and the answers file count with.
-pub fn note_weight(notes: usize, context: u64, note_bytes: usize) -> u64 {
-    let each = context
-        .saturating_add(units(note_bytes as u64))
-        .saturating_add(1);
+/// ([`context_units`]) whose custom text has `custom_bytes` bytes, count towards
+/// [`MAX_NOTE_WEIGHT`]: `notes × (1 + context + answer units)`, the answer units being
+/// `note_bytes + CUSTOM_TEXT_COPIES × custom_bytes` in [`NOTE_UNIT_BYTES`] rounded up. An
+/// elaborate result repeats the question and its options with each note
+/// (`details.elaboration.items[]`) and the question's answer with its custom text and option
+/// notes (docs/answers.md "The notes' budget"). The one rule the answer state and the answers
+/// file count with.
+pub fn note_weight(notes: usize, context: u64, note_bytes: usize, custom_bytes: usize) -> u64 {
+    let answer =
+        (note_bytes as u64).saturating_add(CUSTOM_TEXT_COPIES.saturating_mul(custom_bytes as u64));
+    let each = context.saturating_add(units(answer)).saturating_add(1);
     (notes as u64).saturating_mul(each)
 }
 
@@ -110,9 +119,10 @@ impl fmt::Display for AnswerError {
             }
             AnswerError::TooManyNotes { question, weight } => write!(
                 f,
-                "too many notes: an elaborate result repeats a question with all its options \
-                 and notes for each note (question {}'s notes would weigh {weight}), \
-                 {MAX_NOTE_WEIGHT} in all at most; shorten or clear a note first",
+                "too many notes: an elaborate result repeats a question with all its options, \
+                 its answer and its notes for each note (question {}'s notes would weigh \
+                 {weight}), {MAX_NOTE_WEIGHT} in all at most; shorten or clear a note or the \
+                 custom text first",
                 question + 1
             ),
         }
@@ -162,12 +172,13 @@ pub struct AnswerState {
 }
 
 /// What one question's notes weigh ([`note_weight`]) and what it is counted from: the
-/// question's [`context_units`], the notes' count and their bytes.
+/// question's [`context_units`], the notes' count and their bytes, the custom text's bytes.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 struct NoteWeight {
     context: u64,
     notes: usize,
     bytes: usize,
+    custom: usize,
     weight: u64,
 }
 
@@ -239,14 +250,14 @@ impl AnswerState {
     /// and clears the custom text; on multi-select it adds to the selection.
     pub fn select(&mut self, q: usize, option: usize) -> Result<(), AnswerError> {
         self.check_option(q, option)?;
-        let kind = self.kinds[q];
-        let st = self.question_mut(q)?;
-        if !kind.takes_several() {
-            st.selected.iter_mut().for_each(|s| *s = false);
-            st.custom_text = None;
-            st.custom_ticked = false;
+        if !self.kinds[q].takes_several() {
+            self.put_custom_text(q, None)?;
+            self.questions[q]
+                .selected
+                .iter_mut()
+                .for_each(|s| *s = false);
         }
-        st.selected[option] = true;
+        self.questions[q].selected[option] = true;
         Ok(())
     }
 
@@ -274,15 +285,13 @@ impl AnswerState {
     /// clears the custom text.
     pub fn set_selection(&mut self, q: usize, options: &[usize]) -> Result<(), AnswerError> {
         let wanted = self.check_selection(q, options)?;
-        let kind = self.kinds[q];
+        if !self.kinds[q].takes_several() && !wanted.is_empty() {
+            self.put_custom_text(q, None)?;
+        }
         let st = self.question_mut(q)?;
         st.selected.iter_mut().for_each(|s| *s = false);
         for o in wanted {
             st.selected[o] = true;
-        }
-        if !kind.takes_several() && st.selected.contains(&true) {
-            st.custom_text = None;
-            st.custom_ticked = false;
         }
         Ok(())
     }
@@ -324,17 +333,36 @@ impl AnswerState {
     /// Saves the free-form answer and ticks the custom row; empty (after trimming) clears the
     /// text and unticks the row. On single-select and preview questions a non-empty save
     /// clears the selected option; on multi-select the selection is untouched.
+    ///
+    /// Errors: [`AnswerError::CustomTextNotAllowed`]; [`AnswerError::TooManyNotes`] when a
+    /// longer text would take the notes past [`MAX_NOTE_WEIGHT`] (nothing changed).
     pub fn set_custom_text(&mut self, q: usize, text: &str) -> Result<(), AnswerError> {
         let kind = *self.kinds.get(q).ok_or(AnswerError::NoSuchQuestion(q))?;
         if !self.custom[q] {
             return Err(AnswerError::CustomTextNotAllowed { question: q });
         }
-        let st = self.question_mut(q)?;
-        st.custom_text = non_empty(text);
-        st.custom_ticked = st.custom_text.is_some();
-        if !kind.takes_several() && st.custom_text.is_some() {
+        let text = non_empty(text);
+        let saved = text.is_some();
+        self.put_custom_text(q, text)?;
+        let st = &mut self.questions[q];
+        st.custom_ticked = saved;
+        if !kind.takes_several() && saved {
             st.selected.iter_mut().for_each(|s| *s = false);
         }
+        Ok(())
+    }
+
+    /// Puts question `q`'s custom text (`None` clears it and unticks the row), counting it
+    /// in the notes' budget ([`AnswerState::reweigh`]): the one place the text is written.
+    fn put_custom_text(&mut self, q: usize, text: Option<String>) -> Result<(), AnswerError> {
+        let old = self.question(q)?.weight;
+        let custom = text.as_deref().map_or(0, str::len);
+        self.reweigh(q, old.notes, old.bytes, custom)?;
+        let st = &mut self.questions[q];
+        if text.is_none() {
+            st.custom_ticked = false;
+        }
+        st.custom_text = text;
         Ok(())
     }
 
@@ -384,9 +412,7 @@ impl AnswerState {
     }
 
     /// Counts a note of question `q` that was there (`had`, its bytes) or not and will be
-    /// (`will`) or not, recomputing the question's [`note_weight`]:
-    /// [`AnswerError::TooManyNotes`], counting nothing, when it grows and takes the notes past
-    /// [`MAX_NOTE_WEIGHT`]. The one place the budget is kept.
+    /// (`will`) or not ([`AnswerState::reweigh`]).
     fn count_note(
         &mut self,
         q: usize,
@@ -396,7 +422,22 @@ impl AnswerState {
         let old = self.question(q)?.weight;
         let notes = old.notes + usize::from(will.is_some()) - usize::from(had.is_some());
         let bytes = old.bytes + will.unwrap_or(0) - had.unwrap_or(0);
-        let weight = note_weight(notes, old.context, bytes);
+        self.reweigh(q, notes, bytes, old.custom)
+    }
+
+    /// The notes' weight over all questions if question `q` had `notes` notes of `bytes`
+    /// bytes and a custom text of `custom` bytes, with `q`'s own weight:
+    /// [`AnswerError::TooManyNotes`] when `q`'s weight grows and the total passes
+    /// [`MAX_NOTE_WEIGHT`].
+    fn check_weight(
+        &self,
+        q: usize,
+        notes: usize,
+        bytes: usize,
+        custom: usize,
+    ) -> Result<(u64, u64), AnswerError> {
+        let old = self.question(q)?.weight;
+        let weight = note_weight(notes, old.context, bytes, custom);
         let total = (self.note_weight - old.weight).saturating_add(weight);
         if weight > old.weight && total > MAX_NOTE_WEIGHT {
             return Err(AnswerError::TooManyNotes {
@@ -404,9 +445,25 @@ impl AnswerState {
                 weight,
             });
         }
+        Ok((weight, total))
+    }
+
+    /// Recomputes question `q`'s [`note_weight`] from its notes (`notes`, `bytes`) and its
+    /// custom text (`custom` bytes): [`AnswerError::TooManyNotes`], counting nothing, when it
+    /// grows and takes the notes past [`MAX_NOTE_WEIGHT`]. The one place the budget is kept.
+    fn reweigh(
+        &mut self,
+        q: usize,
+        notes: usize,
+        bytes: usize,
+        custom: usize,
+    ) -> Result<(), AnswerError> {
+        let (weight, total) = self.check_weight(q, notes, bytes, custom)?;
+        let old = self.questions[q].weight;
         self.questions[q].weight = NoteWeight {
             notes,
             bytes,
+            custom,
             weight,
             ..old
         };
@@ -479,6 +536,14 @@ impl AnswerState {
         if custom_text.is_some() && !self.custom[q] {
             return Err(AnswerError::CustomTextNotAllowed { question: q });
         }
+        if let Some(text) = custom_text {
+            // Refused before anything changes.
+            let old = self.questions[q].weight;
+            let bytes = non_empty(text).map_or(0, |t| t.len());
+            if bytes > old.custom {
+                self.check_weight(q, old.notes, old.bytes, bytes)?;
+            }
+        }
         if let Some(options) = options {
             self.set_selection(q, options)?;
         }
@@ -491,10 +556,11 @@ impl AnswerState {
     /// Clears the answer of one question (selection and custom text); its notes stay, so a
     /// note-only answer remains and option notes come back with their options.
     pub fn clear_answer(&mut self, q: usize) -> Result<(), AnswerError> {
-        let st = self.question_mut(q)?;
-        st.selected.iter_mut().for_each(|s| *s = false);
-        st.custom_text = None;
-        st.custom_ticked = false;
+        self.put_custom_text(q, None)?;
+        self.questions[q]
+            .selected
+            .iter_mut()
+            .for_each(|s| *s = false);
         Ok(())
     }
 
@@ -921,10 +987,64 @@ mod tests {
         assert_eq!(st.set_option_note(0, 1, "again"), refused);
         assert_eq!(
             too_many.to_string(),
-            "too many notes: an elaborate result repeats a question with all its options and \
-             notes for each note (question 1's notes would weigh 20066), 20000 in all at most; \
-             shorten or clear a note first"
+            "too many notes: an elaborate result repeats a question with all its options, its \
+             answer and its notes for each note (question 1's notes would weigh 20066), 20000 \
+             in all at most; shorten or clear a note or the custom text first"
         );
+    }
+
+    #[test]
+    fn a_custom_text_counts_four_times_with_each_note_and_a_longer_one_is_refused() {
+        // Two short options: 1 unit of context ("q", "P", the label, "a", "A", "b", "B",
+        // 2 × 8). Each note repeats the custom text 4 times: with 64,000 bytes of it and three
+        // notes of one byte, the answer units are (3 + 256,000) / 128 = 2,001 and the notes
+        // weigh 3 × (1 + 1 + 2,001). Before, the custom text was not counted: 300 option notes
+        // with a 4 MB custom text took over 13 GB to write.
+        let p = budget_payload((0..2).map(|i| (["a", "b"][i].into(), ["A", "B"][i].into())));
+        assert_eq!(context_units(&p.questions[0]), 1);
+        let text = "x".repeat(64_000);
+        let mut st = AnswerState::new(&p);
+        st.set_custom_text(0, &text).unwrap();
+        st.set_note(0, "n").unwrap();
+        st.set_option_note(0, 0, "a").unwrap();
+        st.set_option_note(0, 1, "b").unwrap();
+        assert_eq!(st.note_weight, 3 * (1 + 1 + 2_001));
+        // 3 MB: (3 + 12,000,000) / 128 = 93,751 units, 3 × 93,753 in all: refused.
+        let refused = Err(AnswerError::TooManyNotes {
+            question: 0,
+            weight: 3 * (1 + 1 + 93_751),
+        });
+        assert_eq!(st.set_custom_text(0, &"y".repeat(3_000_000)), refused);
+        // Nothing changed: the text, its tick, the weight.
+        assert_eq!(st.custom_text(0), Some(text.as_str()));
+        assert!(st.is_custom_ticked(0));
+        assert_eq!(st.note_weight, 3 * (1 + 1 + 2_001));
+        // The same through `set_answer`: refused before the selection changes.
+        st.select(0, 0).unwrap();
+        assert_eq!(
+            st.set_answer(0, Some(&[1]), Some(&"y".repeat(3_000_000))),
+            refused
+        );
+        assert_eq!(st.selected(0), vec![0]);
+        // A shorter custom text, or none, is always taken and gives its weight back.
+        st.set_custom_text(0, "short").unwrap();
+        assert_eq!(st.note_weight, 3 * (1 + 1 + 1));
+        st.set_custom_text(0, &text).unwrap();
+        st.clear_answer(0).unwrap();
+        assert_eq!(st.custom_text(0), None);
+        assert_eq!(st.note_weight, 3 * (1 + 1 + 1));
+        // With no note any custom text is taken (nothing repeats it); a note after a custom
+        // text of 1 MB is refused: (4 + 4,000,000) / 128 = 31,251 units.
+        let mut st = AnswerState::new(&p);
+        st.set_custom_text(0, &"z".repeat(1_000_000)).unwrap();
+        assert_eq!(
+            st.set_note(0, "why?"),
+            Err(AnswerError::TooManyNotes {
+                question: 0,
+                weight: 1 + 1 + 31_251
+            })
+        );
+        assert_eq!(st.note(0), None);
     }
 
     #[test]

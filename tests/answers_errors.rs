@@ -512,8 +512,8 @@ fn notes_past_their_budget_are_too_many_notes_at_the_first_one_past_it() {
         error["problems"],
         json!([{"code": "too_many_notes", "path": "answers.q.optionNotes.v89",
             "message": "too many notes: an elaborate result repeats a question with all its \
-                options and notes for each note (question 1's notes would weigh 20160), 20000 \
-                in all at most; shorten or clear a note first"}])
+                options, its answer and its notes for each note (question 1's notes would weigh 20160), 20000 \
+                in all at most; shorten or clear a note or the custom text first"}])
     );
     // 89 notes fit: an elaborate result of 89 items.
     let run = crate::scripted_support::answer_json(
@@ -523,6 +523,46 @@ fn notes_past_their_budget_are_too_many_notes_at_the_first_one_past_it() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let items = &run.details()["elaboration"]["items"];
     assert_eq!(items.as_array().unwrap().len(), 89);
+}
+
+#[test]
+fn a_custom_text_counts_in_the_notes_budget() {
+    // 300 short options (36 units of context) and a custom text of 64,000 bytes, which each
+    // note's item repeats 4 times: a note weighs 1 + 36 + (notes' bytes + 256,000) / 128, so
+    // 9 fit and the tenth is refused (10 × 2,038). Before, every note was taken: with a 4 MB custom text the
+    // run took over 13 GB of memory.
+    let options: Vec<Value> = (0..300)
+        .map(|i| json!({"value": format!("o{i}"), "label": format!("o{i}")}))
+        .collect();
+    let payload = json!({"questions": [
+        {"id": "q", "prompt": "P", "type": "multi", "options": options}]});
+    let values: Vec<String> = (0..300).map(|i| format!("o{i}")).collect();
+    let notes: serde_json::Map<String, Value> =
+        (0..300).map(|i| (format!("o{i}"), json!("n"))).collect();
+    let answers = |n: usize| {
+        let notes: serde_json::Map<String, Value> = notes.clone().into_iter().take(n).collect();
+        json!({"mode": "elaborate", "answers": {"q": {"values": values,
+            "customText": "x".repeat(64_000), "optionNotes": notes}}})
+    };
+    let run = crate::scripted_support::answer_json(&payload, &answers(300));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.details()["error"]["problems"],
+        json!([{"code": "too_many_notes", "path": "answers.q.optionNotes.o9",
+            "message": "too many notes: an elaborate result repeats a question with all its \
+                options, its answer and its notes for each note (question 1's notes would \
+                weigh 20380), 20000 in all at most; shorten or clear a note or the custom text \
+                first"}])
+    );
+    let run = crate::scripted_support::answer_json(&payload, &answers(9));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.details()["elaboration"]["items"]
+            .as_array()
+            .unwrap()
+            .len(),
+        9
+    );
 }
 
 #[test]

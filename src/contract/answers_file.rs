@@ -316,37 +316,31 @@ impl Checker<'_> {
         out
     }
 
-    /// The notes' budget (`answers::note_weight`, [`crate::limits::MAX_NOTE_WEIGHT`]), as the
-    /// answer state keeps it (notes counted trimmed, as it saves them): the first note past
-    /// it, in file order, is `too_many_notes` at its path (one problem: the rest are past it
-    /// too).
+    /// The notes' budget (`answers::note_weight`, [`crate::limits::MAX_NOTE_WEIGHT`]), kept
+    /// by the answer state itself: each entry's custom text, then its notes, in file order,
+    /// go into an [`AnswerState`](crate::answers::AnswerState); the first note it refuses is
+    /// `too_many_notes` at its path (one problem: the rest are past it too). Other refusals
+    /// are the other checks' problems.
     fn note_budget(&mut self, file: &AnswersFile) {
-        use crate::answers::{context_units, note_weight};
-        // Per question: (notes, their bytes, their weight).
-        let mut counted: HashMap<usize, (usize, usize, u64)> = HashMap::new();
-        let mut total = 0u64;
+        use crate::answers::{AnswerError, AnswerState};
+        let mut state = AnswerState::new(self.payload);
         for e in &file.entries {
-            let question = &self.payload.questions[e.question];
-            let context = context_units(question);
+            if let Some(text) = &e.custom_text {
+                let _ = state.set_custom_text(e.question, text);
+            }
             let notes = e.note.iter().map(|n| (None, n));
             let option_notes = e.option_notes.iter().map(|(o, n)| (Some(*o), n));
             for (option, note) in notes.chain(option_notes) {
-                let (count, bytes, old) = counted.entry(e.question).or_default();
-                *count += 1;
-                *bytes += note.trim().len();
-                let weight = note_weight(*count, context, *bytes);
-                total = (total - *old).saturating_add(weight);
-                *old = weight;
-                if total > crate::limits::MAX_NOTE_WEIGHT {
+                let saved = match option {
+                    None => state.set_note(e.question, note),
+                    Some(o) => state.set_option_note(e.question, o, note),
+                };
+                if let Err(err @ AnswerError::TooManyNotes { .. }) = saved {
                     let path = self
                         .note_paths
                         .get(&(e.question, option))
                         .cloned()
                         .unwrap_or_default();
-                    let err = crate::answers::AnswerError::TooManyNotes {
-                        question: e.question,
-                        weight,
-                    };
                     self.push(ProblemCode::TooManyNotes, path, err.to_string());
                     return;
                 }

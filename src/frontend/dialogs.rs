@@ -647,10 +647,12 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
             QuestionRow::Row(Row::TypeOwn) => {
                 let current = self.flow.answers().custom_text(q).map(str::to_string);
                 let title = self.field_title(q, words::TYPE_OWN);
-                match self.text(title, current.as_deref(), words::ANSWER_PLACEHOLDER)? {
-                    Some(text) => self.apply(Command::SaveCustomText(text)),
-                    None => Ok(()),
-                }
+                self.save_text(
+                    title,
+                    current,
+                    words::ANSWER_PLACEHOLDER,
+                    Command::SaveCustomText,
+                )
             }
             QuestionRow::Row(Row::Next) | QuestionRow::Key(Action::NextQuestion) => {
                 self.apply(Command::Next)
@@ -673,20 +675,20 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
     fn note_question(&mut self, q: usize) -> Result<(), Stop> {
         let current = self.flow.answers().note(q).map(str::to_string);
         let title = self.field_title(q, words::QUESTION_NOTE);
-        self.save_note(title, current, |text| Command::SetNote {
-            question: q,
-            text,
+        self.save_text(title, current, words::NOTE_PLACEHOLDER, |text| {
+            Command::SetNote { question: q, text }
         })
     }
 
-    /// Asks for a note's text (titled `title`, now `current`) and saves it with `save`. A
-    /// note the answer rules refuse as one too many ([`AnswerError::TooManyNotes`]) is asked
-    /// again in an editor holding the text, its title's first line saying why
-    /// ([`words::not_saved`]); a cancel leaves it.
-    fn save_note(
+    /// Asks for a note's or a custom text's text (titled `title`, now `current`, `placeholder`
+    /// when empty) and saves it with `save`. A text the answer rules refuse as one note too
+    /// many ([`AnswerError::TooManyNotes`]) is asked again in an editor holding the text, its
+    /// title's first line saying why ([`words::not_saved`]); a cancel leaves it.
+    fn save_text(
         &mut self,
         title: String,
         current: Option<String>,
+        placeholder: &str,
         save: impl Fn(String) -> Command,
     ) -> Result<(), Stop> {
         let (mut current, mut why) = (current, None::<String>);
@@ -695,7 +697,7 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
                 Some(why) => format!("{why}\n{title}"),
                 None => title.clone(),
             };
-            let Some(text) = self.text(title, current.as_deref(), words::NOTE_PLACEHOLDER)? else {
+            let Some(text) = self.text(title, current.as_deref(), placeholder)? else {
                 return Ok(());
             };
             match self.flow.apply(save(text.clone())) {
@@ -729,10 +731,12 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
             .map(str::to_string);
         let what = words::option_note(&one_line(&question.options[option].label));
         let title = self.field_title(q, &what);
-        self.save_note(title, current, |text| Command::SetOptionNote {
-            question: q,
-            option,
-            text,
+        self.save_text(title, current, words::NOTE_PLACEHOLDER, |text| {
+            Command::SetOptionNote {
+                question: q,
+                option,
+                text,
+            }
         })
     }
 
@@ -1515,8 +1519,8 @@ mod tests {
             requests[8],
             json!({"type": "editor", "prefill": "c", "title":
                 "Not saved: too many notes: an elaborate result repeats a question with all its \
-                 options and notes for each note (question 1's notes would weigh 22923), 20000 \
-                 in all at most; shorten or clear a note first.\n1/1 Q1: Note on L1"})
+                 options, its answer and its notes for each note (question 1's notes would weigh 22923), 20000 \
+                 in all at most; shorten or clear a note or the custom text first.\n1/1 Q1: Note on L1"})
         );
         // Cancelled: back to the question, the two notes kept, the third not taken.
         assert_eq!(requests[9]["type"], "select");

@@ -1670,8 +1670,8 @@ mod tests {
         assert!(
             screen.contains(
                 "Note on L0 saved.\n1/1> Not saved: too many notes: an elaborate result repeats a \
-                 question with all its options and notes for each note (question 1's notes \
-                 would weigh 22923), 20000 in all at most; shorten or clear a note first.\n"
+                 question with all its options, its answer and its notes for each note (question 1's notes \
+                 would weigh 22923), 20000 in all at most; shorten or clear a note or the custom text first.\n"
             ),
             "{:?}",
             screen.lines().rev().take(3).collect::<Vec<_>>()

@@ -405,7 +405,7 @@ impl<B: Backend> Session<'_, B> {
         Ok(())
     }
 
-    /// Applies a note an editor saves; when the answer rules refuse it as one too many
+    /// Applies a note (or a custom text) an editor saves; when the answer rules refuse it as one too many
     /// ([`AnswerError::TooManyNotes`](crate::answers::AnswerError::TooManyNotes), the flow
     /// unchanged): the first time the note editor stays open on its text, its hint saying so
     /// ([`words::TOO_MANY_NOTES_NOTICE`](crate::ui::words::TOO_MANY_NOTES_NOTICE)); closed
@@ -439,8 +439,15 @@ impl<B: Backend> Session<'_, B> {
                 self.screens.overlays.push(overlay)
             }
             Outcome::Close { mut apply, then } => {
+                // What the notes' budget may refuse: a note, a custom text.
                 let note = apply.take_if(|c| {
-                    matches!(c, Command::SetNote { .. } | Command::SetOptionNote { .. })
+                    matches!(
+                        c,
+                        Command::SetNote { .. }
+                            | Command::SetOptionNote { .. }
+                            | Command::SaveCustomText(_)
+                            | Command::DraftCustomText(_)
+                    )
                 });
                 if let Some(note) = note {
                     if self.apply_note(note)? == Refused::Kept {

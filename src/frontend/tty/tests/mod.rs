@@ -509,3 +509,36 @@ fn a_note_past_the_budget_keeps_the_editor_open_saying_so_then_drops_it() {
     assert_eq!(state.option_note(0, 156), Some("x"));
     assert_eq!(state.option_note(0, 157), None);
 }
+
+#[test]
+fn a_custom_text_past_the_notes_budget_keeps_the_editor_open_saying_so() {
+    // Two options, a note on the question and on option 1 (ticked): a custom text of 1 MB would make
+    // each note repeat it 4 times (2 × (1 + 1 + 31,251)), past the 20,000; a short one fits.
+    let payload = json!({"questions": [{"id": "q", "prompt": "P", "type": "multi",
+        "options": [{"value": "a", "label": "A"}, {"value": "b", "label": "B"}]}]})
+    .to_string();
+    let mut events = vec![key(Key::Char('N'))];
+    events.extend(chars("why"));
+    events.extend([key(Key::Enter), key(Key::Char('n'))]);
+    events.extend(chars("this"));
+    events.extend([key(Key::Enter), key(Key::Char(' ')), key(Key::Char('3'))]);
+    events.push(key(Key::Paste("z".repeat(1_000_000))));
+    events.push(key(Key::Enter));
+    let (ending, screen) = session(&payload, events.clone());
+    assert!(
+        screen.contains(crate::ui::words::TOO_MANY_NOTES_NOTICE),
+        "{screen}"
+    );
+    assert!(matches!(ending, Err(Ending::TerminalLost(_))), "{ending:?}");
+    // Enter again drops it; a short text is then taken and sent with both notes.
+    events.extend([key(Key::Enter), key(Key::Char('3'))]);
+    events.extend(chars("mine"));
+    events.extend([key(Key::Enter), key(Key::Tab), key(Key::Char('1'))]);
+    events.push(key(Key::Char('1')));
+    let (ending, screen) = session(&payload, events);
+    assert_eq!(
+        ending.unwrap_or_else(|e| panic!("{e:?}\n{screen}"))["q"],
+        json!({"values": ["a", "mine"], "labels": ["A", "mine"], "indices": [1],
+            "customText": "mine", "note": "why", "optionNotes": {"a": "this"}})
+    );
+}
