@@ -348,3 +348,20 @@ fn a_global_excludes_file_of_costly_patterns_is_not_compiled() {
         "(completion gave up on git's global excludes: a pattern of its core.excludesFile has more than 16 wildcards)",
     );
 }
+
+#[test]
+fn a_name_with_control_characters_is_inserted_as_it_is_and_drawn_escaped() {
+    let tree = tempfile::tempdir().unwrap();
+    let root = tree.path();
+    write(root, "a\u{1b}]0;pwn\u{7}.txt");
+    let mut s = open_editor(root);
+    s.send("@a");
+    s.wait_for("> @a");
+    s.send(TAB);
+    // Drawn escaped, never run; the text keeps the real name (a reference that exists).
+    wait_line(&mut s, "> @a\\e]0;pwn\\x07.txt");
+    assert_eq!(
+        save_and_submit(&mut s),
+        custom_answer("@a\u{1b}]0;pwn\u{7}.txt")
+    );
+}
