@@ -247,7 +247,7 @@ pub fn parse_entry(line: &str, question: &Question) -> Entry {
         };
     }
     if let Ok(n) = line.parse::<usize>() {
-        if model::digit_row(question, n) == Some(Row::TypeOwn) {
+        if model::digit_row(question, &Rows::of(question, None), n) == Some(Row::TypeOwn) {
             return Entry::TypeOwn;
         }
     }

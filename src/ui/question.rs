@@ -91,15 +91,18 @@ impl<'a> Rows<'a> {
     }
 }
 
-/// The row digit `digit` (1-9) names on question `question`: option `digit` (whatever page or
-/// filter shows), or Type your own as number N+1 (upstream `applyNumberShortcut`).
-pub fn digit_row(question: &Question, digit: usize) -> Option<Row> {
+/// The row digit `digit` (1-9) names on question `question` whose screen shows `rows`: the
+/// row that shows that number, option `digit` or Type your own as number N+1 (upstream
+/// `applyNumberShortcut`), whatever page is shown; `None` when no shown row has it (a filter
+/// hides that option), so a digit never acts on an option the person cannot see.
+pub fn digit_row(question: &Question, rows: &Rows<'_>, digit: usize) -> Option<Row> {
     let n = question.options.len();
-    match digit {
-        d if (1..=n).contains(&d) => Some(Row::Option(d - 1)),
-        d if d == n + 1 && question.allows_custom_text() => Some(Row::TypeOwn),
-        _ => None,
-    }
+    let row = match digit {
+        d if (1..=n).contains(&d) => Row::Option(d - 1),
+        d if d == n + 1 && question.allows_custom_text() => Row::TypeOwn,
+        _ => return None,
+    };
+    rows.index_of(row).map(|_| row)
 }
 
 /// The key map of question `question`'s screen.
@@ -437,13 +440,18 @@ mod tests {
             Rows::of(q1, None).to_vec(),
             vec![Row::Option(0), Row::TypeOwn]
         );
-        assert_eq!(digit_row(q1, 2), Some(Row::TypeOwn));
-        assert_eq!(digit_row(q1, 3), None);
+        let all = Rows::of(q1, None);
+        assert_eq!(digit_row(q1, &all, 2), Some(Row::TypeOwn));
+        assert_eq!(digit_row(q1, &all, 3), None);
         assert_eq!(
             Rows::of(&p.questions[1], None).to_vec(),
             vec![Row::Option(0), Row::Option(1), Row::TypeOwn, Row::Next]
         );
-        assert_eq!(digit_row(&p.questions[1], 3), Some(Row::TypeOwn));
+        let multi = &p.questions[1];
+        assert_eq!(
+            digit_row(multi, &Rows::of(multi, None), 3),
+            Some(Row::TypeOwn)
+        );
         let answers = AnswerState::new(&p);
         assert_eq!(
             row_text(&p, &answers, 0, Row::TypeOwn, false, false),

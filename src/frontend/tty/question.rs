@@ -217,7 +217,7 @@ impl QuestionPrompt {
                 menu.go(len - 1);
                 Outcome::Stay
             }
-            Action::Number(d) => match model::digit_row(question, d) {
+            Action::Number(d) => match model::digit_row(question, &rows, d) {
                 None => Outcome::Stay,
                 Some(row) => {
                     if let Some(i) = rows.index_of(row) {

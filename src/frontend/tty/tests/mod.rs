@@ -509,3 +509,42 @@ fn a_note_past_the_budget_keeps_the_editor_open_saying_so_then_drops_it() {
     assert_eq!(state.option_note(0, 156), Some("x"));
     assert_eq!(state.option_note(0, 157), None);
 }
+
+#[test]
+fn with_a_filter_set_a_digit_acts_only_on_a_row_it_shows() {
+    let fruit = |kind: &str| {
+        format!(
+            r#"{{"questions":[{{"id":"f","prompt":"Which?","type":"{kind}","options":[
+                {{"value":"apple","label":"Apple"}},{{"value":"banana","label":"Banana"}},
+                {{"value":"grape","label":"Grape"}}]}}]}}"#
+        )
+    };
+    let filtered = |then: &str| {
+        let mut events = chars("/grape");
+        events.push(key(Key::Enter));
+        events.extend(chars(then));
+        events
+    };
+    // Single-select: `1` names Apple, which the filter hides: nothing; Tab, Enter: submitted
+    // without an answer. `3` is Grape's own number, shown: chosen.
+    let mut events = filtered("1");
+    let (ending, screen) = session(&fruit("single"), events.clone());
+    assert!(matches!(ending, Err(Ending::TerminalLost(_))), "{ending:?}");
+    assert!(screen.contains("> ( ) 3. Grape"), "{screen}");
+    assert!(!screen.contains("Apple"), "{screen}");
+    events.extend([key(Key::Tab), key(Key::Enter)]);
+    assert_eq!(session(&fruit("single"), events).0, submitted(json!({})));
+    let mut events = filtered("3");
+    events.push(key(Key::Enter));
+    assert_eq!(
+        session(&fruit("single"), events).0,
+        submitted(json!({"f": {"values": ["grape"], "labels": ["Grape"], "indices": [3]}}))
+    );
+    // Multi-select: `2` (Banana, hidden) ticks nothing, `3` ticks Grape.
+    let mut events = filtered("23");
+    events.extend([key(Key::Enter), key(Key::Enter)]);
+    assert_eq!(
+        session(&fruit("multi"), events).0,
+        submitted(json!({"f": {"values": ["grape"], "labels": ["Grape"], "indices": [3]}}))
+    );
+}
