@@ -122,6 +122,21 @@ pub fn ending_words(ending: &Ending) -> (bool, String) {
     }
 }
 
+/// Whether the answers went to the caller at `ending` (a submit, an elaborate ending, a
+/// timeout's kept answers); `false` where [`ending_words`] says they were not sent (Esc,
+/// Ctrl+C, a signal, the terminal lost, an internal error). The transcript marks the
+/// questions of such an ending as not sent ([`transcript_line`]).
+pub fn answers_sent(ending: &Ending) -> bool {
+    !matches!(
+        ending,
+        Ending::Dismissed
+            | Ending::Interrupted
+            | Ending::Aborted { .. }
+            | Ending::TerminalLost(_)
+            | Ending::Internal(_)
+    )
+}
+
 /// Whether the terminal front end draws in colour: `NO_COLOR` (set, not empty) turns it off,
 /// `CLICOLOR_FORCE` (set, not `0`) on, `CLICOLOR=0` off; otherwise colour is on when
 /// `/dev/tty` is a terminal and `TERM` is not `dumb` (stderr is not asked: under pi it is a
@@ -346,6 +361,18 @@ impl Look {
         self.collapsed_as(name, words, false, width)
     }
 
+    /// A collapsed question whose answer was not sent ([`answers_sent`]): `- Style · Terse`,
+    /// dim, where a sent one has the green tick; without colour as [`Look::collapsed`] (which
+    /// has no tick there).
+    pub fn not_sent(&self, name: &str, answer: &str, width: usize) -> String {
+        if !self.colour {
+            return self.collapsed_as(name, answer, true, width);
+        }
+        let dot = self.glyph(Glyph::Dot);
+        let text = self.fit(&format!("- {name} {dot} {answer}"), width);
+        style(text).for_stderr().dim().to_string()
+    }
+
     /// A question the person asked about instead of answering (an elaborate ending), one
     /// line per note ([`asked_lines`]): `? Database · asked about Postgres: …`, the `?` in
     /// the prompt's colour; fitted to `width` as plain text first.
@@ -457,13 +484,15 @@ fn colorful_theme(charset: Charset) -> ColorfulTheme {
 }
 
 /// Question `q` collapsed into its transcript line ([`Look::collapsed`]): its name
-/// ([`transcript_name`]), its answer ([`answer_text`]) and, when it has notes, `(+ N notes)`.
+/// ([`transcript_name`]), its answer ([`answer_text`]) and, when it has notes, `(+ N notes)`;
+/// `sent`: whether the answer went to the caller ([`answers_sent`]; else [`Look::not_sent`]).
 pub fn transcript_line(
     look: &Look,
     payload: &Payload,
     answers: &AnswerState,
     q: usize,
     width: usize,
+    sent: bool,
 ) -> String {
     let name = transcript_name(&payload.questions[q]);
     let notes = note_lines(payload, answers, q).len();
@@ -472,6 +501,7 @@ pub fn transcript_line(
         n => format!("{a} (+ {})", plural_notes(n)),
     });
     match (answer, notes) {
+        (Some(a), _) if !sent => look.not_sent(&name, &a, width),
         (Some(a), _) => look.collapsed(&name, Some(&a), width),
         (None, 0) => look.collapsed(&name, None, width),
         (None, n) => look.unanswered(&name, &format!("no answer (+ {})", plural_notes(n)), width),
@@ -572,11 +602,11 @@ mod tests {
         assert_eq!(plain.multi_select_item("X", true, true, 80), "> [x] X");
         assert_eq!(strip(colour.prompt("How?", 80)), "? How? >");
         assert_eq!(
-            strip(transcript_line(&colour, &p, flow.answers(), 0, 80)),
+            strip(transcript_line(&colour, &p, flow.answers(), 0, 80, true)),
             "+ Style - Terse"
         );
         assert_eq!(
-            strip(transcript_line(&colour, &p, flow.answers(), 1, 80)),
+            strip(transcript_line(&colour, &p, flow.answers(), 1, 80, true)),
             "x Which ones? - no answer"
         );
         assert_eq!(
@@ -604,29 +634,29 @@ mod tests {
         .unwrap();
         let plain = Look::new(false);
         assert_eq!(
-            transcript_line(&plain, &p, flow.answers(), 0, 80),
+            transcript_line(&plain, &p, flow.answers(), 0, 80, true),
             "Style: Terse (+ note)"
         );
         // No label given: the prompt names the question.
         assert_eq!(
-            transcript_line(&plain, &p, flow.answers(), 1, 80),
+            transcript_line(&plain, &p, flow.answers(), 1, 80, true),
             "Which ones?: no answer"
         );
         console::set_colors_enabled_stderr(false);
         let colour = Look::new(true);
         assert_eq!(
-            console::strip_ansi_codes(&transcript_line(&colour, &p, flow.answers(), 0, 80)),
+            console::strip_ansi_codes(&transcript_line(&colour, &p, flow.answers(), 0, 80, true)),
             "✔ Style · Terse (+ note)"
         );
         assert_eq!(
-            console::strip_ansi_codes(&transcript_line(&colour, &p, flow.answers(), 1, 80)),
+            console::strip_ansi_codes(&transcript_line(&colour, &p, flow.answers(), 1, 80, true)),
             "✘ Which ones? · no answer"
         );
         // A label the payload gave names the question, even one that reads as the fallback.
         let mut given = payload();
         given.questions[0].label = "Q1".into();
         assert_eq!(
-            transcript_line(&plain, &given, flow.answers(), 0, 80),
+            transcript_line(&plain, &given, flow.answers(), 0, 80, true),
             "Q1: Terse (+ note)"
         );
     }
