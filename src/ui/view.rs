@@ -19,6 +19,12 @@ use dialoguer::theme::{ColorfulTheme, SimpleTheme, Theme};
 
 pub use crate::text::quote;
 
+/// A question's custom text as every screen shows it (the review, a row's `Type your own…
+/// “draft”`, the summaries): one line, quoted ([`quote`]). The one place that spells it.
+pub fn shown_custom_text(text: &str) -> String {
+    quote(text)
+}
+
 /// What question `q` has for an answer, in one line: the selected options' labels in option
 /// order, then the custom text quoted (contract "Output rules": custom text last); `None`
 /// when it has none (a note alone is no answer). Used by the review, the transcript lines,
@@ -31,7 +37,7 @@ pub fn answer_text(payload: &Payload, answers: &AnswerState, q: usize) -> Option
         .map(|(_, o)| one_line(&o.label).into_owned())
         .collect();
     if let Some(text) = summary.custom_text {
-        parts.push(quote(text));
+        parts.push(shown_custom_text(text));
     }
     (!parts.is_empty()).then(|| parts.join(", "))
 }
