@@ -337,6 +337,13 @@ pub static REVIEW: &[Binding] = &[
         "run the action, or change the question"
     ),
     bind!(
+        &[Key::Char('v')],
+        Action::View,
+        "v",
+        "",
+        "every answer, whole"
+    ),
+    bind!(
         &DIGITS,
         Action::Number(0),
         "1-3",

@@ -131,6 +131,21 @@ pub const CANCEL: &str = "Cancel";
 /// See [`SUBMIT`] (the contract's project since v0.4.0).
 pub const ELABORATE: &str = "Elaborate";
 
+/// The line that ends a review question folded to the rows it has: how many answers (or
+/// lines) are not shown and the key that shows them all (`+ 15 more · v shows all`).
+pub fn review_folded(answers: usize, lines: usize) -> String {
+    match answers {
+        0 => format!("+ {lines} more lines \u{b7} v shows all"),
+        a => format!("+ {a} more \u{b7} v shows all"),
+    }
+}
+
+/// The title of the pager with every answer of the review, whole (`v` at the review).
+pub const REVIEW_ALL_TITLE: &str = "Every answer";
+
+/// `v`'s hint at the review when a question's answers are folded (`v all`).
+pub const REVIEW_ALL_HINT: &str = "all";
+
 /// The review's hint after a first press of an action's digit: a second press confirms
 /// (upstream `doublePressReviewShortcuts`).
 pub fn press_again(digit: usize, action: &str) -> String {

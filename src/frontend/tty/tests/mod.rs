@@ -548,3 +548,42 @@ fn with_a_filter_set_a_digit_acts_only_on_a_row_it_shows() {
         submitted(json!({"f": {"values": ["grape"], "labels": ["Grape"], "indices": [3]}}))
     );
 }
+
+/// 30 options all ticked (`a`), then a short question: the review of both.
+fn thirty_ticked(then: Vec<Event>) -> (Result<Value, Ending>, String) {
+    let options: Vec<Value> = (1..=30)
+        .map(|i| json!({"value": format!("p{i}"), "label": format!("pkg-{i}")}))
+        .collect();
+    let payload = json!({"questions": [
+        {"id": "m", "label": "Packages", "prompt": "Which?", "type": "multi", "options": options},
+        {"id": "s", "label": "Style", "prompt": "How?", "options": [{"value": "a", "label": "A"}]}
+    ]})
+    .to_string();
+    let mut events = vec![key(Key::Char('a')), key(Key::Enter), key(Key::Tab)];
+    events.extend(then);
+    session_sized(&payload, events, 24, 80)
+}
+
+#[test]
+fn the_review_folds_a_long_answer_saying_so_and_fills_its_rows() {
+    // On Submit, and with the highlight on the last question: the end of the long answer
+    // fills the rows above it (no empty rows), the fold says how many more and the key.
+    let tail: String = (3..=14).map(|i| format!("     \u{2192} pkg-{i}\n")).collect();
+    for (then, style) in [(vec![], "  Style"), (vec![key(Key::Up)], "> Style")] {
+        let (_, screen) = thirty_ticked(then);
+        assert_eq!(
+            screen,
+            format!(
+                "Review answers\n{tail}     + 16 more \u{b7} v shows all\n\n{style}\n     \u{2192} unanswered\n  \u{2191} 1 more above\n{}  2. Elaborate\n     ask the agent to elaborate on your notes, keeping the answers\n  3. Cancel\n\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} v all \u{b7} \u{2190} back \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ? keys",
+                if style == "  Style" { "> 1. Submit\n" } else { "  1. Submit\n" }
+            )
+        );
+    }
+    // `v` shows every answer, whole.
+    let mut then = vec![key(Key::Char('v'))];
+    then.extend([key(Key::End)]);
+    let (_, screen) = thirty_ticked(then);
+    assert!(screen.starts_with("Every answer"), "{screen}");
+    assert!(screen.contains("\u{2192} pkg-30\n"), "{screen}");
+    assert!(screen.contains("\u{2192} unanswered"), "{screen}");
+}
