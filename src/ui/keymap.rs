@@ -38,6 +38,13 @@ pub enum Action {
     Confirm,
     /// `a`: tick all the options shown, or none (multi-select).
     ToggleAll,
+    /// `i`: tick the options shown that are not ticked and untick the others (multi-select,
+    /// inquirer's `i`).
+    Invert,
+    /// A printable character no key of the screen has, on a screen that filters (`/`): the
+    /// filter opens with it typed, as in fzf, so a word typed at a list narrows it and never
+    /// acts key by key; bound to no key ([`action`] gives it).
+    Type(char),
     /// `n`: the highlighted option's note.
     OptionNote,
     /// `N` (Shift+N): the question's note.
@@ -307,6 +314,13 @@ pub static MULTI: &[Binding] = &[
         "",
         "tick all, or none"
     ),
+    bind!(
+        &[Key::Char('i')],
+        Action::Invert,
+        "i",
+        "",
+        "invert the ticks"
+    ),
     NEXT_QUESTION,
     PREV_QUESTION,
     CANCEL,
@@ -424,15 +438,23 @@ pub static PAGER: &[Binding] = &[
 ];
 
 /// What `key` does on the screen whose map is `map` (then [`GLOBAL`]); `None`: nothing.
-/// A digit's [`Action::Number`] carries its number (1-9).
+/// A digit's [`Action::Number`] carries its number (1-9). A printable character no binding
+/// has is [`Action::Type`] on a screen that filters, nothing elsewhere.
 pub fn action(map: &[Binding], key: &Key) -> Option<Action> {
-    map.iter()
+    let bound = map
+        .iter()
         .chain(GLOBAL)
         .find(|b| b.keys.contains(key))
         .map(|b| match (b.action, key) {
             (Action::Number(_), Key::Char(d)) => Action::Number(*d as usize - '0' as usize),
             (action, _) => action,
-        })
+        });
+    bound.or_else(|| match key {
+        Key::Char(c) if !c.is_control() && map.iter().any(|b| b.action == Action::Filter) => {
+            Some(Action::Type(*c))
+        }
+        _ => None,
+    })
 }
 
 /// The hint line of a screen, within `width` columns: `prefix` words first (a screen's own,
@@ -807,7 +829,10 @@ mod tests {
         assert_eq!(action(CONFIRM, &Key::Char('n')), Some(Action::No));
         assert_eq!(action(PAGER, &Key::Ctrl('c')), Some(Action::Dismiss));
         assert_eq!(action(SINGLE, &Key::BackTab), Some(Action::PrevQuestion));
-        assert_eq!(action(SINGLE, &Key::Char('x')), None);
+        // A letter no key has starts the filter where there is one; elsewhere it does nothing.
+        assert_eq!(action(SINGLE, &Key::Char('x')), Some(Action::Type('x')));
+        assert_eq!(action(REVIEW, &Key::Char('x')), None);
+        assert_eq!(action(MULTI, &Key::Char('i')), Some(Action::Invert));
     }
 
     #[test]

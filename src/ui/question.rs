@@ -115,26 +115,53 @@ pub fn keymap(question: &Question) -> &'static [Binding] {
     }
 }
 
+/// How many options make a multi-select list long: more than the digits reach. Its hint line
+/// then names `a all · i invert` (inquirer's), right after Enter.
+pub const LONG_LIST: usize = 9;
+
 /// The bindings a question's hint line names with `row` highlighted: its [`keymap`], where
 /// Enter's words say what Enter does on that row. On a multi-select question's Type your own
 /// row Enter opens the editor (upstream `activateCustomOption`), so the hint reads `Enter
-/// edit` there, not `Enter done`.
+/// edit` there, not `Enter done`. On a multi-select question of more than [`LONG_LIST`]
+/// options `a all · i invert` come after Enter.
 pub fn hint_map(question: &Question, row: Row) -> std::borrow::Cow<'static, [Binding]> {
     let map = keymap(question);
-    if question.kind != QuestionType::Multi || row != Row::TypeOwn {
+    let multi = question.kind == QuestionType::Multi;
+    let long = multi && question.options.len() > LONG_LIST;
+    if !multi || (row != Row::TypeOwn && !long) {
         return std::borrow::Cow::Borrowed(map);
     }
-    std::borrow::Cow::Owned(
-        map.iter()
-            .map(|b| match b.action {
-                Action::Confirm => Binding {
-                    hint: keymap::MULTI_ENTER_ON_TYPE_YOUR_OWN,
-                    ..*b
-                },
-                _ => *b,
-            })
-            .collect(),
-    )
+    let mut out: Vec<Binding> = map
+        .iter()
+        .filter(|b| !long || !matches!(b.action, Action::ToggleAll | Action::Invert))
+        .map(|b| match b.action {
+            Action::Confirm if row == Row::TypeOwn => Binding {
+                hint: keymap::MULTI_ENTER_ON_TYPE_YOUR_OWN,
+                ..*b
+            },
+            _ => *b,
+        })
+        .collect();
+    if long {
+        let at = out
+            .iter()
+            .position(|b| b.action == Action::Confirm)
+            .map_or(out.len(), |i| i + 1);
+        let named = |action: Action, hint: &'static str| {
+            map.iter()
+                .find(|b| b.action == action)
+                .map(|b| Binding { hint, ..*b })
+        };
+        let extra: Vec<Binding> = [
+            named(Action::ToggleAll, words::HINT_ALL),
+            named(Action::Invert, words::HINT_INVERT),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        out.splice(at..at, extra);
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// The question's place and name before its prompt: `1/2 Style` (with ` (required)`), or

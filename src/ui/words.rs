@@ -140,6 +140,12 @@ pub fn review_folded(answers: usize, lines: usize) -> String {
     }
 }
 
+/// `a`'s hint on a long multi-select list (`a all`).
+pub const HINT_ALL: &str = "all";
+
+/// `i`'s hint on a long multi-select list (`i invert`).
+pub const HINT_INVERT: &str = "invert";
+
 /// The title of the pager with every answer of the review, whole (`v` at the review).
 pub const REVIEW_ALL_TITLE: &str = "Every answer";
 

@@ -587,3 +587,52 @@ fn the_review_folds_a_long_answer_saying_so_and_fills_its_rows() {
     assert!(screen.contains("\u{2192} pkg-30\n"), "{screen}");
     assert!(screen.contains("\u{2192} unanswered"), "{screen}");
 }
+
+/// A multi-select question of 12 options (`opt-1` … `opt-11`, then `banana`).
+fn twelve() -> String {
+    let mut options: Vec<Value> = (1..=11)
+        .map(|i| json!({"value": format!("o{i}"), "label": format!("opt-{i}")}))
+        .collect();
+    options.push(json!({"value": "banana", "label": "banana"}));
+    json!({"questions": [{"id": "m", "prompt": "Which?", "type": "multi", "options": options}]})
+        .to_string()
+}
+
+#[test]
+fn a_word_typed_at_a_list_goes_to_the_filter_and_ticks_nothing() {
+    // `banana` has `a` (all) and `n` (note) in it: its `b` opens the filter, the rest is typed
+    // there (fzf); Enter goes into the filtered list; Enter, Enter: done, submitted.
+    let mut events = chars("banana");
+    let (_, screen) = session(&twelve(), events.clone());
+    assert!(screen.contains("banana"), "{screen}");
+    events.push(key(Key::Enter));
+    let (_, screen) = session(&twelve(), events.clone());
+    assert!(
+        screen.contains("Filter \u{201c}banana\u{201d}: 1 of 12 options"),
+        "{screen}"
+    );
+    assert!(screen.contains("> [ ] 12. banana"), "{screen}");
+    events.extend([key(Key::Enter), key(Key::Enter)]);
+    assert_eq!(session(&twelve(), events).0, submitted(json!({})));
+}
+
+#[test]
+fn a_long_multi_select_names_a_and_i_in_its_hint_and_i_inverts() {
+    let (_, screen) = session(&twelve(), vec![]);
+    assert!(
+        screen.ends_with("\u{2191}\u{2193} move \u{b7} Space tick \u{b7} Enter done \u{b7} a all \u{b7} i invert \u{b7} n note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ? keys"),
+        "{screen}"
+    );
+    // Space ticks opt-1; `i` unticks it and ticks the 11 others.
+    let events = vec![
+        key(Key::Char(' ')),
+        key(Key::Char('i')),
+        key(Key::Enter),
+        key(Key::Enter),
+    ];
+    let (ending, _) = session(&twelve(), events);
+    assert_eq!(
+        ending.unwrap()["m"]["indices"],
+        json!([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+    );
+}
