@@ -162,10 +162,7 @@ pub fn folded_lines(payload: &Payload, answers: &AnswerState, q: usize, rows: us
         return lines;
     }
     let hidden = lines.split_off(rows - 1);
-    let answers = hidden
-        .iter()
-        .filter(|l| l.kind == LineKind::Answer)
-        .count();
+    let answers = hidden.iter().filter(|l| l.kind == LineKind::Answer).count();
     lines.push(Line {
         kind: LineKind::More,
         indent: 3,

@@ -23,6 +23,9 @@ pub(super) struct Review {
     active: Option<usize>,
     /// The action whose digit was pressed once.
     armed: Option<ReviewAction>,
+    /// That digit came in a burst with the next key (typed ahead): an Enter of the same burst
+    /// does not run the action (`2` Enter typed for a question gone by never elaborates).
+    armed_in_burst: bool,
 }
 
 impl Review {
@@ -34,6 +37,7 @@ impl Review {
     pub fn enter(&mut self) {
         self.active = None;
         self.armed = None;
+        self.armed_in_burst = false;
     }
 
     /// The review's lines within `cx.height` rows: the title, the questions around the
@@ -165,7 +169,14 @@ impl Review {
                         return Outcome::Apply(run(a));
                     }
                     self.armed = Some(a);
+                    self.armed_in_burst = cx.typed_ahead;
                 }
+            }
+            // Enter in the same burst as the digit that armed the action (typed ahead, not
+            // pressed after reading `Press 2 again`): the action stays armed, not run.
+            Action::Confirm if armed.is_some() && self.armed_in_burst => {
+                self.armed = armed;
+                self.armed_in_burst = cx.typed_ahead;
             }
             Action::Confirm if active < n => return Outcome::Apply(Command::Open(active)),
             Action::Confirm => return Outcome::Apply(run(ACTIONS[active - n])),

@@ -342,5 +342,8 @@ fn after_ctrl_c_the_transcript_marks_the_answers_as_not_sent() {
     // Submitted (Tab: the review, Enter: Submit): the tick.
     let (ending, screen) = run(Key::Tab);
     assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
-    assert!(screen.contains("\u{2714} Style \u{b7} Balanced"), "{screen}");
+    assert!(
+        screen.contains("\u{2714} Style \u{b7} Balanced"),
+        "{screen}"
+    );
 }

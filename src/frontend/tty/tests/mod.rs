@@ -568,7 +568,9 @@ fn thirty_ticked(then: Vec<Event>) -> (Result<Value, Ending>, String) {
 fn the_review_folds_a_long_answer_saying_so_and_fills_its_rows() {
     // On Submit, and with the highlight on the last question: the end of the long answer
     // fills the rows above it (no empty rows), the fold says how many more and the key.
-    let tail: String = (3..=14).map(|i| format!("     \u{2192} pkg-{i}\n")).collect();
+    let tail: String = (3..=14)
+        .map(|i| format!("     \u{2192} pkg-{i}\n"))
+        .collect();
     for (then, style) in [(vec![], "  Style"), (vec![key(Key::Up)], "> Style")] {
         let (_, screen) = thirty_ticked(then);
         assert_eq!(
