@@ -347,3 +347,27 @@ fn after_ctrl_c_the_transcript_marks_the_answers_as_not_sent() {
         "{screen}"
     );
 }
+
+#[test]
+fn with_the_lines_above_drawn_the_key_list_takes_the_rows_the_block_may_have() {
+    // pi's way: `--context` and `--above`. The key list (`?`) of question 1 shows whole in
+    // 30 rows, not held to the 10 rows the question took.
+    let above: String = (1..=30).map(|i| format!("above {i:02}\n")).collect();
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(30, 100, vec![key(Key::Char('?'))]);
+    let _ = drive(
+        Flow::new(&p),
+        &mut backend,
+        &AskOptions {
+            above: Some(above),
+            context: Some("Which style do you want?".into()),
+            ..inline_opts()
+        },
+    );
+    let n = crate::ui::keymap::key_list(crate::ui::keymap::SINGLE).len();
+    let written = &backend.written;
+    assert!(
+        written.contains(&format!("Keys \u{b7} lines 1-{n} of {n}\x1b")),
+        "{written:?}"
+    );
+}
