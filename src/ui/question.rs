@@ -115,6 +115,22 @@ pub fn keymap(question: &Question) -> &'static [Binding] {
     }
 }
 
+/// The key list (`?`) of question `question`'s screen ([`keymap::key_list_with`]), its digits
+/// said as they are on this question: `1-4  choose option 1-3; 4: Type your own`, or `1-9
+/// choose option 1-9` on a long list.
+pub fn key_list(question: &Question) -> Vec<String> {
+    let map = keymap(question);
+    if question.is_text_only() {
+        return keymap::key_list(map);
+    }
+    let digits = words::keys::digits(
+        question.options.len(),
+        question.allows_custom_text(),
+        question.kind == QuestionType::Multi,
+    );
+    keymap::key_list_with(map, Some(digits))
+}
+
 /// How many options make a multi-select list long: more than the digits reach. Its hint line
 /// then names `a all · i invert` (inquirer's), right after Enter.
 pub const LONG_LIST: usize = 9;
@@ -559,5 +575,50 @@ mod tests {
         assert!(matches_filter(&option("x", Some("Fast ENGINE")), "engine"));
         assert!(matches_filter(&option("x", None), "v1"));
         assert!(!matches_filter(&option("Option 4", Some("d")), "option 42"));
+    }
+
+    #[test]
+    fn the_key_list_says_the_digits_as_they_are_on_the_question() {
+        let list = |n: usize, kind: &str| {
+            let options: Vec<String> = (0..n)
+                .map(|i| format!(r#"{{"value":"v{i}","label":"L{i}"}}"#))
+                .collect();
+            let p = payload(&format!(
+                r#"{{"questions":[{{"id":"q","prompt":"P","type":"{kind}","options":[{}]}}]}}"#,
+                options.join(",")
+            ));
+            key_list(&p.questions[0])
+        };
+        let digits = |l: Vec<String>| l.into_iter().find(|l| l.starts_with('1')).unwrap();
+        assert_eq!(digits(list(200, "single")), "1-9      choose option 1-9");
+        assert_eq!(
+            digits(list(3, "single")),
+            "1-4      choose option 1-3; 4: Type your own"
+        );
+        assert_eq!(
+            digits(list(8, "multi")),
+            "1-9      tick option 1-8; 9: Type your own"
+        );
+        assert_eq!(digits(list(9, "multi")), "1-9      tick option 1-9");
+    }
+
+    /// docs/interactive.md's key lists ("The key list") are this code's, word for word.
+    #[test]
+    fn the_docs_key_lists_are_the_key_maps() {
+        let docs = include_str!("../../docs/interactive.md");
+        let p = payload(include_str!(
+            "../../examples/implementation-preferences.json"
+        ));
+        for list in [
+            key_list(&p.questions[0]),
+            key_list(&p.questions[1]),
+            keymap::key_list(keymap::REVIEW),
+        ] {
+            let block = format!("```\n{}\n```", list.join("\n"));
+            assert!(
+                docs.contains(&block),
+                "docs/interactive.md lacks this key list:\n{block}"
+            );
+        }
     }
 }

@@ -11,7 +11,7 @@ use super::overlay::{Editor, Pager, Target};
 use crate::contract::QuestionType;
 use crate::flow::Command;
 use crate::text::one_line;
-use crate::ui::keymap::{self, Action};
+use crate::ui::keymap::Action;
 use crate::ui::question::{self as model, Row, Rows};
 use crate::ui::words;
 use std::cell::{Cell, RefCell};
@@ -339,7 +339,7 @@ impl QuestionPrompt {
             },
             Action::Keys => Outcome::Open(Overlay::Pager(Pager::new(
                 words::KEYS_TITLE.to_string(),
-                keymap::key_list(model::keymap(question)).join("\n"),
+                model::key_list(question).join("\n"),
                 false,
             ))),
             _ => Outcome::Stay,
