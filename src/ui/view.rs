@@ -629,6 +629,32 @@ mod tests {
     }
 
     #[test]
+    fn custom_text_is_shown_alike_on_every_screen() {
+        let p = parse_payload(
+            r#"{"questions":[{"id":"q","label":"Q","prompt":"?","options":[{"value":"a","label":"A"}]}]}"#,
+        )
+        .unwrap();
+        let mut flow = Flow::new(&p);
+        flow.apply(Command::SaveCustomText("two\nlines".into()))
+            .unwrap();
+        let shown = shown_custom_text("two\nlines");
+        assert_eq!(shown, "\u{201c}two\u{21b5} lines\u{201d}");
+        let a = flow.answers();
+        assert_eq!(answer_text(&p, a, 0).as_deref(), Some(shown.as_str()));
+        let review = crate::ui::review::question_lines(&p, a, 0);
+        assert_eq!(review[1].text, format!("\u{2192} {shown}"));
+        let row = crate::ui::question::row_text(
+            &p,
+            a,
+            0,
+            crate::ui::question::Row::TypeOwn,
+            false,
+            false,
+        );
+        assert!(row.ends_with(&format!(" {shown}")), "{row}");
+    }
+
+    #[test]
     fn transcript_lines_in_both_themes() {
         let p = payload();
         let mut flow = Flow::new(&p);
