@@ -54,6 +54,12 @@ impl ReviewAction {
             .copied()
     }
 
+    /// The line the review shows under the action, as an option's description: Elaborate's
+    /// ([`ReviewAction::describe`]); Submit and Cancel say what they do.
+    pub fn description(self) -> Option<&'static str> {
+        (self == ReviewAction::Elaborate).then(|| self.describe())
+    }
+
     /// What the action does, in a help text's words.
     pub fn describe(self) -> &'static str {
         match self {

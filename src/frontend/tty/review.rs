@@ -53,7 +53,8 @@ impl Review {
         let mut lines = vec![look.heading(words::REVIEW_TITLE, width)];
         // Elaborate's description takes a row when the window has rows to spare.
         let described = cx.height >= DESCRIBED_FROM;
-        let fixed = 1 + 1 + ACTIONS.len() + usize::from(described) + 1;
+        let descriptions = ACTIONS.iter().filter(|a| a.description().is_some()).count();
+        let fixed = 1 + 1 + ACTIONS.len() + descriptions * usize::from(described) + 1;
         let room = cx.height.saturating_sub(fixed);
         // Each question's lines with the blank line after it (all but the last), as drawn.
         let block = |q: usize| -> (Vec<String>, bool) {
@@ -127,9 +128,9 @@ impl Review {
         });
         for (i, action) in ACTIONS.iter().enumerate() {
             lines.push(look.select_item(&action.numbered(), active == n + i, width));
-            if described && *action == ReviewAction::Elaborate {
+            if let Some(description) = action.description().filter(|_| described) {
                 let indent = " ".repeat(look.item_indent() + 3);
-                lines.push(look.hint(&format!("{indent}{}", action.describe()), width));
+                lines.push(look.hint(&format!("{indent}{description}"), width));
             }
         }
         let prefix: Vec<String> = self
