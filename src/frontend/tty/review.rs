@@ -108,8 +108,14 @@ impl Review {
             while end < n && body.len() < room {
                 let (mut b, f) = block(end);
                 folded |= f;
+                // A question cut at the bottom counts as below: the row before the actions
+                // says there is more (its blank line alone is no cut).
+                let cut = b.len() - usize::from(end + 1 < n) > room - body.len();
                 b.truncate(room - body.len());
                 body.extend(b);
+                if cut {
+                    break;
+                }
                 end += 1;
             }
             // The tail of the question above (its label out of view: counted above).

@@ -638,3 +638,28 @@ fn a_long_multi_select_names_a_and_i_in_its_hint_and_i_inverts() {
         json!([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
     );
 }
+
+#[test]
+fn a_question_cut_at_the_reviews_bottom_counts_as_below() {
+    // Highlight on the first question (`Home`): the 30 answers of the second are cut at the
+    // bottom, and the row before the actions says one question is below.
+    let options: Vec<Value> = (1..=30)
+        .map(|i| json!({"value": format!("p{i}"), "label": format!("pkg-{i}")}))
+        .collect();
+    let payload = json!({"questions": [
+        {"id": "s", "label": "Style", "prompt": "How?", "options": [{"value": "a", "label": "A"}]},
+        {"id": "m", "label": "Packages", "prompt": "Which?", "type": "multi", "options": options}
+    ]})
+    .to_string();
+    let events = vec![
+        key(Key::Tab),
+        key(Key::Char('a')),
+        key(Key::Enter),
+        key(Key::Home),
+    ];
+    let (_, screen) = session_sized(&payload, events, 24, 80);
+    let lines: Vec<&str> = screen.lines().collect();
+    assert_eq!(lines[1], "> Style", "{screen}");
+    assert_eq!(lines[4], "  Packages", "{screen}");
+    assert_eq!(lines[17], "  \u{2193} 1 more below", "{screen}");
+}
