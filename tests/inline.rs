@@ -408,9 +408,15 @@ fn colour_on_uses_dialoguers_colorful_theme_and_no_color_the_simple_one() {
     s.send("\x03");
     let (code, _) = s.finish();
     assert_eq!(code, 130);
-    assert!(s.screen().contains("✔ Style · Balanced"), "{}", s.screen());
+    // Ctrl+C sent nothing: the answer loses its green tick in the transcript left behind.
+    assert!(s.screen().contains("- Style · Balanced"), "{}", s.screen());
+    assert!(!s.screen().contains("✔ Style"), "{}", s.screen());
     let raw = String::from_utf8_lossy(&s.output()).into_owned();
     assert!(raw.contains("\x1b[32m"), "no colour written");
+    assert!(
+        raw.contains("\x1b[2m- Style · Balanced"),
+        "not dim: {raw:?}"
+    );
 
     let mut s = Session::spawn_with(PREFS, &[], inline(30, 100));
     let screen = s.wait_for("1/2 Style");

@@ -136,7 +136,7 @@ fn single_question_with_a_number() {
     run.expect("1/1 Database (choose one)\r\nWhich database?\r\n ( ) 1. PostgreSQL\r\n        Relational\r\n ( ) 2. SQLite\r\n ( ) 3. Type your own\u{2026}\r\n");
     run.answer("1/1> ", "2");
     run.expect("Saved: SQLite\r\n");
-    run.expect("\r\nReview answers\r\n#1 Database\r\n     \u{2192} SQLite\r\n\r\n  1. Submit\r\n  2. Elaborate\r\n  3. Cancel\r\n");
+    run.expect("\r\nReview answers\r\n#1 Database\r\n     \u{2192} SQLite\r\n\r\n  1. Submit\r\n  2. Elaborate\r\n     ask the agent to elaborate on your notes, keeping the answers\r\n  3. Cancel\r\n");
     run.answer("review> ", "");
     let (code, result, screen) = run.finish();
     assert_eq!(code, 0);

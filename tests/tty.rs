@@ -159,6 +159,7 @@ fn single_select_then_skip_and_submit() {
             "",
             "> 1. Submit",
             "  2. Elaborate",
+            "     ask the agent to elaborate on your notes, keeping the answers",
             "  3. Cancel",
         ]
     );
@@ -234,6 +235,7 @@ fn multi_select_two_options_and_custom_text() {
             "",
             "> 1. Submit",
             "  2. Elaborate",
+            "     ask the agent to elaborate on your notes, keeping the answers",
             "  3. Cancel",
         ]
     );
@@ -312,6 +314,7 @@ fn preview_question_shows_the_highlighted_preview() {
             "",
             "> 1. Submit",
             "  2. Elaborate",
+            "     ask the agent to elaborate on your notes, keeping the answers",
             "  3. Cancel",
         ]
     );
@@ -432,6 +435,7 @@ fn review_reopens_a_question_and_changes_its_answer() {
             "",
             "> 1. Submit",
             "  2. Elaborate",
+            "     ask the agent to elaborate on your notes, keeping the answers",
             "  3. Cancel",
         ]
     };
@@ -487,6 +491,7 @@ fn esc_in_the_editor_returns_to_the_options_keeping_the_draft() {
             "",
             "> 1. Submit",
             "  2. Elaborate",
+            "     ask the agent to elaborate on your notes, keeping the answers",
             "  3. Cancel",
         ]
     );
@@ -613,6 +618,7 @@ fn question_and_option_notes_written_edited_cleared() {
             "",
             "> 1. Submit",
             "  2. Elaborate",
+            "     ask the agent to elaborate on your notes, keeping the answers",
             "  3. Cancel",
         ]);
         lines
@@ -695,7 +701,13 @@ fn option_note_dropped_on_deselect_and_restored_on_reselect() {
     let frontend = |answer: &[&'static str]| {
         let mut lines = vec![REVIEW, "  Style", "     → Minimal", "", "  Frontend"];
         lines.extend(answer);
-        lines.extend(["", "> 1. Submit", "  2. Elaborate", "  3. Cancel"]);
+        lines.extend([
+            "",
+            "> 1. Submit",
+            "  2. Elaborate",
+            "     ask the agent to elaborate on your notes, keeping the answers",
+            "  3. Cancel",
+        ]);
         lines
     };
     let noted = ["     → React", "       Note: used it at work"];
@@ -782,6 +794,7 @@ fn required_question_unanswered_asks_before_submitting() {
             "",
             "> 1. Submit",
             "  2. Elaborate",
+            "     ask the agent to elaborate on your notes, keeping the answers",
             "  3. Cancel",
         ]
     );
@@ -922,6 +935,7 @@ fn wide_text_is_cut_to_the_width_and_leaves_no_ghost_lines() {
             "",
             "> 1. Submit",
             "  2. Elaborate",
+            "     ask the agent to elaborate on you…",
             "  3. Cancel",
         ]
     );
@@ -1060,6 +1074,7 @@ fn option_note_saved_with_esc_and_cleared_by_an_empty_save() {
             "",
             "> 1. Submit",
             "  2. Elaborate",
+            "     ask the agent to elaborate on your notes, keeping the answers",
             "  3. Cancel",
         ]
     );
@@ -1449,6 +1464,7 @@ fn a_note_on_an_option_not_chosen_shows_in_the_review_and_submit_asks_first() {
             "",
             "> 1. Submit",
             "  2. Elaborate",
+            "     ask the agent to elaborate on your notes, keeping the answers",
             "  3. Cancel",
         ]
     );

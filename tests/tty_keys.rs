@@ -458,6 +458,7 @@ fn digits_choose_tick_and_reopen_and_a_ticks_all_or_none() {
             "",
             "> 1. Submit",
             "  2. Elaborate",
+            "     ask the agent to elaborate on your notes, keeping the answers",
             "  3. Cancel",
         ]
     };
@@ -544,6 +545,7 @@ fn n_writes_the_highlighted_options_note_and_shift_n_the_questions() {
             "",
             "> 1. Submit",
             "  2. Elaborate",
+            "     ask the agent to elaborate on your notes, keeping the answers",
             "  3. Cancel",
         ]
     );
@@ -602,6 +604,7 @@ fn tab_shift_tab_and_arrows_move_between_questions_keeping_ticks() {
             "",
             "> 1. Submit",
             "  2. Elaborate",
+            "     ask the agent to elaborate on your notes, keeping the answers",
             "  3. Cancel",
         ]
     );
@@ -1212,6 +1215,7 @@ fn upstream_multi_select_space_toggles_current_option_and_enter_advances_to_subm
             "",
             "> 1. Submit",
             "  2. Elaborate",
+            "     ask the agent to elaborate on your notes, keeping the answers",
             "  3. Cancel",
         ]
     );
@@ -1404,6 +1408,7 @@ fn upstream_tab_navigation_works_with_a_single_question() {
             "",
             "> 1. Submit",
             "  2. Elaborate",
+            "     ask the agent to elaborate on your notes, keeping the answers",
             "  3. Cancel"
         ]
     );
@@ -1494,6 +1499,7 @@ fn upstream_note_shortcuts_use_n_for_option_notes_and_shift_n_for_question_notes
             "",
             "> 1. Submit",
             "  2. Elaborate",
+            "     ask the agent to elaborate on your notes, keeping the answers",
             "  3. Cancel"
         ]
     );
@@ -1523,6 +1529,7 @@ fn upstream_submit_screen_uses_shorter_action_labels_without_extra_prompt_text()
             "",
             "> 1. Submit",
             "  2. Elaborate",
+            "     ask the agent to elaborate on your notes, keeping the answers",
             "  3. Cancel",
             "↑↓ move · Enter choose · ← back · Esc cancel · ^C dismiss · ^] context · ? keys",
         ]
@@ -1534,6 +1541,29 @@ fn upstream_submit_screen_uses_shorter_action_labels_without_extra_prompt_text()
     let details = finished_details(&mut s, 1);
     assert_eq!(details["cancelled"], json!(true));
     assert_eq!(details["answers"], json!({}));
+}
+
+/// `2` and Enter typed in one burst at the review (typed ahead for a question gone by) never
+/// elaborate: the Enter of the burst leaves Elaborate armed; an Enter pressed on its own after
+/// it runs it, as Enter runs the highlighted action.
+#[test]
+fn two_and_enter_in_one_burst_at_the_review_do_not_elaborate() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
+    s.send(SHIFT_TAB);
+    s.wait_all(&[REVIEW, "> 1. Submit", HINT]);
+    s.send("2\r");
+    s.wait_all(&["> 2. Elaborate", "\nPress 2 again to elaborate · "]);
+    // Still there: ↓ moves to Cancel (had the Enter elaborated, the run would be over).
+    s.send(DOWN);
+    s.wait_all(&["> 3. Cancel", HINT]);
+    s.send(UP);
+    s.wait_all(&["> 2. Elaborate", HINT]);
+    s.send("2");
+    s.wait_all(&["> 2. Elaborate", "\nPress 2 again to elaborate · "]);
+    s.send("\r");
+    let details = finished_details(&mut s, 0);
+    assert_eq!(details["mode"], json!("elaborate"), "{details}");
 }
 
 /// Elaborate (the contract's project since v0.4.0): 2 arms it on the review, 2 again ends the
@@ -1650,6 +1680,7 @@ fn upstream_submit_screen_renders_indented_notes_before_answer_and_separates_que
             "",
             "> 1. Submit",
             "  2. Elaborate",
+            "     ask the agent to elaborate on your notes, keeping the answers",
             "  3. Cancel",
         ]
     );
@@ -1703,6 +1734,7 @@ fn upstream_submit_screen_renders_multi_select_option_notes_under_their_related_
             "",
             "> 1. Submit",
             "  2. Elaborate",
+            "     ask the agent to elaborate on your notes, keeping the answers",
             "  3. Cancel",
         ]
     );

@@ -247,7 +247,7 @@ pub fn parse_entry(line: &str, question: &Question) -> Entry {
         };
     }
     if let Ok(n) = line.parse::<usize>() {
-        if model::digit_row(question, n) == Some(Row::TypeOwn) {
+        if model::digit_row(question, &Rows::of(question, None), n) == Some(Row::TypeOwn) {
             return Entry::TypeOwn;
         }
     }
@@ -912,6 +912,9 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
         s.push('\n');
         for action in ACTIONS {
             let _ = writeln!(s, "  {}", action.numbered());
+            if let Some(description) = action.description() {
+                let _ = writeln!(s, "     {description}");
+            }
         }
         let _ = writeln!(
             s,
@@ -1554,7 +1557,7 @@ mod tests {
         // theirs), its number before it, then the numbered actions.
         assert!(
             screen.contains(
-                "\nReview answers\n#1 Frontend (required)\n     \u{2192} \u{201c}Solid\u{201d}\n\n#2 Features\n       Note: small\n     \u{2192} Auth\n       Note: SSO\n     \u{2192} back\n     \u{2192} \u{201c}Export\u{201d}\n\n#3 Q3\n     \u{2192} unanswered\n\n  1. Submit\n  2. Elaborate\n  3. Cancel\nType 1 (Submit), 2 (Elaborate) or 3 (Cancel); #2 changes question 2, < goes to the last question, ? shows help; Enter alone: Submit.\nreview> Submitted.\n"
+                "\nReview answers\n#1 Frontend (required)\n     \u{2192} \u{201c}Solid\u{201d}\n\n#2 Features\n       Note: small\n     \u{2192} Auth\n       Note: SSO\n     \u{2192} back\n     \u{2192} \u{201c}Export\u{201d}\n\n#3 Q3\n     \u{2192} unanswered\n\n  1. Submit\n  2. Elaborate\n     ask the agent to elaborate on your notes, keeping the answers\n  3. Cancel\nType 1 (Submit), 2 (Elaborate) or 3 (Cancel); #2 changes question 2, < goes to the last question, ? shows help; Enter alone: Submit.\nreview> Submitted.\n"
             ),
             "{screen}"
         );

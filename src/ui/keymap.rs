@@ -7,6 +7,7 @@
 
 use crate::keys::Key;
 use crate::text::width_of;
+use crate::ui::words::keys as K;
 
 /// What a key asks for on a screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,8 +29,8 @@ pub enum Action {
     First,
     /// The last row.
     Last,
-    /// A digit 1-9: the row with that number, whatever page is shown (a question's options,
-    /// then its Type your own row; the review's actions).
+    /// A digit 1-9: the row with that number, whatever page is shown, when a filter does not
+    /// hide it (a question's options, then its Type your own row; the review's actions).
     Number(usize),
     /// Space: tick or untick the highlighted option, staying on the question (single-select
     /// too: a second Space deselects).
@@ -38,6 +39,13 @@ pub enum Action {
     Confirm,
     /// `a`: tick all the options shown, or none (multi-select).
     ToggleAll,
+    /// `i`: tick the options shown that are not ticked and untick the others (multi-select,
+    /// inquirer's `i`).
+    Invert,
+    /// A printable character no key of the screen has, on a screen that filters (`/`): the
+    /// filter opens with it typed, as in fzf, so a word typed at a list narrows it and never
+    /// acts key by key; bound to no key ([`action`] gives it).
+    Type(char),
     /// `n`: the highlighted option's note.
     OptionNote,
     /// `N` (Shift+N): the question's note.
@@ -113,22 +121,10 @@ pub static GLOBAL: &[Binding] = &[
         Action::Dismiss,
         "^C",
         "dismiss",
-        "dismiss the questions at once"
+        K::DISMISS
     ),
-    bind!(
-        &[Key::Ctrl(']')],
-        Action::Peek,
-        "^]",
-        "context",
-        "show the agent's message"
-    ),
-    bind!(
-        &[Key::Ctrl('z')],
-        Action::Suspend,
-        "^Z",
-        "",
-        "suspend (fg brings it back)"
-    ),
+    bind!(&[Key::Ctrl(']')], Action::Peek, "^]", "context", K::PEEK),
+    bind!(&[Key::Ctrl('z')], Action::Suspend, "^Z", "", K::SUSPEND),
 ];
 
 const MOVES: [Binding; 6] = [
@@ -137,19 +133,19 @@ const MOVES: [Binding; 6] = [
         Action::Up,
         "\u{2191}\u{2193}",
         "move",
-        "move up (k)"
+        K::UP
     ),
     bind!(
         &[Key::Down, Key::Char('j')],
         Action::Down,
         "\u{2193}",
         "",
-        "move down (j)"
+        K::DOWN
     ),
-    bind!(&[Key::PageUp], Action::PageUp, "PgUp", "", "previous page"),
-    bind!(&[Key::PageDown], Action::PageDown, "PgDn", "", "next page"),
-    bind!(&[Key::Home], Action::First, "Home", "", "first row"),
-    bind!(&[Key::End], Action::Last, "End", "", "last row"),
+    bind!(&[Key::PageUp], Action::PageUp, "PgUp", "", K::PAGE_UP),
+    bind!(&[Key::PageDown], Action::PageDown, "PgDn", "", K::PAGE_DOWN),
+    bind!(&[Key::Home], Action::First, "Home", "", K::FIRST),
+    bind!(&[Key::End], Action::Last, "End", "", K::LAST),
 ];
 
 /// Bindings more than one question screen has, in the same words.
@@ -158,81 +154,60 @@ const QUESTION_NOTE: Binding = bind!(
     Action::QuestionNote,
     "N",
     "",
-    "note on the question"
+    K::QUESTION_NOTE
 );
 const NEXT_QUESTION: Binding = bind!(
     &[Key::Tab, Key::Right],
     Action::NextQuestion,
     "Tab",
     "",
-    "next question (\u{2192})"
+    K::NEXT
 );
 const PREV_QUESTION: Binding = bind!(
     &[Key::BackTab, Key::Left],
     Action::PrevQuestion,
     "S-Tab",
     "",
-    "previous question (\u{2190})"
+    K::PREV
 );
+/// Esc on a question that filters: the filter first.
+const CANCEL_OR_CLEAR: Binding = bind!(
+    &[Key::Esc, Key::Char('q')],
+    Action::Cancel,
+    "Esc",
+    "cancel",
+    K::CANCEL_OR_CLEAR
+);
+/// Esc where nothing filters.
 const CANCEL: Binding = bind!(
     &[Key::Esc, Key::Char('q')],
     Action::Cancel,
     "Esc",
     "cancel",
-    "cancel (q); with a filter set, clear it"
+    K::CANCEL
 );
-const FILTER: Binding = bind!(
-    &[Key::Char('/')],
-    Action::Filter,
-    "/",
-    "",
-    "filter the options"
-);
-const KEYS: Binding = bind!(&[Key::Char('?')], Action::Keys, "?", "keys", "this list");
+const FILTER: Binding = bind!(&[Key::Char('/')], Action::Filter, "/", "", K::FILTER);
+const KEYS: Binding = bind!(&[Key::Char('?')], Action::Keys, "?", "keys", K::KEYS);
 
 /// A single-select or preview question.
 pub static SINGLE: &[Binding] = &[
     MOVES[0],
-    bind!(
-        &[Key::Enter],
-        Action::Confirm,
-        "Enter",
-        "choose",
-        "choose the option and go on"
-    ),
-    bind!(
-        &DIGITS,
-        Action::Number(0),
-        "1-9",
-        "",
-        "choose option 1-9 (the last: Type your own)"
-    ),
-    bind!(
-        &[Key::Char(' ')],
-        Action::Toggle,
-        "Space",
-        "",
-        "select or deselect, staying here"
-    ),
+    bind!(&[Key::Enter], Action::Confirm, "Enter", "choose", K::CHOOSE),
+    bind!(&DIGITS, Action::Number(0), "1-9", "", "choose option 1-9"),
+    bind!(&[Key::Char(' ')], Action::Toggle, "Space", "", K::SELECT),
     bind!(
         &[Key::Char('n')],
         Action::OptionNote,
         "n",
         "note",
-        "note on the highlighted option"
+        K::OPTION_NOTE
     ),
     QUESTION_NOTE,
     NEXT_QUESTION,
     PREV_QUESTION,
-    CANCEL,
+    CANCEL_OR_CLEAR,
     FILTER,
-    bind!(
-        &[Key::Char('v')],
-        Action::View,
-        "v",
-        "",
-        "whole text or preview of the option"
-    ),
+    bind!(&[Key::Char('v')], Action::View, "v", "", K::VIEW),
     KEYS,
     MOVES[1],
     MOVES[2],
@@ -243,20 +218,14 @@ pub static SINGLE: &[Binding] = &[
 
 /// A question without options (its answer is free text, docs/dialects.md).
 pub static TEXT: &[Binding] = &[
-    bind!(
-        &[Key::Enter],
-        Action::Confirm,
-        "Enter",
-        "answer",
-        "write the answer"
-    ),
-    bind!(&DIGITS, Action::Number(0), "1", "", "write the answer"),
+    bind!(&[Key::Enter], Action::Confirm, "Enter", "answer", K::WRITE),
+    bind!(&DIGITS, Action::Number(0), "1", "", K::WRITE),
     bind!(
         &[Key::Char('N')],
         Action::QuestionNote,
         "N",
         "note",
-        "note on the question"
+        K::QUESTION_NOTE
     ),
     NEXT_QUESTION,
     PREV_QUESTION,
@@ -271,53 +240,24 @@ pub const MULTI_ENTER_ON_TYPE_YOUR_OWN: &str = "edit";
 /// A multi-select question.
 pub static MULTI: &[Binding] = &[
     MOVES[0],
-    bind!(
-        &[Key::Char(' ')],
-        Action::Toggle,
-        "Space",
-        "tick",
-        "tick or untick the option"
-    ),
-    bind!(
-        &[Key::Enter],
-        Action::Confirm,
-        "Enter",
-        "done",
-        "done: go on (on Type your own: edit)"
-    ),
-    bind!(
-        &DIGITS,
-        Action::Number(0),
-        "1-9",
-        "",
-        "tick option 1-9 (the last: Type your own)"
-    ),
+    bind!(&[Key::Char(' ')], Action::Toggle, "Space", "tick", K::TICK),
+    bind!(&[Key::Enter], Action::Confirm, "Enter", "done", K::DONE),
+    bind!(&DIGITS, Action::Number(0), "1-9", "", "tick option 1-9"),
     bind!(
         &[Key::Char('n')],
         Action::OptionNote,
         "n",
         "note",
-        "note on the highlighted option"
+        K::OPTION_NOTE
     ),
     QUESTION_NOTE,
-    bind!(
-        &[Key::Char('a')],
-        Action::ToggleAll,
-        "a",
-        "",
-        "tick all, or none"
-    ),
+    bind!(&[Key::Char('a')], Action::ToggleAll, "a", "", K::ALL),
+    bind!(&[Key::Char('i')], Action::Invert, "i", "", K::INVERT),
     NEXT_QUESTION,
     PREV_QUESTION,
-    CANCEL,
+    CANCEL_OR_CLEAR,
     FILTER,
-    bind!(
-        &[Key::Char('v')],
-        Action::View,
-        "v",
-        "",
-        "whole text of the option"
-    ),
+    bind!(&[Key::Char('v')], Action::View, "v", "", K::VIEW_MULTI),
     KEYS,
     MOVES[1],
     MOVES[2],
@@ -329,40 +269,29 @@ pub static MULTI: &[Binding] = &[
 /// The review.
 pub static REVIEW: &[Binding] = &[
     MOVES[0],
-    bind!(
-        &[Key::Enter],
-        Action::Confirm,
-        "Enter",
-        "choose",
-        "run the action, or change the question"
-    ),
-    bind!(
-        &DIGITS,
-        Action::Number(0),
-        "1-3",
-        "",
-        "an action; press twice to run it"
-    ),
+    bind!(&[Key::Enter], Action::Confirm, "Enter", "choose", K::RUN),
+    bind!(&[Key::Char('v')], Action::View, "v", "", K::VIEW_REVIEW),
+    bind!(&DIGITS, Action::Number(0), "1-3", "", K::ACTION_DIGITS),
     bind!(
         &[Key::Char('N')],
         Action::QuestionNote,
         "N",
         "",
-        "note on the highlighted question"
+        K::REVIEW_NOTE
     ),
     bind!(
         &[Key::BackTab, Key::Left],
         Action::PrevQuestion,
         "\u{2190}",
         "back",
-        "back to the last question (S-Tab)"
+        K::LAST_QUESTION
     ),
     bind!(
         &[Key::Tab, Key::Right],
         Action::NextQuestion,
         "Tab",
         "",
-        "the first question (\u{2192})"
+        K::FIRST_QUESTION
     ),
     CANCEL,
     KEYS,
@@ -374,15 +303,21 @@ pub static REVIEW: &[Binding] = &[
 /// A yes / no confirmation.
 pub static CONFIRM: &[Binding] = &[
     MOVES[0],
-    bind!(&[Key::Enter], Action::Confirm, "Enter", "choose", "choose"),
-    bind!(&[Key::Char('y')], Action::Yes, "y/n", "", "yes"),
-    bind!(&[Key::Char('n')], Action::No, "n", "", "no"),
+    bind!(
+        &[Key::Enter],
+        Action::Confirm,
+        "Enter",
+        "choose",
+        K::CONFIRM
+    ),
+    bind!(&[Key::Char('y')], Action::Yes, "y/n", "", K::YES),
+    bind!(&[Key::Char('n')], Action::No, "n", "", K::NO),
     bind!(
         &[Key::Esc, Key::Char('q')],
         Action::Cancel,
         "Esc",
         "back",
-        "no, back"
+        K::NO_BACK
     ),
     MOVES[1],
 ];
@@ -394,14 +329,14 @@ pub static PAGER: &[Binding] = &[
         Action::Up,
         "\u{2191}\u{2193}",
         "scroll",
-        "scroll up (k)"
+        K::SCROLL_UP
     ),
     bind!(
         &[Key::Down, Key::Char('j'), Key::Char(' ')],
         Action::Down,
         "\u{2193}",
         "",
-        "scroll down (j)"
+        K::SCROLL_DOWN
     ),
     MOVES[2],
     MOVES[3],
@@ -412,20 +347,28 @@ pub static PAGER: &[Binding] = &[
         Action::Cancel,
         "Esc",
         "back",
-        "back (q, Enter)"
+        K::BACK
     ),
 ];
 
 /// What `key` does on the screen whose map is `map` (then [`GLOBAL`]); `None`: nothing.
-/// A digit's [`Action::Number`] carries its number (1-9).
+/// A digit's [`Action::Number`] carries its number (1-9). A printable character no binding
+/// has is [`Action::Type`] on a screen that filters, nothing elsewhere.
 pub fn action(map: &[Binding], key: &Key) -> Option<Action> {
-    map.iter()
+    let bound = map
+        .iter()
         .chain(GLOBAL)
         .find(|b| b.keys.contains(key))
         .map(|b| match (b.action, key) {
             (Action::Number(_), Key::Char(d)) => Action::Number(*d as usize - '0' as usize),
             (action, _) => action,
-        })
+        });
+    bound.or_else(|| match key {
+        Key::Char(c) if !c.is_control() && map.iter().any(|b| b.action == Action::Filter) => {
+            Some(Action::Type(*c))
+        }
+        _ => None,
+    })
 }
 
 /// The hint line of a screen, within `width` columns: `prefix` words first (a screen's own,
@@ -499,32 +442,75 @@ pub fn quiet_globals(context_given: bool, inline: bool) -> &'static [Action] {
     }
 }
 
-/// Every key of a screen (its map, then [`GLOBAL`]), a line each: `name  what it does`.
-pub fn key_list(map: &[Binding]) -> Vec<String> {
-    let entries: Vec<(&str, &str)> = map
-        .iter()
-        .chain(GLOBAL)
-        .map(|b| (key_names(b), b.describe))
+/// Where a key's line goes in the key list: the order a person reads a screen's keys in
+/// (move, choose, write, go elsewhere, leave).
+fn group(action: Action) -> u8 {
+    use Action::*;
+    match action {
+        Up | Down | StepUp | StepDown | PageUp | PageDown | First | Last => 0,
+        Confirm | Number(_) | Toggle | ToggleAll | Invert | Yes | No => 1,
+        OptionNote | QuestionNote | Filter | Type(_) => 2,
+        NextQuestion | PrevQuestion | View | Keys | Peek => 3,
+        Cancel | Dismiss | Suspend => 4,
+    }
+}
+
+/// A key as the key list names it (`↑`, `k`, `Tab`, `S-Tab`, `^C`, `Space`).
+fn key_name(key: &Key) -> String {
+    match key {
+        Key::Char(' ') => "Space".into(),
+        Key::Char(c) => c.to_string(),
+        Key::Ctrl(c) => format!("^{}", c.to_ascii_uppercase()),
+        Key::Alt(c) => format!("M-{c}"),
+        Key::Enter => "Enter".into(),
+        Key::Tab => "Tab".into(),
+        Key::BackTab => "S-Tab".into(),
+        Key::Esc => "Esc".into(),
+        Key::Up => "\u{2191}".into(),
+        Key::Down => "\u{2193}".into(),
+        Key::Left => "\u{2190}".into(),
+        Key::Right => "\u{2192}".into(),
+        Key::Home => "Home".into(),
+        Key::End => "End".into(),
+        Key::PageUp => "PgUp".into(),
+        Key::PageDown => "PgDn".into(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// A binding's keys as the key list names them: each key's name, blank-separated (`↑ k`,
+/// `Esc q`); the digits as their binding's name (`1-9`).
+fn keys_name(b: &Binding) -> String {
+    if matches!(b.action, Action::Number(_)) {
+        return b.name.to_string();
+    }
+    b.keys.iter().map(key_name).collect::<Vec<_>>().join(" ")
+}
+
+/// Every key of a screen (its map, then [`GLOBAL`]), a line each, `name  what it does`, in the
+/// order a person reads them (move, choose, write, go elsewhere, leave; the map's order within
+/// each). `digits`: the digits' own name and words on this screen (a question's:
+/// [`crate::ui::question::key_list`]), in place of the map's.
+pub fn key_list_with(map: &[Binding], digits: Option<(String, String)>) -> Vec<String> {
+    let mut bindings: Vec<&Binding> = map.iter().chain(GLOBAL).collect();
+    bindings.sort_by_key(|b| group(b.action));
+    let entries: Vec<(String, String)> = bindings
+        .into_iter()
+        .map(|b| match (&digits, b.action) {
+            (Some((name, words)), Action::Number(_)) => (name.clone(), words.clone()),
+            _ => (keys_name(b), b.describe.to_string()),
+        })
         .collect();
     let w = entries.iter().map(|(k, _)| width_of(k)).max().unwrap_or(0);
     entries
         .into_iter()
-        .map(|(k, d)| format!("{k}{}  {d}", " ".repeat(w - width_of(k))))
+        .map(|(k, d)| format!("{k}{}  {d}", " ".repeat(w - width_of(&k))))
         .collect()
 }
 
-/// The key list's name for a binding's keys.
-fn key_names(b: &Binding) -> &'static str {
-    match b.action {
-        Action::Up => "\u{2191} k",
-        Action::Down => "\u{2193} j",
-        Action::NextQuestion => "Tab \u{2192}",
-        Action::PrevQuestion => "S-Tab \u{2190}",
-        Action::Cancel => "Esc q",
-        Action::QuestionNote => "N",
-        Action::OptionNote => "n",
-        _ => b.name,
-    }
+/// [`key_list_with`] with the map's own words for the digits.
+pub fn key_list(map: &[Binding]) -> Vec<String> {
+    key_list_with(map, None)
 }
 
 /// What a key asks for in a line editor ([`EDITOR`]). The editing rules themselves are
@@ -800,7 +786,10 @@ mod tests {
         assert_eq!(action(CONFIRM, &Key::Char('n')), Some(Action::No));
         assert_eq!(action(PAGER, &Key::Ctrl('c')), Some(Action::Dismiss));
         assert_eq!(action(SINGLE, &Key::BackTab), Some(Action::PrevQuestion));
-        assert_eq!(action(SINGLE, &Key::Char('x')), None);
+        // A letter no key has starts the filter where there is one; elsewhere it does nothing.
+        assert_eq!(action(SINGLE, &Key::Char('x')), Some(Action::Type('x')));
+        assert_eq!(action(REVIEW, &Key::Char('x')), None);
+        assert_eq!(action(MULTI, &Key::Char('i')), Some(Action::Invert));
     }
 
     #[test]
@@ -846,6 +835,24 @@ mod tests {
         assert_eq!(
             pager,
             "\u{2191}\u{2193} scroll \u{b7} Esc back \u{b7} ^C dismiss"
+        );
+    }
+
+    #[test]
+    fn the_key_list_reads_as_a_person_does_and_says_only_its_screens_keys() {
+        let list = key_list(SINGLE);
+        // Move, choose, write, go elsewhere, leave: ↓ right under ↑.
+        assert_eq!(list[0], "\u{2191} k      move up");
+        assert_eq!(list[1], "\u{2193} j      move down");
+        let at = |start: &str| list.iter().position(|l| l.starts_with(start)).unwrap();
+        assert!(at("Enter") < at("n ") && at("n ") < at("Tab") && at("Tab") < at("Esc q"));
+        assert!(list.last().unwrap().starts_with("^Z"), "{list:?}");
+        // The review has no filter: its Esc says nothing of one.
+        let review = key_list(REVIEW);
+        assert!(review.iter().all(|l| !l.contains("filter")), "{review:?}");
+        assert!(
+            review.contains(&format!("Esc q    {}", K::CANCEL)),
+            "{review:?}"
         );
     }
 

@@ -12,7 +12,6 @@ use super::words;
 use crate::answers::AnswerState;
 use crate::contract::{Payload, Question, QuestionType};
 use crate::text::one_line;
-use crate::text::quote;
 
 /// A row of a question screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -91,15 +90,18 @@ impl<'a> Rows<'a> {
     }
 }
 
-/// The row digit `digit` (1-9) names on question `question`: option `digit` (whatever page or
-/// filter shows), or Type your own as number N+1 (upstream `applyNumberShortcut`).
-pub fn digit_row(question: &Question, digit: usize) -> Option<Row> {
+/// The row digit `digit` (1-9) names on question `question` whose screen shows `rows`: the
+/// row that shows that number, option `digit` or Type your own as number N+1 (upstream
+/// `applyNumberShortcut`), whatever page is shown; `None` when no shown row has it (a filter
+/// hides that option), so a digit never acts on an option the person cannot see.
+pub fn digit_row(question: &Question, rows: &Rows<'_>, digit: usize) -> Option<Row> {
     let n = question.options.len();
-    match digit {
-        d if (1..=n).contains(&d) => Some(Row::Option(d - 1)),
-        d if d == n + 1 && question.allows_custom_text() => Some(Row::TypeOwn),
-        _ => None,
-    }
+    let row = match digit {
+        d if (1..=n).contains(&d) => Row::Option(d - 1),
+        d if d == n + 1 && question.allows_custom_text() => Row::TypeOwn,
+        _ => return None,
+    };
+    rows.index_of(row).map(|_| row)
 }
 
 /// The key map of question `question`'s screen.
@@ -113,26 +115,69 @@ pub fn keymap(question: &Question) -> &'static [Binding] {
     }
 }
 
+/// The key list (`?`) of question `question`'s screen ([`keymap::key_list_with`]), its digits
+/// said as they are on this question: `1-4  choose option 1-3; 4: Type your own`, or `1-9
+/// choose option 1-9` on a long list.
+pub fn key_list(question: &Question) -> Vec<String> {
+    let map = keymap(question);
+    if question.is_text_only() {
+        return keymap::key_list(map);
+    }
+    let digits = words::keys::digits(
+        question.options.len(),
+        question.allows_custom_text(),
+        question.kind == QuestionType::Multi,
+    );
+    keymap::key_list_with(map, Some(digits))
+}
+
+/// How many options make a multi-select list long: more than the digits reach. Its hint line
+/// then names `a all · i invert` (inquirer's), right after Enter.
+pub const LONG_LIST: usize = 9;
+
 /// The bindings a question's hint line names with `row` highlighted: its [`keymap`], where
 /// Enter's words say what Enter does on that row. On a multi-select question's Type your own
 /// row Enter opens the editor (upstream `activateCustomOption`), so the hint reads `Enter
-/// edit` there, not `Enter done`.
+/// edit` there, not `Enter done`. On a multi-select question of more than [`LONG_LIST`]
+/// options `a all · i invert` come after Enter.
 pub fn hint_map(question: &Question, row: Row) -> std::borrow::Cow<'static, [Binding]> {
     let map = keymap(question);
-    if question.kind != QuestionType::Multi || row != Row::TypeOwn {
+    let multi = question.kind == QuestionType::Multi;
+    let long = multi && question.options.len() > LONG_LIST;
+    if !multi || (row != Row::TypeOwn && !long) {
         return std::borrow::Cow::Borrowed(map);
     }
-    std::borrow::Cow::Owned(
-        map.iter()
-            .map(|b| match b.action {
-                Action::Confirm => Binding {
-                    hint: keymap::MULTI_ENTER_ON_TYPE_YOUR_OWN,
-                    ..*b
-                },
-                _ => *b,
-            })
-            .collect(),
-    )
+    let mut out: Vec<Binding> = map
+        .iter()
+        .filter(|b| !long || !matches!(b.action, Action::ToggleAll | Action::Invert))
+        .map(|b| match b.action {
+            Action::Confirm if row == Row::TypeOwn => Binding {
+                hint: keymap::MULTI_ENTER_ON_TYPE_YOUR_OWN,
+                ..*b
+            },
+            _ => *b,
+        })
+        .collect();
+    if long {
+        let at = out
+            .iter()
+            .position(|b| b.action == Action::Confirm)
+            .map_or(out.len(), |i| i + 1);
+        let named = |action: Action, hint: &'static str| {
+            map.iter()
+                .find(|b| b.action == action)
+                .map(|b| Binding { hint, ..*b })
+        };
+        let extra: Vec<Binding> = [
+            named(Action::ToggleAll, words::HINT_ALL),
+            named(Action::Invert, words::HINT_INVERT),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        out.splice(at..at, extra);
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// The question's place and name before its prompt: `1/2 Style` (with ` (required)`), or
@@ -252,7 +297,7 @@ pub fn row_text(
             out.push_str(words::TYPE_OWN_ROW);
             if let Some(text) = answers.custom_text(q) {
                 out.push(' ');
-                out.push_str(&quote(text));
+                out.push_str(&super::view::shown_custom_text(text));
             }
         }
         Row::Next => out.push_str(words::next_row(to_review)),
@@ -437,13 +482,18 @@ mod tests {
             Rows::of(q1, None).to_vec(),
             vec![Row::Option(0), Row::TypeOwn]
         );
-        assert_eq!(digit_row(q1, 2), Some(Row::TypeOwn));
-        assert_eq!(digit_row(q1, 3), None);
+        let all = Rows::of(q1, None);
+        assert_eq!(digit_row(q1, &all, 2), Some(Row::TypeOwn));
+        assert_eq!(digit_row(q1, &all, 3), None);
         assert_eq!(
             Rows::of(&p.questions[1], None).to_vec(),
             vec![Row::Option(0), Row::Option(1), Row::TypeOwn, Row::Next]
         );
-        assert_eq!(digit_row(&p.questions[1], 3), Some(Row::TypeOwn));
+        let multi = &p.questions[1];
+        assert_eq!(
+            digit_row(multi, &Rows::of(multi, None), 3),
+            Some(Row::TypeOwn)
+        );
         let answers = AnswerState::new(&p);
         assert_eq!(
             row_text(&p, &answers, 0, Row::TypeOwn, false, false),
@@ -525,5 +575,50 @@ mod tests {
         assert!(matches_filter(&option("x", Some("Fast ENGINE")), "engine"));
         assert!(matches_filter(&option("x", None), "v1"));
         assert!(!matches_filter(&option("Option 4", Some("d")), "option 42"));
+    }
+
+    #[test]
+    fn the_key_list_says_the_digits_as_they_are_on_the_question() {
+        let list = |n: usize, kind: &str| {
+            let options: Vec<String> = (0..n)
+                .map(|i| format!(r#"{{"value":"v{i}","label":"L{i}"}}"#))
+                .collect();
+            let p = payload(&format!(
+                r#"{{"questions":[{{"id":"q","prompt":"P","type":"{kind}","options":[{}]}}]}}"#,
+                options.join(",")
+            ));
+            key_list(&p.questions[0])
+        };
+        let digits = |l: Vec<String>| l.into_iter().find(|l| l.starts_with('1')).unwrap();
+        assert_eq!(digits(list(200, "single")), "1-9      choose option 1-9");
+        assert_eq!(
+            digits(list(3, "single")),
+            "1-4      choose option 1-3; 4: Type your own"
+        );
+        assert_eq!(
+            digits(list(8, "multi")),
+            "1-9      tick option 1-8; 9: Type your own"
+        );
+        assert_eq!(digits(list(9, "multi")), "1-9      tick option 1-9");
+    }
+
+    /// docs/interactive.md's key lists ("The key list") are this code's, word for word.
+    #[test]
+    fn the_docs_key_lists_are_the_key_maps() {
+        let docs = include_str!("../../docs/interactive.md");
+        let p = payload(include_str!(
+            "../../examples/implementation-preferences.json"
+        ));
+        for list in [
+            key_list(&p.questions[0]),
+            key_list(&p.questions[1]),
+            keymap::key_list(keymap::REVIEW),
+        ] {
+            let block = format!("```\n{}\n```", list.join("\n"));
+            assert!(
+                docs.contains(&block),
+                "docs/interactive.md lacks this key list:\n{block}"
+            );
+        }
     }
 }

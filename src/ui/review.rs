@@ -6,12 +6,12 @@
 //! unanswered` for a question with neither; no prompts; then the numbered actions (`1. Submit`,
 //! `2. Elaborate`, `3. Cancel`). Every front end draws these lines.
 
+use super::keymap::{self, Action, Binding};
 use super::words::{self, Confirmation};
 use crate::answers::AnswerState;
 use crate::contract::Payload;
 use crate::flow::{Flow, Screen};
 use crate::text::one_line;
-use crate::text::quote;
 
 pub use crate::flow::ReviewAction;
 
@@ -54,6 +54,12 @@ impl ReviewAction {
             .copied()
     }
 
+    /// The line the review shows under the action, as an option's description: Elaborate's
+    /// ([`ReviewAction::describe`]); Submit and Cancel say what they do.
+    pub fn description(self) -> Option<&'static str> {
+        (self == ReviewAction::Elaborate).then(|| self.describe())
+    }
+
     /// What the action does, in a help text's words.
     pub fn describe(self) -> &'static str {
         match self {
@@ -77,6 +83,8 @@ pub enum LineKind {
     Note,
     /// An answer (`→ …`).
     Answer,
+    /// What a folded question does not show (`+ 15 more · v shows all`, [`folded_lines`]).
+    More,
     /// `→ unanswered`.
     Unanswered,
     /// A note on an option not chosen: only Elaborate sends it.
@@ -133,7 +141,7 @@ pub fn question_lines(payload: &Payload, answers: &AnswerState, q: usize) -> Vec
         .map(|(i, o)| (one_line(&o.label).into_owned(), answers.option_note(q, *i)))
         .collect();
     if let Some(text) = summary.custom_text {
-        labels.push((quote(text), None));
+        labels.push((super::view::shown_custom_text(text), None));
     }
     let individually = labels.len() > 1 || labels.iter().any(|(_, n)| n.is_some());
     if individually {
@@ -148,6 +156,42 @@ pub fn question_lines(payload: &Payload, answers: &AnswerState, q: usize) -> Vec
     }
     lines.extend(unchosen);
     lines
+}
+
+/// [`question_lines`] within `rows` rows (2 at least): all of them when they fit, else the
+/// first `rows - 1` and a [`LineKind::More`] line saying how many answers (or lines) are not
+/// shown and that `v` shows them all ([`all_lines`]), so no answer is hidden without a word.
+pub fn folded_lines(payload: &Payload, answers: &AnswerState, q: usize, rows: usize) -> Vec<Line> {
+    let mut lines = question_lines(payload, answers, q);
+    let rows = rows.max(2);
+    if lines.len() <= rows {
+        return lines;
+    }
+    let hidden = lines.split_off(rows - 1);
+    let answers = hidden.iter().filter(|l| l.kind == LineKind::Answer).count();
+    lines.push(Line {
+        kind: LineKind::More,
+        indent: 3,
+        text: words::review_folded(answers, hidden.len()),
+    });
+    lines
+}
+
+/// Every question's [`question_lines`], whole, a blank line between questions: what `v` at
+/// the review shows when a question is folded ([`folded_lines`]).
+pub fn all_lines(payload: &Payload, answers: &AnswerState) -> String {
+    let mut text = String::new();
+    for q in 0..payload.questions.len() {
+        if q > 0 {
+            text.push('\n');
+        }
+        for line in question_lines(payload, answers, q) {
+            text.push_str(&" ".repeat(line.indent));
+            text.push_str(&line.text);
+            text.push('\n');
+        }
+    }
+    text
 }
 
 /// The review of question `q` on one row, for a front end whose rows are one line each
@@ -194,6 +238,26 @@ pub fn confirmation(flow: &Flow<'_>) -> Option<(Confirmation, Option<String>)> {
         }
         Screen::Question(_) | Screen::Review => None,
     }
+}
+
+/// The bindings the review's hint line names: [`keymap::REVIEW`], where `v` says `v all`
+/// when a question shown is folded ([`folded_lines`]).
+pub fn hint_map(folded: bool) -> std::borrow::Cow<'static, [Binding]> {
+    if !folded {
+        return std::borrow::Cow::Borrowed(keymap::REVIEW);
+    }
+    std::borrow::Cow::Owned(
+        keymap::REVIEW
+            .iter()
+            .map(|b| match b.action {
+                Action::View => Binding {
+                    hint: words::REVIEW_ALL_HINT,
+                    ..*b
+                },
+                _ => *b,
+            })
+            .collect(),
+    )
 }
 
 /// The review's name of question `q`: its label, `(required)` after a required one.
@@ -267,6 +331,33 @@ mod tests {
             words::confirm_submit_without_notes(2).title,
             "Submit without 2 notes on options you did not choose?"
         );
+    }
+
+    #[test]
+    fn a_long_answer_is_folded_saying_how_many_more_and_the_key() {
+        let options: Vec<String> = (1..=30)
+            .map(|i| format!(r#"{{"value":"p{i}","label":"pkg-{i}"}}"#))
+            .collect();
+        let p = crate::contract::parse_payload(&format!(
+            r#"{{"questions":[{{"id":"m","label":"Packages","prompt":"?","type":"multi","options":[{}]}}]}}"#,
+            options.join(",")
+        ))
+        .unwrap();
+        let mut a = AnswerState::new(&p);
+        for o in 0..30 {
+            a.select(0, o).unwrap();
+        }
+        let texts: Vec<String> = folded_lines(&p, &a, 0, 17)
+            .into_iter()
+            .map(|l| format!("{}{}", " ".repeat(l.indent), l.text))
+            .collect();
+        assert_eq!(texts.len(), 17);
+        assert_eq!(texts[15], "   \u{2192} pkg-15");
+        assert_eq!(texts[16], "   + 15 more \u{b7} v shows all");
+        assert_eq!(folded_lines(&p, &a, 0, 31).len(), 31);
+        let all = all_lines(&p, &a);
+        assert!(all.ends_with("   \u{2192} pkg-30\n"), "{all}");
+        assert_eq!(all.lines().count(), 31);
     }
 
     /// Upstream `tests/render-submit.test.ts`, "submit screen renders indented notes before

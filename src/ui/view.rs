@@ -19,6 +19,12 @@ use dialoguer::theme::{ColorfulTheme, SimpleTheme, Theme};
 
 pub use crate::text::quote;
 
+/// A question's custom text as every screen shows it (the review, a row's `Type your own…
+/// “draft”`, the summaries): one line, quoted ([`quote`]). The one place that spells it.
+pub fn shown_custom_text(text: &str) -> String {
+    quote(text)
+}
+
 /// What question `q` has for an answer, in one line: the selected options' labels in option
 /// order, then the custom text quoted (contract "Output rules": custom text last); `None`
 /// when it has none (a note alone is no answer). Used by the review, the transcript lines,
@@ -31,7 +37,7 @@ pub fn answer_text(payload: &Payload, answers: &AnswerState, q: usize) -> Option
         .map(|(_, o)| one_line(&o.label).into_owned())
         .collect();
     if let Some(text) = summary.custom_text {
-        parts.push(quote(text));
+        parts.push(shown_custom_text(text));
     }
     (!parts.is_empty()).then(|| parts.join(", "))
 }
@@ -120,6 +126,21 @@ pub fn ending_words(ending: &Ending) -> (bool, String) {
         | Ending::InvalidPayload(_)
         | Ending::InvalidAnswers(_) => (false, "Not asked".into()),
     }
+}
+
+/// Whether the answers went to the caller at `ending` (a submit, an elaborate ending, a
+/// timeout's kept answers); `false` where [`ending_words`] says they were not sent (Esc,
+/// Ctrl+C, a signal, the terminal lost, an internal error). The transcript marks the
+/// questions of such an ending as not sent ([`transcript_line`]).
+pub fn answers_sent(ending: &Ending) -> bool {
+    !matches!(
+        ending,
+        Ending::Dismissed
+            | Ending::Interrupted
+            | Ending::Aborted { .. }
+            | Ending::TerminalLost(_)
+            | Ending::Internal(_)
+    )
 }
 
 /// Whether the terminal front end draws in colour: `NO_COLOR` (set, not empty) turns it off,
@@ -346,6 +367,18 @@ impl Look {
         self.collapsed_as(name, words, false, width)
     }
 
+    /// A collapsed question whose answer was not sent ([`answers_sent`]): `- Style · Terse`,
+    /// dim, where a sent one has the green tick; without colour as [`Look::collapsed`] (which
+    /// has no tick there).
+    pub fn not_sent(&self, name: &str, answer: &str, width: usize) -> String {
+        if !self.colour {
+            return self.collapsed_as(name, answer, true, width);
+        }
+        let dot = self.glyph(Glyph::Dot);
+        let text = self.fit(&format!("- {name} {dot} {answer}"), width);
+        style(text).for_stderr().dim().to_string()
+    }
+
     /// A question the person asked about instead of answering (an elaborate ending), one
     /// line per note ([`asked_lines`]): `? Database · asked about Postgres: …`, the `?` in
     /// the prompt's colour; fitted to `width` as plain text first.
@@ -457,13 +490,15 @@ fn colorful_theme(charset: Charset) -> ColorfulTheme {
 }
 
 /// Question `q` collapsed into its transcript line ([`Look::collapsed`]): its name
-/// ([`transcript_name`]), its answer ([`answer_text`]) and, when it has notes, `(+ N notes)`.
+/// ([`transcript_name`]), its answer ([`answer_text`]) and, when it has notes, `(+ N notes)`;
+/// `sent`: whether the answer went to the caller ([`answers_sent`]; else [`Look::not_sent`]).
 pub fn transcript_line(
     look: &Look,
     payload: &Payload,
     answers: &AnswerState,
     q: usize,
     width: usize,
+    sent: bool,
 ) -> String {
     let name = transcript_name(&payload.questions[q]);
     let notes = note_lines(payload, answers, q).len();
@@ -472,6 +507,7 @@ pub fn transcript_line(
         n => format!("{a} (+ {})", plural_notes(n)),
     });
     match (answer, notes) {
+        (Some(a), _) if !sent => look.not_sent(&name, &a, width),
         (Some(a), _) => look.collapsed(&name, Some(&a), width),
         (None, 0) => look.collapsed(&name, None, width),
         (None, n) => look.unanswered(&name, &format!("no answer (+ {})", plural_notes(n)), width),
@@ -572,11 +608,11 @@ mod tests {
         assert_eq!(plain.multi_select_item("X", true, true, 80), "> [x] X");
         assert_eq!(strip(colour.prompt("How?", 80)), "? How? >");
         assert_eq!(
-            strip(transcript_line(&colour, &p, flow.answers(), 0, 80)),
+            strip(transcript_line(&colour, &p, flow.answers(), 0, 80, true)),
             "+ Style - Terse"
         );
         assert_eq!(
-            strip(transcript_line(&colour, &p, flow.answers(), 1, 80)),
+            strip(transcript_line(&colour, &p, flow.answers(), 1, 80, true)),
             "x Which ones? - no answer"
         );
         assert_eq!(
@@ -593,6 +629,32 @@ mod tests {
     }
 
     #[test]
+    fn custom_text_is_shown_alike_on_every_screen() {
+        let p = parse_payload(
+            r#"{"questions":[{"id":"q","label":"Q","prompt":"?","options":[{"value":"a","label":"A"}]}]}"#,
+        )
+        .unwrap();
+        let mut flow = Flow::new(&p);
+        flow.apply(Command::SaveCustomText("two\nlines".into()))
+            .unwrap();
+        let shown = shown_custom_text("two\nlines");
+        assert_eq!(shown, "\u{201c}two\u{21b5} lines\u{201d}");
+        let a = flow.answers();
+        assert_eq!(answer_text(&p, a, 0).as_deref(), Some(shown.as_str()));
+        let review = crate::ui::review::question_lines(&p, a, 0);
+        assert_eq!(review[1].text, format!("\u{2192} {shown}"));
+        let row = crate::ui::question::row_text(
+            &p,
+            a,
+            0,
+            crate::ui::question::Row::TypeOwn,
+            false,
+            false,
+        );
+        assert!(row.ends_with(&format!(" {shown}")), "{row}");
+    }
+
+    #[test]
     fn transcript_lines_in_both_themes() {
         let p = payload();
         let mut flow = Flow::new(&p);
@@ -604,29 +666,29 @@ mod tests {
         .unwrap();
         let plain = Look::new(false);
         assert_eq!(
-            transcript_line(&plain, &p, flow.answers(), 0, 80),
+            transcript_line(&plain, &p, flow.answers(), 0, 80, true),
             "Style: Terse (+ note)"
         );
         // No label given: the prompt names the question.
         assert_eq!(
-            transcript_line(&plain, &p, flow.answers(), 1, 80),
+            transcript_line(&plain, &p, flow.answers(), 1, 80, true),
             "Which ones?: no answer"
         );
         console::set_colors_enabled_stderr(false);
         let colour = Look::new(true);
         assert_eq!(
-            console::strip_ansi_codes(&transcript_line(&colour, &p, flow.answers(), 0, 80)),
+            console::strip_ansi_codes(&transcript_line(&colour, &p, flow.answers(), 0, 80, true)),
             "✔ Style · Terse (+ note)"
         );
         assert_eq!(
-            console::strip_ansi_codes(&transcript_line(&colour, &p, flow.answers(), 1, 80)),
+            console::strip_ansi_codes(&transcript_line(&colour, &p, flow.answers(), 1, 80, true)),
             "✘ Which ones? · no answer"
         );
         // A label the payload gave names the question, even one that reads as the fallback.
         let mut given = payload();
         given.questions[0].label = "Q1".into();
         assert_eq!(
-            transcript_line(&plain, &given, flow.answers(), 0, 80),
+            transcript_line(&plain, &given, flow.answers(), 0, 80, true),
             "Q1: Terse (+ note)"
         );
     }

@@ -131,6 +131,27 @@ pub const CANCEL: &str = "Cancel";
 /// See [`SUBMIT`] (the contract's project since v0.4.0).
 pub const ELABORATE: &str = "Elaborate";
 
+/// The line that ends a review question folded to the rows it has: how many answers (or
+/// lines) are not shown and the key that shows them all (`+ 15 more · v shows all`).
+pub fn review_folded(answers: usize, lines: usize) -> String {
+    match answers {
+        0 => format!("+ {lines} more lines \u{b7} v shows all"),
+        a => format!("+ {a} more \u{b7} v shows all"),
+    }
+}
+
+/// `a`'s hint on a long multi-select list (`a all`).
+pub const HINT_ALL: &str = "all";
+
+/// `i`'s hint on a long multi-select list (`i invert`).
+pub const HINT_INVERT: &str = "invert";
+
+/// The title of the pager with every answer of the review, whole (`v` at the review).
+pub const REVIEW_ALL_TITLE: &str = "Every answer";
+
+/// `v`'s hint at the review when a question's answers are folded (`v all`).
+pub const REVIEW_ALL_HINT: &str = "all";
+
 /// The review's hint after a first press of an action's digit: a second press confirms
 /// (upstream `doublePressReviewShortcuts`).
 pub fn press_again(digit: usize, action: &str) -> String {
@@ -253,6 +274,113 @@ pub fn reply_too_long(limit: u64) -> String {
         "The last reply was more than {limit} bytes (--max-payload-bytes) and was not taken; \
          try again."
     )
+}
+
+/// What the keys do, in the key list's words (`?`, [`crate::ui::keymap::key_list`]); the
+/// key names come from the bindings themselves.
+pub mod keys {
+    /// ↑ k.
+    pub const UP: &str = "move up";
+    /// ↓ j.
+    pub const DOWN: &str = "move down";
+    /// PgUp.
+    pub const PAGE_UP: &str = "previous page";
+    /// PgDn.
+    pub const PAGE_DOWN: &str = "next page";
+    /// Home.
+    pub const FIRST: &str = "first row";
+    /// End.
+    pub const LAST: &str = "last row";
+    /// Enter on a single-select question.
+    pub const CHOOSE: &str = "choose the option and go on";
+    /// Enter on a multi-select question (on Type your own it opens the editor,
+    /// [`crate::ui::keymap::MULTI_ENTER_ON_TYPE_YOUR_OWN`]).
+    pub const DONE: &str = "done: go on (on Type your own: edit)";
+    /// Space on a single-select question.
+    pub const SELECT: &str = "select or deselect, staying here";
+    /// Space on a multi-select question.
+    pub const TICK: &str = "tick or untick the option";
+    /// `a`.
+    pub const ALL: &str = "tick all, or none";
+    /// `i`.
+    pub const INVERT: &str = "invert the ticks";
+    /// `n`.
+    pub const OPTION_NOTE: &str = "note on the highlighted option";
+    /// `N`.
+    pub const QUESTION_NOTE: &str = "note on the question";
+    /// `N` at the review.
+    pub const REVIEW_NOTE: &str = "note on the highlighted question";
+    /// `/`.
+    pub const FILTER: &str = "filter the options (or type a letter)";
+    /// `v` on a single-select question.
+    pub const VIEW: &str = "whole text or preview of the option";
+    /// `v` on a multi-select question.
+    pub const VIEW_MULTI: &str = "whole text of the option";
+    /// `v` at the review.
+    pub const VIEW_REVIEW: &str = "every answer, whole";
+    /// Tab on a question.
+    pub const NEXT: &str = "next question";
+    /// Shift+Tab on a question.
+    pub const PREV: &str = "previous question";
+    /// Tab at the review.
+    pub const FIRST_QUESTION: &str = "the first question";
+    /// Shift+Tab at the review.
+    pub const LAST_QUESTION: &str = "back to the last question";
+    /// Enter at the review.
+    pub const RUN: &str = "run the action, or change the question";
+    /// The digits at the review.
+    pub const ACTION_DIGITS: &str = "an action; press twice to run it";
+    /// Enter or `1` on a question without options.
+    pub const WRITE: &str = "write the answer";
+    /// Esc on a question that filters.
+    pub const CANCEL_OR_CLEAR: &str = "clear the filter if set, else cancel";
+    /// Esc where nothing filters.
+    pub const CANCEL: &str = "cancel (asks first when answers would be lost)";
+    /// `?`.
+    pub const KEYS: &str = "this list";
+    /// Ctrl+C.
+    pub const DISMISS: &str = "dismiss the questions at once";
+    /// Ctrl+].
+    pub const PEEK: &str = "show the agent's message";
+    /// Ctrl+Z.
+    pub const SUSPEND: &str = "suspend (fg brings it back)";
+    /// Enter at a confirmation.
+    pub const CONFIRM: &str = "choose";
+    /// `y`.
+    pub const YES: &str = "yes";
+    /// `n` at a confirmation.
+    pub const NO: &str = "no";
+    /// Esc at a confirmation.
+    pub const NO_BACK: &str = "no, back";
+    /// ↑ in a pager.
+    pub const SCROLL_UP: &str = "scroll up";
+    /// ↓ in a pager.
+    pub const SCROLL_DOWN: &str = "scroll down";
+    /// Esc in a pager.
+    pub const BACK: &str = "back";
+
+    /// The digits of a question of `options` options, Type your own as N+1 when `type_own`:
+    /// their name (`1-9`, `1-4`) and words (`choose option 1-3; 4: Type your own`), `tick`
+    /// on a multi-select question; the digits reach 9 at most.
+    pub fn digits(options: usize, type_own: bool, multi: bool) -> (String, String) {
+        let verb = if multi { "tick" } else { "choose" };
+        let rows = options + usize::from(type_own);
+        let last = rows.clamp(1, 9);
+        let name = if last == 1 {
+            "1".to_string()
+        } else {
+            format!("1-{last}")
+        };
+        let own = super::TYPE_OWN;
+        let words = match (options, type_own && rows <= 9) {
+            (0, _) => format!("{}: {own}", 1),
+            (1, true) => format!("{verb} option 1; 2: {own}"),
+            (o, true) => format!("{verb} option 1-{o}; {}: {own}", o + 1),
+            (1, false) => format!("{verb} option 1"),
+            (_, false) => format!("{verb} option 1-{}", options.min(9)),
+        };
+        (name, words)
+    }
 }
 
 /// The key list's title (`?`).

@@ -28,10 +28,12 @@ impl<B: Backend> Session<'_, B> {
 
     /// A pager opened over the questions of an agent that wrote a message (`--context`) takes
     /// no more rows than the block had: the block never grows under the message, which a
-    /// screen with no scrollback (pi's fullscreen hand-over) would lose above it.
+    /// screen with no scrollback (pi's fullscreen hand-over) would lose above it. With the
+    /// lines above drawn by the region (`--above`: they come back as the block shrinks) it
+    /// takes the rows the block may have, as without `--context`.
     pub(super) fn held_to_the_block(&self, overlay: Overlay) -> Overlay {
         match overlay {
-            Overlay::Pager(pager) if self.context.is_some() => {
+            Overlay::Pager(pager) if self.context.is_some() && !self.region.owns_screen() => {
                 Overlay::Pager(pager.at_most(self.block_rows))
             }
             other => other,

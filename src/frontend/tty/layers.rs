@@ -23,6 +23,9 @@ pub(super) struct Cx<'a, 'p> {
     pub status: Option<&'a str>,
     /// Global keys the hint lines leave out ([`crate::ui::keymap::quiet_globals`]).
     pub quiet: &'a [crate::ui::keymap::Action],
+    /// More input was there already when the key acted on was read: it came in a burst with
+    /// the next (type-ahead, a paste's keys), not pressed on its own.
+    pub typed_ahead: bool,
 }
 
 /// What an action asks of the loop.

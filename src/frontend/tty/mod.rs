@@ -258,8 +258,9 @@ impl<B: Backend> Session<'_, B> {
     fn screen_action(&mut self, action: Action) -> Outcome {
         let (rows, cols) = self.io.size();
         let (width, height) = (term_width(cols), self.region.budget(rows));
+        let typed_ahead = self.io.input_pending();
         self.screens
-            .screen_action(&self.flow, &self.look, action, width, height)
+            .screen_action(&self.flow, &self.look, action, (width, height), typed_ahead)
     }
 
     /// The countdown line at `now`, in the last seconds of `--timeout`.

@@ -11,7 +11,7 @@ use super::overlay::{Editor, Pager, Target};
 use crate::contract::QuestionType;
 use crate::flow::Command;
 use crate::text::one_line;
-use crate::ui::keymap::{self, Action};
+use crate::ui::keymap::Action;
 use crate::ui::question::{self as model, Row, Rows};
 use crate::ui::words;
 use std::cell::{Cell, RefCell};
@@ -217,7 +217,7 @@ impl QuestionPrompt {
                 menu.go(len - 1);
                 Outcome::Stay
             }
-            Action::Number(d) => match model::digit_row(question, d) {
+            Action::Number(d) => match model::digit_row(question, &rows, d) {
                 None => Outcome::Stay,
                 Some(row) => {
                     if let Some(i) = rows.index_of(row) {
@@ -253,26 +253,40 @@ impl QuestionPrompt {
                 Some(Row::TypeOwn) => self.open_custom(cx),
                 _ => Outcome::Apply(Command::Next),
             },
-            Action::ToggleAll if multi => {
+            Action::ToggleAll | Action::Invert if multi => {
                 let shown: Vec<usize> = (0..rows.options())
                     .filter_map(|i| match rows.get(i) {
                         Row::Option(o) => Some(o),
                         _ => None,
                     })
                     .collect();
-                let all = shown
-                    .iter()
-                    .all(|&o| answers.is_selected(q, o).unwrap_or(false));
+                let ticked = |o: usize| answers.is_selected(q, o).unwrap_or(false);
+                let all = shown.iter().all(|&o| ticked(o));
+                // The ticks of hidden options are kept (the model's `Rows` are sorted).
                 let mut selection: Vec<usize> = answers
                     .selected(q)
                     .into_iter()
-                    .filter(|o| !shown.contains(o))
+                    .filter(|o| shown.binary_search(o).is_err())
                     .collect();
-                if !all {
-                    selection.extend(shown);
+                match action {
+                    Action::Invert => selection.extend(shown.iter().filter(|&&o| !ticked(o))),
+                    _ if !all => selection.extend(shown),
+                    _ => {}
                 }
                 selection.sort_unstable();
                 Outcome::Apply(Command::SetSelection(selection))
+            }
+            // A letter no key has: the filter opens with it typed (its text so far kept).
+            Action::Type(c) if !question.options.is_empty() => {
+                let mut text = self.filter_text().unwrap_or("").to_string();
+                text.push(c);
+                let outcome = Outcome::Open(Overlay::Editor(Editor::new(
+                    Target::Filter(q),
+                    words::FILTER.to_string(),
+                    text.clone(),
+                )));
+                self.set_filter(cx, Some(text));
+                return outcome;
             }
             // `n` on a row that is no option (Type your own, Next) notes the question: a note
             // on the typed answer is the question's note (docs/interactive.md "Notes").
@@ -325,7 +339,7 @@ impl QuestionPrompt {
             },
             Action::Keys => Outcome::Open(Overlay::Pager(Pager::new(
                 words::KEYS_TITLE.to_string(),
-                keymap::key_list(model::keymap(question)).join("\n"),
+                model::key_list(question).join("\n"),
                 false,
             ))),
             _ => Outcome::Stay,

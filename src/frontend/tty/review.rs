@@ -11,6 +11,10 @@ use crate::ui::keymap::{self, Action};
 use crate::ui::review::{self as model, LineKind, ReviewAction, ACTIONS};
 use crate::ui::words;
 
+/// The fewest rows of a review that shows Elaborate's description under it (in fewer, the
+/// row goes to the questions).
+const DESCRIBED_FROM: usize = 14;
+
 /// The review's state: the highlighted item (questions, then actions) and a digit pressed once.
 #[derive(Debug, Default)]
 pub(super) struct Review {
@@ -19,6 +23,9 @@ pub(super) struct Review {
     active: Option<usize>,
     /// The action whose digit was pressed once.
     armed: Option<ReviewAction>,
+    /// That digit came in a burst with the next key (typed ahead): an Enter of the same burst
+    /// does not run the action (`2` Enter typed for a question gone by never elaborates).
+    armed_in_burst: bool,
 }
 
 impl Review {
@@ -30,10 +37,13 @@ impl Review {
     pub fn enter(&mut self) {
         self.active = None;
         self.armed = None;
+        self.armed_in_burst = false;
     }
 
     /// The review's lines within `cx.height` rows: the title, the questions around the
-    /// highlighted one, the actions, the hint.
+    /// highlighted one filling the rows they have (a question taller than them folded,
+    /// [`model::folded_lines`]), the row saying what is out of view, the actions (Elaborate
+    /// with its description under it), the hint.
     pub fn render(&self, cx: &Cx<'_, '_>) -> Vec<String> {
         let payload = cx.flow.payload();
         let answers = cx.flow.answers();
@@ -41,28 +51,25 @@ impl Review {
         let active = self.active(n);
         let (look, width) = (cx.look, cx.width);
         let mut lines = vec![look.heading(words::REVIEW_TITLE, width)];
-        let fixed = 1 + 1 + ACTIONS.len() + 1;
+        // Elaborate's description takes a row when the window has rows to spare.
+        let described = cx.height >= DESCRIBED_FROM;
+        let descriptions = ACTIONS.iter().filter(|a| a.description().is_some()).count();
+        let fixed = 1 + 1 + ACTIONS.len() + descriptions * usize::from(described) + 1;
         let room = cx.height.saturating_sub(fixed);
-        // The questions shown: from the first that lets the highlighted (or the last) one show.
-        let target = active.min(n.saturating_sub(1));
-        let block = |q: usize| model::question_lines(payload, answers, q);
-        let height = |q: usize| block(q).len() + usize::from(q + 1 < n);
-        let mut first = target;
-        let mut used = height(target).min(room);
-        while first > 0 && used + height(first - 1) <= room {
-            first -= 1;
-            used += height(first);
-        }
-        let mut body: Vec<String> = Vec::new();
-        let mut shown_end = first;
-        for q in first..n {
-            let mut lines_q: Vec<String> = block(q)
+        // Each question's lines with the blank line after it (all but the last), as drawn.
+        let block = |q: usize| -> (Vec<String>, bool) {
+            let mut folded = false;
+            let mut out: Vec<String> = model::folded_lines(payload, answers, q, room)
                 .into_iter()
                 .map(|line| {
                     let text = format!("{}{}", " ".repeat(line.indent), line.text);
                     match line.kind {
                         LineKind::Label => look.select_item(text.trim_start(), q == active, width),
                         LineKind::Answer => fit(&format!("  {text}"), width),
+                        LineKind::More => {
+                            folded = true;
+                            look.hint(&format!("  {text}"), width)
+                        }
                         LineKind::Note | LineKind::Unanswered | LineKind::UnchosenNote => {
                             look.hint(&format!("  {text}"), width)
                         }
@@ -70,25 +77,67 @@ impl Review {
                 })
                 .collect();
             if q + 1 < n {
-                lines_q.push(String::new());
+                out.push(String::new());
             }
-            // The blank line after a question may fall off the end.
-            let needs = lines_q.len() - usize::from(q + 1 < n);
-            if body.len() + needs > room && q != first {
-                break;
+            (out, folded)
+        };
+        // The highlighted question (or the last, on an action) first; whole questions above
+        // it while they fit; then those below, the last one shown perhaps cut; then the end of
+        // the one above, so the rows are filled.
+        let target = active.min(n.saturating_sub(1));
+        let mut folded = false;
+        let mut body: Vec<String> = Vec::new();
+        let (mut first, mut end) = (target, target);
+        if n > 0 {
+            let (mut t, f) = block(target);
+            folded |= f;
+            t.truncate(room);
+            body = t;
+            end = target + 1;
+            let mut pending_above: Option<(Vec<String>, bool)> = None;
+            while first > 0 {
+                let (b, f) = block(first - 1);
+                if body.len() + b.len() > room {
+                    pending_above = Some((b, f));
+                    break;
+                }
+                folded |= f;
+                first -= 1;
+                body.splice(0..0, b);
             }
-            body.extend(lines_q);
-            shown_end = q + 1;
+            while end < n && body.len() < room {
+                let (mut b, f) = block(end);
+                folded |= f;
+                // A question cut at the bottom counts as below: the row before the actions
+                // says there is more (its blank line alone is no cut).
+                let cut = b.len() - usize::from(end + 1 < n) > room - body.len();
+                b.truncate(room - body.len());
+                body.extend(b);
+                if cut {
+                    break;
+                }
+                end += 1;
+            }
+            // The tail of the question above (its label out of view: counted above).
+            if let Some((b, f)) = pending_above.filter(|_| body.len() < room) {
+                folded |= f;
+                let take = room - body.len();
+                let from = b.len() - take.min(b.len());
+                body.splice(0..0, b[from..].iter().cloned());
+            }
         }
-        body.truncate(room);
         lines.extend(body);
         // The row before the actions says what is out of view, if anything is.
-        lines.push(match words::review_more(first, n - shown_end) {
+        lines.push(match words::review_more(first, n - end) {
             Some(more) => look.hint(&format!("  {more}"), width),
             None => String::new(),
         });
         for (i, action) in ACTIONS.iter().enumerate() {
             lines.push(look.select_item(&action.numbered(), active == n + i, width));
+            if let Some(description) = action.description().filter(|_| described) {
+                let indent = " ".repeat(look.item_indent() + 3);
+                lines.push(look.hint(&format!("{indent}{description}"), width));
+            }
         }
         let prefix: Vec<String> = self
             .armed
@@ -99,7 +148,7 @@ impl Review {
         lines.push(match cx.status {
             Some(status) => fit(status, width),
             None => look.hint(
-                &keymap::hint_line(keymap::REVIEW, &prefix, "", width, cx.quiet),
+                &keymap::hint_line(&model::hint_map(folded), &prefix, "", width, cx.quiet),
                 width,
             ),
         });
@@ -127,7 +176,14 @@ impl Review {
                         return Outcome::Apply(run(a));
                     }
                     self.armed = Some(a);
+                    self.armed_in_burst = cx.typed_ahead;
                 }
+            }
+            // Enter in the same burst as the digit that armed the action (typed ahead, not
+            // pressed after reading `Press 2 again`): the action stays armed, not run.
+            Action::Confirm if armed.is_some() && self.armed_in_burst => {
+                self.armed = armed;
+                self.armed_in_burst = cx.typed_ahead;
             }
             Action::Confirm if active < n => return Outcome::Apply(Command::Open(active)),
             Action::Confirm => return Outcome::Apply(run(ACTIONS[active - n])),
@@ -143,6 +199,14 @@ impl Review {
             Action::PrevQuestion => return Outcome::Apply(Command::Back),
             Action::NextQuestion => return Outcome::Apply(Command::First),
             Action::Cancel => return Outcome::Apply(Command::Cancel),
+            Action::View => {
+                let payload = cx.flow.payload();
+                return Outcome::Open(Overlay::Pager(Pager::new(
+                    words::REVIEW_ALL_TITLE.to_string(),
+                    model::all_lines(payload, cx.flow.answers()),
+                    false,
+                )));
+            }
             Action::Keys => {
                 return Outcome::Open(Overlay::Pager(Pager::new(
                     words::KEYS_TITLE.to_string(),

@@ -43,6 +43,7 @@ pub(super) fn cx<'a, 'p>(
         height,
         status,
         quiet: &[],
+        typed_ahead: false,
     }
 }
 
@@ -194,16 +195,20 @@ impl Screens {
         }
     }
 
-    /// What `action` does on the screen (not an overlay).
+    /// What `action` does on the screen (not an overlay); `typed_ahead`: its key came in a
+    /// burst with more ([`Cx::typed_ahead`]).
     pub fn screen_action(
         &mut self,
         flow: &Flow<'_>,
         look: &Look,
         action: Action,
-        width: usize,
-        height: usize,
+        (width, height): (usize, usize),
+        typed_ahead: bool,
     ) -> Outcome {
-        let cx = cx(flow, look, width, height, None);
+        let cx = Cx {
+            typed_ahead,
+            ..cx(flow, look, width, height, None)
+        };
         match flow.screen() {
             Screen::Question(q) => self.questions[q].on(action, &cx),
             Screen::Review => self.review.on(action, &cx),

@@ -18,6 +18,8 @@ struct Farewell {
     active: bool,
     title: Option<Line>,
     questions: Vec<Line>,
+    /// The questions' lines as an ending that sent nothing leaves them ([`Look::not_sent`]).
+    not_sent: Vec<Line>,
     given_up: Transcript,
     at: usize,
     width: usize,
@@ -31,6 +33,8 @@ pub(super) struct Record {
     left: Vec<bool>,
     /// Each question's line (empty until the first frame is drawn).
     lines: Vec<Line>,
+    /// Each question's line at an ending that sent nothing (its answer marked not sent).
+    not_sent: Vec<Line>,
     /// The look without colour a line's `key` is written in (made once, with the first line).
     plain: Option<Look>,
     farewell: Arc<Mutex<Farewell>>,
@@ -42,6 +46,7 @@ impl Record {
         Record {
             left: vec![false; questions],
             lines: Vec::new(),
+            not_sent: Vec::new(),
             plain: None,
             farewell: Arc::new(Mutex::new(Farewell::default())),
         }
@@ -102,7 +107,12 @@ impl Record {
                 }
             }
             if (self.left[q] || ending.is_some()) && !given_up(Entry::Question(q)) {
-                lines.push(self.lines[q].clone());
+                let unsent = ending.is_some_and(|e| !view::answers_sent(e));
+                let line = match self.not_sent.get(q) {
+                    Some(line) if unsent => line,
+                    _ => &self.lines[q],
+                };
+                lines.push(line.clone());
             }
         }
         if let Some(ending) = ending {
@@ -144,24 +154,37 @@ impl Record {
     }
 
     /// Question `q`'s line, as drawn at `cols` in `look` and as it says whatever the width
-    /// (in `plain`: `look` without colour).
-    fn line_of(flow: &Flow<'_>, look: &Look, plain: &Look, cols: usize, q: usize) -> Line {
+    /// (in `plain`: `look` without colour); `sent`: whether its answer went to the caller.
+    /// The key is the sent line's either way: the words are the same.
+    fn line_of(
+        flow: &Flow<'_>,
+        look: &Look,
+        plain: &Look,
+        cols: usize,
+        q: usize,
+        sent: bool,
+    ) -> Line {
         let (payload, answers) = (flow.payload(), flow.answers());
         Line {
             entry: Entry::Question(q),
-            text: view::transcript_line(look, payload, answers, q, term_width(cols.max(1))),
-            key: view::transcript_line(plain, payload, answers, q, usize::MAX / 4),
+            text: view::transcript_line(look, payload, answers, q, term_width(cols.max(1)), sent),
+            key: view::transcript_line(plain, payload, answers, q, usize::MAX / 4, true),
         }
     }
 
     /// Every question's line again (the first frame, a resize, the end).
     pub fn update_all(&mut self, flow: &Flow<'_>, look: &Look, cols: usize) {
         let plain = (self.plain).get_or_insert_with(|| Look::with_charset(false, look.charset()));
-        self.lines = (0..flow.payload().questions.len())
-            .map(|q| Record::line_of(flow, look, plain, cols, q))
+        let n = flow.payload().questions.len();
+        self.lines = (0..n)
+            .map(|q| Record::line_of(flow, look, plain, cols, q, true))
+            .collect();
+        self.not_sent = (0..n)
+            .map(|q| Record::line_of(flow, look, plain, cols, q, false))
             .collect();
         let mut f = self.farewell.lock().unwrap_or_else(|e| e.into_inner());
         f.questions = self.lines.clone();
+        f.not_sent = self.not_sent.clone();
     }
 
     /// Question `q`'s line again, after a command that may have changed its answer.
@@ -170,12 +193,17 @@ impl Record {
             return;
         }
         let plain = (self.plain).get_or_insert_with(|| Look::with_charset(false, look.charset()));
-        let line = Record::line_of(flow, look, plain, cols, q);
+        let line = Record::line_of(flow, look, plain, cols, q, true);
         if self.lines[q] != line {
             self.lines[q] = line.clone();
+            let not_sent = Record::line_of(flow, look, plain, cols, q, false);
+            self.not_sent[q] = not_sent.clone();
             let mut f = self.farewell.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(l) = f.questions.get_mut(q) {
                 *l = line;
+            }
+            if let Some(l) = f.not_sent.get_mut(q) {
+                *l = not_sent;
             }
         }
     }
@@ -207,7 +235,8 @@ impl Record {
                 crate::terminal::Departure::Panic => Ending::Internal("a panic".into()),
             };
             let mut lines: Transcript = f.title.iter().cloned().collect();
-            lines.extend(f.questions.iter().cloned());
+            // A signal's ending sent nothing: the answers are marked so.
+            lines.extend(f.not_sent.iter().cloned());
             let (_, words) = view::ending_words(&ending);
             lines.push(Line {
                 entry: Entry::End,

@@ -71,7 +71,7 @@ impl Region {
     }
 
     /// Whether the region owns the screen from its top ([`Region::with_above`]).
-    pub(super) fn owns_screen(&self) -> bool {
+    pub(in crate::frontend::tty) fn owns_screen(&self) -> bool {
         self.above.is_some()
     }
 

@@ -318,3 +318,56 @@ fn typed_text_taller_than_the_editor_keeps_the_block_in_windows_of_every_size() 
         assert_eq!(fake.left().last().map(String::as_str), Some("✔ Submitted"));
     }
 }
+
+#[test]
+fn after_ctrl_c_the_transcript_marks_the_answers_as_not_sent() {
+    // In colour a sent answer has the green tick; one Ctrl+C kept from the caller has `-`.
+    let options = AskOptions {
+        colour: true,
+        ..inline_opts()
+    };
+    let run = |last: Key| {
+        let p = parse_payload(PREFS).unwrap();
+        let events = vec![key(Key::Char('2')), key(last), key(Key::Enter)];
+        let mut backend = FakeBackend::new(30, 100, events);
+        let ending = drive(Flow::new(&p), &mut backend, &options);
+        (ending, backend.screen())
+    };
+    let (ending, screen) = run(Key::Ctrl('c'));
+    assert_eq!(ending, Ending::Interrupted);
+    assert_eq!(
+        screen,
+        "Implementation preferences\n- Style \u{b7} Balanced\n\u{2718} Frontend \u{b7} no answer\n\u{2718} Dismissed (Ctrl+C): the answers were not sent"
+    );
+    // Submitted (Tab: the review, Enter: Submit): the tick.
+    let (ending, screen) = run(Key::Tab);
+    assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
+    assert!(
+        screen.contains("\u{2714} Style \u{b7} Balanced"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn with_the_lines_above_drawn_the_key_list_takes_the_rows_the_block_may_have() {
+    // pi's way: `--context` and `--above`. The key list (`?`) of question 1 shows whole in
+    // 30 rows, not held to the 10 rows the question took.
+    let above: String = (1..=30).map(|i| format!("above {i:02}\n")).collect();
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(30, 100, vec![key(Key::Char('?'))]);
+    let _ = drive(
+        Flow::new(&p),
+        &mut backend,
+        &AskOptions {
+            above: Some(above),
+            context: Some("Which style do you want?".into()),
+            ..inline_opts()
+        },
+    );
+    let n = crate::ui::keymap::key_list(crate::ui::keymap::SINGLE).len();
+    let written = &backend.written;
+    assert!(
+        written.contains(&format!("Keys \u{b7} lines 1-{n} of {n}\x1b")),
+        "{written:?}"
+    );
+}

@@ -542,3 +542,155 @@ fn a_custom_text_past_the_notes_budget_keeps_the_editor_open_saying_so() {
             "customText": "mine", "note": "why", "optionNotes": {"a": "this"}})
     );
 }
+fn with_a_filter_set_a_digit_acts_only_on_a_row_it_shows() {
+    let fruit = |kind: &str| {
+        format!(
+            r#"{{"questions":[{{"id":"f","prompt":"Which?","type":"{kind}","options":[
+                {{"value":"apple","label":"Apple"}},{{"value":"banana","label":"Banana"}},
+                {{"value":"grape","label":"Grape"}}]}}]}}"#
+        )
+    };
+    let filtered = |then: &str| {
+        let mut events = chars("/grape");
+        events.push(key(Key::Enter));
+        events.extend(chars(then));
+        events
+    };
+    // Single-select: `1` names Apple, which the filter hides: nothing; Tab, Enter: submitted
+    // without an answer. `3` is Grape's own number, shown: chosen.
+    let mut events = filtered("1");
+    let (ending, screen) = session(&fruit("single"), events.clone());
+    assert!(matches!(ending, Err(Ending::TerminalLost(_))), "{ending:?}");
+    assert!(screen.contains("> ( ) 3. Grape"), "{screen}");
+    assert!(!screen.contains("Apple"), "{screen}");
+    events.extend([key(Key::Tab), key(Key::Enter)]);
+    assert_eq!(session(&fruit("single"), events).0, submitted(json!({})));
+    let mut events = filtered("3");
+    events.push(key(Key::Enter));
+    assert_eq!(
+        session(&fruit("single"), events).0,
+        submitted(json!({"f": {"values": ["grape"], "labels": ["Grape"], "indices": [3]}}))
+    );
+    // Multi-select: `2` (Banana, hidden) ticks nothing, `3` ticks Grape.
+    let mut events = filtered("23");
+    events.extend([key(Key::Enter), key(Key::Enter)]);
+    assert_eq!(
+        session(&fruit("multi"), events).0,
+        submitted(json!({"f": {"values": ["grape"], "labels": ["Grape"], "indices": [3]}}))
+    );
+}
+
+/// 30 options all ticked (`a`), then a short question: the review of both.
+fn thirty_ticked(then: Vec<Event>) -> (Result<Value, Ending>, String) {
+    let options: Vec<Value> = (1..=30)
+        .map(|i| json!({"value": format!("p{i}"), "label": format!("pkg-{i}")}))
+        .collect();
+    let payload = json!({"questions": [
+        {"id": "m", "label": "Packages", "prompt": "Which?", "type": "multi", "options": options},
+        {"id": "s", "label": "Style", "prompt": "How?", "options": [{"value": "a", "label": "A"}]}
+    ]})
+    .to_string();
+    let mut events = vec![key(Key::Char('a')), key(Key::Enter), key(Key::Tab)];
+    events.extend(then);
+    session_sized(&payload, events, 24, 80)
+}
+
+#[test]
+fn the_review_folds_a_long_answer_saying_so_and_fills_its_rows() {
+    // On Submit, and with the highlight on the last question: the end of the long answer
+    // fills the rows above it (no empty rows), the fold says how many more and the key.
+    let tail: String = (3..=14)
+        .map(|i| format!("     \u{2192} pkg-{i}\n"))
+        .collect();
+    for (then, style) in [(vec![], "  Style"), (vec![key(Key::Up)], "> Style")] {
+        let (_, screen) = thirty_ticked(then);
+        assert_eq!(
+            screen,
+            format!(
+                "Review answers\n{tail}     + 16 more \u{b7} v shows all\n\n{style}\n     \u{2192} unanswered\n  \u{2191} 1 more above\n{}  2. Elaborate\n     ask the agent to elaborate on your notes, keeping the answers\n  3. Cancel\n\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} v all \u{b7} \u{2190} back \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ? keys",
+                if style == "  Style" { "> 1. Submit\n" } else { "  1. Submit\n" }
+            )
+        );
+    }
+    // `v` shows every answer, whole.
+    let mut then = vec![key(Key::Char('v'))];
+    then.extend([key(Key::End)]);
+    let (_, screen) = thirty_ticked(then);
+    assert!(screen.starts_with("Every answer"), "{screen}");
+    assert!(screen.contains("\u{2192} pkg-30\n"), "{screen}");
+    assert!(screen.contains("\u{2192} unanswered"), "{screen}");
+}
+
+/// A multi-select question of 12 options (`opt-1` … `opt-11`, then `banana`).
+fn twelve() -> String {
+    let mut options: Vec<Value> = (1..=11)
+        .map(|i| json!({"value": format!("o{i}"), "label": format!("opt-{i}")}))
+        .collect();
+    options.push(json!({"value": "banana", "label": "banana"}));
+    json!({"questions": [{"id": "m", "prompt": "Which?", "type": "multi", "options": options}]})
+        .to_string()
+}
+
+#[test]
+fn a_word_typed_at_a_list_goes_to_the_filter_and_ticks_nothing() {
+    // `banana` has `a` (all) and `n` (note) in it: its `b` opens the filter, the rest is typed
+    // there (fzf); Enter goes into the filtered list; Enter, Enter: done, submitted.
+    let mut events = chars("banana");
+    let (_, screen) = session(&twelve(), events.clone());
+    assert!(screen.contains("banana"), "{screen}");
+    events.push(key(Key::Enter));
+    let (_, screen) = session(&twelve(), events.clone());
+    assert!(
+        screen.contains("Filter \u{201c}banana\u{201d}: 1 of 12 options"),
+        "{screen}"
+    );
+    assert!(screen.contains("> [ ] 12. banana"), "{screen}");
+    events.extend([key(Key::Enter), key(Key::Enter)]);
+    assert_eq!(session(&twelve(), events).0, submitted(json!({})));
+}
+
+#[test]
+fn a_long_multi_select_names_a_and_i_in_its_hint_and_i_inverts() {
+    let (_, screen) = session(&twelve(), vec![]);
+    assert!(
+        screen.ends_with("\u{2191}\u{2193} move \u{b7} Space tick \u{b7} Enter done \u{b7} a all \u{b7} i invert \u{b7} n note \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ? keys"),
+        "{screen}"
+    );
+    // Space ticks opt-1; `i` unticks it and ticks the 11 others.
+    let events = vec![
+        key(Key::Char(' ')),
+        key(Key::Char('i')),
+        key(Key::Enter),
+        key(Key::Enter),
+    ];
+    let (ending, _) = session(&twelve(), events);
+    assert_eq!(
+        ending.unwrap()["m"]["indices"],
+        json!([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+    );
+}
+
+#[test]
+fn a_question_cut_at_the_reviews_bottom_counts_as_below() {
+    // Highlight on the first question (`Home`): the 30 answers of the second are cut at the
+    // bottom, and the row before the actions says one question is below.
+    let options: Vec<Value> = (1..=30)
+        .map(|i| json!({"value": format!("p{i}"), "label": format!("pkg-{i}")}))
+        .collect();
+    let payload = json!({"questions": [
+        {"id": "s", "label": "Style", "prompt": "How?", "options": [{"value": "a", "label": "A"}]},
+        {"id": "m", "label": "Packages", "prompt": "Which?", "type": "multi", "options": options}
+    ]})
+    .to_string();
+    let events = vec![
+        key(Key::Tab),
+        key(Key::Char('a')),
+        key(Key::Enter),
+        key(Key::Home),
+    ];
+    let (_, screen) = session_sized(&payload, events, 24, 80);
+    let lines: Vec<&str> = screen.lines().collect();
+    assert_eq!(lines[1], "> Style", "{screen}");
+    assert_eq!(lines[4], "  Packages", "{screen}");
+    assert_eq!(lines[17], "  \u{2193} 1 more below", "{screen}");
+}
