@@ -12,7 +12,6 @@ use super::words;
 use crate::answers::AnswerState;
 use crate::contract::{Payload, Question, QuestionType};
 use crate::text::one_line;
-use crate::text::quote;
 
 /// A row of a question screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -252,7 +251,7 @@ pub fn row_text(
             out.push_str(words::TYPE_OWN_ROW);
             if let Some(text) = answers.custom_text(q) {
                 out.push(' ');
-                out.push_str(&quote(text));
+                out.push_str(&super::view::shown_custom_text(question, text));
             }
         }
         Row::Next => out.push_str(words::next_row(to_review)),

@@ -11,7 +11,6 @@ use crate::answers::AnswerState;
 use crate::contract::Payload;
 use crate::flow::{Flow, Screen};
 use crate::text::one_line;
-use crate::text::quote;
 
 pub use crate::flow::ReviewAction;
 
@@ -133,7 +132,10 @@ pub fn question_lines(payload: &Payload, answers: &AnswerState, q: usize) -> Vec
         .map(|(i, o)| (one_line(&o.label).into_owned(), answers.option_note(q, *i)))
         .collect();
     if let Some(text) = summary.custom_text {
-        labels.push((quote(text), None));
+        labels.push((
+            super::view::shown_custom_text(&payload.questions[q], text),
+            None,
+        ));
     }
     let individually = labels.len() > 1 || labels.iter().any(|(_, n)| n.is_some());
     if individually {

@@ -31,9 +31,25 @@ pub fn answer_text(payload: &Payload, answers: &AnswerState, q: usize) -> Option
         .map(|(_, o)| one_line(&o.label).into_owned())
         .collect();
     if let Some(text) = summary.custom_text {
-        parts.push(quote(text));
+        parts.push(shown_custom_text(&payload.questions[q], text));
     }
     (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// What a secret answer looks like wherever it is shown: six bullets, whatever its length
+/// (`******` on an ASCII terminal, [`Glyph::Bullet`]).
+pub const SECRET_SHOWN: &str = "\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}";
+
+/// What `question`'s custom text looks like when shown (the one function every view uses:
+/// transcript lines, the review, the question's rows, plain mode, dialogs): quoted, or
+/// [`SECRET_SHOWN`] for a secret question (`"secret": true`, docs/contract.md "What pi-ask
+/// adds").
+pub fn shown_custom_text(question: &Question, text: &str) -> String {
+    if question.secret {
+        SECRET_SHOWN.to_string()
+    } else {
+        quote(text)
+    }
 }
 
 /// [`answer_text`], or "no answer" ("no answer (required)" for a `required` question).
