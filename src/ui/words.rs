@@ -322,3 +322,7 @@ mod tests {
         );
     }
 }
+
+/// Plain mode's line under a secret question (`"secret": true`): its lines are read without
+/// echo (docs/plain-mode.md).
+pub const SECRET_HIDDEN: &str = "What you type for this question is not shown.";
