@@ -395,7 +395,10 @@ fn control_characters_are_drawn_visible_and_masked_text_as_bullets() {
     assert_eq!(rows(&e.view(20, 5)), vec!["> a\\x07b"]);
     let mut spec = EditorSpec::new(EditorKind::Answer, "secret");
     spec.masked = true;
-    assert_eq!(rows(&LineEditor::new(spec).view(20, 5)), vec!["> \u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}"]);
+    assert_eq!(
+        rows(&LineEditor::new(spec).view(20, 5)),
+        vec!["> \u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}"]
+    );
 }
 
 #[test]
