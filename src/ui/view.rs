@@ -549,6 +549,40 @@ mod tests {
     }
 
     #[test]
+    fn a_secret_custom_text_is_six_bullets_in_every_view_and_stars_in_ascii() {
+        let p = parse_payload(
+            &json!({"questions": [{"id": "t", "label": "Token", "prompt": "Token?", "secret": true,
+                "type": "multi", "options": [{"value": "a", "label": "A"}]}]})
+            .to_string(),
+        )
+        .unwrap();
+        let mut flow = Flow::new(&p);
+        flow.apply(Command::Toggle(0)).unwrap();
+        flow.apply(Command::SaveCustomText("hunter2 and more".into()))
+            .unwrap();
+        assert_eq!(
+            summary_text(&p, flow.answers(), 0),
+            format!("A, {SECRET_SHOWN}")
+        );
+        let row = crate::ui::question::row_text(
+            &p,
+            flow.answers(),
+            0,
+            crate::ui::question::Row::TypeOwn,
+            false,
+            false,
+        );
+        assert!(row.ends_with(SECRET_SHOWN), "{row}");
+        let review = crate::ui::review::question_lines(&p, flow.answers(), 0);
+        assert!(
+            review.iter().all(|l| !format!("{l:?}").contains("hunter2")),
+            "{review:?}"
+        );
+        assert_eq!(flow.answers().custom_text(0), Some("hunter2 and more"));
+        assert_eq!(Charset::Ascii.write(SECRET_SHOWN), "******");
+    }
+
+    #[test]
     fn the_summary_is_labels_then_quoted_custom_text_or_no_answer() {
         let p = payload();
         let mut flow = Flow::new(&p);
