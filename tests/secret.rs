@@ -147,3 +147,27 @@ fn plain_mode_reads_a_secret_without_echo_and_echoes_again_after() {
     assert_carried(&result.unwrap());
     assert_absent("the terminal's bytes", &s.output_text());
 }
+
+/// Plain mode at a secret question, its echo off, ended from outside: a signal, Ctrl+C, end of
+/// input or the timeout; every ending puts the echo back.
+#[test]
+fn plain_mode_puts_the_echo_back_on_every_ending() {
+    type End = fn(&mut Session);
+    let endings: [(&str, &[&str], End, i32); 4] = [
+        ("SIGTERM", &[], |s| s.signal(15), 143),
+        ("Ctrl+C", &[], |s| s.send("\x03"), 130),
+        ("Ctrl+D", &[], |s| s.send("\x04"), 1),
+        ("--timeout", &["--timeout", "2"], |_| {}, 124),
+    ];
+    for (what, args, end, expected) in endings {
+        let mut args = args.to_vec();
+        args.push("--plain");
+        let mut s = Session::spawn_with(&payload().to_string(), &args, Options::default());
+        s.expect("1/2> ");
+        assert!(!s.cooked(), "{what}: the echo is on at a secret question");
+        end(&mut s);
+        let (code, _) = s.finish();
+        assert_eq!(code, expected, "{what}: {}", s.output_text());
+        assert!(s.cooked(), "{what}: the echo was not put back");
+    }
+}
