@@ -3,8 +3,8 @@
 //!
 //! Walking a `serde_json::Value` (one ordered map per object) costs most of the time of a
 //! large run (1,000 questions x 50 options). This path deserializes straight into typed
-//! structs (the payload's one definition, `fields.rs`) and hands them to the input rules in `rules.rs`, the same rules the walker in
-//! `validate.rs` uses. It only reads: anything it cannot read (a syntax error, an unknown
+//! structs (the payload's one definition, `fields.rs`) and hands them to the input rules in
+//! `rules.rs`, the same rules the walker in `validate.rs` uses. It only reads: anything it cannot read (a syntax error, an unknown
 //! field, a `null`, a wrong type, a duplicate key) goes to the walker, which reports every
 //! structural problem. Both paths give identical results (tested below).
 

@@ -4,6 +4,7 @@
 //! reported at once with a stable code and its JSON path, and unknown fields are reported (with
 //! the nearest known field) instead of being dropped.
 
+use super::fields::{OPTION_FIELDS, PAYLOAD_FIELDS, QUESTION_FIELDS};
 use super::json::{self, join_path as join, kind_of, malformed_json, Alias, Shape};
 use super::rules::{self, Field, RawOption, RawPayload, RawQuestion, Spelling};
 use super::{Payload, Problem, ProblemCode};
@@ -77,8 +78,6 @@ pub(super) fn parse_fast(text: &str) -> Option<Result<Payload, PayloadError>> {
             .map_err(|problems| PayloadError { title, problems }),
     )
 }
-
-use super::fields::{OPTION_FIELDS, PAYLOAD_FIELDS, QUESTION_FIELDS};
 
 /// The payload object.
 pub(super) const PAYLOAD: Shape = Shape {
