@@ -171,3 +171,36 @@ fn plain_mode_puts_the_echo_back_on_every_ending() {
         assert!(s.cooked(), "{what}: the echo was not put back");
     }
 }
+
+/// On a terminal whose locale is not UTF-8 the mask is `*`, and the answer `******`.
+#[test]
+fn on_an_ascii_terminal_a_secret_is_masked_with_stars() {
+    let opts = Options {
+        env: vec![
+            ("PI_ASK_SCREEN".into(), "inline".into()),
+            ("LANG".into(), "C".into()),
+        ],
+        ..Options::default()
+    };
+    let mut s = Session::spawn_with(&payload().to_string(), &[], opts);
+    s.wait_for("1. Skip for now");
+    s.send("2");
+    s.wait_for("Type your own - ");
+    s.send(TYPED);
+    s.wait_for(&format!("> {}", "*".repeat(TYPED.len())));
+    s.send(&format!("\x1b[200~{PASTED}\x1b[201~\r"));
+    s.wait_for("2/2 Env");
+    s.send("1");
+    s.wait_for("Review answers");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    assert_carried(&result.unwrap());
+    assert_absent("the terminal's bytes", &s.output_text());
+    assert!(
+        !s.output().iter().any(|&b| b >= 0x80),
+        "a byte from 0x80 up was written"
+    );
+    let screen = s.screen();
+    assert!(screen.contains("Token: ******"), "{screen}");
+}

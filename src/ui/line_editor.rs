@@ -783,7 +783,10 @@ impl LineEditor {
                 continue;
             }
             let drawn = if self.spec.masked {
-                std::borrow::Cow::Borrowed("\u{2022}")
+                // `•`, `*` in ASCII: the editor's rows are not written through the layout.
+                std::borrow::Cow::Borrowed(
+                    crate::text::terminal_charset().glyph(crate::text::Glyph::Bullet),
+                )
             } else if g == "\t" {
                 std::borrow::Cow::Owned(
                     " ".repeat((8 - col % 8).min(avail.saturating_sub(col)).max(1)),
