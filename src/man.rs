@@ -143,17 +143,21 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     ("EDITOR", "The same as VISUAL, when VISUAL is not set."),
 ];
 
+/// Where [`GUIDES`] give the payload's fields.
+pub const PAYLOAD: &str = "{PAYLOAD}";
+
 /// The short forms of what the docs say at length, for a reader who has only the binary: the
 /// man page's sections after ENVIRONMENT and FILES, as (heading, paragraphs); a paragraph
-/// starting with two spaces is an example, shown as it is.
+/// starting with two spaces is an example, shown as it is. [`PAYLOAD`] stands for the
+/// payload's fields, generated from their one definition ([`crate::contract::synopsis`]).
 pub const GUIDES: &[(&str, &[&str])] = &[
     (
         "PAYLOAD FORMATS",
         &[
-            "The payload is the ask_user contract's {title?, questions: [{id, label?, prompt, \
-             type?: single|multi|preview, required?, options: [{value, label, description?, \
-             preview?, recommended?}]}]} (recommended: true marks an option and highlights it \
-             first, never selects it), or the payload of another ask-the-user tool, detected by its fields \
+            "The payload is the ask_user contract's {PAYLOAD} (recommended: true marks an option \
+             and highlights it first, never selects it; secret: true hides the text typed as \
+             the answer: masked in the editor, read without echo, shown as a row of bullets, \
+             carried by the result), or the payload of another ask-the-user tool, detected by its fields \
              (--input-format names it): mickyyy68 ({questions: [{question, header?, \
              multiSelect?, options: [{label, description?}]}]}), claude-code (Claude Code's \
              AskUserQuestion, the same fields), yishan (one {question, context?, options?, \
@@ -324,8 +328,14 @@ pub fn render() -> String {
             italic(name)
         }
     });
+    let synopsis = crate::contract::synopsis();
     for (heading, paragraphs) in GUIDES {
-        page.prose(heading, paragraphs);
+        let paragraphs: Vec<String> = paragraphs
+            .iter()
+            .map(|p| p.replace(PAYLOAD, &synopsis))
+            .collect();
+        let paragraphs: Vec<&str> = paragraphs.iter().map(String::as_str).collect();
+        page.prose(heading, &paragraphs);
     }
     page.man(&man, Man::render_version_section);
     page.text

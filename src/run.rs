@@ -246,8 +246,8 @@ pub fn run(cli: &Cli) -> ExitCode {
             parse_payload_as(&text, cli.input_format, cli.strict).payload
         });
     let (ending, payload) = match payload {
-        Ok(payload) => {
-            *asked.lock().unwrap_or_else(|e| e.into_inner()) = Some(skeleton(&payload, cli));
+        Ok(mut payload) => {
+            *asked.lock().unwrap_or_else(|e| e.into_inner()) = Some(skeleton(&mut payload, cli));
             (ask(&payload, payload_bytes, cli), Some(payload))
         }
         Err(err) => (Ending::InvalidPayload(err), None),
@@ -497,33 +497,24 @@ pub fn read_context(path: &Path, limit: u64) -> Result<String, String> {
 /// What a signal's result needs of `payload` (the title and the questions without their
 /// options): kept small, so start-up stays fast with huge option lists. The yishan and Claude
 /// Code results list the options too.
-fn skeleton(payload: &Payload, cli: &Cli) -> Payload {
-    let with_options = matches!(
+fn skeleton(payload: &mut Payload, cli: &Cli) -> Payload {
+    if matches!(
         cli.result_format,
         ResultFormat::Yishan | ResultFormat::ClaudeCode
-    );
-    Payload {
-        title: payload.title.clone(),
-        questions: payload
-            .questions
-            .iter()
-            .map(|q| crate::contract::Question {
-                id: q.id.clone(),
-                label: q.label.clone(),
-                label_given: q.label_given,
-                prompt: q.prompt.clone(),
-                kind: q.kind,
-                required: q.required,
-                allow_freeform: q.allow_freeform,
-                context: q.context.clone(),
-                options: if with_options {
-                    q.options.clone()
-                } else {
-                    Vec::new()
-                },
-            })
-            .collect(),
+    ) {
+        return payload.clone();
     }
+    // Every question's fields but its options: the options are set aside while it is copied.
+    let options: Vec<_> = payload
+        .questions
+        .iter_mut()
+        .map(|q| std::mem::take(&mut q.options))
+        .collect();
+    let skeleton = payload.clone();
+    for (q, options) in payload.questions.iter_mut().zip(options) {
+        q.options = options;
+    }
+    skeleton
 }
 
 /// Starts the signal watch for the whole run (docs/exit-codes.md "Signals"): on SIGTERM,

@@ -2,8 +2,9 @@
 //! from Rust types with schemars so they cannot drift from the code (`pi-ask schema`).
 //!
 //! - input: [`InputPayload`], the payload as a caller writes it (contract "Input"; optional
-//!   fields optional, unknown fields refused). The parser in `contract::validate` walks the
-//!   same field names; unit tests below check that the two lists agree.
+//!   fields optional, unknown fields refused), defined once with its fields in
+//!   `contract::fields`; a test compares it with the committed
+//!   `tests/fixtures/schema/input.schema.json`, so a change to it is deliberate.
 //! - output: [`ToolResult`], the result pi-ask prints.
 //! - answers: [`AnswersFile`], the `--answers` file (docs/answers.md).
 //!
@@ -22,9 +23,10 @@ pub use formats::{
     YishanOptionObject, YishanPayload,
 };
 
+pub use crate::contract::{InputOption, InputPayload, InputQuestion};
+
 use crate::contract::{
-    ContentItem, Continuation, Dialect, Elaboration, ErrorInfo, Mode, QuestionSummary,
-    QuestionType, ToolResult,
+    ContentItem, Continuation, Dialect, Elaboration, ErrorInfo, Mode, QuestionSummary, ToolResult,
 };
 use crate::result::formats::{ClaudeCodeDetails, Enveloped, MickyyyDetails, YishanResult};
 use indexmap::IndexMap;
@@ -42,68 +44,6 @@ pub enum Which {
     Output,
     /// The `--answers` file.
     Answers,
-}
-
-/// An ask_user payload as a caller writes it (contract "Input").
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(title = "pi-ask payload (ask_user input)")]
-pub struct InputPayload {
-    /// Optional questionnaire title.
-    #[serde(default)]
-    pub title: Option<String>,
-    /// The questions, in the order they are asked; at least one; ids unique.
-    #[schemars(length(min = 1))]
-    pub questions: Vec<InputQuestion>,
-}
-
-/// One question of a payload.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct InputQuestion {
-    /// Unique id within the payload; not blank. Answers are keyed by it.
-    #[schemars(regex(pattern = r"\S"))]
-    pub id: String,
-    /// Short label; not blank when given; defaults to Q1, Q2, ... by position.
-    #[serde(default)]
-    #[schemars(regex(pattern = r"\S"))]
-    pub label: Option<String>,
-    /// The question text; not blank.
-    #[schemars(regex(pattern = r"\S"))]
-    pub prompt: String,
-    /// `single` (the default), `multi` or `preview`.
-    #[serde(default, rename = "type")]
-    pub kind: Option<QuestionType>,
-    /// Metadata only; never blocks submission. Defaults to false.
-    #[serde(default)]
-    pub required: Option<bool>,
-    /// At least one option; values unique within the question.
-    #[schemars(length(min = 1))]
-    pub options: Vec<InputOption>,
-}
-
-/// One option of a question.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct InputOption {
-    /// Stable machine value; unique within the question; not blank.
-    #[schemars(regex(pattern = r"\S"))]
-    pub value: String,
-    /// Text shown to the person; not blank.
-    #[schemars(regex(pattern = r"\S"))]
-    pub label: String,
-    /// One-line explanation; not blank when given.
-    #[serde(default)]
-    #[schemars(regex(pattern = r"\S"))]
-    pub description: Option<String>,
-    /// Preview text; not blank when given; required on every option of a `preview` question.
-    #[serde(default)]
-    #[schemars(regex(pattern = r"\S"))]
-    pub preview: Option<String>,
-    /// `true`: the caller recommends this option; it is marked and highlighted first, never
-    /// preselected. Defaults to false.
-    #[serde(default)]
-    pub recommended: Option<bool>,
 }
 
 /// An `--answers` file: answers by question id, a scripted dismissal, or a recorded result

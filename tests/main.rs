@@ -38,6 +38,7 @@ mod replay;
 mod replay_pty;
 mod schema;
 mod scripted;
+mod secret;
 mod signals;
 mod stops;
 mod text;

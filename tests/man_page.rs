@@ -472,3 +472,20 @@ fn help_and_the_man_page_name_no_file_the_user_lacks_and_no_internal_word() {
         }
     }
 }
+
+/// The man page's field list is generated from the payload's one definition: every field of
+/// `pi-ask schema input` is in it, `secret` too.
+#[test]
+fn the_payload_fields_in_the_man_page_come_from_the_schema() {
+    let page = run(&["man"]).stdout;
+    let formats = section(&page, "\"PAYLOAD FORMATS\"").join("\n");
+    assert!(
+        formats.contains(&roff(&pi_ask::contract::synopsis())),
+        "{formats}"
+    );
+    assert!(
+        formats.contains("required?, secret?, options: [{value"),
+        "{formats}"
+    );
+    assert!(!formats.contains("{PAYLOAD}"), "{formats}");
+}

@@ -1143,3 +1143,49 @@ fn tui_a_model_reads_the_answers_to_keep_of_an_elaborate_result() {
     pi.assert_model_saw_the_content();
     pi.quit();
 }
+
+/// A secret question's answer (`"secret": true`): pi's transcript row shows it as six bullets,
+/// and the result pi stores (and the model reads) carries it.
+#[test]
+fn tui_the_row_of_a_secret_answer_is_masked() {
+    if skipped() {
+        return;
+    }
+    let payload = json!({"questions": [
+        {"id": "token", "label": "Token", "prompt": "Your API token?", "secret": true,
+         "options": [{"value": "skip", "label": "Skip"}]},
+        {"id": "env", "label": "Env", "prompt": "Which environment?",
+         "options": [{"value": "dev", "label": "Dev"}]}]})
+    .to_string();
+    let answers = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(
+        answers.path(),
+        r#"{"answers": {"token": {"customText": "hunter2-token"}, "env": "dev"}}"#,
+    )
+    .unwrap();
+    let mut pi = PiTui::start(
+        &payload,
+        &[("PI_ASK_ANSWERS", answers.path().to_str().unwrap())],
+    );
+    let s = &mut pi.session;
+    let screen = s.wait_for("END OF TURN");
+    let bullets = "\u{2022}".repeat(6);
+    assert!(
+        has_row(&screen, &format!("✓ Token: (wrote) {bullets}")),
+        "{screen}"
+    );
+    assert!(has_row(&screen, "✓ Env: Dev"), "{screen}");
+    // The row never shows it (the faux model's turn below repeats what the model read).
+    let rows = screen.split("MODEL SAW:").next().unwrap();
+    assert!(!rows.contains("hunter2"), "{rows}");
+    let result = pi.tool_result();
+    assert_eq!(
+        result["details"]["answers"]["token"]["customText"],
+        json!("hunter2-token")
+    );
+    assert!(result["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("hunter2-token"));
+    pi.quit();
+}

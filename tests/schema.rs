@@ -61,6 +61,18 @@ fn json_files(dir: &Path, suffix: &str) -> Vec<(String, Value)> {
     out
 }
 
+/// The input schema is generated from the payload's one definition (`contract::fields`); the
+/// committed copy makes every change to it deliberate: regenerate it with
+/// `pi-ask schema input > tests/fixtures/schema/input.schema.json`.
+#[test]
+fn the_input_schema_is_the_committed_one() {
+    let run = run(&[std::ffi::OsStr::new("schema"), "input".as_ref()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let committed = std::fs::read_to_string(root().join("tests/fixtures/schema/input.schema.json"))
+        .expect("the committed input schema");
+    assert_eq!(run.stdout, committed);
+}
+
 #[test]
 fn the_examples_validate_against_the_input_schema() {
     let s = schema("input");

@@ -131,6 +131,11 @@ const questionSchema = Type.Object({
 		}),
 	),
 	required: Type.Optional(Type.Boolean({ description: "Metadata only; never blocks submission. Default false." })),
+	secret: Type.Optional(
+		Type.Boolean({
+			description: "true: the user's own typed answer is secret (a token, a password): masked on screen, never echoed; you still get it in the result. Default false.",
+		}),
+	),
 	options: Type.Optional(Type.Array(optionSchema, { description: "Required. The choices, at least one; 2-5 is best." })),
 });
 
@@ -1125,6 +1130,9 @@ export function askingText(sessionManager: Pick<ExtensionContext["sessionManager
 	return undefined;
 }
 
+/** The line over a secret's input dialog: pi's `ui.input` has no hidden mode (pi 1.6). */
+export const SECRET_VISIBLE = "(pi's input shows what you type: make sure no one is watching)";
+
 /** The dialog methods of pi's UI that `pi-ask --dialogs` asks for (docs/dialogs.md). */
 export type DialogUI = Pick<ExtensionContext["ui"], "select" | "input" | "editor" | "confirm">;
 
@@ -1145,6 +1153,7 @@ export async function answerDialog(line: string, ui: DialogUI, signal?: AbortSig
 		prefill?: string;
 		message?: string;
 		timeout?: number;
+		password?: boolean;
 	};
 	const title = request.title ?? "";
 	const opts = { signal, ...(typeof request.timeout === "number" ? { timeout: request.timeout } : {}) };
@@ -1153,7 +1162,8 @@ export async function answerDialog(line: string, ui: DialogUI, signal?: AbortSig
 		case "select":
 			return text(await ui.select(title, request.options ?? [], opts));
 		case "input":
-			return text(await ui.input(title, request.placeholder, opts));
+			// pi's input dialog cannot hide what is typed: a secret (`password`) is said so above it.
+			return text(await ui.input(request.password === true ? `${title}\n${SECRET_VISIBLE}` : title, request.placeholder, opts));
 		case "editor":
 			return text(await ui.editor(title, request.prefill));
 		case "confirm":
@@ -1993,7 +2003,13 @@ function detailQuestions(details: unknown): Array<{ id: string; label: string }>
  * `skipped`, and every note in full, one a line. Payload and answer text is escaped
  * ({@link safe}); a stored result of any shape is drawn, never thrown on.
  */
-export function resultText(result: { content?: Array<{ type: string; text?: string }>; details?: unknown }, expanded: boolean, theme: Theme): string {
+export function resultText(
+	result: { content?: Array<{ type: string; text?: string }>; details?: unknown },
+	expanded: boolean,
+	theme: Theme,
+	secret: ReadonlySet<string> = new Set(),
+): string {
+	if (secret.size > 0) result = { ...result, details: maskSecrets(result.details, secret) };
 	const details = result.details as (Partial<AskUserDetails> & Record<string, unknown>) | undefined;
 	if (!details || typeof details !== "object" || !Array.isArray(details.questions)) {
 		const first = (Array.isArray(result.content) ? result.content : []).find((c) => c?.type === "text");
@@ -2047,6 +2063,59 @@ export function resultText(result: { content?: Array<{ type: string; text?: stri
 	}
 	if (!expanded && lines.length === 0) return theme.fg("success", "Submitted");
 	return lines.join("\n");
+}
+
+/** How a secret answer is shown in the rows: six bullets, whatever its length (as pi-ask shows it). */
+export const SECRET_SHOWN = "\u2022".repeat(6);
+
+/** The ids of the call's secret questions (`secret: true` in its arguments; anything else is none). */
+export function secretIds(args: unknown): Set<string> {
+	const questions = (args as { questions?: unknown } | undefined)?.questions;
+	if (!Array.isArray(questions)) return new Set();
+	return new Set(
+		questions.flatMap((q) =>
+			q && typeof q === "object" && (q as { secret?: unknown }).secret === true && typeof (q as { id?: unknown }).id === "string" ? [(q as { id: string }).id] : [],
+		),
+	);
+}
+
+/**
+ * `details` with the custom text of each question in `secret` shown as {@link SECRET_SHOWN}: in
+ * its answer (`customText`, and the value and label it adds) and in the answers an elaborate
+ * result's notes were written after. A copy; `details` of any shape is left as it is.
+ */
+function maskSecrets(details: unknown, secret: ReadonlySet<string>): unknown {
+	if (!details || typeof details !== "object") return details;
+	const copy = { ...(details as Record<string, unknown>) };
+	const mask = (texts: unknown, custom: string) => (Array.isArray(texts) ? texts.map((t) => (t === custom ? SECRET_SHOWN : t)) : texts);
+	const customs = new Map<string, string>();
+	if (copy.answers && typeof copy.answers === "object") {
+		const answers: Record<string, unknown> = {};
+		for (const [id, raw] of Object.entries(copy.answers as Record<string, unknown>)) {
+			const custom = (raw as { customText?: unknown } | null)?.customText;
+			if (!secret.has(id) || typeof custom !== "string" || !raw || typeof raw !== "object") {
+				answers[id] = raw;
+				continue;
+			}
+			customs.set(id, custom);
+			const answer = raw as Record<string, unknown>;
+			answers[id] = { ...answer, customText: SECRET_SHOWN, values: mask(answer.values, custom), labels: mask(answer.labels, custom) };
+		}
+		copy.answers = answers;
+	}
+	const elaboration = copy.elaboration as { items?: unknown } | undefined;
+	if (elaboration && typeof elaboration === "object" && Array.isArray(elaboration.items)) {
+		const items = elaboration.items.map((raw) => {
+			const item = raw as Record<string, unknown> | null;
+			const id = (item?.question as { id?: unknown } | undefined)?.id;
+			const custom = typeof id === "string" ? customs.get(id) : undefined;
+			const answer = item?.answer as Record<string, unknown> | undefined;
+			if (!item || custom === undefined || !answer || typeof answer !== "object") return raw;
+			return { ...item, answer: { ...answer, labels: mask(answer.labels, custom), values: mask(answer.values, custom) } };
+		});
+		copy.elaboration = { ...elaboration, items };
+	}
+	return copy;
 }
 
 /** One item of `details.elaboration.items` as the rows use it (a stored result may be anything). */
@@ -2549,7 +2618,7 @@ export default function piAsk(pi: ExtensionAPI): void {
 
 		renderResult(result, options, theme, context) {
 			const row = (context?.lastComponent as Text | undefined) ?? new Text("", 0, 0);
-			row.setText(options?.isPartial ? theme.fg("muted", "Waiting for the user's answers…") : resultText(result, options?.expanded ?? false, theme));
+			row.setText(options?.isPartial ? theme.fg("muted", "Waiting for the user's answers…") : resultText(result, options?.expanded ?? false, theme, secretIds(context?.args)));
 			return row;
 		},
 	});

@@ -591,11 +591,14 @@ impl Checker<'_> {
                             _ => "single-select",
                         },
                         values.join(", "),
-                        match &e.custom_text {
-                            Some(t) if !values.is_empty() =>
+                        // A secret question's text is never repeated (docs/contract.md).
+                        match (&e.custom_text, question.secret) {
+                            (Some(_), true) if !values.is_empty() => " and custom text".into(),
+                            (Some(_), true) => "custom text".into(),
+                            (Some(t), false) if !values.is_empty() =>
                                 format!(" and custom text {}", quoted(t)),
-                            Some(t) => format!("custom text {}", quoted(t)),
-                            None => String::new(),
+                            (Some(t), false) => format!("custom text {}", quoted(t)),
+                            (None, _) => String::new(),
                         }
                     ),
                 );
@@ -1012,6 +1015,31 @@ mod tests {
                 ),
                 (ProblemCode::TooManyValues, "answers.fmt.values".to_string()),
             ]
+        );
+    }
+
+    #[test]
+    fn a_secret_custom_text_is_never_repeated_in_a_problem() {
+        let payload = crate::contract::parse_payload(
+            r#"{"questions": [{"id": "t", "prompt": "Token?", "secret": true,
+                "options": [{"value": "skip", "label": "Skip"}]}]}"#,
+        )
+        .unwrap();
+        let problems = parse_answers(
+            r#"{"answers": {"t": {"values": ["skip"], "customText": "hunter2"}}}"#,
+            &payload,
+        )
+        .unwrap_err();
+        assert_eq!(problems[0].code, ProblemCode::TooManyValues);
+        assert!(
+            !problems[0].message.contains("hunter2"),
+            "{}",
+            problems[0].message
+        );
+        assert!(
+            problems[0].message.ends_with("\"skip\" and custom text"),
+            "{}",
+            problems[0].message
         );
     }
 

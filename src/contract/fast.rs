@@ -3,115 +3,44 @@
 //!
 //! Walking a `serde_json::Value` (one ordered map per object) costs most of the time of a
 //! large run (1,000 questions x 50 options). This path deserializes straight into typed
-//! structs and hands them to the input rules in `rules.rs`, the same rules the walker in
-//! `validate.rs` uses. It only reads: anything it cannot read (a syntax error, an unknown
+//! structs (the payload's one definition, `fields.rs`) and hands them to the input rules in
+//! `rules.rs`, the same rules the walker in `validate.rs` uses. It only reads: anything it cannot read (a syntax error, an unknown
 //! field, a `null`, a wrong type, a duplicate key) goes to the walker, which reports every
 //! structural problem. Both paths give identical results (tested below).
 
+use super::fields::{InputPayload, MapOnly};
 use super::rules::{Field, RawOption, RawPayload, RawQuestion};
-use serde::{Deserialize, Deserializer};
-
-/// `Some(value)` for a present field; `null` is refused (the walker reports it as wrong_type).
-fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
-    T::deserialize(d).map(Some)
-}
-
-/// A struct read only from a JSON object (serde's derive would also take an array).
-struct MapOnly<T>(T);
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for MapOnly<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct ObjectVisitor<T>(std::marker::PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for ObjectVisitor<T> {
-            type Value = T;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
-                T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
-            }
-        }
-        d.deserialize_map(ObjectVisitor(std::marker::PhantomData))
-            .map(MapOnly)
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TypedPayload {
-    #[serde(default, deserialize_with = "present")]
-    title: Option<String>,
-    #[serde(default, deserialize_with = "present")]
-    questions: Option<Vec<MapOnly<TypedQuestion>>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TypedQuestion {
-    #[serde(default, deserialize_with = "present")]
-    id: Option<String>,
-    #[serde(default, deserialize_with = "present")]
-    label: Option<String>,
-    #[serde(default, deserialize_with = "present")]
-    prompt: Option<String>,
-    #[serde(default, rename = "type", deserialize_with = "present")]
-    kind: Option<String>,
-    #[serde(default, deserialize_with = "present")]
-    required: Option<bool>,
-    #[serde(default, deserialize_with = "present")]
-    options: Option<Vec<MapOnly<TypedOption>>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TypedOption {
-    #[serde(default, deserialize_with = "present")]
-    value: Option<String>,
-    #[serde(default, deserialize_with = "present")]
-    label: Option<String>,
-    #[serde(default, deserialize_with = "present")]
-    description: Option<String>,
-    #[serde(default, deserialize_with = "present")]
-    preview: Option<String>,
-    #[serde(default, deserialize_with = "present")]
-    recommended: Option<bool>,
-}
 
 /// The payload's fields as read, when `text` is a well-formed payload (right JSON types, no
 /// unknown field); `None` otherwise, and the walker must read it.
 pub(super) fn read(text: &str) -> Option<RawPayload> {
-    let MapOnly(typed) = serde_json::from_str::<MapOnly<TypedPayload>>(text).ok()?;
+    let MapOnly(typed) = serde_json::from_str::<MapOnly<InputPayload>>(text).ok()?;
+    let questions = typed.questions.into_iter().map(|q| {
+        let options = q.options.into_iter().map(|o| {
+            Some(RawOption {
+                value: Field::Given(o.value),
+                label: Field::Given(o.label),
+                description: Field::from_option(o.description),
+                preview: Field::from_option(o.preview),
+                recommended: Field::from_option(o.recommended),
+                bare: false,
+            })
+        });
+        Some(RawQuestion {
+            id: Field::Given(q.id),
+            label: Field::from_option(q.label),
+            prompt: Field::Given(q.prompt),
+            kind: Field::from_option(q.kind.map(|k| k.as_str().to_string())),
+            required: Field::from_option(q.required),
+            secret: Field::from_option(q.secret),
+            freeform: Field::Missing,
+            context: Field::Missing,
+            options: Field::Given(options.collect()),
+        })
+    });
     Some(RawPayload {
         title: Field::from_option(typed.title),
-        questions: Field::from_option(typed.questions.map(|qs| {
-            qs.into_iter()
-                .map(|MapOnly(q)| {
-                    Some(RawQuestion {
-                        id: Field::from_option(q.id),
-                        label: Field::from_option(q.label),
-                        prompt: Field::from_option(q.prompt),
-                        kind: Field::from_option(q.kind),
-                        required: Field::from_option(q.required),
-                        freeform: Field::Missing,
-                        context: Field::Missing,
-                        options: Field::from_option(q.options.map(|os| {
-                            os.into_iter()
-                                .map(|MapOnly(o)| {
-                                    Some(RawOption {
-                                        value: Field::from_option(o.value),
-                                        label: Field::from_option(o.label),
-                                        description: Field::from_option(o.description),
-                                        preview: Field::from_option(o.preview),
-                                        recommended: Field::from_option(o.recommended),
-                                        bare: false,
-                                    })
-                                })
-                                .collect()
-                        })),
-                    })
-                })
-                .collect()
-        })),
+        questions: Field::Given(questions.collect()),
     })
 }
 
@@ -137,6 +66,7 @@ mod tests {
         r#"{"title": "  ", "questions": [{"id": " q ", "label": "L", "prompt": " p", "type": "multi", "required": true,
             "options": [{"value": "a", "label": "A", "description": "d", "preview": "x"}, {"value": "b", "label": "B"}]},
             {"id": "r", "prompt": "p", "type": "preview", "options": [{"value": "a", "label": "A", "preview": "x"}]}]}"#,
+        r#"{"questions": [{"id": "q", "prompt": "p", "secret": true, "options": [{"value": "a", "label": "A"}]}]}"#,
     ];
 
     const INVALID: &[&str] = &[
@@ -149,6 +79,9 @@ mod tests {
         r#"{"questions": [{"id": " ", "prompt": "p", "options": [{"value": "a", "label": "A"}]}]}"#,
         r#"{"questions": [{"id": "q", "label": "", "prompt": "p", "options": [{"value": "a", "label": "A"}]}]}"#,
         r#"{"questions": [{"id": "q", "prompt": "p", "type": "many", "options": [{"value": "a", "label": "A"}]}]}"#,
+        r#"{"questions": [{"id": "q", "prompt": "p", "type": {"single": null}, "options": [{"value": "a", "label": "A"}]}]}"#,
+        r#"{"questions": [{"id": "q", "prompt": "p", "secret": "yes", "options": [{"value": "a", "label": "A"}]}]}"#,
+        r#"{"questions": [["q", "L", "p"]]}"#,
         r#"{"questions": [{"id": "q", "prompt": "p", "options": []}]}"#,
         r#"{"questions": [{"id": "q", "prompt": "p", "options": [{"value": "a", "label": "A"}]},
                           {"id": "q", "prompt": "p", "options": [{"value": "a", "label": "A"}]}]}"#,

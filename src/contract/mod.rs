@@ -18,6 +18,7 @@ mod codes;
 mod dialects;
 mod duplicates;
 mod fast;
+mod fields;
 mod json;
 mod rules;
 mod validate;
@@ -30,6 +31,7 @@ pub use dialects::{
     claude_code_keys, parse_payload_as, parse_value_as, replays_by_label, replays_joined, Dialect,
     InputFormat, Reading,
 };
+pub use fields::{synopsis, InputOption, InputPayload, InputQuestion};
 pub use json::{answers_size_limit, closest, REPLAY_FACTOR};
 pub use json::{malformed_json, reading_problem_for_people, Input};
 pub(crate) use json::{quoted, read_at_most, without_os_error};
@@ -38,7 +40,7 @@ pub use validate::{display_path, parse_payload, parse_payload_value, read_payloa
 /// The field names the validator knows, for the schema drift tests in `crate::schema`.
 #[cfg(test)]
 pub(crate) mod validate_fields {
-    pub(crate) use super::validate::{OPTION_FIELDS, PAYLOAD_FIELDS, QUESTION_FIELDS};
+    pub(crate) use super::fields::{OPTION_FIELDS, PAYLOAD_FIELDS, QUESTION_FIELDS};
 }
 
 /// The field names the other formats' readers know, for the schema drift tests in
@@ -130,6 +132,12 @@ pub struct Question {
     pub kind: QuestionType,
     /// Metadata only: never blocks submission. `false` unless given.
     pub required: bool,
+    /// The custom text is secret (`"secret": true`; docs/contract.md "What pi-ask adds"):
+    /// every view shows it as [`crate::ui::view::shown_custom_text`] gives it, the editor
+    /// masks it, plain mode reads it without echo; the result carries it. Serialized only
+    /// when true.
+    #[serde(skip_serializing_if = "is_false")]
+    pub secret: bool,
     /// Whether the caller allows an answer in the person's own words: `false` only from
     /// @yishan-io/pi-ask's `allowFreeform: false` or pi's questionnaire `allowOther: false`
     /// (docs/dialects.md); always `true` in the contract's own format. Serialized only when

@@ -72,20 +72,7 @@ pub(super) const CONTRACT: Spelling = Spelling {
     value: Some(("value", "the option value")),
     value_default: false,
     option_label: ("label", "the option label"),
-    order: &[
-        "title",
-        "questions",
-        "id",
-        "label",
-        "prompt",
-        "type",
-        "required",
-        "options",
-        "value",
-        "description",
-        "preview",
-        "recommended",
-    ],
+    order: &super::fields::ORDER,
 };
 
 /// One field as read from the payload.
@@ -129,6 +116,8 @@ pub(super) struct RawQuestion {
     pub prompt: Field<String>,
     pub kind: Field<String>,
     pub required: Field<bool>,
+    /// `secret` (the contract's format only; `Missing` elsewhere).
+    pub secret: Field<bool>,
     /// The caller's free-text switch (`allowFreeform`, `allowOther`); `Missing` in the
     /// contract's own format.
     pub freeform: Field<bool>,
@@ -437,6 +426,7 @@ fn question(
         },
     };
     let required = q.required.given().copied().unwrap_or(false);
+    let secret = q.secret.given().copied().unwrap_or(false);
     let allow_freeform = q.freeform.given().copied().unwrap_or(true);
     // A question without options is a text-only question where the format allows it and the
     // question takes custom text.
@@ -536,6 +526,7 @@ fn question(
         prompt: prompt?,
         kind,
         required,
+        secret,
         allow_freeform,
         context: context.ok()?,
         options,

@@ -4,6 +4,7 @@
 //! reported at once with a stable code and its JSON path, and unknown fields are reported (with
 //! the nearest known field) instead of being dropped.
 
+use super::fields::{OPTION_FIELDS, PAYLOAD_FIELDS, QUESTION_FIELDS};
 use super::json::{self, join_path as join, kind_of, malformed_json, Alias, Shape};
 use super::rules::{self, Field, RawOption, RawPayload, RawQuestion, Spelling};
 use super::{Payload, Problem, ProblemCode};
@@ -78,12 +79,6 @@ pub(super) fn parse_fast(text: &str) -> Option<Result<Payload, PayloadError>> {
     )
 }
 
-pub(crate) const PAYLOAD_FIELDS: &[&str] = &["title", "questions"];
-pub(crate) const QUESTION_FIELDS: &[&str] =
-    &["id", "label", "prompt", "type", "required", "options"];
-pub(crate) const OPTION_FIELDS: &[&str] =
-    &["value", "label", "description", "preview", "recommended"];
-
 /// The payload object.
 pub(super) const PAYLOAD: Shape = Shape {
     known: PAYLOAD_FIELDS,
@@ -102,6 +97,7 @@ pub(super) const QUESTION: Shape = Shape {
     aliases: |field| match field {
         "question" | "text" | "message" | "prompt_text" => Some(Alias::Field("prompt")),
         "header" | "title" | "name" => Some(Alias::Field("label")),
+        "isSecret" | "is_secret" | "password" | "masked" => Some(Alias::Field("secret")),
         "multiSelect" | "multi_select" | "multiple" | "allowMultiple" => {
             Some(Alias::Advice("use `type: \"multi\"` instead"))
         }
@@ -297,6 +293,11 @@ impl Walker<'_> {
             required: f
                 .required
                 .map_or(Field::Missing, |k| self.boolean(obj, k, base)),
+            secret: if f.question.known.contains(&"secret") {
+                self.boolean(obj, "secret", base)
+            } else {
+                Field::Missing
+            },
             freeform: s
                 .freeform
                 .map_or(Field::Missing, |k| self.boolean(obj, k, base)),
@@ -718,6 +719,39 @@ mod tests {
                 ProblemCode::WrongType,
                 "questions[0].options[0].recommended".to_string()
             )]
+        );
+    }
+
+    #[test]
+    fn secret_is_a_boolean_kept_on_its_question() {
+        let p = parse_payload(
+            r#"{"questions": [{"id": "t", "prompt": "Token?", "secret": true,
+                "options": [{"value": "skip", "label": "Skip"}]}]}"#,
+        )
+        .unwrap();
+        assert!(p.questions[0].secret);
+        assert_eq!(
+            serde_json::to_value(&p.questions[0]).unwrap()["secret"],
+            json!(true)
+        );
+        let p = parse_payload_value(&json!({"questions": [q(json!({}))]})).unwrap();
+        assert!(!p.questions[0].secret);
+        assert_eq!(
+            serde_json::to_value(&p.questions[0]).unwrap().get("secret"),
+            None
+        );
+        assert_eq!(
+            problems(json!({"questions": [q(json!({"secret": "yes"}))]})),
+            vec![(ProblemCode::WrongType, "questions[0].secret".to_string())]
+        );
+        // Codex's spelling is pointed at ours.
+        let e =
+            parse_payload_value(&json!({"questions": [q(json!({"isSecret": true}))]})).unwrap_err();
+        assert_eq!(e.problems[0].code, ProblemCode::UnknownField);
+        assert!(
+            e.problems[0].message.contains("`secret`"),
+            "{}",
+            e.problems[0].message
         );
     }
 }

@@ -109,6 +109,10 @@ pub enum Request {
         /// A hint shown in the empty field.
         #[serde(skip_serializing_if = "Option::is_none")]
         placeholder: Option<String>,
+        /// The text is secret (a question's `"secret": true`): the client hides it as it is
+        /// typed. Sent only when true; such a field is never an `editor` with a prefill.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        password: bool,
     },
     /// Text with `prefill` to change; answered with `value`.
     Editor {
@@ -538,20 +542,23 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
     /// Text for a field whose text is now `current`: an `input` with `placeholder`, or an
     /// `editor` prefilled with the current text. `None` when cancelled (Esc in an editor:
     /// nothing changes).
+    /// A `secret` field is always an `input` marked `password`: its text is never sent back.
     fn text(
         &mut self,
         title: String,
         current: Option<&str>,
         placeholder: &str,
+        secret: bool,
     ) -> Result<Option<String>, Stop> {
         let request = match current {
-            Some(text) => Request::Editor {
+            Some(text) if !secret => Request::Editor {
                 title,
                 prefill: text.to_string(),
             },
-            None => Request::Input {
+            _ => Request::Input {
                 title,
                 placeholder: Some(placeholder.to_string()),
+                password: secret,
             },
         };
         match self.ask(&request)? {
@@ -647,10 +654,12 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
             QuestionRow::Row(Row::TypeOwn) => {
                 let current = self.flow.answers().custom_text(q).map(str::to_string);
                 let title = self.field_title(q, words::TYPE_OWN);
+                let secret = question.secret;
                 self.save_text(
                     title,
                     current,
                     words::ANSWER_PLACEHOLDER,
+                    secret,
                     Command::SaveCustomText,
                 )
             }
@@ -675,20 +684,22 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
     fn note_question(&mut self, q: usize) -> Result<(), Stop> {
         let current = self.flow.answers().note(q).map(str::to_string);
         let title = self.field_title(q, words::QUESTION_NOTE);
-        self.save_text(title, current, words::NOTE_PLACEHOLDER, |text| {
+        self.save_text(title, current, words::NOTE_PLACEHOLDER, false, |text| {
             Command::SetNote { question: q, text }
         })
     }
 
     /// Asks for a note's or a custom text's text (titled `title`, now `current`, `placeholder`
-    /// when empty) and saves it with `save`. A text the answer rules refuse as one note too
-    /// many ([`AnswerError::TooManyNotes`]) is asked again in an editor holding the text, its
-    /// title's first line saying why ([`words::not_saved`]); a cancel leaves it.
+    /// when empty; a `secret` as a password input, never sent back, so an empty reply keeps
+    /// it) and saves it with `save`. A text the answer rules refuse as one note too many
+    /// ([`AnswerError::TooManyNotes`]) is asked again holding the text, its title's first line
+    /// saying why ([`words::not_saved`]); a cancel leaves it.
     fn save_text(
         &mut self,
         title: String,
         current: Option<String>,
         placeholder: &str,
+        secret: bool,
         save: impl Fn(String) -> Command,
     ) -> Result<(), Stop> {
         let (mut current, mut why) = (current, None::<String>);
@@ -697,9 +708,12 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
                 Some(why) => format!("{why}\n{title}"),
                 None => title.clone(),
             };
-            let Some(text) = self.text(title, current.as_deref(), placeholder)? else {
+            let Some(text) = self.text(title, current.as_deref(), placeholder, secret)? else {
                 return Ok(());
             };
+            if secret && current.is_some() && text.trim().is_empty() {
+                return Ok(());
+            }
             match self.flow.apply(save(text.clone())) {
                 Err(FlowError::Answer(e @ AnswerError::TooManyNotes { .. })) => {
                     why = Some(words::not_saved(&e));
@@ -731,7 +745,7 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
             .map(str::to_string);
         let what = words::option_note(&one_line(&question.options[option].label));
         let title = self.field_title(q, &what);
-        self.save_text(title, current, words::NOTE_PLACEHOLDER, |text| {
+        self.save_text(title, current, words::NOTE_PLACEHOLDER, false, |text| {
             Command::SetOptionNote {
                 question: q,
                 option,
@@ -853,7 +867,12 @@ mod tests {
     /// Runs the flow with `responses` (one JSON value each); returns the ending, the result's
     /// details and every request sent.
     fn session(responses: &[Value]) -> (Ending, Value, Vec<Value>) {
-        let p = payload();
+        session_on(&payload(), responses)
+    }
+
+    /// [`session`] on payload `p`.
+    fn session_on(p: &Payload, responses: &[Value]) -> (Ending, Value, Vec<Value>) {
+        let p = p.clone();
         let input: String = responses.iter().map(|r| format!("{r}\n")).collect();
         let mut out = Vec::new();
         let ending = run(Flow::new(&p), input.as_bytes(), &mut out);
@@ -1015,6 +1034,48 @@ mod tests {
                 json!("2. Elaborate"),
                 json!("3. Cancel")
             ]
+        );
+    }
+
+    #[test]
+    fn a_secret_is_asked_as_a_password_never_sent_back_and_in_the_result() {
+        let p = crate::frontend::test_support::setup_payload(json!([
+            {"id": "token", "label": "Token", "prompt": "Your API token?", "secret": true,
+             "options": [{"value": "skip", "label": "Skip"}]}
+        ]));
+        let (ending, details, requests) = session_on(
+            &p,
+            &[
+                value("( ) 2. Type your own\u{2026}"),
+                value("hunter2-secret"),
+                // Back from the next question: its text again, an empty reply keeps it.
+                value("\u{2190} Back"),
+                value("(\u{2022}) 2. Type your own\u{2026} \u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}"),
+                value(""),
+                value("Next \u{2192}"),
+                value("Next: review \u{2192}"),
+                value("1. Submit"),
+            ],
+        );
+        assert!(
+            matches!(ending, Ending::Submitted(_)),
+            "{ending:?} {requests:#?}"
+        );
+        let input = json!({"type": "input", "title": "1/2 Token: Type your own",
+                           "placeholder": "Type answer...", "password": true});
+        assert_eq!(requests[1], input);
+        assert_eq!(requests[4], input);
+        let review = requests[requests.len() - 1]["options"].to_string();
+        assert!(
+            review.contains("Token \u{2192} \u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}"),
+            "{review}"
+        );
+        for request in &requests {
+            assert!(!request.to_string().contains("hunter2"), "{request}");
+        }
+        assert_eq!(
+            details["answers"]["token"]["customText"],
+            json!("hunter2-secret")
         );
     }
 

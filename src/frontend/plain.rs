@@ -418,6 +418,14 @@ pub trait Lines: BufRead {
     fn continued(&mut self) -> bool {
         false
     }
+    /// Reads the next lines without echo (`hidden`: a secret question's, docs/plain-mode.md),
+    /// or with the echo as it was again. A source that is no terminal has none to hide.
+    ///
+    /// Errors: the terminal's modes could not be changed.
+    fn hide_echo(&mut self, hidden: bool) -> io::Result<()> {
+        let _ = hidden;
+        Ok(())
+    }
 }
 
 /// A file's lines, waited for with `poll` ([`Lines::ready`]): the terminal's (a line is
@@ -425,6 +433,9 @@ pub trait Lines: BufRead {
 #[derive(Debug)]
 pub struct FileLines {
     lines: BufReader<File>,
+    /// The terminal's modes before [`Lines::hide_echo`] turned its echo off; put back by
+    /// `hide_echo(false)`, on drop, and by a signal's ending (`terminal::restore`).
+    echoed: Option<nix::sys::termios::Termios>,
     /// Ends a wait when the process is continued ([`Lines::continued`]).
     wake: Option<crate::keys::ContinueWake>,
     continued: bool,
@@ -435,17 +446,16 @@ impl FileLines {
     pub fn new(lines: BufReader<File>) -> FileLines {
         FileLines {
             lines,
+            echoed: None,
             wake: None,
             continued: false,
         }
     }
 
     /// The same lines, whose wait also ends when the process is continued (`fg`).
-    pub fn woken_by_continue(self, wake: crate::keys::ContinueWake) -> FileLines {
-        FileLines {
-            wake: Some(wake),
-            ..self
-        }
+    pub fn woken_by_continue(mut self, wake: crate::keys::ContinueWake) -> FileLines {
+        self.wake = Some(wake);
+        self
     }
 }
 
@@ -492,8 +502,52 @@ impl Lines for FileLines {
             // Continued in the background (`bg`): its prompt would go among the shell's
             // lines, and its read would stop it; it waits for `fg`.
             crate::terminal::wait_for_the_foreground(None);
+            // The shell had the terminal meanwhile: the echo is hidden again.
+            if let Some(echoed) = self.echoed.take() {
+                let _ = self.set_echo_off();
+                self.echoed = Some(echoed);
+            }
         }
         continued
+    }
+
+    fn hide_echo(&mut self, hidden: bool) -> io::Result<()> {
+        use nix::sys::termios::{tcgetattr, tcsetattr, SetArg};
+        match (hidden, self.echoed.take()) {
+            (true, Some(echoed)) => self.echoed = Some(echoed),
+            (true, None) => {
+                // Not a terminal (the dialog client's stdin): nothing is echoed.
+                let Ok(found) = tcgetattr(self.lines.get_ref()) else {
+                    return Ok(());
+                };
+                self.set_echo_off()?;
+                self.echoed = Some(found);
+            }
+            (false, Some(echoed)) => {
+                tcsetattr(self.lines.get_ref(), SetArg::TCSANOW, &echoed)?;
+            }
+            (false, None) => {}
+        }
+        Ok(())
+    }
+}
+
+impl FileLines {
+    /// The terminal's echo off, but for the line break that ends a line (`ECHONL`), so Enter
+    /// still moves to the next line.
+    fn set_echo_off(&self) -> io::Result<()> {
+        use nix::sys::termios::{tcgetattr, tcsetattr, LocalFlags, SetArg};
+        let mut modes = tcgetattr(self.lines.get_ref())?;
+        modes.local_flags.remove(LocalFlags::ECHO);
+        modes.local_flags.insert(LocalFlags::ECHONL);
+        tcsetattr(self.lines.get_ref(), SetArg::TCSANOW, &modes)?;
+        Ok(())
+    }
+}
+
+impl Drop for FileLines {
+    fn drop(&mut self) {
+        let _ = self.hide_echo(false);
     }
 }
 
@@ -735,8 +789,19 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
         }
     }
 
-    /// Shows question `q` and reads lines until one moves the flow.
+    /// Shows question `q` and reads lines until one moves the flow; a secret question's
+    /// lines are read without echo, the echo put back after, however it ends.
     fn question(&mut self, q: usize) -> Result<(), Stop> {
+        let secret = self.flow.payload().questions[q].secret;
+        self.input.hide_echo(secret)?;
+        let asked = self.question_lines(q);
+        let shown = self.input.hide_echo(false);
+        asked?;
+        Ok(shown?)
+    }
+
+    /// [`Plain::question`]'s lines.
+    fn question_lines(&mut self, q: usize) -> Result<(), Stop> {
         let payload = self.flow.payload();
         let question = &payload.questions[q];
         self.show_question(q)?;
@@ -869,6 +934,9 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
             "{}; Enter keeps the current answer, < goes back, ? shows help.",
             answer_hint(question)
         );
+        if question.secret {
+            let _ = writeln!(s, "{}", words::SECRET_HIDDEN);
+        }
         self.out.write_all(s.as_bytes())
     }
 

@@ -49,7 +49,8 @@ pub struct EditorSpec {
     pub complete: bool,
     /// Whether Ctrl+G (Ctrl+X Ctrl+E) may open the external editor.
     pub external: bool,
-    /// Whether the text is drawn masked (one `*` per character).
+    /// Whether the text is drawn masked: one `•` per character (`*` on an ASCII terminal,
+    /// `text::Glyph::Bullet`).
     pub masked: bool,
     /// The most rows the editor may take on the screen (at least 1).
     pub rows: usize,
@@ -689,7 +690,7 @@ impl LineEditor {
     /// The editor laid out `width` columns wide in at most `rows` rows (and
     /// [`EditorSpec::rows`]): the prompt, then the text wrapped at the width (a line break
     /// starts a row; rows after the first are indented as wide as the prompt), each character
-    /// drawn safe ([`crate::text::for_terminal`]), masked ones as `*`. When the text takes more
+    /// drawn safe ([`crate::text::for_terminal`]), masked ones as `•`. When the text takes more
     /// rows, the view follows the cursor (its first row is kept while the cursor is in view)
     /// and a row above and below says how many rows are out of view (with 3 rows or more).
     pub fn view(&self, width: usize, rows: usize) -> View {
@@ -782,7 +783,10 @@ impl LineEditor {
                 continue;
             }
             let drawn = if self.spec.masked {
-                std::borrow::Cow::Borrowed("*")
+                // `•`, `*` in ASCII: the editor's rows are not written through the layout.
+                std::borrow::Cow::Borrowed(
+                    crate::text::terminal_charset().glyph(crate::text::Glyph::Bullet),
+                )
             } else if g == "\t" {
                 std::borrow::Cow::Owned(
                     " ".repeat((8 - col % 8).min(avail.saturating_sub(col)).max(1)),

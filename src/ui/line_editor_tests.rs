@@ -390,12 +390,15 @@ fn the_text_wraps_at_the_width_and_line_breaks_start_rows() {
 }
 
 #[test]
-fn control_characters_are_drawn_visible_and_masked_text_as_stars() {
+fn control_characters_are_drawn_visible_and_masked_text_as_bullets() {
     let e = editor("a\u{7}b");
     assert_eq!(rows(&e.view(20, 5)), vec!["> a\\x07b"]);
     let mut spec = EditorSpec::new(EditorKind::Answer, "secret");
     spec.masked = true;
-    assert_eq!(rows(&LineEditor::new(spec).view(20, 5)), vec!["> ******"]);
+    assert_eq!(
+        rows(&LineEditor::new(spec).view(20, 5)),
+        vec!["> \u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}"]
+    );
 }
 
 #[test]

@@ -297,7 +297,7 @@ pub fn row_text(
             out.push_str(words::TYPE_OWN_ROW);
             if let Some(text) = answers.custom_text(q) {
                 out.push(' ');
-                out.push_str(&super::view::shown_custom_text(text));
+                out.push_str(&super::view::shown_custom_text(question, text));
             }
         }
         Row::Next => out.push_str(words::next_row(to_review)),

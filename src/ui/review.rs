@@ -141,7 +141,10 @@ pub fn question_lines(payload: &Payload, answers: &AnswerState, q: usize) -> Vec
         .map(|(i, o)| (one_line(&o.label).into_owned(), answers.option_note(q, *i)))
         .collect();
     if let Some(text) = summary.custom_text {
-        labels.push((super::view::shown_custom_text(text), None));
+        labels.push((
+            super::view::shown_custom_text(&payload.questions[q], text),
+            None,
+        ));
     }
     let individually = labels.len() > 1 || labels.iter().any(|(_, n)| n.is_some());
     if individually {

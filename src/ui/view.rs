@@ -19,12 +19,6 @@ use dialoguer::theme::{ColorfulTheme, SimpleTheme, Theme};
 
 pub use crate::text::quote;
 
-/// A question's custom text as every screen shows it (the review, a row's `Type your own…
-/// “draft”`, the summaries): one line, quoted ([`quote`]). The one place that spells it.
-pub fn shown_custom_text(text: &str) -> String {
-    quote(text)
-}
-
 /// What question `q` has for an answer, in one line: the selected options' labels in option
 /// order, then the custom text quoted (contract "Output rules": custom text last); `None`
 /// when it has none (a note alone is no answer). Used by the review, the transcript lines,
@@ -37,9 +31,26 @@ pub fn answer_text(payload: &Payload, answers: &AnswerState, q: usize) -> Option
         .map(|(_, o)| one_line(&o.label).into_owned())
         .collect();
     if let Some(text) = summary.custom_text {
-        parts.push(shown_custom_text(text));
+        parts.push(shown_custom_text(&payload.questions[q], text));
     }
     (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// What a secret answer looks like wherever it is shown: six bullets, whatever its length
+/// (`******` on an ASCII terminal, [`Glyph::Bullet`]).
+pub const SECRET_SHOWN: &str = "\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}";
+
+/// What `question`'s custom text looks like when shown (the one function every view uses:
+/// transcript lines, the review, a row's `Type your own… “draft”`, the summaries, plain
+/// mode, dialogs): one line, quoted ([`quote`]), or
+/// [`SECRET_SHOWN`] for a secret question (`"secret": true`, docs/contract.md "What pi-ask
+/// adds").
+pub fn shown_custom_text(question: &Question, text: &str) -> String {
+    if question.secret {
+        SECRET_SHOWN.to_string()
+    } else {
+        quote(text)
+    }
 }
 
 /// [`answer_text`], or "no answer" ("no answer (required)" for a `required` question).
@@ -569,6 +580,40 @@ mod tests {
     }
 
     #[test]
+    fn a_secret_custom_text_is_six_bullets_in_every_view_and_stars_in_ascii() {
+        let p = parse_payload(
+            &json!({"questions": [{"id": "t", "label": "Token", "prompt": "Token?", "secret": true,
+                "type": "multi", "options": [{"value": "a", "label": "A"}]}]})
+            .to_string(),
+        )
+        .unwrap();
+        let mut flow = Flow::new(&p);
+        flow.apply(Command::Toggle(0)).unwrap();
+        flow.apply(Command::SaveCustomText("hunter2 and more".into()))
+            .unwrap();
+        assert_eq!(
+            summary_text(&p, flow.answers(), 0),
+            format!("A, {SECRET_SHOWN}")
+        );
+        let row = crate::ui::question::row_text(
+            &p,
+            flow.answers(),
+            0,
+            crate::ui::question::Row::TypeOwn,
+            false,
+            false,
+        );
+        assert!(row.ends_with(SECRET_SHOWN), "{row}");
+        let review = crate::ui::review::question_lines(&p, flow.answers(), 0);
+        assert!(
+            review.iter().all(|l| !format!("{l:?}").contains("hunter2")),
+            "{review:?}"
+        );
+        assert_eq!(flow.answers().custom_text(0), Some("hunter2 and more"));
+        assert_eq!(Charset::Ascii.write(SECRET_SHOWN), "******");
+    }
+
+    #[test]
     fn the_summary_is_labels_then_quoted_custom_text_or_no_answer() {
         let p = payload();
         let mut flow = Flow::new(&p);
@@ -637,7 +682,7 @@ mod tests {
         let mut flow = Flow::new(&p);
         flow.apply(Command::SaveCustomText("two\nlines".into()))
             .unwrap();
-        let shown = shown_custom_text("two\nlines");
+        let shown = shown_custom_text(&p.questions[0], "two\nlines");
         assert_eq!(shown, "\u{201c}two\u{21b5} lines\u{201d}");
         let a = flow.answers();
         assert_eq!(answer_text(&p, a, 0).as_deref(), Some(shown.as_str()));

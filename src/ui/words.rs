@@ -424,6 +424,10 @@ pub fn preview_more(lines: usize) -> String {
     format!("\u{2026} {lines} more lines: v shows the whole preview")
 }
 
+/// Plain mode's line under a secret question (`"secret": true`): its lines are read without
+/// echo (docs/plain-mode.md).
+pub const SECRET_HIDDEN: &str = "What you type for this question is not shown.";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -552,6 +552,57 @@ test("answerDialog: each --dialogs request becomes pi's dialog; a dismissed one 
 	]);
 });
 
+test("answerDialog: a secret's input (password) says above it that pi's input shows the text", async () => {
+	const calls = [];
+	const ui = { input: async (title, placeholder) => (calls.push([title, placeholder]), "s3cret") };
+	const response = await ext.answerDialog(JSON.stringify({ type: "input", title: "1/1 Token: Type your own", placeholder: "p", password: true }), ui);
+	assert.deepEqual(response, { value: "s3cret" });
+	assert.deepEqual(calls, [[`1/1 Token: Type your own\n${ext.SECRET_VISIBLE}`, "p"]]);
+});
+
+test("renderResult: a secret question's own text is six bullets in both views, other answers as they are", () => {
+	const details = {
+		cancelled: false,
+		questions: [
+			{ id: "token", label: "Token", prompt: "Token?", type: "single" },
+			{ id: "keys", label: "Keys", prompt: "Keys?", type: "multi" },
+			{ id: "name", label: "Name", prompt: "Name?", type: "single" },
+		],
+		answers: {
+			token: { values: ["hunter2"], labels: ["hunter2"], indices: [], customText: "hunter2", note: "rotate it" },
+			keys: { values: ["ssh", "gpg-passphrase"], labels: ["SSH", "gpg-passphrase"], indices: [1], customText: "gpg-passphrase" },
+			name: { values: ["Ada"], labels: ["Ada"], indices: [], customText: "Ada" },
+		},
+	};
+	const secret = ext.secretIds({ questions: [{ id: "token", secret: true }, { id: "keys", secret: true }, { id: "name", secret: false }] });
+	assert.deepEqual([...secret], ["token", "keys"]);
+	const bullets = "\u2022".repeat(6);
+	assert.equal(
+		ext.resultText({ content: [], details }, false, theme, secret),
+		`<success>✓</success> <accent>Token</accent>: (wrote) ${bullets}\n<muted>  note: rotate it</muted>\n` +
+			`<success>✓</success> <accent>Keys</accent>: SSH, ${bullets}\n<success>✓</success> <accent>Name</accent>: (wrote) Ada`,
+	);
+	const expanded = ext.resultText({ content: [], details }, true, theme, secret);
+	assert.ok(expanded.includes(`<accent>Token</accent>: “${bullets}”`), expanded);
+	assert.ok(expanded.includes(`<accent>Keys</accent>: SSH, “${bullets}”`), expanded);
+	for (const view of [false, true]) {
+		const text = ext.resultText({ content: [], details }, view, theme, secret);
+		assert.ok(!text.includes("hunter2") && !text.includes("passphrase"), text);
+	}
+	// The details themselves are left as they were (the model reads them).
+	assert.equal(details.answers.token.customText, "hunter2");
+	// An elaborate result's answers too.
+	const elaborate = {
+		...details,
+		mode: "elaborate",
+		elaboration: { items: [{ question: { id: "token", prompt: "Token?" }, answer: { values: ["hunter2"], labels: ["hunter2"] }, note: "which one?" }] },
+	};
+	for (const view of [false, true]) {
+		const text = ext.resultText({ content: [], details: elaborate }, view, theme, secret);
+		assert.ok(!text.includes("hunter2"), text);
+	}
+});
+
 test("handOverScreen: a fresh alternate screen with the end of pi's conversation, cut to the width, the cursor under it", () => {
 	const above = [
 		"\x1b]133;A\x07first line",

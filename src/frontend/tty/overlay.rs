@@ -107,6 +107,19 @@ impl Editor {
         }
     }
 
+    /// The same editor for a secret (a question's `"secret": true`): its text drawn masked,
+    /// no `@` completion, no external editor (it would write the text to a file).
+    pub fn secret(mut self) -> Self {
+        let spec = EditorSpec {
+            masked: true,
+            complete: false,
+            external: false,
+            ..self.line.spec().clone()
+        };
+        self.line = Box::new(LineEditor::new(spec));
+        self
+    }
+
     /// The editor's hint line: what it edits and its keys (or the countdown).
     pub fn hint(&self, cx: &Cx<'_, '_>) -> String {
         let what = crate::text::one_line(&self.what).into_owned();
@@ -119,7 +132,13 @@ impl Editor {
             Target::Note(_) | Target::OptionNote(..) => words::NOTE_EDITOR_HINT,
             Target::Filter(_) => words::FILTER_EDITOR_HINT,
         };
-        let keys = match (self.notice, self.target, crate::editor::external_editor()) {
+        let external = self
+            .line
+            .spec()
+            .external
+            .then(crate::editor::external_editor)
+            .flatten();
+        let keys = match (self.notice, self.target, external) {
             (Some(notice), _, _) => notice.to_string(),
             (None, Target::Filter(_), _) | (None, _, None) => keys.to_string(),
             (None, _, Some(_)) => format!("{keys} \u{b7} {}", words::EXTERNAL_EDITOR_HINT),

@@ -363,11 +363,16 @@ impl QuestionPrompt {
             .custom_text(self.q)
             .unwrap_or("")
             .to_string();
-        Outcome::Open(Overlay::Editor(Editor::new(
+        let editor = Editor::new(
             Target::CustomText(self.q),
             words::TYPE_OWN.to_string(),
             initial,
-        )))
+        );
+        Outcome::Open(Overlay::Editor(if question.secret {
+            editor.secret()
+        } else {
+            editor
+        }))
     }
 
     /// Opens the custom-text editor of a text-only question by itself, once.

@@ -542,6 +542,8 @@ fn a_custom_text_past_the_notes_budget_keeps_the_editor_open_saying_so() {
             "customText": "mine", "note": "why", "optionNotes": {"a": "this"}})
     );
 }
+
+#[test]
 fn with_a_filter_set_a_digit_acts_only_on_a_row_it_shows() {
     let fruit = |kind: &str| {
         format!(
