@@ -40,8 +40,8 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "LC_ALL",
         "With LC_CTYPE and LANG, the locale (the first of the three set and not empty; none \
-         set is the C locale). When its codeset is not UTF-8 (C, POSIX, en_US.ISO-8859-1), \
-         pi-ask writes only ASCII to the terminal: its glyphs as >, [x], (*), <- ->, ... and \
+         set names no charset and the terminal is taken as UTF-8). When its codeset is not \
+         UTF-8 (C, POSIX, en_US.ISO-8859-1), pi-ask writes only ASCII to the terminal: its glyphs as >, [x], (*), <- ->, ... and \
          every other non-ASCII character of payload text escaped as \\u{e9}. The answers keep \
          the text as it is.",
     ),
