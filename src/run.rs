@@ -446,13 +446,16 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
 }
 
 /// Whether the terminal front end draws in colour (`ui::view::colour_wanted`: NO_COLOR,
-/// CLICOLOR, CLICOLOR_FORCE, and whether /dev/tty is a terminal, not stderr); dialoguer's
-/// styles follow console's stderr switch, set here to match.
+/// CLICOLOR, CLICOLOR_FORCE, TERM, and whether /dev/tty is a terminal, not stderr), and in
+/// which palette (`ui::view::set_palette`); dialoguer's styles follow console's stderr
+/// switch, set here to match.
 fn colour_for_the_terminal() -> bool {
     let tty = crate::terminal::open_tty()
         .map(|f| std::io::IsTerminal::is_terminal(&f))
         .unwrap_or(false);
-    let colour = crate::ui::view::colour_wanted(|name| std::env::var(name).ok(), tty);
+    let env = |name: &str| std::env::var(name).ok();
+    let colour = crate::ui::view::colour_wanted(env, tty);
+    crate::ui::view::set_palette(crate::ui::view::Palette::of_env(env));
     console::set_colors_enabled_stderr(colour);
     colour
 }

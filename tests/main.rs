@@ -40,6 +40,7 @@ mod schema;
 mod scripted;
 mod signals;
 mod stops;
+mod terminal_look;
 mod text;
 mod timeout;
 mod tty;
