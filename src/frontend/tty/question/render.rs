@@ -186,7 +186,8 @@ impl QuestionPrompt {
 
     /// Option `o`'s description word-wrapped under its row (indented by `indent`) in at most
     /// `1 + spare` rows, the last cut with `…` and [`words::DESCRIPTION_MORE`] when more would
-    /// follow; `None` when it has none or it fits one row.
+    /// follow (not on a preview question: there `v` shows the preview); `None` when it has
+    /// none or it fits one row.
     fn description_rows(
         &self,
         cx: &Cx<'_, '_>,
@@ -212,8 +213,10 @@ impl QuestionPrompt {
                 .enumerate()
                 .map(|(i, line)| match i == last && cut {
                     true => {
-                        // Too narrow to say it: the `…` alone (the key list names `v`).
-                        let more = match w >= 3 * width_of(words::DESCRIPTION_MORE) {
+                        // Too narrow to say it, or `v` shows the preview: the `…` alone.
+                        let says = question.kind != QuestionType::Preview
+                            && w >= 3 * width_of(words::DESCRIPTION_MORE);
+                        let more = match says {
                             true => words::DESCRIPTION_MORE,
                             false => "",
                         };
