@@ -29,19 +29,23 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "NO_COLOR",
         "When set and not empty, no colour: the questions are drawn with dialoguer's plain \
          theme and the @ completion hints are not dimmed. CLICOLOR=0 turns colour off too, \
-         CLICOLOR_FORCE (not 0) on; otherwise colour is on when /dev/tty is a terminal.",
+         CLICOLOR_FORCE (not 0) on; otherwise colour is on when /dev/tty is a terminal and \
+         TERM names one with colours.",
     ),
     (
         "TERM",
         "Unset, empty, or a terminal the line editor cannot drive (dumb, cons25, emacs, in any \
          case): plain mode, as --plain (numbered lines, no escape sequences). Otherwise the \
-         terminal type the editors write for.",
+         terminal type the editors write for, and the colours drawn: none for dumb, vt100, \
+         vt220, a -mono or -m entry (xterm-mono); 256 for a name with 256color or direct, \
+         alacritty, xterm-kitty, foot, wezterm, or COLORTERM=truecolor; the 8 basic ones \
+         otherwise.",
     ),
     (
         "LC_ALL",
         "With LC_CTYPE and LANG, the locale (the first of the three set and not empty; none \
-         set is the C locale). When its codeset is not UTF-8 (C, POSIX, en_US.ISO-8859-1), \
-         pi-ask writes only ASCII to the terminal: its glyphs as >, [x], (*), <- ->, ... and \
+         set names no charset and the terminal is taken as UTF-8). When its codeset is not \
+         UTF-8 (C, POSIX, en_US.ISO-8859-1), pi-ask writes only ASCII to the terminal: its glyphs as >, [x], (*), <- ->, ... and \
          every other non-ASCII character of payload text escaped as \\u{e9}. The answers keep \
          the text as it is.",
     ),

@@ -401,6 +401,9 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
     // Plain mode: restoring the terminal on a signal must not write escape sequences.
     crate::terminal::set_plain(plain);
     crate::terminal::set_quiet(false);
+    if keys_piped(cli.payload.as_deref()) {
+        say(PIPED_LINES);
+    }
     if plain {
         let _ = crate::terminal::watch_now();
         return frontend::plain::ask(flow, &opts);
@@ -445,14 +448,47 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
     )
 }
 
+/// What pi-ask says when lines were piped to it for questions asked on the terminal
+/// ([`keys_piped`]): one line, within 80 columns.
+pub const PIPED_LINES: &str =
+    "pi-ask: piped lines are not read; answer here, or pass them with --answers FILE";
+
+/// Whether lines were piped to pi-ask for questions asked on the terminal: the payload comes
+/// from a file (`payload`, not `-`) and stdin is a pipe with something to read now
+/// (`printf '1\n' | pi-ask q.json`, tried before `--answers`). Nothing is read from it: a
+/// loop's pipe (`… | while read f; do pi-ask "$f"; done`) keeps its lines.
+fn keys_piped(payload: Option<&Path>) -> bool {
+    use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+    use nix::sys::stat::{fstat, SFlag};
+    use std::os::fd::AsFd;
+    if payload.is_none_or(|p| p == Path::new("-")) {
+        return false;
+    }
+    let stdin = io::stdin();
+    let fifo = fstat(stdin.as_fd()).is_ok_and(|st| {
+        SFlag::from_bits_truncate(st.st_mode & SFlag::S_IFMT.bits()) == SFlag::S_IFIFO
+    });
+    if !fifo {
+        return false;
+    }
+    let mut fds = [PollFd::new(stdin.as_fd(), PollFlags::POLLIN)];
+    matches!(poll(&mut fds, PollTimeout::ZERO), Ok(n) if n > 0)
+        && fds[0]
+            .revents()
+            .is_some_and(|r| r.contains(PollFlags::POLLIN))
+}
+
 /// Whether the terminal front end draws in colour (`ui::view::colour_wanted`: NO_COLOR,
-/// CLICOLOR, CLICOLOR_FORCE, and whether /dev/tty is a terminal, not stderr); dialoguer's
-/// styles follow console's stderr switch, set here to match.
+/// CLICOLOR, CLICOLOR_FORCE, TERM, and whether /dev/tty is a terminal, not stderr), and in
+/// which palette (`ui::view::set_palette`); dialoguer's styles follow console's stderr
+/// switch, set here to match.
 fn colour_for_the_terminal() -> bool {
     let tty = crate::terminal::open_tty()
         .map(|f| std::io::IsTerminal::is_terminal(&f))
         .unwrap_or(false);
-    let colour = crate::ui::view::colour_wanted(|name| std::env::var(name).ok(), tty);
+    let env = |name: &str| std::env::var(name).ok();
+    let colour = crate::ui::view::colour_wanted(env, tty);
+    crate::ui::view::set_palette(crate::ui::view::Palette::of_env(env));
     console::set_colors_enabled_stderr(colour);
     colour
 }

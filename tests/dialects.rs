@@ -759,7 +759,8 @@ fn plain_mode_shows_the_context_and_refuses_text_where_free_text_is_off() {
     s.expect("1/2> ");
     s.send("> my own\r");
     s.expect(
-        "Not understood: this question takes only its options, no answer of your own: choose a number from 1 to 2\r\n",
+        // (Wrapped between words at the pty's width.)
+        "Not understood: this question takes only its options, no answer of your own:\r\nchoose a number from 1 to 2\r\n",
     );
     s.expect("1/2> ");
     s.send("cancel\r");

@@ -41,6 +41,7 @@ mod scripted;
 mod secret;
 mod signals;
 mod stops;
+mod terminal_look;
 mod text;
 mod timeout;
 mod tty;

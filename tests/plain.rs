@@ -283,7 +283,8 @@ fn bad_entry_and_help_keep_the_same_prompt() {
     run.answer("1/1> ", "9");
     run.expect("Not understood: there is no option 9: choose a number from 1 to 2\r\n1/1> ");
     run.session.send("mysql\r");
-    run.expect("Not understood: not an option: type a number from 1 to 2, or \"> your own answer\" (? for help)\r\n1/1> ");
+    // (Wrapped between words at the pty's 80 columns.)
+    run.expect("Not understood: not an option: type a number from 1 to 2, or \"> your own answer\"\r\n(? for help)\r\n1/1> ");
     run.session.send("?\r");
     run.expect(
         "How to answer (type one line, then Enter):\r\n  2              choose option 2\r\n",
@@ -572,4 +573,106 @@ fn a_note_on_an_option_not_chosen_shows_in_the_review_and_submit_asks_first() {
         ),
         "{screen}"
     );
+}
+
+#[test]
+fn long_lines_wrap_between_words_at_the_window_width() {
+    let dir = tempfile::tempdir().unwrap();
+    let payload = dir.path().join("payload.json");
+    std::fs::write(
+        &payload,
+        include_str!("../examples/implementation-preferences.json"),
+    )
+    .unwrap();
+    let output = dir.path().join("result.json");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pi-ask"));
+    cmd.arg(&payload).arg("--output").arg(&output);
+    let opts = Options {
+        rows: 40,
+        cols: 50,
+        env: vec![("TERM".into(), "dumb".into())],
+        stderr_to_pty: true,
+        ..Options::default()
+    };
+    let mut s = Session::spawn_command(cmd, dir, output, opts);
+    s.expect("1/2> ");
+    s.send("?\r");
+    s.expect("  ?              this help\r\n1/2> ");
+    s.send("cancel\r");
+    s.wait_eof();
+    let text = s.output_text().replace("\r\n", "\n");
+    // A hint: rows end between words, within 50 columns.
+    assert!(
+        text.contains(
+            "Type a number, or 4 (Type your own) or \"> text\";\nEnter keeps the current \
+             answer, < goes back, ?\nshows help.\n"
+        ),
+        "{text}"
+    );
+    // A description keeps its indent; the help's table its second column.
+    assert!(
+        text.contains("        A more descriptive prompt with extra\n        detail.\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "  name           choose the option with this value\n                 or label\n"
+        ),
+        "{text}"
+    );
+    assert!(text.lines().all(|l| l.chars().count() <= 50), "{text}");
+}
+
+#[test]
+fn lines_piped_to_questions_on_the_terminal_are_said_to_be_unread() {
+    for term in ["dumb", "xterm-256color"] {
+        let dir = tempfile::tempdir().unwrap();
+        let payload = dir.path().join("q.json");
+        std::fs::write(&payload, single().to_string()).unwrap();
+        let output = dir.path().join("result.json");
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg("printf '1\\n' | \"$0\" \"$1\" --output \"$2\"")
+            .arg(env!("CARGO_BIN_EXE_pi-ask"))
+            .arg(&payload)
+            .arg(&output);
+        let opts = Options {
+            env: vec![
+                ("TERM".into(), term.into()),
+                ("PI_ASK_SCREEN".into(), "inline".into()),
+            ],
+            stderr_to_pty: true,
+            ..Options::default()
+        };
+        let mut s = Session::spawn_command(cmd, dir, output, opts);
+        s.expect(
+            "pi-ask: piped lines are not read; answer here, or pass them with --answers FILE\r\n",
+        );
+        // The piped `1` answered nothing: the question waits for the terminal's answer.
+        if term == "dumb" {
+            s.expect("1/1> ");
+            s.send("2\r");
+            s.expect("review> ");
+        } else {
+            s.wait_for("Which database?");
+            s.send("2");
+            s.wait_for("Review answers");
+        }
+        s.send("\r");
+        let (code, result) = s.finish();
+        assert_eq!(code, 0, "{term}");
+        assert_eq!(
+            result.unwrap()["details"]["answers"]["db"]["indices"],
+            json!([2]),
+            "{term}"
+        );
+    }
+    // Not said when stdin is the payload, nor when nothing was piped.
+    let (_, _, screen) = {
+        let mut run = Run::start_with(&single(), Some("dumb"), &[], true);
+        run.answer("1/1> ", "1");
+        run.answer("review> ", "");
+        run.finish()
+    };
+    assert!(!screen.contains("piped lines"), "{screen}");
 }

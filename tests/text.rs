@@ -435,3 +435,87 @@ fn validate_json_on_a_terminal_runs_no_c1_control_and_no_bidi_override_of_the_pa
         label
     );
 }
+
+#[test]
+fn no_locale_at_all_draws_the_payloads_text_as_it_is() {
+    use crate::common::pty::{Options, Session};
+    // `docker exec -it` in an image with no locale: `env -i TERM=xterm pi-ask q.json`.
+    let dir = tempfile::tempdir().unwrap();
+    let payload = json!({"questions": [{"id": "lang", "label": "\u{65e5}\u{672c}\u{8a9e}",
+        "prompt": "\u{3069}\u{308c}\u{306b}\u{3057}\u{307e}\u{3059}\u{304b}?", "options": [
+            {"value": "ja", "label": "\u{65e5}\u{672c}\u{8a9e}"},
+            {"value": "ar", "label": "\u{645}\u{631}\u{62d}\u{628}\u{627}"}]}]})
+    .to_string();
+    std::fs::write(dir.path().join("q.json"), payload).unwrap();
+    let output = dir.path().join("r.json");
+    let mut cmd = Command::new("env");
+    cmd.args(["-i", "TERM=xterm", "PI_ASK_KEY_GRACE=0"])
+        .arg(env!("CARGO_BIN_EXE_pi-ask"))
+        .arg(dir.path().join("q.json"))
+        .arg("--output")
+        .arg(&output);
+    let mut s = Session::spawn_command(cmd, dir, output, Options::default());
+    let screen = s.wait_all(&[
+        "\u{3069}\u{308c}\u{306b}\u{3057}\u{307e}\u{3059}\u{304b}?",
+        "1. \u{65e5}\u{672c}\u{8a9e}",
+        "2. \u{645}\u{631}\u{62d}\u{628}\u{627}",
+    ]);
+    assert!(!screen.contains("\\u{"), "{screen}");
+    s.send("2");
+    s.wait_for("Review answers");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        result.unwrap()["details"]["answers"]["lang"]["values"],
+        json!(["ar"])
+    );
+    // The transcript left behind is readable too.
+    let text = s.output_text();
+    assert!(
+        text.contains("\u{645}\u{631}\u{62d}\u{628}\u{627}") && !text.contains("\\u{"),
+        "{text}"
+    );
+}
+
+#[test]
+fn gnu_screen_under_lc_all_c_gets_no_c1_byte() {
+    use crate::common::screen::{screen_available, Screen};
+    if !screen_available("text") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), non_ascii_payload()).unwrap();
+    let name = format!("pi-ask-text-lcall-{}", std::process::id());
+    // screen under LC_ALL=C, without -U: an 8-bit terminal. What pi-ask writes is kept too
+    // (`script` between them), to read its bytes.
+    let command = format!(
+        "cd {} && NO_COLOR=1 PI_ASK_SCREEN=inline script -qfec '{} q.json --output r.json' raw.txt; sleep 60",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_pi-ask")
+    );
+    let screen = Screen::start(
+        &name,
+        dir.path(),
+        false,
+        &[("LC_ALL", "C")],
+        &["bash", "-c", &command],
+    );
+    let shown = screen.wait("the question", false, |t| {
+        t.contains("Caf\\u{e9} ou th\\u{e9}?") && t.contains("Th\\u{e9} -> vert")
+    });
+    screen.stuff("2");
+    screen.wait("the second question", false, |t| {
+        t.contains("Na\\u{ef}ve extras")
+    });
+    screen.quit();
+    assert!(shown.contains("( ) 1. Caf\\u{e9}"), "{shown}");
+    let raw = std::fs::read(dir.path().join("raw.txt")).unwrap();
+    let c1: Vec<u8> = raw
+        .iter()
+        .copied()
+        .filter(|b| (0x80..=0x9f).contains(b))
+        .collect();
+    assert!(c1.is_empty(), "{c1:?}: {}", String::from_utf8_lossy(&raw));
+    assert!(String::from_utf8_lossy(&raw).contains("Na\\u{ef}ve extras"));
+}

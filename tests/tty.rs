@@ -911,15 +911,24 @@ fn wide_text_is_cut_to_the_width_and_leaves_no_ghost_lines() {
     // Escape sequences from the payload are shown, not run.
     assert!(first.contains("\\e]52;c;Zm9v\\x07 clipboard"), "{first}");
     assert!(first.contains("選んでください \\e[2J"), "{first}");
-    // Each option is one label line and one description line, cut with "…".
+    // Each label is one line, cut with "…"; the highlighted option's description wraps
+    // (between characters: CJK has no spaces), each row within the width.
     let lines: Vec<&str> = first.lines().collect();
     let at = lines
         .iter()
         .position(|l| l.starts_with("> ( ) 1. とても長い"))
         .expect("option 1");
     assert!(lines[at].ends_with('…'), "{first}");
-    assert!(lines[at + 1].starts_with("         説明文"), "{first}");
-    assert!(lines[at + 2].starts_with("  ( ) 2. 🎉 Party"), "{first}");
+    assert_eq!(
+        lines[at + 1..at + 4],
+        [
+            "         説明文もとても長いです。説明文",
+            "         もとても長いです。説明文もとて",
+            "         も長いです。",
+        ],
+        "{first}"
+    );
+    assert!(lines[at + 4].starts_with("  ( ) 2. 🎉 Party"), "{first}");
     s.send(DOWN);
     s.wait_for("> ( ) 2. 🎉 Party");
     s.send(UP);

@@ -464,12 +464,14 @@ fn windows_line_endings_are_line_breaks_and_a_lone_cr_is_shown() {
         ["Pick a layout", "  for the app:"],
         "{screen}"
     );
-    // the description is one row, its line break folded; the preview is three lines
+    // the highlighted option's description is whole, its line break a row's end; the preview
+    // is three lines
     assert_eq!(
-        lines_from(&screen, "> ( ) 1. Alpha", 6),
+        lines_from(&screen, "> ( ) 1. Alpha", 7),
         [
             "> ( ) 1. Alpha",
-            "         Left↵ rail",
+            "         Left",
+            "         rail",
             "         │ +--+",
             "         │ |A |",
             "         │ +--+",
@@ -484,6 +486,12 @@ fn windows_line_endings_are_line_breaks_and_a_lone_cr_is_shown() {
     assert_eq!(
         lines_from(&screen, "> ( ) 2. Beta", 2),
         ["> ( ) 2. Beta", "         │ top\\x0dbar"],
+        "{screen}"
+    );
+    // not highlighted, the description is one row, its line break folded
+    assert_eq!(
+        lines_from(&screen, "  ( ) 1. Alpha", 2),
+        ["  ( ) 1. Alpha", "         Left↵ rail"],
         "{screen}"
     );
     // the pager (v) shows the same lines

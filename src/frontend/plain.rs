@@ -390,6 +390,16 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
     }
     // ASCII only on a terminal whose locale is not UTF-8 (`text::charset`).
     let writer = crate::text::charset::CharsetWriter::new(writer, crate::text::terminal_charset());
+    // Long lines wrapped between words at the window's width, read for each line.
+    let size_of = (tty.try_clone(), tty.try_clone());
+    let size_of = match size_of {
+        (Ok(read), Ok(write)) => Some(console::Term::read_write_pair(read, write)),
+        _ => None,
+    };
+    let writer = WrapWriter::new(writer, move || {
+        let (_, cols) = size_of.as_ref()?.size_checked()?;
+        (cols > 0).then_some(usize::from(cols))
+    });
     // `fg` after a stop prints the prompt again (without the wake, it is not).
     let lines = FileLines::new(BufReader::new(tty));
     let lines = match crate::keys::ContinueWake::new() {
@@ -400,6 +410,88 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
     // The last lines before the result, which stdout may print on the same terminal.
     crate::terminal::flush_tty();
     ending
+}
+
+/// An [`io::Write`] that writes each whole line it is given wrapped between words at the
+/// window's width (`columns`, read for each line; `None`: as it is), the rows after the
+/// first indented as the line is (at most half the width): plain mode's lines, so a long
+/// hint or description is not left to the terminal's wrap, mid-word. A line not ended yet
+/// (a prompt) is written as it is when flushed.
+pub struct WrapWriter<W, C> {
+    inner: W,
+    columns: C,
+    pending: Vec<u8>,
+}
+
+impl<W: Write, C: Fn() -> Option<usize>> WrapWriter<W, C> {
+    /// A writer to `inner` at the width `columns` gives.
+    pub fn new(inner: W, columns: C) -> Self {
+        WrapWriter {
+            inner,
+            columns,
+            pending: Vec::new(),
+        }
+    }
+
+    /// `line` (without its line break) wrapped at `columns`; the rows after the first start
+    /// where its text does, or, in a table's row (`  2              choose option 2`), where
+    /// the text after its first gap of two spaces does (at most half the width in).
+    fn wrapped(line: &str, columns: usize) -> String {
+        use crate::text::{width_of, wrap_words};
+        if width_of(line) <= columns {
+            return line.to_string();
+        }
+        let spaces = line.len() - line.trim_start_matches(' ').len();
+        let column = line[spaces..]
+            .find("  ")
+            .map(|gap| {
+                let after = &line[spaces + gap..];
+                spaces + gap + (after.len() - after.trim_start_matches(' ').len())
+            })
+            .filter(|&at| width_of(&line[..at]) <= columns / 2)
+            .unwrap_or(spaces.min(columns / 2));
+        let (head, tail) = line.split_at(column);
+        let indent = " ".repeat(width_of(head));
+        let rows = wrap_words(tail.trim_end(), columns.saturating_sub(indent.len()).max(1));
+        rows.iter()
+            .enumerate()
+            .map(|(i, row)| match i {
+                0 => format!("{head}{row}"),
+                _ => format!("{indent}{row}"),
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+impl<W: Write, C: Fn() -> Option<usize>> Write for WrapWriter<W, C> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.pending.extend_from_slice(buf);
+        let Some(end) = self.pending.iter().rposition(|b| *b == b'\n') else {
+            return Ok(buf.len());
+        };
+        let rest = self.pending.split_off(end + 1);
+        let lines = std::mem::replace(&mut self.pending, rest);
+        let text = String::from_utf8_lossy(&lines);
+        match (self.columns)() {
+            Some(columns) => {
+                for line in text.split_inclusive('\n') {
+                    let body = line.strip_suffix('\n').unwrap_or(line);
+                    self.inner
+                        .write_all(Self::wrapped(body, columns).as_bytes())?;
+                    self.inner.write_all(b"\n")?;
+                }
+            }
+            None => self.inner.write_all(text.as_bytes())?,
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let pending = std::mem::take(&mut self.pending);
+        self.inner.write_all(&pending)?;
+        self.inner.flush()
+    }
 }
 
 /// Typed lines that can be waited for with a deadline (`--timeout`): the terminal's

@@ -1,9 +1,10 @@
-//! What the terminal can show: UTF-8, or ASCII only when the locale is not UTF-8.
+//! What the terminal can show: UTF-8, or ASCII only when the locale names another charset.
 //!
 //! A terminal in an 8-bit locale reads the bytes 0x80-0x9F as C1 controls: the last byte of
 //! `”` (E2 80 9D) is OSC, of `✘` (E2 9C 98) SOS, and a payload's U+06DB (DB 9B) CSI. So when
-//! the locale is not UTF-8 ([`Charset::from_locale`]) pi-ask writes ASCII only: its own glyphs
-//! from the ASCII column of [`TABLE`] (`>`, `[x]`, `(*)`, `<- ->`, `...`), typographic
+//! the locale names a charset that is not UTF-8 ([`Charset::from_locale`]; no locale at all
+//! names none: UTF-8) pi-ask writes ASCII only: its own glyphs from the ASCII column of
+//! [`TABLE`] (`>`, `[x]`, `(*)`, `<- ->`, `...`), typographic
 //! [`PUNCTUATION`] in its usual ASCII spelling (`—` as `--`), and every other character
 //! escaped as `\u{e9}` (the spelling `text::sanitize` gives a bidirectional control),
 //! so no byte from 0x80 up reaches such a terminal ([`Charset::write`]).
@@ -135,16 +136,20 @@ pub const PUNCTUATION: &[(char, &str)] = &[
 
 impl Charset {
     /// The charset of a locale given as the values of `LC_ALL`, `LC_CTYPE` and `LANG`: the
-    /// first set and not empty decides (POSIX's precedence); none set is the `C` locale.
+    /// first set and not empty decides (POSIX's precedence).
     /// UTF-8 when its codeset (after the `.`, before any `@`; or the whole value, as macOS's
-    /// `LC_CTYPE=UTF-8`) is `UTF-8` or `utf8` in any case; ASCII otherwise (`C`, `POSIX`,
-    /// `en_US`, `en_US.ISO-8859-1`).
+    /// `LC_CTYPE=UTF-8`) is `UTF-8` or `utf8` in any case; ASCII when it names another
+    /// (`C`, `POSIX`, `en_US`, `en_US.ISO-8859-1`). None set at all (`docker exec`, `env -i`,
+    /// ssh without `SendEnv LANG`) names no charset: UTF-8, as the terminals of today are
+    /// (docs/interactive.md "A terminal that is not UTF-8").
     pub fn from_locale(lc_all: Option<&str>, lc_ctype: Option<&str>, lang: Option<&str>) -> Self {
-        let locale = [lc_all, lc_ctype, lang]
+        let Some(locale) = [lc_all, lc_ctype, lang]
             .into_iter()
             .flatten()
             .find(|v| !v.is_empty())
-            .unwrap_or("C");
+        else {
+            return Charset::Utf8;
+        };
         let name = locale.split('@').next().unwrap_or("");
         let codeset = name.rsplit('.').next().unwrap_or("");
         let codeset: String = codeset
@@ -325,7 +330,9 @@ mod tests {
             utf8
         );
         assert_eq!(Charset::from_locale(None, Some("UTF-8"), None), utf8);
-        assert_eq!(Charset::from_locale(None, None, None), ascii);
+        // No locale at all names no charset: UTF-8; one that names another is ASCII.
+        assert_eq!(Charset::from_locale(None, None, None), utf8);
+        assert_eq!(Charset::from_locale(Some(""), Some(""), Some("")), utf8);
         assert_eq!(Charset::from_locale(None, None, Some("C")), ascii);
         assert_eq!(Charset::from_locale(None, None, Some("POSIX")), ascii);
         assert_eq!(Charset::from_locale(None, None, Some("en_US")), ascii);
@@ -364,7 +371,9 @@ mod tests {
             Charset::from_env(env(&[("LANG", "C.UTF-8"), ("LC_ALL", "C")])),
             ascii
         );
-        assert_eq!(Charset::from_env(env(&[])), ascii);
+        assert_eq!(Charset::from_env(env(&[])), utf8);
+        assert_eq!(Charset::from_env(env(&[("LC_ALL", "C")])), ascii);
+        assert_eq!(Charset::from_env(env(&[("LANG", "C")])), ascii);
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::text::{Charset, Glyph};
 use crate::ui::words;
 use console::{style, Style};
 use dialoguer::theme::{ColorfulTheme, SimpleTheme, Theme};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use crate::text::quote;
 
@@ -156,8 +157,8 @@ pub fn answers_sent(ending: &Ending) -> bool {
 
 /// Whether the terminal front end draws in colour: `NO_COLOR` (set, not empty) turns it off,
 /// `CLICOLOR_FORCE` (set, not `0`) on, `CLICOLOR=0` off; otherwise colour is on when
-/// `/dev/tty` is a terminal and `TERM` is not `dumb` (stderr is not asked: under pi it is a
-/// pipe).
+/// `/dev/tty` is a terminal and `TERM` names one with colours ([`Palette::of_terminal`]: not
+/// `dumb`, `vt100`, `xterm-mono`) (stderr is not asked: under pi it is a pipe).
 pub fn colour_wanted(env: impl Fn(&str) -> Option<String>, tty_is_terminal: bool) -> bool {
     let set = |name: &str| env(name).filter(|v| !v.is_empty());
     if set("NO_COLOR").is_some() {
@@ -169,7 +170,80 @@ pub fn colour_wanted(env: impl Fn(&str) -> Option<String>, tty_is_terminal: bool
     if set("CLICOLOR").is_some_and(|v| v == "0") {
         return false;
     }
-    tty_is_terminal && env("TERM").is_none_or(|t| t != "dumb")
+    tty_is_terminal && Palette::of_env(env) != Palette::Mono
+}
+
+/// The colours a terminal shows, as its name says (docs/interactive.md "Look"); terminfo's
+/// naming: a `-mono` or `-m` suffix is a monochrome entry, `256color` or `direct` one with
+/// 256 colours or more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Palette {
+    /// None: `dumb`, the DEC terminals (`vt100`, `vt220`, …), `*-mono`, `*-m`.
+    Mono,
+    /// The 8 or 16 basic colours (`xterm`, `linux`, `screen`, `ansi`, TERM unset): no
+    /// 256-colour code is written.
+    Basic,
+    /// 256 colours or more: `TERM` with `256color`, `direct`, `truecolor` or `24bit` in it,
+    /// a terminal known to have them (`alacritty`, `xterm-kitty`, `xterm-ghostty`, `foot`,
+    /// `wezterm`), or `COLORTERM=truecolor` / `24bit`.
+    Full,
+}
+
+impl Palette {
+    /// The palette of a terminal named `term` (`TERM`), with `colorterm` (`COLORTERM`).
+    pub fn of_terminal(term: Option<&str>, colorterm: Option<&str>) -> Palette {
+        let term = term.unwrap_or("").to_ascii_lowercase();
+        let base = term.split('+').next().unwrap_or("");
+        let dec = base
+            .strip_prefix("vt")
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
+        let mono = base == "dumb"
+            || base.ends_with("-mono")
+            || base.ends_with("-m")
+            || base.contains("-m-")
+            || (dec && !base.contains("color"));
+        if mono {
+            return Palette::Mono;
+        }
+        let full = ["256color", "direct", "truecolor", "24bit"]
+            .iter()
+            .any(|w| term.contains(w))
+            || [
+                "alacritty",
+                "xterm-kitty",
+                "xterm-ghostty",
+                "foot",
+                "wezterm",
+            ]
+            .iter()
+            .any(|t| base == *t || base.starts_with(&format!("{t}-")))
+            || colorterm.is_some_and(|c| matches!(c, "truecolor" | "24bit"));
+        if full {
+            Palette::Full
+        } else {
+            Palette::Basic
+        }
+    }
+
+    /// [`Palette::of_terminal`] of the environment `env` gives (`TERM`, `COLORTERM`).
+    pub fn of_env(env: impl Fn(&str) -> Option<String>) -> Palette {
+        Palette::of_terminal(env("TERM").as_deref(), env("COLORTERM").as_deref())
+    }
+}
+
+/// Whether the look may write 256-colour codes ([`set_palette`]); yes until set.
+static BASIC_COLOURS: AtomicBool = AtomicBool::new(false);
+
+/// Sets the palette the look's colours follow, once at start (`run`, from [`Palette::of_env`]):
+/// with [`Palette::Basic`] (or [`Palette::Mono`] with colour forced) the grey of hints and
+/// separators is written as faint text (SGR 2), not as 256-colour grey (`38;5;8`).
+pub fn set_palette(palette: Palette) {
+    BASIC_COLOURS.store(palette != Palette::Full, Ordering::Relaxed);
+}
+
+/// Whether only the basic colours may be written ([`set_palette`]).
+fn basic_colours() -> bool {
+    BASIC_COLOURS.load(Ordering::Relaxed)
 }
 
 /// The placeholder text a theme's line is formatted around once, to learn its frame.
@@ -222,11 +296,16 @@ impl Look {
     /// [`crate::text::charset::TABLE`] (`?`, `>`, `v`, `x`, `-`, `[x]`, `[ ]`); `SimpleTheme`
     /// is ASCII already.
     pub fn with_charset(colour: bool, charset: Charset) -> Look {
-        let colorful = colorful_theme(charset);
+        Look::with_palette(colour, charset, basic_colours())
+    }
+
+    /// [`Look::with_charset`] with only the basic colours (`basic`, [`set_palette`]) or not.
+    fn with_palette(colour: bool, charset: Charset, basic: bool) -> Look {
+        let colorful = colorful_theme(charset, basic);
         let unanswered = ColorfulTheme {
             success_prefix: colorful.error_prefix.clone(),
             values_style: colorful.hint_style.clone(),
-            ..colorful_theme(charset)
+            ..colorful_theme(charset, basic)
         };
         let mut look = Look {
             colour,
@@ -252,7 +331,9 @@ impl Look {
                 let _ = look
                     .theme()
                     .format_multi_select_prompt_item(&mut out, FRAMED, checked, active);
-                look.multi_frames[usize::from(checked) * 2 + usize::from(active)] = split(out);
+                let (before, after) = split(out);
+                look.multi_frames[usize::from(checked) * 2 + usize::from(active)] =
+                    (look.multi_mark(active) + &before, after);
             }
         }
         look.prefix = (
@@ -303,7 +384,7 @@ impl Look {
         [before.as_str(), text, after].concat()
     }
 
-    /// A multi-select item (`✔ text` / `> [x] text`), `text` fitted to `width` less the prefix.
+    /// A multi-select item (`❯ ✔ text` / `> [x] text`), `text` fitted to `width` less the prefix.
     pub fn multi_select_item(
         &self,
         text: &str,
@@ -321,6 +402,17 @@ impl Look {
     fn multi_item(&self, text: &str, checked: bool, active: bool) -> String {
         let (before, after) = &self.multi_frames[usize::from(checked) * 2 + usize::from(active)];
         [before.as_str(), text, after].concat()
+    }
+
+    /// What comes before a multi-select item's tick: with colour, `❯ ` on the highlighted row
+    /// and two spaces on the others (the theme marks the row by colour alone, which a
+    /// monochrome terminal cannot show); without colour nothing (`SimpleTheme` writes `> `).
+    fn multi_mark(&self, active: bool) -> String {
+        match (self.colour, active) {
+            (false, _) => String::new(),
+            (true, true) => format!("{} ", self.colorful.active_item_prefix),
+            (true, false) => "  ".to_string(),
+        }
     }
 
     /// Columns before a select item's text (the description lines under it align there).
@@ -461,26 +553,30 @@ impl Look {
     }
 }
 
-/// dialoguer's `ColorfulTheme`, its glyphs spelled in `charset`.
-fn colorful_theme(charset: Charset) -> ColorfulTheme {
+/// dialoguer's `ColorfulTheme`, its glyphs spelled in `charset`; with only the `basic` colours
+/// ([`set_palette`]), its grey (256-colour `38;5;8`) written faint instead.
+fn colorful_theme(charset: Charset, basic: bool) -> ColorfulTheme {
     let theme = ColorfulTheme::default();
-    if charset == Charset::Utf8 {
+    if charset == Charset::Utf8 && !basic {
         return theme;
     }
+    let grey = |text: &str| match basic {
+        true => style(text.to_string()).for_stderr().dim(),
+        false => style(text.to_string()).for_stderr().black().bright(),
+    };
+    let grey_style = match basic {
+        true => Style::new().for_stderr().dim(),
+        false => Style::new().for_stderr().black().bright(),
+    };
     // The styles are dialoguer 0.12's defaults (a StyledObject's text cannot be swapped).
     ColorfulTheme {
         prompt_prefix: style("?".to_string()).for_stderr().yellow(),
-        prompt_suffix: style(charset.glyph(Glyph::PromptSuffix).to_string())
-            .for_stderr()
-            .black()
-            .bright(),
+        prompt_suffix: grey(charset.glyph(Glyph::PromptSuffix)),
         success_prefix: style(charset.glyph(Glyph::Tick).to_string())
             .for_stderr()
             .green(),
-        success_suffix: style(charset.glyph(Glyph::Dot).to_string())
-            .for_stderr()
-            .black()
-            .bright(),
+        success_suffix: grey(charset.glyph(Glyph::Dot)),
+        hint_style: grey_style,
         error_prefix: style(charset.glyph(Glyph::Cross).to_string())
             .for_stderr()
             .red(),
@@ -559,6 +655,7 @@ mod tests {
                             let _ = look
                                 .theme()
                                 .format_multi_select_prompt_item(&mut own, text, checked, active);
+                            let own = look.multi_mark(active) + &own;
                             assert_eq!(look.multi_item(text, checked, active), own);
                         }
                     }
@@ -641,14 +738,15 @@ mod tests {
             strip(colour.select_item("Caf\u{e9}", true, 80)),
             "> Caf\\u{e9}"
         );
-        // (dialoguer's colourful multi-select marks the active item by its colour alone.)
+        // (dialoguer's colourful multi-select marks the active item by its colour alone: the
+        // look adds `>`.)
         assert_eq!(
             strip(colour.multi_select_item("X", true, false, 80)),
-            "[x] X"
+            "  [x] X"
         );
         assert_eq!(
             strip(colour.multi_select_item("X", false, true, 80)),
-            "[ ] X"
+            "> [ ] X"
         );
         assert_eq!(plain.multi_select_item("X", true, true, 80), "> [x] X");
         assert_eq!(strip(colour.prompt("How?", 80)), "? How? >");
@@ -796,6 +894,93 @@ mod tests {
         assert!(!colour_wanted(env(&[("CLICOLOR", "0")]), true));
         assert!(colour_wanted(env(&[("CLICOLOR_FORCE", "1")]), false));
         assert!(!colour_wanted(env(&[("TERM", "dumb")]), true));
+        assert!(!colour_wanted(env(&[("TERM", "xterm-mono")]), true));
+        assert!(!colour_wanted(env(&[("TERM", "vt100")]), true));
+        assert!(colour_wanted(
+            env(&[("TERM", "vt100"), ("CLICOLOR_FORCE", "1")]),
+            true
+        ));
+    }
+
+    #[test]
+    fn the_palette_follows_the_terminals_name() {
+        let of =
+            |term: Option<&str>, colorterm: Option<&str>| Palette::of_terminal(term, colorterm);
+        for mono in [
+            "dumb",
+            "vt100",
+            "vt220",
+            "VT102",
+            "xterm-mono",
+            "ansi-m",
+            "linux-m1",
+        ] {
+            let want = match mono {
+                "linux-m1" => Palette::Basic,
+                _ => Palette::Mono,
+            };
+            assert_eq!(of(Some(mono), None), want, "{mono}");
+        }
+        for basic in [
+            "xterm",
+            "linux",
+            "screen",
+            "ansi",
+            "rxvt",
+            "xterm-color",
+            "vt100-color",
+        ] {
+            assert_eq!(of(Some(basic), None), Palette::Basic, "{basic}");
+        }
+        assert_eq!(of(None, None), Palette::Basic);
+        for full in [
+            "xterm-256color",
+            "tmux-256color",
+            "screen.xterm-256color",
+            "xterm-direct",
+            "alacritty",
+            "xterm-kitty",
+            "foot-extra",
+            "wezterm",
+        ] {
+            assert_eq!(of(Some(full), None), Palette::Full, "{full}");
+        }
+        assert_eq!(of(Some("xterm"), Some("truecolor")), Palette::Full);
+        assert_eq!(of(Some("xterm"), Some("yes")), Palette::Basic);
+    }
+
+    #[test]
+    fn basic_colours_write_no_256_colour_code_and_every_multi_select_row_has_a_mark() {
+        // The theme's grey, styled whatever console's switch says (other tests turn it off).
+        let greys = |basic: bool| {
+            let theme = colorful_theme(Charset::Utf8, basic);
+            [
+                theme.prompt_suffix.clone().force_styling(true).to_string(),
+                theme.success_suffix.clone().force_styling(true).to_string(),
+                theme
+                    .hint_style
+                    .clone()
+                    .force_styling(true)
+                    .apply_to("x")
+                    .to_string(),
+            ]
+        };
+        for grey in greys(true) {
+            assert!(grey.starts_with("\x1b[2m"), "{grey:?}");
+        }
+        for grey in greys(false) {
+            assert!(grey.starts_with("\x1b[38;5;8m"), "{grey:?}");
+        }
+        let full = Look::with_palette(true, Charset::Utf8, false);
+        let strip = |s: String| console::strip_ansi_codes(&s).into_owned();
+        assert_eq!(
+            strip(full.multi_select_item("Alpha", false, true, 80)),
+            "\u{276f} \u{2b1a} Alpha"
+        );
+        assert_eq!(
+            strip(full.multi_select_item("Beta", true, false, 80)),
+            "  \u{2714} Beta"
+        );
     }
 }
 

@@ -90,6 +90,10 @@ pub fn filter_line(filter: &str, shown: usize, of: usize) -> String {
 /// filter is set).
 pub const FILTER_CLEARS: &str = " (Esc clears)";
 
+/// After the highlighted option's description cut in the rows the block has: the key that
+/// shows it whole (the `v` pager).
+pub const DESCRIPTION_MORE: &str = " (v: whole text)";
+
 /// The review's title (upstream `reviewTitle`).
 pub const REVIEW_TITLE: &str = "Review answers";
 

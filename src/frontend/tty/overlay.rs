@@ -6,7 +6,7 @@ use super::layers::{Cx, Outcome};
 use crate::flow::Command;
 use crate::keys::Key;
 use crate::text::for_terminal;
-use crate::text::{fit, width_of, wrap};
+use crate::text::{fit, width_of, wrap, wrap_words};
 use crate::ui::keymap::{self, Action};
 use crate::ui::line_editor::{EditorKind, EditorSpec, LineEditor, Row};
 use crate::ui::words::{self, Confirmation};
@@ -295,6 +295,8 @@ pub(super) struct Pager {
     page: Cell<usize>,
     /// Rows it may take at most (`None`: the block's budget).
     rows: Option<usize>,
+    /// Wrapped between words ([`crate::text::wrap_words`]), not at any character.
+    prose: bool,
 }
 
 impl Pager {
@@ -308,7 +310,15 @@ impl Pager {
             wrapped: RefCell::new(None),
             page: Cell::new(1),
             rows: None,
+            prose: false,
         }
+    }
+
+    /// The text is prose (an option's whole text): wrapped between words, as the prompt is;
+    /// a preview or a file keeps every character where it is.
+    pub fn prose(mut self) -> Self {
+        self.prose = true;
+        self
     }
 
     /// The pager takes at most `rows` rows (at least 4): opened over the screen of an agent's
@@ -326,9 +336,13 @@ impl Pager {
         if stale {
             let text = self.text.strip_suffix('\n').unwrap_or(&self.text);
             let text = text.strip_suffix('\r').unwrap_or(text);
+            let (text, width_in) = (for_terminal(text), width.saturating_sub(2).max(1));
             *self.wrapped.borrow_mut() = Some((
                 width,
-                wrap(&for_terminal(text), width.saturating_sub(2).max(1)),
+                match self.prose {
+                    true => wrap_words(&text, width_in),
+                    false => wrap(&text, width_in),
+                },
             ));
         }
         std::cell::Ref::map(self.wrapped.borrow(), |w| {

@@ -323,17 +323,15 @@ impl QuestionPrompt {
             }
             Action::View => match self.active_row(cx) {
                 Some(Row::Option(o)) => {
-                    let title = match question.kind {
-                        QuestionType::Preview => {
-                            words::preview_title(&one_line(&question.options[o].label))
-                        }
-                        _ => words::full_text_title(o + 1),
-                    };
-                    Outcome::Open(Overlay::Pager(Pager::new(
-                        title,
-                        model::full_text(payload, answers, q, o),
-                        false,
-                    )))
+                    let text = model::full_text(payload, answers, q, o);
+                    Outcome::Open(Overlay::Pager(match question.kind {
+                        QuestionType::Preview => Pager::new(
+                            words::preview_title(&one_line(&question.options[o].label)),
+                            text,
+                            false,
+                        ),
+                        _ => Pager::new(words::full_text_title(o + 1), text, false).prose(),
+                    }))
                 }
                 _ => Outcome::Stay,
             },

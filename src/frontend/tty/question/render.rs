@@ -46,13 +46,23 @@ impl QuestionPrompt {
         };
         let per_item = 1 + usize::from(has_desc) + usize::from(has_note);
         let menu_rows = if mode == Mode::Prompt { 0 } else { rows.len() };
+        // The rows one menu row takes drawn in one line each: an option's description and note
+        // under it; Type your own and Next one row.
+        let row_lines = |row: Row| match row {
+            Row::Option(o) => {
+                1 + usize::from(has_desc && question.options[o].description.is_some())
+                    + usize::from(has_note && answers.option_note(self.q, o).is_some())
+            }
+            _ => 1,
+        };
+        let all_lines: usize = (0..menu_rows).map(|i| row_lines(rows.get(i))).sum();
         // The rows the menu needs in full, and at least (three rows, or all of them).
         let preview_h = if preview && mode != Mode::Prompt {
-            self.preview_height(cx, rows.len() * per_item)
+            self.preview_height(cx, all_lines)
         } else {
             0
         };
-        let menu_need = menu_rows * per_item + preview_h;
+        let menu_need = all_lines + preview_h;
         let menu_min = menu_rows.min(3) * per_item + preview_h;
         let room = cx.height.saturating_sub(fixed.len() + hint_rows);
         // The prompt wraps into the rows the menu leaves free, and keeps three at least when the
@@ -70,13 +80,23 @@ impl QuestionPrompt {
             .height
             .saturating_sub(lines.len() + hint_rows + preview_h)
             .max(1);
-        let per_page = (avail / per_item).max(1).min(rows.len().max(1));
+        // One page when every row fits; pages of the rows that fit at most per row otherwise.
+        let per_page = if all_lines <= avail {
+            rows.len().max(1)
+        } else {
+            (avail / per_item).max(1).min(rows.len().max(1))
+        };
         self.per_page.set(per_page);
         let active = match mode {
             Mode::Editing(row) => rows.index_of(row).unwrap_or(self.active),
             _ => self.active,
         };
         let menu = Menu::new(rows.len(), per_page, active);
+        // The rows the page leaves free: the highlighted option's description takes them.
+        let spare = match rows.is_empty() {
+            true => 0,
+            false => avail.saturating_sub(menu.visible().map(|i| row_lines(rows.get(i))).sum()),
+        };
         let to_review = cx.flow.next_is_review(self.q);
         let indent = " ".repeat(
             look.item_indent()
@@ -129,7 +149,18 @@ impl QuestionPrompt {
                             }
                         }
                     };
-                    lines.extend(item.lines.iter().cloned());
+                    let whole = match is_active {
+                        true => self.description_rows(cx, o, &indent, spare),
+                        false => None,
+                    };
+                    match whole {
+                        Some(whole) if item.lines.len() > 1 => {
+                            lines.push(item.lines[0].clone());
+                            lines.extend(whole);
+                            lines.extend(item.lines[2..].iter().cloned());
+                        }
+                        _ => lines.extend(item.lines.iter().cloned()),
+                    }
                     kept.push(item);
                 }
                 _ => draw(&mut lines),
@@ -151,6 +182,54 @@ impl QuestionPrompt {
             });
         }
         lines
+    }
+
+    /// Option `o`'s description word-wrapped under its row (indented by `indent`) in at most
+    /// `1 + spare` rows, the last cut with `…` and [`words::DESCRIPTION_MORE`] when more would
+    /// follow (not on a preview question: there `v` shows the preview); `None` when it has
+    /// none or it fits one row.
+    fn description_rows(
+        &self,
+        cx: &Cx<'_, '_>,
+        o: usize,
+        indent: &str,
+        spare: usize,
+    ) -> Option<Vec<String>> {
+        let question = &cx.flow.payload().questions[self.q];
+        let text = for_terminal(question.options[o].description.as_deref()?);
+        let (look, width) = (cx.look, cx.width);
+        let w = width.saturating_sub(width_of(indent)).max(1);
+        let mut wrapped = wrap_words(&text, w);
+        if wrapped.len() <= 1 {
+            return None;
+        }
+        let max = 1 + spare;
+        let cut = wrapped.len() > max;
+        wrapped.truncate(max);
+        let last = wrapped.len() - 1;
+        Some(
+            wrapped
+                .iter()
+                .enumerate()
+                .map(|(i, line)| match i == last && cut {
+                    true => {
+                        // Too narrow to say it, or `v` shows the preview: the `…` alone.
+                        let says = question.kind != QuestionType::Preview
+                            && w >= 3 * width_of(words::DESCRIPTION_MORE);
+                        let more = match says {
+                            true => words::DESCRIPTION_MORE,
+                            false => "",
+                        };
+                        let head = fit(
+                            &format!("{indent}{line}\u{2026}"),
+                            width.saturating_sub(width_of(more)),
+                        );
+                        look.hint(&format!("{head}{more}"), width)
+                    }
+                    false => look.hint(&format!("{indent}{line}"), width),
+                })
+                .collect(),
+        )
     }
 
     /// The prompt's rows, framed by the theme, at `cx.width` and at most `prompt_max` rows

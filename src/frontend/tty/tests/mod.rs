@@ -3,6 +3,7 @@
 //! terminal is tested in tests/tty.rs and tests/tty_keys.rs.
 
 mod inline;
+mod layout;
 mod timed;
 
 use super::*;
