@@ -838,6 +838,135 @@ pub fn read_answers(path: &Path, limit: u64) -> Result<String, Problem> {
     json::read_limited(path, limit, json::Input::Answers)
 }
 
+/// Fields an answer request (the answer channel, docs/elsewhere.md) has besides an answers
+/// document's.
+pub(crate) const REQUEST_FIELDS: &[&str] = &["id", "action", "from"];
+
+/// The longest `from` of an answer request that is kept, in characters (a longer one is cut).
+pub const MAX_FROM_CHARS: usize = 40;
+
+/// A checked answer request (docs/elsewhere.md "The request"): an answers document with the
+/// questionnaire's id and what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnswerRequest {
+    /// The answers, checked as an answers file: `action` `elaborate` is `"mode": "elaborate"`,
+    /// `cancel` is `"cancelled": true`.
+    pub answers: AnswersFile,
+    /// Who answered (`from`, one line of at most [`MAX_FROM_CHARS`] characters, controls
+    /// dropped), for the transcript line; `None` when not given.
+    pub from: Option<String>,
+}
+
+/// Why an answer request was not taken ([`parse_answer_request`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RequestRefusal {
+    /// Its `id` is not the questionnaire's: an answer for an earlier (or another) ask. The
+    /// message says so.
+    Stale(String),
+    /// The problems of the request, as an answers file's (same codes and paths), with those of
+    /// `id`, `action` and `from`.
+    Problems(Vec<Problem>),
+}
+
+/// Reads an answer request (docs/elsewhere.md): the `--answers` document of `payload`, plus
+/// `id` (required: it must be `id`, the questionnaire's), `action` (`submit`, the default,
+/// `elaborate` or `cancel`) and `from`. The answers are checked by the answers file's own
+/// parser ([`parse_answers_value`]): the same problems at the same paths.
+///
+/// Errors: [`RequestRefusal::Stale`] for another questionnaire's id (the answers are not
+/// looked at); [`RequestRefusal::Problems`] for anything else.
+pub fn parse_answer_request(
+    text: &str,
+    payload: &Payload,
+    id: &str,
+) -> Result<AnswerRequest, RequestRefusal> {
+    use RequestRefusal::Problems;
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| Problems(vec![malformed_json(&e)]))?;
+    let repeated = super::duplicates::duplicate_keys(text, super::duplicates::IN_AN_ANSWERS_FILE);
+    if !repeated.is_empty() {
+        return Err(Problems(repeated));
+    }
+    let Value::Object(mut doc) = value else {
+        return Err(Problems(vec![Problem::new(
+            ProblemCode::WrongType,
+            "",
+            format!(
+                "an answer request must be a JSON object like {{\"id\": \"<questionnaire id>\", \"answers\": {{\"<question id>\": \"<option value>\"}}}}, not {}",
+                kind_of(&value)
+            ),
+        )]));
+    };
+    let mut problems = Vec::new();
+    match doc.remove("id") {
+        Some(Value::String(given)) if given == id => {}
+        Some(Value::String(given)) => {
+            return Err(RequestRefusal::Stale(format!(
+                "{} is not the id of the questions waiting: the answers are for another ask",
+                quoted(&given)
+            )))
+        }
+        Some(other) => problems.push(Problem::new(
+            ProblemCode::WrongType,
+            "id",
+            format!("`id` must be a string, not {}", kind_of(&other)),
+        )),
+        None => problems.push(Problem::new(
+            ProblemCode::MissingField,
+            "id",
+            "an answer request needs the questionnaire's `id` (ASK_ANSWER_ID)",
+        )),
+    }
+    match doc.remove("action") {
+        None => {}
+        Some(Value::String(a)) if a == "submit" => {}
+        Some(Value::String(a)) if a == "elaborate" => {
+            doc.insert("mode".into(), Value::String("elaborate".into()));
+        }
+        Some(Value::String(a)) if a == "cancel" => {
+            doc.insert("cancelled".into(), Value::Bool(true));
+        }
+        Some(other) => problems.push(Problem::new(
+            ProblemCode::WrongType,
+            "action",
+            format!(
+                "`action` is \"submit\", \"elaborate\" or \"cancel\", not {}",
+                match &other {
+                    Value::String(s) => quoted(s),
+                    other => kind_of(other).to_string(),
+                }
+            ),
+        )),
+    }
+    let from = match doc.remove("from") {
+        None => None,
+        Some(Value::String(from)) => {
+            let from = crate::text::one_line(&from)
+                .chars()
+                .filter(|c| !c.is_control())
+                .take(MAX_FROM_CHARS)
+                .collect::<String>();
+            Some(from.trim().to_string()).filter(|f| !f.is_empty())
+        }
+        Some(other) => {
+            problems.push(Problem::new(
+                ProblemCode::WrongType,
+                "from",
+                format!("`from` must be a string, not {}", kind_of(&other)),
+            ));
+            None
+        }
+    };
+    match parse_answers_value(&Value::Object(doc), payload) {
+        Ok(answers) if problems.is_empty() => Ok(AnswerRequest { answers, from }),
+        Ok(_) => Err(Problems(problems)),
+        Err(found) => {
+            problems.extend(found);
+            Err(Problems(problems))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

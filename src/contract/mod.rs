@@ -23,7 +23,8 @@ mod rules;
 mod validate;
 
 pub use answers_file::{
-    parse_answers, parse_answers_value, read_answers, AnswerEntry, AnswersFile,
+    parse_answer_request, parse_answers, parse_answers_value, read_answers, AnswerEntry,
+    AnswerRequest, AnswersFile, RequestRefusal,
 };
 pub use codes::{ErrorCode, ProblemCode};
 pub use dialects::{
