@@ -178,6 +178,9 @@ pub struct Notice {
     /// `Question waiting: <label or prompt>`; one line, no control characters, at most
     /// [`MAX_MESSAGE_CHARS`].
     pub message: String,
+    /// The answer channel's socket and the questionnaire's id (src/channel.rs), given to the
+    /// command as `ASK_ANSWER_SOCKET` and `ASK_ANSWER_ID`.
+    pub answer: Option<(String, String)>,
 }
 
 impl Notice {
@@ -190,7 +193,14 @@ impl Notice {
             event: EVENT,
             title: truncate(title.unwrap_or_else(|| DEFAULT_TITLE.to_string())),
             message: truncate(format!("Question waiting: {}", clean(subject))),
+            answer: None,
         }
+    }
+
+    /// The same notice, naming the answer channel's `socket` and the questionnaire's `id`.
+    pub fn with_channel(mut self, socket: &std::path::Path, id: &str) -> Notice {
+        self.answer = Some((socket.to_string_lossy().into_owned(), id.to_string()));
+        self
     }
 }
 
@@ -251,14 +261,19 @@ pub fn terminal_bytes(channels: &[Channel], notice: &Notice) -> Vec<u8> {
 /// Errors: the shell could not be started.
 pub fn run_command(command: &str, notice: &Notice) -> io::Result<JoinHandle<Result<(), String>>> {
     use crate::leftovers::Stream;
+    let mut env = vec![
+        ("ASK_NOTIFY_EVENT", notice.event),
+        ("ASK_NOTIFY_TITLE", notice.title.as_str()),
+        ("ASK_NOTIFY_MESSAGE", notice.message.as_str()),
+    ];
+    if let Some((socket, id)) = &notice.answer {
+        env.push((crate::channel::SOCKET_ENV, socket));
+        env.push((crate::channel::ID_ENV, id));
+    }
     let child = crate::leftovers::spawn_shell(
         command,
         &[],
-        &[
-            ("ASK_NOTIFY_EVENT", notice.event),
-            ("ASK_NOTIFY_TITLE", &notice.title),
-            ("ASK_NOTIFY_MESSAGE", &notice.message),
-        ],
+        &env,
         [Stream::Null, Stream::Null, Stream::Null],
         true,
     )?;

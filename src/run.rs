@@ -352,7 +352,7 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
     if !terminal_available() {
         return Ending::NoUi("no interactive terminal is available".to_string());
     }
-    let opts = AskOptions {
+    let mut opts = AskOptions {
         cwd: cli
             .cwd
             .clone()
@@ -374,6 +374,7 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
         leave_nothing: cli.no_transcript,
         key_grace: cli.key_grace.unwrap_or(frontend::grace::DEFAULT),
         above: None,
+        channel: None,
     };
     if let Some(ms) = cli.escape_delay {
         crate::keys::set_escape_delay(ms);
@@ -396,6 +397,8 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
         Claim::Interrupted => return Ending::Interrupted,
     }
     crate::terminal::save_modes();
+    // The questions may be answered from elsewhere while they are up (docs/elsewhere.md).
+    opts.channel = open_channel(payload, payload_bytes, cli);
     let term = std::env::var("TERM").ok();
     let plain = frontend::wants_plain(cli.plain, term.as_deref());
     // Plain mode: restoring the terminal on a signal must not write escape sequences.
@@ -444,6 +447,49 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
         },
     )
 }
+
+/// Opens the answer channel of the questions of `payload` (src/channel.rs), its requests
+/// bounded as an answers file is (`answers_size_limit`, plus [`REQUEST_SLACK`]); with
+/// `--print-answer-socket`, says its socket and id on stderr as one JSON line
+/// (`{"answerSocket": PATH, "answerId": ID}`). One that cannot be opened is said on stderr
+/// and the run goes on without it.
+fn open_channel(
+    payload: &Payload,
+    payload_bytes: u64,
+    cli: &Cli,
+) -> Option<Arc<crate::channel::Channel>> {
+    let normalized = serde_json::to_string(payload).unwrap_or_default();
+    let id = crate::channel::questionnaire_id(
+        &normalized,
+        std::process::id(),
+        std::time::SystemTime::now(),
+    );
+    let limit = answers_size_limit(payload_bytes, cli.max_payload_bytes) + REQUEST_SLACK;
+    match crate::channel::Channel::open(id, limit) {
+        Ok(channel) => {
+            if cli.print_answer_socket {
+                let line = serde_json::json!({
+                    "answerSocket": channel.socket().to_string_lossy(),
+                    "answerId": channel.id(),
+                });
+                say(&line.to_string());
+            }
+            Some(Arc::new(channel))
+        }
+        Err(e) => {
+            let why = crate::contract::without_os_error(&e.to_string()).to_string();
+            say(&format!(
+                "pi-ask: cannot open the answer channel: {}; going on without it",
+                crate::text::for_terminal(&why)
+            ));
+            None
+        }
+    }
+}
+
+/// What an answer request may have besides its answers document (`id`, `action`, `from`),
+/// in bytes.
+const REQUEST_SLACK: u64 = 4096;
 
 /// Whether the terminal front end draws in colour (`ui::view::colour_wanted`: NO_COLOR,
 /// CLICOLOR, CLICOLOR_FORCE, and whether /dev/tty is a terminal, not stderr); dialoguer's

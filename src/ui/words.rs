@@ -322,3 +322,10 @@ mod tests {
         );
     }
 }
+
+/// What the ending's transcript line adds when the questions were answered from elsewhere
+/// (the answer channel, docs/elsewhere.md): `(answered from elsewhere: ntfy)`; `from` is one
+/// line already, its controls dropped (`contract::parse_answer_request`).
+pub fn from_elsewhere(from: &str) -> String {
+    format!("(answered from elsewhere: {from})")
+}
