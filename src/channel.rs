@@ -121,6 +121,8 @@ impl Request {
 /// What the listener and the front end share.
 struct Shared {
     slot: Mutex<Slot>,
+    /// The listener is serving a connection (from its accept to its reply sent).
+    serving: std::sync::atomic::AtomicBool,
 }
 
 #[derive(Default)]
@@ -138,8 +140,13 @@ pub struct Channel {
     dir: PathBuf,
     id: String,
     shared: Arc<Shared>,
+    /// The listener's thread: its last reply is waited for, a little, when the channel closes.
+    thread: Option<std::thread::JoinHandle<()>>,
     _on_exit: [crate::leftovers::OnExit; 2],
 }
+
+/// How long closing the channel waits for the listener to send its last reply.
+const LAST_REPLY: Duration = Duration::from_secs(1);
 
 impl std::fmt::Debug for Channel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -231,20 +238,22 @@ impl Channel {
         };
         let shared = Arc::new(Shared {
             slot: Mutex::new(Slot::default()),
+            serving: Default::default(),
         });
         let listening = Arc::clone(&shared);
         let own_uid = nix::unistd::geteuid().as_raw();
         let started = std::thread::Builder::new()
             .name("answer channel".into())
             .spawn(move || listen(listener, &listening, own_uid, limit));
-        let channel = Channel {
+        let mut channel = Channel {
             socket,
             dir,
             id,
             shared,
+            thread: None,
             _on_exit: on_exit,
         };
-        started?;
+        channel.thread = Some(started?);
         Ok(channel)
     }
 
@@ -293,6 +302,15 @@ impl Drop for Channel {
         }
         let _ = std::fs::remove_file(&self.socket);
         let _ = std::fs::remove_dir(&self.dir);
+        // The reply to the request that ended the questions is on its way: the run's exit
+        // must not cut it off (bounded: a client still sending is not waited for long).
+        if let Some(thread) = self.thread.take() {
+            let start = Instant::now();
+            let serving = || self.shared.serving.load(std::sync::atomic::Ordering::SeqCst);
+            while serving() && !thread.is_finished() && start.elapsed() < LAST_REPLY {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
     }
 }
 
@@ -312,11 +330,15 @@ fn listen(listener: UnixListener, shared: &Shared, own_uid: u32, limit: u64) {
         if ready <= 0 {
             continue;
         }
+        use std::sync::atomic::Ordering::SeqCst;
+        shared.serving.store(true, SeqCst);
         let Ok((stream, _)) = listener.accept() else {
+            shared.serving.store(false, SeqCst);
             std::thread::sleep(LOOK_AGAIN);
             continue;
         };
         serve(stream, shared, own_uid, limit);
+        shared.serving.store(false, SeqCst);
     }
 }
 
