@@ -35,6 +35,7 @@ pub const DEFAULT_FROM: &str = "the answer channel";
 
 /// What the channel replies to a request: one JSON document, then the connection closes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(title = "pi-ask answer reply (the answer channel)")]
 pub struct Reply {
     /// How the request went.
     pub status: Status,
@@ -46,7 +47,7 @@ pub struct Reply {
     pub problems: Vec<Problem>,
 }
 
-/// How an answer request went ([`Reply::status`]).
+/// How an answer request went (a reply's `status`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
@@ -219,10 +220,19 @@ impl Channel {
     ///
     /// Errors: the folder, the socket or the thread could not be made.
     pub fn open(id: String, limit: u64) -> io::Result<Channel> {
+        use std::os::unix::fs::PermissionsExt;
+        let only_the_user = std::fs::Permissions::from_mode(0o700);
         let dir = tempfile::Builder::new()
             .prefix("pi-ask-")
+            .permissions(only_the_user.clone())
             .tempdir_in(base_dir())?
             .keep();
+        // Made 0700 whatever the umask; checked, as the socket's only guard besides the peer's
+        // user.
+        if let Err(e) = std::fs::set_permissions(&dir, only_the_user) {
+            let _ = std::fs::remove_dir(&dir);
+            return Err(e);
+        }
         let socket = dir.join(SOCKET_NAME);
         // Removed by every ending of the run; the socket goes first, then its folder.
         let on_exit = [

@@ -375,6 +375,7 @@ mod tests {
             event: EVENT,
             title: "a;b".into(),
             message: "Question waiting: x;y".into(),
+            answer: None,
         };
         let all = [
             Channel::Osc777,

@@ -941,12 +941,19 @@ pub fn parse_answer_request(
     let from = match doc.remove("from") {
         None => None,
         Some(Value::String(from)) => {
-            let from = crate::text::one_line(&from)
+            // One line a terminal cannot act on: whitespace runs are one space; controls and
+            // bidirectional controls are left out.
+            let kept: String = from
                 .chars()
-                .filter(|c| !c.is_control())
-                .take(MAX_FROM_CHARS)
-                .collect::<String>();
-            Some(from.trim().to_string()).filter(|f| !f.is_empty())
+                .map(|c| if c.is_whitespace() { ' ' } else { c })
+                .filter(|&c| {
+                    !c.is_control()
+                        && !matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+                })
+                .collect();
+            let words: Vec<&str> = kept.split(' ').filter(|w| !w.is_empty()).collect();
+            let from: String = words.join(" ").chars().take(MAX_FROM_CHARS).collect();
+            Some(from.trim_end().to_string()).filter(|f| !f.is_empty())
         }
         Some(other) => {
             problems.push(Problem::new(
@@ -987,6 +994,74 @@ mod tests {
             ]}"##,
         )
         .unwrap()
+    }
+
+    #[test]
+    fn an_answer_request_is_an_answers_file_with_the_questionnaires_id() {
+        let p = payload();
+        let request = |v: serde_json::Value| parse_answer_request(&v.to_string(), &p, "q-1");
+        // The answers are read as the same document given to --answers.
+        let doc = serde_json::json!({"answers": {"style": "rich", "fw": ["vue"]}});
+        let mut asked = doc.clone();
+        asked["id"] = "q-1".into();
+        asked["from"] = " my\nphone\u{1b} ".into();
+        assert_eq!(
+            request(asked),
+            Ok(AnswerRequest {
+                answers: parse_answers(&doc.to_string(), &p).unwrap(),
+                from: Some("my phone".into()),
+            })
+        );
+        // The actions are the document's mode and cancelled.
+        let elaborate = request(serde_json::json!({"id": "q-1", "action": "elaborate",
+            "answers": {"style": {"values": ["rich"], "optionNotes": {"minimal": "why?"}}}}));
+        assert!(elaborate.unwrap().answers.elaborate);
+        let cancel = request(serde_json::json!({"id": "q-1", "action": "cancel"}));
+        assert!(cancel.unwrap().answers.cancelled);
+        // Another questionnaire's id is stale: the answers are not looked at.
+        assert_eq!(
+            request(serde_json::json!({"id": "q-0", "answers": {"nope": 1}})),
+            Err(RequestRefusal::Stale(
+                "\"q-0\" is not the id of the questions waiting: the answers are for another ask"
+                    .into()
+            ))
+        );
+        // The request's own problems first, then the answers file's, at the same paths.
+        let Err(RequestRefusal::Problems(problems)) = request(
+            serde_json::json!({"action": "send", "answers": {"style": "bold", "nope": "x"}}),
+        ) else {
+            panic!("refused")
+        };
+        let found: Vec<(String, &str)> = problems
+            .iter()
+            .map(|p| (p.path.clone(), p.code.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("id".to_string(), "missing_field"),
+                ("action".to_string(), "wrong_type"),
+                ("answers.style".to_string(), "unknown_option"),
+                ("answers.nope".to_string(), "unknown_question"),
+            ]
+        );
+        let file_problems = parse_answers(
+            &serde_json::json!({"answers": {"style": "bold", "nope": "x"}}).to_string(),
+            &p,
+        )
+        .unwrap_err();
+        assert_eq!(problems[2..], file_problems[..]);
+        // Unknown fields are the answers file's rule.
+        let Err(RequestRefusal::Problems(problems)) =
+            request(serde_json::json!({"id": "q-1", "answer": {}}))
+        else {
+            panic!("refused")
+        };
+        assert_eq!(problems[0].code.as_str(), "unknown_field");
+        assert!(matches!(
+            parse_answer_request("[1]", &p, "q-1"),
+            Err(RequestRefusal::Problems(_))
+        ));
     }
 
     #[test]

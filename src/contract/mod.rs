@@ -56,7 +56,9 @@ pub(crate) mod dialect_fields {
 /// `crate::schema`.
 #[cfg(test)]
 pub(crate) mod answers_fields {
-    pub(crate) use super::answers_file::{DOCUMENT_FIELDS, ENTRY_FIELDS, RESULT_FIELDS};
+    pub(crate) use super::answers_file::{
+        DOCUMENT_FIELDS, ENTRY_FIELDS, REQUEST_FIELDS, RESULT_FIELDS,
+    };
 }
 
 use indexmap::IndexMap;
