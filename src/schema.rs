@@ -42,10 +42,10 @@ pub enum Which {
     Output,
     /// The `--answers` file.
     Answers,
-    /// What `pi-ask answer` sends to the answer channel (docs/elsewhere.md): an answers
-    /// document with the questionnaire's `id`, `action` and `from`.
+    /// What `pi-ask answer` sends to the answer channel: an answers document with the
+    /// questionnaire's `id`, `action` and `from`.
     AnswerRequest,
-    /// What the answer channel replies (docs/elsewhere.md).
+    /// What the answer channel replies.
     AnswerReply,
 }
 

@@ -840,7 +840,7 @@ pub fn read_answers(path: &Path, limit: u64) -> Result<String, Problem> {
 
 /// Fields an answer request (the answer channel, docs/elsewhere.md) has besides an answers
 /// document's.
-pub(crate) const REQUEST_FIELDS: &[&str] = &["id", "action", "from"];
+pub(crate) const REQUEST_FIELDS: [&str; 3] = ["id", "action", "from"];
 
 /// The longest `from` of an answer request that is kept, in characters (a longer one is cut).
 pub const MAX_FROM_CHARS: usize = 40;
@@ -898,7 +898,8 @@ pub fn parse_answer_request(
         )]));
     };
     let mut problems = Vec::new();
-    match doc.remove("id") {
+    let [id_given, action, from] = REQUEST_FIELDS.map(|field| doc.remove(field));
+    match id_given {
         Some(Value::String(given)) if given == id => {}
         Some(Value::String(given)) => {
             return Err(RequestRefusal::Stale(format!(
@@ -917,7 +918,7 @@ pub fn parse_answer_request(
             "an answer request needs the questionnaire's `id` (ASK_ANSWER_ID)",
         )),
     }
-    match doc.remove("action") {
+    match action {
         None => {}
         Some(Value::String(a)) if a == "submit" => {}
         Some(Value::String(a)) if a == "elaborate" => {
@@ -938,7 +939,7 @@ pub fn parse_answer_request(
             ),
         )),
     }
-    let from = match doc.remove("from") {
+    let from = match from {
         None => None,
         Some(Value::String(from)) => {
             // One line a terminal cannot act on: whitespace runs are one space; controls and
