@@ -28,8 +28,12 @@ pub const ID_ENV: &str = "ASK_ANSWER_ID";
 /// How long one connection may take: sending its document, and waiting for the verdict
 /// (the questions take it at their next event; an external editor open holds them).
 pub const CONNECTION_TIME: Duration = Duration::from_secs(10);
+/// The variable that gives the notification command the questions' file.
+pub const QUESTIONS_ENV: &str = "ASK_ANSWER_QUESTIONS";
 /// The socket's name in its folder.
 const SOCKET_NAME: &str = "answer.sock";
+/// The questions' file's name in the socket's folder.
+const QUESTIONS_NAME: &str = "questions.json";
 /// What the transcript line names when the request gave no `from`.
 pub const DEFAULT_FROM: &str = "the answer channel";
 
@@ -138,12 +142,13 @@ struct Slot {
 /// The open channel: the socket listened on, its folder, the questionnaire's id.
 pub struct Channel {
     socket: PathBuf,
+    questions: PathBuf,
     dir: PathBuf,
     id: String,
     shared: Arc<Shared>,
     /// The listener's thread: its last reply is waited for, a little, when the channel closes.
     thread: Option<std::thread::JoinHandle<()>>,
-    _on_exit: [crate::leftovers::OnExit; 2],
+    _on_exit: [crate::leftovers::OnExit; 3],
 }
 
 /// How long closing the channel waits for the listener to send its last reply.
@@ -215,11 +220,13 @@ pub fn peer_uid(stream: &UnixStream) -> io::Result<u32> {
 
 impl Channel {
     /// Opens the channel of the questionnaire `id`: a folder `pi-ask-XXXXXX` of mode 0700 in
-    /// the user's runtime folder (or the temporary one), the socket `answer.sock` in it, and
-    /// the listener's thread. A document is at most `limit` bytes.
+    /// the user's runtime folder (or the temporary one), the socket `answer.sock` in it, the
+    /// file `questions.json` holding `questions` (the normalized payload, for a bridge: the
+    /// questions' ids and their options' values), and the listener's thread. A document is
+    /// at most `limit` bytes.
     ///
-    /// Errors: the folder, the socket or the thread could not be made.
-    pub fn open(id: String, limit: u64) -> io::Result<Channel> {
+    /// Errors: the folder, the file, the socket or the thread could not be made.
+    pub fn open(id: String, limit: u64, questions: &str) -> io::Result<Channel> {
         use std::os::unix::fs::PermissionsExt;
         let only_the_user = std::fs::Permissions::from_mode(0o700);
         let dir = tempfile::Builder::new()
@@ -234,14 +241,19 @@ impl Channel {
             return Err(e);
         }
         let socket = dir.join(SOCKET_NAME);
-        // Removed by every ending of the run; the socket goes first, then its folder.
+        let questions_file = dir.join(QUESTIONS_NAME);
+        // Removed by every ending of the run; the files go first, then their folder.
         let on_exit = [
             crate::leftovers::on_exit(Some(socket.clone()), None),
+            crate::leftovers::on_exit(Some(questions_file.clone()), None),
             crate::leftovers::on_exit(Some(dir.clone()), None),
         ];
-        let listener = match UnixListener::bind(&socket) {
+        let made =
+            std::fs::write(&questions_file, questions).and_then(|()| UnixListener::bind(&socket));
+        let listener = match made {
             Ok(l) => l,
             Err(e) => {
+                let _ = std::fs::remove_file(&questions_file);
                 let _ = std::fs::remove_dir(&dir);
                 return Err(e);
             }
@@ -257,6 +269,7 @@ impl Channel {
             .spawn(move || listen(listener, &listening, own_uid, limit));
         let mut channel = Channel {
             socket,
+            questions: questions_file,
             dir,
             id,
             shared,
@@ -270,6 +283,11 @@ impl Channel {
     /// The socket's path.
     pub fn socket(&self) -> &Path {
         &self.socket
+    }
+
+    /// The questions' file (`questions.json`, the normalized payload).
+    pub fn questions(&self) -> &Path {
+        &self.questions
     }
 
     /// The questionnaire's id.
@@ -311,12 +329,17 @@ impl Drop for Channel {
             request.reply(Reply::already_answered());
         }
         let _ = std::fs::remove_file(&self.socket);
+        let _ = std::fs::remove_file(&self.questions);
         let _ = std::fs::remove_dir(&self.dir);
         // The reply to the request that ended the questions is on its way: the run's exit
         // must not cut it off (bounded: a client still sending is not waited for long).
         if let Some(thread) = self.thread.take() {
             let start = Instant::now();
-            let serving = || self.shared.serving.load(std::sync::atomic::Ordering::SeqCst);
+            let serving = || {
+                self.shared
+                    .serving
+                    .load(std::sync::atomic::Ordering::SeqCst)
+            };
             while serving() && !thread.is_finished() && start.elapsed() < LAST_REPLY {
                 std::thread::sleep(Duration::from_millis(5));
             }
@@ -501,7 +524,7 @@ mod tests {
     #[test]
     fn the_folder_is_the_users_alone_and_gone_when_the_channel_is() {
         use std::os::unix::fs::PermissionsExt;
-        let channel = Channel::open("id".into(), 1000).unwrap();
+        let channel = Channel::open("id".into(), 1000, "{}").unwrap();
         let dir = channel.socket().parent().unwrap().to_path_buf();
         let mode = std::fs::metadata(&dir).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o700);
@@ -512,7 +535,7 @@ mod tests {
 
     #[test]
     fn a_request_waits_for_the_front_ends_verdict_and_a_closed_channel_says_answered() {
-        let channel = Channel::open("id".into(), 1000).unwrap();
+        let channel = Channel::open("id".into(), 1000, "{}").unwrap();
         let socket = channel.socket().to_path_buf();
         let (woke_tx, woke) = mpsc::channel();
         channel.on_arrival(move || {

@@ -98,10 +98,10 @@ pub struct Cli {
     #[arg(skip)]
     pub key_grace: Option<Duration>,
 
-    /// Say the answer channel's socket and the questionnaire's id on stderr, as one JSON line
-    /// `{"answerSocket": PATH, "answerId": ID}`, once the questions are up: a caller that
-    /// answers from elsewhere sends them to `pi-ask answer` (`pi-ask man`: ANSWERING FROM
-    /// ELSEWHERE).
+    /// Say the answer channel's socket, the questionnaire's id and its questions' file on
+    /// stderr, as one JSON line `{"answerSocket": PATH, "answerId": ID, "answerQuestions":
+    /// PATH}`, before the questions are drawn: a caller that answers from elsewhere sends
+    /// requests to `pi-ask answer` (`pi-ask man`: ANSWERING FROM ELSEWHERE).
     #[arg(long)]
     pub print_answer_socket: bool,
 

@@ -250,11 +250,8 @@ pub fn answer(args: &AnswerArgs) -> ExitCode {
     let text = match read_answers(&args.file, answer_request_limit()) {
         Ok(text) => text,
         Err(problem) => {
-            let text = crate::run::for_people(
-                &[problem],
-                crate::contract::Input::Answers,
-                &args.file,
-            );
+            let text =
+                crate::run::for_people(&[problem], crate::contract::Input::Answers, &args.file);
             crate::terminal::say(crate::text::for_terminal(&text).trim_end_matches('\n'));
             return ExitCode::Invalid;
         }
@@ -283,7 +280,10 @@ pub fn answer(args: &AnswerArgs) -> ExitCode {
             ExitCode::Invalid
         }
         Status::Stale => {
-            let why = reply.message.as_deref().unwrap_or("another questionnaire's id");
+            let why = reply
+                .message
+                .as_deref()
+                .unwrap_or("another questionnaire's id");
             crate::terminal::say(&format!(
                 "pi-ask: the answers were not taken: {}",
                 crate::text::for_terminal(why)

@@ -178,9 +178,10 @@ pub struct Notice {
     /// `Question waiting: <label or prompt>`; one line, no control characters, at most
     /// [`MAX_MESSAGE_CHARS`].
     pub message: String,
-    /// The answer channel's socket and the questionnaire's id (src/channel.rs), given to the
-    /// command as `ASK_ANSWER_SOCKET` and `ASK_ANSWER_ID`.
-    pub answer: Option<(String, String)>,
+    /// The answer channel's socket, the questionnaire's id and its questions' file
+    /// (src/channel.rs), given to the command as `ASK_ANSWER_SOCKET`, `ASK_ANSWER_ID` and
+    /// `ASK_ANSWER_QUESTIONS`.
+    pub answer: Option<(String, String, String)>,
 }
 
 impl Notice {
@@ -197,9 +198,15 @@ impl Notice {
         }
     }
 
-    /// The same notice, naming the answer channel's `socket` and the questionnaire's `id`.
-    pub fn with_channel(mut self, socket: &std::path::Path, id: &str) -> Notice {
-        self.answer = Some((socket.to_string_lossy().into_owned(), id.to_string()));
+    /// The same notice, naming the answer channel's socket, the questionnaire's id and its
+    /// questions' file.
+    pub fn with_channel(mut self, channel: &crate::channel::Channel) -> Notice {
+        let path = |p: &std::path::Path| p.to_string_lossy().into_owned();
+        self.answer = Some((
+            path(channel.socket()),
+            channel.id().to_string(),
+            path(channel.questions()),
+        ));
         self
     }
 }
@@ -266,9 +273,10 @@ pub fn run_command(command: &str, notice: &Notice) -> io::Result<JoinHandle<Resu
         ("ASK_NOTIFY_TITLE", notice.title.as_str()),
         ("ASK_NOTIFY_MESSAGE", notice.message.as_str()),
     ];
-    if let Some((socket, id)) = &notice.answer {
+    if let Some((socket, id, questions)) = &notice.answer {
         env.push((crate::channel::SOCKET_ENV, socket));
         env.push((crate::channel::ID_ENV, id));
+        env.push((crate::channel::QUESTIONS_ENV, questions));
     }
     let child = crate::leftovers::spawn_shell(
         command,

@@ -450,8 +450,8 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
 
 /// Opens the answer channel of the questions of `payload` (src/channel.rs), its requests
 /// bounded as an answers file is (`answers_size_limit`, plus [`REQUEST_SLACK`]); with
-/// `--print-answer-socket`, says its socket and id on stderr as one JSON line
-/// (`{"answerSocket": PATH, "answerId": ID}`). One that cannot be opened is said on stderr
+/// `--print-answer-socket`, says its socket, id and questions' file on stderr as one JSON
+/// line (`{"answerSocket": PATH, "answerId": ID, "answerQuestions": PATH}`). One that cannot be opened is said on stderr
 /// and the run goes on without it.
 fn open_channel(
     payload: &Payload,
@@ -465,12 +465,13 @@ fn open_channel(
         std::time::SystemTime::now(),
     );
     let limit = answers_size_limit(payload_bytes, cli.max_payload_bytes) + REQUEST_SLACK;
-    match crate::channel::Channel::open(id, limit) {
+    match crate::channel::Channel::open(id, limit, &normalized) {
         Ok(channel) => {
             if cli.print_answer_socket {
                 let line = serde_json::json!({
                     "answerSocket": channel.socket().to_string_lossy(),
                     "answerId": channel.id(),
+                    "answerQuestions": channel.questions().to_string_lossy(),
                 });
                 say(&line.to_string());
             }

@@ -221,7 +221,9 @@ fn a_remote_answer_and_a_local_enter_together_yield_exactly_one_result() {
         // The channel won: its answers, its line; the key came too late.
         assert_eq!(result, answered("some"));
         assert_eq!(stdout.trim(), "{\n  \"status\": \"ok\"\n}");
-        assert!(s.screen().contains("(answered from elsewhere: the answer channel)"));
+        assert!(s
+            .screen()
+            .contains("(answered from elsewhere: the answer channel)"));
     } else {
         // The key won: the channel's client was told.
         assert_eq!(code, 1, "{stderr}");
@@ -255,7 +257,10 @@ fn the_socket_is_gone_after_a_cancel_a_dismissal_and_sigterm() {
     gone(&socket);
     let (code, _, stderr) = answer(&socket, &json!({"id": id, "answers": {}}));
     assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.starts_with("pi-ask: no questions take answers on "), "{stderr}");
+    assert!(
+        stderr.starts_with("pi-ask: no questions take answers on "),
+        "{stderr}"
+    );
     // SIGTERM.
     let (mut s, socket, _) = asking(&[], &[]);
     crate::common::wait_until_handled(s.pid() as u32, libc::SIGTERM);
@@ -281,7 +286,8 @@ fn the_notification_command_gets_the_socket_and_the_id() {
     let (mut s, socket, id) = asking(
         &[
             "--notify-command",
-            "printf '%s|%s' \"$ASK_ANSWER_SOCKET\" \"$ASK_ANSWER_ID\" > notified.tmp && mv notified.tmp notified.txt",
+            "printf '%s|%s|%s' \"$ASK_ANSWER_SOCKET\" \"$ASK_ANSWER_ID\" \"$(cat \"$ASK_ANSWER_QUESTIONS\")\" \
+             > notified.tmp && mv notified.tmp notified.txt",
         ],
         &[],
     );
@@ -291,10 +297,14 @@ fn the_notification_command_gets_the_socket_and_the_id() {
         assert!(start.elapsed() < TIMEOUT, "the command did not run");
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert_eq!(
-        std::fs::read_to_string(&path).unwrap(),
-        format!("{}|{id}", socket.display())
-    );
+    // The questions as a bridge needs them: ids, option values and labels.
+    let questions = json!({"title": "Setup", "questions": [{"id": "scope", "label": "Q1",
+        "prompt": "Which scope?", "type": "single", "required": false, "options": [
+            {"value": "all", "label": "All"}, {"value": "some", "label": "Some"}]}]});
+    let said = std::fs::read_to_string(&path).unwrap();
+    let (head, file) = said.rsplit_once('|').unwrap();
+    assert_eq!(head, format!("{}|{id}", socket.display()));
+    assert_eq!(serde_json::from_str::<Value>(file).unwrap(), questions);
     s.send("\x03");
     assert_eq!(s.finish().0, 130);
 }

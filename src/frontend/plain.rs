@@ -387,7 +387,7 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
         let mut notice =
             crate::notify::Notice::question_waiting(flow.payload().title.as_deref(), question);
         if let Some(c) = &opts.channel {
-            notice = notice.with_channel(c.socket(), c.id());
+            notice = notice.with_channel(c);
         }
         let _ = writer.write_all(&opts.notify.when_waiting(&notice, false));
     }

@@ -241,7 +241,7 @@ impl<B: Backend> Session<'_, B> {
             &payload.questions[q],
         );
         if let Some(c) = &self.channel {
-            notice = notice.with_channel(c.socket(), c.id());
+            notice = notice.with_channel(c);
         }
         let bytes = notify.when_waiting(&notice, true);
         if bytes.is_empty() {
