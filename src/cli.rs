@@ -105,6 +105,12 @@ pub struct Cli {
     #[arg(long)]
     pub print_answer_socket: bool,
 
+    /// Write the line --print-answer-socket says to FILE instead (a pipe the caller reads, such
+    /// as /dev/fd/8, or a file), once; one that cannot be written is said on stderr and the
+    /// questions are asked all the same.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub answer_socket_file: Option<PathBuf>,
+
     /// Never open a terminal: print the "Needs user input" result at once (exit 3).
     #[arg(long)]
     pub no_input: bool,

@@ -341,7 +341,9 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
         let _ = crate::terminal::watch_now();
         // No terminal is touched: a signal's restore writes nothing (still quiet).
         let timeout = cli.timeout.filter(|t| !t.is_zero());
-        return frontend::dialogs::ask(flow, timeout, cli.max_payload_bytes);
+        // The questions may be answered from elsewhere too (docs/elsewhere.md).
+        let channel = open_channel(payload, payload_bytes, cli);
+        return frontend::dialogs::ask(flow, timeout, cli.max_payload_bytes, channel);
     }
     if cli.no_input || cli.no_input_reason.is_some() {
         // The caller's reason when it gave one (pi's extension: "pi is running in json mode").
@@ -467,13 +469,24 @@ fn open_channel(
     let limit = answers_size_limit(payload_bytes, cli.max_payload_bytes) + REQUEST_SLACK;
     match crate::channel::Channel::open(id, limit, &normalized) {
         Ok(channel) => {
+            let line = serde_json::json!({
+                "answerSocket": channel.socket().to_string_lossy(),
+                "answerId": channel.id(),
+                "answerQuestions": channel.questions().to_string_lossy(),
+            });
             if cli.print_answer_socket {
-                let line = serde_json::json!({
-                    "answerSocket": channel.socket().to_string_lossy(),
-                    "answerId": channel.id(),
-                    "answerQuestions": channel.questions().to_string_lossy(),
-                });
                 say(&line.to_string());
+            }
+            if let Some(path) = &cli.answer_socket_file {
+                if let Err(e) = write_line_to(path, &line.to_string()) {
+                    let why = crate::contract::without_os_error(&e.to_string()).to_string();
+                    let path = path.display().to_string();
+                    say(&format!(
+                        "pi-ask: cannot write --answer-socket-file {}: {}",
+                        crate::text::for_terminal(&path),
+                        crate::text::for_terminal(&why)
+                    ));
+                }
             }
             Some(Arc::new(channel))
         }
@@ -486,6 +499,22 @@ fn open_channel(
             None
         }
     }
+}
+
+/// Writes `line` and a newline to `path` in one write, without waiting: a FIFO no one reads
+/// is refused (`ENXIO`), a full pipe takes what it can.
+///
+/// Errors: the file cannot be opened or written.
+fn write_line_to(path: &Path, line: &str) -> io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+        .open(path)?;
+    file.write_all(format!("{line}\n").as_bytes())
 }
 
 /// What an answer request may have besides its answers document (`id`, `action`, `from`),

@@ -308,3 +308,45 @@ fn the_notification_command_gets_the_socket_and_the_id() {
     s.send("\x03");
     assert_eq!(s.finish().0, 130);
 }
+
+#[test]
+fn the_dialogs_take_an_answer_from_elsewhere_and_say_the_channel_to_a_file() {
+    // --dialogs (pi's RPC mode): a select is open on the client, which never answers.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), PAYLOAD).unwrap();
+    let said = dir.path().join("channel.json");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .current_dir(dir.path())
+        .args(["q.json", "--dialogs", "--output", "result.json"])
+        .arg("--answer-socket-file")
+        .arg(&said)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let line = loop {
+        let text = std::fs::read_to_string(&said).unwrap_or_default();
+        if text.ends_with('\n') {
+            break text;
+        }
+        assert!(start.elapsed() < TIMEOUT, "no channel said");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let v: Value = serde_json::from_str(&line).unwrap();
+    let socket = PathBuf::from(v["answerSocket"].as_str().unwrap());
+    let request = json!({"id": v["answerId"], "answers": {"scope": "all"}});
+    assert_eq!(answer(&socket, &request).0, 0);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    // Only the dialog request went to stdout; nothing was said on stderr.
+    let requests = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(requests.lines().count(), 1, "{requests}");
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), "");
+    let result: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("result.json")).unwrap())
+            .unwrap();
+    assert_eq!(result, answered("all"));
+    gone(&socket);
+}
