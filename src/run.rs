@@ -502,19 +502,36 @@ fn open_channel(
 }
 
 /// Writes `line` and a newline to `path` in one write, without waiting: a FIFO no one reads
-/// is refused (`ENXIO`), a full pipe takes what it can.
+/// is refused (`ENXIO`), a full pipe takes what it can. `/dev/fd/N` of a connected socket (a
+/// socket pair's end, as Node gives for an extra descriptor; such a path cannot be opened) is
+/// sent to.
 ///
 /// Errors: the file cannot be opened or written.
 fn write_line_to(path: &Path, line: &str) -> io::Result<()> {
+    use nix::sys::socket::{send, MsgFlags};
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
+    let bytes = format!("{line}\n");
+    let fd = path
+        .to_str()
+        .and_then(|p| p.strip_prefix("/dev/fd/"))
+        .and_then(|n| n.parse::<std::os::fd::RawFd>().ok())
+        .filter(|fd| *fd > 2);
+    if let Some(fd) = fd {
+        let flags = MsgFlags::MSG_DONTWAIT;
+        match send(fd, bytes.as_bytes(), flags) {
+            Ok(_) => return Ok(()),
+            Err(nix::errno::Errno::ENOTSOCK) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
     let mut file = std::fs::OpenOptions::new()
         .write(true)
         .create(true)
         .truncate(true)
         .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
         .open(path)?;
-    file.write_all(format!("{line}\n").as_bytes())
+    file.write_all(bytes.as_bytes())
 }
 
 /// What an answer request may have besides its answers document (`id`, `action`, `from`),
