@@ -223,7 +223,8 @@ pub const GUIDES: &[(&str, &[&str])] = &[
              the answers file's size, within 10 s a connection. The notification command gets \
              its path, the questionnaire's id and a file of the normalized questions as \
              ASK_ANSWER_SOCKET, ASK_ANSWER_ID and ASK_ANSWER_QUESTIONS; --print-answer-socket \
-             says them on stderr as one JSON line. A request is an \
+             says them on stderr as one JSON line, --answer-socket-file FILE to FILE (a pipe \
+             or socket such as /dev/fd/8). A request is an \
              answers file with \"id\", \"action\" (submit, the default; elaborate; cancel) \
              and \"from\" (who answers, named in the transcript line); it is checked exactly as \
              an answers file. pi-ask answer SOCKET FILE sends one and prints the reply \

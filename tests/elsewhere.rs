@@ -315,7 +315,7 @@ fn the_dialogs_take_an_answer_from_elsewhere_and_say_the_channel_to_a_file() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("q.json"), PAYLOAD).unwrap();
     let said = dir.path().join("channel.json");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
         .current_dir(dir.path())
         .args(["q.json", "--dialogs", "--output", "result.json"])
         .arg("--answer-socket-file")

@@ -296,6 +296,13 @@ pub fn preview_more(lines: usize) -> String {
     format!("\u{2026} {lines} more lines: v shows the whole preview")
 }
 
+/// What the ending's transcript line adds when the questions were answered from elsewhere
+/// (the answer channel, docs/elsewhere.md): `(answered from elsewhere: ntfy)`; `from` is one
+/// line already, its controls dropped (`contract::parse_answer_request`).
+pub fn from_elsewhere(from: &str) -> String {
+    format!("(answered from elsewhere: {from})")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -321,11 +328,4 @@ mod tests {
             )
         );
     }
-}
-
-/// What the ending's transcript line adds when the questions were answered from elsewhere
-/// (the answer channel, docs/elsewhere.md): `(answered from elsewhere: ntfy)`; `from` is one
-/// line already, its controls dropped (`contract::parse_answer_request`).
-pub fn from_elsewhere(from: &str) -> String {
-    format!("(answered from elsewhere: {from})")
 }

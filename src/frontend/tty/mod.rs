@@ -98,7 +98,7 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         io: backend,
     };
     if let Some(channel) = &s.channel {
-        // An answer from elsewhere ends the wait for a key ([`Session::from_elsewhere`]).
+        // An answer from elsewhere ends the wait for a key ([`Session::take_from_elsewhere`]).
         channel.on_arrival(crate::keys::wake_the_reader);
     }
     s.screens.quiet = crate::ui::keymap::quiet_globals(
@@ -478,7 +478,7 @@ impl<B: Backend> Session<'_, B> {
     /// Waits for the next key or resize and acts on it.
     fn event(&mut self, wait: Option<Duration>) -> io::Result<()> {
         let event = self.io.event(wait)?;
-        if self.from_elsewhere() {
+        if self.take_from_elsewhere() {
             return Ok(());
         }
         self.on_event(event)
@@ -487,7 +487,7 @@ impl<B: Backend> Session<'_, B> {
     /// Decides on an answer from elsewhere waiting on the answer channel
     /// ([`super::answer_from_elsewhere`]); `true` when it ended the questions (its flow
     /// replaces this one, and the ending's line says who answered).
-    fn from_elsewhere(&mut self) -> bool {
+    fn take_from_elsewhere(&mut self) -> bool {
         let Some(channel) = self.channel.clone() else {
             return false;
         };
@@ -505,7 +505,7 @@ impl<B: Backend> Session<'_, B> {
     /// no longer drops, and a resize, are.
     fn event_in_the_grace(&mut self, wait: Duration) -> io::Result<()> {
         let event = self.io.event(Some(wait))?;
-        if self.from_elsewhere() {
+        if self.take_from_elsewhere() {
             return Ok(());
         }
         match event {
