@@ -515,6 +515,23 @@ export async function checkBinaryVersion(bin: string, signal?: AbortSignal): Pro
 	return version;
 }
 
+/** The binary's `--help`, asked once per binary (path and modification time) for the flags it lists. */
+const helps = new Map<string, Promise<{ code: number | null; stdout: string; aborted: boolean }>>();
+
+/** The binary's `--help` ({@link runProbe}, with the version check's time limit); one that was aborted is asked again next time. */
+function binaryHelp(bin: string, signal?: AbortSignal): Promise<{ code: number | null; stdout: string; aborted: boolean }> {
+	const key = binaryKey(bin);
+	let help = helps.get(key);
+	if (!help) {
+		help = runProbe(bin, ["--help"], VERSION_TIMEOUT_MS, signal).then(({ code, stdout, aborted }) => {
+			if (aborted) helps.delete(key);
+			return { code, stdout, aborted };
+		});
+		helps.set(key, help);
+	}
+	return help;
+}
+
 const lifelines = new Map<string, boolean>();
 
 /**
@@ -528,7 +545,7 @@ export async function binaryTakesLifeline(bin: string, signal?: AbortSignal): Pr
 	const key = binaryKey(bin);
 	const known = lifelines.get(key);
 	if (known !== undefined) return known;
-	const { code, stdout, aborted } = await runProbe(bin, ["--help"], VERSION_TIMEOUT_MS, signal);
+	const { code, stdout, aborted } = await binaryHelp(bin, signal);
 	if (aborted) return false;
 	const takes = code === 0 && /(^|\s)--lifeline-fd\b/m.test(stdout);
 	lifelines.set(key, takes);
@@ -539,13 +556,14 @@ const answerChannels = new Map<string, boolean>();
 
 /**
  * Whether the binary has an answer channel it can say on a descriptor (`--answer-socket-file`,
- * docs/elsewhere.md): its `--help` lists the flag, as for {@link binaryTakesLifeline}.
+ * docs/elsewhere.md): its `--help` lists the flag, as for {@link binaryTakesLifeline} (the same
+ * `--help` run).
  */
 export async function binaryTakesAnswerChannel(bin: string, signal?: AbortSignal): Promise<boolean> {
 	const key = binaryKey(bin);
 	const known = answerChannels.get(key);
 	if (known !== undefined) return known;
-	const { code, stdout, aborted } = await runProbe(bin, ["--help"], VERSION_TIMEOUT_MS, signal);
+	const { code, stdout, aborted } = await binaryHelp(bin, signal);
 	if (aborted) return false;
 	const takes = code === 0 && /(^|\s)--answer-socket-file\b/m.test(stdout);
 	answerChannels.set(key, takes);
