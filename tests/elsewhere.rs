@@ -124,6 +124,14 @@ fn a_tmux_run_is_answered_from_another_shell() {
         env!("CARGO_BIN_EXE_pi-ask")
     );
     tmux_session(&sock, 80, 12, &command);
+    // The server goes with the test, however it ends.
+    struct Server(String);
+    impl Drop for Server {
+        fn drop(&mut self) {
+            tmux(&self.0, &["kill-server"]);
+        }
+    }
+    let server = Server(sock.clone());
     tmux_wait(&sock, "the question", |p| p.contains("2. Some"));
     let (socket, id) = channel_in(&dir.path().join("err.txt"));
     let request = json!({"id": id, "from": "phone", "answers": {"scope": "some"}});
@@ -152,7 +160,7 @@ fn a_tmux_run_is_answered_from_another_shell() {
         assert!(start.elapsed() < TIMEOUT, "pi-ask did not exit");
         std::thread::sleep(Duration::from_millis(20));
     }
-    tmux(&sock, &["kill-server"]);
+    drop(server);
     let code = std::fs::read_to_string(dir.path().join("code.txt")).unwrap();
     assert_eq!(code.trim(), "0");
     let result: Value =
