@@ -98,6 +98,19 @@ pub struct Cli {
     #[arg(skip)]
     pub key_grace: Option<Duration>,
 
+    /// Say the answer channel's socket, the questionnaire's id and its questions' file on
+    /// stderr, as one JSON line `{"answerSocket": PATH, "answerId": ID, "answerQuestions":
+    /// PATH}`, before the questions are drawn: a caller that answers from elsewhere sends
+    /// requests to `pi-ask answer` (`pi-ask man`: ANSWERING FROM ELSEWHERE).
+    #[arg(long)]
+    pub print_answer_socket: bool,
+
+    /// Write the line --print-answer-socket says to FILE instead (a pipe the caller reads, such
+    /// as /dev/fd/8, or a file), once; one that cannot be written is said on stderr and the
+    /// questions are asked all the same.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub answer_socket_file: Option<PathBuf>,
+
     /// Never open a terminal: print the "Needs user input" result at once (exit 3).
     #[arg(long)]
     pub no_input: bool,
@@ -151,7 +164,7 @@ pub struct Cli {
     #[arg(long)]
     pub strict: bool,
 
-    /// A subcommand instead of asking: `validate`, `schema`, `completions` or `man`.
+    /// A subcommand instead of asking: `validate`, `schema`, `answer`, `completions` or `man`.
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -249,8 +262,27 @@ pub enum Command {
     /// `pi-ask completions`: [`COMPLETIONS_ABOUT`].
     #[command(about = COMPLETIONS_ABOUT)]
     Completions(CompletionsArgs),
+    /// `pi-ask answer`: [`ANSWER_ABOUT`].
+    #[command(about = ANSWER_ABOUT)]
+    Answer(AnswerArgs),
     /// Print the manual page (roff), with the exit codes, environment variables and files.
     Man,
+}
+
+/// What `pi-ask answer` does, as its help says.
+pub const ANSWER_ABOUT: &str = "Answer the questions another pi-ask is asking, from elsewhere: send an answer request (an answers file with the questionnaire's id) to its answer channel; exit 0 taken, 1 not taken (answered already, no longer asked), 2 problems (on stderr)";
+
+/// `pi-ask answer SOCKET FILE|-`.
+#[derive(Debug, Args)]
+#[command(about = ANSWER_ABOUT)]
+pub struct AnswerArgs {
+    /// The answer channel's socket (`ASK_ANSWER_SOCKET`, or `--print-answer-socket`).
+    #[arg(value_name = "SOCKET", value_hint = ValueHint::FilePath)]
+    pub socket: PathBuf,
+
+    /// The answer request: a JSON file, or `-` for stdin (`pi-ask schema answer-request`).
+    #[arg(value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub file: PathBuf,
 }
 
 /// What `pi-ask validate` does, as its help says.

@@ -1,7 +1,7 @@
 //! The subcommands: `pi-ask validate`, `pi-ask schema` (README, docs/answers.md),
 //! `pi-ask completions` and `pi-ask man` (README "Install").
 
-use crate::cli::{Cli, CompletionsArgs, SchemaArgs, ValidateArgs};
+use crate::cli::{AnswerArgs, Cli, CompletionsArgs, SchemaArgs, ValidateArgs};
 use crate::contract::{
     answers_size_limit, parse_answers, parse_payload_as, read_answers, read_payload, Dialect,
     ErrorCode, ErrorInfo, Payload, PayloadError, Problem,
@@ -232,8 +232,81 @@ pub fn man() -> ExitCode {
     }
 }
 
+/// The largest answer request `pi-ask answer` reads: the answers file's own bound for the
+/// largest payload by default (`answers_size_limit`), plus room for `id`, `action` and `from`.
+fn answer_request_limit() -> u64 {
+    let max = crate::limits::DEFAULT_MAX_PAYLOAD_BYTES;
+    answers_size_limit(max, max) + 4096
+}
+
+/// `pi-ask answer SOCKET FILE|-` (docs/elsewhere.md): sends the answer request to the answer
+/// channel at SOCKET and prints its reply (`{status, message?, problems?}`) on stdout. Exit 0
+/// when taken; 2 when it has problems or is for another questionnaire (the problems on
+/// stderr, in the main command's words), or the file cannot be read; 1 when not taken
+/// otherwise (answered already, nothing asks on SOCKET any more, the questions were busy); 4
+/// when stdout is closed.
+pub fn answer(args: &AnswerArgs) -> ExitCode {
+    use crate::channel::Status;
+    let text = match read_answers(&args.file, answer_request_limit()) {
+        Ok(text) => text,
+        Err(problem) => {
+            let text =
+                crate::run::for_people(&[problem], crate::contract::Input::Answers, &args.file);
+            crate::terminal::say(crate::text::for_terminal(&text).trim_end_matches('\n'));
+            return ExitCode::Invalid;
+        }
+    };
+    let socket = crate::text::for_terminal(&args.socket.display().to_string()).into_owned();
+    let reply = match crate::channel::send(&args.socket, text.as_bytes()) {
+        Ok(reply) => reply,
+        Err(e) => {
+            let why = crate::contract::without_os_error(&e.to_string()).to_string();
+            crate::terminal::say(&format!(
+                "pi-ask: no questions take answers on {socket}: {why} (answered already, or \
+                 no longer asked)"
+            ));
+            return ExitCode::Cancelled;
+        }
+    };
+    let code = match reply.status {
+        Status::Ok => ExitCode::Submitted,
+        Status::Invalid => {
+            let text = crate::run::for_people(
+                &reply.problems,
+                crate::contract::Input::Answers,
+                &args.file,
+            );
+            crate::terminal::say(crate::text::for_terminal(&text).trim_end_matches('\n'));
+            ExitCode::Invalid
+        }
+        Status::Stale => {
+            let why = reply
+                .message
+                .as_deref()
+                .unwrap_or("another questionnaire's id");
+            crate::terminal::say(&format!(
+                "pi-ask: the answers were not taken: {}",
+                crate::text::for_terminal(why)
+            ));
+            ExitCode::Invalid
+        }
+        Status::AlreadyAnswered | Status::Busy => {
+            let why = reply.message.as_deref().unwrap_or("not taken");
+            crate::terminal::say(&format!(
+                "pi-ask: the answers were not taken: {}",
+                crate::text::for_terminal(why)
+            ));
+            ExitCode::Cancelled
+        }
+    };
+    match print(&crate::output::json_for_stdout(&reply)) {
+        Ok(()) => code,
+        Err(e) => e,
+    }
+}
+
 /// The subcommands a first argument may name, for [`mistyped`].
-const SUBCOMMANDS: [&str; 5] = ["validate", "schema", "completions", "man", "help"];
+const SUBCOMMANDS: [&str; 6] = ["validate", "schema", "answer", "completions", "man", "help"];
 
 /// What to say when the first argument looks like a mistyped subcommand rather than a payload
 /// file: it names no file, and it is `version` (`--version` is meant) or close to a

@@ -517,7 +517,7 @@ fn pending() -> std::sync::MutexGuard<'static, Vec<Pending>> {
 }
 
 /// Should the run end before the returned guard is settled or dropped, the exit removes
-/// `remove` and says `say` on stderr (already in the terminal's words, as `terminal::say`
+/// `remove` (a file, or a folder emptied by the entries before it) and says `say` on stderr (already in the terminal's words, as `terminal::say`
 /// writes it).
 pub fn on_exit(remove: Option<PathBuf>, say: Option<String>) -> OnExit {
     let id = NEXT.fetch_add(1, Ordering::SeqCst);
@@ -560,7 +560,8 @@ pub fn clean_up() {
     CLEANED.store(true, Ordering::SeqCst);
     for p in pending.drain(..) {
         if let Some(path) = &p.remove {
-            let _ = std::fs::remove_file(path);
+            // A folder (the answer channel's, emptied by its socket's entry before it).
+            let _ = std::fs::remove_file(path).or_else(|_| std::fs::remove_dir(path));
         }
         if let Some(line) = &p.say {
             crate::terminal::say(line);

@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod answers;
+pub mod channel;
 pub mod cli;
 pub mod commands;
 pub mod complete;

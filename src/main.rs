@@ -48,6 +48,7 @@ fn main() {
         Some(Command::Validate(args)) => pi_ask::commands::validate(args),
         Some(Command::Schema(args)) => pi_ask::commands::schema(args),
         Some(Command::Completions(args)) => pi_ask::commands::completions(args),
+        Some(Command::Answer(args)) => pi_ask::commands::answer(args),
         Some(Command::Man) => pi_ask::commands::man(),
         None => pi_ask::run::run(&cli),
     }) {

@@ -145,6 +145,28 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "The editor Ctrl+G in an answer or note editor opens the text in (a shell command line, run on a private temporary file).",
     ),
     ("EDITOR", "The same as VISUAL, when VISUAL is not set."),
+    (
+        "ASK_ANSWER_SOCKET",
+        "Set for the notification command: the answer channel's socket, where pi-ask answer \
+         SOCKET FILE answers the questions from elsewhere while they wait (ANSWERING FROM \
+         ELSEWHERE).",
+    ),
+    (
+        "ASK_ANSWER_QUESTIONS",
+        "Set for the notification command: a file holding the normalized payload (the \
+         questions' ids, their options' values and labels), for a bridge that offers them \
+         elsewhere; removed with the socket.",
+    ),
+    (
+        "XDG_RUNTIME_DIR",
+        "Where the answer channel's folder is made (ANSWERING FROM ELSEWHERE), when it is a \
+         folder of the user's; else in the temporary folder (TMPDIR, /tmp).",
+    ),
+    (
+        "ASK_ANSWER_ID",
+        "Set for the notification command: the questionnaire's id, which an answer request \
+         names (\"id\"); a request with another is refused as stale.",
+    ),
 ];
 
 /// Where [`GUIDES`] give the payload's fields.
@@ -200,6 +222,30 @@ pub const GUIDES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "ANSWERING FROM ELSEWHERE",
+        &[
+            "While pi-ask asks on a terminal (inline, full screen or plain; not with --answers), \
+             it listens on an answer channel: a Unix socket in a folder of mode 0700 in \
+             $XDG_RUNTIME_DIR (or the temporary folder), which takes answers only from the \
+             user's own processes (the peer's user is checked), one request at a time, at most \
+             the answers file's size, within 10 s a connection. The notification command gets \
+             its path, the questionnaire's id and a file of the normalized questions as \
+             ASK_ANSWER_SOCKET, ASK_ANSWER_ID and ASK_ANSWER_QUESTIONS; --print-answer-socket \
+             says them on stderr as one JSON line, --answer-socket-file FILE to FILE (a pipe \
+             or socket such as /dev/fd/8). A request is an \
+             answers file with \"id\", \"action\" (submit, the default; elaborate; cancel) \
+             and \"from\" (who answers, named in the transcript line); it is checked exactly as \
+             an answers file. pi-ask answer SOCKET FILE sends one and prints the reply \
+             ({\"status\": ok | invalid | stale | already_answered | busy, message?, \
+             problems?}): exit 0 taken (the run ends with those answers, its transcript line \
+             saying they came from elsewhere), 2 problems or another questionnaire's id (the \
+             questions stay up, untouched), 1 not taken (answered already at the terminal, no \
+             longer asked). The socket and its folder are removed by every ending. pi-ask \
+             schema answer-request and answer-reply print their JSON Schemas.",
+            "  echo '{\"id\": \"'$ASK_ANSWER_ID'\", \"answers\": {\"scope\": \"all\"}}' | pi-ask answer \"$ASK_ANSWER_SOCKET\" -",
+        ],
+    ),
+    (
         "EXAMPLES",
         &[
             "  pi-ask q.json > answers.json                   # ask in the terminal",
@@ -213,10 +259,10 @@ pub const GUIDES: &[(&str, &[&str])] = &[
     (
         "SEE ALSO",
         &[
-            "gum(1), fzf(1), dialog(1), whiptail(1). pi-ask --help; pi-ask schema input, output \
-             and answers for the JSON Schemas. The README, the CHANGELOG and the full \
-             documentation (docs/: interactive, plain-mode, answers, dialects, dialogs, \
-             exit-codes, contract) come in the release archive, next to the binary, and in \
+            "gum(1), fzf(1), dialog(1), whiptail(1). pi-ask --help; pi-ask schema input, output, \
+             answers, answer-request and answer-reply for the JSON Schemas. The README, the \
+             CHANGELOG and the full documentation (docs/: interactive, plain-mode, answers, \
+             elsewhere, dialects, dialogs, exit-codes, contract) come in the release archive, next to the binary, and in \
              the npm package pi-ask (node_modules/pi-ask/docs/).",
         ],
     ),
@@ -238,6 +284,13 @@ pub const FILES: &[(&str, &str)] = &[
         "the answers file",
         "The --answers FILE (or PI_ASK_ANSWERS): the answers to give instead of asking, or a \
          recorded result to replay; - reads it from stdin. Same size limit as the payload.",
+    ),
+    (
+        "the answer channel's socket",
+        "pi-ask-XXXXXX/answer.sock in $XDG_RUNTIME_DIR (the temporary folder when that is not \
+         a folder of the user's), with questions.json beside it (ASK_ANSWER_QUESTIONS), there \
+         while the questions are up; the folder is the user's alone (0700), and all are \
+         removed by every ending of the run.",
     ),
     (
         "the result file",

@@ -178,6 +178,10 @@ pub struct Notice {
     /// `Question waiting: <label or prompt>`; one line, no control characters, at most
     /// [`MAX_MESSAGE_CHARS`].
     pub message: String,
+    /// The answer channel's socket, the questionnaire's id and its questions' file
+    /// (src/channel.rs), given to the command as `ASK_ANSWER_SOCKET`, `ASK_ANSWER_ID` and
+    /// `ASK_ANSWER_QUESTIONS`.
+    pub answer: Option<(String, String, String)>,
 }
 
 impl Notice {
@@ -190,7 +194,20 @@ impl Notice {
             event: EVENT,
             title: truncate(title.unwrap_or_else(|| DEFAULT_TITLE.to_string())),
             message: truncate(format!("Question waiting: {}", clean(subject))),
+            answer: None,
         }
+    }
+
+    /// The same notice, naming the answer channel's socket, the questionnaire's id and its
+    /// questions' file.
+    pub fn with_channel(mut self, channel: &crate::channel::Channel) -> Notice {
+        let path = |p: &std::path::Path| p.to_string_lossy().into_owned();
+        self.answer = Some((
+            path(channel.socket()),
+            channel.id().to_string(),
+            path(channel.questions()),
+        ));
+        self
     }
 }
 
@@ -251,14 +268,20 @@ pub fn terminal_bytes(channels: &[Channel], notice: &Notice) -> Vec<u8> {
 /// Errors: the shell could not be started.
 pub fn run_command(command: &str, notice: &Notice) -> io::Result<JoinHandle<Result<(), String>>> {
     use crate::leftovers::Stream;
+    let mut env = vec![
+        ("ASK_NOTIFY_EVENT", notice.event),
+        ("ASK_NOTIFY_TITLE", notice.title.as_str()),
+        ("ASK_NOTIFY_MESSAGE", notice.message.as_str()),
+    ];
+    if let Some((socket, id, questions)) = &notice.answer {
+        env.push((crate::channel::SOCKET_ENV, socket));
+        env.push((crate::channel::ID_ENV, id));
+        env.push((crate::channel::QUESTIONS_ENV, questions));
+    }
     let child = crate::leftovers::spawn_shell(
         command,
         &[],
-        &[
-            ("ASK_NOTIFY_EVENT", notice.event),
-            ("ASK_NOTIFY_TITLE", &notice.title),
-            ("ASK_NOTIFY_MESSAGE", &notice.message),
-        ],
+        &env,
         [Stream::Null, Stream::Null, Stream::Null],
         true,
     )?;
@@ -360,6 +383,7 @@ mod tests {
             event: EVENT,
             title: "a;b".into(),
             message: "Question waiting: x;y".into(),
+            answer: None,
         };
         let all = [
             Channel::Osc777,

@@ -341,7 +341,9 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
         let _ = crate::terminal::watch_now();
         // No terminal is touched: a signal's restore writes nothing (still quiet).
         let timeout = cli.timeout.filter(|t| !t.is_zero());
-        return frontend::dialogs::ask(flow, timeout, cli.max_payload_bytes);
+        // The questions may be answered from elsewhere too (docs/elsewhere.md).
+        let channel = open_channel(payload, payload_bytes, cli);
+        return frontend::dialogs::ask(flow, timeout, cli.max_payload_bytes, channel);
     }
     if cli.no_input || cli.no_input_reason.is_some() {
         // The caller's reason when it gave one (pi's extension: "pi is running in json mode").
@@ -352,7 +354,7 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
     if !terminal_available() {
         return Ending::NoUi("no interactive terminal is available".to_string());
     }
-    let opts = AskOptions {
+    let mut opts = AskOptions {
         cwd: cli
             .cwd
             .clone()
@@ -374,6 +376,7 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
         leave_nothing: cli.no_transcript,
         key_grace: cli.key_grace.unwrap_or(frontend::grace::DEFAULT),
         above: None,
+        channel: None,
     };
     if let Some(ms) = cli.escape_delay {
         crate::keys::set_escape_delay(ms);
@@ -396,6 +399,8 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
         Claim::Interrupted => return Ending::Interrupted,
     }
     crate::terminal::save_modes();
+    // The questions may be answered from elsewhere while they are up (docs/elsewhere.md).
+    opts.channel = open_channel(payload, payload_bytes, cli);
     let term = std::env::var("TERM").ok();
     let plain = frontend::wants_plain(cli.plain, term.as_deref());
     // Plain mode: restoring the terminal on a signal must not write escape sequences.
@@ -477,6 +482,94 @@ fn keys_piped(payload: Option<&Path>) -> bool {
             .revents()
             .is_some_and(|r| r.contains(PollFlags::POLLIN))
 }
+
+/// Opens the answer channel of the questions of `payload` (src/channel.rs), its requests
+/// bounded as an answers file is (`answers_size_limit`, plus [`REQUEST_SLACK`]); with
+/// `--print-answer-socket`, says its socket, id and questions' file on stderr as one JSON
+/// line (`{"answerSocket": PATH, "answerId": ID, "answerQuestions": PATH}`). One that cannot be opened is said on stderr
+/// and the run goes on without it.
+fn open_channel(
+    payload: &Payload,
+    payload_bytes: u64,
+    cli: &Cli,
+) -> Option<Arc<crate::channel::Channel>> {
+    let normalized = serde_json::to_string(payload).unwrap_or_default();
+    let id = crate::channel::questionnaire_id(
+        &normalized,
+        std::process::id(),
+        std::time::SystemTime::now(),
+    );
+    let limit = answers_size_limit(payload_bytes, cli.max_payload_bytes) + REQUEST_SLACK;
+    match crate::channel::Channel::open(id, limit, &normalized) {
+        Ok(channel) => {
+            let line = serde_json::json!({
+                "answerSocket": channel.socket().to_string_lossy(),
+                "answerId": channel.id(),
+                "answerQuestions": channel.questions().to_string_lossy(),
+            });
+            if cli.print_answer_socket {
+                say(&line.to_string());
+            }
+            if let Some(path) = &cli.answer_socket_file {
+                if let Err(e) = write_line_to(path, &line.to_string()) {
+                    let why = crate::contract::without_os_error(&e.to_string()).to_string();
+                    let path = path.display().to_string();
+                    say(&format!(
+                        "pi-ask: cannot write --answer-socket-file {}: {}",
+                        crate::text::for_terminal(&path),
+                        crate::text::for_terminal(&why)
+                    ));
+                }
+            }
+            Some(Arc::new(channel))
+        }
+        Err(e) => {
+            let why = crate::contract::without_os_error(&e.to_string()).to_string();
+            say(&format!(
+                "pi-ask: cannot open the answer channel: {}; going on without it",
+                crate::text::for_terminal(&why)
+            ));
+            None
+        }
+    }
+}
+
+/// Writes `line` and a newline to `path` in one write, without waiting: a FIFO no one reads
+/// is refused (`ENXIO`), a full pipe takes what it can. `/dev/fd/N` of a connected socket (a
+/// socket pair's end, as Node gives for an extra descriptor; such a path cannot be opened) is
+/// sent to.
+///
+/// Errors: the file cannot be opened or written.
+fn write_line_to(path: &Path, line: &str) -> io::Result<()> {
+    use nix::sys::socket::{send, MsgFlags};
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let bytes = format!("{line}\n");
+    let fd = path
+        .to_str()
+        .and_then(|p| p.strip_prefix("/dev/fd/"))
+        .and_then(|n| n.parse::<std::os::fd::RawFd>().ok())
+        .filter(|fd| *fd > 2);
+    if let Some(fd) = fd {
+        let flags = MsgFlags::MSG_DONTWAIT;
+        match send(fd, bytes.as_bytes(), flags) {
+            Ok(_) => return Ok(()),
+            Err(nix::errno::Errno::ENOTSOCK) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
+        .open(path)?;
+    file.write_all(bytes.as_bytes())
+}
+
+/// What an answer request may have besides its answers document (`id`, `action`, `from`),
+/// in bytes.
+const REQUEST_SLACK: u64 = 4096;
 
 /// Whether the terminal front end draws in colour (`ui::view::colour_wanted`: NO_COLOR,
 /// CLICOLOR, CLICOLOR_FORCE, TERM, and whether /dev/tty is a terminal, not stderr), and in

@@ -44,6 +44,48 @@ pub enum Which {
     Output,
     /// The `--answers` file.
     Answers,
+    /// What `pi-ask answer` sends to the answer channel: an answers document with the
+    /// questionnaire's `id`, `action` and `from`.
+    AnswerRequest,
+    /// What the answer channel replies.
+    AnswerReply,
+}
+
+/// An answer request (docs/elsewhere.md "The request"): the answers document of `--answers`
+/// with what the channel needs besides. The channel reads it with the answers file's parser.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(title = "pi-ask answer request (the answer channel)")]
+#[schemars(extend(
+    "additionalProperties" = false,
+    "anyOf" = [{"required": ["answers"]}, {"required": ["cancelled"]}, {"required": ["action"]}]
+))]
+pub struct AnswerRequest {
+    /// The questionnaire's id (`ASK_ANSWER_ID`, `--print-answer-socket`); another's is
+    /// refused as `stale`.
+    pub id: String,
+    /// What to do: `submit` (the default), `elaborate` (as `"mode": "elaborate"`) or `cancel`
+    /// (as `"cancelled": true`).
+    #[serde(default)]
+    pub action: Option<RequestAction>,
+    /// Who answers, for the transcript line (`Submitted (answered from elsewhere: FROM)`);
+    /// one line, cut at 40 characters.
+    #[serde(default)]
+    pub from: Option<String>,
+    /// The answers document, as in an answers file.
+    #[serde(flatten)]
+    pub document: AnswersDocument,
+}
+
+/// An answer request's `action`.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RequestAction {
+    /// Submit the answers.
+    Submit,
+    /// Ask the agent to elaborate (the notes are questions).
+    Elaborate,
+    /// Cancel: the answers are not sent.
+    Cancel,
 }
 
 /// An `--answers` file: answers by question id, a scripted dismissal, or a recorded result
@@ -235,6 +277,8 @@ pub fn schema(which: Which) -> Schema {
         Which::Input => generate::<InputPayload>(),
         Which::Output => generate::<ToolResult>(),
         Which::Answers => generate::<AnswersFile>(),
+        Which::AnswerRequest => generate::<AnswerRequest>(),
+        Which::AnswerReply => generate::<crate::channel::Reply>(),
     }
 }
 
@@ -248,7 +292,8 @@ pub fn schema_for(which: Which, format: Dialect) -> Result<Schema, String> {
         schema
     };
     Ok(match (which, format) {
-        (_, Dialect::Contract) | (Which::Answers, _) => schema(which),
+        (_, Dialect::Contract)
+        | (Which::Answers | Which::AnswerRequest | Which::AnswerReply, _) => schema(which),
         (Which::Input, Dialect::Mickyyy68) => generate::<QuestionsPayload>(),
         (Which::Input, Dialect::ClaudeCode) => titled(
             generate::<QuestionsPayload>(),
@@ -390,6 +435,30 @@ mod tests {
         assert_eq!(
             properties(&s, Some("AnswerObject")),
             sorted(sc::ENTRY_FIELDS)
+        );
+    }
+
+    #[test]
+    fn the_answer_request_is_an_answers_document_and_the_channels_fields() {
+        use crate::contract::answers_fields as sc;
+        let s = schema(Which::AnswerRequest);
+        let mut fields: Vec<&str> = sc::DOCUMENT_FIELDS.to_vec();
+        fields.extend(sc::REQUEST_FIELDS);
+        assert_eq!(properties(&s, None), sorted(&fields));
+        let reply = schema(Which::AnswerReply);
+        assert_eq!(
+            properties(&reply, None),
+            sorted(&["status", "message", "problems"])
+        );
+        let statuses = serde_json::to_value(&reply).unwrap();
+        assert_eq!(
+            statuses["$defs"]["Status"]["oneOf"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v["const"].as_str().unwrap_or_default().to_string())
+                .collect::<Vec<_>>(),
+            ["ok", "invalid", "stale", "already_answered", "busy"]
         );
     }
 

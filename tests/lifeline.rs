@@ -946,3 +946,28 @@ fn modes_the_shell_set_after_a_caller_exited_stay() {
     assert!(!s.cooked(), "pi-ask put its modes back over the shell's");
     s.finish();
 }
+
+#[test]
+fn the_answer_channel_is_gone_when_the_caller_is_killed() {
+    // docs/elsewhere.md: the socket and its folder go with every ending, the lifeline's too.
+    let mut args = ask("first-result.json");
+    args.push("--print-answer-socket".into());
+    let mut s = drive(json!({"ask": args, "lifeline": "pipe"}), &[]);
+    s.wait_all(&["Which database?", "SQLite"]);
+    let stderr = s.dir().join("stderr.txt");
+    let start = Instant::now();
+    let socket = loop {
+        let text = std::fs::read_to_string(&stderr).unwrap_or_default();
+        if let Some(line) = text.lines().find(|l| l.starts_with("{\"answerSocket\"")) {
+            let v: Value = serde_json::from_str(line).unwrap();
+            break std::path::PathBuf::from(v["answerSocket"].as_str().unwrap());
+        }
+        assert!(start.elapsed() < TIMEOUT, "no answer channel said: {text}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(socket.exists());
+    let (code, _) = kill_the_caller(&s);
+    assert_eq!(code, 1);
+    assert!(!socket.exists(), "{} is still there", socket.display());
+    assert!(!socket.parent().unwrap().exists());
+}

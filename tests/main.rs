@@ -21,6 +21,7 @@ mod complete;
 mod conformance;
 mod dialects;
 mod dialogs;
+mod elsewhere;
 mod external_editor;
 mod grace;
 mod human_errors;

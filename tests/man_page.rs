@@ -247,6 +247,7 @@ fn the_man_page_has_its_sections_in_order() {
             ".SH \"PAYLOAD FORMATS\"",
             ".SH \"ANSWERS FILE\"",
             ".SH DIALOGS",
+            ".SH \"ANSWERING FROM ELSEWHERE\"",
             ".SH EXAMPLES",
             ".SH \"SEE ALSO\"",
             ".SH VERSION",
@@ -259,6 +260,7 @@ fn the_man_page_has_its_sections_in_order() {
             ".SS \"pi\\-ask validate\"",
             ".SS \"pi\\-ask schema\"",
             ".SS \"pi\\-ask completions\"",
+            ".SS \"pi\\-ask answer\"",
             ".SS \"pi\\-ask man\"",
         ]
     );
@@ -376,6 +378,10 @@ fn the_man_page_lists_every_environment_variable_and_file() {
             "\\fBGIT_CONFIG_SYSTEM\\fR",
             "\\fBVISUAL\\fR",
             "\\fBEDITOR\\fR",
+            "\\fBASK_ANSWER_SOCKET\\fR",
+            "\\fBASK_ANSWER_QUESTIONS\\fR",
+            "\\fBXDG_RUNTIME_DIR\\fR",
+            "\\fBASK_ANSWER_ID\\fR",
         ]
     );
     let mut read = environment_read_by_src();
@@ -395,6 +401,7 @@ fn the_man_page_lists_every_environment_variable_and_file() {
             "\\fB/dev/tty\\fR",
             "\\fIPAYLOAD\\fR",
             "\\fIthe answers file\\fR",
+            "\\fIthe answer channel\\*(Aqs socket\\fR",
             "\\fIthe result file\\fR",
         ]
     );

@@ -297,8 +297,12 @@ impl PiTui {
             .arg(ext.join("test/faux.ts"))
             .arg("-e")
             .arg(ext.join("index.ts"))
-            .args(["--provider", "faux", "--model", "faux-1"])
-            .args(last_args);
+            .args(["--provider", "faux", "--model", "faux-1"]);
+        // The bridge that answers from elsewhere (test/bridge.ts), when given its response.
+        if env.iter().any(|(k, _)| *k == "PI_ASK_TEST_BRIDGE_RESPONSE") {
+            cmd.arg("-e").arg(ext.join("test/bridge.ts"));
+        }
+        cmd.args(last_args);
         let mut opts = Options {
             cwd: project.map(Path::to_path_buf),
             ..Options::default()
@@ -432,6 +436,63 @@ fn tui_answer_the_questionnaire_and_pi_continues() {
                 "frameworks": {"values": ["react"], "labels": ["React"], "indices": [1]}
             }
         })
+    );
+    pi.assert_model_saw_the_content();
+    pi.quit();
+}
+
+#[test]
+fn tui_a_bridge_extension_answers_the_questionnaire_through_the_events() {
+    if skipped() {
+        return;
+    }
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let log_path = log.path().to_string_lossy().to_string();
+    let response = json!({"kind": "answer", "answers": {
+        "style": {"values": ["balanced"]}, "frameworks": {"values": ["react"]}}})
+    .to_string();
+    let mut pi = PiTui::start(
+        PREFS,
+        &[
+            ("PI_ASK_TEST_BRIDGE_RESPONSE", &response),
+            ("PI_ASK_TEST_BRIDGE_LOG", &log_path),
+        ],
+    );
+    // No key is pressed: the bridge answers, and pi's next turn sees the answers.
+    let screen = pi.session.wait_for("END OF TURN");
+    assert!(screen.contains("✓ Style: Balanced"), "{screen}");
+    assert!(screen.contains("✓ Frontend: React"), "{screen}");
+    let result = pi.tool_result();
+    assert_eq!(result["isError"], json!(false));
+    assert_eq!(
+        result["details"],
+        json!({
+            "title": "Implementation preferences",
+            "cancelled": false,
+            "questions": prefs_questions(),
+            "answers": {
+                "style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]},
+                "frameworks": {"values": ["react"], "labels": ["React"], "indices": [1]}
+            }
+        })
+    );
+    let told: Vec<Value> = std::fs::read_to_string(log.path())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(told.len(), 2, "{told:?}");
+    assert_eq!(told[0]["channel"], "ask:started");
+    assert_eq!(told[0]["data"]["flowId"], "call-ask-1");
+    assert_eq!(
+        told[0]["data"]["questions"][0]["options"][1],
+        json!({"value": "balanced", "label": "Balanced",
+            "description": "A standard prompt with a bit more context."})
+    );
+    assert_eq!(
+        told[1],
+        json!({"channel": "ask:submit-result", "data": {"version": 1,
+            "requestId": "bridge-call-ask-1", "flowId": "call-ask-1", "ok": true}})
     );
     pi.assert_model_saw_the_content();
     pi.quit();

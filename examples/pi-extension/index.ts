@@ -23,7 +23,10 @@
  * unlinked private files, its result through a pipe (`privateChannels`): nothing is left on
  * disk however the run ends. Each questionnaire is announced on `pi.events` (`ask:started`,
  * `ask:completed`) and its payload kept in the session (`ask:payload`); `/ask:replay` opens the
- * latest again, and a session resumed with an unanswered call offers it again once. An answers
+ * latest again, and a session resumed with an unanswered call offers it again once. Another
+ * extension may answer a questionnaire that is up from elsewhere: `ask:submit` (answers by option
+ * value, as eko24ive/pi-ask's remote events) is forwarded to the binary's answer channel
+ * (`--answer-socket-file`, docs/elsewhere.md) and told in `ask:submit-result`. An answers
  * file (`PI_ASK_ANSWERS`) that cannot be used fails the run: stderr, an error result, exit 2.
  * The parameters hold the contract's shape, not its rules: the binary reports every problem.
  *
@@ -366,6 +369,9 @@ interface ProbeOutcome {
 	error?: Error;
 }
 
+/** How long an `ask:submit` waits for the binary to say its answer channel (it does as it starts). */
+const CHANNEL_WAIT_MS = 5_000;
+
 /** The most of a probe's stdout and stderr kept, each. */
 const MAX_PROBE_OUTPUT = 64 * 1024;
 
@@ -514,6 +520,23 @@ export async function checkBinaryVersion(bin: string, signal?: AbortSignal): Pro
 	return version;
 }
 
+/** The binary's `--help`, asked once per binary (path and modification time) for the flags it lists. */
+const helps = new Map<string, Promise<{ code: number | null; stdout: string; aborted: boolean }>>();
+
+/** The binary's `--help` ({@link runProbe}, with the version check's time limit); one that was aborted is asked again next time. */
+function binaryHelp(bin: string, signal?: AbortSignal): Promise<{ code: number | null; stdout: string; aborted: boolean }> {
+	const key = binaryKey(bin);
+	let help = helps.get(key);
+	if (!help) {
+		help = runProbe(bin, ["--help"], VERSION_TIMEOUT_MS, signal).then(({ code, stdout, aborted }) => {
+			if (aborted) helps.delete(key);
+			return { code, stdout, aborted };
+		});
+		helps.set(key, help);
+	}
+	return help;
+}
+
 const lifelines = new Map<string, boolean>();
 
 /**
@@ -527,11 +550,66 @@ export async function binaryTakesLifeline(bin: string, signal?: AbortSignal): Pr
 	const key = binaryKey(bin);
 	const known = lifelines.get(key);
 	if (known !== undefined) return known;
-	const { code, stdout, aborted } = await runProbe(bin, ["--help"], VERSION_TIMEOUT_MS, signal);
+	const { code, stdout, aborted } = await binaryHelp(bin, signal);
 	if (aborted) return false;
 	const takes = code === 0 && /(^|\s)--lifeline-fd\b/m.test(stdout);
 	lifelines.set(key, takes);
 	return takes;
+}
+
+const answerChannels = new Map<string, boolean>();
+
+/**
+ * Whether the binary has an answer channel it can say on a descriptor (`--answer-socket-file`,
+ * docs/elsewhere.md): its `--help` lists the flag, as for {@link binaryTakesLifeline} (the same
+ * `--help` run).
+ */
+export async function binaryTakesAnswerChannel(bin: string, signal?: AbortSignal): Promise<boolean> {
+	const key = binaryKey(bin);
+	const known = answerChannels.get(key);
+	if (known !== undefined) return known;
+	const { code, stdout, aborted } = await binaryHelp(bin, signal);
+	if (aborted) return false;
+	const takes = code === 0 && /(^|\s)--answer-socket-file\b/m.test(stdout);
+	answerChannels.set(key, takes);
+	return takes;
+}
+
+/** How long {@link sendAnswerRequest} waits for the channel's reply (the binary's own bound is 10 s). */
+const ANSWER_REPLY_MS = 15_000;
+
+/** The answer channel's reply (docs/elsewhere.md "The reply"). */
+export interface AnswerReply {
+	status: "ok" | "invalid" | "stale" | "already_answered" | "busy";
+	message?: string;
+	problems?: Array<{ code: string; path: string; message: string }>;
+}
+
+/**
+ * Sends one answer request (an answers document with `id`, `action`, `from`) to the answer
+ * channel at `socket` and resolves with its reply; rejects when the socket cannot be reached
+ * (the questions are no longer asked) or no reply comes within {@link ANSWER_REPLY_MS}.
+ */
+export function sendAnswerRequest(socket: string, request: unknown): Promise<AnswerReply> {
+	return new Promise((resolve, reject) => {
+		const conn = net.createConnection(socket);
+		const chunks: Buffer[] = [];
+		const timer = setTimeout(() => conn.destroy(new Error("the answer channel did not reply in time")), ANSWER_REPLY_MS);
+		conn.on("connect", () => conn.end(JSON.stringify(request)));
+		conn.on("data", (d: Buffer) => chunks.push(d));
+		conn.on("error", (e) => {
+			clearTimeout(timer);
+			reject(e);
+		});
+		conn.on("close", () => {
+			clearTimeout(timer);
+			try {
+				resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")) as AnswerReply);
+			} catch {
+				reject(new Error("the answer channel closed without a reply"));
+			}
+		});
+	});
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -581,6 +659,19 @@ const ABOVE_FD = 6;
  * SIGKILL, an out-of-memory kill); it then restores the terminal and exits.
  */
 export const LIFELINE_FD = 7;
+/**
+ * Where the binary says its answer channel (`--answer-socket-file /dev/fd/8`): one JSON line
+ * `{answerSocket, answerId, answerQuestions}` on a pipe only pi reads (docs/elsewhere.md).
+ */
+export const ANSWER_FD = 8;
+
+/** The binary's answer channel, as it says it on {@link ANSWER_FD}. */
+export interface AnswerChannel {
+	/** The socket `pi-ask answer` (or {@link sendAnswerRequest}) writes to. */
+	socket: string;
+	/** The questionnaire's id, which a request names. */
+	id: string;
+}
 /** The most of pi's conversation passed with `--above`: its last lines, more than any window's rows. */
 const ABOVE_MAX_LINES = 1000;
 /** The most of a result read from the binary (a result is bounded by the payload's bound and the answers'). */
@@ -610,6 +701,8 @@ function runBinary(
 		timeoutMs?: number;
 		detached?: boolean;
 		lifeline?: boolean;
+		/** Called with the answer channel the binary says on {@link ANSWER_FD} (`--answer-socket-file`). */
+		answerChannel?: (channel: AnswerChannel) => void;
 	},
 ): Promise<RunOutcome> {
 	return new Promise((resolve) => {
@@ -623,11 +716,14 @@ function runBinary(
 		const { closed } = channels;
 		const base: StdioOptions = opts.stdio === "inherit" ? ["inherit", "inherit", "inherit"] : opts.stdio;
 		const later: (number | "ignore" | "pipe")[] = [];
-		if (channels.files[1] !== undefined || channels.above !== undefined || opts.lifeline) later.push(channels.files[1] ?? "ignore");
-		if (channels.above !== undefined || opts.lifeline) later.push(channels.above ?? "ignore");
-		if (opts.lifeline) later.push("pipe");
+		const beyond = opts.lifeline || !!opts.answerChannel;
+		if (channels.files[1] !== undefined || channels.above !== undefined || beyond) later.push(channels.files[1] ?? "ignore");
+		if (channels.above !== undefined || beyond) later.push(channels.above ?? "ignore");
+		if (beyond) later.push(opts.lifeline ? "pipe" : "ignore");
+		if (opts.answerChannel) later.push("pipe");
 		const stdio = [...(base as unknown[]), channels.files[0] ?? "ignore", channels.resultWrite, ...later] as StdioOptions;
-		const runArgs = opts.lifeline ? [...args, "--lifeline-fd", String(LIFELINE_FD)] : args;
+		let runArgs = opts.lifeline ? [...args, "--lifeline-fd", String(LIFELINE_FD)] : args;
+		if (opts.answerChannel) runArgs = [...runArgs, "--answer-socket-file", `/dev/fd/${ANSWER_FD}`];
 		try {
 			child = spawn(bin, runArgs, { cwd: opts.cwd, stdio, env: opts.env ?? process.env, detached: opts.detached ?? false });
 		} catch (error) {
@@ -650,6 +746,20 @@ function runBinary(
 		const lifeline = (child.stdio as unknown[])[LIFELINE_FD] as net.Socket | null | undefined;
 		lifeline?.on("error", () => {});
 		lifeline?.resume();
+		// The answer channel's line: read once, the rest drained.
+		const said = opts.answerChannel ? ((child.stdio as unknown[])[ANSWER_FD] as net.Socket | null | undefined) : undefined;
+		if (said && opts.answerChannel) {
+			said.on("error", () => {});
+			const told = opts.answerChannel;
+			createInterface({ input: said }).once("line", (line) => {
+				try {
+					const v = JSON.parse(line) as { answerSocket?: unknown; answerId?: unknown };
+					if (typeof v.answerSocket === "string" && typeof v.answerId === "string") told({ socket: v.answerSocket, id: v.answerId });
+				} catch {
+					// Not the binary's line: no channel.
+				}
+			});
+		}
 		// The child has its own write end now: with ours closed, the pipe ends when it does.
 		closed.add(channels.resultWrite);
 		fs.closeSync(channels.resultWrite);
@@ -1181,13 +1291,17 @@ function relayDialogs(child: ChildProcess, ui: DialogUI, signal?: AbortSignal): 
 	const { stdout, stdin } = child;
 	if (!stdout || !stdin) return;
 	stdin.on("error", () => {}); // the binary ended (abort): nothing more to answer
+	// A dialog still open when the binary ends (answered from elsewhere) is closed.
+	const ended = new AbortController();
+	child.on("exit", () => ended.abort());
+	const dialogSignal = signal ? AbortSignal.any([signal, ended.signal]) : ended.signal;
 	let queue = Promise.resolve();
 	createInterface({ input: stdout }).on("line", (line) => {
 		if (!line.trim()) return;
 		queue = queue.then(async () => {
 			let response: DialogResponse;
 			try {
-				response = await answerDialog(line, ui, signal);
+				response = await answerDialog(line, ui, dialogSignal);
 			} catch {
 				response = { cancelled: true };
 			}
@@ -1321,6 +1435,12 @@ export interface AskOptions {
 	 * the questionnaire gets the lifeline ({@link LIFELINE_FD}).
 	 */
 	lifeline?: (signal?: AbortSignal) => Promise<boolean>;
+	/**
+	 * The answer channel (docs/elsewhere.md): `takes` says whether the binary has one
+	 * ({@link binaryTakesAnswerChannel}), asked before the questionnaire starts; when it does,
+	 * an interactive run says it (`--answer-socket-file`) and `said` gets it.
+	 */
+	answerChannel?: { takes: (signal?: AbortSignal) => Promise<boolean>; said: (channel: AnswerChannel) => void };
 	/** The assistant's text that asked ({@link askingText}): passed with `--context FILE`. */
 	context?: string;
 	/**
@@ -1396,6 +1516,7 @@ async function askWatched(
 	];
 	// Asked before the questionnaire, beside the check below.
 	const lifeline = opts.lifeline?.(signal).catch(() => false) ?? Promise.resolve(false);
+	const answerable = opts.answerChannel?.takes(signal).catch(() => false) ?? Promise.resolve(false);
 	// In pi's TUI an invalid payload is answered before pi's screen is handed over: the binary
 	// checks it without a terminal (`--no-input`, in a session of its own, within
 	// CHECK_TIMEOUT_MS), and its invalid_payload result is the answer.
@@ -1432,6 +1553,7 @@ async function askWatched(
 		}
 	}
 	const withLifeline = await lifeline;
+	const answerChannel = (await answerable) ? opts.answerChannel?.said : undefined;
 	if (signal?.aborted) return cancelledBeforeOpening();
 	const channels = privateChannels(opts.context ? [payloadText, opts.context] : [payloadText]);
 	try {
@@ -1520,7 +1642,7 @@ async function askWatched(
 						// and ends, rather than leaving its lines where pi draws next); the
 						// hand-over screen: the binary owns it, pi's lines above the questions.
 						const runArgs = regular ? [...args, "--no-transcript"] : channels.above !== undefined ? [...args, "--above", `/dev/fd/${ABOVE_FD}`] : args;
-						outcome = await runBinary(bin, runArgs, { cwd, stdio: "inherit", channels, signal, onSpawn, env, lifeline: withLifeline });
+						outcome = await runBinary(bin, runArgs, { cwd, stdio: "inherit", channels, signal, onSpawn, env, lifeline: withLifeline, answerChannel });
 						// A killed binary left its modes behind: put them back first.
 						if (endedWithoutRestore(outcome)) restoreTerminal(fullScreen);
 						return outcome;
@@ -1557,7 +1679,7 @@ async function askWatched(
 			// Print mode on a terminal: the binary asks there; pi only waits.
 			const releaseSigint = ignoreTerminalSignals();
 			try {
-				const outcome = await runBinary(bin, baseArgs, { cwd, stdio: "inherit", channels, signal, onSpawn, env, lifeline: withLifeline });
+				const outcome = await runBinary(bin, baseArgs, { cwd, stdio: "inherit", channels, signal, onSpawn, env, lifeline: withLifeline, answerChannel });
 				if (endedWithoutRestore(outcome)) restoreTerminal(binaryUsesFullScreen(env));
 				run = { mode: "terminal", outcome };
 			} finally {
@@ -1575,6 +1697,7 @@ async function askWatched(
 				signal,
 				env,
 				lifeline: withLifeline,
+				answerChannel,
 				onSpawn: (child) => {
 					relayDialogs(child, ctx.ui, signal);
 					onSpawn(child);
@@ -2232,16 +2355,108 @@ export const ASK_COMPLETED = "ask:completed";
 /** Where a questionnaire came from: the model's `ask_user` call, `/ask:replay`, or the offer made on resuming a session. */
 export type AskSource = "tool" | "replay" | "resume";
 
+/** The `pi.events` channel on which another extension answers a questionnaire that is up ({@link AskSubmitEvent}). */
+export const ASK_SUBMIT = "ask:submit";
+/** The `pi.events` channel on which a submit's outcome is told ({@link AskSubmitResultEvent}). */
+export const ASK_SUBMIT_RESULT = "ask:submit-result";
+
+/** A question of {@link AskStartedEvent}: as `details.questions` lists it, with its options' values. */
+export type AskStartedQuestion = AskUserDetails["questions"][number] & {
+	options: Array<{ value: string; label: string; description?: string }>;
+};
+
 /**
  * `ask:started`, emitted on `pi.events` when the person is about to be asked (the binary is
  * started): `id` is the flow's id (the tool call's id for `ask_user`; the same in its
- * `ask:completed`), `questions` the questions as `details.questions` lists them.
+ * `ask:completed`), also as `flowId` (eko24ive/pi-ask's remote events: a bridge answers with
+ * it, {@link ASK_SUBMIT}), `questions` the questions as `details.questions` lists them, each
+ * with its options' values and labels.
  */
 export interface AskStartedEvent {
+	version: 1;
 	id: string;
+	flowId: string;
+	toolCallId?: string;
 	source: AskSource;
 	title?: string;
-	questions: AskUserDetails["questions"];
+	questions: AskStartedQuestion[];
+	createdAt: number;
+}
+
+/** One answer of {@link AskSubmitEvent}, by option value: the `--answers` format's answer object. */
+export interface AskRemoteAnswer {
+	values?: string[];
+	customText?: string;
+	note?: string;
+	optionNotes?: Record<string, string>;
+}
+
+/**
+ * `ask:submit`, emitted by another extension in the same pi process to answer the
+ * questionnaire `flowId` from elsewhere (eko24ive/pi-ask's `submit`): answers by question id
+ * and option value, `mode` `submit` (the default) or `elaborate`; or an explicit cancel. The
+ * answers replace any the person gave; they are checked as an answers file (docs/elsewhere.md).
+ */
+export interface AskSubmitEvent {
+	version: 1;
+	requestId: string;
+	flowId: string;
+	/** Who answers, for the questionnaire's last line (`answered from elsewhere: FROM`); default "pi events". */
+	from?: string;
+	response: { kind: "answer"; mode?: "submit" | "elaborate"; answers: Record<string, AskRemoteAnswer> } | { kind: "cancel" };
+}
+
+/** `ask:submit-result`: how a submit went (eko24ive/pi-ask's `submit-result`). */
+export type AskSubmitResultEvent =
+	| { version: 1; requestId: string; flowId: string; ok: true }
+	| {
+			version: 1;
+			requestId: string;
+			flowId: string;
+			ok: false;
+			error: "flow_not_found" | "invalid_request" | "invalid_answer";
+			message: string;
+	  };
+
+/**
+ * The answer request for the binary's channel that a submit stands for (docs/elsewhere.md "The
+ * request"), or why it cannot be one.
+ */
+export function answerRequest(event: AskSubmitEvent, channelId: string): { request: unknown } | { problem: string } {
+	const response = event.response as { kind?: unknown; mode?: unknown; answers?: unknown } | undefined;
+	const from = typeof event.from === "string" && event.from.trim() ? event.from : "pi events";
+	if (!response || typeof response !== "object") return { problem: "`response` must be an object" };
+	if (response.kind === "cancel") return { request: { id: channelId, from, action: "cancel" } };
+	if (response.kind !== "answer") return { problem: '`response.kind` is "answer" or "cancel"' };
+	if (response.mode !== undefined && response.mode !== "submit" && response.mode !== "elaborate") {
+		return { problem: '`response.mode` is "submit" or "elaborate"' };
+	}
+	if (!response.answers || typeof response.answers !== "object" || Array.isArray(response.answers)) {
+		return { problem: "`response.answers` must be an object of answers by question id" };
+	}
+	return { request: { id: channelId, from, action: response.mode ?? "submit", answers: response.answers } };
+}
+
+/** The questions of {@link AskStartedEvent}: `details.questions`' list, with each question's options (value, label, description). */
+function startedQuestions(params: AskUserParams): AskStartedQuestion[] {
+	const entries = argQuestions(params);
+	return questionSummaries(params).map((summary, n) => {
+		const q = entries[n]?.q ?? {};
+		const options = Array.isArray(q.options) ? (q.options as unknown[]) : [];
+		return {
+			...summary,
+			options: options.flatMap((o) => {
+				if (typeof o === "string") return o.trim() ? [{ value: o.trim(), label: o.trim() }] : [];
+				if (!o || typeof o !== "object") return [];
+				const option = o as { value?: unknown; label?: unknown; description?: unknown };
+				const label = text(option.label)?.trim();
+				const value = text(option.value)?.trim() ?? label;
+				if (!value) return [];
+				const description = text(option.description)?.trim();
+				return [{ value, label: label ?? value, ...(description ? { description } : {}) }];
+			}),
+		};
+	});
 }
 
 /**
@@ -2436,18 +2651,40 @@ export default function piAsk(pi: ExtensionAPI): void {
 		} catch {
 			// A session that keeps no entries (--no-session keeps them in memory): nothing to replay later.
 		}
-		const started: AskStartedEvent = { id, source, ...(typeof params.title === "string" ? { title: params.title } : {}), questions: questionSummaries(params) };
+		const started: AskStartedEvent = {
+			version: 1,
+			id,
+			flowId: id,
+			...(toolCallId ? { toolCallId } : {}),
+			source,
+			...(typeof params.title === "string" ? { title: params.title } : {}),
+			questions: startedQuestions(params),
+			createdAt: Date.now(),
+		};
+		// Answers from elsewhere (ask:submit) wait for the binary's channel.
+		const flow: Flow = { waiting: [] };
+		flows.set(id, flow);
 		emit(ASK_STARTED, started);
 		let result: (AskUserResult & { mode: RunMode; stderr: string }) | undefined;
 		try {
 			result = await askWithBinary(bin.path, params, signal, ctx, {
 				checkVersion: (signal) => checkBinaryVersion(bin.path, signal),
 				lifeline: (signal) => binaryTakesLifeline(bin.path, signal),
+				answerChannel: {
+					takes: (signal) => binaryTakesAnswerChannel(bin.path, signal),
+					said: (channel) => {
+						flow.channel = channel;
+						for (const wake of flow.waiting.splice(0)) wake();
+					},
+				},
 				context: toolCallId ? askingText(ctx.sessionManager, toolCallId) : undefined,
 				settings,
 			});
 			return result;
 		} finally {
+			flows.delete(id);
+			flow.ended = true;
+			for (const wake of flow.waiting.splice(0)) wake();
 			const answered = result ? Object.keys(result.details.answers ?? {}) : [];
 			emit(ASK_COMPLETED, { id, source, ending: endingOf(result), answered } satisfies AskCompletedEvent);
 		}
@@ -2459,6 +2696,63 @@ export default function piAsk(pi: ExtensionAPI): void {
 			// A listener's error is the listener's.
 		}
 	};
+
+	/** The questionnaires up now, by flow id: the binary's answer channel once it said it. */
+	interface Flow {
+		channel?: AnswerChannel;
+		ended?: boolean;
+		waiting: Array<() => void>;
+	}
+	const flows = new Map<string, Flow>();
+	/** The channel of `flow`, waited for a little (the binary says it as it starts). */
+	const channelOf = (flow: Flow): Promise<AnswerChannel | undefined> =>
+		flow.channel || flow.ended
+			? Promise.resolve(flow.channel)
+			: new Promise((resolve) => {
+					const timer = setTimeout(() => resolve(flow.channel), CHANNEL_WAIT_MS);
+					flow.waiting.push(() => {
+						clearTimeout(timer);
+						resolve(flow.channel);
+					});
+				});
+	// ask:submit from another extension: forwarded to the binary's channel, told in ask:submit-result.
+	pi.events?.on?.(ASK_SUBMIT, (data) => {
+		void (async () => {
+			const event = (data ?? {}) as AskSubmitEvent;
+			const requestId = typeof event.requestId === "string" ? event.requestId : "";
+			const flowId = typeof event.flowId === "string" ? event.flowId : "";
+			const fail = (error: "flow_not_found" | "invalid_request" | "invalid_answer", message: string) =>
+				emit(ASK_SUBMIT_RESULT, { version: 1, requestId, flowId, ok: false, error, message } satisfies AskSubmitResultEvent);
+			if (!flowId) return fail("invalid_request", "`flowId` must name the questionnaire (ask:started's flowId)");
+			const flow = flows.get(flowId);
+			if (!flow) return fail("flow_not_found", `no questionnaire ${JSON.stringify(flowId)} is up`);
+			const channel = await channelOf(flow);
+			if (!channel) {
+				return fail("flow_not_found", `questionnaire ${JSON.stringify(flowId)} takes no answers from elsewhere (it ended, or its pi-ask has no answer channel)`);
+			}
+			const made = answerRequest(event, channel.id);
+			if ("problem" in made) return fail("invalid_request", made.problem);
+			let reply: AnswerReply;
+			try {
+				reply = await sendAnswerRequest(channel.socket, made.request);
+			} catch (error) {
+				return fail("flow_not_found", `questionnaire ${JSON.stringify(flowId)} is no longer up: ${(error as Error).message}`);
+			}
+			switch (reply.status) {
+				case "ok":
+					return emit(ASK_SUBMIT_RESULT, { version: 1, requestId, flowId, ok: true } satisfies AskSubmitResultEvent);
+				case "invalid":
+					return fail(
+						"invalid_answer",
+						(reply.problems ?? []).map((p) => `${p.path ? `${p.path}: ` : ""}${p.message} [${p.code}]`).join("\n") || (reply.message ?? "invalid"),
+					);
+				case "busy":
+					return fail("invalid_request", reply.message ?? "the questionnaire was busy: try again");
+				default:
+					return fail("flow_not_found", reply.message ?? `questionnaire ${JSON.stringify(flowId)} was answered already`);
+			}
+		})();
+	});
 
 	/**
 	 * Asks outside a tool call (`/ask:replay`, the offer on resuming): the text of the user's

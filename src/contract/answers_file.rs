@@ -835,6 +835,143 @@ pub fn read_answers(path: &Path, limit: u64) -> Result<String, Problem> {
     json::read_limited(path, limit, json::Input::Answers)
 }
 
+/// Fields an answer request (the answer channel, docs/elsewhere.md) has besides an answers
+/// document's.
+pub(crate) const REQUEST_FIELDS: [&str; 3] = ["id", "action", "from"];
+
+/// The longest `from` of an answer request that is kept, in characters (a longer one is cut).
+pub const MAX_FROM_CHARS: usize = 40;
+
+/// A checked answer request (docs/elsewhere.md "The request"): an answers document with the
+/// questionnaire's id and what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnswerRequest {
+    /// The answers, checked as an answers file: `action` `elaborate` is `"mode": "elaborate"`,
+    /// `cancel` is `"cancelled": true`.
+    pub answers: AnswersFile,
+    /// Who answered (`from`, one line of at most [`MAX_FROM_CHARS`] characters, controls
+    /// dropped), for the transcript line; `None` when not given.
+    pub from: Option<String>,
+}
+
+/// Why an answer request was not taken ([`parse_answer_request`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RequestRefusal {
+    /// Its `id` is not the questionnaire's: an answer for an earlier (or another) ask. The
+    /// message says so.
+    Stale(String),
+    /// The problems of the request, as an answers file's (same codes and paths), with those of
+    /// `id`, `action` and `from`.
+    Problems(Vec<Problem>),
+}
+
+/// Reads an answer request (docs/elsewhere.md): the `--answers` document of `payload`, plus
+/// `id` (required: it must be `id`, the questionnaire's), `action` (`submit`, the default,
+/// `elaborate` or `cancel`) and `from`. The answers are checked by the answers file's own
+/// parser ([`parse_answers_value`]): the same problems at the same paths.
+///
+/// Errors: [`RequestRefusal::Stale`] for another questionnaire's id (the answers are not
+/// looked at); [`RequestRefusal::Problems`] for anything else.
+pub fn parse_answer_request(
+    text: &str,
+    payload: &Payload,
+    id: &str,
+) -> Result<AnswerRequest, RequestRefusal> {
+    use RequestRefusal::Problems;
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| Problems(vec![malformed_json(&e)]))?;
+    let repeated = super::duplicates::duplicate_keys(text, super::duplicates::IN_AN_ANSWERS_FILE);
+    if !repeated.is_empty() {
+        return Err(Problems(repeated));
+    }
+    let Value::Object(mut doc) = value else {
+        return Err(Problems(vec![Problem::new(
+            ProblemCode::WrongType,
+            "",
+            format!(
+                "an answer request must be a JSON object like {{\"id\": \"<questionnaire id>\", \"answers\": {{\"<question id>\": \"<option value>\"}}}}, not {}",
+                kind_of(&value)
+            ),
+        )]));
+    };
+    let mut problems = Vec::new();
+    let [id_given, action, from] = REQUEST_FIELDS.map(|field| doc.remove(field));
+    match id_given {
+        Some(Value::String(given)) if given == id => {}
+        Some(Value::String(given)) => {
+            return Err(RequestRefusal::Stale(format!(
+                "{} is not the id of the questions waiting: the answers are for another ask",
+                quoted(&given)
+            )))
+        }
+        Some(other) => problems.push(Problem::new(
+            ProblemCode::WrongType,
+            "id",
+            format!("`id` must be a string, not {}", kind_of(&other)),
+        )),
+        None => problems.push(Problem::new(
+            ProblemCode::MissingField,
+            "id",
+            "an answer request needs the questionnaire's `id` (ASK_ANSWER_ID)",
+        )),
+    }
+    match action {
+        None => {}
+        Some(Value::String(a)) if a == "submit" => {}
+        Some(Value::String(a)) if a == "elaborate" => {
+            doc.insert("mode".into(), Value::String("elaborate".into()));
+        }
+        Some(Value::String(a)) if a == "cancel" => {
+            doc.insert("cancelled".into(), Value::Bool(true));
+        }
+        Some(other) => problems.push(Problem::new(
+            ProblemCode::WrongType,
+            "action",
+            format!(
+                "`action` is \"submit\", \"elaborate\" or \"cancel\", not {}",
+                match &other {
+                    Value::String(s) => quoted(s),
+                    other => kind_of(other).to_string(),
+                }
+            ),
+        )),
+    }
+    let from = match from {
+        None => None,
+        Some(Value::String(from)) => {
+            // One line a terminal cannot act on: whitespace runs are one space; controls and
+            // bidirectional controls are left out.
+            let kept: String = from
+                .chars()
+                .map(|c| if c.is_whitespace() { ' ' } else { c })
+                .filter(|&c| {
+                    !c.is_control()
+                        && !matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+                })
+                .collect();
+            let words: Vec<&str> = kept.split(' ').filter(|w| !w.is_empty()).collect();
+            let from: String = words.join(" ").chars().take(MAX_FROM_CHARS).collect();
+            Some(from.trim_end().to_string()).filter(|f| !f.is_empty())
+        }
+        Some(other) => {
+            problems.push(Problem::new(
+                ProblemCode::WrongType,
+                "from",
+                format!("`from` must be a string, not {}", kind_of(&other)),
+            ));
+            None
+        }
+    };
+    match parse_answers_value(&Value::Object(doc), payload) {
+        Ok(answers) if problems.is_empty() => Ok(AnswerRequest { answers, from }),
+        Ok(_) => Err(Problems(problems)),
+        Err(found) => {
+            problems.extend(found);
+            Err(Problems(problems))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -855,6 +992,74 @@ mod tests {
             ]}"##,
         )
         .unwrap()
+    }
+
+    #[test]
+    fn an_answer_request_is_an_answers_file_with_the_questionnaires_id() {
+        let p = payload();
+        let request = |v: serde_json::Value| parse_answer_request(&v.to_string(), &p, "q-1");
+        // The answers are read as the same document given to --answers.
+        let doc = serde_json::json!({"answers": {"style": "rich", "fw": ["vue"]}});
+        let mut asked = doc.clone();
+        asked["id"] = "q-1".into();
+        asked["from"] = " my\nphone\u{1b} ".into();
+        assert_eq!(
+            request(asked),
+            Ok(AnswerRequest {
+                answers: parse_answers(&doc.to_string(), &p).unwrap(),
+                from: Some("my phone".into()),
+            })
+        );
+        // The actions are the document's mode and cancelled.
+        let elaborate = request(serde_json::json!({"id": "q-1", "action": "elaborate",
+            "answers": {"style": {"values": ["rich"], "optionNotes": {"minimal": "why?"}}}}));
+        assert!(elaborate.unwrap().answers.elaborate);
+        let cancel = request(serde_json::json!({"id": "q-1", "action": "cancel"}));
+        assert!(cancel.unwrap().answers.cancelled);
+        // Another questionnaire's id is stale: the answers are not looked at.
+        assert_eq!(
+            request(serde_json::json!({"id": "q-0", "answers": {"nope": 1}})),
+            Err(RequestRefusal::Stale(
+                "\"q-0\" is not the id of the questions waiting: the answers are for another ask"
+                    .into()
+            ))
+        );
+        // The request's own problems first, then the answers file's, at the same paths.
+        let Err(RequestRefusal::Problems(problems)) = request(
+            serde_json::json!({"action": "send", "answers": {"style": "bold", "nope": "x"}}),
+        ) else {
+            panic!("refused")
+        };
+        let found: Vec<(String, &str)> = problems
+            .iter()
+            .map(|p| (p.path.clone(), p.code.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("id".to_string(), "missing_field"),
+                ("action".to_string(), "wrong_type"),
+                ("answers.style".to_string(), "unknown_option"),
+                ("answers.nope".to_string(), "unknown_question"),
+            ]
+        );
+        let file_problems = parse_answers(
+            &serde_json::json!({"answers": {"style": "bold", "nope": "x"}}).to_string(),
+            &p,
+        )
+        .unwrap_err();
+        assert_eq!(problems[2..], file_problems[..]);
+        // Unknown fields are the answers file's rule.
+        let Err(RequestRefusal::Problems(problems)) =
+            request(serde_json::json!({"id": "q-1", "answer": {}}))
+        else {
+            panic!("refused")
+        };
+        assert_eq!(problems[0].code.as_str(), "unknown_field");
+        assert!(matches!(
+            parse_answer_request("[1]", &p, "q-1"),
+            Err(RequestRefusal::Problems(_))
+        ));
     }
 
     #[test]

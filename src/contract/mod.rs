@@ -24,7 +24,8 @@ mod rules;
 mod validate;
 
 pub use answers_file::{
-    parse_answers, parse_answers_value, read_answers, AnswerEntry, AnswersFile,
+    parse_answer_request, parse_answers, parse_answers_value, read_answers, AnswerEntry,
+    AnswerRequest, AnswersFile, RequestRefusal,
 };
 pub use codes::{ErrorCode, ProblemCode};
 pub use dialects::{
@@ -57,7 +58,9 @@ pub(crate) mod dialect_fields {
 /// `crate::schema`.
 #[cfg(test)]
 pub(crate) mod answers_fields {
-    pub(crate) use super::answers_file::{DOCUMENT_FIELDS, ENTRY_FIELDS, RESULT_FIELDS};
+    pub(crate) use super::answers_file::{
+        DOCUMENT_FIELDS, ENTRY_FIELDS, REQUEST_FIELDS, RESULT_FIELDS,
+    };
 }
 
 use indexmap::IndexMap;

@@ -189,7 +189,12 @@ impl Response {
 /// after the time is up, or no complete response within it, times the flow out (exit 124).
 /// A response line longer than `max_line` bytes (`--max-payload-bytes`) is refused
 /// ([`Dialogs::ask`]).
-pub fn ask(flow: Flow<'_>, timeout: Option<Duration>, max_line: u64) -> Ending {
+pub fn ask(
+    flow: Flow<'_>,
+    timeout: Option<Duration>,
+    max_line: u64,
+    channel: Option<std::sync::Arc<crate::channel::Channel>>,
+) -> Ending {
     use std::os::fd::AsFd;
     // stdin as a file of its own, so it can be polled with nothing buffered out of sight.
     let stdin = match io::stdin().as_fd().try_clone_to_owned() {
@@ -200,7 +205,7 @@ pub fn ask(flow: Flow<'_>, timeout: Option<Duration>, max_line: u64) -> Ending {
         Ok(fd) => TimedStdout(std::fs::File::from(fd)),
         Err(e) => return Ending::TerminalLost(format!("the dialog client failed: {e}")),
     };
-    run_timed(flow, stdin, stdout, timeout, max_line)
+    run_answerable(flow, stdin, stdout, (timeout, max_line), channel)
 }
 
 /// Where request lines go ([`run_timed`]): any writer, each line written whole and flushed,
@@ -270,7 +275,12 @@ enum Stop {
     Internal(String),
     /// No answer within `--timeout`.
     TimedOut,
+    /// The questions were answered from elsewhere (the answer channel).
+    Elsewhere,
 }
+
+/// How often the wait for a response looks at the answer channel.
+const CHANNEL_LOOK: Duration = Duration::from_millis(100);
 
 impl From<io::Error> for Stop {
     fn from(e: io::Error) -> Self {
@@ -300,15 +310,30 @@ pub fn run_timed<R: Lines, W: RequestSink>(
     timeout: Option<Duration>,
     max_line: u64,
 ) -> Ending {
+    run_answerable(flow, input, out, (timeout, max_line), None)
+}
+
+/// [`run_timed`] (`bounds`: the timeout and the response line limit) that also takes an
+/// answer from elsewhere on `channel` while it waits for a response (src/channel.rs): the
+/// questions end with it, the dialog open then left to the client.
+pub fn run_answerable<R: Lines, W: RequestSink>(
+    flow: Flow<'_>,
+    input: R,
+    out: W,
+    bounds: (Option<Duration>, u64),
+    channel: Option<std::sync::Arc<crate::channel::Channel>>,
+) -> Ending {
+    let (timeout, max_line) = bounds;
     let mut d = Dialogs {
         deadline: timeout.map(|t| Deadline::new(t, input.now())),
         flow,
         input,
         out,
         max_line,
+        channel,
     };
     match d.run() {
-        Ok(()) => super::ending_of(d.flow, "dialogs"),
+        Ok(()) | Err(Stop::Elsewhere) => super::ending_of(d.flow, "dialogs"),
         Err(Stop::Eof) => Ending::TerminalLost("the dialog client closed its input".to_string()),
         Err(Stop::Io(e)) => Ending::TerminalLost(format!("the dialog client failed: {e}")),
         Err(Stop::Protocol(what)) => Ending::TerminalLost(format!("the dialog client sent {what}")),
@@ -344,6 +369,8 @@ struct Dialogs<'p, R, W> {
     deadline: Option<Deadline>,
     /// The longest response line, in bytes (`--max-payload-bytes`).
     max_line: u64,
+    /// The answer channel, looked at while a response is waited for.
+    channel: Option<std::sync::Arc<crate::channel::Channel>>,
 }
 
 /// A response `value` in a message: quoted on one line when short, else only its size (a
@@ -460,9 +487,11 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
                 let now = self.input.now();
                 match deadline.left(now) {
                     Some(left) if left.is_zero() => return Err(Stop::TimedOut),
-                    Some(left) if !self.input.ready(left)? => continue,
+                    Some(left) if !self.ready(left)? => continue,
                     _ => {}
                 }
+            } else if self.channel.is_some() && !self.ready(CHANNEL_LOOK)? {
+                continue;
             }
             let available = self.input.fill_buf()?;
             let (take, ended) = match available.iter().position(|&b| b == b'\n') {
@@ -510,6 +539,25 @@ impl<R: Lines, W: RequestSink> Dialogs<'_, R, W> {
                 });
             }
             line.clear();
+        }
+    }
+
+    /// Waits at most `wait` for a response to read (at most [`CHANNEL_LOOK`] with an answer
+    /// channel); whether one can be read. An answer from elsewhere the channel had is
+    /// [`Stop::Elsewhere`], its flow in place of this one.
+    fn ready(&mut self, wait: Duration) -> Result<bool, Stop> {
+        let Some(channel) = self.channel.clone() else {
+            return Ok(self.input.ready(wait)?);
+        };
+        if self.input.ready(wait.min(CHANNEL_LOOK))? {
+            return Ok(true);
+        }
+        match super::answer_from_elsewhere(&self.flow, &channel) {
+            Some(done) => {
+                self.flow = done.flow;
+                Err(Stop::Elsewhere)
+            }
+            None => Ok(false),
         }
     }
 

@@ -55,6 +55,66 @@ pub struct AskOptions {
     /// terminal front end draws again above them on a screen it then owns from its top
     /// (docs/interactive.md "Placement").
     pub above: Option<String>,
+    /// The answer channel the questions may be answered through from elsewhere
+    /// (src/channel.rs); `None`: none (`--answers`, tests).
+    pub channel: Option<std::sync::Arc<crate::channel::Channel>>,
+}
+
+/// What an answer from elsewhere did ([`answer_from_elsewhere`]).
+pub(crate) struct FromElsewhere<'p> {
+    /// The flow the answers ended, in place of the front end's.
+    pub flow: crate::flow::Flow<'p>,
+    /// Who answered, for the transcript line ([`crate::channel::DEFAULT_FROM`] when the
+    /// request did not say).
+    pub from: String,
+}
+
+/// Decides on the request waiting on `channel`, if one does, for the questions of `flow`:
+/// checked as an answers file with the questionnaire's id
+/// ([`crate::contract::parse_answer_request`]), refused with its problems (the flow
+/// untouched), or applied to the questions from the start, as the same file given to
+/// `--answers` would be ([`scripted::apply`]), and replied `ok`. `None` when nothing was
+/// taken; the front end goes on as it was.
+pub(crate) fn answer_from_elsewhere<'p>(
+    flow: &crate::flow::Flow<'p>,
+    channel: &crate::channel::Channel,
+) -> Option<FromElsewhere<'p>> {
+    use crate::channel::{Reply, Status};
+    use crate::contract::{parse_answer_request, RequestRefusal};
+    let request = channel.take()?;
+    if flow.is_over() {
+        request.reply(Reply::already_answered());
+        return None;
+    }
+    let payload = flow.payload();
+    match parse_answer_request(&request.text, payload, channel.id()) {
+        Err(RequestRefusal::Stale(why)) => {
+            request.reply(Reply::new(Status::Stale, why));
+            None
+        }
+        Err(RequestRefusal::Problems(problems)) => {
+            request.reply(Reply::invalid(problems));
+            None
+        }
+        Ok(asked) => match scripted::apply(crate::flow::Flow::new(payload), &asked.answers) {
+            Ok(ended) if ended.is_over() => {
+                request.reply(Reply::ok());
+                Some(FromElsewhere {
+                    flow: ended,
+                    from: asked
+                        .from
+                        .unwrap_or_else(|| crate::channel::DEFAULT_FROM.to_string()),
+                })
+            }
+            Ok(_) | Err(_) => {
+                request.reply(Reply::new(
+                    Status::Invalid,
+                    "the answers did not end the questionnaire",
+                ));
+                None
+            }
+        },
+    }
 }
 
 /// Which interactive front end suits the terminal: `plain` when asked for, or when `TERM` is

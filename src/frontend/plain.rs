@@ -384,8 +384,11 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
     // plain mode: the OSC channels are left out.
     crate::terminal::discard_typeahead();
     if let Some(question) = flow.payload().questions.first() {
-        let notice =
+        let mut notice =
             crate::notify::Notice::question_waiting(flow.payload().title.as_deref(), question);
+        if let Some(c) = &opts.channel {
+            notice = notice.with_channel(c);
+        }
         let _ = writer.write_all(&opts.notify.when_waiting(&notice, false));
     }
     // ASCII only on a terminal whose locale is not UTF-8 (`text::charset`).
@@ -406,7 +409,13 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
         Ok(wake) => lines.woken_by_continue(wake),
         Err(_) => lines,
     };
-    let ending = run_with(flow, lines, writer, opts.timeout, opts.key_grace);
+    let ending = run_answerable(
+        flow,
+        lines,
+        writer,
+        (opts.timeout, opts.key_grace),
+        opts.channel.clone(),
+    );
     // The last lines before the result, which stdout may print on the same terminal.
     crate::terminal::flush_tty();
     ending
@@ -684,7 +693,12 @@ enum Stop {
     Io(io::Error),
     /// The flow refused a command the front end only sends when it applies: a bug.
     Internal(String),
+    /// The questions were answered from elsewhere, by this (the answer channel).
+    Elsewhere(String),
 }
+
+/// How often the wait for a line looks at the answer channel.
+const CHANNEL_LOOK: Duration = Duration::from_millis(100);
 
 impl From<io::Error> for Stop {
     fn from(e: io::Error) -> Self {
@@ -721,6 +735,20 @@ pub fn run_with<R: Lines, W: Write>(
     timeout: Option<Duration>,
     key_grace: Duration,
 ) -> Ending {
+    run_answerable(flow, input, out, (timeout, key_grace), None)
+}
+
+/// [`run_with`] (`times`: the timeout and the key grace) that also takes an answer from
+/// elsewhere on `channel` while it waits for a line (src/channel.rs): the questions end with
+/// it, and the last line says who answered.
+pub fn run_answerable<R: Lines, W: Write>(
+    flow: Flow<'_>,
+    input: R,
+    out: W,
+    times: (Option<Duration>, Duration),
+    channel: Option<std::sync::Arc<crate::channel::Channel>>,
+) -> Ending {
+    let (timeout, key_grace) = times;
     let deadline = timeout.map(|t| Deadline::new(t, input.now()));
     let mut plain = Plain {
         flow,
@@ -728,9 +756,17 @@ pub fn run_with<R: Lines, W: Write>(
         out,
         deadline,
         grace: super::grace::Grace::new(key_grace),
+        channel,
     };
     match plain.run() {
         Ok(()) => super::ending_of(plain.flow, "plain"),
+        Err(Stop::Elsewhere(from)) => {
+            let ending = super::ending_of(plain.flow, "plain");
+            let words = view::ending_words_from(&ending, Some(&from)).1;
+            let _ = writeln!(plain.out, "\n{words}.");
+            let _ = plain.out.flush();
+            ending
+        }
         Err(Stop::TimedOut) => {
             let why = plain.deadline.map(|d| d.message()).unwrap_or_default();
             let ending = super::time_out(plain.flow, why);
@@ -759,6 +795,8 @@ struct Plain<'p, R, W> {
     deadline: Option<Deadline>,
     /// A line completed this soon after the first prompt (or after a dropped line) is dropped.
     grace: super::grace::Grace,
+    /// The answer channel, looked at while a line is waited for.
+    channel: Option<std::sync::Arc<crate::channel::Channel>>,
 }
 
 impl<R: Lines, W: Write> Plain<'_, R, W> {
@@ -867,8 +905,18 @@ impl<R: Lines, W: Write> Plain<'_, R, W> {
                     wait
                 }
             };
+            let wait = match &self.channel {
+                Some(_) => wait.min(CHANNEL_LOOK),
+                None => wait,
+            };
             if self.input.ready(wait)? {
                 return Ok(());
+            }
+            if let Some(channel) = self.channel.clone() {
+                if let Some(done) = super::answer_from_elsewhere(&self.flow, &channel) {
+                    self.flow = done.flow;
+                    return Err(Stop::Elsewhere(done.from));
+                }
             }
             if self.input.continued() {
                 if let Some(deadline) = &mut self.deadline {

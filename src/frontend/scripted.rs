@@ -36,6 +36,20 @@ pub fn answer_from_file(flow: Flow<'_>, path: &Path, limit: u64) -> Ending {
 /// Ends [`Ending::Internal`] when the flow refuses a command: only when the file was checked
 /// against another payload.
 pub fn drive(flow: Flow<'_>, file: &AnswersFile) -> Ending {
+    match apply(flow, file) {
+        Ok(flow) => flow.into_ending().unwrap_or_else(|| {
+            Ending::Internal("the answers file did not end the questionnaire".to_string())
+        }),
+        Err(why) => Ending::Internal(why),
+    }
+}
+
+/// [`drive`], the ended flow returned (the answer channel's front ends keep it for their
+/// transcript).
+///
+/// Errors: the flow refused a command (the file was checked against another payload), in
+/// words.
+pub fn apply<'p>(flow: Flow<'p>, file: &AnswersFile) -> Result<Flow<'p>, String> {
     let mut flow = flow.with_auto_submit(false);
     let mut commands = Vec::new();
     if file.cancelled && file.timed_out.is_none() {
@@ -69,15 +83,13 @@ pub fn drive(flow: Flow<'_>, file: &AnswersFile) -> Ending {
     }
     for command in commands {
         if let Err(e) = flow.apply(command) {
-            return Ending::Internal(format!("applying checked answers failed: {e}"));
+            return Err(format!("applying checked answers failed: {e}"));
         }
     }
     if flow.screen() == Screen::ConfirmSubmit {
         let _ = flow.apply(Command::Confirm);
     }
-    flow.into_ending().unwrap_or_else(|| {
-        Ending::Internal("the answers file did not end the questionnaire".to_string())
-    })
+    Ok(flow)
 }
 
 #[cfg(test)]

@@ -61,8 +61,8 @@ pub use reader::{
     ByteSource, Clock, Event, Input, KeyReader, ManualClock, ScriptedSource, SystemClock,
 };
 pub use tty::{
-    continued_pending, flush_input, raw_modes, take_continued, wait_readable, ContinueWake,
-    RawMode, TtySource,
+    continued_pending, flush_input, raw_modes, take_continued, wait_readable, wake_the_reader,
+    ContinueWake, RawMode, TtySource,
 };
 
 use std::time::Duration;

@@ -6,7 +6,7 @@ use nix::sys::termios::{self, FlushArg, OutputFlags, SetArg, SpecialCharacterInd
 use signal_hook::consts::{SIGCONT, SIGWINCH};
 use signal_hook::SigId;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::os::fd::{AsFd, BorrowedFd};
 use std::os::unix::net::UnixStream;
 use std::time::{Duration, Instant};
@@ -53,6 +53,21 @@ pub fn continued_pending() -> bool {
     CONTINUED.load(std::sync::atomic::Ordering::SeqCst)
 }
 
+/// The write end of the terminal reader's wake (a clone): [`wake_the_reader`] writes to it.
+static WAKE_WRITER: std::sync::Mutex<Option<UnixStream>> = std::sync::Mutex::new(None);
+
+/// Ends the terminal reader's wait as a resize does (an answer came on the answer channel:
+/// src/channel.rs); nothing when no reader with a resize wake was opened.
+pub fn wake_the_reader() {
+    if let Some(w) = WAKE_WRITER
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+    {
+        let _ = (&*w).write(&[0]);
+    }
+}
+
 impl TtySource {
     /// A source reading `tty` (normally `/dev/tty`; any readable file descriptor works, which
     /// the tests use). Put it in raw mode first ([`RawMode`]), or bytes come only line by line.
@@ -89,6 +104,7 @@ impl TtySource {
         let (read, write) = UnixStream::pair()?;
         let mut source = self.with_wake(read)?;
         let again = write.try_clone()?;
+        *WAKE_WRITER.lock().unwrap_or_else(|e| e.into_inner()) = Some(write.try_clone()?);
         let handler = signal_hook::low_level::pipe::register(SIGWINCH, write)?;
         // `fg` after a stop wakes the reader too (as a resize: the screen is drawn again),
         // with [`take_continued`] saying why.

@@ -155,6 +155,16 @@ pub fn answers_sent(ending: &Ending) -> bool {
     )
 }
 
+/// [`ending_words`], for questions answered from elsewhere (`from`: who answered, through the
+/// answer channel: docs/elsewhere.md): `Submitted (answered from elsewhere: ntfy)`.
+pub fn ending_words_from(ending: &Ending, from: Option<&str>) -> (bool, String) {
+    let (ok, words) = ending_words(ending);
+    match from {
+        Some(from) => (ok, format!("{words} {}", words::from_elsewhere(from))),
+        None => (ok, words),
+    }
+}
+
 /// Whether the terminal front end draws in colour: `NO_COLOR` (set, not empty) turns it off,
 /// `CLICOLOR_FORCE` (set, not `0`) on, `CLICOLOR=0` off; otherwise colour is on when
 /// `/dev/tty` is a terminal and `TERM` names one with colours ([`Palette::of_terminal`]: not
@@ -542,7 +552,13 @@ impl Look {
 
     /// The last transcript line: how the run ended (`✔ Submitted`, `✘ Cancelled: …`).
     pub fn ending(&self, ending: &Ending, width: usize) -> String {
-        let (ok, words) = ending_words(ending);
+        self.ending_from(ending, None, width)
+    }
+
+    /// [`Look::ending`] for questions answered from elsewhere by `from`
+    /// ([`ending_words_from`]).
+    pub fn ending_from(&self, ending: &Ending, from: Option<&str>, width: usize) -> String {
+        let (ok, words) = ending_words_from(ending, from);
         let text = self.fit(&words, width.saturating_sub(2));
         match (self.colour, ok) {
             (false, true) => format!("{} {text}", self.glyph(Glyph::Tick)),

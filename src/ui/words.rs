@@ -432,6 +432,13 @@ pub fn preview_more(lines: usize) -> String {
 /// echo (docs/plain-mode.md).
 pub const SECRET_HIDDEN: &str = "What you type for this question is not shown.";
 
+/// What the ending's transcript line adds when the questions were answered from elsewhere
+/// (the answer channel, docs/elsewhere.md): `(answered from elsewhere: ntfy)`; `from` is one
+/// line already, its controls dropped (`contract::parse_answer_request`).
+pub fn from_elsewhere(from: &str) -> String {
+    format!("(answered from elsewhere: {from})")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

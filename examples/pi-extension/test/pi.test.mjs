@@ -115,9 +115,9 @@ const DIALOGS = ["select", "input", "editor", "confirm"];
  * gives the response fields (`{value}`, `{confirmed}`, `{cancelled: true}`) for each dialog
  * request, as a client such as an editor would (nothing is answered when it returns nothing).
  */
-function rpcRun(work, env, answer = () => ({ cancelled: true })) {
+function rpcRun(work, env, answer = () => ({ cancelled: true }), extraArgs = []) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, piArgs(path.join(work, "sessions"), "--mode", "rpc"), {
+		const child = spawn(process.execPath, piArgs(path.join(work, "sessions"), "--mode", "rpc", ...extraArgs), {
 			cwd: work,
 			env,
 			detached: true,
@@ -168,6 +168,64 @@ function rpcToolEnd(events, stderr) {
 	const dialogs = events.filter((e) => e.type === "extension_ui_request" && DIALOGS.includes(e.method));
 	return { end, dialogs };
 }
+
+test("RPC mode: a bridge extension answers from elsewhere through the events while pi's dialog is up", async () => {
+	const work = tempDir();
+	const expected = await binaryResult(
+		[writeJson(work, "expected-payload.json", databasePayload), "--answers", writeJson(work, "answers.json", { answers: { database: "sqlite" } })],
+		{ cwd: work },
+	);
+	const log = path.join(work, "bridge.jsonl");
+	const env = piEnv(work, {
+		PI_ASK_TEST_PAYLOAD: writeJson(work, "payload.json", databasePayload),
+		PI_ASK_TEST_BRIDGE_LOG: log,
+		PI_ASK_TEST_BRIDGE_RESPONSE: JSON.stringify({ kind: "answer", answers: { database: { values: ["sqlite"] } } }),
+	});
+	// The client never answers its dialog: the bridge does.
+	const { events, stderr } = await rpcRun(work, env, () => undefined, ["-e", path.join(extDir, "test", "bridge.ts")]);
+	const { end, dialogs } = rpcToolEnd(events, stderr);
+	assert.deepEqual(end.result.content, expected.result.content);
+	assert.deepEqual(end.result.details, expected.result.details);
+	assert.equal(dialogs.length, 1);
+	const bridged = fs.readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+	assert.deepEqual(
+		bridged.map((e) => e.channel),
+		["ask:started", "ask:submit-result"],
+	);
+	assert.deepEqual(bridged[1].data, { version: 1, requestId: "bridge-call-ask-1", flowId: "call-ask-1", ok: true });
+});
+
+test("RPC mode: a bridge's unknown value is refused with the binary's problems, and the person still answers", async () => {
+	const work = tempDir();
+	const log = path.join(work, "bridge.jsonl");
+	const env = piEnv(work, {
+		PI_ASK_TEST_PAYLOAD: writeJson(work, "payload.json", databasePayload),
+		PI_ASK_TEST_BRIDGE_LOG: log,
+		PI_ASK_TEST_BRIDGE_RESPONSE: JSON.stringify({ kind: "answer", answers: { database: { values: ["mysql"] } } }),
+	});
+	// The dialogs are answered only once the bridge was told.
+	const told = () => fs.existsSync(log) && fs.readFileSync(log, "utf8").includes("ask:submit-result");
+	const pick = (event, text) => ({ value: event.options.find((o) => o.includes(text)) });
+	const { events, stderr } = await rpcRun(
+		work,
+		env,
+		(event) => {
+			const deadline = Date.now() + 10_000;
+			while (!told() && Date.now() < deadline) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+			return event.title.includes("Review answers") ? pick(event, "1. Submit") : pick(event, "PostgreSQL");
+		},
+		["-e", path.join(extDir, "test", "bridge.ts")],
+	);
+	const { end } = rpcToolEnd(events, stderr);
+	assert.equal(end.result.content[0].text, "Q1: PostgreSQL");
+	const result = fs.readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l))[1].data;
+	assert.equal(result.ok, false);
+	assert.equal(result.error, "invalid_answer");
+	assert.equal(
+		result.message,
+		'answers.database.values[0]: question "database" has no option with value "mysql"; valid values: "postgres", "sqlite" (or a position 1..2) [unknown_option]',
+	);
+});
 
 test("RPC mode: the binary asks through pi's dialogs; picking SQLite gives Q1: SQLite", async () => {
 	const work = tempDir();
@@ -450,15 +508,44 @@ test("ask:started and ask:completed on pi.events: the flow's id, its questions, 
 	const eventsFile = path.join(work, "events.jsonl");
 	const answersFile = writeJson(work, "answers.json", { answers: { database: "sqlite" } });
 	const events = () => fs.readFileSync(eventsFile, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+	// The questions as details.questions lists them, with their options' values (what a bridge answers with).
 	const questions = [
-		{ id: "database", label: "Database", prompt: "Which database should the project use?", type: "single" },
-		{ id: "checks", label: "Q2", prompt: "Which checks should CI run?", type: "multi" },
+		{
+			id: "database",
+			label: "Database",
+			prompt: "Which database should the project use?",
+			type: "single",
+			options: [
+				{ value: "postgres", label: "PostgreSQL", description: "Full relational database." },
+				{ value: "sqlite", label: "SQLite", description: "Embedded, minimal setup." },
+			],
+		},
+		{
+			id: "checks",
+			label: "Q2",
+			prompt: "Which checks should CI run?",
+			type: "multi",
+			options: [
+				{ value: "lint", label: "Linting" },
+				{ value: "fmt", label: "Formatting" },
+				{ value: "test", label: "Tests" },
+			],
+		},
 	];
 	await printRun(work, payload, { PI_ASK_ANSWERS: answersFile, PI_ASK_TEST_EVENTS: eventsFile });
-	assert.deepEqual(events(), [
-		{ channel: "ask:started", data: { id: "call-ask-1", source: "tool", title: "Project setup", questions } },
-		{ channel: "ask:completed", data: { id: "call-ask-1", source: "tool", ending: "submitted", answered: ["database"] } },
-	]);
+	const [started, completed] = events();
+	assert.equal(typeof started.data.createdAt, "number");
+	delete started.data.createdAt;
+	assert.deepEqual(
+		[started, completed],
+		[
+			{
+				channel: "ask:started",
+				data: { version: 1, id: "call-ask-1", flowId: "call-ask-1", toolCallId: "call-ask-1", source: "tool", title: "Project setup", questions },
+			},
+			{ channel: "ask:completed", data: { id: "call-ask-1", source: "tool", ending: "submitted", answered: ["database"] } },
+		],
+	);
 	// No terminal: the Needs user input result ends it.
 	fs.rmSync(eventsFile);
 	await printRun(fs.mkdtempSync(path.join(work, "b-")), payload, { PI_ASK_TEST_EVENTS: eventsFile });

@@ -987,3 +987,26 @@ printf '%s' '{"content":[{"type":"text","text":"t"}],"details":{"cancelled":true
 	await ext.askWithBinary(stub, oneQuestion, undefined, headlessCtx(work), { lifeline: async () => false });
 	assert.equal(fs.readFileSync(log, "utf8"), "fd= \n");
 });
+
+test("answerRequest: an ask:submit is the binary's answer request (docs/elsewhere.md), or why it cannot be one", async () => {
+	const answers = { database: { values: ["sqlite"], note: "n" } };
+	const submit = (response, from) => ({ version: 1, requestId: "r", flowId: "f", response, ...(from ? { from } : {}) });
+	assert.deepEqual(ext.answerRequest(submit({ kind: "answer", answers }), "id-1"), {
+		request: { id: "id-1", from: "pi events", action: "submit", answers },
+	});
+	assert.deepEqual(ext.answerRequest(submit({ kind: "answer", mode: "elaborate", answers }, "phone"), "id-1"), {
+		request: { id: "id-1", from: "phone", action: "elaborate", answers },
+	});
+	assert.deepEqual(ext.answerRequest(submit({ kind: "cancel" }), "id-1"), { request: { id: "id-1", from: "pi events", action: "cancel" } });
+	assert.deepEqual(ext.answerRequest(submit({ kind: "approve" }), "id-1"), { problem: '`response.kind` is "answer" or "cancel"' });
+	assert.deepEqual(ext.answerRequest(submit({ kind: "answer", mode: "later", answers }), "id-1"), { problem: '`response.mode` is "submit" or "elaborate"' });
+	assert.deepEqual(ext.answerRequest(submit({ kind: "answer", answers: [] }), "id-1"), {
+		problem: "`response.answers` must be an object of answers by question id",
+	});
+	assert.deepEqual(ext.answerRequest({ version: 1, requestId: "r", flowId: "f" }, "id-1"), { problem: "`response` must be an object" });
+	// The channel is used only with a binary whose --help lists --answer-socket-file.
+	const work = tempDir();
+	const takes = executable(work, "takes", "#!/bin/sh\nprintf 'Options:\\n      --answer-socket-file <FILE>\\n'\n");
+	assert.equal(await ext.binaryTakesAnswerChannel(takes), true);
+	assert.equal(await ext.binaryTakesAnswerChannel(executable(work, "old", "#!/bin/sh\necho 'Usage: pi-ask [OPTIONS]'\n")), false);
+});

@@ -93,9 +93,14 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         cols: 0,
         block_rows: 0,
         drawn: Block::default(),
+        channel: opts.channel.clone(),
         flow,
         io: backend,
     };
+    if let Some(channel) = &s.channel {
+        // An answer from elsewhere ends the wait for a key ([`Session::take_from_elsewhere`]).
+        channel.on_arrival(crate::keys::wake_the_reader);
+    }
     s.screens.quiet = crate::ui::keymap::quiet_globals(
         opts.context.is_some(),
         opts.placement == Placement::Inline,
@@ -163,6 +168,8 @@ struct Session<'p, B> {
     block_rows: usize,
     /// The last block drawn.
     drawn: Block,
+    /// The answer channel (src/channel.rs): a request is decided on at each event.
+    channel: Option<std::sync::Arc<crate::channel::Channel>>,
 }
 
 /// Columns a drawn line may use: the width less one (a line that fills the last column makes
@@ -229,10 +236,13 @@ impl<B: Backend> Session<'_, B> {
             Screen::Question(q) => q,
             _ => 0,
         };
-        let notice = crate::notify::Notice::question_waiting(
+        let mut notice = crate::notify::Notice::question_waiting(
             payload.title.as_deref(),
             &payload.questions[q],
         );
+        if let Some(c) = &self.channel {
+            notice = notice.with_channel(c);
+        }
         let bytes = notify.when_waiting(&notice, true);
         if bytes.is_empty() {
             return Ok(());
@@ -476,14 +486,37 @@ impl<B: Backend> Session<'_, B> {
     /// Waits for the next key or resize and acts on it.
     fn event(&mut self, wait: Option<Duration>) -> io::Result<()> {
         let event = self.io.event(wait)?;
+        if self.take_from_elsewhere() {
+            return Ok(());
+        }
         self.on_event(event)
+    }
+
+    /// Decides on an answer from elsewhere waiting on the answer channel
+    /// ([`super::answer_from_elsewhere`]); `true` when it ended the questions (its flow
+    /// replaces this one, and the ending's line says who answered).
+    fn take_from_elsewhere(&mut self) -> bool {
+        let Some(channel) = self.channel.clone() else {
+            return false;
+        };
+        let Some(done) = super::answer_from_elsewhere(&self.flow, &channel) else {
+            return false;
+        };
+        self.flow = done.flow;
+        self.screens.overlays.clear();
+        self.record.answered_from(done.from);
+        true
     }
 
     /// Waits at most `wait` within the grace of the first question ([`super::grace`]): a key
     /// the grace drops is not acted on (nor is the `--timeout` clock started again); a key it
     /// no longer drops, and a resize, are.
     fn event_in_the_grace(&mut self, wait: Duration) -> io::Result<()> {
-        match self.io.event(Some(wait))? {
+        let event = self.io.event(Some(wait))?;
+        if self.take_from_elsewhere() {
+            return Ok(());
+        }
+        match event {
             Event::Key(_) if self.grace.drops(self.io.now()) => Ok(()),
             event => self.on_event(event),
         }

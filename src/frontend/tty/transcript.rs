@@ -38,6 +38,8 @@ pub(super) struct Record {
     /// The look without colour a line's `key` is written in (made once, with the first line).
     plain: Option<Look>,
     farewell: Arc<Mutex<Farewell>>,
+    /// Who answered from elsewhere (the answer channel), named by the ending's line.
+    elsewhere: Option<String>,
 }
 
 impl Record {
@@ -49,7 +51,13 @@ impl Record {
             not_sent: Vec::new(),
             plain: None,
             farewell: Arc::new(Mutex::new(Farewell::default())),
+            elsewhere: None,
         }
+    }
+
+    /// The questions were answered from elsewhere, by `from`: the ending's line says so.
+    pub fn answered_from(&mut self, from: String) {
+        self.elsewhere = Some(from);
     }
 
     /// Question `q` was left: it has a line above the block from now on.
@@ -116,10 +124,11 @@ impl Record {
             }
         }
         if let Some(ending) = ending {
-            let (_, words) = view::ending_words(ending);
+            let from = self.elsewhere.as_deref();
+            let (_, words) = view::ending_words_from(ending, from);
             lines.push(Line {
                 entry: Entry::End,
-                text: look.ending(ending, width),
+                text: look.ending_from(ending, from, width),
                 key: words,
             });
         }

@@ -1,0 +1,360 @@
+//! Answering from elsewhere (docs/elsewhere.md): the answer channel of a run that asks, and
+//! `pi-ask answer`, its client, run from another process as a bridge would: the exact result
+//! and transcript line, refused answers leaving the questions up, the race with a key at the
+//! terminal, the socket gone after every ending.
+
+use crate::common::pty::{Options, Session, TIMEOUT};
+use crate::common::tmux::{tmux, tmux_available, tmux_session, tmux_wait};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+const PAYLOAD: &str = r#"{"title": "Setup", "questions": [{"id": "scope", "prompt": "Which scope?",
+    "options": [{"value": "all", "label": "All"}, {"value": "some", "label": "Some"}]}]}"#;
+
+/// `details.questions` of [`PAYLOAD`].
+fn questions() -> Value {
+    json!([{"id": "scope", "label": "Q1", "prompt": "Which scope?", "type": "single"}])
+}
+
+/// The result of [`PAYLOAD`] answered `value` (`Some`'s position 2, `All`'s 1).
+fn answered(value: &str) -> Value {
+    let (label, index) = match value {
+        "all" => ("All", 1),
+        _ => ("Some", 2),
+    };
+    json!({
+        "content": [{"type": "text", "text": format!("Q1: {label}")}],
+        "details": {"title": "Setup", "cancelled": false, "questions": questions(),
+            "answers": {"scope": {"values": [value], "labels": [label], "indices": [index]}}}
+    })
+}
+
+/// The socket and the id `--print-answer-socket` said in `stderr` (the file), once it did.
+fn channel_in(stderr: &Path) -> (PathBuf, String) {
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(stderr).unwrap_or_default();
+        if let Some(line) = text.lines().find(|l| l.starts_with("{\"answerSocket\"")) {
+            let v: Value = serde_json::from_str(line).unwrap();
+            return (
+                PathBuf::from(v["answerSocket"].as_str().unwrap()),
+                v["answerId"].as_str().unwrap().to_string(),
+            );
+        }
+        assert!(start.elapsed() < TIMEOUT, "no answer channel said: {text}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Runs `pi-ask answer SOCKET -` with `request` on stdin: (exit code, stdout, stderr).
+fn answer(socket: &Path, request: &Value) -> (i32, String, String) {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .arg("answer")
+        .arg(socket)
+        .arg("-")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(request.to_string().as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `pi-ask PAYLOAD --print-answer-socket ARGS` in a pty (inline), its channel once the
+/// question is up.
+fn asking(args: &[&str], env: &[(&str, &str)]) -> (Session, PathBuf, String) {
+    let mut all = vec!["--print-answer-socket"];
+    all.extend_from_slice(args);
+    let mut env: Vec<(String, String)> = env
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    env.push(("PI_ASK_SCREEN".into(), "inline".into()));
+    let mut s = Session::spawn_with(
+        PAYLOAD,
+        &all,
+        Options {
+            rows: 20,
+            env,
+            ..Options::default()
+        },
+    );
+    if !args.contains(&"--plain") {
+        s.wait_all(&["Which scope?", "2. Some"]);
+    }
+    let (socket, id) = channel_in(&s.dir().join("stderr.txt"));
+    (s, socket, id)
+}
+
+/// The socket and its folder are gone.
+fn gone(socket: &Path) {
+    assert!(!socket.exists(), "{} is still there", socket.display());
+    assert!(
+        !socket.parent().unwrap().exists(),
+        "{} is still there",
+        socket.parent().unwrap().display()
+    );
+}
+
+#[test]
+fn a_tmux_run_is_answered_from_another_shell() {
+    if !tmux_available("a_tmux_run_is_answered_from_another_shell") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), PAYLOAD).unwrap();
+    let sock = format!("pi-ask-elsewhere-{}", std::process::id());
+    let command = format!(
+        "cd {} && env PI_ASK_SCREEN=inline NO_COLOR=1 LANG=C.UTF-8 {} q.json \
+         --print-answer-socket --output result.json 2> err.txt; echo $? > code.txt; sleep 30",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_pi-ask")
+    );
+    tmux_session(&sock, 80, 12, &command);
+    // The server goes with the test, however it ends.
+    struct Server(String);
+    impl Drop for Server {
+        fn drop(&mut self) {
+            tmux(&self.0, &["kill-server"]);
+        }
+    }
+    let server = Server(sock.clone());
+    tmux_wait(&sock, "the question", |p| p.contains("2. Some"));
+    let (socket, id) = channel_in(&dir.path().join("err.txt"));
+    let request = json!({"id": id, "from": "phone", "answers": {"scope": "some"}});
+    let (code, stdout, stderr) = answer(&socket, &request);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_eq!(
+        serde_json::from_str::<Value>(&stdout).unwrap(),
+        json!({"status": "ok"})
+    );
+    let pane = tmux_wait(&sock, "the transcript", |p| p.contains("Submitted"));
+    let lines: Vec<&str> = pane
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "Setup",
+            "Which scope?: Some",
+            "✔ Submitted (answered from elsewhere: phone)"
+        ]
+    );
+    let start = Instant::now();
+    while !dir.path().join("code.txt").exists() {
+        assert!(start.elapsed() < TIMEOUT, "pi-ask did not exit");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(server);
+    let code = std::fs::read_to_string(dir.path().join("code.txt")).unwrap();
+    assert_eq!(code.trim(), "0");
+    let result: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("result.json")).unwrap())
+            .unwrap();
+    assert_eq!(result, answered("some"));
+    gone(&socket);
+}
+
+#[test]
+fn invalid_remote_answers_leave_the_questions_up_and_return_the_problems() {
+    let (mut s, socket, id) = asking(&[], &[]);
+    let before = s.screen();
+    let refused = [
+        (
+            json!({"id": id, "answers": {"scope": "everything"}}),
+            "pi-ask: invalid answers file on stdin: 1 problem\n  answers.scope: question \
+             \"scope\" has no option with value \"everything\"; valid values: \"all\", \"some\" \
+             (or a position 1..2) [unknown_option]\n",
+            "invalid",
+        ),
+        (
+            json!({"id": id, "answers": {"scop": "all"}}),
+            "pi-ask: invalid answers file on stdin: 1 problem\n  answers.scop: the payload has \
+             no question with id \"scop\"; did you mean \"scope\"? question ids: \"scope\" \
+             [unknown_question]\n",
+            "invalid",
+        ),
+        (
+            json!({"id": "0123456789abcdef-1", "answers": {"scope": "all"}}),
+            "pi-ask: the answers were not taken: \"0123456789abcdef-1\" is not the id of the \
+             questions waiting: the answers are for another ask\n",
+            "stale",
+        ),
+    ];
+    for (request, said, status) in refused {
+        let (code, stdout, stderr) = answer(&socket, &request);
+        assert_eq!((code, stderr.as_str()), (2, said), "{request}");
+        let reply: Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(reply["status"], json!(status), "{reply}");
+    }
+    // The questions are still up, as they were; the person answers them.
+    assert_eq!(s.screen(), before);
+    s.send("\r");
+    s.wait_for("Submit");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!((code, result), (0, Some(answered("all"))));
+    gone(&socket);
+}
+
+#[test]
+fn a_remote_answer_and_a_local_enter_together_yield_exactly_one_result() {
+    let (mut s, socket, id) = asking(&[], &[]);
+    // At the review, Enter submits All.
+    s.send("\r");
+    s.wait_for("Submit");
+    let request = json!({"id": id, "answers": {"scope": "some"}});
+    let remote = std::thread::spawn(move || answer(&socket, &request));
+    s.send("\r");
+    let (code, stdout, stderr) = remote.join().unwrap();
+    let (exit, result) = s.finish();
+    assert_eq!(exit, 0);
+    let result = result.expect("one result");
+    if code == 0 {
+        // The channel won: its answers, its line; the key came too late.
+        assert_eq!(result, answered("some"));
+        assert_eq!(stdout.trim(), "{\n  \"status\": \"ok\"\n}");
+        assert!(s
+            .screen()
+            .contains("(answered from elsewhere: the answer channel)"));
+    } else {
+        // The key won: the channel's client was told.
+        assert_eq!(code, 1, "{stderr}");
+        assert_eq!(result, answered("all"));
+        assert!(
+            stderr.contains("the questions were answered already")
+                || stderr.contains("no questions take answers"),
+            "{stderr}"
+        );
+        assert!(!s.screen().contains("answered from elsewhere"));
+    }
+}
+
+#[test]
+fn the_socket_is_gone_after_a_cancel_a_dismissal_and_sigterm() {
+    // A cancel from elsewhere: the cancelled result, exit 1.
+    let (mut s, socket, id) = asking(&[], &[]);
+    let (code, _, _) = answer(&socket, &json!({"id": id, "action": "cancel"}));
+    assert_eq!(code, 0);
+    let (exit, result) = s.finish();
+    assert_eq!(exit, 1);
+    assert_eq!(result.unwrap()["details"]["cancelled"], json!(true));
+    assert!(s
+        .screen()
+        .contains("Cancelled: the answers were not sent (answered from elsewhere"));
+    gone(&socket);
+    // Ctrl+C at the terminal; then the channel's client finds nothing.
+    let (mut s, socket, id) = asking(&[], &[]);
+    s.send("\x03");
+    assert_eq!(s.finish().0, 130);
+    gone(&socket);
+    let (code, _, stderr) = answer(&socket, &json!({"id": id, "answers": {}}));
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.starts_with("pi-ask: no questions take answers on "),
+        "{stderr}"
+    );
+    // SIGTERM.
+    let (mut s, socket, _) = asking(&[], &[]);
+    crate::common::wait_until_handled(s.pid() as u32, libc::SIGTERM);
+    s.signal(libc::SIGTERM);
+    assert_eq!(s.finish().0, 143);
+    gone(&socket);
+}
+
+#[test]
+fn plain_mode_takes_an_answer_from_elsewhere() {
+    let (mut s, socket, id) = asking(&["--plain"], &[]);
+    s.expect("1/1>");
+    let request = json!({"id": id, "from": "chat bot", "answers": {"scope": 2}});
+    assert_eq!(answer(&socket, &request).0, 0);
+    s.expect("Submitted (answered from elsewhere: chat bot).");
+    let (code, result) = s.finish();
+    assert_eq!((code, result), (0, Some(answered("some"))));
+    gone(&socket);
+}
+
+#[test]
+fn the_notification_command_gets_the_socket_and_the_id() {
+    let (mut s, socket, id) = asking(
+        &[
+            "--notify-command",
+            "printf '%s|%s|%s' \"$ASK_ANSWER_SOCKET\" \"$ASK_ANSWER_ID\" \"$(cat \"$ASK_ANSWER_QUESTIONS\")\" \
+             > notified.tmp && mv notified.tmp notified.txt",
+        ],
+        &[],
+    );
+    let path = s.dir().join("notified.txt");
+    let start = Instant::now();
+    while !path.exists() {
+        assert!(start.elapsed() < TIMEOUT, "the command did not run");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // The questions as a bridge needs them: ids, option values and labels.
+    let questions = json!({"title": "Setup", "questions": [{"id": "scope", "label": "Q1",
+        "prompt": "Which scope?", "type": "single", "required": false, "options": [
+            {"value": "all", "label": "All"}, {"value": "some", "label": "Some"}]}]});
+    let said = std::fs::read_to_string(&path).unwrap();
+    let (head, file) = said.rsplit_once('|').unwrap();
+    assert_eq!(head, format!("{}|{id}", socket.display()));
+    assert_eq!(serde_json::from_str::<Value>(file).unwrap(), questions);
+    s.send("\x03");
+    assert_eq!(s.finish().0, 130);
+}
+
+#[test]
+fn the_dialogs_take_an_answer_from_elsewhere_and_say_the_channel_to_a_file() {
+    // --dialogs (pi's RPC mode): a select is open on the client, which never answers.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), PAYLOAD).unwrap();
+    let said = dir.path().join("channel.json");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .current_dir(dir.path())
+        .args(["q.json", "--dialogs", "--output", "result.json"])
+        .arg("--answer-socket-file")
+        .arg(&said)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let line = loop {
+        let text = std::fs::read_to_string(&said).unwrap_or_default();
+        if text.ends_with('\n') {
+            break text;
+        }
+        assert!(start.elapsed() < TIMEOUT, "no channel said");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let v: Value = serde_json::from_str(&line).unwrap();
+    let socket = PathBuf::from(v["answerSocket"].as_str().unwrap());
+    let request = json!({"id": v["answerId"], "answers": {"scope": "all"}});
+    assert_eq!(answer(&socket, &request).0, 0);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    // Only the dialog request went to stdout; nothing was said on stderr.
+    let requests = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(requests.lines().count(), 1, "{requests}");
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), "");
+    let result: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("result.json")).unwrap())
+            .unwrap();
+    assert_eq!(result, answered("all"));
+    gone(&socket);
+}
