@@ -192,7 +192,7 @@ fn invalid_remote_answers_leave_the_questions_up_and_return_the_problems() {
         (
             json!({"id": "0123456789abcdef-1", "answers": {"scope": "all"}}),
             "pi-ask: the answers were not taken: \"0123456789abcdef-1\" is not the id of the \
-             questions waiting: the answers are for another ask\n",
+             questions waiting: the request is for another ask\n",
             "stale",
         ),
     ];
