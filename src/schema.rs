@@ -467,7 +467,14 @@ mod tests {
                 .iter()
                 .map(|v| v["const"].as_str().unwrap_or_default().to_string())
                 .collect::<Vec<_>>(),
-            ["ok", "invalid", "stale", "already_answered", "busy", "questions"]
+            [
+                "ok",
+                "invalid",
+                "stale",
+                "already_answered",
+                "busy",
+                "questions"
+            ]
         );
     }
 
