@@ -404,7 +404,7 @@ fn serve(mut stream: UnixStream, shared: &Shared, own_uid: u32, limit: u64) {
     }
     let _ = stream.set_write_timeout(Some(CONNECTION_TIME));
     let reply = match read_document(&mut stream, limit, until) {
-        Err(reply) => reply,
+        Err(reply) => *reply,
         Ok(text) => match crate::contract::questions_request(&text, &shared.id) {
             None => verdict(text, shared, until),
             Some(asked) => questions(asked, shared),
@@ -420,19 +420,23 @@ fn serve(mut stream: UnixStream, shared: &Shared, own_uid: u32, limit: u64) {
 /// `until`.
 ///
 /// Errors: the reply that says why not (too large, too slow).
-fn read_document(stream: &mut UnixStream, limit: u64, until: Instant) -> Result<String, Reply> {
+fn read_document(
+    stream: &mut UnixStream,
+    limit: u64,
+    until: Instant,
+) -> Result<String, Box<Reply>> {
     let mut bytes = Vec::new();
     let mut buf = [0u8; 8192];
     loop {
         let left = until.saturating_duration_since(Instant::now());
         if left.is_zero() {
-            return Err(invalid(
+            return Err(Box::new(invalid(
                 crate::contract::ProblemCode::UnreadableAnswers,
                 format!(
                     "the request did not come within {} s (end the writing side when done)",
                     CONNECTION_TIME.as_secs()
                 ),
-            ));
+            )));
         }
         let _ = stream.set_read_timeout(Some(left));
         match stream.read(&mut buf) {
@@ -440,10 +444,10 @@ fn read_document(stream: &mut UnixStream, limit: u64, until: Instant) -> Result<
             Ok(n) => {
                 bytes.extend_from_slice(&buf[..n]);
                 if bytes.len() as u64 > limit {
-                    return Err(invalid(
+                    return Err(Box::new(invalid(
                         crate::contract::ProblemCode::AnswersTooLarge,
                         format!("the request is larger than {limit} bytes"),
-                    ));
+                    )));
                 }
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -453,10 +457,10 @@ fn read_document(stream: &mut UnixStream, limit: u64, until: Instant) -> Result<
                     io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
                 ) => {}
             Err(e) => {
-                return Err(invalid(
+                return Err(Box::new(invalid(
                     crate::contract::ProblemCode::UnreadableAnswers,
                     format!("the request could not be read: {e}"),
-                ))
+                )))
             }
         }
     }
