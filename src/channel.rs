@@ -6,7 +6,9 @@
 //! The listener runs on a thread of its own: it accepts a connection, checks the peer's user
 //! ([`peer_allowed`]), reads one document of at most the answers file's size within
 //! [`CONNECTION_TIME`], and puts it in the one slot the front end takes it from
-//! ([`Channel::take`]), waking the front end's wait. The front end decides on it in its own
+//! ([`Channel::take`]), waking the front end's wait. A questions request
+//! (`"action": "questions"`, [`crate::contract::questions_request`]) it answers itself with the
+//! normalized questions, which are never written to a file. The front end decides on it in its own
 //! loop (so the person at the terminal and the channel race fairly: one event at a time) and
 //! replies ([`Request::reply`]); a request still waiting when the questions end is told
 //! [`Status::AlreadyAnswered`]. The socket and its folder are removed when the channel is
@@ -28,12 +30,8 @@ pub const ID_ENV: &str = "ASK_ANSWER_ID";
 /// How long one connection may take: sending its document, and waiting for the verdict
 /// (the questions take it at their next event; an external editor open holds them).
 pub const CONNECTION_TIME: Duration = Duration::from_secs(10);
-/// The variable that gives the notification command the questions' file.
-pub const QUESTIONS_ENV: &str = "ASK_ANSWER_QUESTIONS";
 /// The socket's name in its folder.
 const SOCKET_NAME: &str = "answer.sock";
-/// The questions' file's name in the socket's folder.
-const QUESTIONS_NAME: &str = "questions.json";
 /// What the transcript line names when the request gave no `from`.
 pub const DEFAULT_FROM: &str = "the answer channel";
 
@@ -43,12 +41,22 @@ pub const DEFAULT_FROM: &str = "the answer channel";
 pub struct Reply {
     /// How the request went.
     pub status: Status,
-    /// What went wrong, in words (every status but `ok`).
+    /// What went wrong, in words (every status but `ok` and `questions`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// `invalid`: every problem, as an answers file's (same codes and paths).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<Problem>,
+    /// `questions`: the questionnaire's id, for the answer request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// `questions`: the payload's title, when it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// `questions`: the normalized questions, as `pi-ask validate --json` gives them (ids,
+    /// labels, prompts, types, option values and labels).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub questions: Option<serde_json::Value>,
 }
 
 /// How an answer request went (a reply's `status`).
@@ -65,24 +73,44 @@ pub enum Status {
     AlreadyAnswered,
     /// Not taken: the questions did not take it within [`CONNECTION_TIME`] (try again).
     Busy,
+    /// The reply to a questions request (`"action": "questions"`): the questions waiting, with
+    /// `id`, `title` and `questions`.
+    Questions,
 }
 
 impl Reply {
     /// A reply of `status` saying `message`.
     pub fn new(status: Status, message: impl Into<String>) -> Reply {
         Reply {
-            status,
             message: Some(message.into()),
+            ..Reply::bare(status)
+        }
+    }
+
+    fn bare(status: Status) -> Reply {
+        Reply {
+            status,
+            message: None,
             problems: Vec::new(),
+            id: None,
+            title: None,
+            questions: None,
         }
     }
 
     /// The reply to a request that was taken.
     pub fn ok() -> Reply {
+        Reply::bare(Status::Ok)
+    }
+
+    /// The reply to a questions request: the questionnaire `id` and the normalized `payload`'s
+    /// title and questions.
+    pub fn questions(id: &str, payload: &crate::contract::Payload) -> Reply {
         Reply {
-            status: Status::Ok,
-            message: None,
-            problems: Vec::new(),
+            id: Some(id.to_string()),
+            title: payload.title.clone(),
+            questions: serde_json::to_value(&payload.questions).ok(),
+            ..Reply::bare(Status::Questions)
         }
     }
 
@@ -90,12 +118,12 @@ impl Reply {
     pub fn invalid(problems: Vec<Problem>) -> Reply {
         let n = problems.len();
         Reply {
-            status: Status::Invalid,
             message: Some(format!(
                 "the answers have {n} problem{}: the questions are still up",
                 if n == 1 { "" } else { "s" }
             )),
             problems,
+            ..Reply::bare(Status::Invalid)
         }
     }
 
@@ -126,6 +154,10 @@ impl Request {
 /// What the listener and the front end share.
 struct Shared {
     slot: Mutex<Slot>,
+    /// The questionnaire's id.
+    id: String,
+    /// The reply to a questions request ([`Reply::questions`]).
+    questions: Reply,
     /// The listener is serving a connection (from its accept to its reply sent).
     serving: std::sync::atomic::AtomicBool,
 }
@@ -142,13 +174,11 @@ struct Slot {
 /// The open channel: the socket listened on, its folder, the questionnaire's id.
 pub struct Channel {
     socket: PathBuf,
-    questions: PathBuf,
     dir: PathBuf,
-    id: String,
     shared: Arc<Shared>,
     /// The listener's thread: its last reply is waited for, a little, when the channel closes.
     thread: Option<std::thread::JoinHandle<()>>,
-    _on_exit: [crate::leftovers::OnExit; 3],
+    _on_exit: [crate::leftovers::OnExit; 2],
 }
 
 /// How long closing the channel waits for the listener to send its last reply.
@@ -158,7 +188,7 @@ impl std::fmt::Debug for Channel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Channel")
             .field("socket", &self.socket)
-            .field("id", &self.id)
+            .field("id", &self.shared.id)
             .finish()
     }
 }
@@ -219,14 +249,13 @@ pub fn peer_uid(stream: &UnixStream) -> io::Result<u32> {
 }
 
 impl Channel {
-    /// Opens the channel of the questionnaire `id`: a folder `pi-ask-XXXXXX` of mode 0700 in
-    /// the user's runtime folder (or the temporary one), the socket `answer.sock` in it, the
-    /// file `questions.json` holding `questions` (the normalized payload, for a bridge: the
-    /// questions' ids and their options' values), and the listener's thread. A document is
-    /// at most `limit` bytes.
+    /// Opens the channel of the questionnaire `id` asking the normalized `payload`: a folder
+    /// `pi-ask-XXXXXX` of mode 0700 in the user's runtime folder (or the temporary one), the
+    /// socket `answer.sock` in it (nothing else: the questions are served on the socket, never
+    /// written to a file), and the listener's thread. A document is at most `limit` bytes.
     ///
-    /// Errors: the folder, the file, the socket or the thread could not be made.
-    pub fn open(id: String, limit: u64, questions: &str) -> io::Result<Channel> {
+    /// Errors: the folder, the socket or the thread could not be made.
+    pub fn open(id: String, limit: u64, payload: &crate::contract::Payload) -> io::Result<Channel> {
         use std::os::unix::fs::PermissionsExt;
         let only_the_user = std::fs::Permissions::from_mode(0o700);
         let dir = tempfile::Builder::new()
@@ -241,25 +270,22 @@ impl Channel {
             return Err(e);
         }
         let socket = dir.join(SOCKET_NAME);
-        let questions_file = dir.join(QUESTIONS_NAME);
-        // Removed by every ending of the run; the files go first, then their folder.
+        // Removed by every ending of the run; the socket goes first, then its folder.
         let on_exit = [
             crate::leftovers::on_exit(Some(socket.clone()), None),
-            crate::leftovers::on_exit(Some(questions_file.clone()), None),
             crate::leftovers::on_exit(Some(dir.clone()), None),
         ];
-        let made =
-            std::fs::write(&questions_file, questions).and_then(|()| UnixListener::bind(&socket));
-        let listener = match made {
+        let listener = match UnixListener::bind(&socket) {
             Ok(l) => l,
             Err(e) => {
-                let _ = std::fs::remove_file(&questions_file);
                 let _ = std::fs::remove_dir(&dir);
                 return Err(e);
             }
         };
         let shared = Arc::new(Shared {
             slot: Mutex::new(Slot::default()),
+            questions: Reply::questions(&id, payload),
+            id,
             serving: Default::default(),
         });
         let listening = Arc::clone(&shared);
@@ -269,9 +295,7 @@ impl Channel {
             .spawn(move || listen(listener, &listening, own_uid, limit));
         let mut channel = Channel {
             socket,
-            questions: questions_file,
             dir,
-            id,
             shared,
             thread: None,
             _on_exit: on_exit,
@@ -285,14 +309,9 @@ impl Channel {
         &self.socket
     }
 
-    /// The questions' file (`questions.json`, the normalized payload).
-    pub fn questions(&self) -> &Path {
-        &self.questions
-    }
-
     /// The questionnaire's id.
     pub fn id(&self) -> &str {
-        &self.id
+        &self.shared.id
     }
 
     /// Calls `wake` whenever a request arrives (and at once when one waits already): the
@@ -329,7 +348,6 @@ impl Drop for Channel {
             request.reply(Reply::already_answered());
         }
         let _ = std::fs::remove_file(&self.socket);
-        let _ = std::fs::remove_file(&self.questions);
         let _ = std::fs::remove_dir(&self.dir);
         // The reply to the request that ended the questions is on its way: the run's exit
         // must not cut it off (bounded: a client still sending is not waited for long).
@@ -375,8 +393,9 @@ fn listen(listener: UnixListener, shared: &Shared, own_uid: u32, limit: u64) {
     }
 }
 
-/// One connection: the peer's user checked, one document read, the front end's verdict sent
-/// back, all within [`CONNECTION_TIME`].
+/// One connection: the peer's user checked, one document read, and the front end's verdict
+/// sent back (or, for a questions request, the questions at once), all within
+/// [`CONNECTION_TIME`].
 fn serve(mut stream: UnixStream, shared: &Shared, own_uid: u32, limit: u64) {
     let until = Instant::now() + CONNECTION_TIME;
     if !peer_uid(&stream).is_ok_and(|uid| peer_allowed(uid, own_uid)) {
@@ -385,8 +404,11 @@ fn serve(mut stream: UnixStream, shared: &Shared, own_uid: u32, limit: u64) {
     }
     let _ = stream.set_write_timeout(Some(CONNECTION_TIME));
     let reply = match read_document(&mut stream, limit, until) {
-        Err(reply) => reply,
-        Ok(text) => verdict(text, shared, until),
+        Err(reply) => *reply,
+        Ok(text) => match crate::contract::questions_request(&text, &shared.id) {
+            None => verdict(text, shared, until),
+            Some(asked) => questions(asked, shared),
+        },
     };
     let mut bytes = serde_json::to_vec(&reply).unwrap_or_default();
     bytes.push(b'\n');
@@ -398,19 +420,23 @@ fn serve(mut stream: UnixStream, shared: &Shared, own_uid: u32, limit: u64) {
 /// `until`.
 ///
 /// Errors: the reply that says why not (too large, too slow).
-fn read_document(stream: &mut UnixStream, limit: u64, until: Instant) -> Result<String, Reply> {
+fn read_document(
+    stream: &mut UnixStream,
+    limit: u64,
+    until: Instant,
+) -> Result<String, Box<Reply>> {
     let mut bytes = Vec::new();
     let mut buf = [0u8; 8192];
     loop {
         let left = until.saturating_duration_since(Instant::now());
         if left.is_zero() {
-            return Err(invalid(
+            return Err(Box::new(invalid(
                 crate::contract::ProblemCode::UnreadableAnswers,
                 format!(
                     "the request did not come within {} s (end the writing side when done)",
                     CONNECTION_TIME.as_secs()
                 ),
-            ));
+            )));
         }
         let _ = stream.set_read_timeout(Some(left));
         match stream.read(&mut buf) {
@@ -418,10 +444,10 @@ fn read_document(stream: &mut UnixStream, limit: u64, until: Instant) -> Result<
             Ok(n) => {
                 bytes.extend_from_slice(&buf[..n]);
                 if bytes.len() as u64 > limit {
-                    return Err(invalid(
+                    return Err(Box::new(invalid(
                         crate::contract::ProblemCode::AnswersTooLarge,
                         format!("the request is larger than {limit} bytes"),
-                    ));
+                    )));
                 }
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -431,10 +457,10 @@ fn read_document(stream: &mut UnixStream, limit: u64, until: Instant) -> Result<
                     io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
                 ) => {}
             Err(e) => {
-                return Err(invalid(
+                return Err(Box::new(invalid(
                     crate::contract::ProblemCode::UnreadableAnswers,
                     format!("the request could not be read: {e}"),
-                ))
+                )))
             }
         }
     }
@@ -443,6 +469,20 @@ fn read_document(stream: &mut UnixStream, limit: u64, until: Instant) -> Result<
 
 fn invalid(code: crate::contract::ProblemCode, message: String) -> Reply {
     Reply::invalid(vec![Problem::new(code, "", message)])
+}
+
+/// The reply to a questions request that was `asked` (checked): the questions while they are
+/// up; a refusal as the front end would say it.
+fn questions(asked: Result<(), crate::contract::RequestRefusal>, shared: &Shared) -> Reply {
+    use crate::contract::RequestRefusal;
+    match asked {
+        Err(RequestRefusal::Stale(why)) => Reply::new(Status::Stale, why),
+        Err(RequestRefusal::Problems(problems)) => Reply::invalid(problems),
+        Ok(()) if shared.slot.lock().unwrap_or_else(|e| e.into_inner()).closed => {
+            Reply::already_answered()
+        }
+        Ok(()) => shared.questions.clone(),
+    }
 }
 
 /// Hands `text` to the front end and waits for its verdict until `until`.
@@ -508,6 +548,14 @@ pub fn send(socket: &Path, document: &[u8]) -> io::Result<Reply> {
 mod tests {
     use super::*;
 
+    fn payload() -> crate::contract::Payload {
+        crate::contract::parse_payload(
+            r#"{"title": "Setup", "questions": [{"id": "scope", "prompt": "Which scope?",
+                "options": [{"value": "all", "label": "All"}]}]}"#,
+        )
+        .unwrap()
+    }
+
     #[test]
     fn only_the_same_user_may_answer() {
         assert!(peer_allowed(1000, 1000));
@@ -524,18 +572,23 @@ mod tests {
     #[test]
     fn the_folder_is_the_users_alone_and_gone_when_the_channel_is() {
         use std::os::unix::fs::PermissionsExt;
-        let channel = Channel::open("id".into(), 1000, "{}").unwrap();
+        let channel = Channel::open("id".into(), 1000, &payload()).unwrap();
         let dir = channel.socket().parent().unwrap().to_path_buf();
         let mode = std::fs::metadata(&dir).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o700);
-        assert!(channel.socket().exists());
+        // The socket alone: nothing of the payload is in a file.
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["answer.sock"]);
         drop(channel);
         assert!(!dir.exists());
     }
 
     #[test]
     fn a_request_waits_for_the_front_ends_verdict_and_a_closed_channel_says_answered() {
-        let channel = Channel::open("id".into(), 1000, "{}").unwrap();
+        let channel = Channel::open("id".into(), 1000, &payload()).unwrap();
         let socket = channel.socket().to_path_buf();
         let (woke_tx, woke) = mpsc::channel();
         channel.on_arrival(move || {
@@ -562,5 +615,30 @@ mod tests {
         drop(channel);
         assert_eq!(client.join().unwrap(), Reply::already_answered());
         assert!(send(&socket, b"{}").is_err());
+    }
+
+    #[test]
+    fn the_listener_answers_a_questions_request_itself() {
+        let channel = Channel::open("q-1".into(), 1000, &payload()).unwrap();
+        let socket = channel.socket().to_path_buf();
+        // No front end takes requests: the listener replies on its own, at once.
+        let reply = send(&socket, br#"{"action": "questions"}"#).unwrap();
+        assert_eq!(
+            serde_json::to_value(&reply).unwrap(),
+            serde_json::json!({"status": "questions", "id": "q-1", "title": "Setup",
+                "questions": [{"id": "scope", "label": "Q1", "prompt": "Which scope?",
+                    "type": "single", "required": false,
+                    "options": [{"value": "all", "label": "All"}]}]})
+        );
+        let reply = send(&socket, br#"{"id": "q-1", "action": "questions"}"#).unwrap();
+        assert_eq!(reply.status, Status::Questions);
+        let reply = send(&socket, br#"{"id": "q-0", "action": "questions"}"#).unwrap();
+        assert_eq!(reply.status, Status::Stale);
+        let reply = send(&socket, br#"{"action": "questions", "answers": {}}"#).unwrap();
+        assert_eq!(reply.status, Status::Invalid);
+        assert_eq!(reply.problems[0].path, "answers");
+        assert!(channel.take().is_none());
+        drop(channel);
+        assert!(send(&socket, br#"{"action": "questions"}"#).is_err());
     }
 }

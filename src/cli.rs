@@ -98,10 +98,10 @@ pub struct Cli {
     #[arg(skip)]
     pub key_grace: Option<Duration>,
 
-    /// Say the answer channel's socket, the questionnaire's id and its questions' file on
-    /// stderr, as one JSON line `{"answerSocket": PATH, "answerId": ID, "answerQuestions":
-    /// PATH}`, before the questions are drawn: a caller that answers from elsewhere sends
-    /// requests to `pi-ask answer` (`pi-ask man`: ANSWERING FROM ELSEWHERE).
+    /// Say the answer channel's socket and the questionnaire's id on stderr, as one JSON line
+    /// `{"answerSocket": PATH, "answerId": ID}`, before the questions are drawn: a caller that
+    /// answers from elsewhere sends requests to `pi-ask answer` (`pi-ask man`: ANSWERING FROM
+    /// ELSEWHERE).
     #[arg(long)]
     pub print_answer_socket: bool,
 
@@ -270,19 +270,25 @@ pub enum Command {
 }
 
 /// What `pi-ask answer` does, as its help says.
-pub const ANSWER_ABOUT: &str = "Answer the questions another pi-ask is asking, from elsewhere: send an answer request (an answers file with the questionnaire's id) to its answer channel; exit 0 taken, 1 not taken (answered already, no longer asked), 2 problems (on stderr)";
+pub const ANSWER_ABOUT: &str = "Answer the questions another pi-ask is asking, from elsewhere: send an answer request (an answers file with the questionnaire's id) to its answer channel; exit 0 taken, 1 not taken (answered already, no longer asked), 2 problems (on stderr). With --questions, print the questions waiting instead";
 
-/// `pi-ask answer SOCKET FILE|-`.
+/// `pi-ask answer SOCKET FILE|-`, or `pi-ask answer --questions SOCKET`.
 #[derive(Debug, Args)]
 #[command(about = ANSWER_ABOUT)]
 pub struct AnswerArgs {
+    /// Ask the channel for the questions waiting, and print its reply (`{"status":
+    /// "questions", "id", "title", "questions"}`, the normalized questions) instead of
+    /// answering them.
+    #[arg(long, conflicts_with = "file")]
+    pub questions: bool,
+
     /// The answer channel's socket (`ASK_ANSWER_SOCKET`, or `--print-answer-socket`).
     #[arg(value_name = "SOCKET", value_hint = ValueHint::FilePath)]
     pub socket: PathBuf,
 
     /// The answer request: a JSON file, or `-` for stdin (`pi-ask schema answer-request`).
-    #[arg(value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub file: PathBuf,
+    #[arg(value_name = "FILE", value_hint = ValueHint::FilePath, required_unless_present = "questions")]
+    pub file: Option<PathBuf>,
 }
 
 /// What `pi-ask validate` does, as its help says.

@@ -244,16 +244,23 @@ fn answer_request_limit() -> u64 {
 /// when taken; 2 when it has problems or is for another questionnaire (the problems on
 /// stderr, in the main command's words), or the file cannot be read; 1 when not taken
 /// otherwise (answered already, nothing asks on SOCKET any more, the questions were busy); 4
-/// when stdout is closed.
+/// when stdout is closed. With `--questions`, sends the questions request
+/// (`{"action": "questions"}`) instead and prints the reply with the questions (exit 0).
 pub fn answer(args: &AnswerArgs) -> ExitCode {
     use crate::channel::Status;
-    let text = match read_answers(&args.file, answer_request_limit()) {
-        Ok(text) => text,
-        Err(problem) => {
-            let text =
-                crate::run::for_people(&[problem], crate::contract::Input::Answers, &args.file);
-            crate::terminal::say(crate::text::for_terminal(&text).trim_end_matches('\n'));
-            return ExitCode::Invalid;
+    let stdin = std::path::PathBuf::from("-");
+    let file = args.file.as_ref().unwrap_or(&stdin);
+    let text = if args.questions {
+        serde_json::json!({"action": crate::contract::QUESTIONS_ACTION}).to_string()
+    } else {
+        match read_answers(file, answer_request_limit()) {
+            Ok(text) => text,
+            Err(problem) => {
+                let text =
+                    crate::run::for_people(&[problem], crate::contract::Input::Answers, file);
+                crate::terminal::say(crate::text::for_terminal(&text).trim_end_matches('\n'));
+                return ExitCode::Invalid;
+            }
         }
     };
     let socket = crate::text::for_terminal(&args.socket.display().to_string()).into_owned();
@@ -269,13 +276,10 @@ pub fn answer(args: &AnswerArgs) -> ExitCode {
         }
     };
     let code = match reply.status {
-        Status::Ok => ExitCode::Submitted,
+        Status::Ok | Status::Questions => ExitCode::Submitted,
         Status::Invalid => {
-            let text = crate::run::for_people(
-                &reply.problems,
-                crate::contract::Input::Answers,
-                &args.file,
-            );
+            let text =
+                crate::run::for_people(&reply.problems, crate::contract::Input::Answers, file);
             crate::terminal::say(crate::text::for_terminal(&text).trim_end_matches('\n'));
             ExitCode::Invalid
         }

@@ -148,14 +148,8 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "ASK_ANSWER_SOCKET",
         "Set for the notification command: the answer channel's socket, where pi-ask answer \
-         SOCKET FILE answers the questions from elsewhere while they wait (ANSWERING FROM \
-         ELSEWHERE).",
-    ),
-    (
-        "ASK_ANSWER_QUESTIONS",
-        "Set for the notification command: a file holding the normalized payload (the \
-         questions' ids, their options' values and labels), for a bridge that offers them \
-         elsewhere; removed with the socket.",
+         SOCKET FILE answers the questions from elsewhere while they wait, and pi-ask answer \
+         --questions SOCKET prints them (ANSWERING FROM ELSEWHERE).",
     ),
     (
         "XDG_RUNTIME_DIR",
@@ -229,10 +223,12 @@ pub const GUIDES: &[(&str, &[&str])] = &[
              $XDG_RUNTIME_DIR (or the temporary folder), which takes answers only from the \
              user's own processes (the peer's user is checked), one request at a time, at most \
              the answers file's size, within 10 s a connection. The notification command gets \
-             its path, the questionnaire's id and a file of the normalized questions as \
-             ASK_ANSWER_SOCKET, ASK_ANSWER_ID and ASK_ANSWER_QUESTIONS; --print-answer-socket \
-             says them on stderr as one JSON line, --answer-socket-file FILE to FILE (a pipe \
-             or socket such as /dev/fd/8). A request is an \
+             its path and the questionnaire's id as ASK_ANSWER_SOCKET and ASK_ANSWER_ID; \
+             --print-answer-socket says them on stderr as one JSON line, --answer-socket-file \
+             FILE to FILE (a pipe or socket such as /dev/fd/8). pi-ask answer --questions \
+             SOCKET asks the channel for the questions waiting ({\"action\": \"questions\"}) and \
+             prints its reply ({\"status\": \"questions\", id, title?, questions}, the normalized \
+             questions with their options' values and labels; never in a file). A request is an \
              answers file with \"id\", \"action\" (submit, the default; elaborate; cancel) \
              and \"from\" (who answers, named in the transcript line); it is checked exactly as \
              an answers file. pi-ask answer SOCKET FILE sends one and prints the reply \
@@ -288,9 +284,8 @@ pub const FILES: &[(&str, &str)] = &[
     (
         "the answer channel's socket",
         "pi-ask-XXXXXX/answer.sock in $XDG_RUNTIME_DIR (the temporary folder when that is not \
-         a folder of the user's), with questions.json beside it (ASK_ANSWER_QUESTIONS), there \
-         while the questions are up; the folder is the user's alone (0700), and all are \
-         removed by every ending of the run.",
+         a folder of the user's), alone in its folder, there while the questions are up; the \
+         folder is the user's alone (0700), and both are removed by every ending of the run.",
     ),
     (
         "the result file",

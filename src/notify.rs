@@ -178,10 +178,9 @@ pub struct Notice {
     /// `Question waiting: <label or prompt>`; one line, no control characters, at most
     /// [`MAX_MESSAGE_CHARS`].
     pub message: String,
-    /// The answer channel's socket, the questionnaire's id and its questions' file
-    /// (src/channel.rs), given to the command as `ASK_ANSWER_SOCKET`, `ASK_ANSWER_ID` and
-    /// `ASK_ANSWER_QUESTIONS`.
-    pub answer: Option<(String, String, String)>,
+    /// The answer channel's socket and the questionnaire's id (src/channel.rs), given to the
+    /// command as `ASK_ANSWER_SOCKET` and `ASK_ANSWER_ID`.
+    pub answer: Option<(String, String)>,
 }
 
 impl Notice {
@@ -198,14 +197,11 @@ impl Notice {
         }
     }
 
-    /// The same notice, naming the answer channel's socket, the questionnaire's id and its
-    /// questions' file.
+    /// The same notice, naming the answer channel's socket and the questionnaire's id.
     pub fn with_channel(mut self, channel: &crate::channel::Channel) -> Notice {
-        let path = |p: &std::path::Path| p.to_string_lossy().into_owned();
         self.answer = Some((
-            path(channel.socket()),
+            channel.socket().to_string_lossy().into_owned(),
             channel.id().to_string(),
-            path(channel.questions()),
         ));
         self
     }
@@ -273,10 +269,9 @@ pub fn run_command(command: &str, notice: &Notice) -> io::Result<JoinHandle<Resu
         ("ASK_NOTIFY_TITLE", notice.title.as_str()),
         ("ASK_NOTIFY_MESSAGE", notice.message.as_str()),
     ];
-    if let Some((socket, id, questions)) = &notice.answer {
+    if let Some((socket, id)) = &notice.answer {
         env.push((crate::channel::SOCKET_ENV, socket));
         env.push((crate::channel::ID_ENV, id));
-        env.push((crate::channel::QUESTIONS_ENV, questions));
     }
     let child = crate::leftovers::spawn_shell(
         command,

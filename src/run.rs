@@ -485,9 +485,9 @@ fn keys_piped(payload: Option<&Path>) -> bool {
 
 /// Opens the answer channel of the questions of `payload` (src/channel.rs), its requests
 /// bounded as an answers file is (`answers_size_limit`, plus [`REQUEST_SLACK`]); with
-/// `--print-answer-socket`, says its socket, id and questions' file on stderr as one JSON
-/// line (`{"answerSocket": PATH, "answerId": ID, "answerQuestions": PATH}`). One that cannot be opened is said on stderr
-/// and the run goes on without it.
+/// `--print-answer-socket`, says its socket and id on stderr as one JSON line
+/// (`{"answerSocket": PATH, "answerId": ID}`). One that cannot be opened is said on stderr and
+/// the run goes on without it.
 fn open_channel(
     payload: &Payload,
     payload_bytes: u64,
@@ -500,12 +500,11 @@ fn open_channel(
         std::time::SystemTime::now(),
     );
     let limit = answers_size_limit(payload_bytes, cli.max_payload_bytes) + REQUEST_SLACK;
-    match crate::channel::Channel::open(id, limit, &normalized) {
+    match crate::channel::Channel::open(id, limit, payload) {
         Ok(channel) => {
             let line = serde_json::json!({
                 "answerSocket": channel.socket().to_string_lossy(),
                 "answerId": channel.id(),
-                "answerQuestions": channel.questions().to_string_lossy(),
             });
             if cli.print_answer_socket {
                 say(&line.to_string());

@@ -45,7 +45,7 @@ pub enum Which {
     /// The `--answers` file.
     Answers,
     /// What `pi-ask answer` sends to the answer channel: an answers document with the
-    /// questionnaire's `id`, `action` and `from`.
+    /// questionnaire's `id`, `action` and `from`; or a questions request.
     AnswerRequest,
     /// What the answer channel replies.
     AnswerReply,
@@ -53,16 +53,23 @@ pub enum Which {
 
 /// An answer request (docs/elsewhere.md "The request"): the answers document of `--answers`
 /// with what the channel needs besides. The channel reads it with the answers file's parser.
+/// A questions request is `{"action": "questions"}`, its `id` optional.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[schemars(title = "pi-ask answer request (the answer channel)")]
 #[schemars(extend(
     "additionalProperties" = false,
-    "anyOf" = [{"required": ["answers"]}, {"required": ["cancelled"]}, {"required": ["action"]}]
+    "anyOf" = [
+        {"required": ["id", "answers"]},
+        {"required": ["id", "cancelled"]},
+        {"required": ["id", "action"]},
+        {"required": ["action"], "properties": {"action": {"const": "questions"}}}
+    ]
 ))]
 pub struct AnswerRequest {
     /// The questionnaire's id (`ASK_ANSWER_ID`, `--print-answer-socket`); another's is
-    /// refused as `stale`.
-    pub id: String,
+    /// refused as `stale`. Required but in a questions request.
+    #[serde(default)]
+    pub id: Option<String>,
     /// What to do: `submit` (the default), `elaborate` (as `"mode": "elaborate"`) or `cancel`
     /// (as `"cancelled": true`).
     #[serde(default)]
@@ -86,6 +93,8 @@ pub enum RequestAction {
     Elaborate,
     /// Cancel: the answers are not sent.
     Cancel,
+    /// Answer nothing: reply with the questions waiting (`status` `questions`).
+    Questions,
 }
 
 /// An `--answers` file: answers by question id, a scripted dismissal, or a recorded result
@@ -448,7 +457,7 @@ mod tests {
         let reply = schema(Which::AnswerReply);
         assert_eq!(
             properties(&reply, None),
-            sorted(&["status", "message", "problems"])
+            sorted(&["status", "message", "problems", "id", "title", "questions"])
         );
         let statuses = serde_json::to_value(&reply).unwrap();
         assert_eq!(
@@ -458,7 +467,14 @@ mod tests {
                 .iter()
                 .map(|v| v["const"].as_str().unwrap_or_default().to_string())
                 .collect::<Vec<_>>(),
-            ["ok", "invalid", "stale", "already_answered", "busy"]
+            [
+                "ok",
+                "invalid",
+                "stale",
+                "already_answered",
+                "busy",
+                "questions"
+            ]
         );
     }
 

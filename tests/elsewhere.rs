@@ -73,6 +73,29 @@ fn answer(socket: &Path, request: &Value) -> (i32, String, String) {
     )
 }
 
+/// Runs `pi-ask answer ARGS`: (exit code, stdout, stderr).
+fn answer_with(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .arg("answer")
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The reply to a questions request on the channel of [`PAYLOAD`] whose id is `id`: the
+/// normalized questions as a bridge needs them (ids, option values and labels).
+fn questions_reply(id: &str) -> Value {
+    json!({"status": "questions", "id": id, "title": "Setup", "questions": [{"id": "scope",
+        "label": "Q1", "prompt": "Which scope?", "type": "single", "required": false,
+        "options": [{"value": "all", "label": "All"}, {"value": "some", "label": "Some"}]}]})
+}
+
 /// `pi-ask PAYLOAD --print-answer-socket ARGS` in a pty (inline), its channel once the
 /// question is up.
 fn asking(args: &[&str], env: &[(&str, &str)]) -> (Session, PathBuf, String) {
@@ -192,7 +215,7 @@ fn invalid_remote_answers_leave_the_questions_up_and_return_the_problems() {
         (
             json!({"id": "0123456789abcdef-1", "answers": {"scope": "all"}}),
             "pi-ask: the answers were not taken: \"0123456789abcdef-1\" is not the id of the \
-             questions waiting: the answers are for another ask\n",
+             questions waiting: the request is for another ask\n",
             "stale",
         ),
     ];
@@ -290,29 +313,68 @@ fn plain_mode_takes_an_answer_from_elsewhere() {
 }
 
 #[test]
-fn the_notification_command_gets_the_socket_and_the_id() {
-    let (mut s, socket, id) = asking(
-        &[
-            "--notify-command",
-            "printf '%s|%s|%s' \"$ASK_ANSWER_SOCKET\" \"$ASK_ANSWER_ID\" \"$(cat \"$ASK_ANSWER_QUESTIONS\")\" \
-             > notified.tmp && mv notified.tmp notified.txt",
-        ],
-        &[],
+fn the_questions_request_answers_with_the_normalized_questions() {
+    let (mut s, socket, id) = asking(&[], &[]);
+    // The channel's folder holds the socket alone: the questions are in no file.
+    let names: Vec<String> = std::fs::read_dir(socket.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["answer.sock"]);
+    // Either order of the flag; the questions stay up, untouched.
+    for args in [
+        ["--questions".as_ref(), socket.as_os_str()],
+        [socket.as_os_str(), "--questions".as_ref()],
+    ] {
+        let (code, stdout, stderr) = answer_with(&args);
+        assert_eq!(code, 0, "{stderr}");
+        assert_eq!(stderr, "");
+        assert_eq!(
+            serde_json::from_str::<Value>(&stdout).unwrap(),
+            questions_reply(&id)
+        );
+    }
+    // A FILE besides --questions is refused by the command line.
+    let (code, _, stderr) =
+        answer_with(&["--questions".as_ref(), socket.as_os_str(), "-".as_ref()]);
+    assert_eq!(code, 2, "{stderr}");
+    // The id the reply carries answers the questions.
+    let (code, _, stderr) = answer(&socket, &json!({"id": id, "answers": {"scope": "all"}}));
+    assert_eq!(code, 0, "{stderr}");
+    s.expect("Submitted (answered from elsewhere: the answer channel)");
+    assert_eq!(s.finish(), (0, Some(answered("all"))));
+    gone(&socket);
+    let (code, stdout, stderr) = answer_with(&["--questions".as_ref(), socket.as_os_str()]);
+    assert_eq!((code, stdout.as_str()), (1, ""), "{stderr}");
+    assert!(
+        stderr.starts_with("pi-ask: no questions take answers on "),
+        "{stderr}"
     );
+}
+
+#[test]
+fn the_notification_command_gets_the_socket_and_the_id() {
+    let command = format!(
+        "{{ printf '%s|%s|%s|' \"$ASK_ANSWER_SOCKET\" \"$ASK_ANSWER_ID\" \
+         \"${{ASK_ANSWER_QUESTIONS-unset}}\"; '{}' answer --questions \"$ASK_ANSWER_SOCKET\"; }} \
+         > notified.tmp && mv notified.tmp notified.txt",
+        env!("CARGO_BIN_EXE_pi-ask")
+    );
+    let (mut s, socket, id) = asking(&["--notify-command", &command], &[]);
     let path = s.dir().join("notified.txt");
     let start = Instant::now();
     while !path.exists() {
         assert!(start.elapsed() < TIMEOUT, "the command did not run");
         std::thread::sleep(Duration::from_millis(20));
     }
-    // The questions as a bridge needs them: ids, option values and labels.
-    let questions = json!({"title": "Setup", "questions": [{"id": "scope", "label": "Q1",
-        "prompt": "Which scope?", "type": "single", "required": false, "options": [
-            {"value": "all", "label": "All"}, {"value": "some", "label": "Some"}]}]});
+    // The questions as a bridge gets them: asked on the socket (no file names them).
     let said = std::fs::read_to_string(&path).unwrap();
-    let (head, file) = said.rsplit_once('|').unwrap();
-    assert_eq!(head, format!("{}|{id}", socket.display()));
-    assert_eq!(serde_json::from_str::<Value>(file).unwrap(), questions);
+    let (head, reply) = said.rsplit_once('|').unwrap();
+    assert_eq!(head, format!("{}|{id}|unset", socket.display()));
+    assert_eq!(
+        serde_json::from_str::<Value>(reply).unwrap(),
+        questions_reply(&id)
+    );
     s.send("\x03");
     assert_eq!(s.finish().0, 130);
 }

@@ -379,7 +379,6 @@ fn the_man_page_lists_every_environment_variable_and_file() {
             "\\fBVISUAL\\fR",
             "\\fBEDITOR\\fR",
             "\\fBASK_ANSWER_SOCKET\\fR",
-            "\\fBASK_ANSWER_QUESTIONS\\fR",
             "\\fBXDG_RUNTIME_DIR\\fR",
             "\\fBASK_ANSWER_ID\\fR",
         ]

@@ -16,6 +16,8 @@ fn schema(which: &str) -> Value {
     let lib = pi_ask::schema::schema(match which {
         "input" => pi_ask::schema::Which::Input,
         "output" => pi_ask::schema::Which::Output,
+        "answer-request" => pi_ask::schema::Which::AnswerRequest,
+        "answer-reply" => pi_ask::schema::Which::AnswerReply,
         _ => pi_ask::schema::Which::Answers,
     });
     assert_eq!(
@@ -210,4 +212,32 @@ fn the_answers_schema_refuses_wrong_shapes() {
     for (what, answers) in cases {
         assert_invalid(&s, &answers, what);
     }
+}
+
+#[test]
+fn the_answer_request_and_reply_schemas_take_the_questions_request() {
+    let request = schema("answer-request");
+    for ok in [
+        json!({"action": "questions"}),
+        json!({"id": "q-1", "action": "questions"}),
+        json!({"id": "q-1", "answers": {"scope": "all"}}),
+        json!({"id": "q-1", "action": "cancel"}),
+    ] {
+        assert_valid(&request, &ok, &ok.to_string());
+    }
+    for bad in [
+        json!({"answers": {"scope": "all"}}),
+        json!({"action": "cancel"}),
+        json!({"action": "question"}),
+        json!({"action": "questions", "extra": 1}),
+    ] {
+        assert_invalid(&request, &bad, &bad.to_string());
+    }
+    let reply = schema("answer-reply");
+    let questions = json!({"status": "questions", "id": "q-1", "title": "Setup",
+        "questions": [{"id": "scope", "label": "Q1", "prompt": "Which scope?",
+            "type": "single", "required": false,
+            "options": [{"value": "all", "label": "All"}]}]});
+    assert_valid(&reply, &questions, "the questions reply");
+    assert_invalid(&reply, &json!({"status": "question"}), "an unknown status");
 }

@@ -661,7 +661,7 @@ const ABOVE_FD = 6;
 export const LIFELINE_FD = 7;
 /**
  * Where the binary says its answer channel (`--answer-socket-file /dev/fd/8`): one JSON line
- * `{answerSocket, answerId, answerQuestions}` on a pipe only pi reads (docs/elsewhere.md).
+ * `{answerSocket, answerId}` on a pipe only pi reads (docs/elsewhere.md).
  */
 export const ANSWER_FD = 8;
 

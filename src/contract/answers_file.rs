@@ -897,23 +897,12 @@ pub fn parse_answer_request(
     let mut problems = Vec::new();
     let [id_given, action, from] = REQUEST_FIELDS.map(|field| doc.remove(field));
     match id_given {
-        Some(Value::String(given)) if given == id => {}
-        Some(Value::String(given)) => {
-            return Err(RequestRefusal::Stale(format!(
-                "{} is not the id of the questions waiting: the answers are for another ask",
-                quoted(&given)
-            )))
-        }
-        Some(other) => problems.push(Problem::new(
-            ProblemCode::WrongType,
-            "id",
-            format!("`id` must be a string, not {}", kind_of(&other)),
-        )),
         None => problems.push(Problem::new(
             ProblemCode::MissingField,
             "id",
             "an answer request needs the questionnaire's `id` (ASK_ANSWER_ID)",
         )),
+        Some(given) => problems.extend(check_id(&given, id)?),
     }
     match action {
         None => {}
@@ -928,7 +917,7 @@ pub fn parse_answer_request(
             ProblemCode::WrongType,
             "action",
             format!(
-                "`action` is \"submit\", \"elaborate\" or \"cancel\", not {}",
+                "`action` is \"submit\", \"elaborate\", \"cancel\" or \"questions\", not {}",
                 match &other {
                     Value::String(s) => quoted(s),
                     other => kind_of(other).to_string(),
@@ -970,6 +959,69 @@ pub fn parse_answer_request(
             Err(Problems(problems))
         }
     }
+}
+
+/// An answer request's `id`, `given`, against the questionnaire's `id`: no problem when it is
+/// the same string, one when it is not a string.
+///
+/// Errors: [`RequestRefusal::Stale`] for another string.
+fn check_id(given: &Value, id: &str) -> Result<Option<Problem>, RequestRefusal> {
+    match given {
+        Value::String(given) if given == id => Ok(None),
+        Value::String(given) => Err(RequestRefusal::Stale(format!(
+            "{} is not the id of the questions waiting: the request is for another ask",
+            quoted(given)
+        ))),
+        other => Ok(Some(Problem::new(
+            ProblemCode::WrongType,
+            "id",
+            format!("`id` must be a string, not {}", kind_of(other)),
+        ))),
+    }
+}
+
+/// The `action` of an answer request that asks for the questions waiting
+/// ([`questions_request`]).
+pub const QUESTIONS_ACTION: &str = "questions";
+
+/// Whether the answer request `text` asks for the questions waiting (`"action": "questions"`,
+/// docs/elsewhere.md "The questions"), which the channel's listener answers itself: `None` for
+/// any other document (an answer request, for [`parse_answer_request`]); `Some(Ok(()))` when
+/// the questions are to be sent. Its `id` is optional; `from` is allowed and unused.
+///
+/// Errors (`Some(Err(_))`): [`RequestRefusal::Stale`] when its `id` is another questionnaire's;
+/// [`RequestRefusal::Problems`] for a repeated key, an `id` that is not a string, or any field
+/// besides `id`, `action` and `from`.
+pub fn questions_request(text: &str, id: &str) -> Option<Result<(), RequestRefusal>> {
+    let Ok(Value::Object(doc)) = serde_json::from_str::<Value>(text) else {
+        return None;
+    };
+    if doc.get("action").and_then(Value::as_str) != Some(QUESTIONS_ACTION) {
+        return None;
+    }
+    let mut problems =
+        super::duplicates::duplicate_keys(text, super::duplicates::IN_AN_ANSWERS_FILE);
+    if let Some(given) = doc.get("id") {
+        match check_id(given, id) {
+            Ok(problem) => problems.extend(problem),
+            Err(stale) => return Some(Err(stale)),
+        }
+    }
+    for field in doc.keys().filter(|k| !REQUEST_FIELDS.contains(&k.as_str())) {
+        problems.push(Problem::new(
+            ProblemCode::UnknownField,
+            field,
+            format!(
+                "a questions request has only `id`, `action` and `from`, not {}",
+                quoted(field)
+            ),
+        ));
+    }
+    Some(if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(RequestRefusal::Problems(problems))
+    })
 }
 
 #[cfg(test)]
@@ -1020,7 +1072,7 @@ mod tests {
         assert_eq!(
             request(serde_json::json!({"id": "q-0", "answers": {"nope": 1}})),
             Err(RequestRefusal::Stale(
-                "\"q-0\" is not the id of the questions waiting: the answers are for another ask"
+                "\"q-0\" is not the id of the questions waiting: the request is for another ask"
                     .into()
             ))
         );

@@ -24,8 +24,8 @@ mod rules;
 mod validate;
 
 pub use answers_file::{
-    parse_answer_request, parse_answers, parse_answers_value, read_answers, AnswerEntry,
-    AnswerRequest, AnswersFile, RequestRefusal,
+    parse_answer_request, parse_answers, parse_answers_value, questions_request, read_answers,
+    AnswerEntry, AnswerRequest, AnswersFile, RequestRefusal, QUESTIONS_ACTION,
 };
 pub use codes::{ErrorCode, ProblemCode};
 pub use dialects::{
