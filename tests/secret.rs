@@ -204,3 +204,31 @@ fn on_an_ascii_terminal_a_secret_is_masked_with_stars() {
     let screen = s.screen();
     assert!(screen.contains("Token: ******"), "{screen}");
 }
+
+#[test]
+fn a_secret_question_may_have_no_options_and_its_editor_opens_at_once() {
+    // A token has nothing to choose: `options: []` is a text-only secret question (any other
+    // question still needs an option: `no_options`). The editor is open at once, masked.
+    let payload = json!({"questions": [
+        {"id": "token", "label": "Token", "prompt": "Your API token?", "secret": true,
+         "options": []}]});
+    let opts = Options {
+        env: vec![("PI_ASK_SCREEN".into(), "inline".into())],
+        ..Options::default()
+    };
+    let mut s = Session::spawn_with(&payload.to_string(), &[], opts);
+    s.wait_for("Your API token?");
+    s.send(TYPED);
+    s.wait_for(&format!("> {}", "\u{2022}".repeat(TYPED.len())));
+    s.send("\r");
+    s.wait_for("Review answers");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    let result = result.unwrap();
+    assert_eq!(
+        result["details"]["answers"]["token"],
+        json!({"values": [TYPED], "labels": [TYPED], "indices": [], "customText": TYPED})
+    );
+    assert_absent("the terminal's bytes", &s.output_text());
+}

@@ -54,6 +54,10 @@ payload_fields! {
     /// One question of a payload.
     #[derive(Debug, Deserialize, JsonSchema)]
     #[serde(deny_unknown_fields)]
+    #[schemars(extend(
+        "if" = {"properties": {"secret": {"const": true}}, "required": ["secret"]},
+        "else" = {"properties": {"options": {"minItems": 1}}}
+    ))]
     pub struct InputQuestion, names QUESTION_FIELDS {
         /// Unique id within the payload; not blank. Answers are keyed by it.
         #[schemars(regex(pattern = r"\S"))]
@@ -75,9 +79,8 @@ payload_fields! {
         /// never echoed or written to a file; the result carries it. Defaults to false.
         #[serde(default, deserialize_with = "present")]
         "secret" => secret: Option<bool>,
-        /// At least one option; values unique within the question.
+        /// At least one option (none on a secret question); values unique within the question.
         #[serde(deserialize_with = "objects")]
-        #[schemars(length(min = 1))]
         "options" => options: Vec<InputOption>,
     }
 }

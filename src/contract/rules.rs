@@ -428,9 +428,10 @@ fn question(
     let required = q.required.given().copied().unwrap_or(false);
     let secret = q.secret.given().copied().unwrap_or(false);
     let allow_freeform = q.freeform.given().copied().unwrap_or(true);
-    // A question without options is a text-only question where the format allows it and the
-    // question takes custom text.
-    let text_only_ok = spelling.text_only && allow_freeform && kind != QuestionType::Preview;
+    // A question without options is a text-only question where the format allows it, or it
+    // is secret (a token has no options to offer), and the question takes custom text.
+    let text_only_ok =
+        (spelling.text_only || secret) && allow_freeform && kind != QuestionType::Preview;
 
     let options_key = spelling.options;
     let options_path = at(options_key)();

@@ -744,6 +744,19 @@ mod tests {
             problems(json!({"questions": [q(json!({"secret": "yes"}))]})),
             vec![(ProblemCode::WrongType, "questions[0].secret".to_string())]
         );
+        // A secret question may have no options (a text-only question); others may not.
+        let p = parse_payload_value(
+            &json!({"questions": [{"id": "t", "prompt": "Token?", "secret": true, "options": []}]}),
+        )
+        .unwrap();
+        assert!(p.questions[0].options.is_empty());
+        assert_eq!(
+            problems(
+                json!({"questions": [{"id": "t", "prompt": "Token?", "secret": false,
+                "options": []}]})
+            ),
+            vec![(ProblemCode::NoOptions, "questions[0].options".to_string())]
+        );
         // Codex's spelling is pointed at ours.
         let e =
             parse_payload_value(&json!({"questions": [q(json!({"isSecret": true}))]})).unwrap_err();
