@@ -497,7 +497,7 @@ impl<B: Backend> Session<'_, B> {
                     self.region.restart(&t);
                     self.key_came();
                 } else {
-                    self.resized();
+                    self.resized()?;
                 }
                 Ok(())
             }
@@ -534,13 +534,22 @@ impl<B: Backend> Session<'_, B> {
         self.outcome(outcome)
     }
 
-    /// The window changed size: the block is laid out again and drawn whole.
-    fn resized(&mut self) {
+    /// The window changed size: the block is laid out again and drawn whole, from where the
+    /// terminal says the cursor is when it answers (inline).
+    ///
+    /// Errors: the terminal could not be written or read.
+    fn resized(&mut self) -> io::Result<()> {
         let (rows, cols) = self.io.size();
         let t = self.transcript(None);
-        self.region.resized(self.cols, cols, rows, &t);
+        let cursor = if self.region.wants_cursor_row() {
+            self.io.cursor_row()?
+        } else {
+            None
+        };
+        self.region.resized_at(self.cols, cols, rows, &t, cursor);
         self.cols = cols;
         self.record.update_all(&self.flow, &self.look, cols);
+        Ok(())
     }
 
     /// A key came: the time of `--timeout` starts again; the line saying keys were dropped

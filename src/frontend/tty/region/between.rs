@@ -10,6 +10,31 @@ impl Region {
     /// whole from there. Lines pushed out of the cursor's reach are given up as they are. On a
     /// screen the region owns ([`Region::with_above`]), the next frame is drawn whole.
     pub fn resized(&mut self, old_cols: usize, cols: usize, rows: usize, transcript: &Transcript) {
+        self.resized_at(old_cols, cols, rows, transcript, None);
+    }
+
+    /// Whether a resize is better placed knowing the cursor's row ([`Region::resized_at`]):
+    /// inline under the shell's lines (not on the alternate screen, nor on a screen the region
+    /// owns, where every row is drawn at its place).
+    pub fn wants_cursor_row(&self) -> bool {
+        self.placement == Placement::Inline && !self.owns_screen()
+    }
+
+    /// [`Region::resized`], with the cursor's row after the resize when the terminal told it
+    /// (`cursor`: from the screen's top, from 0; a cursor position query). The rows above the
+    /// cursor on the screen bound how far up the region's top can be: lines the model puts
+    /// higher went into the terminal's history with the resize (a terminal that keeps its
+    /// bottom rows when the window gets shorter, GNU screen; tmux keeping the cursor's row as
+    /// it rewraps) and are given up, not drawn again at the screen's top as if they were still
+    /// there.
+    pub fn resized_at(
+        &mut self,
+        old_cols: usize,
+        cols: usize,
+        rows: usize,
+        transcript: &Transcript,
+        cursor: Option<usize>,
+    ) {
         if self.placement == Placement::Full {
             self.full = None;
             return;
@@ -36,7 +61,10 @@ impl Region {
                 _ => 1,
             })
             .collect();
-        let reach = rows.saturating_sub(1).max(1);
+        let mut reach = rows.saturating_sub(1).max(1);
+        if let Some(row) = cursor {
+            reach = reach.min(row);
+        }
         let mut up: usize = above.iter().sum();
         let mut lost = 0;
         while up > reach && lost < above.len() && above[lost] <= up - reach {
