@@ -474,9 +474,18 @@ impl<B: Backend> Session<'_, B> {
     /// Waits at most `wait` within the grace of the first question ([`super::grace`]): a key
     /// the grace drops is not acted on (nor is the `--timeout` clock started again); a key it
     /// no longer drops, and a resize, are.
+    ///
+    /// A key whose first bytes came within the grace but whose rest had not come when the
+    /// wait ended (an escape sequence, a UTF-8 character or a paste split across reads) keeps
+    /// the burst going ([`super::grace::Grace::extend`]): it is dropped whole when it
+    /// completes, never acted on in part or typed as its tail's characters.
     fn event_in_the_grace(&mut self, wait: Duration) -> io::Result<()> {
         match self.io.event(Some(wait))? {
             Event::Key(_) if self.grace.drops(self.io.now()) => Ok(()),
+            Event::Timeout if self.io.input_pending() => {
+                self.grace.extend(self.io.now());
+                Ok(())
+            }
             event => self.on_event(event),
         }
     }
