@@ -666,8 +666,10 @@ fn csi(body: &[u8], fin: u8) -> Done {
     let key = match fin {
         b'A' | b'a' => Key::Up,
         b'B' | b'b' => Key::Down,
-        b'C' | b'c' => Key::Right,
-        b'D' | b'd' => Key::Left,
+        b'C' | b'D' => sideways(fin, number(body, 1, 1)),
+        // rxvt's Shift+→ / Shift+←.
+        b'c' => Key::Right,
+        b'd' => Key::Left,
         b'H' => Key::Home,
         b'F' => Key::End,
         b'Z' => Key::BackTab,
@@ -772,6 +774,21 @@ fn upper(c: char) -> char {
     }
 }
 
+/// → (`fin` `C`) or ← (`D`) with the xterm modifier number `mods` (1 + bits: 1 Shift, 2 Alt,
+/// 4 Ctrl, 8 Meta): Ctrl wins over Alt and Meta (Ctrl+Alt+← is `CtrlLeft`), Shift is dropped.
+fn sideways(fin: u8, mods: u32) -> Key {
+    let bits = mods.saturating_sub(1);
+    let right = fin == b'C';
+    match (bits & 4 != 0, bits & (2 | 8) != 0, right) {
+        (true, _, true) => Key::CtrlRight,
+        (true, _, false) => Key::CtrlLeft,
+        (false, true, true) => Key::AltRight,
+        (false, true, false) => Key::AltLeft,
+        (false, false, true) => Key::Right,
+        (false, false, false) => Key::Left,
+    }
+}
+
 /// The meaning of a complete SS3 sequence `ESC O params fin`.
 fn ss3(params: &[u8], fin: u8) -> Done {
     if !params.iter().all(|b| matches!(b, b'0'..=b';')) {
@@ -780,8 +797,17 @@ fn ss3(params: &[u8], fin: u8) -> Done {
     let key = match fin {
         b'A' | b'a' => Key::Up,
         b'B' | b'b' => Key::Down,
-        b'C' | b'c' => Key::Right,
-        b'D' | b'd' => Key::Left,
+        // `ESC O 5 D` and the like: the modifiers are the last number.
+        b'C' | b'D' => {
+            let mods = params
+                .split(|&b| b == b';')
+                .next_back()
+                .map_or(1, |n| number(n, 0, 1));
+            sideways(fin, mods)
+        }
+        // rxvt's Ctrl+→ / Ctrl+←.
+        b'c' => Key::CtrlRight,
+        b'd' => Key::CtrlLeft,
         b'H' => Key::Home,
         b'F' => Key::End,
         b'M' => Key::Enter,

@@ -417,8 +417,15 @@ pub static PAGER: &[Binding] = &[
 ];
 
 /// What `key` does on the screen whose map is `map` (then [`GLOBAL`]); `None`: nothing.
-/// A digit's [`Action::Number`] carries its number (1-9).
+/// A digit's [`Action::Number`] carries its number (1-9). Ctrl or Alt with ←/→ (a word move
+/// in an editor) is the plain arrow here.
 pub fn action(map: &[Binding], key: &Key) -> Option<Action> {
+    // Ctrl or Alt with ←/→ moves by words in an editor; elsewhere it is the arrow.
+    let key = match key {
+        Key::CtrlLeft | Key::AltLeft => &Key::Left,
+        Key::CtrlRight | Key::AltRight => &Key::Right,
+        key => key,
+    };
     map.iter()
         .chain(GLOBAL)
         .find(|b| b.keys.contains(key))
@@ -637,11 +644,16 @@ pub static EDITOR: &[EditBinding] = &[
         "\u{2192} ^F",
         "forward a character"
     ),
-    edit!(&[Key::Alt('b')], EditAction::WordLeft, "M-b", "back a word"),
     edit!(
-        &[Key::Alt('f')],
+        &[Key::Alt('b'), Key::CtrlLeft, Key::AltLeft],
+        EditAction::WordLeft,
+        "M-b ^\u{2190} M-\u{2190}",
+        "back a word"
+    ),
+    edit!(
+        &[Key::Alt('f'), Key::CtrlRight, Key::AltRight],
         EditAction::WordRight,
-        "M-f",
+        "M-f ^\u{2192} M-\u{2192}",
         "forward a word"
     ),
     edit!(
