@@ -349,6 +349,9 @@ pub struct LineEditor {
     full: bool,
     /// The first text row in view (kept from one view to the next).
     top: std::cell::Cell<usize>,
+    /// The column ↑ / ↓ keep (in characters), from the first of a run of them: a shorter
+    /// line on the way does not move the cursor left for good.
+    goal: Option<usize>,
 }
 
 impl std::fmt::Debug for LineEditor {
@@ -381,6 +384,7 @@ impl LineEditor {
             paste: PasteFilter::default(),
             full: false,
             top: std::cell::Cell::new(0),
+            goal: None,
         }
     }
 
@@ -418,6 +422,9 @@ impl LineEditor {
         }
         let typed = matches!(key, Key::Char(c) if c.is_alphanumeric());
         let action = edit_action(key);
+        if !matches!(action, Some(EditAction::Up | EditAction::Down)) {
+            self.goal = None;
+        }
         if std::mem::take(&mut self.ctrl_x) && *key == Key::Ctrl('e') {
             return self.external();
         }
@@ -616,13 +623,16 @@ impl LineEditor {
         true
     }
 
-    /// The cursor to the same column (in characters) of the line below (`down`) or above, in
-    /// a text of several lines; whether there was one.
+    /// The cursor to the goal column (in characters; the cursor's own at the first ↑ / ↓ of a
+    /// run) of the line below (`down`) or above, or that line's end when it is shorter, in a
+    /// text of several lines; whether there was one.
     fn line_up_down(&mut self, down: bool) -> bool {
         let text = self.line.as_str();
         let pos = self.line.pos();
         let start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
-        let column = text[start..pos].chars().count();
+        let column = *self
+            .goal
+            .get_or_insert_with(|| text[start..pos].chars().count());
         let (from, to) = if down {
             let Some(end) = text[pos..].find('\n').map(|i| pos + i) else {
                 return false;
