@@ -96,6 +96,7 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         flow,
         io: backend,
     };
+    s.screens.cell_cursor = !s.region.shows_cursor();
     s.screens.quiet = crate::ui::keymap::quiet_globals(
         opts.context.is_some(),
         opts.placement == Placement::Inline,
@@ -303,7 +304,7 @@ impl<B: Backend> Session<'_, B> {
         let block = if rows < MIN_ROWS {
             Block {
                 lines: vec![fit(words::TOO_SMALL, width)],
-                editor: false,
+                ..Block::default()
             }
         } else if self.region.placement() == Placement::Full {
             // On the alternate screen the title heads the screen (inline it is the
@@ -322,7 +323,9 @@ impl<B: Backend> Session<'_, B> {
                 height.max(1),
                 status.as_deref(),
             );
+            let titled = usize::from(title.is_some());
             block.lines.splice(0..0, title);
+            block.cursor = block.cursor.map(|(row, col)| (row + titled, col));
             block
         } else {
             self.screens.render(
@@ -338,7 +341,11 @@ impl<B: Backend> Session<'_, B> {
         let mut block = block;
         let budget = self.region.budget(rows);
         if block.lines.len() > budget {
-            block.lines.drain(..block.lines.len() - budget);
+            let cut = block.lines.len() - budget;
+            block.lines.drain(..cut);
+            block.cursor = block
+                .cursor
+                .and_then(|(row, col)| Some((row.checked_sub(cut)?, col)));
         }
         block
     }

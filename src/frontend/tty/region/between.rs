@@ -55,17 +55,26 @@ impl Region {
             self.forget_pushed();
         }
         let reflows = self.reflows && cols < old_cols;
-        let above: Vec<usize> = (0..self.at)
-            .map(|row| match self.shown.get(row) {
-                Some(Some(l)) if reflows => measure_text_width(l).max(1).div_ceil(cols),
-                _ => 1,
-            })
-            .collect();
+        let rows_of = |row: usize| match self.shown.get(row) {
+            Some(Some(l)) if reflows => measure_text_width(l).max(1).div_ceil(cols),
+            _ => 1,
+        };
+        // The cursor at an editor's editing position: the rows above it, and those of the
+        // block under it (the old frame's, rewrapped), which the next frame draws over.
+        let (cursor_row, cursor_col) = self.parked.take().unwrap_or((self.at, 0));
+        let above: Vec<usize> = (0..cursor_row).map(rows_of).collect();
+        let (into_row, under) = if cursor_row < self.at {
+            let into = if reflows { cursor_col / cols } else { 0 };
+            let under: usize = (cursor_row..self.at).map(rows_of).sum();
+            (into, under.saturating_sub(into))
+        } else {
+            (0, 0)
+        };
         let mut reach = rows.saturating_sub(1).max(1);
         if let Some(row) = cursor {
             reach = reach.min(row);
         }
-        let mut up: usize = above.iter().sum();
+        let mut up: usize = above.iter().sum::<usize>() + into_row;
         let mut lost = 0;
         while up > reach && lost < above.len() && above[lost] <= up - reach {
             up -= above[lost];
@@ -90,10 +99,12 @@ impl Region {
         }
         let room = rows.saturating_sub(1).saturating_sub(up);
         let up = up + self.pull_back(grown.min(room), cols);
-        self.shown = vec![None; up];
+        // The old block's rows under the cursor: unknown, drawn over or erased.
+        let under = under.min(rows.saturating_sub(1).saturating_sub(up.min(rows)));
+        self.shown = vec![None; up + under];
         self.at = up;
-        self.exists = up;
-        self.dirty = up;
+        self.exists = up + under;
+        self.dirty = up + under;
     }
 
     /// Inline: whatever was drawn stays as the terminal has it, and the region starts again at
@@ -117,6 +128,7 @@ impl Region {
         }
         // The shell's lines come under everything drawn so far.
         self.forget_pushed();
+        self.parked = None;
         self.separate_given_up();
         self.shown.clear();
         self.at = 0;
