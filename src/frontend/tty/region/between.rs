@@ -21,12 +21,11 @@ impl Region {
     }
 
     /// [`Region::resized`], with the cursor's row after the resize when the terminal told it
-    /// (`cursor`: from the screen's top, from 0; a cursor position query). The rows above the
-    /// cursor on the screen bound how far up the region's top can be: lines the model puts
-    /// higher went into the terminal's history with the resize (a terminal that keeps its
-    /// bottom rows when the window gets shorter, GNU screen; tmux keeping the cursor's row as
-    /// it rewraps) and are given up, not drawn again at the screen's top as if they were still
-    /// there.
+    /// (`cursor`: from the screen's top, from 0; a cursor position query). When the window
+    /// got shorter, the rows above the cursor on the screen bound how far up the region's top
+    /// can be: lines the model puts higher went into the terminal's history with the resize
+    /// (GNU screen keeps its bottom rows, tmux pushes the top ones as it rewraps and shortens
+    /// at once) and are given up, not drawn again at the screen's top as if still there.
     pub fn resized_at(
         &mut self,
         old_cols: usize,
@@ -47,6 +46,7 @@ impl Region {
         }
         let cols = cols.max(1);
         let grown = rows.saturating_sub(self.rows);
+        let shorter = rows < self.rows;
         self.rows = rows;
         if cols != old_cols {
             // tmux rewraps its history too, and a few resizes between two frames (each pushing
@@ -71,7 +71,10 @@ impl Region {
             (0, 0)
         };
         let mut reach = rows.saturating_sub(1).max(1);
-        if let Some(row) = cursor {
+        // Only a shorter window pushes rows into the history by itself (a narrower one of
+        // the same height keeps them on the screen, and the rows a rewrap adds are counted
+        // by the widths above, which may be more than the terminal made).
+        if let Some(row) = cursor.filter(|_| shorter) {
             reach = reach.min(row);
         }
         let mut up: usize = above.iter().sum::<usize>() + into_row;
