@@ -544,9 +544,12 @@ fn a_width_and_height_change_in_tmux_leaves_the_title_once() {
         "{pane}"
     );
     let answer: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).unwrap())
-            .unwrap();
-    assert_eq!(answer["details"]["answers"]["a"]["values"], json!(["blue"]), "{answer}");
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();
+    assert_eq!(
+        answer["details"]["answers"]["a"]["values"],
+        json!(["blue"]),
+        "{answer}"
+    );
 }
 
 #[test]

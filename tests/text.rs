@@ -107,7 +107,13 @@ fn the_editor_draws_its_cursor_where_tmux_draws_wide_graphemes() {
     let at = || {
         tmux(
             &socket,
-            &["display-message", "-p", "-t", "t", "#{cursor_x},#{cursor_y}"],
+            &[
+                "display-message",
+                "-p",
+                "-t",
+                "t",
+                "#{cursor_x},#{cursor_y}",
+            ],
         )
     };
     let start = std::time::Instant::now();

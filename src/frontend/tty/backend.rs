@@ -233,7 +233,9 @@ impl Backend for TtyBackend {
             return Ok(None);
         }
         crate::terminal::write_tty(b"\x1b[6n")?;
-        let answer = self.keys.cursor_report(CURSOR_QUERY_WAIT, &mut self.early)?;
+        let answer = self
+            .keys
+            .cursor_report(CURSOR_QUERY_WAIT, &mut self.early)?;
         Ok(answer.map(|(row, _)| usize::from(row.max(1)) - 1))
     }
 

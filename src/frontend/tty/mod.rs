@@ -565,6 +565,7 @@ impl<B: Backend> Session<'_, B> {
         self.region.resized_at(self.cols, cols, rows, &t, cursor);
         self.cols = cols;
         self.record.update_all(&self.flow, &self.look, cols);
+        self.lay_out_listing(false);
         Ok(())
     }
 

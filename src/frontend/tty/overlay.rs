@@ -81,6 +81,8 @@ pub(super) struct Editor {
     /// The rows of the candidates the last Tab listed (`crate::complete::list_rows`), shown
     /// under the editor until the next key.
     pub listing: Vec<String>,
+    /// The names the last Tab listed, to lay `listing` out again at another width.
+    pub candidates: Vec<String>,
     /// What `@` completion says after the text (`  indexing… N files`, why it gave up).
     pub status: Option<String>,
 }
@@ -103,6 +105,7 @@ impl Editor {
             line: Box::new(LineEditor::new(spec)),
             notice: None,
             listing: Vec::new(),
+            candidates: Vec::new(),
             status: None,
         }
     }
