@@ -268,6 +268,10 @@ pub static TEXT: &[Binding] = &[
 /// ([`crate::ui::question::hint_map`]).
 pub const MULTI_ENTER_ON_TYPE_YOUR_OWN: &str = "edit";
 
+/// What the hint line says Esc does under a filter: it clears the filter (a second Esc
+/// cancels).
+pub const ESC_CLEARS_FILTER: &str = "clear filter";
+
 /// A multi-select question.
 pub static MULTI: &[Binding] = &[
     MOVES[0],

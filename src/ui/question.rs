@@ -114,19 +114,30 @@ pub fn keymap(question: &Question) -> &'static [Binding] {
 }
 
 /// The bindings a question's hint line names with `row` highlighted: its [`keymap`], where
-/// Enter's words say what Enter does on that row. On a multi-select question's Type your own
-/// row Enter opens the editor (upstream `activateCustomOption`), so the hint reads `Enter
-/// edit` there, not `Enter done`.
-pub fn hint_map(question: &Question, row: Row) -> std::borrow::Cow<'static, [Binding]> {
+/// Enter's words say what Enter does on that row and Esc's what it does with a filter set
+/// (`filtered`). On a multi-select question's Type your own row Enter opens the editor
+/// (upstream `activateCustomOption`), so the hint reads `Enter edit` there, not `Enter done`;
+/// with a filter set Esc clears it (and cancels only then), so the hint reads `Esc clear
+/// filter`.
+pub fn hint_map(
+    question: &Question,
+    row: Row,
+    filtered: bool,
+) -> std::borrow::Cow<'static, [Binding]> {
     let map = keymap(question);
-    if question.kind != QuestionType::Multi || row != Row::TypeOwn {
+    let edit = question.kind == QuestionType::Multi && row == Row::TypeOwn;
+    if !edit && !filtered {
         return std::borrow::Cow::Borrowed(map);
     }
     std::borrow::Cow::Owned(
         map.iter()
             .map(|b| match b.action {
-                Action::Confirm => Binding {
+                Action::Confirm if edit => Binding {
                     hint: keymap::MULTI_ENTER_ON_TYPE_YOUR_OWN,
+                    ..*b
+                },
+                Action::Cancel if filtered => Binding {
+                    hint: keymap::ESC_CLEARS_FILTER,
                     ..*b
                 },
                 _ => *b,

@@ -55,7 +55,7 @@ pub(super) struct QuestionPrompt {
     /// The hint line as last drawn, for the width and page counter it was drawn for: it
     /// depends on nothing else (the question's key map and the look stay), and laying it out
     /// is a fifth of a key's work (docs/benchmarks.md, figure 2).
-    hint: RefCell<Option<(usize, String, bool, String)>>,
+    hint: RefCell<Option<(usize, String, (bool, bool), String)>>,
     /// The prompt's rows as last drawn, for the width and the rows they had: they depend on
     /// nothing else (the payload and the look stay).
     prompt: RefCell<Option<PromptRows>>,
