@@ -168,7 +168,6 @@ pub fn drawn_width(line: &str) -> usize {
     total + width_of(rest)
 }
 
-
 /// `text` with every grapheme longer than [`MAX_GRAPHEME_BYTES`] cut to its first code points
 /// within that bound; borrowed when none is.
 pub fn capped(text: &str) -> Cow<'_, str> {
