@@ -318,3 +318,20 @@ fn typed_text_taller_than_the_editor_keeps_the_block_in_windows_of_every_size() 
         assert_eq!(fake.left().last().map(String::as_str), Some("✔ Submitted"));
     }
 }
+
+/// Found by the tty_session fuzz target (its `paste_resize` seed): a long paste in a note
+/// editor in a window of 2 rows, then 7x12: the shell's line above the run stays.
+#[test]
+fn a_long_paste_then_a_resize_keeps_the_shells_line() {
+    let digits: String = "0123456789".repeat(30);
+    let mut events = vec![key(Key::Char('n')), key(Key::Paste(digits))];
+    events.push(Event::Resize);
+    events.extend([Key::Enter, Key::Char('1'), Key::Tab, Key::Enter].map(key));
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(2, 30, events);
+    backend.sizes = [(7, 12)].into();
+    backend.print("$ pi-ask q.json\n");
+    let ending = drive(Flow::new(&p), &mut backend, &inline_opts());
+    assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
+    backend.assert_no_stale_rows();
+}
