@@ -339,3 +339,16 @@ fn a_long_paste_then_a_resize_keeps_the_shells_line() {
     assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
     backend.assert_no_stale_rows();
 }
+
+/// Found by the tty_session fuzz target: four resizes in a row (22x20, 27x82, 33x85, 32x85,
+/// 35x26) at the preview question, then keys.
+#[test]
+fn four_resizes_in_a_row_at_a_preview_question_leave_nothing_stale() {
+    let mut events = vec![Event::Resize; 4];
+    events.extend([Key::Char('\u{fffd}'), Key::Enter, Key::Char('\u{fffd}')].map(key));
+    let p = parse_payload(include_str!("../../../../examples/config-preview.json")).unwrap();
+    let mut backend = FakeBackend::new(22, 20, events);
+    backend.sizes = [(27, 82), (33, 85), (32, 85), (35, 26)].into();
+    let _ = drive(Flow::new(&p), &mut backend, &inline_opts());
+    backend.assert_no_stale_rows();
+}
