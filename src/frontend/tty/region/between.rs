@@ -83,7 +83,9 @@ impl Region {
             up -= above[lost];
             lost += 1;
         }
-        let up = up.min(reach);
+        // Never above the screen's top: a cursor-up stops there (the model counts more rows
+        // than the terminal made, or the terminal pulled rows back above the cursor).
+        let up = up.min(reach).min(cursor.unwrap_or(usize::MAX));
         // Rows of the block went out of reach with the lines: the terminal keeps them under
         // those lines (tmux pushes the top rows into its history), so the lines are separated
         // from the rest of the transcript.
