@@ -355,3 +355,72 @@ fn four_resizes_in_a_row_at_a_preview_question_leave_nothing_stale() {
     let _ = drive(Flow::new(&p), &mut backend, &inline_opts());
     backend.assert_no_stale_rows();
 }
+
+/// The tty_session fuzz target's session for `data` (fuzz/fuzz_targets/tty_session.rs),
+/// inline: the backend after the run.
+fn fuzz_session(data: &[u8]) -> FakeBackend {
+    use crate::keys::{Input, KeyReader, ManualClock, ScriptedSource};
+    use std::time::Duration;
+    let size = |b: u8| (2 + usize::from(b % 40), 10 + usize::from(b / 2));
+    let payloads = [
+        include_str!("../../../../examples/implementation-preferences.json"),
+        include_str!("../../../../examples/config-preview.json"),
+        include_str!("../../../../examples/database.json"),
+    ];
+    let (pick, first, rest) = (data[0], data[1], &data[2..]);
+    let p = parse_payload(payloads[usize::from(pick) % 4]).unwrap();
+    let clock = ManualClock::new();
+    let mut source = ScriptedSource::new(&clock);
+    let mut sizes = std::collections::VecDeque::new();
+    for pair in rest.chunks_exact(2) {
+        if pair[0] == 255 {
+            source.push(Duration::from_millis(1), Input::Resize);
+            sizes.push_back(size(pair[1]));
+        } else {
+            source.push_bytes(Duration::from_millis(u64::from(pair[0] % 40)), &[pair[1]]);
+        }
+    }
+    let mut reader = KeyReader::new(source, clock.clone(), Duration::from_millis(25));
+    let mut events = Vec::new();
+    let mut last = crate::keys::Clock::now(&clock);
+    while let Ok(event) = reader.next(None) {
+        if event != Event::Timeout {
+            let now = crate::keys::Clock::now(&clock);
+            events.push((now - last, event));
+            last = now;
+        }
+    }
+    let (rows, cols) = size(first);
+    let mut backend = FakeBackend::timed(rows, cols, events);
+    backend.sizes = sizes;
+    backend.idle_at_end = pick & 0x40 != 0;
+    if pick & 0x04 != 0 {
+        backend.print("$ pi-ask q.json\n");
+    }
+    if pick & 0x08 != 0 {
+        backend.print("progress: 42% done");
+    }
+    let opts = AskOptions {
+        cwd: ".".into(),
+        context: Some("the agent's message".into()),
+        timeout: (pick & 0x40 != 0).then(|| Duration::from_secs(3)),
+        ..inline_opts()
+    };
+    let _ = drive(Flow::new(&p), &mut backend, &opts);
+    backend
+}
+
+/// Found by the tty_session fuzz target: 40 resizes to 17x137 and one to 18x38 between keys,
+/// the shell's lines above the run (`--timeout 3`).
+#[test]
+fn many_resizes_between_keys_keep_the_shells_lines() {
+    let hex = "4c1e0032383838383838383838"
+        .to_string()
+        + &"ff".repeat(70)
+        + "383838383838802c0a0000680065006c006c006e000d0009000d";
+    let data: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect();
+    fuzz_session(&data).assert_no_stale_rows();
+}
