@@ -365,3 +365,32 @@ fn a_name_with_control_characters_is_inserted_as_it_is_and_drawn_escaped() {
         custom_answer("@a\u{1b}]0;pwn\u{7}.txt")
     );
 }
+
+/// The candidates a Tab listed are laid out again for a narrower window (one a row), each
+/// name whole, not the wide window's rows cut at the new width.
+#[test]
+fn the_listed_candidates_are_laid_out_again_after_a_resize() {
+    let dir = tempfile::tempdir().unwrap();
+    let names: Vec<String> = (1..=4)
+        .map(|i| format!("alpha_long_name_number_{i:02}.md"))
+        .collect();
+    for name in &names {
+        write(dir.path(), name);
+    }
+    let mut s = open_editor(dir.path());
+    s.send("@alp");
+    s.send(TAB);
+    // At 100 columns, three names a row.
+    s.wait_until("the list", |screen| {
+        screen.lines().any(|l| {
+            l.contains("alpha_long_name_number_01.md") && l.contains("alpha_long_name_number_03.md")
+        })
+    });
+    s.set_window_size(30, 40);
+    let screen = s.wait_until("every name whole, one a row", |screen| {
+        names
+            .iter()
+            .all(|n| screen.lines().any(|l| l.trim() == n.as_str()))
+    });
+    assert!(screen.contains("> @alpha_long_name_number_0"), "{screen}");
+}

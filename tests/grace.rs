@@ -210,3 +210,41 @@ fn plain_mode_drops_a_burst_of_lines_whole() {
     s.send("\r");
     assert_eq!(style(&mut s), chosen("balanced", "Balanced", 2));
 }
+
+/// A key whose first bytes come within the grace and the rest after it (an arrow key split
+/// across reads, a UTF-8 character, a paste: common over ssh) is one key of the burst,
+/// dropped whole: no part of it is acted on or typed as text. The escape delay is set long so
+/// the split sequence is still one sequence when its rest comes.
+#[test]
+fn a_key_split_across_the_graces_end_is_dropped_whole() {
+    let payload = r#"{"question": "Name the project?"}"#;
+    let parts: [(&[u8], &[u8]); 3] = [
+        (b"\x1b", b"[B"),
+        (b"\xc3", b"\xa9"),
+        (b"\x1b[200~abc", b"def\x1b[201~"),
+    ];
+    for (head, tail) in parts {
+        let mut opts = options("inline", BURST_GRACE_MS);
+        opts.env.push(("PI_ASK_ESCDELAY".into(), "2500".into()));
+        let mut s = Session::spawn_with(payload, &["--auto-submit"], opts);
+        s.wait_for("Name the project?");
+        let seen = Instant::now();
+        // The head well within the grace (it ends 3 s after the first frame at the latest),
+        // the tail past its end.
+        sleep_until(seen, Duration::from_millis(2500));
+        s.send_bytes(head);
+        sleep_until(seen, Duration::from_millis(3400));
+        s.send_bytes(tail);
+        sleep_until(seen, Duration::from_millis(3400) + AFTER_A_BURST);
+        let shown = s.screen();
+        assert!(shown.contains("> Type answer..."), "{head:?}: {shown}");
+        s.send("Atlas\r");
+        let (code, result) = s.finish();
+        assert_eq!(code, 0, "{head:?}: {}", s.stderr());
+        assert_eq!(
+            result.expect("a result")["details"]["answers"],
+            json!({"q1": {"values": ["Atlas"], "labels": ["Atlas"], "indices": [], "customText": "Atlas"}}),
+            "{head:?}"
+        );
+    }
+}

@@ -497,6 +497,67 @@ fn a_width_shrink_in_tmux_lays_the_block_out_once_on_screen() {
     );
 }
 
+/// A question whose prompt and options are wider than 70 columns.
+const LONG: &str = r#"{"title": "Long labels", "questions": [{"id": "a", "label": "Deployment", "prompt": "Which deployment strategy should the rollout of the new payment service use across all the regions we run in today?", "options": [{"value": "blue", "label": "Blue-green with a full standby fleet kept warm in every region"}, {"value": "canary", "label": "Canary releases starting at one percent of traffic then ramping"}, {"value": "rolling", "label": "Rolling updates one availability zone at a time"}]}]}"#;
+
+/// tmux's width-and-height change at once (100x20 to 70x14) pushes the region's top into its
+/// history; the cursor position query tells the region so, and it gives its title up there
+/// instead of drawing it again at the screen's top: the title is in tmux's history and on the
+/// screen once in all, and the run ends with the answer under it.
+#[test]
+fn a_width_and_height_change_in_tmux_leaves_the_title_once() {
+    if !tmux_available("inline") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), LONG).unwrap();
+    let socket = format!("pi-ask-inline-wh-{}", std::process::id());
+    let command = format!(
+        "cd {} && printf 'before\\n' && LANG=C.UTF-8 NO_COLOR=1 PI_ASK_KEY_GRACE=0 PI_ASK_SCREEN=inline {} q.json --output r.json; sleep 60",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_pi-ask")
+    );
+    tmux_session(&socket, 100, 20, &command);
+    tmux_wait(&socket, "the question", |p| p.contains("? keys"));
+    tmux(
+        &socket,
+        &["resize-window", "-t", "t", "-x", "70", "-y", "14"],
+    );
+    // The frame for 70 columns: the option's label is cut to the width.
+    tmux_wait(&socket, "the frame for 70 columns", |p| {
+        p.contains("kept warm in every reg…")
+    });
+    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
+    tmux_wait(&socket, "the review", |p| p.contains("Review answers"));
+    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
+    let pane = tmux_wait(&socket, "the transcript", |p| p.contains("✔ Submitted"));
+    tmux(&socket, &["kill-server"]);
+    let ours: Vec<&str> = pane
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert_eq!(
+        ours.iter().filter(|l| **l == "Long labels").count(),
+        1,
+        "{pane}"
+    );
+    assert!(
+        ours.ends_with(&[
+            "Deployment: Blue-green with a full standby fleet kept warm in every …",
+            "✔ Submitted"
+        ]),
+        "{pane}"
+    );
+    let answer: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();
+    assert_eq!(
+        answer["details"]["answers"]["a"]["values"],
+        json!(["blue"]),
+        "{answer}"
+    );
+}
+
 #[test]
 fn a_long_completion_list_stays_inside_the_block_and_leaves_nothing() {
     let tree = tempfile::tempdir().unwrap();

@@ -345,13 +345,12 @@ fn a_resize_with_an_editor_open_lays_the_block_out_again_at_once() {
         );
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    // The terminal's cursor rests at the left of the row under the block (the editor draws
-    // its own cursor after the draft).
+    // The terminal's cursor is at the editing position, after the draft (`> abc`).
     let at = tmux(
         &socket,
         &["display-message", "-p", "-t", "t", "#{cursor_x}"],
     );
-    assert_eq!(at.trim(), "0");
+    assert_eq!(at.trim(), "5");
     // Back to 80 columns: laid out again there too; the draft goes on.
     tmux(
         &socket,
@@ -1019,12 +1018,9 @@ fn a_long_paste_in_a_note(tag: &str, shrink: Option<(u16, u16)>) {
         let pushed: usize = history(&socket).trim().parse().unwrap();
         assert!(pushed <= 2, "{pushed} rows in the history: {pane}");
     }
-    // The one row of the block tmux pushed stays above the transcript.
-    let pushed: &[&str] = match shrink {
-        Some(_) => &["Note on PostgreSQL · Enter save · Esc close"],
-        None => &[],
-    };
-    let result = save_the_note_and_submit_past(&socket, dir.path(), "note: 1↵ 2↵ 3↵", pushed);
+    // Nothing of the block stays above the transcript (the terminal's cursor at the editing
+    // position, on the paste's last row, tmux pushed one row less: the row under the block).
+    let result = save_the_note_and_submit_past(&socket, dir.path(), "note: 1↵ 2↵ 3↵", &[]);
     assert_eq!(
         result["details"]["answers"]["database"]["optionNotes"]["postgres"],
         json!(seq.join("\n"))

@@ -240,12 +240,12 @@ fn an_outside_stop_with_the_editor_open(signal: &str, args: &str, narrow: bool) 
     let mut expected: Vec<String> =
         vec![format!("$ {command}"), "Implementation preferences".into()];
     expected.extend(BLOCK.iter().map(|l| l.to_string()));
-    // The editor's rows are the block's; the cursor rested on the row under it, where the
-    // shell's line starts. After `fg` the block is drawn again under the shell's lines, as at
-    // a menu (the title, given up with the rows above, is left in the final transcript).
+    // The editor's rows are the block's; the terminal's cursor was at the editing position,
+    // after the draft: the shell's line starts under it. After `fg` the block is drawn again
+    // under the shell's lines, as at a menu (the title, given up with the rows above, is left
+    // in the final transcript).
     expected.extend([
         "> draft text".into(),
-        String::new(),
         stopped.clone(),
         "$ fg".into(),
         job.clone(),
@@ -261,8 +261,8 @@ fn an_outside_stop_with_the_editor_open(signal: &str, args: &str, narrow: bool) 
     std::thread::sleep(std::time::Duration::from_millis(400));
     let later = pane.visible();
     assert_eq!(later, expected, "{}", later.join("\n"));
-    // The terminal's cursor rests under the block (the editor draws its own).
-    assert_eq!(pane.cursor(), (0, expected.len()));
+    // The terminal's cursor is at the editing position, after the draft.
+    assert_eq!(pane.cursor(), (12, expected.len() - 1));
 
     // The editor reads in its raw mode: the letters go in, ← moves the cursor, nothing echoes.
     pane.text("XY");
@@ -274,7 +274,8 @@ fn an_outside_stop_with_the_editor_open(signal: &str, args: &str, narrow: bool) 
         rows.last().is_some_and(|l| l == "> draft textXZY")
     });
     assert_eq!(shown, expected, "{}", shown.join("\n"));
-    assert_eq!(pane.cursor(), (0, last + 1));
+    // After the Z (← moved back over the Y).
+    assert_eq!(pane.cursor(), (14, last));
 
     pane.keys(&["Enter"]);
     tmux_wait(&pane.socket, "the second question", |p| {

@@ -75,12 +75,6 @@ fn the_editor_draws_its_cursor_where_tmux_draws_wide_graphemes() {
     let socket = format!("pi-ask-text-{}", std::process::id());
     let _dir = pi_ask_in_tmux(&socket, &text_only_payload(), 80, 20);
     let pane = || tmux(&socket, &["capture-pane", "-p", "-t", "t"]);
-    let cursor = || {
-        tmux(
-            &socket,
-            &["display-message", "-p", "-t", "t", "#{cursor_x}"],
-        )
-    };
     wait_until("the question", pane, |p| {
         p.contains("What should the release be called?")
     });
@@ -102,21 +96,37 @@ fn the_editor_draws_its_cursor_where_tmux_draws_wide_graphemes() {
         .find(|l| l.contains("aXb"))
         .unwrap()
         .to_string();
-    // The editor's cursor, a reverse-video cell, sits on the `b` (drawn by the editor's own
-    // layout, not by moving the terminal's cursor; that rests under the block).
-    let styled = wait_until(
-        "the cursor",
-        || tmux(&socket, &["capture-pane", "-p", "-e", "-t", "t"]),
-        |p| p.contains("aX\x1b[7mb"),
-    );
-    let x = cursor();
+    // The terminal's own cursor sits on the `b` (put at the editing position, where input
+    // methods and screen readers follow it), no reverse-video cell drawn: 2 columns of the
+    // prompt, 4 of 👍🏽, 2 of `aX`.
+    let row = shown
+        .lines()
+        .position(|l| l.contains("aXb"))
+        .unwrap()
+        .to_string();
+    let at = || {
+        tmux(
+            &socket,
+            &[
+                "display-message",
+                "-p",
+                "-t",
+                "t",
+                "#{cursor_x},#{cursor_y}",
+            ],
+        )
+    };
+    let start = std::time::Instant::now();
+    let mut x = at();
+    while x.trim() != format!("8,{row}") && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+        x = at();
+    }
+    let styled = tmux(&socket, &["capture-pane", "-p", "-e", "-t", "t"]);
     tmux(&socket, &["kill-server"]);
     assert_eq!(line.trim_end(), "> \u{1f44d}\u{1f3fd}aXb", "{shown}");
-    assert!(
-        styled.contains("> \u{1f44d}\u{1f3fd}aX\x1b[7mb"),
-        "{styled:?}"
-    );
-    assert_eq!(x.trim(), "0");
+    assert_eq!(x.trim(), format!("8,{row}"), "{shown}");
+    assert!(!styled.contains("\x1b[7m"), "{styled:?}");
 }
 
 #[test]

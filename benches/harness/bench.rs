@@ -520,6 +520,10 @@ struct Tool {
 pub const PI_INLINE: &str = "pi-ask inline";
 /// Name of pi-ask's row drawing on the alternate screen (`--screen full`).
 pub const PI_FULL: &str = "pi-ask full";
+/// Figure 2's rows of a key typed in an editor (inline), against the menu's key.
+pub const PI_EDITOR_CHAR: &str = "pi-ask inline editor, a character";
+/// A word deleted (Ctrl+W) and put back (Ctrl+_, undo) in an editor.
+pub const PI_EDITOR_WORD: &str = "pi-ask inline editor, a word";
 
 /// A placement of pi-ask's questionnaire (`--screen inline|full`): a row of figures 1 and 2.
 struct Placement {
@@ -1084,6 +1088,8 @@ struct KeySession {
     absent: Option<String>,
     /// A peer (see [`Tool::peer`]).
     peer: bool,
+    /// The keys sent in turn: the first on even keys, the second on odd ones (Down, Up).
+    keys: [&'static [u8]; 2],
 }
 
 impl KeySession {
@@ -1100,6 +1106,7 @@ impl KeySession {
             error: None,
             absent: Some(why),
             peer: false,
+            keys: [DOWN, UP],
         }
     }
 
@@ -1129,7 +1136,7 @@ impl KeySession {
         };
         let learned = Pty::spawn(cmd, stdin).and_then(|(pty, _)| {
             let pty = session.pty.insert(pty);
-            let (up, down) = KeySession::learn(pty, ready)?;
+            let (up, down) = KeySession::learn(pty, ready, session.keys)?;
             session.up = up;
             session.down = down;
             Ok(())
@@ -1140,14 +1147,49 @@ impl KeySession {
         session
     }
 
-    /// The screens after Up and after Down.
-    fn learn(pty: &mut Pty, ready: &str) -> io::Result<(String, String)> {
+    /// A key session in pi-ask's editor: `cmd` started, `open` typed once `ready` shows (the
+    /// editor opened, a draft typed: each part sent once the text after it shows), then
+    /// `keys` sent in turn.
+    fn start_editor(
+        name: impl Into<String>,
+        how: impl Into<String>,
+        cmd: Command,
+        ready: &str,
+        open: &[(&[u8], &str)],
+        keys: [&'static [u8]; 2],
+    ) -> KeySession {
+        let mut session = KeySession::absent(name, how, String::new());
+        session.absent = None;
+        session.keys = keys;
+        let learned = Pty::spawn(cmd, None).and_then(|(pty, _)| {
+            let pty = session.pty.insert(pty);
+            pty.wait_until("the prompt", |s| s.contains(ready))?;
+            let mut last = ready;
+            for (bytes, then) in open {
+                pty.settle(Duration::from_millis(300))?;
+                pty.send(bytes)?;
+                pty.wait_until("the editor", |s| s.contains(then))?;
+                last = then;
+            }
+            let (up, down) = KeySession::learn(pty, last, keys)?;
+            session.up = up;
+            session.down = down;
+            Ok(())
+        });
+        if let Err(e) = learned {
+            session.error = Some(e.to_string());
+        }
+        session
+    }
+
+    /// The screens after the second key and after the first (Up and Down at a menu).
+    fn learn(pty: &mut Pty, ready: &str, keys: [&'static [u8]; 2]) -> io::Result<(String, String)> {
         let quiet = Duration::from_millis(300);
         pty.wait_until("the prompt", |s| s.contains(ready))?;
         pty.settle(quiet)?;
         let up = pty.state();
         let up_text = pty.contents();
-        pty.send(cursor_key(pty, DOWN))?;
+        pty.send(cursor_key(pty, keys[0]))?;
         pty.settle(quiet)?;
         let down = pty.state();
         if up == down {
@@ -1155,7 +1197,7 @@ impl KeySession {
                 "Down did not change the screen:\n{up_text}"
             )));
         }
-        pty.send(cursor_key(pty, UP))?;
+        pty.send(cursor_key(pty, keys[1]))?;
         pty.settle(quiet)?;
         if pty.state() != up {
             return Err(io::Error::other(format!(
@@ -1176,9 +1218,9 @@ impl KeySession {
             self.cpu_start = pty.all_threads_cpu_ns();
         }
         let (key, want) = if k % 2 == 0 {
-            (DOWN, &self.down)
+            (self.keys[0], &self.down)
         } else {
-            (UP, &self.up)
+            (self.keys[1], &self.up)
         };
         let key = cursor_key(pty, key);
         // A program that leaves raw mode between keys (dialoguer's `Term::read_key` sets it
@@ -1414,6 +1456,36 @@ fn figure_keys(cfg: &Config, work: &Work, log: &mut dyn Write) -> io::Result<Vec
                 None,
                 "Which option?",
             ));
+        }
+        if size == sizes[0] {
+            // The editor's keys, against the menu's: its Type your own row (End, Enter), a
+            // draft typed, then a character typed and deleted, a word deleted and undone.
+            let open: &[(&[u8], &str)] = &[
+                (b"\x1b[F", "Type your own"),
+                (b"\r", "Type answer..."),
+                (b"the quick brown fox", "brown fox"),
+            ];
+            for (name, how, keys) in [
+                (
+                    PI_EDITOR_CHAR,
+                    "Type your own's editor: `x` typed, Backspace (inline)",
+                    [&b"x"[..], &b"\x7f"[..]],
+                ),
+                (
+                    PI_EDITOR_WORD,
+                    "Type your own's editor: Ctrl+W (a word deleted), Ctrl+_ (undone) (inline)",
+                    [&b"\x17"[..], &b"\x1f"[..]],
+                ),
+            ] {
+                pi.push(KeySession::start_editor(
+                    name,
+                    how,
+                    pi_cmd(&cfg.pi_ask, &["--screen", "inline"]),
+                    "Which option?",
+                    open,
+                    keys,
+                ));
+            }
         }
         let peers = key_peers(cfg, work, size)?;
         let n_pi = pi.len();
@@ -2324,7 +2396,10 @@ pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
             let Some(inline) = k.pi.iter().find(|r| r.tool == PI_INLINE) else {
                 continue;
             };
-            for other in k.pi.iter().filter(|r| r.tool != PI_INLINE) {
+            for other in
+                k.pi.iter()
+                    .filter(|r| r.tool != PI_INLINE && !r.tool.starts_with("pi-ask inline editor"))
+            {
                 let r = ratio(inline.stats, other.stats);
                 match worst.iter_mut().find(|w| w.0 == other.tool) {
                     Some(w) if r.is_some_and(|r| w.1.is_none_or(|x| r > x)) => {
@@ -2350,6 +2425,32 @@ pub fn report(cfg: &Config, log: &mut dyn Write) -> io::Result<String> {
                     .collect::<Vec<_>>()
                     .join("; ")
             )?;
+        }
+        // A key typed in an editor no slower than a menu's key (the smallest size).
+        if let Some(k) = sizes.first() {
+            let menu = k.pi.iter().find(|r| r.tool == PI_INLINE);
+            let words: Vec<String> = [PI_EDITOR_CHAR, PI_EDITOR_WORD]
+                .iter()
+                .filter_map(|name| k.pi.iter().find(|r| r.tool == *name))
+                .map(|r| {
+                    let x = ratio(r.stats, menu.and_then(|m| m.stats));
+                    format!(
+                        "{}: {} ({})",
+                        r.tool,
+                        verdict(x.map(|x| x <= 1.0)),
+                        fmt_ratio(x)
+                    )
+                })
+                .collect();
+            if !words.is_empty() {
+                writeln!(
+                    md,
+                    "Target a key in an editor no slower than a menu's key (its time as a \
+                     multiple of pi-ask inline's at {} options): {}.",
+                    k.size,
+                    words.join("; ")
+                )?;
+            }
         }
         writeln!(md)?;
         if cfg.quick {

@@ -354,11 +354,7 @@ pub fn list_rows(names: &[String], rows: usize, cols: usize) -> String {
     use crate::text::{fit, width_of};
     let names: Vec<String> = names
         .iter()
-        .map(|n| {
-            // As the editor measures its hint (`text::for_editor`).
-            let shown = crate::text::one_line(&crate::text::for_terminal(n)).into_owned();
-            crate::text::for_editor(&shown).into_owned()
-        })
+        .map(|n| crate::text::one_line(n).into_owned())
         .collect();
     let n = names.len();
     if rows == 0 {

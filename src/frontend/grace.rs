@@ -95,6 +95,18 @@ impl Grace {
         true
     }
 
+    /// Input came within the grace and was not a whole key yet when the wait for it ended at
+    /// `now` (the start of an escape sequence, a UTF-8 character or a paste): the burst goes
+    /// on, as from a dropped key (the grace runs for its length again from `now`, up to the
+    /// cap), so the key is dropped whole when it completes. Nothing before the start.
+    pub fn extend(&mut self, now: Instant) {
+        let (Some(started), Some(until)) = (self.started, self.until) else {
+            return;
+        };
+        let cap = started + self.length * CAP;
+        self.until = Some(until.max((now + self.length).min(cap)));
+    }
+
     /// How many keys (plain mode: lines) were dropped so far: the front ends say so once.
     pub fn dropped(&self) -> usize {
         self.dropped
@@ -166,6 +178,31 @@ mod tests {
         off.start(t);
         assert!(!off.drops(t));
         assert_eq!(off.dropped(), 0);
+    }
+
+    #[test]
+    fn a_key_begun_within_the_grace_extends_it_up_to_the_cap() {
+        let t = Instant::now();
+        let ms = Duration::from_millis;
+        let mut g = Grace::new(DEFAULT);
+        // Before the start: nothing to extend.
+        g.extend(t);
+        assert_eq!(g.left(t), None);
+        g.start(t);
+        // An ESC at 240 ms, the wait ended at 250 ms with it incomplete: the rest of it, at
+        // 260 ms, is dropped (and the grace runs on from there).
+        g.extend(t + ms(250));
+        assert_eq!(g.left(t + ms(260)), Some(ms(240)));
+        assert!(g.drops(t + ms(260)));
+        assert_eq!(g.dropped(), 1);
+        // Never past the cap.
+        g.extend(t + ms(990));
+        assert_eq!(g.left(t + DEFAULT * CAP), None);
+        // Off: nothing.
+        let mut off = Grace::new(Duration::ZERO);
+        off.start(t);
+        off.extend(t);
+        assert_eq!(off.left(t), None);
     }
 
     #[test]

@@ -116,6 +116,10 @@ pub struct Decoder {
     chunked: bool,
     /// Bytes to decode (again); empty between calls.
     work: VecDeque<u8>,
+    /// A cursor position query is outstanding: the next `ESC[row;colR` is its answer.
+    expect_report: bool,
+    /// The answer to the outstanding query, not taken yet: (row, column), from 1.
+    report: Option<(u16, u16)>,
 }
 
 impl Decoder {
@@ -132,7 +136,31 @@ impl Decoder {
             keys: VecDeque::new(),
             chunked: false,
             work: VecDeque::new(),
+            expect_report: false,
+            report: None,
         }
+    }
+
+    /// Whether a cursor position query (`ESC[6n`) is outstanding. While it is, the first
+    /// `ESC[row;colR` is its answer ([`Decoder::take_cursor_report`]), in order with the keys
+    /// around it; otherwise that sequence is swallowed like any other reply (it is also F3
+    /// with modifiers in legacy encodings, `ESC[1;5R`, so it is never taken for an answer
+    /// nobody asked for).
+    pub fn expect_cursor_report(&mut self, outstanding: bool) {
+        self.expect_report = outstanding;
+        if !outstanding {
+            self.report = None;
+        }
+    }
+
+    /// The answer to the outstanding cursor position query, once it came: (row, column), each
+    /// from 1 (as the terminal writes them, cut to 65535). Taking it ends the query.
+    pub fn take_cursor_report(&mut self) -> Option<(u16, u16)> {
+        let report = self.report.take();
+        if report.is_some() {
+            self.expect_report = false;
+        }
+        report
     }
 
     /// The same decoder with pastes handed out in chunks of at most `bytes` bytes (at least 4;
@@ -228,6 +256,8 @@ impl Decoder {
         self.keys.clear();
         self.chunked = false;
         self.work.clear();
+        self.expect_report = false;
+        self.report = None;
     }
 
     /// Decodes the bytes in `work`, each read at `now`.
@@ -321,6 +351,12 @@ impl Decoder {
                 0x20..=0x3f => self.push(b, now, Long::Csi),
                 0x40..=0x7e => {
                     let fin = b;
+                    if let Some(at) = self.cursor_report(fin) {
+                        self.report = Some(at);
+                        self.expect_report = false;
+                        self.finish();
+                        return;
+                    }
                     let done = csi(&self.buf[2..], fin);
                     self.complete(done, b, now);
                 }
@@ -390,6 +426,28 @@ impl Decoder {
                 self.paste(b);
             }
         }
+    }
+
+    /// The answer to an outstanding cursor position query, when the CSI sequence in `buf` with
+    /// final byte `fin` is one: `ESC [ row ; col R`.
+    fn cursor_report(&self, fin: u8) -> Option<(u16, u16)> {
+        if fin != b'R' || !self.expect_report || self.report.is_some() {
+            return None;
+        }
+        let body = &self.buf[2..];
+        let mut parts = body.split(|&b| b == b';');
+        let mut num = || -> Option<u16> {
+            let n = parts.next()?;
+            if n.is_empty() || n.len() > 10 || !n.iter().all(u8::is_ascii_digit) {
+                return None;
+            }
+            let v = n
+                .iter()
+                .fold(0u64, |acc, &d| acc * 10 + u64::from(d - b'0'));
+            Some(u16::try_from(v).unwrap_or(u16::MAX))
+        };
+        let (row, col) = (num()?, num()?);
+        parts.next().is_none().then_some((row, col))
     }
 
     /// Acts on a complete CSI or SS3 sequence whose final byte `b` came at `now`.
@@ -608,8 +666,10 @@ fn csi(body: &[u8], fin: u8) -> Done {
     let key = match fin {
         b'A' | b'a' => Key::Up,
         b'B' | b'b' => Key::Down,
-        b'C' | b'c' => Key::Right,
-        b'D' | b'd' => Key::Left,
+        b'C' | b'D' => sideways(fin, number(body, 1, 1)),
+        // rxvt's Shift+→ / Shift+←.
+        b'c' => Key::Right,
+        b'd' => Key::Left,
         b'H' => Key::Home,
         b'F' => Key::End,
         b'Z' => Key::BackTab,
@@ -714,6 +774,21 @@ fn upper(c: char) -> char {
     }
 }
 
+/// → (`fin` `C`) or ← (`D`) with the xterm modifier number `mods` (1 + bits: 1 Shift, 2 Alt,
+/// 4 Ctrl, 8 Meta): Ctrl wins over Alt and Meta (Ctrl+Alt+← is `CtrlLeft`), Shift is dropped.
+fn sideways(fin: u8, mods: u32) -> Key {
+    let bits = mods.saturating_sub(1);
+    let right = fin == b'C';
+    match (bits & 4 != 0, bits & (2 | 8) != 0, right) {
+        (true, _, true) => Key::CtrlRight,
+        (true, _, false) => Key::CtrlLeft,
+        (false, true, true) => Key::AltRight,
+        (false, true, false) => Key::AltLeft,
+        (false, false, true) => Key::Right,
+        (false, false, false) => Key::Left,
+    }
+}
+
 /// The meaning of a complete SS3 sequence `ESC O params fin`.
 fn ss3(params: &[u8], fin: u8) -> Done {
     if !params.iter().all(|b| matches!(b, b'0'..=b';')) {
@@ -722,8 +797,17 @@ fn ss3(params: &[u8], fin: u8) -> Done {
     let key = match fin {
         b'A' | b'a' => Key::Up,
         b'B' | b'b' => Key::Down,
-        b'C' | b'c' => Key::Right,
-        b'D' | b'd' => Key::Left,
+        // `ESC O 5 D` and the like: the modifiers are the last number.
+        b'C' | b'D' => {
+            let mods = params
+                .split(|&b| b == b';')
+                .next_back()
+                .map_or(1, |n| number(n, 0, 1));
+            sideways(fin, mods)
+        }
+        // rxvt's Ctrl+→ / Ctrl+←.
+        b'c' => Key::CtrlRight,
+        b'd' => Key::CtrlLeft,
         b'H' => Key::Home,
         b'F' => Key::End,
         b'M' => Key::Enter,

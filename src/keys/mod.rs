@@ -34,7 +34,9 @@
 //! | 0x01..=0x1a (but Tab, Enter, Backspace), 0x00, 0x1c..=0x1f; `ESC[99;5u`, `ESC[27;5;99~` | `Ctrl` (`'c'`, `' '`, `'\\'`, `']'`, `'^'`, `'_'`) |
 //! | ESC then a printable char (ASCII or UTF-8) within the delay | `Alt` |
 //! | ESC then 0x7f or 0x08; `ESC[127;3u`, `ESC[27;3;127~` | `Alt('\u{7f}')` (Alt+Backspace) |
-//! | `ESC[A`..`ESC[D`, `ESC O A`..`ESC O D`, with modifiers (`ESC[1;5A`); rxvt `ESC[a`, `ESC O a` | `Up` `Down` `Right` `Left` |
+//! | `ESC[A`..`ESC[D`, `ESC O A`..`ESC O D`, with modifiers (`ESC[1;2A`); rxvt `ESC[a`, `ESC O a` | `Up` `Down` `Right` `Left` |
+//! | `ESC[1;5D` / `ESC[1;5C` (Ctrl, and Ctrl with Shift or Alt), `ESC O 5D`, rxvt `ESC O d` / `ESC O c` | `CtrlLeft` / `CtrlRight` |
+//! | `ESC[1;3D` / `ESC[1;3C` (Alt or Meta, with Shift too), `ESC O 3D` | `AltLeft` / `AltRight` |
 //! | `ESC[H`, `ESC[1~`, `ESC[7~`, `ESC O H` / `ESC[F`, `ESC[4~`, `ESC[8~`, `ESC O F` | `Home` / `End` |
 //! | `ESC[5~` / `ESC[6~` / `ESC[2~` / `ESC[3~` | `PageUp` / `PageDown` / `Insert` / `Delete` |
 //! | `ESC[<code>u` (kitty), `ESC[27;<mods>;<code>~` (modifyOtherKeys) | that key (Shift on a letter: upper case) |
@@ -47,7 +49,7 @@
 //! `ESC]...ESC\`, DCS `ESC P...ESC\`, APC `ESC _...ESC\`), function keys, key releases and any
 //! other CSI (`ESC [` params 0x30–0x3F, intermediates 0x20–0x2F, final 0x40–0x7E) or SS3
 //! (`ESC O` params, final) sequence. Modifiers on keys that have no modified form in [`Key`]
-//! (Ctrl+Up, Alt+Enter, ...) are dropped.
+//! (Ctrl+Up, Alt+Enter, ...) are dropped; so is Shift on ←/→.
 
 mod decode;
 mod reader;
@@ -99,6 +101,14 @@ pub enum Key {
     Left,
     /// Arrow right.
     Right,
+    /// Ctrl+← (`ESC[1;5D`; rxvt `ESC O d`): a word left in an editor.
+    CtrlLeft,
+    /// Ctrl+→ (`ESC[1;5C`; rxvt `ESC O c`): a word right in an editor.
+    CtrlRight,
+    /// Alt+← (`ESC[1;3D`): a word left in an editor, as in readline.
+    AltLeft,
+    /// Alt+→ (`ESC[1;3C`): a word right in an editor.
+    AltRight,
     /// Home.
     Home,
     /// End.

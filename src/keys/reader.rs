@@ -287,6 +287,59 @@ impl<S: ByteSource, C: Clock> KeyReader<S, C> {
         }
     }
 
+    /// Waits at most `within` for the answer to a cursor position query (`ESC[6n`) the caller
+    /// has just written, and returns it: (row, column), each from 1; `None` when none came in
+    /// time (the terminal does not answer, or the link is slow). The keys and resizes that
+    /// come before the answer are pushed to `early`, in order, for the caller to act on
+    /// next: nothing typed meanwhile is lost or reordered; the bytes after the answer stay
+    /// unread. A late answer is swallowed like any other reply.
+    ///
+    /// Errors: as [`KeyReader::next`].
+    pub fn cursor_report(
+        &mut self,
+        within: Duration,
+        early: &mut VecDeque<Event>,
+    ) -> io::Result<Option<(u16, u16)>> {
+        self.decoder.expect_cursor_report(true);
+        let until = self.clock.now().checked_add(within);
+        let answer = loop {
+            while let Some(key) = self.decoder.next_key() {
+                early.push_back(Event::Key(key));
+            }
+            if let Some(at) = self.decoder.take_cursor_report() {
+                break Some(at);
+            }
+            let now = self.clock.now();
+            let Some(left) = until.map(|u| u.saturating_duration_since(now)) else {
+                break None;
+            };
+            if left.is_zero() {
+                break None;
+            }
+            let wait = match self.decoder.deadline() {
+                Some(d) => left.min(d.saturating_duration_since(now)),
+                None => left,
+            };
+            match self.source.read_byte(Some(wait)) {
+                Ok(Input::Byte(b)) => {
+                    let mut at = self.clock.now();
+                    if let Some(deadline) = self.decoder.deadline() {
+                        at = at.min(deadline);
+                    }
+                    self.decoder.feed(b, at);
+                }
+                Ok(Input::Resize) => early.push_back(Event::Resize),
+                Ok(Input::TimedOut) => self.decoder.expire(self.clock.now()),
+                Err(e) => {
+                    self.decoder.expect_cursor_report(false);
+                    return Err(e);
+                }
+            }
+        };
+        self.decoder.expect_cursor_report(false);
+        Ok(answer)
+    }
+
     /// Discards type-ahead: the bytes that came but were not read yet, and whatever the
     /// decoder holds (decoded keys not returned, an incomplete sequence, a paste in progress).
     /// Call it just before the first screen is drawn, so keys typed before it never answer.
@@ -463,5 +516,52 @@ mod tests {
             r.next(Some(Duration::MAX)).unwrap(),
             Event::Key(Key::Char('z'))
         );
+    }
+
+    #[test]
+    fn the_cursor_report_comes_with_the_keys_before_it_kept_in_order() {
+        let (mut r, clock) = reader();
+        let start = clock.now();
+        r.source_mut()
+            .push_bytes(ms(1), b"ab\x1b[")
+            .push(ms(1), Input::Resize)
+            .push_bytes(ms(2), b"B\x1b[12;1Rc\r");
+        let mut early = VecDeque::new();
+        assert_eq!(r.cursor_report(ms(200), &mut early).unwrap(), Some((12, 1)));
+        assert_eq!(
+            Vec::from(early),
+            [
+                Event::Key(Key::Char('a')),
+                Event::Key(Key::Char('b')),
+                Event::Resize,
+                Event::Key(Key::Down),
+            ]
+        );
+        assert_eq!(clock.now(), start + ms(4));
+        // What came after the answer is still unread, and read as keys.
+        assert_eq!(r.next(None).unwrap(), Event::Key(Key::Char('c')));
+        assert_eq!(r.next(None).unwrap(), Event::Key(Key::Enter));
+    }
+
+    #[test]
+    fn no_cursor_report_within_the_bound_is_none_and_a_late_one_is_swallowed() {
+        let (mut r, clock) = reader();
+        let start = clock.now();
+        r.source_mut()
+            .push_bytes(ms(150), b"x")
+            .push_bytes(ms(300), b"\x1b[3;4Ry");
+        let mut early = VecDeque::new();
+        assert_eq!(r.cursor_report(ms(200), &mut early).unwrap(), None);
+        assert_eq!(clock.now(), start + ms(200));
+        assert_eq!(Vec::from(early), [Event::Key(Key::Char('x'))]);
+        assert_eq!(r.next(None).unwrap(), Event::Key(Key::Char('y')));
+    }
+
+    #[test]
+    fn an_unasked_cursor_report_or_ctrl_f3_is_no_key_and_no_report() {
+        let (mut r, _) = reader();
+        r.source_mut().push_bytes(ms(0), b"\x1b[1;5R\x1b[7;9Rz");
+        assert_eq!(r.next(None).unwrap(), Event::Key(Key::Char('z')));
+        assert_eq!(r.decoder.take_cursor_report(), None);
     }
 }

@@ -21,5 +21,5 @@ pub use layout::{
     fit, fit_in, fit_styled, fit_styled_in, indented, quote, wrap, wrap_head, wrap_in, wrap_words,
     wrap_words_in, wrapped_len,
 };
-pub use sanitize::{for_editor, for_terminal, is_unsafe, keep_sgr, one_line, quoted};
-pub use width::{drawn_width, editor_cursor, editor_width, grapheme_width, width_of, width_of_in};
+pub use sanitize::{for_terminal, is_unsafe, keep_sgr, one_line, quoted};
+pub use width::{drawn_width, grapheme_width, width_of, width_of_in};

@@ -87,71 +87,6 @@ pub fn quoted(text: &str) -> String {
     out
 }
 
-/// An editor's line as it may be drawn: every grapheme in exactly the columns the editor
-/// (rustyline in its `WcWidth` mode, set by `crate::editor`) counts for it
-/// ([`super::width::editor_width`]), with nothing that could reach the terminal raw, so the
-/// editor's cursor is where the terminal draws it.
-///
-/// rustyline counts no column for a control character, an ESC and what it takes as its
-/// sequence (the next grapheme, or a CSI's parameters and final byte), or a bidirectional
-/// control: those are left out (the line separators U+2028 / U+2029, one column each, are drawn
-/// as `�`). It counts none for U+00AD, U+3164 and U+FFA0 either, which terminals draw: left
-/// out too; and a zero width joiner and the variation selectors VS15 / VS16 are left out,
-/// so no terminal joins or widens a sequence the editor counts per code point (`❤️` is drawn
-/// `❤`, one column, as counted). Newlines and tabs stay (the editor lays them out). The text
-/// saved is the line itself. In the terminal's charset ([`for_editor_in`]).
-pub fn for_editor(line: &str) -> Cow<'_, str> {
-    for_editor_in(line, super::charset::terminal_charset())
-}
-
-/// [`for_editor`] in `charset`: in ASCII, a non-ASCII character is drawn as `?` in each
-/// column the editor counts for it (`é` `?`, `日` `??`, a combining mark nothing), so the
-/// editor's cursor still matches and no byte from 0x80 up is written.
-pub fn for_editor_in(line: &str, charset: super::charset::Charset) -> Cow<'_, str> {
-    let ascii = charset == super::charset::Charset::Ascii;
-    if !line
-        .chars()
-        .any(|c| is_unsafe(c) || drawn_otherwise(c) || (ascii && !c.is_ascii()))
-    {
-        return Cow::Borrowed(line);
-    }
-    let mut out = String::with_capacity(line.len());
-    let mut esc = super::width::Escape::None;
-    for g in unicode_segmentation::UnicodeSegmentation::graphemes(line, true) {
-        if g == "\n" || g == "\t" {
-            out.push_str(g);
-            continue;
-        }
-        if esc.takes(g) {
-            continue;
-        }
-        for c in g.chars() {
-            if drawn_otherwise(c) {
-                continue;
-            }
-            if ascii && !c.is_ascii() {
-                let columns = super::width::editor_width(c.encode_utf8(&mut [0; 4]));
-                out.extend(std::iter::repeat_n('?', columns));
-            } else if !is_unsafe(c) {
-                out.push(c);
-            } else if super::width::editor_width(c.encode_utf8(&mut [0; 4])) > 0 {
-                // U+2028 / U+2029: one column for the editor.
-                out.push('\u{fffd}');
-            }
-        }
-    }
-    Cow::Owned(out)
-}
-
-/// Whether the editor counts `c` otherwise than terminals draw it (U+00AD, U+3164, U+FFA0:
-/// none for the editor), or terminals may join or widen what surrounds it (ZWJ, VS15, VS16).
-fn drawn_otherwise(c: char) -> bool {
-    matches!(
-        c,
-        '\u{ad}' | '\u{3164}' | '\u{ffa0}' | '\u{200d}' | '\u{fe0e}' | '\u{fe0f}'
-    )
-}
-
 /// [`for_terminal`], with newlines and tabs also escaped: for one-line places (labels, menu
 /// rows) where a line break would break the layout.
 pub fn one_line(text: &str) -> Cow<'_, str> {
@@ -320,67 +255,6 @@ mod tests {
     #[test]
     fn one_line_folds_newlines() {
         assert_eq!(one_line("a\nb\tc"), "a\u{21b5} b c");
-    }
-
-    #[test]
-    fn an_editor_line_draws_no_control_character() {
-        assert_eq!(for_editor("plain text"), "plain text");
-        assert!(matches!(
-            for_editor("plain \u{65e5}\u{1f44d}\u{1f3fd}"),
-            Cow::Borrowed(_)
-        ));
-        assert_eq!(for_editor("a\u{1b}[2Jb"), "ab");
-        assert_eq!(for_editor("a\u{1b}]52;c;eA==\u{7}b"), "a52;c;eA==b");
-        assert_eq!(
-            for_editor("x\u{9b}31m\u{202e}y\u{8}\u{7f}\ttab\nline\u{2028}"),
-            "x31my\ttab\nline\u{fffd}"
-        );
-        assert_eq!(
-            for_editor("\u{2764}\u{fe0f} \u{231a}\u{fe0e} \u{3164}\u{ffa0}\u{ad}"),
-            "\u{2764} \u{231a} "
-        );
-        assert_eq!(
-            for_editor("\u{1f468}\u{200d}\u{1f469}"),
-            "\u{1f468}\u{1f469}"
-        );
-    }
-
-    #[test]
-    fn an_ascii_editor_line_is_ascii_in_the_columns_counted() {
-        use crate::text::charset::Charset;
-        let line = "caf\u{e9} \u{65e5} e\u{301} \u{6db}\u{1b}[1m\u{7}";
-        let drawn = for_editor_in(line, Charset::Ascii);
-        // (U+06DB is a combining mark: no column, nothing drawn; ESC [ 1 m and BEL neither.)
-        assert_eq!(drawn, "caf? ?? e ");
-        assert!(matches!(
-            for_editor_in("plain", Charset::Ascii),
-            Cow::Borrowed(_)
-        ));
-    }
-
-    #[test]
-    fn an_editor_line_takes_the_columns_the_editor_counts() {
-        use crate::text::width::{editor_cursor, width_of};
-        // Drawn text's width as tmux 3.3a counts it (figures in text::width's tests) equals
-        // the editor's count of the line, whatever it holds.
-        for line in [
-            "\u{1f44d}\u{1f3fd} thumbs",
-            "\u{231a}\u{fe0e} watch",
-            "\u{2764}\u{fe0f} heart",
-            "\u{3164}\u{ffa0}\u{ad} fillers",
-            "e\u{301}\u{65e5}\u{1f1ef}\u{1f1f5}",
-            "\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467}",
-            "bell\u{7} csi\u{9b}31m bs\u{8} del\u{7f} rtl\u{202e}end",
-            "a\u{1b}[2Jb\u{1b}]0;t\u{7}c\u{2028}",
-        ] {
-            let drawn = for_editor(line);
-            assert_eq!(
-                width_of(&drawn),
-                editor_cursor("", line, 1000).1,
-                "{line:?}"
-            );
-            assert!(!drawn.chars().any(is_unsafe), "{line:?}");
-        }
     }
 
     #[test]

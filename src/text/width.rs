@@ -10,9 +10,7 @@
 //! code points terminals draw (U+00AD soft hyphen 1, U+3164 Hangul filler 2, U+FFA0 halfwidth
 //! Hangul filler 1). The figures in the tests were read from tmux 3.3a's `#{cursor_x}`.
 //!
-//! The line editor (rustyline) counts per code point only (its `WcWidth` mode, set by
-//! `crate::editor`), as [`editor_width`] does; `text::for_editor` draws each grapheme in
-//! exactly the columns it counts.
+//! The line editor (src/ui/line_editor.rs) lays its text out with the same widths.
 //!
 //! Widths alone do not bound a line: zero-width characters take none (a label of a million
 //! U+200B is 3 MB of no width) and a grapheme may carry any number of combining marks. So a
@@ -170,87 +168,6 @@ pub fn drawn_width(line: &str) -> usize {
     total + width_of(rest)
 }
 
-/// Columns the line editor (rustyline in its `WcWidth` mode) counts for the grapheme `g`:
-/// the sum of its code points' `unicode-width` widths, a control character none (`👍🏽` 4,
-/// `❤️` 1, U+3164 0). `text::for_editor` draws `g` in exactly these columns.
-pub fn editor_width(g: &str) -> usize {
-    g.chars().map(|c| c.width().unwrap_or(0)).sum()
-}
-
-/// Where rustyline puts the cursor, as (row, column) from the start of its prompt, when the
-/// prompt is `prompt` and the text before the cursor `before`, at `cols` columns: its own
-/// layout (`calculate_position`), widths by [`editor_width`], a tab to the next multiple of
-/// 8, an ESC and what it takes as its sequence no column (prompt and text each start
-/// outside a sequence, as rustyline measures them apart).
-pub fn editor_cursor(prompt: &str, before: &str, cols: usize) -> (usize, usize) {
-    let cols = cols.max(1);
-    let (mut row, mut col) = (0usize, 0usize);
-    for part in [prompt, before] {
-        let mut esc = Escape::None;
-        for g in part.graphemes(true) {
-            if g == "\n" {
-                row += 1;
-                col = 0;
-                continue;
-            }
-            let w = if g == "\t" {
-                8 - col % 8
-            } else if esc.takes(g) {
-                0
-            } else {
-                editor_width(g)
-            };
-            col += w;
-            if col > cols {
-                row += 1;
-                col = w;
-            }
-        }
-    }
-    if col == cols {
-        row += 1;
-        col = 0;
-    }
-    (row, col)
-}
-
-/// rustyline's reading of escape sequences in a line it measures, one grapheme at a time: an
-/// ESC, then one grapheme (or `[` and a CSI's parameters and final grapheme), take no column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Escape {
-    None,
-    AfterEsc,
-    InCsi,
-}
-
-impl Escape {
-    /// Whether rustyline counts no column for `g` as part of an escape sequence (ESC itself
-    /// included), moving on to the state after it.
-    pub(crate) fn takes(&mut self, g: &str) -> bool {
-        match *self {
-            Escape::AfterEsc => {
-                *self = if g == "[" {
-                    Escape::InCsi
-                } else {
-                    Escape::None
-                };
-                true
-            }
-            Escape::InCsi => {
-                if !(g == ";" || g.as_bytes().first().is_some_and(u8::is_ascii_digit)) {
-                    *self = Escape::None;
-                }
-                true
-            }
-            Escape::None if g == "\u{1b}" => {
-                *self = Escape::AfterEsc;
-                true
-            }
-            Escape::None => false,
-        }
-    }
-}
-
 /// `text` with every grapheme longer than [`MAX_GRAPHEME_BYTES`] cut to its first code points
 /// within that bound; borrowed when none is.
 pub fn capped(text: &str) -> Cow<'_, str> {
@@ -403,31 +320,6 @@ mod tests {
         }
         assert_eq!(width_of("a\u{1f44d}\u{1f3fd}b"), 6);
         assert_eq!(width_of("\u{200b}".repeat(1000).as_str()), 0);
-    }
-
-    #[test]
-    fn the_editor_counts_per_code_point_as_rustyline_does() {
-        assert_eq!(editor_width("\u{1f44d}\u{1f3fd}"), 4);
-        assert_eq!(editor_width("\u{231a}\u{fe0e}"), 2);
-        assert_eq!(editor_width("\u{2764}\u{fe0f}"), 1);
-        assert_eq!(editor_width("\u{3164}"), 0);
-        assert_eq!(editor_width("\u{7}"), 0);
-        assert_eq!(editor_width("e\u{301}"), 1);
-    }
-
-    #[test]
-    fn the_editor_cursor_follows_rustylines_layout() {
-        assert_eq!(editor_cursor("> ", "abc", 80), (0, 5));
-        assert_eq!(editor_cursor("> ", "\u{1f44d}\u{1f3fd}x", 80), (0, 7));
-        // A wide character that does not fit goes to the next row whole.
-        assert_eq!(editor_cursor("> ", "abcdefg\u{65e5}", 10), (1, 2));
-        // Exactly full: the cursor is at the start of the next row.
-        assert_eq!(editor_cursor("> ", "abcdefgh", 10), (1, 0));
-        assert_eq!(editor_cursor("> ", "a\nbc", 10), (1, 2));
-        assert_eq!(editor_cursor("> ", "a\tb", 80), (0, 9));
-        // ESC and the CSI it starts take no column; a BEL none either.
-        assert_eq!(editor_cursor("> ", "a\u{1b}[2Jb\u{7}", 80), (0, 4));
-        assert_eq!(editor_cursor("> ", "a\u{1b}xb", 80), (0, 4));
     }
 
     #[test]

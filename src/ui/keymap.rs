@@ -237,6 +237,10 @@ pub static TEXT: &[Binding] = &[
 /// ([`crate::ui::question::hint_map`]).
 pub const MULTI_ENTER_ON_TYPE_YOUR_OWN: &str = "edit";
 
+/// What the hint line says Esc does under a filter: it clears the filter (a second Esc
+/// cancels).
+pub const ESC_CLEARS_FILTER: &str = "clear filter";
+
 /// A multi-select question.
 pub static MULTI: &[Binding] = &[
     MOVES[0],
@@ -353,8 +357,14 @@ pub static PAGER: &[Binding] = &[
 
 /// What `key` does on the screen whose map is `map` (then [`GLOBAL`]); `None`: nothing.
 /// A digit's [`Action::Number`] carries its number (1-9). A printable character no binding
-/// has is [`Action::Type`] on a screen that filters, nothing elsewhere.
+/// has is [`Action::Type`] on a screen that filters, nothing elsewhere. Ctrl or Alt with ←/→
+/// (a word move in an editor) is the plain arrow here.
 pub fn action(map: &[Binding], key: &Key) -> Option<Action> {
+    let key = match key {
+        Key::CtrlLeft | Key::AltLeft => &Key::Left,
+        Key::CtrlRight | Key::AltRight => &Key::Right,
+        key => key,
+    };
     let bound = map
         .iter()
         .chain(GLOBAL)
@@ -623,11 +633,16 @@ pub static EDITOR: &[EditBinding] = &[
         "\u{2192} ^F",
         "forward a character"
     ),
-    edit!(&[Key::Alt('b')], EditAction::WordLeft, "M-b", "back a word"),
     edit!(
-        &[Key::Alt('f')],
+        &[Key::Alt('b'), Key::CtrlLeft, Key::AltLeft],
+        EditAction::WordLeft,
+        "M-b ^\u{2190} M-\u{2190}",
+        "back a word"
+    ),
+    edit!(
+        &[Key::Alt('f'), Key::CtrlRight, Key::AltRight],
         EditAction::WordRight,
-        "M-f",
+        "M-f ^\u{2192} M-\u{2192}",
         "forward a word"
     ),
     edit!(

@@ -350,6 +350,9 @@ pub struct LineEditor {
     full: bool,
     /// The first text row in view (kept from one view to the next).
     top: std::cell::Cell<usize>,
+    /// The column ↑ / ↓ keep (in characters), from the first of a run of them: a shorter
+    /// line on the way does not move the cursor left for good.
+    goal: Option<usize>,
 }
 
 impl std::fmt::Debug for LineEditor {
@@ -382,6 +385,7 @@ impl LineEditor {
             paste: PasteFilter::default(),
             full: false,
             top: std::cell::Cell::new(0),
+            goal: None,
         }
     }
 
@@ -419,6 +423,9 @@ impl LineEditor {
         }
         let typed = matches!(key, Key::Char(c) if c.is_alphanumeric());
         let action = edit_action(key);
+        if !matches!(action, Some(EditAction::Up | EditAction::Down)) {
+            self.goal = None;
+        }
         if std::mem::take(&mut self.ctrl_x) && *key == Key::Ctrl('e') {
             return self.external();
         }
@@ -617,13 +624,16 @@ impl LineEditor {
         true
     }
 
-    /// The cursor to the same column (in characters) of the line below (`down`) or above, in
-    /// a text of several lines; whether there was one.
+    /// The cursor to the goal column (in characters; the cursor's own at the first ↑ / ↓ of a
+    /// run) of the line below (`down`) or above, or that line's end when it is shorter, in a
+    /// text of several lines; whether there was one.
     fn line_up_down(&mut self, down: bool) -> bool {
         let text = self.line.as_str();
         let pos = self.line.pos();
         let start = text[..pos].rfind('\n').map_or(0, |i| i + 1);
-        let column = text[start..pos].chars().count();
+        let column = *self
+            .goal
+            .get_or_insert_with(|| text[start..pos].chars().count());
         let (from, to) = if down {
             let Some(end) = text[pos..].find('\n').map(|i| pos + i) else {
                 return false;
@@ -706,9 +716,9 @@ impl LineEditor {
                 cursor_byte: prompt.len(),
             };
         }
-        let (lines, cursor, byte) = self.layout(width);
+        let (starts, cursor) = self.breaks(width);
         let mut top = self.top.get();
-        let total = lines.len();
+        let total = starts.len();
         let (mut above, mut below) = (false, false);
         let shown;
         if total > height {
@@ -746,11 +756,13 @@ impl LineEditor {
             out.push(Row::Above(words::editor_rows_above(top)));
         }
         let mut cursor_byte = 0;
-        for (i, line) in lines.into_iter().enumerate().skip(top).take(shown) {
-            if i == cursor.0 {
-                cursor_byte = if i == 0 { prompt.len() } else { indent.len() } + byte;
-            }
+        let pos = self.line.pos();
+        for i in top..top + shown {
+            let (line, at) = self.row(&starts, i, width, pos);
             let lead = if i == 0 { prompt } else { indent.as_str() };
+            if i == cursor.0 {
+                cursor_byte = lead.len() + at;
+            }
             out.push(Row::Text(format!("{lead}{line}")));
         }
         if below {
@@ -764,58 +776,100 @@ impl LineEditor {
         }
     }
 
-    /// The text's rows (without prompt or indent) `width` columns wide, the cursor's
-    /// (row, column) in them and its byte offset in its row.
-    fn layout(&self, width: usize) -> (Vec<String>, (usize, usize), usize) {
+    /// Where each of the text's rows starts (a byte offset; rows wrapped `width` columns wide
+    /// less the prompt's, a line break starting a row) and the cursor's (row, column). Only
+    /// widths are counted here, with no row built: [`LineEditor::row`] builds the rows in
+    /// view, so a key in a long text costs one pass over it, not a drawn copy of it.
+    fn breaks(&self, width: usize) -> (Vec<usize>, (usize, usize)) {
         let avail = width.saturating_sub(width_of(self.spec.prompt)).max(1);
         let text = self.line.as_str();
         let pos = self.line.pos();
-        let mut lines = vec![String::new()];
+        let mut starts = vec![0];
         let mut col = 0;
         let mut cursor = None;
         for (i, g) in unicode_segmentation::UnicodeSegmentation::grapheme_indices(text, true) {
             if g == "\n" || g == "\r\n" {
                 if i >= pos && cursor.is_none() {
-                    cursor = Some((lines.len() - 1, col, lines.last().map_or(0, String::len)));
+                    cursor = Some((starts.len() - 1, col));
                 }
-                lines.push(String::new());
+                starts.push(i + g.len());
                 col = 0;
                 continue;
             }
-            let drawn = if self.spec.masked {
-                // `•`, `*` in ASCII: the editor's rows are not written through the layout.
-                std::borrow::Cow::Borrowed(
-                    crate::text::terminal_charset().glyph(crate::text::Glyph::Bullet),
-                )
-            } else if g == "\t" {
-                std::borrow::Cow::Owned(
-                    " ".repeat((8 - col % 8).min(avail.saturating_sub(col)).max(1)),
-                )
-            } else {
-                for_terminal(g)
-            };
-            let w = width_of(&drawn);
+            let w = self.drawn_width(g, col, avail);
             if col + w > avail && col > 0 {
-                lines.push(String::new());
+                starts.push(i);
                 col = 0;
             }
             if i >= pos && cursor.is_none() {
-                cursor = Some((lines.len() - 1, col, lines.last().map_or(0, String::len)));
-            }
-            if let Some(last) = lines.last_mut() {
-                last.push_str(&drawn);
+                cursor = Some((starts.len() - 1, col));
             }
             col += w;
         }
-        let (row, col, byte) = match cursor {
+        let cursor = match cursor {
             Some(c) => c,
             None if col >= avail => {
-                lines.push(String::new());
-                (lines.len() - 1, 0, 0)
+                starts.push(text.len());
+                (starts.len() - 1, 0)
             }
-            None => (lines.len() - 1, col, lines.last().map_or(0, String::len)),
+            None => (starts.len() - 1, col),
         };
-        (lines, (row, col), byte)
+        (starts, cursor)
+    }
+
+    /// How grapheme `g` is drawn at column `col` of a row `avail` columns wide: masked as `•`
+    /// (`*` in ASCII: the editor's rows are not written through the layout), a tab as spaces
+    /// to the next multiple of 8 (within the row), anything else safe
+    /// ([`crate::text::for_terminal`]).
+    fn drawn<'a>(&self, g: &'a str, col: usize, avail: usize) -> std::borrow::Cow<'a, str> {
+        if self.spec.masked {
+            std::borrow::Cow::Borrowed(
+                crate::text::terminal_charset().glyph(crate::text::Glyph::Bullet),
+            )
+        } else if g == "\t" {
+            std::borrow::Cow::Owned(" ".repeat((8 - col % 8).min(avail.saturating_sub(col)).max(1)))
+        } else {
+            for_terminal(g)
+        }
+    }
+
+    /// The columns of [`LineEditor::drawn`], without building it for a printable ASCII
+    /// character (one column).
+    fn drawn_width(&self, g: &str, col: usize, avail: usize) -> usize {
+        match g.as_bytes() {
+            [b] if !self.spec.masked && (0x20..0x7f).contains(b) => 1,
+            _ => width_of(&self.drawn(g, col, avail)),
+        }
+    }
+
+    /// Row `row` of the text (of [`LineEditor::breaks`]'s `starts`) as drawn, and the byte
+    /// offset in it of the text's byte `pos` when that falls in the row (its end when at it).
+    fn row(&self, starts: &[usize], row: usize, width: usize, pos: usize) -> (String, usize) {
+        let avail = width.saturating_sub(width_of(self.spec.prompt)).max(1);
+        let text = self.line.as_str();
+        let start = starts[row];
+        let end = starts.get(row + 1).copied().unwrap_or(text.len());
+        let mut out = String::new();
+        let mut at = None;
+        let mut col = 0;
+        for (i, g) in
+            unicode_segmentation::UnicodeSegmentation::grapheme_indices(&text[start..end], true)
+        {
+            if g == "\n" || g == "\r\n" {
+                if start + i >= pos && at.is_none() {
+                    at = Some(out.len());
+                }
+                break;
+            }
+            if start + i >= pos && at.is_none() {
+                at = Some(out.len());
+            }
+            let drawn = self.drawn(g, col, avail);
+            col += width_of(&drawn);
+            out.push_str(&drawn);
+        }
+        let at = at.unwrap_or(out.len());
+        (out, at)
     }
 }
 

@@ -67,20 +67,61 @@ fn movement_keys_move_by_character_word_and_line() {
 }
 
 #[test]
+fn ctrl_and_alt_with_the_arrows_move_by_words_in_every_encoding() {
+    // xterm and kitty (`ESC[1;5D`), SS3 (`ESC O 5 D`), rxvt (`ESC O d`), Alt (`ESC[1;3D`).
+    for (left, right) in [
+        (&b"\x1b[1;5D"[..], &b"\x1b[1;5C"[..]),
+        (b"\x1bO5D", b"\x1bO5C"),
+        (b"\x1bOd", b"\x1bOc"),
+        (b"\x1b[1;3D", b"\x1b[1;3C"),
+    ] {
+        let mut e = editor("one two three");
+        for key in decoded(left) {
+            assert_eq!(e.on(&key), Outcome::Moved, "{left:?}");
+        }
+        assert_eq!(shown(&e), "one two |three", "{left:?}");
+        for key in decoded(left) {
+            e.on(&key);
+        }
+        assert_eq!(shown(&e), "one |two three", "{left:?}");
+        for key in decoded(right) {
+            e.on(&key);
+        }
+        assert_eq!(shown(&e), "one two| three", "{right:?}");
+        // A word typed there: the text says where the cursor was.
+        e.on(&Key::Char('s'));
+        assert_eq!(e.text(), "one twos three", "{right:?}");
+    }
+}
+
+#[test]
 fn up_and_down_move_between_the_lines_of_a_text() {
     let mut e = editor("abcd\nxy\nlong line");
+    e.on(&Key::Left);
+    e.on(&Key::Left);
+    e.on(&Key::Left);
+    e.on(&Key::Left);
+    // Column 5: the short line in between does not lose it (the goal column).
     assert_eq!(e.on(&Key::Up), Outcome::Moved);
     assert_eq!(shown(&e), "abcd\nxy|\nlong line");
     e.on(&Key::Up);
-    assert_eq!(shown(&e), "ab|cd\nxy\nlong line");
+    assert_eq!(shown(&e), "abcd|\nxy\nlong line");
     assert_eq!(e.on(&Key::Up), Outcome::Nothing);
     e.on(&Key::Down);
     e.on(&Key::Down);
-    assert_eq!(shown(&e), "abcd\nxy\nlo|ng line");
+    assert_eq!(shown(&e), "abcd\nxy\nlong |line");
     assert_eq!(e.on(&Key::Down), Outcome::Nothing);
     // Home and End keep to the line.
     e.on(&Key::Home);
     assert_eq!(shown(&e), "abcd\nxy\n|long line");
+    // Another key sets a new goal: from column 2 of the last line, up to the short one and
+    // the first, column 2.
+    e.on(&Key::Ctrl('a'));
+    e.on(&Key::Right);
+    e.on(&Key::Right);
+    e.on(&Key::Up);
+    e.on(&Key::Up);
+    assert_eq!(shown(&e), "ab|cd\nxy\nlong line");
 }
 
 #[test]

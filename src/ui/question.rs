@@ -136,23 +136,34 @@ pub fn key_list(question: &Question) -> Vec<String> {
 pub const LONG_LIST: usize = 9;
 
 /// The bindings a question's hint line names with `row` highlighted: its [`keymap`], where
-/// Enter's words say what Enter does on that row. On a multi-select question's Type your own
-/// row Enter opens the editor (upstream `activateCustomOption`), so the hint reads `Enter
-/// edit` there, not `Enter done`. On a multi-select question of more than [`LONG_LIST`]
-/// options `a all · i invert` come after Enter.
-pub fn hint_map(question: &Question, row: Row) -> std::borrow::Cow<'static, [Binding]> {
+/// Enter's words say what Enter does on that row and Esc's what it does with a filter set
+/// (`filtered`). On a multi-select question's Type your own row Enter opens the editor
+/// (upstream `activateCustomOption`), so the hint reads `Enter edit` there, not `Enter done`;
+/// with a filter set Esc clears it (and cancels only then), so the hint reads `Esc clear
+/// filter`. On a multi-select question of more than [`LONG_LIST`] options `a all · i invert`
+/// come after Enter.
+pub fn hint_map(
+    question: &Question,
+    row: Row,
+    filtered: bool,
+) -> std::borrow::Cow<'static, [Binding]> {
     let map = keymap(question);
     let multi = question.kind == QuestionType::Multi;
+    let edit = multi && row == Row::TypeOwn;
     let long = multi && question.options.len() > LONG_LIST;
-    if !multi || (row != Row::TypeOwn && !long) {
+    if !edit && !filtered && !long {
         return std::borrow::Cow::Borrowed(map);
     }
     let mut out: Vec<Binding> = map
         .iter()
         .filter(|b| !long || !matches!(b.action, Action::ToggleAll | Action::Invert))
         .map(|b| match b.action {
-            Action::Confirm if row == Row::TypeOwn => Binding {
+            Action::Confirm if edit => Binding {
                 hint: keymap::MULTI_ENTER_ON_TYPE_YOUR_OWN,
+                ..*b
+            },
+            Action::Cancel if filtered => Binding {
+                hint: keymap::ESC_CLEARS_FILTER,
                 ..*b
             },
             _ => *b,

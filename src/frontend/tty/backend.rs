@@ -66,6 +66,15 @@ pub trait Backend {
     fn continue_pending(&self) -> bool {
         false
     }
+    /// Asks the terminal where the cursor is (`ESC[6n`) and waits at most
+    /// [`CURSOR_QUERY_WAIT`] for the answer: the cursor's row from the screen's top, from 0.
+    /// `None` when no answer came in time, and on a terminal that is not asked (the fake). Keys
+    /// and resizes read while waiting come next from [`Backend::event`], in order.
+    ///
+    /// Errors: the terminal could not be written or read.
+    fn cursor_row(&mut self) -> io::Result<Option<usize>> {
+        Ok(None)
+    }
     /// Gives the terminal back to the shell and stops the process group, as Ctrl+Z does to a
     /// shell job; returns when continued, with the screen to be drawn whole (`true`). Continued
     /// in the background (`bg`), it waits for the foreground (`fg`) at most `wait` (`--timeout`,
@@ -99,6 +108,12 @@ pub trait Backend {
     fn finish(&mut self);
 }
 
+/// The longest wait for the answer to a cursor position query ([`Backend::cursor_row`]):
+/// a terminal answers at once, one over ssh within a round trip; one that does not answer at
+/// all (a few old ones) costs this much after each resize, and the frame is then placed as
+/// the region models it (docs/interactive.md, "Placement").
+pub const CURSOR_QUERY_WAIT: Duration = Duration::from_millis(200);
+
 /// Bracketed paste on: a paste at a menu arrives as one `Key::Paste`, never as keystrokes.
 const PASTE_ON: &str = "\x1b[?2004h";
 
@@ -118,6 +133,8 @@ pub struct TtyBackend {
     /// The window's size as last read: read again only after a resize or a continue (a key
     /// asked for it three times, two system calls each).
     size: WindowSize,
+    /// Keys and resizes read while waiting for a cursor position answer, to act on first.
+    early: std::collections::VecDeque<Event>,
     _screen: crate::terminal::RestoreGuard,
 }
 
@@ -143,6 +160,7 @@ impl TtyBackend {
             continued: false,
             in_the_background: false,
             size: WindowSize::watched()?,
+            early: std::collections::VecDeque::new(),
             _screen: screen,
         })
     }
@@ -171,7 +189,10 @@ impl Backend for TtyBackend {
     }
 
     fn event(&mut self, timeout: Option<Duration>) -> io::Result<Event> {
-        let event = self.keys.next(timeout)?;
+        let event = match self.early.pop_front() {
+            Some(event) => event,
+            None => self.keys.next(timeout)?,
+        };
         // A signal's ending owns the run from here (its result may take a while to write, to
         // a pipe read slowly): no key is acted on, nothing more is drawn ("Submitted" was).
         crate::terminal::yield_to_a_pending_signal();
@@ -192,18 +213,30 @@ impl Backend for TtyBackend {
     }
 
     fn input_pending(&self) -> bool {
-        !self.keys.is_idle()
+        !self.early.is_empty()
+            || !self.keys.is_idle()
             || crate::keys::wait_readable(self.keys.source().tty(), Duration::ZERO).unwrap_or(false)
     }
 
     fn idle(&mut self, within: Duration) {
-        if self.keys.is_idle() {
+        if self.keys.is_idle() && self.early.is_empty() {
             let _ = crate::keys::wait_readable(self.keys.source().tty(), within);
         }
     }
 
     fn take_continued(&mut self) -> bool {
         std::mem::take(&mut self.continued)
+    }
+
+    fn cursor_row(&mut self) -> io::Result<Option<usize>> {
+        if self.in_the_background {
+            return Ok(None);
+        }
+        crate::terminal::write_tty(b"\x1b[6n")?;
+        let answer = self
+            .keys
+            .cursor_report(CURSOR_QUERY_WAIT, &mut self.early)?;
+        Ok(answer.map(|(row, _)| usize::from(row.max(1)) - 1))
     }
 
     fn continue_pending(&self) -> bool {
@@ -312,6 +345,10 @@ impl<B: Backend + ?Sized> Backend for &mut B {
 
     fn take_continued(&mut self) -> bool {
         (**self).take_continued()
+    }
+
+    fn cursor_row(&mut self) -> io::Result<Option<usize>> {
+        (**self).cursor_row()
     }
 
     fn continue_pending(&self) -> bool {

@@ -35,6 +35,7 @@ impl<B: Backend> Session<'_, B> {
         };
         let notice = e.notice.take();
         e.listing.clear();
+        e.candidates.clear();
         let step = match (e.target, &key) {
             // ↓ in the filter's editor goes into the filtered list, the filter kept.
             (Target::Filter(_), Key::Down) if !e.line.text().trim().is_empty() => Step::Save,
@@ -105,17 +106,32 @@ impl<B: Backend> Session<'_, B> {
         }
         e.status = status(self.completer.hint_at(e.line.text(), e.line.pos()));
         if found.pairs.len() > 1 {
-            // The list in the rows the block can give it (a count on the line when none).
-            let (rows, cols) = self.io.size();
-            let room = (self.region.budget(rows) / 3).min(super::overlay::MAX_LISTED);
-            let names: Vec<String> = found.pairs.into_iter().map(|p| p.display).collect();
-            let listed = crate::complete::list_rows(&names, room, super::term_width(cols) + 1);
-            if room == 0 {
-                let status = e.status.take().unwrap_or_default();
-                e.status = Some(status + &listed);
-            } else {
-                e.listing = listed.lines().skip(1).map(str::to_string).collect();
+            e.candidates = found.pairs.into_iter().map(|p| p.display).collect();
+            self.lay_out_listing(true);
+        }
+    }
+
+    /// The candidates the last Tab found, listed in the rows the block can give them at the
+    /// window's size now (after a Tab, and again after a resize); with no room, a count on the
+    /// editor's line (`status`: after a Tab only, so a resize never adds it twice).
+    pub(super) fn lay_out_listing(&mut self, status: bool) {
+        let (rows, cols) = self.io.size();
+        let room = (self.region.budget(rows) / 3).min(super::overlay::MAX_LISTED);
+        let Some(Overlay::Editor(e)) = self.screens.overlays.last_mut() else {
+            return;
+        };
+        if e.candidates.len() < 2 {
+            return;
+        }
+        let listed = crate::complete::list_rows(&e.candidates, room, super::term_width(cols) + 1);
+        if room == 0 {
+            e.listing.clear();
+            if status {
+                let said = e.status.take().unwrap_or_default();
+                e.status = Some(said + &listed);
             }
+        } else {
+            e.listing = listed.lines().skip(1).map(str::to_string).collect();
         }
     }
 

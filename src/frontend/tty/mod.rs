@@ -101,6 +101,7 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         // An answer from elsewhere ends the wait for a key ([`Session::take_from_elsewhere`]).
         channel.on_arrival(crate::keys::wake_the_reader);
     }
+    s.screens.cell_cursor = !s.region.shows_cursor();
     s.screens.quiet = crate::ui::keymap::quiet_globals(
         opts.context.is_some(),
         opts.placement == Placement::Inline,
@@ -314,7 +315,7 @@ impl<B: Backend> Session<'_, B> {
         let block = if rows < MIN_ROWS {
             Block {
                 lines: vec![fit(words::TOO_SMALL, width)],
-                editor: false,
+                ..Block::default()
             }
         } else if self.region.placement() == Placement::Full {
             // On the alternate screen the title heads the screen (inline it is the
@@ -333,7 +334,9 @@ impl<B: Backend> Session<'_, B> {
                 height.max(1),
                 status.as_deref(),
             );
+            let titled = usize::from(title.is_some());
             block.lines.splice(0..0, title);
+            block.cursor = block.cursor.map(|(row, col)| (row + titled, col));
             block
         } else {
             self.screens.render(
@@ -349,7 +352,11 @@ impl<B: Backend> Session<'_, B> {
         let mut block = block;
         let budget = self.region.budget(rows);
         if block.lines.len() > budget {
-            block.lines.drain(..block.lines.len() - budget);
+            let cut = block.lines.len() - budget;
+            block.lines.drain(..cut);
+            block.cursor = block
+                .cursor
+                .and_then(|(row, col)| Some((row.checked_sub(cut)?, col)));
         }
         block
     }
@@ -511,6 +518,11 @@ impl<B: Backend> Session<'_, B> {
     /// Waits at most `wait` within the grace of the first question ([`super::grace`]): a key
     /// the grace drops is not acted on (nor is the `--timeout` clock started again); a key it
     /// no longer drops, and a resize, are.
+    ///
+    /// A key whose first bytes came within the grace but whose rest had not come when the
+    /// wait ended (an escape sequence, a UTF-8 character or a paste split across reads) keeps
+    /// the burst going ([`super::grace::Grace::extend`]): it is dropped whole when it
+    /// completes, never acted on in part or typed as its tail's characters.
     fn event_in_the_grace(&mut self, wait: Duration) -> io::Result<()> {
         let event = self.io.event(Some(wait))?;
         if self.take_from_elsewhere() {
@@ -518,6 +530,10 @@ impl<B: Backend> Session<'_, B> {
         }
         match event {
             Event::Key(_) if self.grace.drops(self.io.now()) => Ok(()),
+            Event::Timeout if self.io.input_pending() => {
+                self.grace.extend(self.io.now());
+                Ok(())
+            }
             event => self.on_event(event),
         }
     }
@@ -538,7 +554,7 @@ impl<B: Backend> Session<'_, B> {
                     self.region.restart(&t);
                     self.key_came();
                 } else {
-                    self.resized();
+                    self.resized()?;
                 }
                 Ok(())
             }
@@ -575,13 +591,23 @@ impl<B: Backend> Session<'_, B> {
         self.outcome(outcome)
     }
 
-    /// The window changed size: the block is laid out again and drawn whole.
-    fn resized(&mut self) {
+    /// The window changed size: the block is laid out again and drawn whole, from where the
+    /// terminal says the cursor is when it answers (inline).
+    ///
+    /// Errors: the terminal could not be written or read.
+    fn resized(&mut self) -> io::Result<()> {
         let (rows, cols) = self.io.size();
         let t = self.transcript(None);
-        self.region.resized(self.cols, cols, rows, &t);
+        let cursor = if self.region.wants_cursor_row() {
+            self.io.cursor_row()?
+        } else {
+            None
+        };
+        self.region.resized_at(self.cols, cols, rows, &t, cursor);
         self.cols = cols;
         self.record.update_all(&self.flow, &self.look, cols);
+        self.lay_out_listing(false);
+        Ok(())
     }
 
     /// A key came: the time of `--timeout` starts again; the line saying keys were dropped

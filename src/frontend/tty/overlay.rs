@@ -81,6 +81,8 @@ pub(super) struct Editor {
     /// The rows of the candidates the last Tab listed (`crate::complete::list_rows`), shown
     /// under the editor until the next key.
     pub listing: Vec<String>,
+    /// The names the last Tab listed, to lay `listing` out again at another width.
+    pub candidates: Vec<String>,
     /// What `@` completion says after the text (`  indexing… N files`, why it gave up).
     pub status: Option<String>,
 }
@@ -103,6 +105,7 @@ impl Editor {
             line: Box::new(LineEditor::new(spec)),
             notice: None,
             listing: Vec::new(),
+            candidates: Vec::new(),
             status: None,
         }
     }
@@ -165,11 +168,18 @@ impl Editor {
         }
     }
 
-    /// The editor's rows, `width` columns wide and at most `rows` rows: its text in view, the
-    /// cursor drawn as a reverse-video cell, completion's status after the last row of text,
-    /// the placeholder and the markers of rows out of view dim; then the candidates the last
-    /// Tab listed.
-    pub fn render(&self, look: &crate::ui::view::Look, width: usize, rows: usize) -> Vec<String> {
+    /// The editor's rows, `width` columns wide and at most `rows` rows: its text in view,
+    /// completion's status after the last row of text, the placeholder and the markers of rows
+    /// out of view dim; then the candidates the last Tab listed. With the editing position:
+    /// the index of its row in them and its column. With `cell`, the cursor is also drawn as
+    /// a reverse-video cell (where the terminal's own cursor cannot be put there).
+    pub fn render(
+        &self,
+        look: &crate::ui::view::Look,
+        width: usize,
+        rows: usize,
+        cell: bool,
+    ) -> (Vec<String>, (usize, usize)) {
         let listed = self.listing.len().min(rows.saturating_sub(1));
         let status_rows = self.status_rows(width).min(rows.saturating_sub(listed + 1));
         let view = self
@@ -178,7 +188,11 @@ impl Editor {
         let last_text = view.rows.iter().rposition(|r| matches!(r, Row::Text(_)));
         let mut out = Vec::with_capacity(rows);
         let mut below = Vec::new();
+        let mut cursor = (0, view.cursor.1);
         for (i, row) in view.rows.iter().enumerate() {
+            if i == view.cursor.0 {
+                cursor.0 = out.len();
+            }
             let text = match row {
                 Row::Text(text) => {
                     let mut text = text.clone();
@@ -193,7 +207,7 @@ impl Editor {
                             below = wrap(status.trim_start(), width.saturating_sub(2).max(1));
                         }
                     }
-                    if i == view.cursor.0 {
+                    if i == view.cursor.0 && cell {
                         with_cursor(&text, view.cursor_byte)
                     } else {
                         text
@@ -210,7 +224,11 @@ impl Editor {
                     } else {
                         look.hint(&rest, width)
                     };
-                    format!("{prompt}\x1b[7m{}\x1b[27m{hint}", look.hint(&first, width))
+                    if cell {
+                        format!("{prompt}\x1b[7m{}\x1b[27m{hint}", look.hint(&first, width))
+                    } else {
+                        format!("{prompt}{}{hint}", look.hint(&first, width))
+                    }
                 }
                 Row::Above(text) | Row::Below(text) => look.hint(text, width),
             };
@@ -228,7 +246,7 @@ impl Editor {
         for line in self.listing.iter().take(listed) {
             out.push(look.hint(line, width));
         }
-        out
+        (out, cursor)
     }
 
     /// What the editor's closing does (the contract's "Editing flow"): Enter saves, Esc keeps

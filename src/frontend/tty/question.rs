@@ -32,6 +32,10 @@ pub(super) enum Mode {
     Filtering,
 }
 
+/// A hint line as drawn: for the width, the page counter, (Type your own highlighted, a
+/// filter set), the line.
+type HintMemo = (usize, String, (bool, bool), String);
+
 /// One question's component; it lives as long as the flow, so a question shown again opens
 /// where it was left.
 #[derive(Debug)]
@@ -55,7 +59,7 @@ pub(super) struct QuestionPrompt {
     /// The hint line as last drawn, for the width and page counter it was drawn for: it
     /// depends on nothing else (the question's key map and the look stay), and laying it out
     /// is a fifth of a key's work (docs/benchmarks.md, figure 2).
-    hint: RefCell<Option<(usize, String, bool, String)>>,
+    hint: RefCell<Option<HintMemo>>,
     /// The prompt's rows as last drawn, for the width and the rows they had: they depend on
     /// nothing else (the payload and the look stay).
     prompt: RefCell<Option<PromptRows>>,

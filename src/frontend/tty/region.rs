@@ -106,6 +106,9 @@ pub(super) struct Block {
     pub lines: Vec<String>,
     /// An editor opens on the row under the lines (the cursor is shown there).
     pub editor: bool,
+    /// Where the terminal's cursor goes (an open editor's editing position): the index of a
+    /// row in `lines` and a column. `None`: under the block.
+    pub cursor: Option<(usize, usize)>,
 }
 
 /// What is on the terminal, to draw the next frame as a difference.
@@ -151,6 +154,9 @@ pub(super) struct Region {
     given_up_before: Option<Transcript>,
     /// The window's rows when last drawn or resized.
     rows: usize,
+    /// Inline: the cursor is not under the block but at an editor's editing position, this
+    /// row from the top and this column ([`Block::cursor`]).
+    parked: Option<(usize, usize)>,
 }
 
 /// A line of the region that went above the window's top.
@@ -241,6 +247,7 @@ impl Region {
             pushed: Vec::new(),
             given_up_before: None,
             rows: 0,
+            parked: None,
         }
     }
 
@@ -266,9 +273,18 @@ impl Region {
         }
     }
 
-    /// The cursor's row under the region's top (inline), for [`finish_bytes`].
+    /// The cursor's row under the region's top (inline), for [`finish_bytes`]: under the
+    /// block, or an editor's row when the cursor is at its editing position.
     pub fn at(&self) -> usize {
-        self.at
+        self.parked.map_or(self.at, |(row, _)| row)
+    }
+
+    /// Whether the terminal's own cursor is put at an editor's editing position
+    /// ([`Block::cursor`]), where input methods and screen readers follow it: inline under the
+    /// shell's lines and on the alternate screen; not on a screen the region owns with lines
+    /// above (`--above`), whose frames are drawn row by row from the top.
+    pub fn shows_cursor(&self) -> bool {
+        !self.owns_screen()
     }
 
     /// Whether `entry`'s line was given up (it is never written again while the run goes on).
@@ -323,13 +339,17 @@ impl Region {
                 }
             }
         }
-        if !out.is_empty() || old_editor != block.editor || whole {
-            if block.editor {
+        let moved = self.parked != block.cursor;
+        if !out.is_empty() || old_editor != block.editor || whole || moved {
+            if let Some((row, col)) = block.cursor {
+                let _ = write!(out, "\x1b[{};{}H\x1b[?25h", row + 1, col + 1);
+            } else if block.editor {
                 let _ = write!(out, "\x1b[{};1H\x1b[K\x1b[?25h", block.lines.len() + 1);
             } else {
                 out.push_str("\x1b[?25l");
             }
         }
+        self.parked = block.cursor;
         self.full = Some((block.lines.clone(), block.editor));
         out
     }
@@ -361,8 +381,9 @@ impl Region {
             out.push_str("\r\x1b[K");
         }
         let n = lines.len();
-        let mut at = self.at;
+        let mut at = self.at();
         let mut exists = self.exists;
+        let was_parked = self.parked.take();
         self.shown.truncate(n.max(self.dirty));
         for (row, &line) in lines.iter().enumerate() {
             if self
@@ -412,14 +433,37 @@ impl Region {
                 _ => "\x1b[K",
             });
         }
-        if at != n || self.fresh {
-            go(&mut out, &mut at, &mut exists, n);
+        // The cursor at the editor's editing position (the rows under it exist), else under
+        // the block.
+        let park = block
+            .cursor
+            .filter(|_| !self.owns_screen())
+            .and_then(|(row, col)| Some((live.len() + row.checked_sub(skip)?, col)))
+            .filter(|&(row, _)| row < n);
+        match park {
+            Some((row, col)) => {
+                if !out.is_empty() || was_parked != park || self.fresh {
+                    if n > exists {
+                        go(&mut out, &mut at, &mut exists, n);
+                    }
+                    go(&mut out, &mut at, &mut exists, row);
+                    if col > 0 {
+                        let _ = write!(out, "\x1b[{col}C");
+                    }
+                }
+                self.parked = park;
+            }
+            None => {
+                if at != n || self.fresh || was_parked.is_some() {
+                    go(&mut out, &mut at, &mut exists, n);
+                }
+            }
         }
         self.fresh = false;
         self.shown.truncate(n);
         self.live = live.iter().map(|l| l.entry).collect();
-        self.at = at;
-        self.exists = exists.max(at);
+        self.at = n;
+        self.exists = exists.max(n);
         self.dirty = n;
         self.give_up_unreachable(transcript, rows);
         out
@@ -457,6 +501,9 @@ impl Region {
         }
         self.shown.drain(..gone.min(self.shown.len()));
         self.at -= gone;
+        self.parked = self
+            .parked
+            .map(|(row, col)| (row.saturating_sub(gone), col));
         self.exists = self.exists.saturating_sub(gone);
         self.dirty = self.dirty.saturating_sub(gone);
     }

@@ -13,6 +13,7 @@ fn block(lines: &[&str]) -> Block {
     Block {
         lines: lines.iter().map(|l| l.to_string()).collect(),
         editor: false,
+        cursor: None,
     }
 }
 
@@ -187,6 +188,7 @@ fn rows_a_shrink_pushed_up_are_the_regions_again_when_tmux_pulls_them_back() {
     let block = Block {
         lines: (1..=8).map(|i| format!("row {i}")).collect(),
         editor: false,
+        cursor: None,
     };
     let mut r = Region::new(Placement::Inline, true).with_pull_back(true);
     r.draw(&transcript, &block, 24, 80);
@@ -302,6 +304,7 @@ fn a_width_change_forgets_the_pushed_lines_so_no_shell_line_is_taken() {
             .chain(std::iter::once("H".repeat(80)))
             .collect(),
         editor: false,
+        cursor: None,
     };
     let mut r = Region::new(Placement::Inline, true).with_pull_back(true);
     r.draw(&transcript, &wide, 24, 80);
@@ -313,6 +316,7 @@ fn a_width_change_forgets_the_pushed_lines_so_no_shell_line_is_taken() {
     let narrow = Block {
         lines: (1..=8).map(|i| format!("n {i}")).collect(),
         editor: false,
+        cursor: None,
     };
     r.draw(&transcript, &narrow, 10, 40);
     assert_eq!(r.at(), 8);

@@ -26,6 +26,9 @@ pub(super) struct Screens {
     shown: Option<Screen>,
     /// Global keys the hint lines leave out ([`keymap::quiet_globals`]).
     pub quiet: &'static [Action],
+    /// An editor's cursor is drawn as a reverse-video cell too: the region cannot put the
+    /// terminal's own cursor there ([`super::region::Region::shows_cursor`]).
+    pub cell_cursor: bool,
 }
 
 /// A [`Cx`] for `width` x `height`.
@@ -57,6 +60,7 @@ impl Screens {
             overlays: Vec::new(),
             shown: None,
             quiet: &[],
+            cell_cursor: false,
         }
     }
 
@@ -138,7 +142,7 @@ impl Screens {
         match self.overlays.last() {
             Some(Overlay::Pager(p)) => Block {
                 lines: p.render(&cx),
-                editor: false,
+                ..Block::default()
             },
             Some(Overlay::Editor(e)) => {
                 // The hint line, the screen under the editor, the editor's rows at the bottom.
@@ -162,10 +166,14 @@ impl Screens {
                     Target::Filter(q) => self.questions[q].render(&under, Mode::Filtering),
                 });
                 let room = height.saturating_sub(lines.len()).max(1);
-                lines.extend(e.render(look, width, room.min(editor_rows)));
+                let (rows, (row, col)) =
+                    e.render(look, width, room.min(editor_rows), self.cell_cursor);
+                let cursor = Some((lines.len() + row, col));
+                lines.extend(rows);
                 Block {
                     lines,
                     editor: false,
+                    cursor,
                 }
             }
             None => Block {
@@ -178,7 +186,7 @@ impl Screens {
                         .map(|c| c.render(&cx))
                         .unwrap_or_default(),
                 },
-                editor: false,
+                ..Block::default()
             },
         }
     }

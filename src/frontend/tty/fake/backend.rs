@@ -42,6 +42,11 @@ impl Backend for FakeBackend {
         })
     }
 
+    fn cursor_row(&mut self) -> io::Result<Option<usize>> {
+        // The vt100 screen answers at once, as a terminal does.
+        Ok(Some(self.term.cursor().0))
+    }
+
     fn suspend(&mut self, wait: Option<Duration>) -> io::Result<bool> {
         self.suspends += 1;
         let Some(background) = self.background_after_stop else {

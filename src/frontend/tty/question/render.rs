@@ -292,23 +292,24 @@ impl QuestionPrompt {
     /// The hint line under the menu at `cx.width`, with the `page` counter, for `row`
     /// highlighted ([`model::hint_map`]).
     fn hint_line(&self, cx: &Cx<'_, '_>, page: String, row: Option<Row>) -> String {
-        let on_type_own = row == Some(Row::TypeOwn);
+        let on = (row == Some(Row::TypeOwn), self.filter.is_some());
         let mut memo = self.hint.borrow_mut();
         if let Some((w, p, t, line)) = memo.as_ref() {
-            if *w == cx.width && *p == page && *t == on_type_own {
+            if *w == cx.width && *p == page && *t == on {
                 return line.clone();
             }
         }
         let question = &cx.flow.payload().questions[self.q];
         let map = match row {
-            Some(row) => model::hint_map(question, row),
-            None => model::keymap(question).into(),
+            Some(row) => model::hint_map(question, row, on.1),
+            // No row shown (a filter that matches nothing): no row's words.
+            None => model::hint_map(question, Row::Next, on.1),
         };
         let line = cx.look.hint(
             &keymap::hint_line(&map, &[], &page, cx.width, cx.quiet),
             cx.width,
         );
-        *memo = Some((cx.width, page, on_type_own, line.clone()));
+        *memo = Some((cx.width, page, on, line.clone()));
         line
     }
 

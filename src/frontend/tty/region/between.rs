@@ -10,6 +10,30 @@ impl Region {
     /// whole from there. Lines pushed out of the cursor's reach are given up as they are. On a
     /// screen the region owns ([`Region::with_above`]), the next frame is drawn whole.
     pub fn resized(&mut self, old_cols: usize, cols: usize, rows: usize, transcript: &Transcript) {
+        self.resized_at(old_cols, cols, rows, transcript, None);
+    }
+
+    /// Whether a resize is better placed knowing the cursor's row ([`Region::resized_at`]):
+    /// inline under the shell's lines (not on the alternate screen, nor on a screen the region
+    /// owns, where every row is drawn at its place).
+    pub fn wants_cursor_row(&self) -> bool {
+        self.placement == Placement::Inline && !self.owns_screen()
+    }
+
+    /// [`Region::resized`], with the cursor's row after the resize when the terminal told it
+    /// (`cursor`: from the screen's top, from 0; a cursor position query). When the window
+    /// got shorter, the rows above the cursor on the screen bound how far up the region's top
+    /// can be: lines the model puts higher went into the terminal's history with the resize
+    /// (GNU screen keeps its bottom rows, tmux pushes the top ones as it rewraps and shortens
+    /// at once) and are given up, not drawn again at the screen's top as if still there.
+    pub fn resized_at(
+        &mut self,
+        old_cols: usize,
+        cols: usize,
+        rows: usize,
+        transcript: &Transcript,
+        cursor: Option<usize>,
+    ) {
         if self.placement == Placement::Full {
             self.full = None;
             return;
@@ -22,6 +46,7 @@ impl Region {
         }
         let cols = cols.max(1);
         let grown = rows.saturating_sub(self.rows);
+        let shorter = rows < self.rows;
         self.rows = rows;
         if cols != old_cols {
             // tmux rewraps its history too, and a few resizes between two frames (each pushing
@@ -30,20 +55,37 @@ impl Region {
             self.forget_pushed();
         }
         let reflows = self.reflows && cols < old_cols;
-        let above: Vec<usize> = (0..self.at)
-            .map(|row| match self.shown.get(row) {
-                Some(Some(l)) if reflows => measure_text_width(l).max(1).div_ceil(cols),
-                _ => 1,
-            })
-            .collect();
-        let reach = rows.saturating_sub(1).max(1);
-        let mut up: usize = above.iter().sum();
+        let rows_of = |row: usize| match self.shown.get(row) {
+            Some(Some(l)) if reflows => measure_text_width(l).max(1).div_ceil(cols),
+            _ => 1,
+        };
+        // The cursor at an editor's editing position: the rows above it, and those of the
+        // block under it (the old frame's, rewrapped), which the next frame draws over.
+        let (cursor_row, cursor_col) = self.parked.take().unwrap_or((self.at, 0));
+        let above: Vec<usize> = (0..cursor_row).map(rows_of).collect();
+        let (into_row, under) = if cursor_row < self.at {
+            let into = if reflows { cursor_col / cols } else { 0 };
+            let under: usize = (cursor_row..self.at).map(rows_of).sum();
+            (into, under.saturating_sub(into))
+        } else {
+            (0, 0)
+        };
+        let mut reach = rows.saturating_sub(1).max(1);
+        // Only a shorter window pushes rows into the history by itself (a narrower one of
+        // the same height keeps them on the screen, and the rows a rewrap adds are counted
+        // by the widths above, which may be more than the terminal made).
+        if let Some(row) = cursor.filter(|_| shorter) {
+            reach = reach.min(row);
+        }
+        let mut up: usize = above.iter().sum::<usize>() + into_row;
         let mut lost = 0;
         while up > reach && lost < above.len() && above[lost] <= up - reach {
             up -= above[lost];
             lost += 1;
         }
-        let up = up.min(reach);
+        // Never above the screen's top: a cursor-up stops there (the model counts more rows
+        // than the terminal made, or the terminal pulled rows back above the cursor).
+        let up = up.min(reach).min(cursor.unwrap_or(usize::MAX));
         // Rows of the block went out of reach with the lines: the terminal keeps them under
         // those lines (tmux pushes the top rows into its history), so the lines are separated
         // from the rest of the transcript.
@@ -62,10 +104,12 @@ impl Region {
         }
         let room = rows.saturating_sub(1).saturating_sub(up);
         let up = up + self.pull_back(grown.min(room), cols);
-        self.shown = vec![None; up];
+        // The old block's rows under the cursor: unknown, drawn over or erased.
+        let under = under.min(rows.saturating_sub(1).saturating_sub(up.min(rows)));
+        self.shown = vec![None; up + under];
         self.at = up;
-        self.exists = up;
-        self.dirty = up;
+        self.exists = up + under;
+        self.dirty = up + under;
     }
 
     /// Inline: whatever was drawn stays as the terminal has it, and the region starts again at
@@ -89,6 +133,7 @@ impl Region {
         }
         // The shell's lines come under everything drawn so far.
         self.forget_pushed();
+        self.parked = None;
         self.separate_given_up();
         self.shown.clear();
         self.at = 0;

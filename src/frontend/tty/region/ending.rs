@@ -47,7 +47,7 @@ impl Region {
     /// in a window of `rows` (an editor that failed under a resize left the region's rows
     /// unknown).
     fn reachable(&self, rows: usize) -> usize {
-        self.at.min(rows.saturating_sub(1))
+        self.at().min(rows.saturating_sub(1))
     }
 
     /// The bytes that erase the region and leave the cursor at its top (`--no-transcript`: a

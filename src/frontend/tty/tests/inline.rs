@@ -371,3 +371,111 @@ fn with_the_lines_above_drawn_the_key_list_takes_the_rows_the_block_may_have() {
         "{written:?}"
     );
 }
+
+/// Found by the tty_session fuzz target (its `paste_resize` seed): a long paste in a note
+/// editor in a window of 2 rows, then 7x12: the shell's line above the run stays. Fails on
+/// the fake terminal since before the editor became a component (commit 3bf5918 too): the
+/// window grows from 2 rows and vt100 brings scrollback rows back, which the region, told
+/// the terminal does not pull rows back (no `TMUX`), does not count; left for the lead.
+#[test]
+#[ignore = "a known defect of the fake terminal's resize from 2 rows (see the comment)"]
+fn a_long_paste_then_a_resize_keeps_the_shells_line() {
+    let digits: String = "0123456789".repeat(30);
+    let mut events = vec![key(Key::Char('n')), key(Key::Paste(digits))];
+    events.push(Event::Resize);
+    events.extend([Key::Enter, Key::Char('1'), Key::Tab, Key::Enter].map(key));
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(2, 30, events);
+    backend.sizes = [(7, 12)].into();
+    backend.print("$ pi-ask q.json\n");
+    let ending = drive(Flow::new(&p), &mut backend, &inline_opts());
+    assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
+    backend.assert_no_stale_rows();
+}
+
+/// Found by the tty_session fuzz target: four resizes in a row (22x20, 27x82, 33x85, 32x85,
+/// 35x26) at the preview question, then keys. The region took its top 31 rows up from a
+/// cursor 14 rows under the screen's top (vt100 brought scrollback rows back as the window
+/// grew; older than this branch): the cursor's row now bounds it (the fake terminal answers
+/// the cursor position query as a terminal does).
+#[test]
+fn four_resizes_in_a_row_at_a_preview_question_leave_nothing_stale() {
+    let mut events = vec![Event::Resize; 4];
+    events.extend([Key::Char('\u{fffd}'), Key::Enter, Key::Char('\u{fffd}')].map(key));
+    let p = parse_payload(include_str!("../../../../examples/config-preview.json")).unwrap();
+    let mut backend = FakeBackend::new(22, 20, events);
+    backend.sizes = [(27, 82), (33, 85), (32, 85), (35, 26)].into();
+    let _ = drive(Flow::new(&p), &mut backend, &inline_opts());
+    backend.assert_no_stale_rows();
+}
+
+/// The tty_session fuzz target's session for `data` (fuzz/fuzz_targets/tty_session.rs),
+/// inline: the backend after the run.
+fn fuzz_session(data: &[u8]) -> FakeBackend {
+    use crate::keys::{Input, KeyReader, ManualClock, ScriptedSource};
+    use std::time::Duration;
+    let size = |b: u8| (2 + usize::from(b % 40), 10 + usize::from(b / 2));
+    let payloads = [
+        include_str!("../../../../examples/implementation-preferences.json"),
+        include_str!("../../../../examples/config-preview.json"),
+        include_str!("../../../../examples/database.json"),
+    ];
+    let (pick, first, rest) = (data[0], data[1], &data[2..]);
+    let p = parse_payload(payloads[usize::from(pick) % 4]).unwrap();
+    let clock = ManualClock::new();
+    let mut source = ScriptedSource::new(&clock);
+    let mut sizes = std::collections::VecDeque::new();
+    for pair in rest.chunks_exact(2) {
+        if pair[0] == 255 {
+            source.push(Duration::from_millis(1), Input::Resize);
+            sizes.push_back(size(pair[1]));
+        } else {
+            source.push_bytes(Duration::from_millis(u64::from(pair[0] % 40)), &[pair[1]]);
+        }
+    }
+    let mut reader = KeyReader::new(source, clock.clone(), Duration::from_millis(25));
+    let mut events = Vec::new();
+    let mut last = crate::keys::Clock::now(&clock);
+    while let Ok(event) = reader.next(None) {
+        if event != Event::Timeout {
+            let now = crate::keys::Clock::now(&clock);
+            events.push((now - last, event));
+            last = now;
+        }
+    }
+    let (rows, cols) = size(first);
+    let mut backend = FakeBackend::timed(rows, cols, events);
+    backend.sizes = sizes;
+    backend.idle_at_end = pick & 0x40 != 0;
+    if pick & 0x04 != 0 {
+        backend.print("$ pi-ask q.json\n");
+    }
+    if pick & 0x08 != 0 {
+        backend.print("progress: 42% done");
+    }
+    let opts = AskOptions {
+        cwd: ".".into(),
+        context: Some("the agent's message".into()),
+        timeout: (pick & 0x40 != 0).then(|| Duration::from_secs(3)),
+        ..inline_opts()
+    };
+    let _ = drive(Flow::new(&p), &mut backend, &opts);
+    backend
+}
+
+/// Found by the tty_session fuzz target: 70 resizes (32x25 to 17x137, then the same size, then
+/// 18x38) between keys, the shell's lines above the run (`--timeout 3`): the region takes its
+/// top too high and draws over the shell's two lines. Fails since before this branch (commit
+/// 3bf5918 too); left for the lead.
+#[test]
+#[ignore = "a known defect older than this branch (see the comment)"]
+fn many_resizes_between_keys_keep_the_shells_lines() {
+    let hex = "4c1e0032383838383838383838".to_string()
+        + &"ff".repeat(70)
+        + "383838383838802c0a0000680065006c006c006e000d0009000d";
+    let data: Vec<u8> = (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect();
+    fuzz_session(&data).assert_no_stale_rows();
+}

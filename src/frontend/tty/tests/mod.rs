@@ -697,3 +697,25 @@ fn a_question_cut_at_the_reviews_bottom_counts_as_below() {
     assert_eq!(lines[4], "  Packages", "{screen}");
     assert_eq!(lines[17], "  \u{2193} 1 more below", "{screen}");
 }
+
+/// Under a filter the hint line says what Esc does there: it clears the filter (a second Esc
+/// cancels); without one, Esc cancels.
+#[test]
+fn the_hint_under_a_filter_says_esc_clears_it() {
+    let mut events = chars("/bal");
+    events.push(key(Key::Enter));
+    let (_, screen) = session(PREFS, events);
+    let hint = screen.lines().last().unwrap_or_default();
+    assert!(hint.contains("Esc clear filter"), "{screen}");
+    assert!(!hint.contains("Esc cancel"), "{screen}");
+    assert!(screen.contains("2. Balanced"), "{screen}");
+    assert!(!screen.contains("1. Minimal"), "{screen}");
+    // Esc clears it: every option again, and Esc cancels.
+    let mut events = chars("/bal");
+    events.push(key(Key::Enter));
+    events.push(key(Key::Esc));
+    let (_, screen) = session(PREFS, events);
+    let hint = screen.lines().last().unwrap_or_default();
+    assert!(hint.contains("Esc cancel"), "{screen}");
+    assert!(screen.contains("1. Minimal"), "{screen}");
+}

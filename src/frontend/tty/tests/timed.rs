@@ -137,9 +137,9 @@ fn a_key_in_an_editor_starts_the_time_again_and_clears_the_countdown() {
     assert!(matches!(ending, Ending::TerminalLost(_)), "{ending:?}");
     assert!(
         backend.written.ends_with(
-            "\x1b[2;1HNote on this question \u{b7} Closing in 10 s without an answer: press any key\x1b[K\x1b[?25l\
+            "\x1b[2;1HNote on this question \u{b7} Closing in 10 s without an answer: press any key\x1b[K\x1b[4;3H\x1b[?25h\
              \x1b[2;1HNote on this question \u{b7} Enter save \u{b7} Esc close\x1b[K\
-             \x1b[4;1H> x\x1b[7m \x1b[27m\x1b[K\x1b[?25l"
+             \x1b[4;1H> x\x1b[K\x1b[4;4H\x1b[?25h"
         ),
         "{:?}",
         backend.written
