@@ -75,8 +75,7 @@ payload_fields! {
         /// Metadata only; never blocks submission. Defaults to false.
         #[serde(default, deserialize_with = "present")]
         "required" => required: Option<bool>,
-        /// `true`: the text typed as the answer is secret (a token, a password): shown masked,
-        /// never echoed or written to a file; the result carries it. Defaults to false.
+        /// `true`: the typed answer is a secret (a token): masked, never echoed; default false.
         #[serde(default, deserialize_with = "present")]
         "secret" => secret: Option<bool>,
         /// At least one option (none on a secret question); values unique within the question.

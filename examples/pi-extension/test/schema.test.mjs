@@ -2,7 +2,7 @@
 // `pi-ask schema input` (schemars) keyword by keyword, after resolving `$ref`s and reading a
 // `oneOf` of string constants as an `enum`, once the rules are taken out of the binary's
 // schema (`loosen`): the same properties with the same types, nothing required but
-// `questions`, no pattern, minItems, enum or additionalProperties. pi then lets every call
+// `questions`, no pattern, minItems, enum, additionalProperties or if / else. pi then lets every call
 // through to the binary, whose invalid_payload result names each problem for the model.
 // Descriptions may differ (the model reads the TypeBox ones).
 
@@ -30,6 +30,11 @@ const VALIDATION_KEYWORDS = [
 	"minimum",
 	"maximum",
 	"uniqueItems",
+	// A conditional rule (a secret question may have no options): kept as it is, then taken
+	// out with the other rules (`loosen`).
+	"if",
+	"then",
+	"else",
 ];
 
 /** The validation keywords of `schema`, with `$ref`s into `root.$defs` resolved. */
@@ -59,7 +64,7 @@ export function normalize(schema, root = schema) {
 			out[key] = value;
 		}
 	}
-	for (const key of ["oneOf", "anyOf", "allOf", "not", "if", "patternProperties", "prefixItems"]) {
+	for (const key of ["oneOf", "anyOf", "allOf", "not", "patternProperties", "prefixItems"]) {
 		if (key in schema) throw new Error(`the comparison does not handle ${key}: ${JSON.stringify(schema)}`);
 	}
 	return out;
@@ -69,7 +74,7 @@ export function normalize(schema, root = schema) {
 export function loosen(schema, top = true) {
 	const out = {};
 	for (const [key, value] of Object.entries(schema)) {
-		if (["pattern", "minItems", "maxItems", "minLength", "maxLength", "enum", "additionalProperties", "uniqueItems"].includes(key)) continue;
+		if (["pattern", "minItems", "maxItems", "minLength", "maxLength", "enum", "additionalProperties", "uniqueItems", "if", "then", "else"].includes(key)) continue;
 		if (key === "required" && !top) continue;
 		if (key === "properties") out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, loosen(v, false)]));
 		else if (key === "items") out.items = loosen(value, false);
