@@ -1566,6 +1566,25 @@ fn two_and_enter_in_one_burst_at_the_review_do_not_elaborate() {
     assert_eq!(details["mode"], json!("elaborate"), "{details}");
 }
 
+/// A digit that chooses at a single-select question and moves on, with Enter in the same
+/// burst (`1` Enter, a person's habit): the Enter is the choice's own, dropped, never acted on
+/// by the next question (where it would go on to the review); the keys after it act there.
+#[test]
+fn a_digit_and_enter_in_one_burst_answer_only_the_question_shown() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
+    s.send("1\r2\t");
+    wait_review_lines(&mut s);
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({
+            "style": {"values": ["minimal"], "labels": ["Minimal"], "indices": [1]},
+            "frameworks": {"values": ["vue"], "labels": ["Vue"], "indices": [2]}
+        })
+    );
+}
+
 /// Elaborate (the contract's project since v0.4.0): 2 arms it on the review, 2 again ends the
 /// flow asking the agent to answer the notes first, the answers kept.
 #[test]

@@ -94,6 +94,7 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         block_rows: 0,
         drawn: Block::default(),
         channel: opts.channel.clone(),
+        chose_in_burst: false,
         flow,
         io: backend,
     };
@@ -170,6 +171,9 @@ struct Session<'p, B> {
     drawn: Block,
     /// The answer channel (src/channel.rs): a request is decided on at each event.
     channel: Option<std::sync::Arc<crate::channel::Channel>>,
+    /// A digit chose an option and moved on with more keys behind it: an Enter next is
+    /// that choice's own confirmation ([`Session::enter_of_a_choice`]).
+    chose_in_burst: bool,
 }
 
 /// Columns a drawn line may use: the width less one (a line that fills the last column makes
@@ -549,8 +553,19 @@ impl<B: Backend> Session<'_, B> {
         }
     }
 
+    /// Whether `key` is the Enter typed in one burst with a digit that chose an option at a
+    /// single-select question and moved on (`3` Enter, a person's habit): that choice's own
+    /// confirmation, dropped, never acted on by the next screen (docs/interactive.md
+    /// "Type-ahead"). Any key ends the burst's claim; the keys after the Enter act.
+    fn enter_of_a_choice(&mut self, key: &Key) -> bool {
+        std::mem::take(&mut self.chose_in_burst) && *key == Key::Enter
+    }
+
     /// Acts on a key at a menu, a pager or an editor.
     fn key(&mut self, key: Key) -> io::Result<()> {
+        if self.enter_of_a_choice(&key) {
+            return Ok(());
+        }
         if self.screens.editing() {
             return self.editor_key(key);
         }
@@ -568,7 +583,14 @@ impl<B: Backend> Session<'_, B> {
             Some(Overlay::Pager(p)) => p.on(action),
             Some(Overlay::Editor(_)) => Outcome::Stay,
             None => match action {
-                Some(action) => self.screen_action(action),
+                Some(action) => {
+                    let outcome = self.screen_action(action);
+                    self.chose_in_burst = matches!(
+                        (action, &outcome),
+                        (Action::Number(_), Outcome::Apply(Command::Choose(_)))
+                    ) && self.io.input_pending();
+                    outcome
+                }
                 None => Outcome::Stay,
             },
         };
