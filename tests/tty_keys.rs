@@ -1585,6 +1585,31 @@ fn a_digit_and_enter_in_one_burst_answer_only_the_question_shown() {
     );
 }
 
+/// `q` at a question is a letter like the others no key has: a word typed there (`quince`)
+/// starts the filter and never cancels the flow (Esc does); `q` still cancels at the review.
+#[test]
+fn a_word_starting_with_q_at_a_question_filters_and_never_cancels() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
+    s.send("quince");
+    wait_line(&mut s, "> quince");
+    s.send("\x15rich\r");
+    s.wait_all(&["Filter “rich”: 1 of 3 options", "> ( ) 3. Rich", HINT]);
+    s.send("\r");
+    s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
+    s.send("q");
+    wait_line(&mut s, "> q");
+    s.send("\x1b\x1b");
+    s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
+    s.send(TAB);
+    wait_review_lines(&mut s);
+    s.send("q");
+    s.wait_all(&["Cancel and discard your answers?:", "> No, keep answering"]);
+    s.send("y");
+    let details = finished_details(&mut s, 1);
+    assert_eq!(details["cancelled"], json!(true), "{details}");
+}
+
 /// Elaborate (the contract's project since v0.4.0): 2 arms it on the review, 2 again ends the
 /// flow asking the agent to answer the notes first, the answers kept.
 #[test]
