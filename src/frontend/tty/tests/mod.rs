@@ -221,7 +221,10 @@ fn esc_asks_before_discarding_answers_and_ctrl_c_interrupts() {
     assert_eq!(answers, Err(Ending::Dismissed));
     // `q` at a question is a letter: it starts the filter, it cancels nothing.
     let (answers, screen) = session(PREFS, vec![key(Key::Char('q'))]);
-    assert!(matches!(answers, Err(Ending::TerminalLost(_))), "{answers:?}");
+    assert!(
+        matches!(answers, Err(Ending::TerminalLost(_))),
+        "{answers:?}"
+    );
     assert!(screen.lines().any(|l| l == "> q"), "{screen}");
     let (answers, _) = session(PREFS, vec![key(Key::Down), key(Key::Ctrl('c'))]);
     assert_eq!(answers, Err(Ending::Interrupted));
@@ -648,6 +651,16 @@ fn the_review_opens_at_its_top_with_the_first_questions_label() {
         format!(
             "Review answers\n  Packages\n{head}     + 16 more \u{b7} v shows all\n  \u{2193} 1 more below\n> 1. Submit\n  2. Elaborate\n     ask the agent to elaborate on your notes, keeping the answers\n  3. Cancel\n\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} v all \u{b7} \u{2190} back \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ? keys"
         )
+    );
+}
+
+#[test]
+fn the_filters_hint_line_fits_80_columns_whole() {
+    let (_, screen) = session_sized(&twelve(), vec![key(Key::Char('/'))], 24, 80);
+    assert_eq!(
+        screen.lines().next(),
+        Some("Filter options by label, value or description \u{b7} Enter/\u{2193} the list \u{b7} Esc clear"),
+        "{screen}"
     );
 }
 
