@@ -95,6 +95,7 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         drawn: Block::default(),
         channel: opts.channel.clone(),
         chose_in_burst: false,
+        number: None,
         flow,
         io: backend,
     };
@@ -138,6 +139,13 @@ enum Refused {
     Dropped,
 }
 
+/// How long a digit that may begin a longer option number (`1` on a question of 12 options)
+/// waits for the next digit before it acts ([`crate::ui::question::number_may_go_on`]): two
+/// digits typed one after the other come well within it, and it is short enough not to be
+/// felt as a wait. Enter or any other key ends the number at once (docs/interactive.md,
+/// "Keys at a question").
+pub const NUMBER_WAIT: Duration = Duration::from_millis(400);
+
 /// The fewest rows a screen is drawn in; below it a notice waits for a larger window.
 const MIN_ROWS: usize = 3;
 
@@ -174,6 +182,17 @@ struct Session<'p, B> {
     /// A digit chose an option and moved on with more keys behind it: an Enter next is
     /// that choice's own confirmation ([`Session::enter_of_a_choice`]).
     chose_in_burst: bool,
+    /// The option number typed so far, which may go on, and when the wait for its next digit
+    /// ends ([`NUMBER_WAIT`]).
+    number: Option<(usize, Instant)>,
+}
+
+/// The number of a digit key (`0` to `9`).
+fn digit(key: &Key) -> Option<usize> {
+    match key {
+        Key::Char(c) => c.to_digit(10).map(|d| d as usize),
+        _ => None,
+    }
 }
 
 /// Columns a drawn line may use: the width less one (a line that fills the last column makes
@@ -203,6 +222,11 @@ impl<B: Backend> Session<'_, B> {
                 self.time_out()?;
                 continue;
             }
+            if let Some((number, _)) = self.number.take_if(|(_, at)| *at <= now) {
+                // No digit came within the wait: the number typed acts.
+                self.act_on_number(number)?;
+                continue;
+            }
             if let Some(outcome) = self.screens.auto_open(&self.flow, &self.look) {
                 self.outcome(outcome)?;
                 continue;
@@ -213,7 +237,13 @@ impl<B: Backend> Session<'_, B> {
             if !burst {
                 self.draw(now)?;
             }
-            let wait = self.deadline.and_then(|d| d.wait(now));
+            let wait = match (
+                self.deadline.and_then(|d| d.wait(now)),
+                self.number.map(|(_, at)| at.saturating_duration_since(now)),
+            ) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
             if let Some(left) = self.grace.left(now) {
                 // The grace of the first question: keys are read and dropped, resizes and the
                 // clock still count.
@@ -566,6 +596,21 @@ impl<B: Backend> Session<'_, B> {
         if self.enter_of_a_choice(&key) {
             return Ok(());
         }
+        if let Some((number, _)) = self.number.take() {
+            if let Some(d) = digit(&key) {
+                return self.number_typed(number.saturating_mul(10).saturating_add(d));
+            }
+            // Any other key ends the number: it acts first; Enter is its own confirmation.
+            self.act_on_number(number)?;
+            if key == Key::Enter {
+                self.chose_in_burst = false;
+                return Ok(());
+            }
+            if self.flow.is_over() {
+                return Ok(());
+            }
+            self.sync();
+        }
         if self.screens.editing() {
             return self.editor_key(key);
         }
@@ -583,6 +628,9 @@ impl<B: Backend> Session<'_, B> {
             Some(Overlay::Pager(p)) => p.on(action),
             Some(Overlay::Editor(_)) => Outcome::Stay,
             None => match action {
+                Some(Action::Number(d)) if self.number_may_go_on(d) => {
+                    return self.number_typed(d);
+                }
                 Some(action) => {
                     let outcome = self.screen_action(action);
                     self.chose_in_burst = matches!(
@@ -594,6 +642,40 @@ impl<B: Backend> Session<'_, B> {
                 None => Outcome::Stay,
             },
         };
+        self.outcome(outcome)
+    }
+
+    /// Whether option number `number` typed at the question shown may begin a longer one
+    /// ([`crate::ui::question::number_may_go_on`]).
+    fn number_may_go_on(&self, number: usize) -> bool {
+        match self.flow.screen() {
+            Screen::Question(q) => {
+                crate::ui::question::number_may_go_on(&self.flow.payload().questions[q], number)
+            }
+            _ => false,
+        }
+    }
+
+    /// Option number `number` was typed (with a digit more, perhaps): it waits for the next
+    /// digit while a longer number may start with it ([`NUMBER_WAIT`]), else acts at once.
+    fn number_typed(&mut self, number: usize) -> io::Result<()> {
+        if self.number_may_go_on(number) {
+            self.number = Some((number, self.io.now() + NUMBER_WAIT));
+            return Ok(());
+        }
+        self.act_on_number(number)
+    }
+
+    /// Option number `number` acts on the question shown (chooses, ticks, opens Type your
+    /// own's editor); a choice that moves on with more keys behind it claims an Enter next
+    /// ([`Session::enter_of_a_choice`]).
+    fn act_on_number(&mut self, number: usize) -> io::Result<()> {
+        if !self.screens.overlays.is_empty() || !matches!(self.flow.screen(), Screen::Question(_)) {
+            return Ok(());
+        }
+        let outcome = self.screen_action(Action::Number(number));
+        self.chose_in_burst =
+            matches!(outcome, Outcome::Apply(Command::Choose(_))) && self.io.input_pending();
         self.outcome(outcome)
     }
 

@@ -664,6 +664,59 @@ fn the_filters_hint_line_fits_80_columns_whole() {
     );
 }
 
+/// A single-select question of 12 options (`opt-1` … `opt-12`; Type your own is 13).
+fn twelve_single() -> String {
+    let options: Vec<Value> = (1..=12)
+        .map(|i| json!({"value": format!("o{i}"), "label": format!("opt-{i}")}))
+        .collect();
+    json!({"questions": [{"id": "s", "prompt": "Which?", "options": options}]}).to_string()
+}
+
+#[test]
+fn two_digits_choose_option_12_and_a_digit_alone_chooses_after_the_wait() {
+    let chose = |i: usize| {
+        submitted(
+            json!({"s": {"values": [format!("o{i}")], "labels": [format!("opt-{i}")], "indices": [i]}}),
+        )
+    };
+    // `1` `2`: option 12 at once (no longer number starts with 12); Enter at the review submits.
+    let mut events = chars("12");
+    events.push(key(Key::Enter));
+    assert_eq!(session(&twelve_single(), events).0, chose(12));
+    // `1` `0`: option 10.
+    let mut events = chars("10");
+    events.push(key(Key::Enter));
+    assert_eq!(session(&twelve_single(), events).0, chose(10));
+    // `1` `3`: Type your own's editor.
+    let (_, screen) = session(&twelve_single(), chars("13"));
+    assert!(screen.starts_with("Type your own"), "{screen}");
+    // `1`, then no key for the wait: option 1, after `NUMBER_WAIT` and not before.
+    let p = parse_payload(&twelve_single()).unwrap();
+    let events = vec![key(Key::Char('1')), Event::Timeout, key(Key::Enter)];
+    let mut backend = FakeBackend::new(30, 100, events);
+    let ending = drive(Flow::new(&p), &mut backend, &opts());
+    assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
+    assert_eq!(backend.elapsed(), super::NUMBER_WAIT);
+    // `1` Enter: the Enter ends the number, choosing option 1; it is the number's own (the
+    // review is shown, not submitted).
+    let (ending, screen) = session(&twelve_single(), vec![key(Key::Char('1')), key(Key::Enter)]);
+    assert!(matches!(ending, Err(Ending::TerminalLost(_))), "{ending:?}");
+    assert!(
+        screen.contains("\u{2192} opt-1") && screen.contains("> 1. Submit"),
+        "{screen}"
+    );
+    // `1` ↓: option 1; the ↓ acts on the review (Submit to Elaborate).
+    let (_, screen) = session(&twelve_single(), vec![key(Key::Char('1')), key(Key::Down)]);
+    assert!(
+        screen.contains("\u{2192} opt-1") && screen.contains("> 2. Elaborate"),
+        "{screen}"
+    );
+    // `3` chooses at once (no option number starts with 3 but 3).
+    let mut events = chars("3");
+    events.push(key(Key::Enter));
+    assert_eq!(session(&twelve_single(), events).0, chose(3));
+}
+
 /// A multi-select question of 12 options (`opt-1` … `opt-11`, then `banana`).
 fn twelve() -> String {
     let mut options: Vec<Value> = (1..=11)
