@@ -1585,6 +1585,32 @@ fn a_digit_and_enter_in_one_burst_answer_only_the_question_shown() {
     );
 }
 
+/// On a question of 12 options, `1` `2` Enter typed in one go choose option 12 (the `1` waits
+/// for the next digit), and the Enter, the number's own, never answers the next question.
+#[test]
+fn one_two_enter_chooses_option_12_and_nothing_on_the_next_question() {
+    let options: Vec<Value> = (1..=12)
+        .map(|i| json!({"value": format!("o{i}"), "label": format!("Option {i}")}))
+        .collect();
+    let payload = json!({"questions": [
+        {"id": "many", "label": "Many", "prompt": "Which of twelve?", "options": options},
+        {"id": "few", "label": "Few", "prompt": "Which of two?", "options": [
+            {"value": "a", "label": "Alpha"}, {"value": "b", "label": "Beta"}]}
+    ]})
+    .to_string();
+    let mut s = Session::spawn(&payload, &[]);
+    s.wait_all(&["1/2 Many · Which of twelve?:", HINT]);
+    s.send("12\r");
+    s.wait_all(&["2/2 Few · Which of two?:", "> ( ) 1. Alpha", HINT]);
+    s.send(TAB);
+    wait_review_lines(&mut s);
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({"many": {"values": ["o12"], "labels": ["Option 12"], "indices": [12]}})
+    );
+}
+
 /// `q` at a question is a letter like the others no key has: a word typed there (`quince`)
 /// starts the filter and never cancels the flow (Esc does); `q` still cancels at the review.
 #[test]
