@@ -869,6 +869,17 @@ pub fn discard_typeahead() {
     }
 }
 
+/// Discards what was typed on `/dev/tty` and not read as a run ends (a half-typed line, keys
+/// typed while it ended): it never reaches the shell or the program that reads the terminal
+/// next (docs/interactive.md, "Type-ahead"). The terminal front end's [`restore`] does the
+/// same; plain mode, which restores nothing, calls this. Only in the foreground (a flush
+/// from the background would stop the process, SIGTTOU).
+pub fn discard_pending_input() {
+    if in_the_foreground() {
+        discard_typeahead();
+    }
+}
+
 /// Owns the screen while a front end asks; restores the terminal when dropped (see
 /// [`restore`]), including while a panic unwinds.
 #[derive(Debug)]

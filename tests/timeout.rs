@@ -239,6 +239,29 @@ fn plain_mode_counts_down_in_one_line_and_discards_a_half_typed_line() {
     );
 }
 
+/// Plain mode: a line half typed when the time runs out is discarded with the run; it never
+/// reaches the shell that reads the terminal next (`read` there gets only what follows).
+#[test]
+fn plain_mode_leaves_no_half_typed_line_to_the_shell() {
+    let dir = tempfile::tempdir().unwrap();
+    let payload = dir.path().join("payload.json");
+    std::fs::write(&payload, PREFS).unwrap();
+    let output = dir.path().join("result.json");
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg("-c")
+        .arg("\"$0\" \"$1\" --plain --timeout 2 --output \"$2\"; echo \"rc=$?\"; read x; echo \"shell read [$x]\"")
+        .arg(env!("CARGO_BIN_EXE_pi-ask"))
+        .arg(&payload)
+        .arg(&output);
+    let mut s = Session::spawn_command(cmd, dir, output, Options::default());
+    s.expect("1/2> ");
+    s.expect("without an answer: type a line to keep going.\r\n1/2> ");
+    s.send("ls");
+    s.expect("rc=124\r\n");
+    s.send("pwd\r");
+    s.expect("shell read [pwd]");
+}
+
 #[test]
 fn a_recorded_timeout_replays_as_the_same_timeout() {
     let recorded = timed_out(

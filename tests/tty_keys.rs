@@ -1566,6 +1566,76 @@ fn two_and_enter_in_one_burst_at_the_review_do_not_elaborate() {
     assert_eq!(details["mode"], json!("elaborate"), "{details}");
 }
 
+/// A digit that chooses at a single-select question and moves on, with Enter in the same
+/// burst (`1` Enter, a person's habit): the Enter is the choice's own, dropped, never acted on
+/// by the next question (where it would go on to the review); the keys after it act there.
+#[test]
+fn a_digit_and_enter_in_one_burst_answer_only_the_question_shown() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
+    s.send("1\r2\t");
+    wait_review_lines(&mut s);
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({
+            "style": {"values": ["minimal"], "labels": ["Minimal"], "indices": [1]},
+            "frameworks": {"values": ["vue"], "labels": ["Vue"], "indices": [2]}
+        })
+    );
+}
+
+/// On a question of 12 options, `1` `2` Enter typed in one go choose option 12 (the `1` waits
+/// for the next digit), and the Enter, the number's own, never answers the next question.
+#[test]
+fn one_two_enter_chooses_option_12_and_nothing_on_the_next_question() {
+    let options: Vec<Value> = (1..=12)
+        .map(|i| json!({"value": format!("o{i}"), "label": format!("Option {i}")}))
+        .collect();
+    let payload = json!({"questions": [
+        {"id": "many", "label": "Many", "prompt": "Which of twelve?", "options": options},
+        {"id": "few", "label": "Few", "prompt": "Which of two?", "options": [
+            {"value": "a", "label": "Alpha"}, {"value": "b", "label": "Beta"}]}
+    ]})
+    .to_string();
+    let mut s = Session::spawn(&payload, &[]);
+    s.wait_all(&["1/2 Many · Which of twelve?:", HINT]);
+    s.send("12\r");
+    s.wait_all(&["2/2 Few · Which of two?:", "> ( ) 1. Alpha", HINT]);
+    s.send(TAB);
+    wait_review_lines(&mut s);
+    s.send("\r");
+    assert_eq!(
+        finished_details(&mut s, 0)["answers"],
+        json!({"many": {"values": ["o12"], "labels": ["Option 12"], "indices": [12]}})
+    );
+}
+
+/// `q` at a question is a letter like the others no key has: a word typed there (`quince`)
+/// starts the filter and never cancels the flow (Esc does); `q` still cancels at the review.
+#[test]
+fn a_word_starting_with_q_at_a_question_filters_and_never_cancels() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
+    s.send("quince");
+    wait_line(&mut s, "> quince");
+    s.send("\x15rich\r");
+    s.wait_all(&["Filter “rich”: 1 of 3 options", "> ( ) 3. Rich", HINT]);
+    s.send("\r");
+    s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
+    s.send("q");
+    wait_line(&mut s, "> q");
+    s.send("\x1b\x1b");
+    s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
+    s.send(TAB);
+    wait_review_lines(&mut s);
+    s.send("q");
+    s.wait_all(&["Cancel and discard your answers?:", "> No, keep answering"]);
+    s.send("y");
+    let details = finished_details(&mut s, 1);
+    assert_eq!(details["cancelled"], json!(true), "{details}");
+}
+
 /// Elaborate (the contract's project since v0.4.0): 2 arms it on the review, 2 again ends the
 /// flow asking the agent to answer the notes first, the answers kept.
 #[test]

@@ -21,7 +21,7 @@
 //! when the time is up the flow times out, keeping the answers given so far. The terminal
 //! holds a line until Enter (canonical mode), so a typed line is what starts the time again,
 //! and a line half typed when the time is up is discarded (the terminal's input is flushed
-//! when it is restored).
+//! as the run ends, [`crate::terminal::discard_pending_input`]).
 
 use super::timeout::{plain_countdown_line, Deadline};
 use super::AskOptions;
@@ -418,6 +418,9 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
     );
     // The last lines before the result, which stdout may print on the same terminal.
     crate::terminal::flush_tty();
+    // However it ended (a timeout, an answer from elsewhere), a line half typed is not left
+    // to the shell.
+    crate::terminal::discard_pending_input();
     ending
 }
 

@@ -170,15 +170,18 @@ const PREV_QUESTION: Binding = bind!(
     "",
     K::PREV
 );
-/// Esc on a question that filters: the filter first.
+/// Esc on a question that filters: the filter first. Not `q` at a question: a letter there
+/// starts the filter (a word typed in the wrong place must not end the flow).
 const CANCEL_OR_CLEAR: Binding = bind!(
-    &[Key::Esc, Key::Char('q')],
+    &[Key::Esc],
     Action::Cancel,
     "Esc",
     "cancel",
     K::CANCEL_OR_CLEAR
 );
-/// Esc where nothing filters.
+/// Esc at a question without options (not `q`, as [`CANCEL_OR_CLEAR`]).
+const QUESTION_CANCEL: Binding = bind!(&[Key::Esc], Action::Cancel, "Esc", "cancel", K::CANCEL);
+/// Esc (or `q`) at the review.
 const CANCEL: Binding = bind!(
     &[Key::Esc, Key::Char('q')],
     Action::Cancel,
@@ -229,7 +232,7 @@ pub static TEXT: &[Binding] = &[
     ),
     NEXT_QUESTION,
     PREV_QUESTION,
-    CANCEL,
+    QUESTION_CANCEL,
     KEYS,
 ];
 
@@ -860,7 +863,14 @@ mod tests {
         assert_eq!(list[0], "\u{2191} k      move up");
         assert_eq!(list[1], "\u{2193} j      move down");
         let at = |start: &str| list.iter().position(|l| l.starts_with(start)).unwrap();
-        assert!(at("Enter") < at("n ") && at("n ") < at("Tab") && at("Tab") < at("Esc q"));
+        assert!(at("Enter") < at("n ") && at("n ") < at("Tab") && at("Tab") < at("Esc "));
+        // `q` at a question is a letter (it starts the filter), not a cancel key.
+        assert!(list.iter().any(|l| l.starts_with("Esc      ")), "{list:?}");
+        for map in [SINGLE, MULTI, TEXT] {
+            assert!(key_list(map).iter().all(|l| !l.starts_with("Esc q")));
+            assert_ne!(action(map, &Key::Char('q')), Some(Action::Cancel));
+        }
+        assert_eq!(action(SINGLE, &Key::Char('q')), Some(Action::Type('q')));
         assert!(list.last().unwrap().starts_with("^Z"), "{list:?}");
         // The review has no filter: its Esc says nothing of one.
         let review = key_list(REVIEW);

@@ -104,6 +104,15 @@ pub fn digit_row(question: &Question, rows: &Rows<'_>, digit: usize) -> Option<R
     rows.index_of(row).map(|_| row)
 }
 
+/// Whether option number `number` typed at question `question` may begin a longer one (`1`
+/// on a question of 12 options, whose Type your own is 13): the terminal front end then waits
+/// a short while for the next digit before acting on it (docs/interactive.md, "Keys at a
+/// question"); a number no longer one starts with acts at once.
+pub fn number_may_go_on(question: &Question, number: usize) -> bool {
+    let highest = question.options.len() + usize::from(question.allows_custom_text());
+    number.checked_mul(10).is_some_and(|n| n <= highest)
+}
+
 /// The key map of question `question`'s screen.
 pub fn keymap(question: &Question) -> &'static [Binding] {
     if question.is_text_only() {

@@ -56,8 +56,9 @@ pub const EXTERNAL_EDITOR_TOO_LONG: &str =
 pub const EXTERNAL_EDITOR_NOT_A_FILE: &str =
     "The editor left no regular file to read: the draft is kept";
 
-/// The filter editor's hint.
-pub const FILTER_EDITOR_HINT: &str = "Enter or \u{2193} the options \u{b7} Esc clear";
+/// The filter editor's hint; after [`FILTER`] it fits a standard 80-column window (79
+/// columns drawn).
+pub const FILTER_EDITOR_HINT: &str = "Enter/\u{2193} the list \u{b7} Esc clear";
 
 /// What a note editor edits: the question's note.
 pub const QUESTION_NOTE: &str = "Note on this question";

@@ -94,6 +94,8 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         block_rows: 0,
         drawn: Block::default(),
         channel: opts.channel.clone(),
+        chose_in_burst: false,
+        number: None,
         flow,
         io: backend,
     };
@@ -138,6 +140,13 @@ enum Refused {
     Dropped,
 }
 
+/// How long a digit that may begin a longer option number (`1` on a question of 12 options)
+/// waits for the next digit before it acts ([`crate::ui::question::number_may_go_on`]): two
+/// digits typed one after the other come well within it, and it is short enough not to be
+/// felt as a wait. Enter or any other key ends the number at once (docs/interactive.md,
+/// "Keys at a question").
+pub const NUMBER_WAIT: Duration = Duration::from_millis(400);
+
 /// The fewest rows a screen is drawn in; below it a notice waits for a larger window.
 const MIN_ROWS: usize = 3;
 
@@ -171,6 +180,20 @@ struct Session<'p, B> {
     drawn: Block,
     /// The answer channel (src/channel.rs): a request is decided on at each event.
     channel: Option<std::sync::Arc<crate::channel::Channel>>,
+    /// A digit chose an option and moved on with more keys behind it: an Enter next is
+    /// that choice's own confirmation ([`Session::enter_of_a_choice`]).
+    chose_in_burst: bool,
+    /// The option number typed so far, which may go on, and when the wait for its next digit
+    /// ends ([`NUMBER_WAIT`]).
+    number: Option<(usize, Instant)>,
+}
+
+/// The number of a digit key (`0` to `9`).
+fn digit(key: &Key) -> Option<usize> {
+    match key {
+        Key::Char(c) => c.to_digit(10).map(|d| d as usize),
+        _ => None,
+    }
 }
 
 /// Columns a drawn line may use: the width less one (a line that fills the last column makes
@@ -200,6 +223,11 @@ impl<B: Backend> Session<'_, B> {
                 self.time_out()?;
                 continue;
             }
+            if let Some((number, _)) = self.number.take_if(|(_, at)| *at <= now) {
+                // No digit came within the wait: the number typed acts.
+                self.act_on_number(number)?;
+                continue;
+            }
             if let Some(outcome) = self.screens.auto_open(&self.flow, &self.look) {
                 self.outcome(outcome)?;
                 continue;
@@ -210,7 +238,13 @@ impl<B: Backend> Session<'_, B> {
             if !burst {
                 self.draw(now)?;
             }
-            let wait = self.deadline.and_then(|d| d.wait(now));
+            let wait = match (
+                self.deadline.and_then(|d| d.wait(now)),
+                self.number.map(|(_, at)| at.saturating_duration_since(now)),
+            ) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
             if let Some(left) = self.grace.left(now) {
                 // The grace of the first question: keys are read and dropped, resizes and the
                 // clock still count.
@@ -565,8 +599,34 @@ impl<B: Backend> Session<'_, B> {
         }
     }
 
+    /// Whether `key` is the Enter typed in one burst with a digit that chose an option at a
+    /// single-select question and moved on (`3` Enter, a person's habit): that choice's own
+    /// confirmation, dropped, never acted on by the next screen (docs/interactive.md
+    /// "Type-ahead"). Any key ends the burst's claim; the keys after the Enter act.
+    fn enter_of_a_choice(&mut self, key: &Key) -> bool {
+        std::mem::take(&mut self.chose_in_burst) && *key == Key::Enter
+    }
+
     /// Acts on a key at a menu, a pager or an editor.
     fn key(&mut self, key: Key) -> io::Result<()> {
+        if self.enter_of_a_choice(&key) {
+            return Ok(());
+        }
+        if let Some((number, _)) = self.number.take() {
+            if let Some(d) = digit(&key) {
+                return self.number_typed(number.saturating_mul(10).saturating_add(d));
+            }
+            // Any other key ends the number: it acts first; Enter is its own confirmation.
+            self.act_on_number(number)?;
+            if key == Key::Enter {
+                self.chose_in_burst = false;
+                return Ok(());
+            }
+            if self.flow.is_over() {
+                return Ok(());
+            }
+            self.sync();
+        }
         if self.screens.editing() {
             return self.editor_key(key);
         }
@@ -584,10 +644,54 @@ impl<B: Backend> Session<'_, B> {
             Some(Overlay::Pager(p)) => p.on(action),
             Some(Overlay::Editor(_)) => Outcome::Stay,
             None => match action {
-                Some(action) => self.screen_action(action),
+                Some(Action::Number(d)) if self.number_may_go_on(d) => {
+                    return self.number_typed(d);
+                }
+                Some(action) => {
+                    let outcome = self.screen_action(action);
+                    self.chose_in_burst = matches!(
+                        (action, &outcome),
+                        (Action::Number(_), Outcome::Apply(Command::Choose(_)))
+                    ) && self.io.input_pending();
+                    outcome
+                }
                 None => Outcome::Stay,
             },
         };
+        self.outcome(outcome)
+    }
+
+    /// Whether option number `number` typed at the question shown may begin a longer one
+    /// ([`crate::ui::question::number_may_go_on`]).
+    fn number_may_go_on(&self, number: usize) -> bool {
+        match self.flow.screen() {
+            Screen::Question(q) => {
+                crate::ui::question::number_may_go_on(&self.flow.payload().questions[q], number)
+            }
+            _ => false,
+        }
+    }
+
+    /// Option number `number` was typed (with a digit more, perhaps): it waits for the next
+    /// digit while a longer number may start with it ([`NUMBER_WAIT`]), else acts at once.
+    fn number_typed(&mut self, number: usize) -> io::Result<()> {
+        if self.number_may_go_on(number) {
+            self.number = Some((number, self.io.now() + NUMBER_WAIT));
+            return Ok(());
+        }
+        self.act_on_number(number)
+    }
+
+    /// Option number `number` acts on the question shown (chooses, ticks, opens Type your
+    /// own's editor); a choice that moves on with more keys behind it claims an Enter next
+    /// ([`Session::enter_of_a_choice`]).
+    fn act_on_number(&mut self, number: usize) -> io::Result<()> {
+        if !self.screens.overlays.is_empty() || !matches!(self.flow.screen(), Screen::Question(_)) {
+            return Ok(());
+        }
+        let outcome = self.screen_action(Action::Number(number));
+        self.chose_in_burst =
+            matches!(outcome, Outcome::Apply(Command::Choose(_))) && self.io.input_pending();
         self.outcome(outcome)
     }
 

@@ -81,10 +81,15 @@ impl Review {
             }
             (out, folded)
         };
-        // The highlighted question (or the last, on an action) first; whole questions above
-        // it while they fit; then those below, the last one shown perhaps cut; then the end of
-        // the one above, so the rows are filled.
-        let target = active.min(n.saturating_sub(1));
+        // The highlighted question (or the last, on an action the highlight was moved to)
+        // first; whole questions above it while they fit; then those below, the last one
+        // shown perhaps cut; then the end of the one above, so the rows are filled. As it
+        // opens (on Submit, nothing moved yet) the review shows its top: the first question's
+        // label, never the tail of its answers.
+        let target = match self.active {
+            None => 0,
+            Some(_) => active.min(n.saturating_sub(1)),
+        };
         let mut folded = false;
         let mut body: Vec<String> = Vec::new();
         let (mut first, mut end) = (target, target);

@@ -217,8 +217,15 @@ fn esc_asks_before_discarding_answers_and_ctrl_c_interrupts() {
         ],
     );
     assert_eq!(answers, Err(Ending::Dismissed));
-    let (answers, _) = session(PREFS, vec![key(Key::Char('q'))]);
+    let (answers, _) = session(PREFS, vec![key(Key::Esc)]);
     assert_eq!(answers, Err(Ending::Dismissed));
+    // `q` at a question is a letter: it starts the filter, it cancels nothing.
+    let (answers, screen) = session(PREFS, vec![key(Key::Char('q'))]);
+    assert!(
+        matches!(answers, Err(Ending::TerminalLost(_))),
+        "{answers:?}"
+    );
+    assert!(screen.lines().any(|l| l == "> q"), "{screen}");
     let (answers, _) = session(PREFS, vec![key(Key::Down), key(Key::Ctrl('c'))]);
     assert_eq!(answers, Err(Ending::Interrupted));
 }
@@ -411,9 +418,14 @@ fn the_review_in_a_short_window_says_how_many_questions_are_out_of_view() {
         .collect();
     let payload = format!(r#"{{"questions":[{}]}}"#, questions.join(","));
     let p = parse_payload(&payload).unwrap();
-    // Shift+Tab on the first question: the review, on Submit (the last questions show);
-    // Home: the first question.
-    let events = vec![key(Key::BackTab), key(Key::Home), key(Key::Char('\u{3}'))];
+    // Shift+Tab on the first question: the review, on Submit (its top shows: the first
+    // questions); ↑: the last question (the last ones show); Home: the first question.
+    let events = vec![
+        key(Key::BackTab),
+        key(Key::Up),
+        key(Key::Home),
+        key(Key::Char('\u{3}')),
+    ];
     let mut backend = FakeBackend::new(12, 40, events);
     drive(Flow::new(&p), &mut backend, &opts());
     let written = &backend.written;
@@ -600,12 +612,14 @@ fn thirty_ticked(then: Vec<Event>) -> (Result<Value, Ending>, String) {
 
 #[test]
 fn the_review_folds_a_long_answer_saying_so_and_fills_its_rows() {
-    // On Submit, and with the highlight on the last question: the end of the long answer
-    // fills the rows above it (no empty rows), the fold says how many more and the key.
+    // With the highlight on the last question (and on Submit again after it): the end of the
+    // long answer fills the rows above it (no empty rows), the fold says how many more and
+    // the key.
     let tail: String = (3..=14)
         .map(|i| format!("     \u{2192} pkg-{i}\n"))
         .collect();
-    for (then, style) in [(vec![], "  Style"), (vec![key(Key::Up)], "> Style")] {
+    let up_down = vec![key(Key::Up), key(Key::Down)];
+    for (then, style) in [(up_down, "  Style"), (vec![key(Key::Up)], "> Style")] {
         let (_, screen) = thirty_ticked(then);
         assert_eq!(
             screen,
@@ -622,6 +636,85 @@ fn the_review_folds_a_long_answer_saying_so_and_fills_its_rows() {
     assert!(screen.starts_with("Every answer"), "{screen}");
     assert!(screen.contains("\u{2192} pkg-30\n"), "{screen}");
     assert!(screen.contains("\u{2192} unanswered"), "{screen}");
+}
+
+#[test]
+fn the_review_opens_at_its_top_with_the_first_questions_label() {
+    // As it opens (on Submit, nothing moved): the first question's label heads it, its long
+    // answer folded under it; the question below is counted, none above.
+    let head: String = (1..=14)
+        .map(|i| format!("     \u{2192} pkg-{i}\n"))
+        .collect();
+    let (_, screen) = thirty_ticked(vec![]);
+    assert_eq!(
+        screen,
+        format!(
+            "Review answers\n  Packages\n{head}     + 16 more \u{b7} v shows all\n  \u{2193} 1 more below\n> 1. Submit\n  2. Elaborate\n     ask the agent to elaborate on your notes, keeping the answers\n  3. Cancel\n\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} v all \u{b7} \u{2190} back \u{b7} Esc cancel \u{b7} ^C dismiss \u{b7} ? keys"
+        )
+    );
+}
+
+#[test]
+fn the_filters_hint_line_fits_80_columns_whole() {
+    let (_, screen) = session_sized(&twelve(), vec![key(Key::Char('/'))], 24, 80);
+    assert_eq!(
+        screen.lines().next(),
+        Some("Filter options by label, value or description \u{b7} Enter/\u{2193} the list \u{b7} Esc clear"),
+        "{screen}"
+    );
+}
+
+/// A single-select question of 12 options (`opt-1` … `opt-12`; Type your own is 13).
+fn twelve_single() -> String {
+    let options: Vec<Value> = (1..=12)
+        .map(|i| json!({"value": format!("o{i}"), "label": format!("opt-{i}")}))
+        .collect();
+    json!({"questions": [{"id": "s", "prompt": "Which?", "options": options}]}).to_string()
+}
+
+#[test]
+fn two_digits_choose_option_12_and_a_digit_alone_chooses_after_the_wait() {
+    let chose = |i: usize| {
+        submitted(
+            json!({"s": {"values": [format!("o{i}")], "labels": [format!("opt-{i}")], "indices": [i]}}),
+        )
+    };
+    // `1` `2`: option 12 at once (no longer number starts with 12); Enter at the review submits.
+    let mut events = chars("12");
+    events.push(key(Key::Enter));
+    assert_eq!(session(&twelve_single(), events).0, chose(12));
+    // `1` `0`: option 10.
+    let mut events = chars("10");
+    events.push(key(Key::Enter));
+    assert_eq!(session(&twelve_single(), events).0, chose(10));
+    // `1` `3`: Type your own's editor.
+    let (_, screen) = session(&twelve_single(), chars("13"));
+    assert!(screen.starts_with("Type your own"), "{screen}");
+    // `1`, then no key for the wait: option 1, after `NUMBER_WAIT` and not before.
+    let p = parse_payload(&twelve_single()).unwrap();
+    let events = vec![key(Key::Char('1')), Event::Timeout, key(Key::Enter)];
+    let mut backend = FakeBackend::new(30, 100, events);
+    let ending = drive(Flow::new(&p), &mut backend, &opts());
+    assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
+    assert_eq!(backend.elapsed(), super::NUMBER_WAIT);
+    // `1` Enter: the Enter ends the number, choosing option 1; it is the number's own (the
+    // review is shown, not submitted).
+    let (ending, screen) = session(&twelve_single(), vec![key(Key::Char('1')), key(Key::Enter)]);
+    assert!(matches!(ending, Err(Ending::TerminalLost(_))), "{ending:?}");
+    assert!(
+        screen.contains("\u{2192} opt-1") && screen.contains("> 1. Submit"),
+        "{screen}"
+    );
+    // `1` ↓: option 1; the ↓ acts on the review (Submit to Elaborate).
+    let (_, screen) = session(&twelve_single(), vec![key(Key::Char('1')), key(Key::Down)]);
+    assert!(
+        screen.contains("\u{2192} opt-1") && screen.contains("> 2. Elaborate"),
+        "{screen}"
+    );
+    // `3` chooses at once (no option number starts with 3 but 3).
+    let mut events = chars("3");
+    events.push(key(Key::Enter));
+    assert_eq!(session(&twelve_single(), events).0, chose(3));
 }
 
 /// A multi-select question of 12 options (`opt-1` … `opt-11`, then `banana`).
