@@ -742,14 +742,27 @@ impl Checker<'_> {
                     return None;
                 }
                 let values = question.options.iter().map(|o| o.value.as_str());
-                let hint = self.typo_hint(s, values.clone());
+                // A secret question's text is never repeated (docs/contract.md): a secret sent
+                // as a value must not come back in a problem, nor a hint made from it.
+                let (given, hint) = if question.secret {
+                    (
+                        "that value (a secret question's text is not repeated; the secret \
+                         itself goes in `customText`)"
+                            .to_string(),
+                        String::new(),
+                    )
+                } else {
+                    (
+                        format!("value {}", quoted(s)),
+                        self.typo_hint(s, values.clone()),
+                    )
+                };
                 self.push(
                     ProblemCode::UnknownOption,
                     path(),
                     format!(
-                        "question {} has no option with value {}; {hint}valid values: {} (or a position 1..{n})",
+                        "question {} has no option with {given}; {hint}valid values: {} (or a position 1..{n})",
                         quoted(&question.id),
-                        quoted(s),
                         listing(values)
                     ),
                 );
@@ -1297,6 +1310,16 @@ mod tests {
             problems[0].message.ends_with("\"skip\" and custom text"),
             "{}",
             problems[0].message
+        );
+        // A secret sent as a value (a bridge's `token=…`) is not an option: the problem never
+        // quotes it, nor hints from it.
+        let problems = parse_answers(r#"{"answers": {"t": "hunter2skip"}}"#, &payload).unwrap_err();
+        assert_eq!(problems[0].code, ProblemCode::UnknownOption);
+        assert_eq!(
+            problems[0].message,
+            "question \"t\" has no option with that value (a secret question's text is not \
+             repeated; the secret itself goes in `customText`); valid values: \"skip\" (or a \
+             position 1..1)"
         );
     }
 
