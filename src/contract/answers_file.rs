@@ -941,14 +941,25 @@ pub fn parse_answer_request(
     let from = match from {
         None => None,
         Some(Value::String(from)) => {
-            // One line a terminal cannot act on: whitespace runs are one space; controls and
-            // bidirectional controls are left out.
+            // One line a terminal cannot act on and a person sees whole: whitespace runs are
+            // one space; controls, bidirectional controls and invisible format characters
+            // (soft hyphen, zero-width ones, the Arabic letter mark, BOM) are left out.
             let kept: String = from
                 .chars()
                 .map(|c| if c.is_whitespace() { ' ' } else { c })
                 .filter(|&c| {
                     !c.is_control()
-                        && !matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+                        && !matches!(
+                            c,
+                            '\u{ad}'
+                                | '\u{61c}'
+                                | '\u{180e}'
+                                | '\u{200b}'..='\u{200f}'
+                                | '\u{202a}'..='\u{202e}'
+                                | '\u{2060}'..='\u{206f}'
+                                | '\u{feff}'
+                                | '\u{fff9}'..='\u{fffb}'
+                        )
                 })
                 .collect();
             let words: Vec<&str> = kept.split(' ').filter(|w| !w.is_empty()).collect();
@@ -1067,7 +1078,7 @@ mod tests {
         let doc = serde_json::json!({"answers": {"style": "rich", "fw": ["vue"]}});
         let mut asked = doc.clone();
         asked["id"] = "q-1".into();
-        asked["from"] = " my\nphone\u{1b} ".into();
+        asked["from"] = " my\nph\u{ad}o\u{200b}ne\u{1b}\u{61c}\u{feff} ".into();
         assert_eq!(
             request(asked),
             Ok(AnswerRequest {
