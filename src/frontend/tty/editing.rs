@@ -136,7 +136,9 @@ impl<B: Backend> Session<'_, B> {
     }
 
     /// Ctrl+G in an editor: the draft in `$VISUAL` / `$EDITOR` on a private temporary file
-    /// (0600, removed after), the block erased first and drawn again after; the text it leaves
+    /// (0600, removed after), the block erased first and drawn again after (inline, under the
+    /// transcript lines where they were when the cursor comes back to its row:
+    /// [`super::region::Region::handed_back`]); the text it leaves
     /// is saved as Enter saves it (one final line break dropped). Without an editor set, or
     /// when it fails, the editor stays open on the draft and its hint says why. `--timeout`
     /// counts on while it is open (a save counts as a key): when it runs out, the editor is
