@@ -487,3 +487,231 @@ fn what_the_notification_command_leaves_in_the_background_ends_with_the_run() {
         assert!(left.is_empty(), "left running after the run: {left:?}");
     }
 }
+
+/// A title and three questions, as the new-user trial's `secret.json` (its token not secret):
+/// 1 answers the first two (EU, No token yet), 2 opens the third's Type your own.
+const DEPLOY: &str = r#"{"title":"Deploy setup","questions":[
+ {"id":"region","label":"Region","prompt":"Which region?","type":"single",
+  "options":[{"value":"eu","label":"EU"},{"value":"us","label":"US"}]},
+ {"id":"token","label":"API token","prompt":"Paste the deploy token","type":"single",
+  "options":[{"value":"none","label":"No token yet"}]},
+ {"id":"notes","label":"Notes","prompt":"Anything else?","type":"single",
+  "options":[{"value":"no","label":"Nothing"}]}]}"#;
+
+/// A folder holding `q.json` (DEPLOY) and `editor.sh`, which writes `note from the editor`
+/// into its file and nothing on the terminal.
+fn deploy_folder() -> tempfile::TempDir {
+    deploy_folder_with("")
+}
+
+/// [`deploy_folder`], its editor running `first` (a shell command) before it writes.
+fn deploy_folder_with(first: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), DEPLOY).unwrap();
+    let body = format!("{first}\nprintf 'note from the editor\\n' > \"$1\"");
+    script(dir.path(), "editor.sh", &body);
+    dir
+}
+
+/// Lines trimmed at their end, the blank ones dropped.
+fn text_rows(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| l.trim_end().to_string())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// In real tmux (80x24) with bash in `dir` ([`deploy_folder`]) and `$EDITOR` its
+/// `editor.sh`: `pi-ask q.json --output r.json ARGS`, the first two questions answered, the
+/// third's Type your own written in the editor (Ctrl+G), then `end` at the review (with the
+/// tmux socket); the whole history once the shell's prompt is back under `ending`, rows
+/// trimmed, the blank ones dropped. `None` without tmux.
+fn deploy_in_tmux(
+    dir: &std::path::Path,
+    args: &str,
+    end: impl FnOnce(&str),
+    ending: &str,
+) -> Option<Vec<String>> {
+    use crate::common::tmux::{tmux, tmux_available, tmux_session, tmux_wait};
+    if !tmux_available("external_editor") {
+        return None;
+    }
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .parent()
+        .unwrap()
+        .display()
+        .to_string();
+    let socket = format!("pi-ask-ctrl-g-{}-{}", args.len(), std::process::id());
+    let shell = format!(
+        "cd {d} && exec env -i PATH={bin}:/usr/bin:/bin HOME={d} TERM=tmux-256color \
+         LANG=C.UTF-8 NO_COLOR=1 PI_ASK_SCREEN=inline PI_ASK_KEY_GRACE=0 \
+         EDITOR={d}/editor.sh PS1='$ ' bash --norc --noprofile",
+        d = dir.display()
+    );
+    tmux_session(&socket, 80, 24, &shell);
+    let keys = |keys: &[&str]| {
+        let mut args = vec!["send-keys", "-t", "t"];
+        args.extend_from_slice(keys);
+        tmux(&socket, &args);
+    };
+    let wait = |what: &str, marker: &str| {
+        tmux_wait(&socket, what, |p| p.contains(marker));
+    };
+    tmux_wait(&socket, "the shell", |p| p.trim_end().ends_with('$'));
+    keys(&["-l", &format!("pi-ask q.json --output r.json{args}")]);
+    keys(&["Enter"]);
+    wait("the first question", "Which region?");
+    keys(&["-l", "1"]);
+    wait("the second question", "Paste the deploy token");
+    keys(&["-l", "1"]);
+    wait("the third question", "Anything else?");
+    keys(&["-l", "2"]);
+    wait("the editor", "^G editor");
+    keys(&["C-g"]);
+    wait("the review", "Review answers");
+    end(&socket);
+    let history = tmux_wait(&socket, "the shell after the run", |p| {
+        p.contains(ending) && p.trim_end().ends_with('$')
+    });
+    tmux(&socket, &["kill-server"]);
+    Some(text_rows(&history))
+}
+
+/// The transcript after the command line `command`, each line once, then the prompt.
+fn deploy_transcript(command: &str, ending: &str) -> Vec<String> {
+    [
+        &format!("$ {command}"),
+        "Deploy setup",
+        "Region: EU",
+        "API token: No token yet",
+        "Notes: “note from the editor”",
+        ending,
+        "$",
+    ]
+    .map(str::to_string)
+    .to_vec()
+}
+
+/// After Ctrl+G the run ends with each transcript line once in tmux's history: the editor
+/// gave the cursor back under the lines, so they stay where they are (they were written
+/// again under themselves: `Deploy setup`, `Region: EU`, `API token: No token yet` twice).
+#[test]
+fn after_ctrl_g_in_tmux_the_history_holds_each_transcript_line_once() {
+    let dir = deploy_folder();
+    let submit = |socket: &str| {
+        crate::common::tmux::tmux(socket, &["send-keys", "-t", "t", "Enter"]);
+    };
+    let Some(history) = deploy_in_tmux(dir.path(), "", submit, "Submitted") else {
+        return;
+    };
+    assert_eq!(
+        history,
+        deploy_transcript("pi-ask q.json --output r.json", "✔ Submitted")
+    );
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();
+    assert_eq!(
+        result["details"]["answers"]["notes"]["customText"],
+        "note from the editor"
+    );
+}
+
+/// An editor that writes on the terminal (not on the alternate screen) leaves the cursor
+/// under what it wrote: the lines above are no longer the region's, and the run ends with the
+/// whole final transcript under the editor's line.
+#[test]
+fn after_ctrl_g_an_editor_that_wrote_on_the_terminal_is_followed_by_the_whole_transcript() {
+    let dir = deploy_folder_with("echo saved by the editor");
+    let submit = |socket: &str| {
+        crate::common::tmux::tmux(socket, &["send-keys", "-t", "t", "Enter"]);
+    };
+    let Some(history) = deploy_in_tmux(dir.path(), "", submit, "Submitted") else {
+        return;
+    };
+    let mut expected = deploy_transcript("pi-ask q.json --output r.json", "✔ Submitted");
+    let before = ["Deploy setup", "Region: EU", "API token: No token yet"];
+    let written = [&before[..], &["saved by the editor"]].concat();
+    expected.splice(1..1, written.iter().map(|l| l.to_string()));
+    assert_eq!(history, expected);
+}
+
+/// The same when the answer channel ends the run after Ctrl+G (docs/elsewhere.md), with the
+/// answers given at the terminal.
+#[test]
+fn after_ctrl_g_an_answer_from_elsewhere_leaves_each_transcript_line_once() {
+    let dir = deploy_folder();
+    let d = dir.path().to_path_buf();
+    let answer = |_: &str| {
+        let found: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(d.join("s.json")).unwrap()).unwrap();
+        let request = json!({"id": found["answerId"], "from": "phone", "answers": {
+            "region": "eu", "token": "none", "notes": {"customText": "note from the editor"}}});
+        std::fs::write(d.join("request.json"), request.to_string()).unwrap();
+        let sent = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+            .arg("answer")
+            .arg(found["answerSocket"].as_str().unwrap())
+            .arg(d.join("request.json"))
+            .output()
+            .unwrap();
+        assert_eq!(sent.status.code(), Some(0), "{sent:?}");
+    };
+    let args = " --answer-socket-file s.json";
+    let ending = "✔ Submitted (answered from elsewhere: phone)";
+    let Some(history) = deploy_in_tmux(dir.path(), args, answer, ending) else {
+        return;
+    };
+    assert_eq!(
+        history,
+        deploy_transcript(&format!("pi-ask q.json --output r.json{args}"), ending)
+    );
+}
+
+/// In GNU screen (its default settings) too: each transcript line once in its history.
+#[test]
+fn after_ctrl_g_in_gnu_screen_the_history_holds_each_transcript_line_once() {
+    use crate::common::screen::{screen_available, Screen};
+    if !screen_available("external_editor") {
+        return;
+    }
+    let dir = deploy_folder();
+    let command = format!(
+        "cd {d} && echo before && LANG=C.UTF-8 NO_COLOR=1 PI_ASK_SCREEN=inline EDITOR={d}/editor.sh \
+         {bin} q.json --output r.json; sleep 60",
+        d = dir.path().display(),
+        bin = env!("CARGO_BIN_EXE_pi-ask")
+    );
+    let name = format!("pi-ask-ctrl-g-{}", std::process::id());
+    let screen = Screen::start(&name, dir.path(), true, &[], &["bash", "-c", &command]);
+    let wait = |what: &str, marker: &str| screen.wait(what, true, |t| t.contains(marker));
+    wait("the first question", "Which region?");
+    screen.stuff("1");
+    wait("the second question", "Paste the deploy token");
+    screen.stuff("1");
+    wait("the third question", "Anything else?");
+    screen.stuff("2");
+    wait("the editor", "^G editor");
+    screen.stuff("\x07");
+    wait("the review", "Review answers");
+    screen.stuff("\r");
+    let text = wait("the transcript", " Submitted");
+    screen.quit();
+    // The hardcopy writes a character past U+00FF as its low byte: the quotes and ✔ are
+    // left out of the comparison.
+    let ours: Vec<String> = text_rows(&text)
+        .into_iter()
+        .skip_while(|l| l != "before")
+        .skip(1)
+        .map(|l| l.chars().filter(|c| !c.is_control()).collect())
+        .collect();
+    assert_eq!(
+        ours[..4],
+        [
+            "Deploy setup",
+            "Region: EU",
+            "API token: No token yet",
+            "Notes: note from the editor"
+        ],
+        "{text}"
+    );
+    assert!(ours.len() == 5 && ours[4].ends_with(" Submitted"), "{text}");
+}

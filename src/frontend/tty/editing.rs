@@ -136,7 +136,9 @@ impl<B: Backend> Session<'_, B> {
     }
 
     /// Ctrl+G in an editor: the draft in `$VISUAL` / `$EDITOR` on a private temporary file
-    /// (0600, removed after), the block erased first and drawn again after; the text it leaves
+    /// (0600, removed after), the block erased first and drawn again after (inline, under the
+    /// transcript lines where they were when the cursor comes back to its row:
+    /// [`super::region::Region::handed_back`]); the text it leaves
     /// is saved as Enter saves it (one final line break dropped). Without an editor set, or
     /// when it fails, the editor stays open on the draft and its hint says why. `--timeout`
     /// counts on while it is open (a save counts as a key): when it runs out, the editor is
@@ -151,16 +153,27 @@ impl<B: Backend> Session<'_, B> {
             notice(self, crate::ui::words::NO_EXTERNAL_EDITOR);
             return Ok(());
         };
-        let (rows, cols) = self.io.size();
+        let size = self.io.size();
         let t = self.transcript(None);
-        if self.region.placement() == Placement::Inline {
+        // Inline, where the cursor rests under the transcript lines, the block erased.
+        let left_at = if self.region.placement() == Placement::Inline {
             let bytes = self
                 .region
-                .draw(&t, &super::region::Block::default(), rows, cols);
+                .draw(&t, &super::region::Block::default(), size.0, size.1);
             self.io.write(&bytes)?;
-        }
-        self.region.restart(&t);
+            self.io.cursor_row()?
+        } else {
+            None
+        };
         let edited = edit_in(&mut self.io, &command, &draft, self.deadline)?;
+        // Back at the row it left in a window of the same size: the editor drew on the
+        // alternate screen (or nothing), the lines above are where they were.
+        let back_at = match left_at {
+            Some(_) => self.io.cursor_row()?,
+            None => None,
+        };
+        let in_place = left_at.is_some() && back_at == left_at && self.io.size() == size;
+        self.region.handed_back(&t, in_place);
         let text = match edited {
             External::TimedOut(text) => {
                 // As a timeout with the line editor open: its text kept as Esc keeps it.

@@ -332,3 +332,65 @@ fn a_width_change_forgets_the_pushed_lines_so_no_shell_line_is_taken() {
     r.resized(80, 80, 24, &transcript);
     assert_eq!(r.at(), 8);
 }
+
+/// The external editor's steps on a fake terminal under a shell's line: a frame with the
+/// title and a question's line over a block, the block erased, `between` (what the editor
+/// leaves on the terminal), the region handed back (`in_place`), the next frame, the end;
+/// what is left above the cursor.
+fn after_the_external_editor(between: &str, in_place: bool) -> Vec<String> {
+    use crate::frontend::tty::backend::Backend as _;
+    let mut term = crate::frontend::tty::FakeBackend::new(12, 40, []);
+    term.print("$ pi-ask q.json\n");
+    let mut r = Region::new(Placement::Inline, true);
+    let t = vec![
+        line(Entry::Title, "Deploy"),
+        line(Entry::Question(0), "Region: EU"),
+    ];
+    let draw = |r: &mut Region, term: &mut crate::frontend::tty::FakeBackend, b: Block| {
+        let bytes = r.draw(&t, &b, 12, 40);
+        term.write(&bytes).unwrap();
+    };
+    draw(&mut r, &mut term, block(&["2/2 Notes", "> draft"]));
+    draw(&mut r, &mut term, Block::default());
+    term.print(between);
+    r.handed_back(&t, in_place);
+    draw(&mut r, &mut term, block(&["Review", "1. Submit"]));
+    let end = vec![
+        line(Entry::Title, "Deploy"),
+        line(Entry::Question(0), "Region: EU"),
+        line(Entry::Question(1), "Notes: note"),
+        line(Entry::End, "Submitted"),
+    ];
+    let bytes = r.finish(&end, 12);
+    term.write(&bytes).unwrap();
+    term.left()
+}
+
+#[test]
+fn after_an_editor_that_gave_the_cursor_back_in_place_each_line_is_left_once() {
+    // On the alternate screen (or drawing nothing), the editor left the lines where they were.
+    assert_eq!(
+        after_the_external_editor("", true),
+        [
+            "$ pi-ask q.json",
+            "Deploy",
+            "Region: EU",
+            "Notes: note",
+            "Submitted"
+        ]
+    );
+    // One that wrote under them: the whole final transcript under what it wrote.
+    assert_eq!(
+        after_the_external_editor("saved\n", false),
+        [
+            "$ pi-ask q.json",
+            "Deploy",
+            "Region: EU",
+            "saved",
+            "Deploy",
+            "Region: EU",
+            "Notes: note",
+            "Submitted"
+        ]
+    );
+}

@@ -142,6 +142,21 @@ impl Region {
         self.fresh = true;
     }
 
+    /// Another program had the terminal between two frames (the external editor), inline
+    /// with the block erased first: the cursor rested under the transcript lines.
+    /// `in_place`: it came back to that row in a window of the same size, so the program drew
+    /// on the alternate screen, or drew nothing: every line is where the region left it, and
+    /// the region goes on as it was (the next frame draws the block under the lines; the run
+    /// ends with them in place, each line once). Otherwise the program's rows may be under
+    /// the lines, or took their place: the region starts again at the cursor
+    /// ([`Region::restart`]), and the run ends with the whole final transcript there. On the
+    /// alternate screen, and on a screen the region owns, the next frame is drawn whole.
+    pub fn handed_back(&mut self, transcript: &Transcript, in_place: bool) {
+        if !in_place || self.placement == Placement::Full || self.owns_screen() {
+            self.restart(transcript);
+        }
+    }
+
     /// The region's top `lines` lines (of the transcript lines live, then the block's rows)
     /// go above the window's top, into the terminal's history: kept, with the lines given up
     /// before the first of them, when the terminal pulls rows back ([`super::pulls_back`]).
