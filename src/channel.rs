@@ -290,13 +290,13 @@ fn base_dir_of(runtime: Option<std::ffi::OsString>, temp: &Path) -> Result<PathB
     if let Some(dir) = runtime {
         match usable_base(&dir, true) {
             Ok(dir) => return Ok(dir),
-            Err(e) => why.push(e),
+            Err(e) => why.push(format!("XDG_RUNTIME_DIR: {e}")),
         }
     }
     match usable_base(temp, false) {
         Ok(dir) => Ok(dir),
         Err(e) => {
-            why.push(e);
+            why.push(format!("the temporary folder: {e}"));
             Err(format!("no safe folder for its socket: {}", why.join("; ")))
         }
     }
@@ -910,5 +910,113 @@ mod tests {
         assert!(channel.take().is_none());
         drop(channel);
         assert!(send(&socket, br#"{"action": "questions"}"#).is_err());
+    }
+
+    fn folder(mode: u32) -> tempfile::TempDir {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(mode)).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_base_folder_others_can_write_to_is_refused_unless_sticky() {
+        let me = 1000;
+        assert!(base_allowed(me, 0o40700, me, true));
+        assert!(!base_allowed(me, 0o40777, me, true));
+        assert!(!base_allowed(me, 0o41777, me, true));
+        assert!(!base_allowed(0, 0o40700, me, true));
+        assert!(base_allowed(0, 0o41777, me, false));
+        assert!(base_allowed(me, 0o40755, me, false));
+        assert!(!base_allowed(0, 0o40777, me, false));
+        assert!(!base_allowed(me, 0o40770, me, false));
+        assert!(!base_allowed(1001, 0o40755, me, false));
+        let open = folder(0o777);
+        let sticky = folder(0o1777);
+        let own = folder(0o700);
+        let real = |d: &tempfile::TempDir| std::fs::canonicalize(d.path()).unwrap();
+        // A world-writable runtime folder: the temporary one instead; a world-writable
+        // temporary folder that is not sticky: no channel.
+        let runtime = Some(open.path().as_os_str().to_owned());
+        assert_eq!(base_dir_of(runtime.clone(), sticky.path()), Ok(real(&sticky)));
+        assert_eq!(base_dir_of(None, own.path()), Ok(real(&own)));
+        let refused = base_dir_of(runtime, open.path()).unwrap_err();
+        assert!(refused.contains("could be written by another user"), "{refused}");
+        let runtime = Some(own.path().as_os_str().to_owned());
+        assert_eq!(base_dir_of(runtime, open.path()), Ok(real(&own)));
+        // The channel opens in a sticky one.
+        let channel = Channel::open_in(&real(&sticky), "id".into(), 1000, &payload()).unwrap();
+        assert!(channel.socket().starts_with(real(&sticky)));
+    }
+
+    #[test]
+    fn a_swapped_folder_is_not_removed() {
+        let base = folder(0o700);
+        let channel = Channel::open_in(base.path(), "id".into(), 1000, &payload()).unwrap();
+        let dir = channel.socket().parent().unwrap().to_path_buf();
+        let moved = base.path().join("moved");
+        std::fs::rename(&dir, &moved).unwrap();
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("answer.sock"), "theirs").unwrap();
+        drop(channel);
+        // The other folder and its file stay; this run's socket went, through its folder.
+        assert_eq!(std::fs::read_to_string(dir.join("answer.sock")).unwrap(), "theirs");
+        assert!(!moved.join("answer.sock").exists());
+        // And every other ending of the run leaves them too.
+        let channel = Channel::open_in(base.path(), "id".into(), 1000, &payload()).unwrap();
+        let dir = channel.socket().parent().unwrap().to_path_buf();
+        let moved = base.path().join("moved-2");
+        std::fs::rename(&dir, &moved).unwrap();
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("answer.sock"), "theirs").unwrap();
+        let swapped_socket = dir.join("answer.sock");
+        // What the exit removes: only paths still this run's.
+        assert!(!crate::leftovers::still_same(&swapped_socket, Some(channel.socket_id)));
+        assert!(!crate::leftovers::still_same(&dir, Some(channel.dir_id)));
+        drop(channel);
+        assert!(swapped_socket.exists());
+    }
+
+    #[test]
+    fn a_silent_client_is_cut_and_does_not_hold_the_channel() {
+        let channel = Channel::open("id".into(), 1000, &payload()).unwrap();
+        let socket = channel.socket().to_path_buf();
+        let started = Instant::now();
+        let mut silent = UnixStream::connect(&socket).unwrap();
+        // Another request is served meanwhile.
+        let reply = send(&socket, br#"{"action": "questions"}"#).unwrap();
+        assert_eq!(reply.status, Status::Questions);
+        assert!(started.elapsed() < SEND_TIME);
+        let mut reply = String::new();
+        silent.read_to_string(&mut reply).unwrap();
+        let waited = started.elapsed();
+        assert!(waited >= SEND_TIME && waited < SEND_TIME + Duration::from_secs(2));
+        let reply: Reply = serde_json::from_str(&reply).unwrap();
+        assert_eq!(reply.status, Status::Invalid);
+        assert_eq!(
+            reply.problems[0].message,
+            "the request did not come within 2 s (end the writing side when done)"
+        );
+    }
+
+    #[test]
+    fn a_request_whose_client_is_gone_is_never_taken() {
+        let channel = Channel::open("id".into(), 1000, &payload()).unwrap();
+        let (woke_tx, woke) = mpsc::channel();
+        channel.on_arrival(move || {
+            let _ = woke_tx.send(());
+        });
+        let mut client = UnixStream::connect(channel.socket()).unwrap();
+        client.write_all(b"{}").unwrap();
+        client.shutdown(std::net::Shutdown::Write).unwrap();
+        woke.recv_timeout(Duration::from_secs(5)).unwrap();
+        drop(client);
+        assert!(channel.take().is_none());
+        // A client still waiting is taken.
+        let socket = channel.socket().to_path_buf();
+        let waiting = std::thread::spawn(move || send(&socket, b"{}").unwrap());
+        woke.recv_timeout(Duration::from_secs(5)).unwrap();
+        channel.take().unwrap().reply(Reply::ok());
+        assert_eq!(waiting.join().unwrap(), Reply::ok());
     }
 }

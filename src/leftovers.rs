@@ -579,7 +579,7 @@ pub fn clean_up() {
     let mut pending = pending();
     CLEANED.store(true, Ordering::SeqCst);
     for p in pending.drain(..) {
-        if let Some(path) = p.remove.as_ref().filter(|path| still(path, p.same)) {
+        if let Some(path) = p.remove.as_ref().filter(|path| still_same(path, p.same)) {
             // A folder (the answer channel's, emptied by its socket's entry before it).
             let _ = std::fs::remove_file(path).or_else(|_| std::fs::remove_dir(path));
         }
@@ -590,7 +590,7 @@ pub fn clean_up() {
 }
 
 /// Whether `path` is still the file of device and inode `same` (`None`: any file).
-fn still(path: &Path, same: Option<(u64, u64)>) -> bool {
+pub fn still_same(path: &Path, same: Option<(u64, u64)>) -> bool {
     use std::os::unix::fs::MetadataExt;
     same.is_none_or(|(dev, ino)| {
         std::fs::symlink_metadata(path).is_ok_and(|m| m.dev() == dev && m.ino() == ino)
