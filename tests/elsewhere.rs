@@ -575,3 +575,23 @@ fn pi_ask_answer_sends_nothing_to_another_users_socket() {
     child.wait().unwrap();
     assert_eq!(std::fs::read_to_string(&got).unwrap(), "0");
 }
+
+#[test]
+fn idle_connections_do_not_hold_the_channel_and_a_request_is_taken_at_once() {
+    let (mut s, socket, id) = asking(&["--plain"], &[]);
+    s.expect("1/1>");
+    // Two local processes connect and send nothing (or one byte), and stay.
+    let _idle = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+    let mut slow = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+    std::io::Write::write_all(&mut slow, b"{").unwrap();
+    let start = Instant::now();
+    let request = json!({"id": id, "from": "bridge", "answers": {"scope": 2}});
+    let (code, out, _) = answer(&socket, &request);
+    assert_eq!(code, 0);
+    assert_eq!(serde_json::from_str::<Value>(&out).unwrap(), json!({"status": "ok"}));
+    // Served beside them, not after their time.
+    assert!(start.elapsed() < Duration::from_secs(2), "{:?}", start.elapsed());
+    s.expect("Submitted (answered from elsewhere: bridge).");
+    let (code, result) = s.finish();
+    assert_eq!((code, result), (0, Some(answered("some"))));
+}
