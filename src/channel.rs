@@ -3,10 +3,13 @@
 //! so the questions can be answered from elsewhere (a phone through a bridge, another shell,
 //! pi's events). Never a network port.
 //!
-//! The listener runs on a thread of its own: it accepts a connection, checks the peer's user
-//! ([`peer_allowed`]), reads one document of at most the answers file's size within
-//! [`CONNECTION_TIME`], and puts it in the one slot the front end takes it from
-//! ([`Channel::take`]), waking the front end's wait. A questions request
+//! The folder is made only in a base folder no other user can write to ([`base_allowed`]),
+//! and removed only while it is still the one made. The listener runs on a thread of its own:
+//! it accepts each connection at once and serves it on a thread of its own (at most
+//! [`AT_ONCE`]): checks the peer's user ([`peer_allowed`]), reads one document of at most the
+//! answers file's size within [`SEND_TIME`], and puts it, once the slot is free, in the one
+//! slot the front end takes it from ([`Channel::take`], which drops a request whose client
+//! has gone), waking the front end's wait, all within [`CONNECTION_TIME`]. A questions request
 //! (`"action": "questions"`, [`crate::contract::questions_request`]) it answers itself with the
 //! normalized questions, which are never written to a file. The front end decides on it in its own
 //! loop (so the person at the terminal and the channel race fairly: one event at a time) and
@@ -388,10 +391,7 @@ impl Channel {
             OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_RDONLY | OFlag::O_CLOEXEC,
             Mode::empty(),
         );
-        let dir_fd = match opened {
-            Ok(fd) => fd,
-            Err(e) => return Err(e.into()),
-        };
+        let dir_fd = opened.inspect_err(|_| remove_if_same(&base_fd, &name, None, true))?;
         // Made 0700 whatever the umask, through the descriptor; checked, as the socket's only
         // guard besides the peer's user.
         let checked = fchmod(&dir_fd, Mode::from_bits_truncate(0o700))
@@ -401,7 +401,7 @@ impl Channel {
                 let ours = st.st_uid == me && st.st_mode & 0o7777 == 0o700;
                 let folder = st.st_mode & nix::libc::S_IFMT == nix::libc::S_IFDIR;
                 if ours && folder {
-                    Ok((st.st_dev as u64, st.st_ino as u64))
+                    Ok(file_id(&st))
                 } else {
                     Err(io::Error::other("its folder is not the user's alone"))
                 }
@@ -426,7 +426,7 @@ impl Channel {
             SOCKET_NAME,
             nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW,
         )
-        .map(|st| (st.st_dev as u64, st.st_ino as u64))
+        .map(|st| file_id(&st))
         .unwrap_or_default();
         // Removed by every ending of the run while they are still these (the socket first,
         // then its folder), never another's put in their place.
@@ -538,10 +538,15 @@ impl Drop for Channel {
 
 /// Removes `name` in the folder `dir` (a folder when `folder`) if it is still the file of
 /// device and inode `same` (`None`: whatever it is), never following a link.
-fn remove_if_same(dir: &impl std::os::fd::AsFd, name: &Path, same: Option<(u64, u64)>, folder: bool) {
+fn remove_if_same(
+    dir: &impl std::os::fd::AsFd,
+    name: &Path,
+    same: Option<(u64, u64)>,
+    folder: bool,
+) {
     use nix::unistd::{unlinkat, UnlinkatFlags};
     let at = nix::sys::stat::fstatat(dir, name, nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW);
-    let still = at.is_ok_and(|st| same.is_none_or(|s| s == (st.st_dev as u64, st.st_ino as u64)));
+    let still = at.is_ok_and(|st| same.is_none_or(|s| s == file_id(&st)));
     if still {
         let flag = if folder {
             UnlinkatFlags::RemoveDir
@@ -550,6 +555,12 @@ fn remove_if_same(dir: &impl std::os::fd::AsFd, name: &Path, same: Option<(u64, 
         };
         let _ = unlinkat(dir, name, flag);
     }
+}
+
+/// A file's device and inode (their types differ between systems).
+#[allow(clippy::unnecessary_cast)]
+fn file_id(st: &nix::sys::stat::FileStat) -> (u64, u64) {
+    (st.st_dev as u64, st.st_ino as u64)
 }
 
 /// How often the listener looks whether the channel was closed.
@@ -768,11 +779,16 @@ pub fn send(socket: &Path, document: &[u8]) -> io::Result<Reply> {
     if !peer_allowed(uid, nix::unistd::geteuid().as_raw()) {
         return Err(io::Error::new(
             io::ErrorKind::PermissionDenied,
-            format!("the process listening there is another user's (user id {uid}): nothing was sent"),
+            format!(
+                "the process listening there is another user's (user id {uid}): nothing was sent"
+            ),
         ));
     }
     let timed_out = |e: io::Error| {
-        if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) {
+        if matches!(
+            e.kind(),
+            io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+        ) {
             io::Error::new(
                 io::ErrorKind::TimedOut,
                 format!("no reply within {} s", CLIENT_WAIT.as_secs()),
@@ -938,10 +954,16 @@ mod tests {
         // A world-writable runtime folder: the temporary one instead; a world-writable
         // temporary folder that is not sticky: no channel.
         let runtime = Some(open.path().as_os_str().to_owned());
-        assert_eq!(base_dir_of(runtime.clone(), sticky.path()), Ok(real(&sticky)));
+        assert_eq!(
+            base_dir_of(runtime.clone(), sticky.path()),
+            Ok(real(&sticky))
+        );
         assert_eq!(base_dir_of(None, own.path()), Ok(real(&own)));
         let refused = base_dir_of(runtime, open.path()).unwrap_err();
-        assert!(refused.contains("could be written by another user"), "{refused}");
+        assert!(
+            refused.contains("could be written by another user"),
+            "{refused}"
+        );
         let runtime = Some(own.path().as_os_str().to_owned());
         assert_eq!(base_dir_of(runtime, open.path()), Ok(real(&own)));
         // The channel opens in a sticky one.
@@ -960,7 +982,10 @@ mod tests {
         std::fs::write(dir.join("answer.sock"), "theirs").unwrap();
         drop(channel);
         // The other folder and its file stay; this run's socket went, through its folder.
-        assert_eq!(std::fs::read_to_string(dir.join("answer.sock")).unwrap(), "theirs");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("answer.sock")).unwrap(),
+            "theirs"
+        );
         assert!(!moved.join("answer.sock").exists());
         // And every other ending of the run leaves them too.
         let channel = Channel::open_in(base.path(), "id".into(), 1000, &payload()).unwrap();
@@ -971,7 +996,10 @@ mod tests {
         std::fs::write(dir.join("answer.sock"), "theirs").unwrap();
         let swapped_socket = dir.join("answer.sock");
         // What the exit removes: only paths still this run's.
-        assert!(!crate::leftovers::still_same(&swapped_socket, Some(channel.socket_id)));
+        assert!(!crate::leftovers::still_same(
+            &swapped_socket,
+            Some(channel.socket_id)
+        ));
         assert!(!crate::leftovers::still_same(&dir, Some(channel.dir_id)));
         drop(channel);
         assert!(swapped_socket.exists());

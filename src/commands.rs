@@ -273,9 +273,9 @@ pub fn answer(args: &AnswerArgs) -> ExitCode {
                 std::io::ErrorKind::PermissionDenied => {
                     format!("pi-ask: the answers were not sent to {socket}: {why}")
                 }
-                std::io::ErrorKind::TimedOut => format!(
-                    "pi-ask: the answers were not taken: {why} on {socket} (try again)"
-                ),
+                std::io::ErrorKind::TimedOut => {
+                    format!("pi-ask: the answers were not taken: {why} on {socket} (try again)")
+                }
                 _ => format!(
                     "pi-ask: no questions take answers on {socket}: {why} (answered already, or \
                      no longer asked)"

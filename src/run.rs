@@ -564,7 +564,10 @@ fn write_line_to(path: &Path, line: &str) -> io::Result<()> {
         (path.to_path_buf(), nix::fcntl::OFlag::O_NONBLOCK)
     } else {
         let at = crate::output::unplanted_target(path)?;
-        (at, nix::fcntl::OFlag::O_NONBLOCK | nix::fcntl::OFlag::O_NOFOLLOW)
+        (
+            at,
+            nix::fcntl::OFlag::O_NONBLOCK | nix::fcntl::OFlag::O_NOFOLLOW,
+        )
     };
     let mut file = std::fs::OpenOptions::new()
         .write(true)

@@ -456,7 +456,10 @@ fn the_channel_is_made_only_in_a_folder_no_other_user_can_write_to() {
         &["--print-answer-socket".as_ref()],
         &[("XDG_RUNTIME_DIR", &open), ("TMPDIR", &own)],
     );
-    let line = said.lines().find(|l| l.starts_with("{\"answerSocket\"")).unwrap();
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("{\"answerSocket\""))
+        .unwrap();
     let v: Value = serde_json::from_str(line).unwrap();
     assert!(
         Path::new(v["answerSocket"].as_str().unwrap()).starts_with(&own),
@@ -526,7 +529,11 @@ fn the_socket_file_is_never_a_link_or_file_another_user_planted() {
     assert_eq!(std::fs::read_to_string(&planted).unwrap(), "");
     // The user's own new file there is written, 0600.
     let own = shared.join("own");
-    dialogs_run(dir.path(), &["--answer-socket-file".as_ref(), own.as_os_str()], &[]);
+    dialogs_run(
+        dir.path(),
+        &["--answer-socket-file".as_ref(), own.as_os_str()],
+        &[],
+    );
     assert!(std::fs::read_to_string(&own)
         .unwrap()
         .starts_with("{\"answerSocket\""));
@@ -550,7 +557,13 @@ fn pi_ask_answer_sends_nothing_to_another_users_socket() {
         while True:\n    b=c.recv(65536)\n    if not b: break\n    d+=b\n\
         open(sys.argv[2],'w').write(str(len(d)))\n";
     let mut child = std::process::Command::new("/usr/bin/setpriv")
-        .args(["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c"])
+        .args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "/usr/bin/python3",
+            "-c",
+        ])
         .arg(server)
         .arg(&socket)
         .arg(&got)
@@ -558,7 +571,10 @@ fn pi_ask_answer_sends_nothing_to_another_users_socket() {
         .unwrap();
     let start = Instant::now();
     while !open.join("answer.sock.ready").exists() {
-        assert!(start.elapsed() < TIMEOUT, "the other user's listener did not start");
+        assert!(
+            start.elapsed() < TIMEOUT,
+            "the other user's listener did not start"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     let (code, out, err) = answer(&socket, &json!({"id": "x", "answers": {"scope": "all"}}));
@@ -588,9 +604,16 @@ fn idle_connections_do_not_hold_the_channel_and_a_request_is_taken_at_once() {
     let request = json!({"id": id, "from": "bridge", "answers": {"scope": 2}});
     let (code, out, _) = answer(&socket, &request);
     assert_eq!(code, 0);
-    assert_eq!(serde_json::from_str::<Value>(&out).unwrap(), json!({"status": "ok"}));
+    assert_eq!(
+        serde_json::from_str::<Value>(&out).unwrap(),
+        json!({"status": "ok"})
+    );
     // Served beside them, not after their time.
-    assert!(start.elapsed() < Duration::from_secs(2), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
     s.expect("Submitted (answered from elsewhere: bridge).");
     let (code, result) = s.finish();
     assert_eq!((code, result), (0, Some(answered("some"))));
