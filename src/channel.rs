@@ -3,10 +3,13 @@
 //! so the questions can be answered from elsewhere (a phone through a bridge, another shell,
 //! pi's events). Never a network port.
 //!
-//! The listener runs on a thread of its own: it accepts a connection, checks the peer's user
-//! ([`peer_allowed`]), reads one document of at most the answers file's size within
-//! [`CONNECTION_TIME`], and puts it in the one slot the front end takes it from
-//! ([`Channel::take`]), waking the front end's wait. A questions request
+//! The folder is made only in a base folder no other user can write to ([`base_allowed`]),
+//! and removed only while it is still the one made. The listener runs on a thread of its own:
+//! it accepts each connection at once and serves it on a thread of its own (at most
+//! [`AT_ONCE`]): checks the peer's user ([`peer_allowed`]), reads one document of at most the
+//! answers file's size within [`SEND_TIME`], and puts it, once the slot is free, in the one
+//! slot the front end takes it from ([`Channel::take`], which drops a request whose client
+//! has gone), waking the front end's wait, all within [`CONNECTION_TIME`]. A questions request
 //! (`"action": "questions"`, [`crate::contract::questions_request`]) it answers itself with the
 //! normalized questions, which are never written to a file. The front end decides on it in its own
 //! loop (so the person at the terminal and the channel race fairly: one event at a time) and
@@ -20,7 +23,8 @@ use serde::{Deserialize, Serialize};
 use std::io::{self, Read, Write};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::SeqCst};
+use std::sync::{mpsc, Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// The variable that gives the notification command the socket's path.
@@ -29,7 +33,19 @@ pub const SOCKET_ENV: &str = "ASK_ANSWER_SOCKET";
 pub const ID_ENV: &str = "ASK_ANSWER_ID";
 /// How long one connection may take: sending its document, and waiting for the verdict
 /// (the questions take it at their next event; an external editor open holds them).
+/// Counted from the connection's accept, which comes at once (connections are served side by
+/// side, at most [`AT_ONCE`]).
 pub const CONNECTION_TIME: Duration = Duration::from_secs(10);
+/// How long a connection may take to send its whole request (to the end of its writing),
+/// from its accept: one that sends nothing, or too slowly, is cut, so an idle local process
+/// cannot hold the channel.
+pub const SEND_TIME: Duration = Duration::from_secs(2);
+/// How long `pi-ask answer` waits for the reply after it connects: longer than
+/// [`CONNECTION_TIME`], so the channel always replies first, and a request is never taken once
+/// its client has given up.
+pub const CLIENT_WAIT: Duration = Duration::from_secs(12);
+/// How many connections are served at once; one more is told [`Status::Busy`].
+const AT_ONCE: usize = 8;
 /// The socket's name in its folder.
 const SOCKET_NAME: &str = "answer.sock";
 /// What the transcript line names when the request gave no `from`.
@@ -142,9 +158,33 @@ pub struct Request {
     /// The document, UTF-8 (invalid bytes replaced), at most the channel's limit.
     pub text: String,
     reply: mpsc::Sender<Reply>,
+    /// Which request this is (the listener's count).
+    number: u64,
+    /// The client's connection, looked at for whether it is still there.
+    client: Option<UnixStream>,
+    /// The end of its [`CONNECTION_TIME`].
+    until: Instant,
 }
 
 impl Request {
+    /// Whether its client is gone (closed its end) or its time is over: such a request is
+    /// never taken.
+    fn gone(&self) -> bool {
+        use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+        use std::os::fd::AsFd;
+        if Instant::now() >= self.until {
+            return true;
+        }
+        let Some(client) = &self.client else {
+            return false;
+        };
+        let mut fds = [PollFd::new(client.as_fd(), PollFlags::empty())];
+        matches!(poll(&mut fds, PollTimeout::ZERO), Ok(n) if n > 0)
+            && fds[0]
+                .revents()
+                .is_some_and(|r| r.intersects(PollFlags::POLLHUP | PollFlags::POLLERR))
+    }
+
     /// Sends the verdict to the client.
     pub fn reply(self, reply: Reply) {
         let _ = self.reply.send(reply);
@@ -154,12 +194,16 @@ impl Request {
 /// What the listener and the front end share.
 struct Shared {
     slot: Mutex<Slot>,
+    /// Told when the slot empties (taken, or given up) or the channel closes.
+    taken: Condvar,
     /// The questionnaire's id.
     id: String,
     /// The reply to a questions request ([`Reply::questions`]).
     questions: Reply,
-    /// The listener is serving a connection (from its accept to its reply sent).
-    serving: std::sync::atomic::AtomicBool,
+    /// How many connections are being served (from their accept to their reply sent).
+    serving: AtomicUsize,
+    /// The next request's number.
+    next: AtomicU64,
 }
 
 #[derive(Default)]
@@ -175,6 +219,11 @@ struct Slot {
 pub struct Channel {
     socket: PathBuf,
     dir: PathBuf,
+    /// The channel's folder, open: the socket is removed through it, wherever it was moved.
+    dir_fd: std::os::fd::OwnedFd,
+    /// The folder's and the socket's device and inode: removed only while still theirs.
+    dir_id: (u64, u64),
+    socket_id: (u64, u64),
     shared: Arc<Shared>,
     /// The listener's thread: its last reply is waited for, a little, when the channel closes.
     thread: Option<std::thread::JoinHandle<()>>,
@@ -193,19 +242,67 @@ impl std::fmt::Debug for Channel {
     }
 }
 
-/// The folder the channel's own folder is made in: `$XDG_RUNTIME_DIR` when it is a folder
-/// of the user's, else the system's temporary folder.
-fn base_dir() -> PathBuf {
+/// Whether a folder whose owner is `uid` and mode `mode` may hold the channel's folder of a
+/// process running as `me`, so that no other user can rename the channel's folder away and put
+/// their own in its place: `$XDG_RUNTIME_DIR` (`runtime`) must be the user's and writable by
+/// no one else; the temporary folder, and every folder above either, must be the user's or
+/// root's and writable by no one else unless it is sticky (as `/tmp`: there only a file's
+/// owner may rename it).
+pub fn base_allowed(uid: u32, mode: u32, me: u32, runtime: bool) -> bool {
+    let others_write = mode & 0o022 != 0;
+    let sticky = mode & 0o1000 != 0;
+    if runtime {
+        uid == me && !others_write
+    } else {
+        (uid == me || uid == 0) && (!others_write || sticky)
+    }
+}
+
+/// `dir` with its links resolved, when it and every folder above it pass [`base_allowed`]
+/// (the folders above as the temporary folder).
+///
+/// Errors: why not, in words naming the folder.
+fn usable_base(dir: &Path, runtime: bool) -> Result<PathBuf, String> {
     use std::os::unix::fs::MetadataExt;
-    if let Some(dir) = std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
-        let dir = PathBuf::from(dir);
-        if std::fs::metadata(&dir)
-            .is_ok_and(|m| m.is_dir() && m.uid() == nix::unistd::geteuid().as_raw())
-        {
-            return dir;
+    let me = nix::unistd::geteuid().as_raw();
+    let shown = || crate::text::for_terminal(&dir.display().to_string()).into_owned();
+    let real = std::fs::canonicalize(dir).map_err(|e| format!("{}: {e}", shown()))?;
+    for (n, at) in real.ancestors().enumerate() {
+        let meta = std::fs::symlink_metadata(at).map_err(|e| format!("{}: {e}", shown()))?;
+        if n == 0 && !meta.is_dir() {
+            return Err(format!("{} is not a folder", shown()));
+        }
+        if !base_allowed(meta.uid(), meta.mode(), me, runtime && n == 0) {
+            return Err(format!(
+                "{} could be written by another user (its owner or mode)",
+                crate::text::for_terminal(&at.display().to_string())
+            ));
         }
     }
-    std::env::temp_dir()
+    Ok(real)
+}
+
+/// The folder the channel's own folder is made in ([`usable_base`]): `runtime`
+/// (`$XDG_RUNTIME_DIR`, when set and not empty) if usable, else `temp` (the system's
+/// temporary folder) if usable.
+///
+/// Errors: neither is, in words.
+fn base_dir_of(runtime: Option<std::ffi::OsString>, temp: &Path) -> Result<PathBuf, String> {
+    let runtime = runtime.filter(|d| !d.is_empty()).map(PathBuf::from);
+    let mut why = Vec::new();
+    if let Some(dir) = runtime {
+        match usable_base(&dir, true) {
+            Ok(dir) => return Ok(dir),
+            Err(e) => why.push(format!("XDG_RUNTIME_DIR: {e}")),
+        }
+    }
+    match usable_base(temp, false) {
+        Ok(dir) => Ok(dir),
+        Err(e) => {
+            why.push(format!("the temporary folder: {e}"));
+            Err(format!("no safe folder for its socket: {}", why.join("; ")))
+        }
+    }
 }
 
 /// The id of the questionnaire a run asks (docs/elsewhere.md "The id"): a hash of the
@@ -256,46 +353,105 @@ impl Channel {
     ///
     /// Errors: the folder, the socket or the thread could not be made.
     pub fn open(id: String, limit: u64, payload: &crate::contract::Payload) -> io::Result<Channel> {
+        let base = base_dir_of(std::env::var_os("XDG_RUNTIME_DIR"), &std::env::temp_dir())
+            .map_err(io::Error::other)?;
+        Channel::open_in(&base, id, limit, payload)
+    }
+
+    /// [`Channel::open`] in the folder `base` (checked by the caller): the folder is made
+    /// without following links, then checked through its descriptor (the user's, 0700, a
+    /// folder).
+    ///
+    /// Errors: as [`Channel::open`].
+    fn open_in(
+        base: &Path,
+        id: String,
+        limit: u64,
+        payload: &crate::contract::Payload,
+    ) -> io::Result<Channel> {
+        use nix::fcntl::{openat, OFlag};
+        use nix::sys::stat::{fchmod, fstat, fstatat, Mode};
         use std::os::unix::fs::PermissionsExt;
-        let only_the_user = std::fs::Permissions::from_mode(0o700);
+        let me = nix::unistd::geteuid().as_raw();
+        let base_fd = nix::fcntl::open(
+            base,
+            OFlag::O_DIRECTORY | OFlag::O_RDONLY | OFlag::O_CLOEXEC,
+            Mode::empty(),
+        )?;
+        // mkdir makes a new folder or fails: it never follows a link put at the name.
         let dir = tempfile::Builder::new()
             .prefix("pi-ask-")
-            .permissions(only_the_user.clone())
-            .tempdir_in(base_dir())?
+            .permissions(std::fs::Permissions::from_mode(0o700))
+            .tempdir_in(base)?
             .keep();
-        // Made 0700 whatever the umask; checked, as the socket's only guard besides the peer's
-        // user.
-        if let Err(e) = std::fs::set_permissions(&dir, only_the_user) {
-            let _ = std::fs::remove_dir(&dir);
-            return Err(e);
-        }
-        let socket = dir.join(SOCKET_NAME);
-        // Removed by every ending of the run; the socket goes first, then its folder.
-        let on_exit = [
-            crate::leftovers::on_exit(Some(socket.clone()), None),
-            crate::leftovers::on_exit(Some(dir.clone()), None),
-        ];
-        let listener = match UnixListener::bind(&socket) {
-            Ok(l) => l,
+        let name = dir.file_name().map(PathBuf::from).unwrap_or_default();
+        let opened = openat(
+            &base_fd,
+            &name,
+            OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_RDONLY | OFlag::O_CLOEXEC,
+            Mode::empty(),
+        );
+        let dir_fd = opened.inspect_err(|_| remove_if_same(&base_fd, &name, None, true))?;
+        // Made 0700 whatever the umask, through the descriptor; checked, as the socket's only
+        // guard besides the peer's user.
+        let checked = fchmod(&dir_fd, Mode::from_bits_truncate(0o700))
+            .and_then(|()| fstat(&dir_fd))
+            .map_err(io::Error::from)
+            .and_then(|st| {
+                let ours = st.st_uid == me && st.st_mode & 0o7777 == 0o700;
+                let folder = st.st_mode & nix::libc::S_IFMT == nix::libc::S_IFDIR;
+                if ours && folder {
+                    Ok(file_id(&st))
+                } else {
+                    Err(io::Error::other("its folder is not the user's alone"))
+                }
+            });
+        let dir_id = match checked {
+            Ok(id) => id,
             Err(e) => {
-                let _ = std::fs::remove_dir(&dir);
+                remove_if_same(&base_fd, &name, None, true);
                 return Err(e);
             }
         };
+        let socket = dir.join(SOCKET_NAME);
+        let listener = match UnixListener::bind(&socket) {
+            Ok(l) => l,
+            Err(e) => {
+                remove_if_same(&base_fd, &name, Some(dir_id), true);
+                return Err(e);
+            }
+        };
+        let socket_id = fstatat(
+            &dir_fd,
+            SOCKET_NAME,
+            nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW,
+        )
+        .map(|st| file_id(&st))
+        .unwrap_or_default();
+        // Removed by every ending of the run while they are still these (the socket first,
+        // then its folder), never another's put in their place.
+        let on_exit = [
+            crate::leftovers::on_exit_if_same(socket.clone(), socket_id),
+            crate::leftovers::on_exit_if_same(dir.clone(), dir_id),
+        ];
         let shared = Arc::new(Shared {
             slot: Mutex::new(Slot::default()),
+            taken: Condvar::new(),
             questions: Reply::questions(&id, payload),
             id,
             serving: Default::default(),
+            next: Default::default(),
         });
         let listening = Arc::clone(&shared);
-        let own_uid = nix::unistd::geteuid().as_raw();
         let started = std::thread::Builder::new()
             .name("answer channel".into())
-            .spawn(move || listen(listener, &listening, own_uid, limit));
+            .spawn(move || listen(listener, listening, me, limit));
         let mut channel = Channel {
             socket,
             dir,
+            dir_fd,
+            dir_id,
+            socket_id,
             shared,
             thread: None,
             _on_exit: on_exit,
@@ -325,8 +481,12 @@ impl Channel {
     }
 
     /// The request waiting, if one does.
+    /// A request whose client is gone, or whose time is over, is dropped instead (never
+    /// taken: its client was, or will be, told it was not).
     pub fn take(&self) -> Option<Request> {
-        self.lock().pending.take()
+        let request = self.lock().pending.take();
+        self.shared.taken.notify_all();
+        request.filter(|r| !r.gone())
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Slot> {
@@ -344,20 +504,31 @@ impl Drop for Channel {
             slot.wake = None;
             slot.pending.take()
         };
+        self.shared.taken.notify_all();
         if let Some(request) = pending {
             request.reply(Reply::already_answered());
         }
-        let _ = std::fs::remove_file(&self.socket);
-        let _ = std::fs::remove_dir(&self.dir);
+        // Only while they are still this run's: another's put in their place stays.
+        remove_if_same(
+            &self.dir_fd,
+            Path::new(SOCKET_NAME),
+            Some(self.socket_id),
+            false,
+        );
+        if let (Some(base), Some(name)) = (self.dir.parent(), self.dir.file_name()) {
+            if let Ok(base) = nix::fcntl::open(
+                base,
+                nix::fcntl::OFlag::O_DIRECTORY | nix::fcntl::OFlag::O_CLOEXEC,
+                nix::sys::stat::Mode::empty(),
+            ) {
+                remove_if_same(&base, Path::new(name), Some(self.dir_id), true);
+            }
+        }
         // The reply to the request that ended the questions is on its way: the run's exit
         // must not cut it off (bounded: a client still sending is not waited for long).
         if let Some(thread) = self.thread.take() {
             let start = Instant::now();
-            let serving = || {
-                self.shared
-                    .serving
-                    .load(std::sync::atomic::Ordering::SeqCst)
-            };
+            let serving = || self.shared.serving.load(SeqCst) > 0;
             while serving() && !thread.is_finished() && start.elapsed() < LAST_REPLY {
                 std::thread::sleep(Duration::from_millis(5));
             }
@@ -365,11 +536,39 @@ impl Drop for Channel {
     }
 }
 
+/// Removes `name` in the folder `dir` (a folder when `folder`) if it is still the file of
+/// device and inode `same` (`None`: whatever it is), never following a link.
+fn remove_if_same(
+    dir: &impl std::os::fd::AsFd,
+    name: &Path,
+    same: Option<(u64, u64)>,
+    folder: bool,
+) {
+    use nix::unistd::{unlinkat, UnlinkatFlags};
+    let at = nix::sys::stat::fstatat(dir, name, nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW);
+    let still = at.is_ok_and(|st| same.is_none_or(|s| s == file_id(&st)));
+    if still {
+        let flag = if folder {
+            UnlinkatFlags::RemoveDir
+        } else {
+            UnlinkatFlags::NoRemoveDir
+        };
+        let _ = unlinkat(dir, name, flag);
+    }
+}
+
+/// A file's device and inode (their types differ between systems).
+#[allow(clippy::unnecessary_cast)]
+fn file_id(st: &nix::sys::stat::FileStat) -> (u64, u64) {
+    (st.st_dev as u64, st.st_ino as u64)
+}
+
 /// How often the listener looks whether the channel was closed.
 const LOOK_AGAIN: Duration = Duration::from_millis(100);
 
-/// The listener's thread: one connection at a time until the channel closes.
-fn listen(listener: UnixListener, shared: &Shared, own_uid: u32, limit: u64) {
+/// The listener's thread: accepts each connection at once and serves it on a thread of its
+/// own (at most [`AT_ONCE`]), until the channel closes.
+fn listen(listener: UnixListener, shared: Arc<Shared>, own_uid: u32, limit: u64) {
     use std::os::fd::AsFd;
     let closed = || shared.slot.lock().unwrap_or_else(|e| e.into_inner()).closed;
     while !closed() {
@@ -381,39 +580,66 @@ fn listen(listener: UnixListener, shared: &Shared, own_uid: u32, limit: u64) {
         if ready <= 0 {
             continue;
         }
-        use std::sync::atomic::Ordering::SeqCst;
-        shared.serving.store(true, SeqCst);
-        let Ok((stream, _)) = listener.accept() else {
-            shared.serving.store(false, SeqCst);
+        shared.serving.fetch_add(1, SeqCst);
+        let Ok((mut stream, _)) = listener.accept() else {
+            shared.serving.fetch_sub(1, SeqCst);
             std::thread::sleep(LOOK_AGAIN);
             continue;
         };
-        serve(stream, shared, own_uid, limit);
-        shared.serving.store(false, SeqCst);
+        if shared.serving.load(SeqCst) > AT_ONCE {
+            let _ = stream.set_write_timeout(Some(LOOK_AGAIN));
+            send_reply(&mut stream, &busy());
+            shared.serving.fetch_sub(1, SeqCst);
+            continue;
+        }
+        let serving = Arc::clone(&shared);
+        let spawned = std::thread::Builder::new()
+            .name("answer request".into())
+            .spawn(move || {
+                serve(stream, &serving, own_uid, limit);
+                serving.serving.fetch_sub(1, SeqCst);
+            });
+        if spawned.is_err() {
+            shared.serving.fetch_sub(1, SeqCst);
+        }
     }
 }
 
-/// One connection: the peer's user checked, one document read, and the front end's verdict
-/// sent back (or, for a questions request, the questions at once), all within
-/// [`CONNECTION_TIME`].
+/// The reply to a request the questions did not take in time.
+fn busy() -> Reply {
+    Reply::new(
+        Status::Busy,
+        "the questions did not take the answers in time: try again",
+    )
+}
+
+/// Writes `reply` and a newline, then closes the connection.
+fn send_reply(stream: &mut UnixStream, reply: &Reply) {
+    let mut bytes = serde_json::to_vec(reply).unwrap_or_default();
+    bytes.push(b'\n');
+    let _ = stream.write_all(&bytes);
+    let _ = stream.shutdown(std::net::Shutdown::Both);
+}
+
+/// One connection: the peer's user checked, one document read within [`SEND_TIME`], and the
+/// front end's verdict sent back (or, for a questions request, the questions at once), all
+/// within [`CONNECTION_TIME`].
 fn serve(mut stream: UnixStream, shared: &Shared, own_uid: u32, limit: u64) {
-    let until = Instant::now() + CONNECTION_TIME;
+    let accepted = Instant::now();
+    let until = accepted + CONNECTION_TIME;
     if !peer_uid(&stream).is_ok_and(|uid| peer_allowed(uid, own_uid)) {
         // Another user's process: not a word.
         return;
     }
     let _ = stream.set_write_timeout(Some(CONNECTION_TIME));
-    let reply = match read_document(&mut stream, limit, until) {
+    let reply = match read_document(&mut stream, limit, accepted + SEND_TIME) {
         Err(reply) => *reply,
         Ok(text) => match crate::contract::questions_request(&text, &shared.id) {
-            None => verdict(text, shared, until),
+            None => verdict(text, stream.try_clone().ok(), shared, until),
             Some(asked) => questions(asked, shared),
         },
     };
-    let mut bytes = serde_json::to_vec(&reply).unwrap_or_default();
-    bytes.push(b'\n');
-    let _ = stream.write_all(&bytes);
-    let _ = stream.shutdown(std::net::Shutdown::Both);
+    send_reply(&mut stream, &reply);
 }
 
 /// Reads the document: up to the end of the client's writing, at most `limit` bytes, before
@@ -434,7 +660,7 @@ fn read_document(
                 crate::contract::ProblemCode::UnreadableAnswers,
                 format!(
                     "the request did not come within {} s (end the writing side when done)",
-                    CONNECTION_TIME.as_secs()
+                    SEND_TIME.as_secs()
                 ),
             )));
         }
@@ -485,15 +711,37 @@ fn questions(asked: Result<(), crate::contract::RequestRefusal>, shared: &Shared
     }
 }
 
-/// Hands `text` to the front end and waits for its verdict until `until`.
-fn verdict(text: String, shared: &Shared, until: Instant) -> Reply {
+/// Hands `text` (from `client`) to the front end once the slot is free and waits for its
+/// verdict, all until `until`.
+fn verdict(text: String, client: Option<UnixStream>, shared: &Shared, until: Instant) -> Reply {
     let (tx, rx) = mpsc::channel();
+    let number = shared.next.fetch_add(1, SeqCst);
     {
         let mut slot = shared.slot.lock().unwrap_or_else(|e| e.into_inner());
-        if slot.closed {
-            return Reply::already_answered();
+        loop {
+            if slot.closed {
+                return Reply::already_answered();
+            }
+            if slot.pending.is_none() {
+                break;
+            }
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return busy();
+            }
+            slot = shared
+                .taken
+                .wait_timeout(slot, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
         }
-        slot.pending = Some(Request { text, reply: tx });
+        slot.pending = Some(Request {
+            text,
+            reply: tx,
+            number,
+            client,
+            until,
+        });
         if let Some(wake) = &slot.wake {
             wake();
         }
@@ -504,11 +752,10 @@ fn verdict(text: String, shared: &Shared, until: Instant) -> Reply {
         Err(mpsc::RecvTimeoutError::Disconnected) => Reply::already_answered(),
         Err(mpsc::RecvTimeoutError::Timeout) => {
             let mut slot = shared.slot.lock().unwrap_or_else(|e| e.into_inner());
-            if slot.pending.take().is_some() {
-                return Reply::new(
-                    Status::Busy,
-                    "the questions did not take the answers in time: try again",
-                );
+            if slot.pending.as_ref().is_some_and(|r| r.number == number) {
+                slot.pending = None;
+                shared.taken.notify_all();
+                return busy();
             }
             drop(slot);
             // Taken meanwhile: its verdict comes at once.
@@ -518,18 +765,57 @@ fn verdict(text: String, shared: &Shared, until: Instant) -> Reply {
 }
 
 /// `pi-ask answer`'s side: sends `document` to the channel at `socket` and returns its reply.
+/// The process listening on `socket` must be the user's own ([`peer_uid`]): nothing is sent to
+/// another user's.
 ///
-/// Errors: the socket cannot be reached (the questions are no longer asked there), or the
-/// reply could not be read within [`CONNECTION_TIME`] and a little more.
+/// Errors: the socket cannot be reached (the questions are no longer asked there); it is
+/// another user's process (`PermissionDenied`, naming the user id); no reply came within
+/// [`CLIENT_WAIT`] (`TimedOut`: the request was not taken, the channel never takes a request
+/// after its client's wait); the reply is not one pi-ask writes.
 pub fn send(socket: &Path, document: &[u8]) -> io::Result<Reply> {
     let mut stream = UnixStream::connect(socket)?;
-    let wait = CONNECTION_TIME + Duration::from_secs(2);
-    stream.set_write_timeout(Some(wait))?;
-    stream.set_read_timeout(Some(wait))?;
-    stream.write_all(document)?;
+    let until = Instant::now() + CLIENT_WAIT;
+    let uid = peer_uid(&stream)?;
+    if !peer_allowed(uid, nix::unistd::geteuid().as_raw()) {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "the process listening there is another user's (user id {uid}): nothing was sent"
+            ),
+        ));
+    }
+    let timed_out = |e: io::Error| {
+        if matches!(
+            e.kind(),
+            io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+        ) {
+            io::Error::new(
+                io::ErrorKind::TimedOut,
+                format!("no reply within {} s", CLIENT_WAIT.as_secs()),
+            )
+        } else {
+            e
+        }
+    };
+    stream.set_write_timeout(Some(CLIENT_WAIT))?;
+    stream.write_all(document).map_err(timed_out)?;
     stream.shutdown(std::net::Shutdown::Write)?;
     let mut reply = Vec::new();
-    stream.take(1 << 24).read_to_end(&mut reply)?;
+    let mut buf = [0u8; 8192];
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(timed_out(io::ErrorKind::TimedOut.into()));
+        }
+        stream.set_read_timeout(Some(left))?;
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) if reply.len() + n > 1 << 24 => break,
+            Ok(n) => reply.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(timed_out(e)),
+        }
+    }
     if reply.is_empty() {
         return Err(io::Error::new(
             io::ErrorKind::ConnectionAborted,
@@ -640,5 +926,125 @@ mod tests {
         assert!(channel.take().is_none());
         drop(channel);
         assert!(send(&socket, br#"{"action": "questions"}"#).is_err());
+    }
+
+    fn folder(mode: u32) -> tempfile::TempDir {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(mode)).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_base_folder_others_can_write_to_is_refused_unless_sticky() {
+        let me = 1000;
+        assert!(base_allowed(me, 0o40700, me, true));
+        assert!(!base_allowed(me, 0o40777, me, true));
+        assert!(!base_allowed(me, 0o41777, me, true));
+        assert!(!base_allowed(0, 0o40700, me, true));
+        assert!(base_allowed(0, 0o41777, me, false));
+        assert!(base_allowed(me, 0o40755, me, false));
+        assert!(!base_allowed(0, 0o40777, me, false));
+        assert!(!base_allowed(me, 0o40770, me, false));
+        assert!(!base_allowed(1001, 0o40755, me, false));
+        let open = folder(0o777);
+        let sticky = folder(0o1777);
+        let own = folder(0o700);
+        let real = |d: &tempfile::TempDir| std::fs::canonicalize(d.path()).unwrap();
+        // A world-writable runtime folder: the temporary one instead; a world-writable
+        // temporary folder that is not sticky: no channel.
+        let runtime = Some(open.path().as_os_str().to_owned());
+        assert_eq!(
+            base_dir_of(runtime.clone(), sticky.path()),
+            Ok(real(&sticky))
+        );
+        assert_eq!(base_dir_of(None, own.path()), Ok(real(&own)));
+        let refused = base_dir_of(runtime, open.path()).unwrap_err();
+        assert!(
+            refused.contains("could be written by another user"),
+            "{refused}"
+        );
+        let runtime = Some(own.path().as_os_str().to_owned());
+        assert_eq!(base_dir_of(runtime, open.path()), Ok(real(&own)));
+        // The channel opens in a sticky one.
+        let channel = Channel::open_in(&real(&sticky), "id".into(), 1000, &payload()).unwrap();
+        assert!(channel.socket().starts_with(real(&sticky)));
+    }
+
+    #[test]
+    fn a_swapped_folder_is_not_removed() {
+        let base = folder(0o700);
+        let channel = Channel::open_in(base.path(), "id".into(), 1000, &payload()).unwrap();
+        let dir = channel.socket().parent().unwrap().to_path_buf();
+        let moved = base.path().join("moved");
+        std::fs::rename(&dir, &moved).unwrap();
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("answer.sock"), "theirs").unwrap();
+        drop(channel);
+        // The other folder and its file stay; this run's socket went, through its folder.
+        assert_eq!(
+            std::fs::read_to_string(dir.join("answer.sock")).unwrap(),
+            "theirs"
+        );
+        assert!(!moved.join("answer.sock").exists());
+        // And every other ending of the run leaves them too.
+        let channel = Channel::open_in(base.path(), "id".into(), 1000, &payload()).unwrap();
+        let dir = channel.socket().parent().unwrap().to_path_buf();
+        let moved = base.path().join("moved-2");
+        std::fs::rename(&dir, &moved).unwrap();
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("answer.sock"), "theirs").unwrap();
+        let swapped_socket = dir.join("answer.sock");
+        // What the exit removes: only paths still this run's.
+        assert!(!crate::leftovers::still_same(
+            &swapped_socket,
+            Some(channel.socket_id)
+        ));
+        assert!(!crate::leftovers::still_same(&dir, Some(channel.dir_id)));
+        drop(channel);
+        assert!(swapped_socket.exists());
+    }
+
+    #[test]
+    fn a_silent_client_is_cut_and_does_not_hold_the_channel() {
+        let channel = Channel::open("id".into(), 1000, &payload()).unwrap();
+        let socket = channel.socket().to_path_buf();
+        let started = Instant::now();
+        let mut silent = UnixStream::connect(&socket).unwrap();
+        // Another request is served meanwhile.
+        let reply = send(&socket, br#"{"action": "questions"}"#).unwrap();
+        assert_eq!(reply.status, Status::Questions);
+        assert!(started.elapsed() < SEND_TIME);
+        let mut reply = String::new();
+        silent.read_to_string(&mut reply).unwrap();
+        let waited = started.elapsed();
+        assert!(waited >= SEND_TIME && waited < SEND_TIME + Duration::from_secs(2));
+        let reply: Reply = serde_json::from_str(&reply).unwrap();
+        assert_eq!(reply.status, Status::Invalid);
+        assert_eq!(
+            reply.problems[0].message,
+            "the request did not come within 2 s (end the writing side when done)"
+        );
+    }
+
+    #[test]
+    fn a_request_whose_client_is_gone_is_never_taken() {
+        let channel = Channel::open("id".into(), 1000, &payload()).unwrap();
+        let (woke_tx, woke) = mpsc::channel();
+        channel.on_arrival(move || {
+            let _ = woke_tx.send(());
+        });
+        let mut client = UnixStream::connect(channel.socket()).unwrap();
+        client.write_all(b"{}").unwrap();
+        client.shutdown(std::net::Shutdown::Write).unwrap();
+        woke.recv_timeout(Duration::from_secs(5)).unwrap();
+        drop(client);
+        assert!(channel.take().is_none());
+        // A client still waiting is taken.
+        let socket = channel.socket().to_path_buf();
+        let waiting = std::thread::spawn(move || send(&socket, b"{}").unwrap());
+        woke.recv_timeout(Duration::from_secs(5)).unwrap();
+        channel.take().unwrap().reply(Reply::ok());
+        assert_eq!(waiting.join().unwrap(), Reply::ok());
     }
 }

@@ -268,10 +268,19 @@ pub fn answer(args: &AnswerArgs) -> ExitCode {
         Ok(reply) => reply,
         Err(e) => {
             let why = crate::contract::without_os_error(&e.to_string()).to_string();
-            crate::terminal::say(&format!(
-                "pi-ask: no questions take answers on {socket}: {why} (answered already, or \
-                 no longer asked)"
-            ));
+            let why = crate::text::for_terminal(&why);
+            crate::terminal::say(&match e.kind() {
+                std::io::ErrorKind::PermissionDenied => {
+                    format!("pi-ask: the answers were not sent to {socket}: {why}")
+                }
+                std::io::ErrorKind::TimedOut => {
+                    format!("pi-ask: the answers were not taken: {why} on {socket} (try again)")
+                }
+                _ => format!(
+                    "pi-ask: no questions take answers on {socket}: {why} (answered already, or \
+                     no longer asked)"
+                ),
+            });
             return ExitCode::Cancelled;
         }
     };

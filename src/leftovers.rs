@@ -35,7 +35,7 @@ use std::fs::File;
 use std::io;
 use std::os::fd::AsRawFd;
 use std::os::unix::ffi::OsStrExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -503,6 +503,8 @@ struct Pending {
     id: u64,
     /// A file to remove.
     remove: Option<PathBuf>,
+    /// The file's device and inode: removed only while the path is still that file.
+    same: Option<(u64, u64)>,
     /// A line to say on stderr.
     say: Option<String>,
 }
@@ -521,7 +523,25 @@ fn pending() -> std::sync::MutexGuard<'static, Vec<Pending>> {
 /// writes it).
 pub fn on_exit(remove: Option<PathBuf>, say: Option<String>) -> OnExit {
     let id = NEXT.fetch_add(1, Ordering::SeqCst);
-    pending().push(Pending { id, remove, say });
+    pending().push(Pending {
+        id,
+        remove,
+        say,
+        same: None,
+    });
+    OnExit { id }
+}
+
+/// [`on_exit`] for a file or folder this run made at `path`, whose device and inode are
+/// `same`: removed only while `path` is still that file (never another's put in its place).
+pub fn on_exit_if_same(path: PathBuf, same: (u64, u64)) -> OnExit {
+    let id = NEXT.fetch_add(1, Ordering::SeqCst);
+    pending().push(Pending {
+        id,
+        remove: Some(path),
+        say: None,
+        same: Some(same),
+    });
     OnExit { id }
 }
 
@@ -559,7 +579,7 @@ pub fn clean_up() {
     let mut pending = pending();
     CLEANED.store(true, Ordering::SeqCst);
     for p in pending.drain(..) {
-        if let Some(path) = &p.remove {
+        if let Some(path) = p.remove.as_ref().filter(|path| still_same(path, p.same)) {
             // A folder (the answer channel's, emptied by its socket's entry before it).
             let _ = std::fs::remove_file(path).or_else(|_| std::fs::remove_dir(path));
         }
@@ -567,6 +587,14 @@ pub fn clean_up() {
             crate::terminal::say(line);
         }
     }
+}
+
+/// Whether `path` is still the file of device and inode `same` (`None`: any file).
+pub fn still_same(path: &Path, same: Option<(u64, u64)>) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    same.is_none_or(|(dev, ino)| {
+        std::fs::symlink_metadata(path).is_ok_and(|m| m.dev() == dev && m.ino() == ino)
+    })
 }
 
 /// [`clean_up`], then exits the process with `code`.

@@ -154,7 +154,9 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     (
         "XDG_RUNTIME_DIR",
         "Where the answer channel's folder is made (ANSWERING FROM ELSEWHERE), when it is a \
-         folder of the user's; else in the temporary folder (TMPDIR, /tmp).",
+         folder of the user's that no one else can write to; else in the temporary folder \
+         (TMPDIR, /tmp) when it is the user's or root's and no one else can write to it, or it \
+         is sticky; else there is no channel.",
     ),
     (
         "ASK_ANSWER_ID",
@@ -221,8 +223,9 @@ pub const GUIDES: &[(&str, &[&str])] = &[
             "While pi-ask asks on a terminal (inline, full screen or plain; not with --answers), \
              it listens on an answer channel: a Unix socket in a folder of mode 0700 in \
              $XDG_RUNTIME_DIR (or the temporary folder), which takes answers only from the \
-             user's own processes (the peer's user is checked), one request at a time, at most \
-             the answers file's size, within 10 s a connection. The notification command gets \
+             user's own processes (the peer's user is checked, and pi-ask answer checks the \
+             listener's), one request decided at a time, at most the answers file's size, sent \
+             within 2 s and answered within 10 s a connection. The notification command gets \
              its path and the questionnaire's id as ASK_ANSWER_SOCKET and ASK_ANSWER_ID; \
              --print-answer-socket says them on stderr as one JSON line, --answer-socket-file \
              FILE to FILE (a pipe or socket such as /dev/fd/8). pi-ask answer --questions \
@@ -284,7 +287,7 @@ pub const FILES: &[(&str, &str)] = &[
     (
         "the answer channel's socket",
         "pi-ask-XXXXXX/answer.sock in $XDG_RUNTIME_DIR (the temporary folder when that is not \
-         a folder of the user's), alone in its folder, there while the questions are up; the \
+         a folder of the user's alone), alone in its folder, there while the questions are up; the \
          folder is the user's alone (0700), and both are removed by every ending of the run.",
     ),
     (

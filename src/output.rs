@@ -170,6 +170,22 @@ fn cannot_write(path: &Path, e: &io::Error) -> String {
     )
 }
 
+/// Where a line written to `path` goes (`--answer-socket-file`), by `--output`'s rules for
+/// planted links and files ([`refuse_planted_links`], [`refuse_planted_file`]): the path of
+/// the first thing that is not a link, to be opened without following a link.
+///
+/// Errors: a planted link, FIFO or file, named; a loop of links.
+pub fn unplanted_target(path: &Path) -> io::Result<PathBuf> {
+    refuse_planted_links(path)?;
+    let at = link_target(path)?;
+    if let Ok(meta) = fs::symlink_metadata(&at) {
+        if meta.is_file() || meta.file_type().is_fifo() {
+            refuse_planted_file(&at, &meta)?;
+        }
+    }
+    Ok(at)
+}
+
 /// `--output FILE` by what FILE is ([`write_result`]).
 fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
     match target(path)? {

@@ -536,9 +536,10 @@ fn open_channel(
 /// Writes `line` and a newline to `path` in one write, without waiting: a FIFO no one reads
 /// is refused (`ENXIO`), a full pipe takes what it can. `/dev/fd/N` of a connected socket (a
 /// socket pair's end, as Node gives for an extra descriptor; such a path cannot be opened) is
-/// sent to.
+/// sent to. Another path is written by `--output`'s rules for planted links and files
+/// (`output::unplanted_target`), opened without following a link.
 ///
-/// Errors: the file cannot be opened or written.
+/// Errors: the file cannot be opened or written, or is refused by those rules.
 fn write_line_to(path: &Path, line: &str) -> io::Result<()> {
     use nix::sys::socket::{send, MsgFlags};
     use std::io::Write;
@@ -557,12 +558,24 @@ fn write_line_to(path: &Path, line: &str) -> io::Result<()> {
             Err(e) => return Err(e.into()),
         }
     }
+    // `/dev/fd/N` (a pipe's end) is a link by nature; any other path by `--output`'s rules
+    // for planted links and files, opened without following a link.
+    let (at, flags) = if path.starts_with("/dev/fd/") {
+        (path.to_path_buf(), nix::fcntl::OFlag::O_NONBLOCK)
+    } else {
+        let at = crate::output::unplanted_target(path)?;
+        (
+            at,
+            nix::fcntl::OFlag::O_NONBLOCK | nix::fcntl::OFlag::O_NOFOLLOW,
+        )
+    };
     let mut file = std::fs::OpenOptions::new()
         .write(true)
         .create(true)
         .truncate(true)
-        .custom_flags(nix::fcntl::OFlag::O_NONBLOCK.bits())
-        .open(path)?;
+        .mode(0o600)
+        .custom_flags(flags.bits())
+        .open(at)?;
     file.write_all(bytes.as_bytes())
 }
 

@@ -420,3 +420,201 @@ fn the_dialogs_take_an_answer_from_elsewhere_and_say_the_channel_to_a_file() {
     assert_eq!(result, answered("all"));
     gone(&socket);
 }
+
+/// `pi-ask q.json --dialogs --output r.json ARGS` in `dir` with `env`, its stdin closed (the
+/// run ends at once): its stderr.
+fn dialogs_run(dir: &Path, args: &[&std::ffi::OsStr], env: &[(&str, &Path)]) -> String {
+    std::fs::write(dir.join("q.json"), PAYLOAD).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .current_dir(dir)
+        .args(["q.json", "--dialogs", "--output", "r.json"])
+        .args(args)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A folder of mode `mode` in `dir`.
+fn folder(dir: &Path, name: &str, mode: u32) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let at = dir.join(name);
+    std::fs::create_dir(&at).unwrap();
+    std::fs::set_permissions(&at, std::fs::Permissions::from_mode(mode)).unwrap();
+    std::fs::canonicalize(at).unwrap()
+}
+
+#[test]
+fn the_channel_is_made_only_in_a_folder_no_other_user_can_write_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let open = folder(dir.path(), "open", 0o777);
+    let own = folder(dir.path(), "own", 0o700);
+    // A runtime folder others can write to: the temporary folder, when it is safe.
+    let said = dialogs_run(
+        dir.path(),
+        &["--print-answer-socket".as_ref()],
+        &[("XDG_RUNTIME_DIR", &open), ("TMPDIR", &own)],
+    );
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("{\"answerSocket\""))
+        .unwrap();
+    let v: Value = serde_json::from_str(line).unwrap();
+    assert!(
+        Path::new(v["answerSocket"].as_str().unwrap()).starts_with(&own),
+        "{said}"
+    );
+    // Neither is safe: no channel, said, and the run goes on.
+    let said = dialogs_run(
+        dir.path(),
+        &["--print-answer-socket".as_ref()],
+        &[("XDG_RUNTIME_DIR", &open), ("TMPDIR", &open)],
+    );
+    let open = open.display();
+    assert_eq!(
+        said,
+        format!(
+            "pi-ask: cannot open the answer channel: no safe folder for its socket: \
+             XDG_RUNTIME_DIR: {open} could be written by another user (its owner or mode); \
+             the temporary folder: {open} could be written by another user (its owner or \
+             mode); going on without it\n"
+        )
+    );
+    assert!(!said.contains("answerSocket"));
+}
+
+#[test]
+fn the_socket_file_is_never_a_link_or_file_another_user_planted() {
+    if !nix::unistd::geteuid().is_root() {
+        return; // another user's link needs root to make
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let shared = folder(dir.path(), "shared", 0o1777);
+    let victim = dir.path().join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    let link = shared.join("said");
+    std::os::unix::fs::symlink(&victim, &link).unwrap();
+    std::os::unix::fs::lchown(&link, Some(65534), Some(65534)).unwrap();
+    let planted = shared.join("planted");
+    std::fs::write(&planted, "").unwrap();
+    std::os::unix::fs::lchown(&planted, Some(65534), Some(65534)).unwrap();
+    let said = dialogs_run(
+        dir.path(),
+        &["--answer-socket-file".as_ref(), link.as_os_str()],
+        &[],
+    );
+    assert_eq!(
+        said,
+        format!(
+            "pi-ask: cannot write --answer-socket-file {0}: the symbolic link {0} is in a \
+             sticky world-writable folder and belongs neither to you nor to the folder's owner\n",
+            link.display()
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    let said = dialogs_run(
+        dir.path(),
+        &["--answer-socket-file".as_ref(), planted.as_os_str()],
+        &[],
+    );
+    assert_eq!(
+        said,
+        format!(
+            "pi-ask: cannot write --answer-socket-file {0}: the file {0} is in a sticky \
+             world-writable folder and belongs neither to you nor to the folder's owner\n",
+            planted.display()
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&planted).unwrap(), "");
+    // The user's own new file there is written, 0600.
+    let own = shared.join("own");
+    dialogs_run(
+        dir.path(),
+        &["--answer-socket-file".as_ref(), own.as_os_str()],
+        &[],
+    );
+    assert!(std::fs::read_to_string(&own)
+        .unwrap()
+        .starts_with("{\"answerSocket\""));
+}
+
+#[test]
+fn pi_ask_answer_sends_nothing_to_another_users_socket() {
+    let tools = ["/usr/bin/setpriv", "/usr/bin/python3"];
+    if !nix::unistd::geteuid().is_root() || !tools.iter().all(|t| Path::new(t).exists()) {
+        return; // another user's listener needs root to start
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    // The other user must reach the folder.
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let open = folder(dir.path(), "open", 0o777);
+    let socket = open.join("answer.sock");
+    let got = open.join("got");
+    let server = "import socket,sys\ns=socket.socket(socket.AF_UNIX)\ns.bind(sys.argv[1])\n\
+        s.listen(1)\nopen(sys.argv[1]+'.ready','w').close()\nc,_=s.accept()\nd=b''\n\
+        while True:\n    b=c.recv(65536)\n    if not b: break\n    d+=b\n\
+        open(sys.argv[2],'w').write(str(len(d)))\n";
+    let mut child = std::process::Command::new("/usr/bin/setpriv")
+        .args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "/usr/bin/python3",
+            "-c",
+        ])
+        .arg(server)
+        .arg(&socket)
+        .arg(&got)
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !open.join("answer.sock.ready").exists() {
+        assert!(
+            start.elapsed() < TIMEOUT,
+            "the other user's listener did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (code, out, err) = answer(&socket, &json!({"id": "x", "answers": {"scope": "all"}}));
+    assert_eq!(code, 1);
+    assert_eq!(out, "");
+    assert_eq!(
+        err,
+        format!(
+            "pi-ask: the answers were not sent to {}: the process listening there is another \
+             user's (user id 65534): nothing was sent\n",
+            socket.display()
+        )
+    );
+    child.wait().unwrap();
+    assert_eq!(std::fs::read_to_string(&got).unwrap(), "0");
+}
+
+#[test]
+fn idle_connections_do_not_hold_the_channel_and_a_request_is_taken_at_once() {
+    let (mut s, socket, id) = asking(&["--plain"], &[]);
+    s.expect("1/1>");
+    // Two local processes connect and send nothing (or one byte), and stay.
+    let _idle = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+    let mut slow = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+    std::io::Write::write_all(&mut slow, b"{").unwrap();
+    let start = Instant::now();
+    let request = json!({"id": id, "from": "bridge", "answers": {"scope": 2}});
+    let (code, out, _) = answer(&socket, &request);
+    assert_eq!(code, 0);
+    assert_eq!(
+        serde_json::from_str::<Value>(&out).unwrap(),
+        json!({"status": "ok"})
+    );
+    // Served beside them, not after their time.
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+    s.expect("Submitted (answered from elsewhere: bridge).");
+    let (code, result) = s.finish();
+    assert_eq!((code, result), (0, Some(answered("some"))));
+}
