@@ -635,10 +635,7 @@ pub fn cap_problems(problems: &mut Vec<Problem>) {
 /// How many problems `problems` stands for: each one, plus the ones a `too_many_problems`
 /// problem counts.
 pub fn problem_count(problems: &[Problem]) -> usize {
-    problems
-        .iter()
-        .map(|p| more_problems(p).unwrap_or(1))
-        .sum()
+    problems.iter().map(|p| more_problems(p).unwrap_or(1)).sum()
 }
 
 /// The `too_many_problems` message around its count.
@@ -650,6 +647,9 @@ fn more_problems(p: &Problem) -> Option<usize> {
     if p.code != ProblemCode::TooManyProblems {
         return None;
     }
-    let count = p.message.strip_prefix(MORE_PREFIX)?.strip_suffix(MORE_SUFFIX)?;
+    let count = p
+        .message
+        .strip_prefix(MORE_PREFIX)?
+        .strip_suffix(MORE_SUFFIX)?;
     Some(count.parse().unwrap_or(0))
 }
