@@ -653,3 +653,36 @@ fn more_problems(p: &Problem) -> Option<usize> {
         .strip_suffix(MORE_SUFFIX)?;
     Some(count.parse().unwrap_or(0))
 }
+
+#[cfg(test)]
+mod cap_tests {
+    use super::*;
+
+    fn numbered(range: std::ops::Range<usize>) -> Vec<Problem> {
+        range
+            .map(|i| Problem::new(ProblemCode::WrongType, format!("a[{i}]"), "x"))
+            .collect()
+    }
+
+    #[test]
+    fn a_capped_list_capped_again_counts_every_problem_once() {
+        let mut problems = numbered(0..250);
+        cap_problems(&mut problems);
+        assert_eq!(problems.len(), 101);
+        assert_eq!(problem_count(&problems), 250);
+        problems.extend(numbered(250..260));
+        cap_problems(&mut problems);
+        assert_eq!(problems[..100], numbered(0..100)[..]);
+        assert_eq!(
+            problems[100],
+            Problem::new(
+                ProblemCode::TooManyProblems,
+                "",
+                "… and 160 more problems like these; fix the ones above and check again"
+            )
+        );
+        let mut few = numbered(0..100);
+        cap_problems(&mut few);
+        assert_eq!(few, numbered(0..100));
+    }
+}
