@@ -132,7 +132,7 @@ impl Reply {
 
     /// The reply to a request with `problems`.
     pub fn invalid(problems: Vec<Problem>) -> Reply {
-        let n = problems.len();
+        let n = crate::contract::problem_count(&problems);
         Reply {
             message: Some(format!(
                 "the answers have {n} problem{}: the questions are still up",

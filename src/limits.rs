@@ -37,3 +37,9 @@ pub const MAX_REPORT_LINE_COLUMNS: usize = 400;
 /// options. A new or longer note past it is refused (`answers::AnswerState::set_note`,
 /// `set_option_note`).
 pub const MAX_NOTE_WEIGHT: u64 = 20_000;
+
+/// Most problems one payload or answers document lists: past them one `too_many_problems`
+/// problem (path: the document) counts the rest, and the checker keeps no more than twice
+/// this many at a time (`contract::cap_problems`), so a 4 MB document of two million bad
+/// positions is a small result, not 880 MB (docs/exit-codes.md "Problem codes").
+pub const MAX_PROBLEMS: usize = 100;

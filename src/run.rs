@@ -311,7 +311,7 @@ pub fn for_people(problems: &[Problem], input: Input, path: &Path) -> String {
     } else {
         path.display().to_string()
     };
-    let n = problems.len();
+    let n = crate::contract::problem_count(problems);
     let lines = ErrorInfo::for_input(code, problems.to_vec()).problem_lines("  ");
     format!(
         "pi-ask: invalid {noun} {place}: {n} problem{}{lines}\n",

@@ -55,7 +55,18 @@ fn problems(run: &Run) -> Vec<(String, String, String)> {
             )
         })
         .collect();
-    let n = list.len();
+    // The count: a last `too_many_problems` problem counts the ones not listed.
+    let n = match list.last() {
+        Some((code, _, message)) if code == "too_many_problems" => {
+            let more = message
+                .strip_prefix("… and ")
+                .and_then(|m| m.split(' ').next())
+                .and_then(|m| m.parse::<usize>().ok())
+                .unwrap();
+            list.len() - 1 + more
+        }
+        _ => list.len(),
+    };
     assert_eq!(
         error["message"],
         format!(
@@ -596,4 +607,34 @@ fn long_notes_past_their_budget_are_too_many_notes() {
         &json!({"answers": {"q": {"values": ["a", "b"], "optionNotes": {"a": mb, "b": "short"}}}}),
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn two_million_bad_positions_give_the_first_hundred_problems_and_a_count() {
+    // 4 MB, under the answers file's size limit: one problem per position would be an 880 MB
+    // result and minutes of work; the first 100 are listed, the last problem counts the rest.
+    let n = 2_000_000;
+    let text = format!(r#"{{"answers": {{"fw": [{}]}}}}"#, vec!["9"; n].join(","));
+    let run = run_text(&text);
+    let mut expected: Vec<(String, String, String)> = (0..100)
+        .map(|i| {
+            (
+                "unknown_option".to_string(),
+                format!("answers.fw[{i}]"),
+                "question \"fw\" has no option 9: positions run from 1 to 3".to_string(),
+            )
+        })
+        .collect();
+    expected.push((
+        "too_many_problems".to_string(),
+        String::new(),
+        "… and 1999900 more problems like these; fix the ones above and check again".to_string(),
+    ));
+    assert_eq!(problems(&run), expected);
+    assert_eq!(
+        run.details()["error"]["message"],
+        "invalid answers file: 2000000 problems; fix them and call again"
+    );
+    assert!(run.stdout.len() < 100_000, "{} bytes", run.stdout.len());
+    assert_eq!(run.stderr.lines().count(), 102, "{}", run.stderr);
 }

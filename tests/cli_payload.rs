@@ -565,3 +565,37 @@ fn terminal_acting_characters_are_escaped_in_the_result_json() {
     );
     assert_eq!(run.details()["title"], "x\u{202e}y\u{85}z");
 }
+
+#[test]
+fn many_bad_options_give_the_first_hundred_problems_and_a_count() {
+    // 300,000 options that are not objects (the reader's problems) after an empty id (an
+    // input rule's, found last but first in document order): 100 listed, the rest counted.
+    let options = vec!["1"; 300_000].join(",");
+    let run = run_payload(&format!(
+        r#"{{"questions": [{{"id": " ", "prompt": "p", "options": [{options}]}}]}}"#
+    ));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let mut expected = vec![
+        json!({"code": "empty_question_id", "path": "questions[0].id",
+        "message": "the question id must not be empty or only whitespace"}),
+    ];
+    expected.extend((0..99).map(|j| {
+        json!({"code": "wrong_type", "path": format!("questions[0].options[{j}]"),
+            "message": "an option (like {\"value\": \"...\", \"label\": \"...\"}) must be an object, not a number"})
+    }));
+    expected.push(json!({"code": "too_many_problems", "path": "",
+        "message": "… and 299901 more problems like these; fix the ones above and check again"}));
+    let error = &run.details()["error"];
+    assert_eq!(error["problems"], Value::Array(expected));
+    assert_eq!(
+        error["message"],
+        "invalid ask_user payload: 300001 problems; fix them and call again"
+    );
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines.len(), 102, "{}", run.stderr);
+    assert!(lines[0].ends_with(": 300001 problems"), "{}", lines[0]);
+    assert_eq!(
+        lines[101],
+        "  payload: … and 299901 more problems like these; fix the ones above and check again [too_many_problems]"
+    );
+}

@@ -254,3 +254,25 @@ fn a_title_of_only_spaces_is_no_title() {
     let run = run_cmd(pi_ask().args(["validate", "--json"]).arg(&path));
     assert_eq!(run.json()["payload"].get("title"), None);
 }
+
+#[test]
+fn a_payload_of_many_bad_options_lists_the_first_hundred_problems() {
+    // 50,000 options of one value: the input rules' problems, 49,999 of them.
+    let options = vec![r#"{"value": "a", "label": "A"}"#; 50_000].join(",");
+    let dir = Dir::new();
+    let p = dir.file(
+        "many.json",
+        &format!(r#"{{"questions": [{{"id": "q", "prompt": "p", "options": [{options}]}}]}}"#),
+    );
+    let run = run_cmd(pi_ask().arg("validate").arg(&p));
+    assert_eq!(run.code, 2);
+    let mut expected =
+        String::from("Invalid ask_user payload: 49999 problems; fix them and call again.\n");
+    for j in 1..=100 {
+        expected.push_str(&format!(
+            "  questions[0].options[{j}].value: duplicate option value \"a\": questions[0].options[0] already uses it; values must be unique within a question [duplicate_option_value]\n"
+        ));
+    }
+    expected.push_str("  payload: … and 49899 more problems like these; fix the ones above and check again [too_many_problems]\n");
+    assert_eq!(run.stdout, expected);
+}

@@ -111,6 +111,7 @@ pub fn parse_answers_value(value: &Value, payload: &Payload) -> Result<AnswersFi
             p
         })),
     }
+    super::cap_problems(&mut problems);
     Err(problems)
 }
 
@@ -133,6 +134,7 @@ fn check(value: &Value, payload: &Payload) -> Result<AnswersFile, Vec<Problem>> 
     if c.problems.is_empty() {
         Ok(answers)
     } else {
+        super::cap_problems(&mut c.problems);
         Err(c.problems)
     }
 }
@@ -206,10 +208,20 @@ const ENTRY: Shape = Shape {
 impl Checker<'_> {
     fn push(&mut self, code: ProblemCode, path: impl Into<String>, message: impl Into<String>) {
         self.problems.push(Problem::new(code, path, message));
+        self.keep_few();
+    }
+
+    /// Keeps the list short as it grows (`cap_problems` on the problems so far, which are in
+    /// document order): a file of two million bad positions holds a few hundred at most.
+    fn keep_few(&mut self) {
+        if self.problems.len() > 2 * crate::limits::MAX_PROBLEMS {
+            super::cap_problems(&mut self.problems);
+        }
     }
 
     fn unknown_fields(&mut self, obj: &Map<String, Value>, shape: &Shape, base: &str) {
         json::unknown_fields(obj, shape, base, &mut self.problems);
+        self.keep_few();
     }
 
     fn document(&mut self, value: &Value) -> AnswersFile {
@@ -451,7 +463,7 @@ impl Checker<'_> {
     /// One question's entry; `None` when it has problems (all recorded).
     fn entry(&mut self, q: usize, value: &Value, path: &str) -> Option<AnswerEntry> {
         let question = &self.payload.questions[q];
-        let before = self.problems.len();
+        let before = super::problem_count(&self.problems);
         let mut e = AnswerEntry {
             question: q,
             ..AnswerEntry::default()
@@ -614,7 +626,7 @@ impl Checker<'_> {
                 ),
             );
         }
-        (self.problems.len() == before).then_some(e)
+        (super::problem_count(&self.problems) == before).then_some(e)
     }
 
     /// An optional non-blank string field of an answer object.
@@ -980,6 +992,7 @@ pub fn parse_answer_request(
         Ok(_) => Err(Problems(problems)),
         Err(found) => {
             problems.extend(found);
+            super::cap_problems(&mut problems);
             Err(Problems(problems))
         }
     }
@@ -1044,6 +1057,7 @@ pub fn questions_request(text: &str, id: &str) -> Option<Result<(), RequestRefus
     Some(if problems.is_empty() {
         Ok(())
     } else {
+        super::cap_problems(&mut problems);
         Err(RequestRefusal::Problems(problems))
     })
 }

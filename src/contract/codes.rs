@@ -158,6 +158,10 @@ pub enum ProblemCode {
     /// result repeats a question, its options and its notes with each note (docs/answers.md
     /// "The notes' budget").
     TooManyNotes,
+    /// The last problem of a document with more than [`crate::limits::MAX_PROBLEMS`]
+    /// problems: the first ones are listed, this one (path: the document) counts the rest
+    /// (`contract::cap_problems`).
+    TooManyProblems,
 }
 
 impl ProblemCode {
@@ -201,6 +205,7 @@ impl ProblemCode {
         ProblemCode::OptionNoteNotSelected,
         ProblemCode::BlankText,
         ProblemCode::TooManyNotes,
+        ProblemCode::TooManyProblems,
     ];
 
     /// The code as written in a problem, e.g. `"unknown_field"`.
@@ -243,6 +248,7 @@ impl ProblemCode {
             ProblemCode::OptionNoteNotSelected => "option_note_not_selected",
             ProblemCode::BlankText => "blank_text",
             ProblemCode::TooManyNotes => "too_many_notes",
+            ProblemCode::TooManyProblems => "too_many_problems",
         }
     }
 }

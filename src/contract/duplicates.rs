@@ -18,7 +18,7 @@ pub const IN_AN_ANSWERS_FILE: &str = "an answers file gives each key once; remov
 
 /// The keys `text` (JSON) repeats within one object, in document order: a `duplicate_key`
 /// problem at the path of each repeat (`questions[0].prompt`), its message `duplicate key
-/// "id": ` then `consequence` (what is done with it). Empty when the text is not JSON (the
+/// "id": ` then `consequence` (what is done with it); the first ones only (`cap_problems`). Empty when the text is not JSON (the
 /// parse names that) or nests deeper than serde_json reads (128 levels).
 pub fn duplicate_keys(text: &str, consequence: &str) -> Vec<Problem> {
     let mut found = Vec::new();
@@ -31,6 +31,7 @@ pub fn duplicate_keys(text: &str, consequence: &str) -> Vec<Problem> {
     if walk.deserialize(&mut de).is_err() {
         return Vec::new();
     }
+    super::cap_problems(&mut found);
     found
 }
 
@@ -104,6 +105,9 @@ impl<'de> Visitor<'de> for Walk<'_> {
                         self.consequence
                     ),
                 ));
+                if self.found.len() > 2 * crate::limits::MAX_PROBLEMS {
+                    super::cap_problems(self.found);
+                }
             } else {
                 seen.insert(key);
             }

@@ -522,7 +522,7 @@ impl ErrorInfo {
     /// "invalid ask_user payload: N problems; fix them and call again" (or "invalid answers
     /// file: ..."), with every problem.
     pub fn for_input(code: ErrorCode, problems: Vec<Problem>) -> Self {
-        let n = problems.len();
+        let n = problem_count(&problems);
         let issues = problems
             .iter()
             .map(|p| Issue {
@@ -600,5 +600,89 @@ impl Problem {
             path: path.into(),
             message: message.into(),
         }
+    }
+}
+
+/// Keeps the first [`MAX_PROBLEMS`](crate::limits::MAX_PROBLEMS) of `problems` (in the order
+/// given) and, when there were more, one last `too_many_problems` problem at the document
+/// (path `""`) counting the others. A `too_many_problems` problem already in the list (from an
+/// earlier call) is taken out and its count added, so a checker may call this as it goes to
+/// keep its list short, and again on the whole list. Used for every payload and answers
+/// document (docs/exit-codes.md "Problem codes").
+pub fn cap_problems(problems: &mut Vec<Problem>) {
+    let mut more = 0;
+    problems.retain(|p| match more_problems(p) {
+        Some(n) => {
+            more += n;
+            false
+        }
+        None => true,
+    });
+    let max = crate::limits::MAX_PROBLEMS;
+    if problems.len() > max {
+        more += problems.len() - max;
+        problems.truncate(max);
+    }
+    if more > 0 {
+        problems.push(Problem::new(
+            ProblemCode::TooManyProblems,
+            "",
+            format!("{MORE_PREFIX}{more}{MORE_SUFFIX}"),
+        ));
+    }
+}
+
+/// How many problems `problems` stands for: each one, plus the ones a `too_many_problems`
+/// problem counts.
+pub fn problem_count(problems: &[Problem]) -> usize {
+    problems.iter().map(|p| more_problems(p).unwrap_or(1)).sum()
+}
+
+/// The `too_many_problems` message around its count.
+const MORE_PREFIX: &str = "… and ";
+const MORE_SUFFIX: &str = " more problems like these; fix the ones above and check again";
+
+/// The count of a `too_many_problems` problem written by [`cap_problems`].
+fn more_problems(p: &Problem) -> Option<usize> {
+    if p.code != ProblemCode::TooManyProblems {
+        return None;
+    }
+    let count = p
+        .message
+        .strip_prefix(MORE_PREFIX)?
+        .strip_suffix(MORE_SUFFIX)?;
+    Some(count.parse().unwrap_or(0))
+}
+
+#[cfg(test)]
+mod cap_tests {
+    use super::*;
+
+    fn numbered(range: std::ops::Range<usize>) -> Vec<Problem> {
+        range
+            .map(|i| Problem::new(ProblemCode::WrongType, format!("a[{i}]"), "x"))
+            .collect()
+    }
+
+    #[test]
+    fn a_capped_list_capped_again_counts_every_problem_once() {
+        let mut problems = numbered(0..250);
+        cap_problems(&mut problems);
+        assert_eq!(problems.len(), 101);
+        assert_eq!(problem_count(&problems), 250);
+        problems.extend(numbered(250..260));
+        cap_problems(&mut problems);
+        assert_eq!(problems[..100], numbered(0..100)[..]);
+        assert_eq!(
+            problems[100],
+            Problem::new(
+                ProblemCode::TooManyProblems,
+                "",
+                "… and 160 more problems like these; fix the ones above and check again"
+            )
+        );
+        let mut few = numbered(0..100);
+        cap_problems(&mut few);
+        assert_eq!(few, numbered(0..100));
     }
 }

@@ -177,10 +177,21 @@ struct Walker<'f> {
 impl Walker<'_> {
     fn push(&mut self, code: ProblemCode, path: impl Into<String>, message: impl Into<String>) {
         self.problems.push(Problem::new(code, path, message));
+        self.keep_few();
+    }
+
+    /// Keeps the list short as it grows (`cap_problems` on the problems so far, in document
+    /// order): a payload of a million bad options holds a few hundred problems at most.
+    fn keep_few(&mut self) {
+        if self.problems.len() > 2 * crate::limits::MAX_PROBLEMS {
+            sort_problems(&mut self.problems, &self.format.spelling);
+            super::cap_problems(&mut self.problems);
+        }
     }
 
     fn unknown_fields(&mut self, obj: &Map<String, Value>, shape: &Shape, base: &str) {
         json::unknown_fields(obj, shape, base, &mut self.problems);
+        self.keep_few();
     }
 
     /// A field of the expected JSON type, read by `read`; `Invalid` (reported) otherwise.
@@ -256,7 +267,9 @@ impl Walker<'_> {
         path: &str,
         what: &str,
     ) -> Option<&'v Map<String, Value>> {
-        json::object(v, path, what, &mut self.problems)
+        let object = json::object(v, path, what, &mut self.problems);
+        self.keep_few();
+        object
     }
 
     fn question(&mut self, v: &Value, base: String) -> Option<RawQuestion> {
@@ -385,7 +398,8 @@ pub(super) fn parse_value_as(value: &Value, format: &Format) -> Result<Payload, 
 }
 
 /// Runs the input rules after the reader's own `problems`, and puts all problems in
-/// document order (payload fields, then each question, its fields before its options).
+/// document order (payload fields, then each question, its fields before its options), the
+/// first [`MAX_PROBLEMS`](crate::limits::MAX_PROBLEMS) of them (`cap_problems`).
 pub(super) fn finish(
     raw: RawPayload,
     spelling: &Spelling,
@@ -395,14 +409,21 @@ pub(super) fn finish(
         Some(payload) => Ok(payload),
         None => {
             sort_problems(&mut problems, spelling);
+            super::cap_problems(&mut problems);
             Err(problems)
         }
     }
 }
 
-/// Puts problems in document order for a format's field order (see [`document_order`]).
+/// Puts problems in document order for a format's field order (see [`document_order`]),
+/// a `too_many_problems` problem last (it counts the ones after those listed).
 pub(super) fn sort_problems(problems: &mut [Problem], spelling: &Spelling) {
-    problems.sort_by_cached_key(|p| document_order(&p.path, spelling.order));
+    problems.sort_by_cached_key(|p| {
+        (
+            p.code == ProblemCode::TooManyProblems,
+            document_order(&p.path, spelling.order),
+        )
+    });
 }
 
 /// A sort key in document order: per path segment the field's rank in the contract's

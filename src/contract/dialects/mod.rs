@@ -212,11 +212,13 @@ fn read_value(value: &Value, format: InputFormat, strict: bool, more: Vec<Proble
     if let (Some(closest), Err(err)) = (hint, &mut payload) {
         if closest != Dialect::Contract {
             err.problems.insert(0, unknown_format(closest));
+            super::cap_problems(&mut err.problems);
         }
     }
     let mut warnings = limits::check(value, dialect);
     warnings.extend(more);
     sort_problems(&mut warnings, spelling);
+    super::cap_problems(&mut warnings);
     if strict && !warnings.is_empty() {
         let mut all = std::mem::take(&mut warnings);
         payload = match payload {
@@ -229,6 +231,7 @@ fn read_value(value: &Value, format: InputFormat, strict: bool, more: Vec<Proble
         if let Err(e) = &mut payload {
             e.problems.append(&mut all);
             sort_problems(&mut e.problems, spelling);
+            super::cap_problems(&mut e.problems);
         }
     }
     Reading {
