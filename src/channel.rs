@@ -378,6 +378,7 @@ impl Channel {
             OFlag::O_DIRECTORY | OFlag::O_RDONLY | OFlag::O_CLOEXEC,
             Mode::empty(),
         )?;
+        sweep_stale(&base_fd, me);
         // mkdir makes a new folder or fails: it never follows a link put at the name.
         let dir = tempfile::Builder::new()
             .prefix("pi-ask-")
@@ -554,6 +555,102 @@ fn remove_if_same(
             UnlinkatFlags::NoRemoveDir
         };
         let _ = unlinkat(dir, name, flag);
+    }
+}
+
+/// How old a channel's folder must be before another run may take it for stale: 60 s.
+const STALE_AFTER: Duration = Duration::from_secs(60);
+
+/// At most this many entries of the base folder are looked at, and this many stale folders
+/// removed, by one run ([`sweep_stale`]): 10,000 and 32.
+const SWEEP_LOOKS: usize = 10_000;
+const SWEEP_REMOVES: usize = 32;
+
+/// Removes the channels a run killed with SIGKILL left in the base folder `base` (nothing else
+/// can remove them): a folder `pi-ask-XXXXXX` of the user `me`, mode 0700, older than
+/// [`STALE_AFTER`], holding only `answer.sock`, a socket no one listens on (a connection is
+/// refused). Anything else, or anything that changes meanwhile, is left; every step goes
+/// through descriptors and never follows a link; bounded by [`SWEEP_LOOKS`] and
+/// [`SWEEP_REMOVES`]. Errors are ignored: the sweep is a courtesy.
+fn sweep_stale(base: &std::os::fd::OwnedFd, me: u32) {
+    use nix::fcntl::{openat, AtFlags, OFlag};
+    use nix::sys::stat::{fstatat, Mode};
+    use std::os::fd::AsRawFd;
+    use std::os::unix::ffi::OsStrExt;
+    // The folders are listed through their descriptors (`/proc/self/fd/N`), never by a path
+    // another could change.
+    let by_fd =
+        |fd: &std::os::fd::OwnedFd| PathBuf::from(format!("/proc/self/fd/{}", fd.as_raw_fd()));
+    let Ok(listing) = std::fs::read_dir(by_fd(base)) else {
+        return;
+    };
+    let now = std::time::SystemTime::now();
+    let old_enough = |st: &nix::sys::stat::FileStat| {
+        let mtime = std::time::UNIX_EPOCH + Duration::from_secs(st.st_mtime.max(0) as u64);
+        now.duration_since(mtime)
+            .is_ok_and(|age| age >= STALE_AFTER)
+    };
+    let names: Vec<std::ffi::OsString> = listing
+        .take(SWEEP_LOOKS)
+        .flatten()
+        .map(|e| e.file_name())
+        .filter(|n| {
+            let n = n.as_bytes();
+            n.len() == "pi-ask-".len() + 6 && n.starts_with(b"pi-ask-")
+        })
+        .collect();
+    let mut removed = 0;
+    for name in names {
+        if removed >= SWEEP_REMOVES {
+            break;
+        }
+        let name = Path::new(&name);
+        let Ok(st) = fstatat(base, name, AtFlags::AT_SYMLINK_NOFOLLOW) else {
+            continue;
+        };
+        let folder = st.st_mode & nix::libc::S_IFMT == nix::libc::S_IFDIR;
+        if !folder || st.st_uid != me || st.st_mode & 0o7777 != 0o700 || !old_enough(&st) {
+            continue;
+        }
+        let Ok(dir_fd) = openat(
+            base,
+            name,
+            OFlag::O_DIRECTORY | OFlag::O_NOFOLLOW | OFlag::O_RDONLY | OFlag::O_CLOEXEC,
+            Mode::empty(),
+        ) else {
+            continue;
+        };
+        let Ok(inner) = std::fs::read_dir(by_fd(&dir_fd)) else {
+            continue;
+        };
+        let entries: Vec<Vec<u8>> = inner
+            .take(4)
+            .flatten()
+            .map(|e| e.file_name().as_bytes().to_vec())
+            .collect();
+        if entries != [SOCKET_NAME.as_bytes()] {
+            continue;
+        }
+        let Ok(sock) = fstatat(&dir_fd, SOCKET_NAME, AtFlags::AT_SYMLINK_NOFOLLOW) else {
+            continue;
+        };
+        let is_socket = sock.st_mode & nix::libc::S_IFMT == nix::libc::S_IFSOCK;
+        if !is_socket || sock.st_uid != me || !old_enough(&sock) {
+            continue;
+        }
+        // No one listens: the run that made it is gone. (A run between bind and listen is
+        // younger than STALE_AFTER.)
+        let path = by_fd(&dir_fd).join(SOCKET_NAME);
+        let refused = matches!(
+            UnixStream::connect(&path),
+            Err(e) if e.kind() == io::ErrorKind::ConnectionRefused
+        );
+        if !refused {
+            continue;
+        }
+        remove_if_same(&dir_fd, Path::new(SOCKET_NAME), Some(file_id(&sock)), false);
+        remove_if_same(base, name, Some(file_id(&st)), true);
+        removed += 1;
     }
 }
 
@@ -1003,6 +1100,51 @@ mod tests {
         assert!(!crate::leftovers::still_same(&dir, Some(channel.dir_id)));
         drop(channel);
         assert!(swapped_socket.exists());
+    }
+
+    #[test]
+    fn a_channel_a_killed_run_left_is_removed_by_the_next_run_and_nothing_else() {
+        use std::os::unix::fs::PermissionsExt;
+        let base = folder(0o700);
+        let old = nix::sys::time::TimeSpec::new(1_000_000_000, 0);
+        let age = |path: &Path| {
+            nix::sys::stat::utimensat(
+                nix::fcntl::AT_FDCWD,
+                path,
+                &old,
+                &old,
+                nix::sys::stat::UtimensatFlags::NoFollowSymlink,
+            )
+            .unwrap();
+        };
+        // A folder as a channel leaves it: 0700, `answer.sock` in it.
+        let make = |name: &str, listening: bool, extra: bool, aged: bool| {
+            let dir = base.path().join(name);
+            std::fs::create_dir(&dir).unwrap();
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+            let listener = UnixListener::bind(dir.join(SOCKET_NAME)).unwrap();
+            if extra {
+                std::fs::write(dir.join("note"), "mine").unwrap();
+            }
+            if aged {
+                age(&dir.join(SOCKET_NAME));
+                age(&dir);
+            }
+            (dir, listening.then_some(listener))
+        };
+        let (stale, _) = make("pi-ask-AAAAAA", false, false, true);
+        let (live, _listener) = make("pi-ask-BBBBBB", true, false, true);
+        let (young, _) = make("pi-ask-CCCCCC", false, false, false);
+        let (other, _) = make("pi-ask-DDDDDD", false, true, true);
+        let (named, _) = make("pi-ask-stale-one", false, false, true);
+        let channel = Channel::open_in(base.path(), "id".into(), 1000, &payload()).unwrap();
+        // Only the killed run's channel went: no one listened, it was old, it held only the
+        // socket.
+        assert!(!stale.exists());
+        for kept in [&live, &young, &other, &named] {
+            assert!(kept.join(SOCKET_NAME).exists(), "{kept:?}");
+        }
+        assert!(channel.socket().exists());
     }
 
     #[test]
