@@ -378,7 +378,6 @@ impl Channel {
             OFlag::O_DIRECTORY | OFlag::O_RDONLY | OFlag::O_CLOEXEC,
             Mode::empty(),
         )?;
-        sweep_stale(&base_fd, me);
         // mkdir makes a new folder or fails: it never follows a link put at the name.
         let dir = tempfile::Builder::new()
             .prefix("pi-ask-")
@@ -446,7 +445,12 @@ impl Channel {
         let listening = Arc::clone(&shared);
         let started = std::thread::Builder::new()
             .name("answer channel".into())
-            .spawn(move || listen(listener, listening, me, limit));
+            .spawn(move || {
+                // Off the first frame's path: the socket already takes connections.
+                sweep_stale(&base_fd, me);
+                drop(base_fd);
+                listen(listener, listening, me, limit)
+            });
         let mut channel = Channel {
             socket,
             dir,
@@ -1138,8 +1142,12 @@ mod tests {
         let (other, _) = make("pi-ask-DDDDDD", false, true, true);
         let (named, _) = make("pi-ask-stale-one", false, false, true);
         let channel = Channel::open_in(base.path(), "id".into(), 1000, &payload()).unwrap();
-        // Only the killed run's channel went: no one listened, it was old, it held only the
-        // socket.
+        // Only the killed run's channel went (by the listener's thread, first): no one
+        // listened, it was old, it held only the socket.
+        let swept = Instant::now();
+        while stale.exists() && swept.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
         assert!(!stale.exists());
         for kept in [&live, &young, &other, &named] {
             assert!(kept.join(SOCKET_NAME).exists(), "{kept:?}");
