@@ -715,3 +715,93 @@ fn after_ctrl_g_in_gnu_screen_the_history_holds_each_transcript_line_once() {
     );
     assert!(ours.len() == 5 && ours[4].ends_with(" Submitted"), "{text}");
 }
+
+/// A SIGTERM while the external editor is open ends the run under the lines written before
+/// it: the erased block's rows are not gone up again (the shell's earlier lines and the
+/// transcript's were erased, up to 9 rows).
+#[test]
+fn a_sigterm_while_the_external_editor_is_open_keeps_the_lines_above() {
+    use crate::common::tmux::{tmux, tmux_available, tmux_session, tmux_wait};
+    if !tmux_available("external_editor") {
+        return;
+    }
+    let dir = deploy_folder_with(": > opened; sleep 30");
+    let d = dir.path().display().to_string();
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .parent()
+        .unwrap()
+        .display()
+        .to_string();
+    let socket = format!("pi-ask-ctrl-g-term-{}", std::process::id());
+    let shell = format!(
+        "cd {d} && exec env -i PATH={bin}:/usr/bin:/bin HOME={d} TERM=tmux-256color \
+         LANG=C.UTF-8 NO_COLOR=1 PI_ASK_SCREEN=inline PI_ASK_KEY_GRACE=0 \
+         EDITOR={d}/editor.sh PS1='$ ' bash --norc --noprofile"
+    );
+    tmux_session(&socket, 80, 24, &shell);
+    let keys = |keys: &[&str]| {
+        let mut args = vec!["send-keys", "-t", "t"];
+        args.extend_from_slice(keys);
+        tmux(&socket, &args);
+    };
+    tmux_wait(&socket, "the shell", |p| p.trim_end().ends_with('$'));
+    keys(&["-l", &format!("seq 1 5; pi-ask q.json --output {d}/r.json")]);
+    keys(&["Enter"]);
+    tmux_wait(&socket, "the first question", |p| {
+        p.contains("Which region?")
+    });
+    keys(&["-l", "1"]);
+    tmux_wait(&socket, "the second question", |p| {
+        p.contains("Paste the deploy token")
+    });
+    keys(&["-l", "1"]);
+    tmux_wait(&socket, "the third question", |p| {
+        p.contains("Anything else?")
+    });
+    keys(&["-l", "2"]);
+    tmux_wait(&socket, "the editor", |p| p.contains("^G editor"));
+    keys(&["C-g"]);
+    let opened = dir.path().join("opened");
+    let started = std::time::Instant::now();
+    while !opened.exists() && started.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(opened.exists(), "the editor did not start");
+    // This run's pi-ask: the one whose command line names this folder's result file.
+    let wanted = format!("{d}/r.json");
+    let pid = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .find(|pid| {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+            args.first().is_some_and(|a| a.ends_with(b"pi-ask"))
+                && args.iter().any(|a| *a == wanted.as_bytes())
+        })
+        .expect("the run's pi-ask");
+    crate::common::send_signal(pid, libc::SIGTERM);
+    let history = tmux_wait(&socket, "the shell after the run", |p| {
+        p.contains("Aborted by SIGTERM") && p.trim_end().ends_with('$')
+    });
+    tmux(&socket, &["kill-server"]);
+    let rows = text_rows(&history);
+    let command = format!("$ seq 1 5; pi-ask q.json --output {d}/r.json");
+    let at = rows.iter().position(|r| *r == command).expect(&history);
+    assert_eq!(
+        rows[at..at + 9],
+        [
+            command.as_str(),
+            "1",
+            "2",
+            "3",
+            "4",
+            "5",
+            "Deploy setup",
+            "Region: EU",
+            "API token: No token yet",
+        ]
+        .map(str::to_string),
+        "{history}"
+    );
+}

@@ -161,6 +161,8 @@ impl<B: Backend> Session<'_, B> {
                 .region
                 .draw(&t, &super::region::Block::default(), size.0, size.1);
             self.io.write(&bytes)?;
+            // A signal while the editor runs ends from here, not from the erased block's top.
+            self.record.keep(&self.region, size.1);
             self.io.cursor_row()?
         } else {
             None
