@@ -777,7 +777,7 @@ fn a_sigterm_while_the_external_editor_is_open_keeps_the_lines_above() {
             let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
             let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
             args.first().is_some_and(|a| a.ends_with(b"pi-ask"))
-                && args.iter().any(|a| *a == wanted.as_bytes())
+                && args.contains(&wanted.as_bytes())
         })
         .expect("the run's pi-ask");
     crate::common::send_signal(pid, libc::SIGTERM);
