@@ -474,3 +474,99 @@ fn in_plain_mode_no_line_acts_after_a_signal_whose_result_a_pipe_does_not_take()
     assert!(!screen.contains("Submit"), "{screen}");
     assert!(!screen.contains("Review"), "{screen}");
 }
+
+/// A caller killed with SIGKILL, no lifeline: the shell takes the terminal back, and the run
+/// left behind writes nothing more on it when it ends (its read fails once the person types
+/// at the prompt). Before, it wrote its whole final transcript over the shell's prompt and
+/// the command typed there.
+#[test]
+fn a_run_whose_caller_was_killed_writes_nothing_over_the_shells_prompt() {
+    use crate::common::tmux::{tmux, tmux_available, tmux_session, tmux_wait};
+    if !tmux_available("signals") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    std::fs::write(
+        dir.path().join("q.json"),
+        r#"{"title":"Orphan check","questions":[{"id":"a","prompt":"Pick one?",
+            "options":[{"value":"x","label":"X"},{"value":"y","label":"Y"}]},
+            {"id":"b","prompt":"And another?","options":[{"value":"z","label":"Z"}]}]}"#,
+    )
+    .unwrap();
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_pi-ask"))
+        .parent()
+        .unwrap()
+        .display()
+        .to_string();
+    let socket = format!("pi-ask-orphan-{}", std::process::id());
+    let shell = format!(
+        "cd {d} && exec env -i PATH={bin}:/usr/bin:/bin HOME={d} TERM=tmux-256color \
+         LANG=C.UTF-8 NO_COLOR=1 PI_ASK_SCREEN=inline PI_ASK_KEY_GRACE=0 PS1='$ ' \
+         bash --norc --noprofile"
+    );
+    tmux_session(&socket, 80, 24, &shell);
+    let keys = |keys: &[&str]| {
+        let mut args = vec!["send-keys", "-t", "t"];
+        args.extend_from_slice(keys);
+        tmux(&socket, &args);
+    };
+    tmux_wait(&socket, "the shell", |p| p.trim_end().ends_with('$'));
+    keys(&[
+        "-l",
+        &format!("sh -c 'pi-ask q.json --output {d}/r.json; true'"),
+    ]);
+    keys(&["Enter"]);
+    tmux_wait(&socket, "the first question", |p| p.contains("Pick one?"));
+    keys(&["-l", "1"]);
+    tmux_wait(&socket, "the second question", |p| {
+        p.contains("And another?")
+    });
+    // The caller: the sh whose command line names this folder.
+    let pid_of = |first: &[u8]| {
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+            .find(|pid| {
+                let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+                let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+                args.first().is_some_and(|a| a.ends_with(first))
+                    && args
+                        .iter()
+                        .any(|a| a.windows(d.len()).any(|w| w == d.as_bytes()))
+            })
+    };
+    let caller = pid_of(b"sh").expect("the caller");
+    let run = pid_of(b"pi-ask").expect("the run");
+    crate::common::send_signal(caller, libc::SIGKILL);
+    tmux_wait(&socket, "the shell's prompt back", |p| {
+        p.contains("Killed") && p.trim_end().ends_with('$')
+    });
+    keys(&["-l", "echo typed-at-the-prompt"]);
+    keys(&["Enter"]);
+    tmux_wait(&socket, "the command's output", |p| {
+        p.lines().any(|l| l.trim_end() == "typed-at-the-prompt")
+    });
+    // The run ends (its terminal failed), and writes nothing.
+    let started = std::time::Instant::now();
+    while std::path::Path::new(&format!("/proc/{run}/cmdline")).exists()
+        && started.elapsed() < std::time::Duration::from_secs(10)
+    {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let pane = tmux(&socket, &["capture-pane", "-p", "-t", "t"]);
+    tmux(&socket, &["kill-server"]);
+    let rows: Vec<&str> = pane.lines().map(str::trim_end).collect();
+    let typed = rows
+        .iter()
+        .position(|r| *r == "$ echo typed-at-the-prompt")
+        .unwrap_or_else(|| panic!("the command line was written over:\n{pane}"));
+    assert_eq!(rows[typed + 1], "typed-at-the-prompt", "{pane}");
+    assert_eq!(rows[typed + 2], "$", "{pane}");
+    assert!(
+        rows[typed + 3..].iter().all(|r| r.is_empty()),
+        "written after the prompt:\n{pane}"
+    );
+}

@@ -51,6 +51,12 @@ pub trait Backend {
     fn input_pending(&self) -> bool {
         false
     }
+    /// Whether the run still has the terminal (its foreground process group): a run whose
+    /// caller died and whose shell took the terminal back writes nothing more on it
+    /// (docs/interactive.md "The caller's lifeline"). The fake terminal says yes.
+    fn in_the_foreground(&self) -> bool {
+        true
+    }
     /// Waits at most `within` for input, reading none; returns at once when some is there.
     /// A terminal without a clock of its own (the fake) does not wait.
     fn idle(&mut self, within: Duration) {
@@ -212,6 +218,10 @@ impl Backend for TtyBackend {
         Ok(event)
     }
 
+    fn in_the_foreground(&self) -> bool {
+        crate::terminal::in_the_foreground()
+    }
+
     fn input_pending(&self) -> bool {
         !self.early.is_empty()
             || !self.keys.is_idle()
@@ -321,6 +331,10 @@ impl Backend for TtyBackend {
 impl<B: Backend + ?Sized> Backend for &mut B {
     fn size(&self) -> (usize, usize) {
         (**self).size()
+    }
+
+    fn in_the_foreground(&self) -> bool {
+        (**self).in_the_foreground()
     }
 
     fn now(&self) -> Instant {

@@ -421,6 +421,10 @@ impl<B: Backend> Session<'_, B> {
     /// `leave_nothing` the region is erased and the cursor left at its top.
     fn leave(&mut self, ending: &Ending) {
         self.record.stop();
+        if !self.io.in_the_foreground() {
+            // The shell has the terminal back (the caller died): nothing over its prompt.
+            return;
+        }
         if self.region.placement() == Placement::Full {
             // The backend leaves the alternate screen ([`Backend::finish`]).
             return;
