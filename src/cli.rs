@@ -106,8 +106,8 @@ pub struct Cli {
     pub print_answer_socket: bool,
 
     /// Write the line --print-answer-socket says to FILE instead (a pipe the caller reads, such
-    /// as /dev/fd/8, or a file), once; one that cannot be written is said on stderr and the
-    /// questions are asked all the same.
+    /// as /dev/fd/8, or a file), once, when the first question is up; one that cannot be
+    /// written is said on stderr when the questions end, and they are asked all the same.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub answer_socket_file: Option<PathBuf>,
 

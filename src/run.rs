@@ -342,7 +342,9 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
         // No terminal is touched: a signal's restore writes nothing (still quiet).
         let timeout = cli.timeout.filter(|t| !t.is_zero());
         // The questions may be answered from elsewhere too (docs/elsewhere.md).
-        let channel = open_channel(payload, payload_bytes, cli);
+        let channel = open_channel(payload, payload_bytes, &ChannelArgs::of(cli), &mut |line| {
+            say(&line)
+        });
         return frontend::dialogs::ask(flow, timeout, cli.max_payload_bytes, channel);
     }
     if cli.no_input || cli.no_input_reason.is_some() {
@@ -377,6 +379,7 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
         key_grace: cli.key_grace.unwrap_or(frontend::grace::DEFAULT),
         above: None,
         channel: None,
+        open_channel: None,
     };
     if let Some(ms) = cli.escape_delay {
         crate::keys::set_escape_delay(ms);
@@ -399,10 +402,24 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
         Claim::Interrupted => return Ending::Interrupted,
     }
     crate::terminal::save_modes();
-    // The questions may be answered from elsewhere while they are up (docs/elsewhere.md).
-    opts.channel = open_channel(payload, payload_bytes, cli);
     let term = std::env::var("TERM").ok();
     let plain = frontend::wants_plain(cli.plain, term.as_deref());
+    // The questions may be answered from elsewhere while they are up (docs/elsewhere.md). The
+    // terminal front end opens the channel once its first frame is up, and what went wrong
+    // is said once the terminal is the shell's again; `--print-answer-socket` says its line
+    // before the questions are drawn, and plain mode needs no such wait.
+    let unsaid = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    if plain || cli.print_answer_socket {
+        opts.channel = open_channel(payload, payload_bytes, &ChannelArgs::of(cli), &mut |line| {
+            say(&line)
+        });
+    } else {
+        let (unsaid, args) = (Arc::clone(&unsaid), ChannelArgs::of(cli));
+        opts.open_channel = Some(frontend::ChannelOpener(Arc::new(move |payload| {
+            let mut later = |line| unsaid.lock().map(|mut u| u.push(line)).unwrap_or(());
+            open_channel(payload, payload_bytes, &args, &mut later)
+        })));
+    }
     // Plain mode: restoring the terminal on a signal must not write escape sequences.
     crate::terminal::set_plain(plain);
     crate::terminal::set_quiet(false);
@@ -443,14 +460,22 @@ fn ask_with(payload: &Payload, payload_bytes: u64, cli: &Cli) -> Ending {
         }
         _ => None,
     };
-    frontend::tty::ask(
+    let ending = frontend::tty::ask(
         flow,
         &AskOptions {
             context,
             above,
             ..opts
         },
-    )
+    );
+    for line in unsaid
+        .lock()
+        .map(|mut u| std::mem::take(&mut *u))
+        .unwrap_or_default()
+    {
+        say(&line);
+    }
+    ending
 }
 
 /// What pi-ask says when lines were piped to it for questions asked on the terminal
@@ -483,6 +508,27 @@ fn keys_piped(payload: Option<&Path>) -> bool {
             .is_some_and(|r| r.contains(PollFlags::POLLIN))
 }
 
+/// What the answer channel takes from the command line ([`open_channel`]).
+#[derive(Debug, Clone)]
+struct ChannelArgs {
+    /// `--max-payload-bytes`.
+    max_payload_bytes: u64,
+    /// `--print-answer-socket`.
+    print_answer_socket: bool,
+    /// `--answer-socket-file`.
+    answer_socket_file: Option<std::path::PathBuf>,
+}
+
+impl ChannelArgs {
+    fn of(cli: &Cli) -> Self {
+        ChannelArgs {
+            max_payload_bytes: cli.max_payload_bytes,
+            print_answer_socket: cli.print_answer_socket,
+            answer_socket_file: cli.answer_socket_file.clone(),
+        }
+    }
+}
+
 /// Opens the answer channel of the questions of `payload` (src/channel.rs), its requests
 /// bounded as an answers file is (`answers_size_limit`, plus [`REQUEST_SLACK`]); with
 /// `--print-answer-socket`, says its socket and id on stderr as one JSON line
@@ -491,7 +537,8 @@ fn keys_piped(payload: Option<&Path>) -> bool {
 fn open_channel(
     payload: &Payload,
     payload_bytes: u64,
-    cli: &Cli,
+    cli: &ChannelArgs,
+    say: &mut dyn FnMut(String),
 ) -> Option<Arc<crate::channel::Channel>> {
     let normalized = serde_json::to_string(payload).unwrap_or_default();
     let id = crate::channel::questionnaire_id(
@@ -507,13 +554,13 @@ fn open_channel(
                 "answerId": channel.id(),
             });
             if cli.print_answer_socket {
-                say(&line.to_string());
+                say(line.to_string());
             }
             if let Some(path) = &cli.answer_socket_file {
                 if let Err(e) = write_line_to(path, &line.to_string()) {
                     let why = crate::contract::without_os_error(&e.to_string()).to_string();
                     let path = path.display().to_string();
-                    say(&format!(
+                    say(format!(
                         "pi-ask: cannot write --answer-socket-file {}: {}",
                         crate::text::for_terminal(&path),
                         crate::text::for_terminal(&why)
@@ -524,7 +571,7 @@ fn open_channel(
         }
         Err(e) => {
             let why = crate::contract::without_os_error(&e.to_string()).to_string();
-            say(&format!(
+            say(format!(
                 "pi-ask: cannot open the answer channel: {}; going on without it",
                 crate::text::for_terminal(&why)
             ));

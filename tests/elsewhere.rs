@@ -618,3 +618,52 @@ fn idle_connections_do_not_hold_the_channel_and_a_request_is_taken_at_once() {
     let (code, result) = s.finish();
     assert_eq!((code, result), (0, Some(answered("some"))));
 }
+
+/// On the terminal the channel opens once the first question is up (the first prompt comes
+/// first: docs/benchmarks.md, figure 1): `--answer-socket-file` is written then, and the
+/// channel answers; a file that cannot be written is said on stderr only once the questions
+/// end, never over them.
+#[test]
+fn on_the_terminal_the_socket_file_is_written_once_the_question_is_up_and_a_failure_said_at_the_end(
+) {
+    let options = || Options {
+        rows: 20,
+        env: vec![("PI_ASK_SCREEN".into(), "inline".into())],
+        ..Options::default()
+    };
+    let mut s = Session::spawn_with(PAYLOAD, &["--answer-socket-file", "said.json"], options());
+    s.wait_all(&["Which scope?", "2. Some"]);
+    let path = s.dir().join("said.json");
+    let start = Instant::now();
+    let said = loop {
+        match std::fs::read_to_string(&path) {
+            Ok(text) if text.ends_with('\n') => break text,
+            _ => assert!(start.elapsed() < TIMEOUT, "no socket file written"),
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let line: Value = serde_json::from_str(said.trim_end()).unwrap();
+    let socket = PathBuf::from(line["answerSocket"].as_str().unwrap());
+    let id = line["answerId"].as_str().unwrap().to_string();
+    let request = json!({"id": id, "answers": {"scope": "some"}});
+    assert_eq!(answer(&socket, &request).0, 0);
+    let (code, result) = s.finish();
+    assert_eq!((code, result), (0, Some(answered("some"))));
+
+    let mut s = Session::spawn_with(
+        PAYLOAD,
+        &["--answer-socket-file", "gone/said.json"],
+        options(),
+    );
+    s.wait_all(&["Which scope?", "2. Some"]);
+    let stderr = s.dir().join("stderr.txt");
+    // The channel opened with the first frame: nothing is said while the question is up.
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(std::fs::read_to_string(&stderr).unwrap_or_default(), "");
+    s.send("\x1b");
+    assert_eq!(s.finish().0, 1);
+    assert_eq!(
+        std::fs::read_to_string(&stderr).unwrap(),
+        "pi-ask: cannot write --answer-socket-file gone/said.json: No such file or directory\n"
+    );
+}

@@ -70,7 +70,8 @@ import { type Component, CURSOR_MARKER, Text, truncateToWidth, visibleWidth } fr
 import { type Static, Type } from "typebox";
 
 /**
- * The oldest binary this extension works with: 0.5.0 takes `--above` (which the fullscreen
+ * The oldest binary this extension works with: 0.6.0 takes a question's `secret` (which the
+ * tool's schema offers the model; an older binary refuses the field); 0.5.0 took `--above` (which the fullscreen
  * hand-over passes, so the binary draws pi's conversation above the questions again after a
  * resize); 0.4.0 took `--no-transcript` (which the regular-mode hand-over passes) and drew the
  * compact screens; 0.3.0 drew inline
@@ -78,7 +79,7 @@ import { type Static, Type } from "typebox";
  * `--output`, `--cwd`, `--no-input`, and the exit codes of 0.2.0 (130 for Ctrl+C/SIGINT,
  * 128 + the signal for SIGTERM/SIGHUP/SIGQUIT, each with a result written).
  */
-export const MIN_BINARY_VERSION = "0.5.0";
+export const MIN_BINARY_VERSION = "0.6.0";
 
 /** How long `pi-ask --version` (and `--help`) may take before the binary is considered broken. */
 const VERSION_TIMEOUT_MS = 10_000;

@@ -58,6 +58,26 @@ pub struct AskOptions {
     /// The answer channel the questions may be answered through from elsewhere
     /// (src/channel.rs); `None`: none (`--answers`, tests).
     pub channel: Option<std::sync::Arc<crate::channel::Channel>>,
+    /// The answer channel opened later: the terminal front end opens it once its first frame
+    /// is up (docs/benchmarks.md, figure 1: the first prompt comes first), when `channel` is
+    /// `None`.
+    pub open_channel: Option<ChannelOpener>,
+}
+
+/// Opens the answer channel of a payload's questions ([`AskOptions::open_channel`]); `None`
+/// when it cannot be opened (why is said once the terminal is the shell's again).
+#[derive(Clone)]
+pub struct ChannelOpener(pub std::sync::Arc<OpenChannel>);
+
+/// What a [`ChannelOpener`] calls with the questions' payload.
+pub type OpenChannel = dyn Fn(&crate::contract::Payload) -> Option<std::sync::Arc<crate::channel::Channel>>
+    + Send
+    + Sync;
+
+impl std::fmt::Debug for ChannelOpener {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ChannelOpener")
+    }
 }
 
 /// What an answer from elsewhere did ([`answer_from_elsewhere`]).

@@ -364,7 +364,7 @@ test("a binary that is too old: a clear tool error", async () => {
 	const old = path.join(work, "old-pi-ask");
 	fs.writeFileSync(old, '#!/bin/sh\necho "pi-ask 0.0.9"\n', { mode: 0o755 });
 	const { out, toolResult } = await printRun(work, payload, { PI_ASK_BIN: old });
-	const message = `${old} is pi-ask 0.0.9, which is too old: this extension needs pi-ask 0.5.0 or newer.`;
+	const message = `${old} is pi-ask 0.0.9, which is too old: this extension needs pi-ask 0.6.0 or newer.`;
 	assert.equal(out.stdout.trim(), modelSaw(message, true));
 	assert.equal(toolResult.isError, true);
 });
@@ -398,7 +398,7 @@ function recordingBinary(dir) {
 	fs.writeFileSync(
 		file,
 		`#!/bin/sh
-if [ "$1" = "--version" ]; then echo "pi-ask 0.5.0"; exit 0; fi
+if [ "$1" = "--version" ]; then echo "pi-ask 0.6.0"; exit 0; fi
 { echo "cwd=$(pwd)"; for a in "$@"; do echo "arg=$a"; done; echo "PI_ASK_ANSWERS=\${PI_ASK_ANSWERS:-}"; } > "${log}"
 out=""; prev=""
 for a in "$@"; do
@@ -556,7 +556,7 @@ test("ask:started and ask:completed on pi.events: the flow's id, its questions, 
 	assert.equal(fs.existsSync(eventsFile), false);
 	// A binary killed: started, then ended with an error.
 	const killed = path.join(work, "killed-pi-ask");
-	fs.writeFileSync(killed, '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "pi-ask 0.5.0"; exit 0; fi\nkill -9 $$\n', { mode: 0o755 });
+	fs.writeFileSync(killed, '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "pi-ask 0.6.0"; exit 0; fi\nkill -9 $$\n', { mode: 0o755 });
 	await printRun(fs.mkdtempSync(path.join(work, "d-")), payload, { PI_ASK_TEST_EVENTS: eventsFile, PI_ASK_BIN: killed });
 	assert.deepEqual(events().map((e) => [e.channel, e.data.ending]), [["ask:started", undefined], ["ask:completed", "error"]]);
 });

@@ -217,7 +217,7 @@ function envReportingBinary(work) {
 	fs.writeFileSync(
 		file,
 		`#!/bin/sh
-if [ "$1" = "--version" ]; then echo "pi-ask 0.5.0"; exit 0; fi
+if [ "$1" = "--version" ]; then echo "pi-ask 0.6.0"; exit 0; fi
 out=
 while [ $# -gt 0 ]; do
 	if [ "$1" = "--output" ]; then out="$2"; fi

@@ -17,7 +17,7 @@ const theme = {
 	bold: (text) => `*${text}*`,
 };
 
-function executable(dir, name, body = "#!/bin/sh\necho 'pi-ask 0.5.0'\n") {
+function executable(dir, name, body = "#!/bin/sh\necho 'pi-ask 0.6.0'\n") {
 	fs.mkdirSync(dir, { recursive: true });
 	const file = path.join(dir, name);
 	fs.writeFileSync(file, body, { mode: 0o755 });
@@ -32,7 +32,7 @@ function linuxHost(work, repo, extra = {}) {
 /** A checkout of the pi-ask repository at `repo` (its Cargo.toml), as findBinary recognizes one. */
 function checkout(repo) {
 	fs.mkdirSync(repo, { recursive: true });
-	fs.writeFileSync(path.join(repo, "Cargo.toml"), '[package]\nname = "pi-ask"\nversion = "0.5.0"\n');
+	fs.writeFileSync(path.join(repo, "Cargo.toml"), '[package]\nname = "pi-ask"\nversion = "0.6.0"\n');
 	return repo;
 }
 
@@ -166,8 +166,8 @@ test("findBinary: installed from npm (no checkout around it), the error says how
 
 test("checkBinaryVersion: accepts the minimum and newer, refuses older and non-pi-ask programs", async () => {
 	const work = tempDir();
-	assert.equal(ext.MIN_BINARY_VERSION, "0.5.0");
-	assert.equal(await ext.checkBinaryVersion(executable(work, "a", "#!/bin/sh\necho 'pi-ask 0.5.0'\n")), "0.5.0");
+	assert.equal(ext.MIN_BINARY_VERSION, "0.6.0");
+	assert.equal(await ext.checkBinaryVersion(executable(work, "a", "#!/bin/sh\necho 'pi-ask 0.6.0'\n")), "0.6.0");
 	assert.equal(await ext.checkBinaryVersion(executable(work, "b", "#!/bin/sh\necho 'pi-ask 0.10.2'\n")), "0.10.2");
 	const old = executable(work, "c", "#!/bin/sh\necho 'pi-ask 0.0.9'\n");
 	await assert.rejects(ext.checkBinaryVersion(old), {
@@ -175,7 +175,7 @@ test("checkBinaryVersion: accepts the minimum and newer, refuses older and non-p
 	});
 	// 0.2.x draws on the alternate screen only: no --screen inline.
 	const before = executable(work, "e", "#!/bin/sh\necho 'pi-ask 0.2.9'\n");
-	await assert.rejects(ext.checkBinaryVersion(before), { message: `${before} is pi-ask 0.2.9, which is too old: this extension needs pi-ask 0.5.0 or newer.` });
+	await assert.rejects(ext.checkBinaryVersion(before), { message: `${before} is pi-ask 0.2.9, which is too old: this extension needs pi-ask 0.6.0 or newer.` });
 	const other = executable(work, "d", "#!/bin/sh\necho 'something else'\nexit 2\n");
 	await assert.rejects(ext.checkBinaryVersion(other), {
 		message: `${other} does not look like pi-ask: \`--version\` exited with 2 and printed "something else".`,
@@ -470,7 +470,7 @@ test("the version check is started before the questionnaire, never while it runs
 		work,
 		"stub",
 		`#!/bin/sh
-if [ "$1" = "--version" ]; then echo 'pi-ask 0.5.0'; exit 0; fi
+if [ "$1" = "--version" ]; then echo 'pi-ask 0.6.0'; exit 0; fi
 prev=""; for a in "$@"; do if [ "$prev" = "--output" ]; then out="$a"; fi; prev="$a"; done
 printf '%s' '{"content":[{"type":"text","text":"t"}],"details":{"cancelled":true,"questions":[],"answers":{}}}' > "$out"
 `,

@@ -94,6 +94,7 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         block_rows: 0,
         drawn: Block::default(),
         channel: opts.channel.clone(),
+        open_channel: opts.open_channel.clone(),
         chose_in_burst: false,
         number: None,
         flow,
@@ -180,6 +181,8 @@ struct Session<'p, B> {
     drawn: Block,
     /// The answer channel (src/channel.rs): a request is decided on at each event.
     channel: Option<std::sync::Arc<crate::channel::Channel>>,
+    /// Opens the answer channel once the first frame is up ([`AskOptions::open_channel`]).
+    open_channel: Option<super::ChannelOpener>,
     /// A digit chose an option and moved on with more keys behind it: an Enter next is
     /// that choice's own confirmation ([`Session::enter_of_a_choice`]).
     chose_in_burst: bool,
@@ -330,8 +333,15 @@ impl<B: Backend> Session<'_, B> {
         }
         if let Some(notify) = self.notify.take() {
             // The first frame is up: the grace of the first question runs from here; the
+            // answer channel opens (the notification's command is told it); the
             // notification comes at once.
             self.grace.start(now);
+            if let Some(open) = self.open_channel.take() {
+                self.channel = (open.0)(self.flow.payload());
+                if let Some(channel) = &self.channel {
+                    channel.on_arrival(crate::keys::wake_the_reader);
+                }
+            }
             self.notify_waiting(&notify)?;
         }
         self.record.keep(&self.region, self.cols);

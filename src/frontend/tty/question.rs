@@ -56,6 +56,9 @@ pub(super) struct QuestionPrompt {
     /// takes that many more rows. Known once (the note's: until a note changes,
     /// [`QuestionPrompt::notes_changed`]), so a key never scans 100,000 options.
     rows_per_option: Cell<Option<(bool, bool)>>,
+    /// A preview question's longest preview in rows, for the (columns, cap) it was measured
+    /// at: the previews never change, so a key never wraps every option's preview again.
+    preview_rows: Cell<Option<((usize, usize), usize)>>,
     /// The hint line as last drawn, for the width and page counter it was drawn for: it
     /// depends on nothing else (the question's key map and the look stay), and laying it out
     /// is a fifth of a key's work (docs/benchmarks.md, figure 2).
@@ -104,6 +107,7 @@ impl QuestionPrompt {
             placed: false,
             opened: false,
             rows_per_option: Cell::new(None),
+            preview_rows: Cell::new(None),
             hint: RefCell::new(None),
             prompt: RefCell::new(None),
             drawn: RefCell::new(Vec::new()),

@@ -55,7 +55,15 @@ impl QuestionPrompt {
             }
             _ => 1,
         };
-        let all_lines: usize = (0..menu_rows).map(|i| row_lines(rows.get(i))).sum();
+        // Counted up to one past the height: only whether the menu fits matters, and a key
+        // at a question of 100,000 options must not count them all.
+        let mut all_lines = 0;
+        for i in 0..menu_rows {
+            all_lines += row_lines(rows.get(i));
+            if all_lines > cx.height {
+                break;
+            }
+        }
         // The rows the menu needs in full, and at least (three rows, or all of them).
         let preview_h = if preview && mode != Mode::Prompt {
             self.preview_height(cx, all_lines)
@@ -320,6 +328,11 @@ impl QuestionPrompt {
         let free = cx.height.saturating_sub(menu_rows + 3);
         let cap = (free / 2).max(2);
         let w = self.preview_width(cx);
+        if let Some((at, longest)) = self.preview_rows.get() {
+            if at == (w, cap) {
+                return longest;
+            }
+        }
         let mut longest = 0;
         for o in &question.options {
             longest = longest.max(wrapped_len(
@@ -331,7 +344,9 @@ impl QuestionPrompt {
                 break;
             }
         }
-        longest.min(cap)
+        let longest = longest.min(cap);
+        self.preview_rows.set(Some(((w, cap), longest)));
+        longest
     }
 
     /// The columns a preview line has: the width less the description's indent and `│ `.
