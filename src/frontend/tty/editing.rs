@@ -46,29 +46,37 @@ impl<B: Backend> Session<'_, B> {
             // closed again, it is dropped).
             e.notice = notice;
         }
-        let text = e.line.text().to_string();
         let target = e.target;
         if matches!(step, Step::Edited | Step::Moved) && e.line.spec().complete {
             // What completion says at the cursor; typing `@` starts the index's walk, and each
-            // key after it narrows the matches the next Tab lists.
-            e.status = status(self.completer.hint_at(&text, e.line.pos()));
+            // key after it narrows the matches the next Tab lists. A text with no `@` before
+            // the cursor has nothing to say (no walk of the whole text at each key).
+            let (line, pos) = (e.line.text(), e.line.pos());
+            e.status = match line.get(..pos) {
+                Some(before) if before.contains('@') => status(self.completer.hint_at(line, pos)),
+                _ => None,
+            };
         }
+        let text = || e.line.text().to_string();
         let edit = match step {
             Step::Edited => {
                 if let Target::Filter(q) = target {
                     // The live filter: the options narrow with every key.
-                    let filter = Some(text.trim().to_string()).filter(|t| !t.is_empty());
+                    let filter = Some(text().trim().to_string()).filter(|t| !t.is_empty());
                     self.screens.set_filter(&self.flow, &self.look, q, filter);
                 }
                 return Ok(());
             }
             Step::Moved | Step::Nothing => return Ok(()),
-            Step::Save => Edit::Saved(text),
-            Step::Close => Edit::Closed(text),
+            Step::Save => Edit::Saved(text()),
+            Step::Close => Edit::Closed(text()),
             Step::Dismiss => Edit::Interrupted,
             Step::Suspend => return self.suspend(),
             Step::Peek => return self.peek(),
-            Step::External => return self.external_editor(text),
+            Step::External => {
+                let draft = text();
+                return self.external_editor(draft);
+            }
             Step::Complete => {
                 self.complete();
                 return Ok(());
