@@ -573,7 +573,8 @@ const SWEEP_REMOVES: usize = 32;
 /// Removes the channels a run killed with SIGKILL left in the base folder `base` (nothing else
 /// can remove them): a folder `pi-ask-XXXXXX` of the user `me`, mode 0700, older than
 /// [`STALE_AFTER`], holding only `answer.sock`, a socket no one listens on (a connection is
-/// refused). Anything else, or anything that changes meanwhile, is left; every step goes
+/// refused), or nothing at all (a run killed while it swept, or before its socket was made).
+/// Anything else, or anything that changes meanwhile, is left; every step goes
 /// through descriptors and never follows a link; bounded by [`SWEEP_LOOKS`] and
 /// [`SWEEP_REMOVES`]. Errors are ignored: the sweep is a courtesy.
 fn sweep_stale(base: &std::os::fd::OwnedFd, me: u32) {
@@ -632,6 +633,13 @@ fn sweep_stale(base: &std::os::fd::OwnedFd, me: u32) {
             .flatten()
             .map(|e| e.file_name().as_bytes().to_vec())
             .collect();
+        if entries.is_empty() {
+            // Left empty by a run killed while it swept, or between its folder and its
+            // socket: nothing in it to check.
+            remove_if_same(base, name, Some(file_id(&st)), true);
+            removed += 1;
+            continue;
+        }
         if entries != [SOCKET_NAME.as_bytes()] {
             continue;
         }
@@ -1141,6 +1149,17 @@ mod tests {
         let (young, _) = make("pi-ask-CCCCCC", false, false, false);
         let (other, _) = make("pi-ask-DDDDDD", false, true, true);
         let (named, _) = make("pi-ask-stale-one", false, false, true);
+        // Empty folders: an old one (a sweep killed between the socket and its folder) goes,
+        // a young one (a run between its folder and its socket) stays.
+        let (empty, young_empty) = (
+            base.path().join("pi-ask-EEEEEE"),
+            base.path().join("pi-ask-FFFFFF"),
+        );
+        for dir in [&empty, &young_empty] {
+            std::fs::create_dir(dir).unwrap();
+            std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+        }
+        age(&empty);
         let channel = Channel::open_in(base.path(), "id".into(), 1000, &payload()).unwrap();
         // Only the killed run's channel went (by the listener's thread, first): no one
         // listened, it was old, it held only the socket.
@@ -1148,7 +1167,12 @@ mod tests {
         while stale.exists() && swept.elapsed() < Duration::from_secs(10) {
             std::thread::sleep(Duration::from_millis(10));
         }
+        while empty.exists() && swept.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
         assert!(!stale.exists());
+        assert!(!empty.exists());
+        assert!(young_empty.exists());
         for kept in [&live, &young, &other, &named] {
             assert!(kept.join(SOCKET_NAME).exists(), "{kept:?}");
         }
