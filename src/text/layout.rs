@@ -272,8 +272,8 @@ fn piece_width(word: &str) -> usize {
 /// `text` (already safe to draw) wrapped to `width` display columns between words, like
 /// prose; a word longer than a line is broken. For prompts; previews keep [`wrap`], which
 /// keeps every character (code, aligned columns) as it is. Lines are laid out by
-/// textwrap's first-fit algorithm (its words: ASCII spaces; trailing spaces dropped) over
-/// the widths of [`super::width`]. In the terminal's charset ([`wrap_words_in`]).
+/// textwrap's first-fit algorithm (its words: ASCII spaces, and each wide character of CJK
+/// text: [`wide_parts`]; trailing spaces dropped) over the widths of [`super::width`]. In the terminal's charset ([`wrap_words_in`]).
 pub fn wrap_words(text: &str, width: usize) -> Vec<String> {
     wrap_words_in(text, width, terminal_charset())
 }
@@ -292,7 +292,9 @@ pub fn wrap_words_in(text: &str, width: usize, charset: Charset) -> Vec<String> 
         }
         let mut pieces = Vec::new();
         for word in textwrap::WordSeparator::AsciiSpace.find_words(&line) {
-            split_word(word.word, word.whitespace, width, &mut pieces);
+            for (part, spaces) in wide_parts(word.word, word.whitespace) {
+                split_word(part, spaces, width, &mut pieces);
+            }
         }
         let lines = textwrap::wrap_algorithms::wrap_first_fit(&pieces, &[width as f64]);
         for line in lines {
@@ -310,6 +312,35 @@ pub fn wrap_words_in(text: &str, width: usize, charset: Charset) -> Vec<String> 
         }
     }
     out
+}
+
+/// Characters no line starts with (closing brackets and punctuation of CJK text, the
+/// prolonged sound mark): kept on the line before, as the line-breaking rules of Japanese
+/// (kinsoku) and Chinese have it.
+const NO_LINE_START: &str =
+    "、。，．,.)）」』】〕〉》］｝!！?？:：;；ー々ゝゞヽヾっゃゅょッャュョ…";
+
+/// `word` (with `spaces` after it) in the parts a line may break between: CJK text has no
+/// spaces, and a line may break between any two of its wide characters (UAX #14), except
+/// before a [`NO_LINE_START`] character; a run of narrow characters stays one part. The last
+/// part carries `spaces`.
+fn wide_parts<'a>(word: &'a str, spaces: &'a str) -> Vec<(&'a str, &'a str)> {
+    if word.is_ascii() {
+        return vec![(word, spaces)];
+    }
+    let mut parts = Vec::new();
+    let (mut start, mut last_wide) = (0, false);
+    for (i, g) in word.grapheme_indices(true) {
+        let wide = grapheme_width(g) >= 2;
+        let closing = g.chars().next().is_some_and(|c| NO_LINE_START.contains(c));
+        if i > start && (wide || last_wide) && !closing {
+            parts.push((&word[start..i], ""));
+            start = i;
+        }
+        last_wide = wide;
+    }
+    parts.push((&word[start..], spaces));
+    parts
 }
 
 /// Pushes `word` (with `spaces` after it) as pieces of at most `width` ([`piece_width`]).
@@ -425,7 +456,7 @@ mod tests {
         assert_eq!(wrap_words("a\n\nb", 4), vec!["a", "", "b"]);
         assert_eq!(
             wrap_words("日本語の 質問です", 6),
-            vec!["日本語", "の", "質問で", "す"]
+            vec!["日本語", "の 質", "問です"]
         );
     }
 
@@ -593,5 +624,33 @@ mod tests {
         let cut = fit_styled_in(&huge, 10, utf8);
         assert!(cut.len() <= 2 * line_byte_budget(10) + 10, "{}", cut.len());
         assert!(width_of(&console::strip_ansi_codes(&cut)) <= 10);
+    }
+}
+
+#[cfg(test)]
+mod cjk_tests {
+    use super::*;
+
+    /// Japanese has no spaces: a prompt wraps between its characters, filling each line, and
+    /// no line starts with a closing mark (`。`, `？`, `ー`); Latin words stay whole.
+    #[test]
+    fn japanese_wraps_between_characters_and_no_line_starts_with_a_closing_mark() {
+        let text =
+            "どの言語を使いますか？とても長い説明文がここに入ります。折り返しを確認するためです。";
+        let lines = wrap_words_in(text, 20, Charset::Utf8);
+        assert_eq!(
+            lines,
+            [
+                "どの言語を使います",
+                "か？とても長い説明文",
+                "がここに入ります。折",
+                "り返しを確認するため",
+                "です。"
+            ]
+        );
+        assert_eq!(
+            wrap_words_in("日本語のtest文 and English words", 12, Charset::Utf8),
+            ["日本語のtest", "文 and", "English", "words"]
+        );
     }
 }
