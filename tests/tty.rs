@@ -1311,9 +1311,9 @@ fn control_strings_in_a_paste_are_dropped_whole() {
 }
 
 /// A paste start whose end never comes (a link that dropped it) ends after a quiet spell: in
-/// the editor the next key ends it (and is its last), the key after that acts; at a menu the
-/// keys after the spell act at once. Before, every key, Ctrl+C and Esc too, was taken as
-/// pasted text for good.
+/// the editor the next key ends it (and is its last), the key after that acts; at a list the
+/// paste is the filter's text and the keys after the spell act at once. Before, every key,
+/// Ctrl+C and Esc too, was taken as pasted text for good.
 #[test]
 fn a_paste_whose_end_never_comes_ends_after_a_quiet_spell() {
     let quiet = std::time::Duration::from_millis(2_300);
@@ -1330,13 +1330,13 @@ fn a_paste_whose_end_never_comes_ends_after_a_quiet_spell() {
         json!("abcxy"),
         "{details}"
     );
-    // At a menu: the paste is dropped as every paste there, then Down moves.
+    // At a list: the paste is the filter's text, then Down goes into the filtered list.
     let mut s = Session::spawn(PREFS, &[]);
     s.wait_all(&[STYLE, HINT]);
-    s.send_bytes(b"\x1b[200~2");
+    s.send_bytes(b"\x1b[200~Bal");
     std::thread::sleep(quiet);
     s.send(DOWN);
-    s.wait_for("> ( ) 2. Balanced");
+    s.wait_all(&["Filter \u{201c}Bal\u{201d}: 1 of", "> ( ) 2. Balanced"]);
     s.send("\x03");
     assert_eq!(s.finish().0, 130);
 }

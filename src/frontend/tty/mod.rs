@@ -644,7 +644,22 @@ impl<B: Backend> Session<'_, B> {
         if self.screens.editing() {
             return self.editor_key(key);
         }
-        let action = keymap::action(self.screens.keymap(&self.flow), &key);
+        let map = self.screens.keymap(&self.flow);
+        if let Key::Paste(text) = &key {
+            // A paste at a list is its filter's text, as fzf takes it for its query: the
+            // filter opens and the paste goes in as in its editor (never read as keys).
+            let filters = map.iter().any(|b| b.action == Action::Filter);
+            if self.screens.overlays.is_empty() && filters && self.io.size().0 >= MIN_ROWS {
+                let text = text.clone();
+                let outcome = self.screen_action(Action::Filter);
+                self.outcome(outcome)?;
+                if self.screens.editing() {
+                    return self.editor_key(Key::Paste(text));
+                }
+                return Ok(());
+            }
+        }
+        let action = keymap::action(map, &key);
         match action {
             Some(Action::Dismiss) => return self.apply(Command::Interrupt),
             Some(Action::Suspend) => return self.suspend(),

@@ -746,6 +746,26 @@ fn a_word_typed_at_a_list_goes_to_the_filter_and_ticks_nothing() {
 }
 
 #[test]
+fn a_paste_at_a_list_is_the_filters_text_and_ticks_nothing() {
+    // `banana` pasted (its `a` would tick all, its `n` open a note): the filter opens with it,
+    // escape sequences in it dropped (fzf takes a paste for its query).
+    let mut events = vec![key(Key::Paste("ban\u{1b}[31mana".into()))];
+    let (_, screen) = session(&twelve(), events.clone());
+    assert!(
+        screen.contains("Filter \u{201c}banana\u{201d}: 1 of 12 options"),
+        "{screen}"
+    );
+    events.push(key(Key::Enter));
+    let (_, screen) = session(&twelve(), events.clone());
+    assert!(screen.contains("> [ ] 12. banana"), "{screen}");
+    events.extend([key(Key::Char(' ')), key(Key::Enter), key(Key::Enter)]);
+    assert_eq!(
+        session(&twelve(), events).0.unwrap()["m"]["values"],
+        json!(["banana"])
+    );
+}
+
+#[test]
 fn a_long_multi_select_names_a_and_i_in_its_hint_and_i_inverts() {
     let (_, screen) = session(&twelve(), vec![]);
     assert!(
