@@ -50,8 +50,8 @@ fn a_secret_typed_and_pasted_inline_is_masked_everywhere_and_in_the_result() {
         ..Options::default()
     };
     let mut s = Session::spawn_with(&payload().to_string(), &[], opts);
+    // A secret question not yet answered opens its masked editor at once, under its list.
     s.wait_for("1. Skip for now");
-    s.send("2");
     let screen = s.wait_for("Type your own · ");
     // No external editor for a secret: it would write the text to a file.
     assert!(!screen.contains("Ctrl+G"), "{screen}");
@@ -93,7 +93,6 @@ fn a_secret_leaves_nothing_in_tmux_scrollback() {
     tmux_wait(&socket, "the first question", |p| {
         p.contains("1. Skip for now")
     });
-    tmux(&socket, &["send-keys", "-t", "t", "2"]);
     tmux_wait(&socket, "the editor", |p| p.contains("Type your own · "));
     tmux(&socket, &["send-keys", "-t", "t", "-l", TYPED]);
     let typed = "\u{2022}".repeat(TYPED.len());
@@ -184,7 +183,6 @@ fn on_an_ascii_terminal_a_secret_is_masked_with_stars() {
     };
     let mut s = Session::spawn_with(&payload().to_string(), &[], opts);
     s.wait_for("1. Skip for now");
-    s.send("2");
     s.wait_for("Type your own - ");
     s.send(TYPED);
     s.wait_for(&format!("> {}", "*".repeat(TYPED.len())));
@@ -231,4 +229,57 @@ fn a_secret_question_may_have_no_options_and_its_editor_opens_at_once() {
         json!({"values": [TYPED], "labels": [TYPED], "indices": [], "customText": TYPED})
     );
     assert_absent("the terminal's bytes", &s.output_text());
+}
+
+/// A token typed at once at a secret question (by hand or a password manager's auto-type) goes
+/// into its masked editor, open at once: `npm_…` is no note, its letters no filter (both are
+/// drawn in clear). Back at the list (Esc), a letter no key has and a paste open the masked
+/// editor again, never the filter; with the editor empty ↑ reaches the options.
+#[test]
+fn a_token_typed_or_pasted_at_a_secret_question_only_ever_goes_to_its_masked_editor() {
+    let opts = || Options {
+        env: vec![("PI_ASK_SCREEN".into(), "inline".into())],
+        ..Options::default()
+    };
+    let bullets = |n: usize| format!("> {}", "\u{2022}".repeat(n));
+    let mut s = Session::spawn_with(&payload().to_string(), &[], opts());
+    s.wait_for("Type your own · ");
+    s.send("npm_hunter2");
+    s.wait_for(&bullets(11));
+    // Esc keeps the draft and shows the list; `x` there is the secret's, not the filter's.
+    s.send("\x1b");
+    s.wait_for("? keys");
+    s.send("x");
+    s.wait_for(&bullets(12));
+    s.send("\x1b");
+    s.wait_for("? keys");
+    s.send(&format!("\x1b[200~{PASTED}\x1b[201~"));
+    s.wait_for(&bullets(12 + PASTED.len()));
+    s.send("\r");
+    s.wait_for("2/2 Env");
+    s.send("1");
+    s.wait_for("Review answers");
+    s.send("\r");
+    let (code, result) = s.finish();
+    assert_eq!(code, 0);
+    let result = result.unwrap();
+    assert_eq!(
+        result["details"]["answers"]["token"]["customText"],
+        json!(format!("npm_hunter2x{PASTED}"))
+    );
+    assert_eq!(
+        result["details"]["answers"]["token"].get("optionNotes"),
+        None
+    );
+    assert_absent("the terminal's bytes", &s.output_text());
+
+    // With the editor empty, ↑ goes to the options: the first is chosen with Enter.
+    let mut s = Session::spawn_with(&payload().to_string(), &[], opts());
+    s.wait_for("Type your own · ");
+    s.send("\x1b[A");
+    s.wait_for("? keys");
+    s.send("\r");
+    s.wait_for("2/2 Env");
+    s.send("\x03");
+    s.finish();
 }

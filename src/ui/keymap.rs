@@ -46,6 +46,9 @@ pub enum Action {
     /// filter opens with it typed, as in fzf, so a word typed at a list narrows it and never
     /// acts key by key; bound to no key ([`action`] gives it).
     Type(char),
+    /// Type your own's editor (a paste at a secret question's list goes there: never the
+    /// filter, drawn in clear); bound to no key.
+    TypeOwn,
     /// `n`: the highlighted option's note.
     OptionNote,
     /// `N` (Shift+N): the question's note.
@@ -462,7 +465,7 @@ fn group(action: Action) -> u8 {
     match action {
         Up | Down | StepUp | StepDown | PageUp | PageDown | First | Last => 0,
         Confirm | Number(_) | Toggle | ToggleAll | Invert | Yes | No => 1,
-        OptionNote | QuestionNote | Filter | Type(_) => 2,
+        OptionNote | QuestionNote | Filter | Type(_) | TypeOwn => 2,
         NextQuestion | PrevQuestion | View | Keys | Peek => 3,
         Cancel | Dismiss | Suspend => 4,
     }

@@ -651,7 +651,17 @@ impl<B: Backend> Session<'_, B> {
             let filters = map.iter().any(|b| b.action == Action::Filter);
             if self.screens.overlays.is_empty() && filters && self.io.size().0 >= MIN_ROWS {
                 let text = text.clone();
-                let outcome = self.screen_action(Action::Filter);
+                // A secret question's paste is the secret: into Type your own's masked editor.
+                let secret = match self.flow.screen() {
+                    Screen::Question(q) => self.flow.payload().questions[q].secret,
+                    _ => false,
+                };
+                let open = if secret {
+                    Action::TypeOwn
+                } else {
+                    Action::Filter
+                };
+                let outcome = self.screen_action(open);
                 self.outcome(outcome)?;
                 if self.screens.editing() {
                     return self.editor_key(Key::Paste(text));

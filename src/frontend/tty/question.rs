@@ -284,6 +284,18 @@ impl QuestionPrompt {
                 selection.sort_unstable();
                 Outcome::Apply(Command::SetSelection(selection))
             }
+            // At a secret question a letter no key has is the secret's first (a token typed
+            // or auto-typed at once), never the filter's, which is drawn in clear: Type your
+            // own's masked editor opens with it.
+            Action::Type(c) if question.secret && question.allows_custom_text() => {
+                let mut outcome = self.open_custom(cx);
+                if let Outcome::Open(Overlay::Editor(e)) = &mut outcome {
+                    let text = format!("{}{c}", e.line.text());
+                    e.line.set_text(&text);
+                }
+                return outcome;
+            }
+            Action::TypeOwn => return self.open_custom(cx),
             // A letter no key has: the filter opens with it typed (its text so far kept).
             Action::Type(c) if !question.options.is_empty() => {
                 let mut text = self.filter_text().unwrap_or("").to_string();
@@ -381,10 +393,20 @@ impl QuestionPrompt {
         }))
     }
 
-    /// Opens the custom-text editor of a text-only question by itself, once.
+    /// Opens the custom-text editor of a text-only question, or of a secret question not yet
+    /// answered, by itself, once.
     pub fn auto_open(&mut self, cx: &Cx<'_, '_>) -> Option<Outcome> {
         let question = &cx.flow.payload().questions[self.q];
-        if self.opened || !question.is_text_only() || !question.allows_custom_text() {
+        // A secret question with options opens its masked editor too, the first time and
+        // while unanswered: a token typed at once goes there, never to the list's keys (its
+        // `n` would open a note, its letters the filter, both drawn in clear). With the
+        // editor empty, ↑ / ↓ move to the options and Esc shows the list.
+        let unanswered = || {
+            let answers = cx.flow.answers();
+            answers.selected(self.q).is_empty() && answers.custom_text(self.q).is_none()
+        };
+        let opens = question.is_text_only() || (question.secret && unanswered());
+        if self.opened || !opens || !question.allows_custom_text() {
             return None;
         }
         self.opened = true;
