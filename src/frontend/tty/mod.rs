@@ -333,6 +333,12 @@ impl<B: Backend> Session<'_, B> {
             // notification comes at once.
             self.grace.start(now);
             self.notify_waiting(&notify)?;
+            if self.region.wants_cursor_row() {
+                // Where the frame left the cursor, asked once it is drawn (keys read while
+                // waiting come next): a resize compares it with the row after.
+                let row = self.io.cursor_row()?;
+                self.region.cursor_told(row);
+            }
         }
         self.record.keep(&self.region, self.cols);
         Ok(())

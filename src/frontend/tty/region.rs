@@ -157,7 +157,15 @@ pub(super) struct Region {
     /// Inline: the cursor is not under the block but at an editor's editing position, this
     /// row from the top and this column ([`Block::cursor`]).
     parked: Option<(usize, usize)>,
+    /// Inline: the cursor's row on the screen (from its top, from 0) when the terminal told
+    /// it ([`Region::cursor_told`]), followed through each frame since; `None` when unknown.
+    /// A resize compares it with the row the terminal tells after ([`Region::resized_at`]).
+    screen_at: Option<usize>,
 }
+
+/// At most this many of the region's lines are remembered as pushed into the terminal's
+/// history ([`Region::note_pushed`]); past it, none are (the bound of its memory).
+const PUSHED_MAX: usize = 4096;
 
 /// A line of the region that went above the window's top.
 #[derive(Debug, Clone)]
@@ -248,6 +256,7 @@ impl Region {
             given_up_before: None,
             rows: 0,
             parked: None,
+            screen_at: None,
         }
     }
 
@@ -285,6 +294,14 @@ impl Region {
     /// above (`--above`), whose frames are drawn row by row from the top.
     pub fn shows_cursor(&self) -> bool {
         !self.owns_screen()
+    }
+
+    /// Inline: the terminal told where the cursor is now (`row` from the screen's top, from
+    /// 0; `None`: it did not answer), as a cursor position query answers; the region follows
+    /// it through its frames, so a resize can tell the rows the terminal moved
+    /// ([`Region::resized_at`]).
+    pub fn cursor_told(&mut self, row: Option<usize>) {
+        self.screen_at = row.filter(|_| self.wants_cursor_row());
     }
 
     /// Whether `entry`'s line was given up (it is never written again while the run goes on).
@@ -382,6 +399,8 @@ impl Region {
         }
         let n = lines.len();
         let mut at = self.at();
+        // The region's top on the screen, when the cursor's row is known (it may be above).
+        let top = self.screen_at.map(|row| row as isize - at as isize);
         let mut exists = self.exists;
         let was_parked = self.parked.take();
         self.shown.truncate(n.max(self.dirty));
@@ -465,6 +484,11 @@ impl Region {
         self.at = n;
         self.exists = exists.max(n);
         self.dirty = n;
+        // Line feeds past the screen's bottom scrolled the top up.
+        self.screen_at = top.map(|top| {
+            let top = top.min(rows as isize - 1 - self.exists as isize);
+            (top + self.at() as isize).clamp(0, rows.saturating_sub(1) as isize) as usize
+        });
         self.give_up_unreachable(transcript, rows);
         out
     }

@@ -373,12 +373,11 @@ fn with_the_lines_above_drawn_the_key_list_takes_the_rows_the_block_may_have() {
 }
 
 /// Found by the tty_session fuzz target (its `paste_resize` seed): a long paste in a note
-/// editor in a window of 2 rows, then 7x12: the shell's line above the run stays. Fails on
-/// the fake terminal since before the editor became a component (commit 3bf5918 too): the
-/// window grows from 2 rows and vt100 brings scrollback rows back, which the region, told
-/// the terminal does not pull rows back (no `TMUX`), does not count; left for the lead.
+/// editor in a window of 2 rows, then 7x12: the shell's line above the run stays. The window
+/// grows taller and narrower at once; vt100 pulls the shell's line and the title back from its
+/// history and rewraps nothing, so the cursor moves down two rows: counted as rows pulled
+/// back, not as the region's rows rewrapped (which drew the block over the shell's line).
 #[test]
-#[ignore = "a known defect of the fake terminal's resize from 2 rows (see the comment)"]
 fn a_long_paste_then_a_resize_keeps_the_shells_line() {
     let digits: String = "0123456789".repeat(30);
     let mut events = vec![key(Key::Char('n')), key(Key::Paste(digits))];
@@ -464,11 +463,10 @@ fn fuzz_session(data: &[u8]) -> FakeBackend {
 }
 
 /// Found by the tty_session fuzz target: 70 resizes (32x25 to 17x137, then the same size, then
-/// 18x38) between keys, the shell's lines above the run (`--timeout 3`): the region takes its
-/// top too high and draws over the shell's two lines. Fails since before this branch (commit
-/// 3bf5918 too); left for the lead.
+/// 18x38) between keys, the shell's lines above the run (`--timeout 3`). At 38 columns the
+/// region's wide lines would take more rows in a terminal that rewraps, but the cursor did not
+/// move: vt100 rewrapped nothing, and the region's top stays under the shell's two lines.
 #[test]
-#[ignore = "a known defect older than this branch (see the comment)"]
 fn many_resizes_between_keys_keep_the_shells_lines() {
     let hex = "4c1e0032383838383838383838".to_string()
         + &"ff".repeat(70)
