@@ -60,6 +60,13 @@ const SEPARATED: &str = "\u{0}separated";
 /// from the row's left). A new row carries neither.
 const RENEW_ROW: &str = "\x1b[M\x1b[L";
 
+/// [`RENEW_ROW`] for the screen's top row: insert line, then delete the row under it (the old
+/// one). GNU screen 4.09 keeps a row deleted at the screen's top in its history, as if
+/// scrolled off, so a delete there would leave a copy of the block's row above the final
+/// transcript; an insert adds nothing to it. The screen's bottom row is lost instead: after a
+/// resize it is one of the region's rows (all drawn again) or empty.
+const RENEW_TOP_ROW: &str = "\x1b[L\x1b[1B\x1b[M\x1b[1A";
+
 /// Where the questionnaire is drawn (`--screen`, `PI_ASK_SCREEN`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Placement {
@@ -403,6 +410,11 @@ impl Region {
         let top = self.screen_at.map(|row| row as isize - at as isize);
         let mut exists = self.exists;
         let was_parked = self.parked.take();
+        // A row of unknown text is made new, by the form the screen's top row needs there.
+        let renew = |row: usize| match top {
+            Some(top) if top + row as isize == 0 => RENEW_TOP_ROW,
+            _ => RENEW_ROW,
+        };
         self.shown.truncate(n.max(self.dirty));
         for (row, &line) in lines.iter().enumerate() {
             if self
@@ -415,14 +427,14 @@ impl Region {
             // A row that showed something wider is erased from its left first: an erase after
             // the text leaves tmux counting the old width, and it rewraps the row by it when the
             // window narrows (an erase from the left frees the row). A row whose text is
-            // unknown (after a resize) is made new ([`RENEW_ROW`]).
+            // unknown (after a resize) is made new ([`RENEW_ROW`], [`RENEW_TOP_ROW`]).
             let clear = match self.shown.get(row) {
                 Some(Some(old))
                     if crate::text::drawn_width(old) > crate::text::drawn_width(line) =>
                 {
                     "\x1b[K"
                 }
-                Some(None) => RENEW_ROW,
+                Some(None) => renew(row),
                 _ => "",
             };
             go(&mut out, &mut at, &mut exists, row);
@@ -448,7 +460,7 @@ impl Region {
             }
             go(&mut out, &mut at, &mut exists, row);
             out.push_str(match self.shown.get(row) {
-                Some(None) => RENEW_ROW,
+                Some(None) => renew(row),
                 _ => "\x1b[K",
             });
         }
