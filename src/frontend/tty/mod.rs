@@ -70,8 +70,7 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
 /// returns how it ended; see [`ask`].
 pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Ending {
     let n = flow.payload().questions.len();
-    let env = |name: &str| std::env::var(name).ok();
-    let (reflows, pulls_back) = (region::reflows(env), region::pulls_back(env));
+    let (reflows, pulls_back) = backend.resize_traits();
     let mut s = Session {
         screens: Screens::new(n),
         record: Record::new(n),

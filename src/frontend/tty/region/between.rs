@@ -27,21 +27,16 @@ impl Region {
     /// (GNU screen keeps its bottom rows, tmux pushes the top ones as it rewraps and shortens
     /// at once) and are given up, not drawn again at the screen's top as if still there.
     ///
-    /// When the cursor's row before the resize is known too ([`Region::cursor_told`]), the
-    /// rows it moved tell what the terminal did (docs/interactive.md "Placement"):
-    /// - a taller window of the same width that moved the cursor down `k` rows pulled `k`
-    ///   rows of its history back above the region: as many of the region's own lines that
-    ///   went there are its own again ([`Region::pull_back`]), in any terminal that pulls rows
-    ///   back, and none where none came back;
-    /// - a window no shorter, the cursor not on its last row (nothing pushed into the
-    ///   history), that moved the cursor down `k` rows: the rows above the cursor grew by at
-    ///   most `k` (a rewrap), so the region's top is at most `k` rows higher than its rows
-    ///   were; a taller window's move counts first as rows pulled back, unless the terminal
-    ///   is known to pull back and rewrap (tmux, [`super::pulls_back`]): a terminal that does
-    ///   not rewrap never has its lines above the region drawn over.
-    ///
-    /// Without both rows, [`super::pulls_back`] decides whether a taller window pulled rows
-    /// back, as many as it grew.
+    /// When the cursor's row before the resize is known too ([`Region::cursor_told`]), a
+    /// taller window of the same width that moved the cursor down `k` rows pulled `k` rows of
+    /// the terminal's history back above the region (tmux, GNU screen, xterm, vt100 do): as
+    /// many of the region's own lines that went there are its own again
+    /// ([`Region::pull_back`]), and none where none came back. Without both rows,
+    /// [`super::pulls_back`] decides whether a taller window pulled rows back, as many as it
+    /// grew. The cursor's move says nothing of a rewrap: tmux and GNU screen keep the cursor's
+    /// row when a narrower window rewraps the rows above it, pushing the top ones into the
+    /// history, as a terminal that does not rewrap keeps it (docs/interactive.md
+    /// "Placement").
     pub fn resized_at(
         &mut self,
         old_cols: usize,
@@ -78,13 +73,10 @@ impl Region {
         // The cursor at an editor's editing position: the rows above it, and those of the
         // block under it (the old frame's, rewrapped), which the next frame draws over.
         let (cursor_row, cursor_col) = self.parked.take().unwrap_or((self.at, 0));
-        // The rows the cursor moved down on the screen (both rows known), when no row went
-        // into the history (the window no shorter, the cursor not on its last row).
-        let before = self.screen_at.take();
+        // The rows the cursor moved down on the screen (both rows known).
         let moved = cursor
-            .zip(before)
+            .zip(self.screen_at.take())
             .map(|(now, before)| now.saturating_sub(before));
-        let settled = cursor.is_some_and(|row| row + 1 < rows) && !shorter;
         let above: Vec<usize> = (0..cursor_row).map(rows_of).collect();
         let (into_row, under) = if cursor_row < self.at {
             let into = if reflows { cursor_col / cols } else { 0 };
@@ -94,24 +86,23 @@ impl Region {
             (0, 0)
         };
         let mut reach = rows.saturating_sub(1).max(1);
-        // Only a shorter window pushes rows into the history by itself (a narrower one of
-        // the same height keeps them on the screen, and the rows a rewrap adds are counted
-        // by the widths above, which may be more than the terminal made).
-        if let Some(row) = cursor.filter(|_| shorter) {
+        // A shorter window pushes rows into the history by itself; so does tmux when a
+        // narrower window rewraps rows above the cursor (it keeps the cursor's row and pushes
+        // the top ones), where the widths above count the rows it made. Elsewhere a narrower
+        // window of the same height is taken to keep the rows on the screen: the widths may
+        // count more rows than a terminal made that rewraps nothing, and lines still on the
+        // screen would be given up and drawn over.
+        if let Some(row) = cursor.filter(|_| shorter || self.pulls_back) {
             reach = reach.min(row);
         }
         let mut up: usize = above.iter().sum::<usize>() + into_row;
-        // Rows pulled back from the history, as the cursor's move tells them.
+        // Rows pulled back from the history at the same width, as the cursor's move tells
+        // them (a rewrap moves it too: then the region's pushed lines are forgotten).
         let pulled = match moved {
-            Some(moved) if cols == old_cols || !self.pulls_back => moved.min(grown),
-            Some(_) => 0,
+            Some(moved) => moved.min(grown),
             None if self.pulls_back => grown,
             None => 0,
         };
-        if let Some(moved) = moved.filter(|_| settled) {
-            // The rows above the cursor grew by no more than the cursor moved down.
-            up = up.min(cursor_row + moved - pulled);
-        }
         let mut lost = 0;
         while up > reach && lost < above.len() && above[lost] <= up - reach {
             up -= above[lost];

@@ -375,8 +375,9 @@ fn with_the_lines_above_drawn_the_key_list_takes_the_rows_the_block_may_have() {
 /// Found by the tty_session fuzz target (its `paste_resize` seed): a long paste in a note
 /// editor in a window of 2 rows, then 7x12: the shell's line above the run stays. The window
 /// grows taller and narrower at once; vt100 pulls the shell's line and the title back from its
-/// history and rewraps nothing, so the cursor moves down two rows: counted as rows pulled
-/// back, not as the region's rows rewrapped (which drew the block over the shell's line).
+/// history and rewraps nothing. The region took the fake for a terminal that rewraps (the
+/// environment's guess) and counted the block's wide row on three rows, so it drew over the
+/// shell's line; the fake terminal now says it rewraps nothing ([`Backend::resize_traits`]).
 #[test]
 fn a_long_paste_then_a_resize_keeps_the_shells_line() {
     let digits: String = "0123456789".repeat(30);
@@ -406,6 +407,34 @@ fn four_resizes_in_a_row_at_a_preview_question_leave_nothing_stale() {
     backend.sizes = [(27, 82), (33, 85), (32, 85), (35, 26)].into();
     let _ = drive(Flow::new(&p), &mut backend, &inline_opts());
     backend.assert_no_stale_rows();
+}
+
+/// A window made shorter at the same width pushes the block's top rows into the fake
+/// terminal's history; made taller again, vt100 pulls them back above the block, as xterm,
+/// tmux and GNU screen do. The cursor moved down as many rows: the region takes its rows back
+/// and draws over them, so no stale row of the question is left above the final transcript.
+#[test]
+fn rows_pulled_back_by_a_taller_window_are_drawn_over() {
+    let events = [Event::Resize, Event::Resize]
+        .into_iter()
+        .chain([Key::Char('2'), Key::Tab, Key::Enter].map(key));
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(24, 60, events);
+    backend.sizes = [(6, 60), (24, 60)].into();
+    backend.print("$ pi-ask q.json\n");
+    let ending = drive(Flow::new(&p), &mut backend, &inline_opts());
+    assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
+    backend.assert_no_stale_rows();
+    assert_eq!(
+        backend.left(),
+        [
+            "$ pi-ask q.json",
+            "Implementation preferences",
+            "Style: Balanced",
+            "Frontend: no answer",
+            "✔ Submitted"
+        ]
+    );
 }
 
 /// The tty_session fuzz target's session for `data` (fuzz/fuzz_targets/tty_session.rs),
@@ -464,8 +493,8 @@ fn fuzz_session(data: &[u8]) -> FakeBackend {
 
 /// Found by the tty_session fuzz target: 70 resizes (32x25 to 17x137, then the same size, then
 /// 18x38) between keys, the shell's lines above the run (`--timeout 3`). At 38 columns the
-/// region's wide lines would take more rows in a terminal that rewraps, but the cursor did not
-/// move: vt100 rewrapped nothing, and the region's top stays under the shell's two lines.
+/// region counted its wide lines on more rows, as a terminal that rewraps makes them, and drew
+/// over the shell's two lines: vt100 rewraps nothing ([`Backend::resize_traits`]).
 #[test]
 fn many_resizes_between_keys_keep_the_shells_lines() {
     let hex = "4c1e0032383838383838383838".to_string()
