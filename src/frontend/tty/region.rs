@@ -36,7 +36,27 @@
 //! after the text keeps the old width), so a row drawn over wider or unknown text is erased
 //! from its left first. tmux also pulls the newest lines of its history back when the window
 //! grows: the region's own lines a shrink pushed there are its own again while the width stays
-//! the same ([`pulls_back`]).
+//! the same, as many as the cursor moved down ([`Region::resized_at`]; without the cursor's
+//! rows, as many as the window grew: [`pulls_back`]).
+//!
+//! What GNU screen 4.09 does to rows (checked in a tmux window, `hardcopy -h`):
+//! - a shorter window keeps its bottom rows, empty ones too: the rows above go into its
+//!   history, the cursor moves up as many (tmux and vt100 drop empty rows under the cursor
+//!   first);
+//! - a taller one pulls rows of its history back above the screen, the cursor moving down as
+//!   many (as tmux and vt100 do);
+//! - a narrower one rewraps its rows (and its history) and keeps the cursor's row: the rows a
+//!   rewrap adds above the cursor push the top ones into its history (as tmux does); a wider
+//!   one joins them again;
+//! - narrower and shorter at once, it rewraps, keeps the bottom rows and drops the others for
+//!   good (not into its history);
+//! - a delete line on the screen's top row puts that row into its history, as a scroll would
+//!   (tmux does not): a row made new there is inserted instead ([`RENEW_TOP_ROW`]).
+//!
+//! The cursor's row (a cursor position query after the first frame and after each resize,
+//! followed through the region's own frames) tells rows pulled back at the same width; it says
+//! nothing of a rewrap, since tmux and GNU screen keep the cursor's row when they rewrap, as a
+//! terminal that rewraps nothing does.
 
 use std::fmt::Write as _;
 
@@ -218,8 +238,10 @@ pub fn reflows(env: impl Fn(&str) -> Option<String>) -> bool {
 
 /// Whether the terminal pulls the newest rows of its history back above the screen when the
 /// window grows taller, from the environment: tmux does (the rows a shrink or a scroll pushed
-/// up come back, the cursor moves down with them); xterm and GNU screen add empty rows under
-/// the screen instead.
+/// up come back, the cursor moves down with them), and so does GNU screen 4.09, but only tmux
+/// is counted on without the cursor's rows ([`Region::resized_at`]), which tell how many came
+/// back in any terminal. In tmux the rows a narrower window's rewrap pushed into the history
+/// are given up too (the widths count the rows it made).
 pub fn pulls_back(env: impl Fn(&str) -> Option<String>) -> bool {
     env("TMUX").is_some_and(|v| !v.is_empty()) || env("TERM_PROGRAM").as_deref() == Some("tmux")
 }
