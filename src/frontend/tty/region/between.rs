@@ -129,8 +129,10 @@ impl Region {
         }
         let room = rows.saturating_sub(1).saturating_sub(up);
         let up = up + self.pull_back(pulled.min(room), cols);
-        // The old block's rows under the cursor: unknown, drawn over or erased.
-        let under = under.min(rows.saturating_sub(1).saturating_sub(up.min(rows)));
+        // The old block's rows under the cursor: unknown, drawn over or erased; no more than
+        // the screen has under the cursor's row (a shorter window may cut them off).
+        let below = rows.saturating_sub(1).saturating_sub(cursor.unwrap_or(up).min(rows));
+        let under = under.min(below);
         self.shown = vec![None; up + under];
         self.at = up;
         self.exists = up + under;

@@ -437,6 +437,24 @@ fn rows_pulled_back_by_a_taller_window_are_drawn_over() {
     );
 }
 
+/// Found by the tty_session fuzz target (a note editor open, the window made 20 rows with the
+/// cursor on the last): a shorter window cuts off the block's rows under an editor's cursor
+/// with the screen's rows under it, so the region counts no more rows under the cursor than
+/// the screen has. It reached down for a row that was gone and drew over the shell's lines
+/// (also on 64da6c2).
+#[test]
+fn a_shorter_window_cuts_the_rows_under_an_editors_cursor() {
+    let events = [key(Key::Char('n')), Event::Resize]
+        .into_iter()
+        .chain([Key::Char('x'), Key::Enter, Key::Esc].map(key));
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(30, 60, events);
+    backend.print(&"$ seq 1 20\n".repeat(20));
+    backend.sizes = [(21, 60)].into();
+    let _ = drive(Flow::new(&p), &mut backend, &inline_opts());
+    backend.assert_no_stale_rows();
+}
+
 /// The tty_session fuzz target's session for `data` (fuzz/fuzz_targets/tty_session.rs),
 /// inline: the backend after the run.
 fn fuzz_session(data: &[u8]) -> FakeBackend {
@@ -506,3 +524,4 @@ fn many_resizes_between_keys_keep_the_shells_lines() {
         .collect();
     fuzz_session(&data).assert_no_stale_rows();
 }
+
