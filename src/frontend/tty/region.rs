@@ -240,8 +240,7 @@ pub fn reflows(env: impl Fn(&str) -> Option<String>) -> bool {
 /// window grows taller, from the environment: tmux does (the rows a shrink or a scroll pushed
 /// up come back, the cursor moves down with them), and so does GNU screen 4.09, but only tmux
 /// is counted on without the cursor's rows ([`Region::resized_at`]), which tell how many came
-/// back in any terminal. In tmux the rows a narrower window's rewrap pushed into the history
-/// are given up too (the widths count the rows it made).
+/// back in any terminal.
 pub fn pulls_back(env: impl Fn(&str) -> Option<String>) -> bool {
     env("TMUX").is_some_and(|v| !v.is_empty()) || env("TERM_PROGRAM").as_deref() == Some("tmux")
 }

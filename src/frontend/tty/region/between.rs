@@ -86,13 +86,12 @@ impl Region {
             (0, 0)
         };
         let mut reach = rows.saturating_sub(1).max(1);
-        // A shorter window pushes rows into the history by itself; so does tmux when a
-        // narrower window rewraps rows above the cursor (it keeps the cursor's row and pushes
-        // the top ones), where the widths above count the rows it made. Elsewhere a narrower
-        // window of the same height is taken to keep the rows on the screen: the widths may
-        // count more rows than a terminal made that rewraps nothing, and lines still on the
-        // screen would be given up and drawn over.
-        if let Some(row) = cursor.filter(|_| shorter || self.pulls_back) {
+        // Only a shorter window is taken to push rows into the history by itself. tmux and
+        // GNU screen also push the top rows when a narrower window rewraps those above the
+        // cursor (they keep the cursor's row), but the widths may count more rows than the
+        // terminal made (an editor's rows, text drawn over), and a line still on the screen
+        // would be given up and drawn over.
+        if let Some(row) = cursor.filter(|_| shorter) {
             reach = reach.min(row);
         }
         let mut up: usize = above.iter().sum::<usize>() + into_row;
