@@ -573,7 +573,10 @@ fn a_width_and_height_change_in_gnu_screen_leaves_no_copy_of_the_block() {
     std::fs::write(dir.path().join("q.json"), LONG).unwrap();
     std::fs::write(dir.path().join("screenrc"), "").unwrap();
     let id = std::process::id();
-    let (socket, name) = (format!("pi-ask-inline-scr-{id}"), format!("pi-ask-scr-{id}"));
+    let (socket, name) = (
+        format!("pi-ask-inline-scr-{id}"),
+        format!("pi-ask-scr-{id}"),
+    );
     // Only GNU screen's own variables: not taken for tmux's.
     let command = format!(
         "cd {dir} && unset TMUX TERM_PROGRAM && printf 'before\\n' && LANG=C.UTF-8 NO_COLOR=1 PI_ASK_KEY_GRACE=0 PI_ASK_SCREEN=inline {bin} q.json --output r.json; sleep 60",

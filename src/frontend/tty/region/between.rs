@@ -130,7 +130,9 @@ impl Region {
         let up = up + self.pull_back(pulled.min(room), cols);
         // The old block's rows under the cursor: unknown, drawn over or erased; no more than
         // the screen has under the cursor's row (a shorter window may cut them off).
-        let below = rows.saturating_sub(1).saturating_sub(cursor.unwrap_or(up).min(rows));
+        let below = rows
+            .saturating_sub(1)
+            .saturating_sub(cursor.unwrap_or(up).min(rows));
         let under = under.min(below);
         self.shown = vec![None; up + under];
         self.at = up;

@@ -524,4 +524,3 @@ fn many_resizes_between_keys_keep_the_shells_lines() {
         .collect();
     fuzz_session(&data).assert_no_stale_rows();
 }
-
