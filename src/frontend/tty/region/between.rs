@@ -29,7 +29,7 @@ impl Region {
     ///
     /// When the cursor's row before the resize is known too ([`Region::cursor_told`]), a
     /// taller window of the same width that moved the cursor down `k` rows pulled `k` rows of
-    /// the terminal's history back above the region (tmux, GNU screen, xterm, vt100 do): as
+    /// the terminal's history back above the region (tmux, GNU screen and vt100 do): as
     /// many of the region's own lines that went there are its own again
     /// ([`Region::pull_back`]), and none where none came back. Without both rows,
     /// [`super::pulls_back`] decides whether a taller window pulled rows back, as many as it
@@ -227,10 +227,10 @@ impl Region {
     /// of its history, back above the region's top (as the cursor's move told, or as many as
     /// the window grew in tmux: [`super::pulls_back`]), each line on the rows it takes at
     /// `cols` columns: as many of the region's own pushed lines as came back whole are the
-    /// region's again, the newest first, so the next frame writes over their stale text (a block drawn
-    /// before a shrink). Their transcript lines are live again, drawn in place; once no pushed
-    /// row of a block is left in the history, the lines given up are as they were before they
-    /// went (no longer separated). Returns the rows taken back.
+    /// region's again, the newest first, so the next frame writes over their stale text (a
+    /// block drawn before a shrink). Their transcript lines are live again, drawn in place;
+    /// once no pushed row of a block is left in the history, the lines given up are as they
+    /// were before they went (no longer separated). Returns the rows taken back.
     fn pull_back(&mut self, grown: usize, cols: usize) -> usize {
         let reflows = self.reflows;
         let rows_of = |p: &super::Pushed| {
