@@ -558,6 +558,89 @@ fn a_width_and_height_change_in_tmux_leaves_the_title_once() {
     );
 }
 
+/// GNU screen 4.09 (in a tmux window, so the window can be resized) made narrower and shorter
+/// at once (100x20 to 70x14) rewraps the rows, drops the top ones (the title among them) and
+/// puts the cursor near the screen's top: the region's top is the screen's top row, and a row
+/// deleted there goes into screen's history. Making that row new inserts a row instead, so no
+/// copy of the block's rows is left: the title and the answer once each, nothing of the block.
+#[test]
+fn a_width_and_height_change_in_gnu_screen_leaves_no_copy_of_the_block() {
+    use crate::common::screen::screen_available;
+    if !tmux_available("inline") || !screen_available("inline") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), LONG).unwrap();
+    std::fs::write(dir.path().join("screenrc"), "").unwrap();
+    let id = std::process::id();
+    let (socket, name) = (
+        format!("pi-ask-inline-scr-{id}"),
+        format!("pi-ask-scr-{id}"),
+    );
+    // Only GNU screen's own variables: not taken for tmux's.
+    let command = format!(
+        "cd {dir} && unset TMUX TERM_PROGRAM && printf 'before\\n' && LANG=C.UTF-8 NO_COLOR=1 PI_ASK_KEY_GRACE=0 PI_ASK_SCREEN=inline {bin} q.json --output r.json; sleep 60",
+        dir = dir.path().display(),
+        bin = env!("CARGO_BIN_EXE_pi-ask")
+    );
+    let rc = dir.path().join("screenrc");
+    let screen = format!(
+        "screen -U -c {} -S {name} bash -c \"{command}\"",
+        rc.display()
+    );
+    tmux_session(&socket, 100, 20, &screen);
+    let copy = dir.path().join("copy.txt");
+    let everything = || {
+        let _ = std::fs::remove_file(&copy);
+        std::process::Command::new("screen")
+            .args(["-S", &name, "-X", "hardcopy", "-h", copy.to_str().unwrap()])
+            .status()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        String::from_utf8_lossy(&std::fs::read(&copy).unwrap_or_default()).into_owned()
+    };
+    tmux_wait(&socket, "the question", |p| p.contains("? keys"));
+    tmux(
+        &socket,
+        &["resize-window", "-t", "t", "-x", "70", "-y", "14"],
+    );
+    tmux_wait(&socket, "the frame for 70 columns", |p| {
+        p.contains("kept warm in every reg…")
+    });
+    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
+    tmux_wait(&socket, "the review", |p| p.contains("Review answers"));
+    tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
+    tmux_wait(&socket, "the transcript", |p| p.contains("✔ Submitted"));
+    let text = everything();
+    std::process::Command::new("screen")
+        .args(["-S", &name, "-X", "quit"])
+        .status()
+        .unwrap();
+    tmux(&socket, &["kill-server"]);
+    let ours: Vec<&str> = text
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .collect();
+    // What GNU screen kept (it dropped the rows above the block's last ones, "before" and the
+    // title among them), then the final transcript: nothing of the block anywhere. (Its
+    // hardcopy keeps one byte of a character that is not ASCII: the ASCII is what counts.)
+    assert_eq!(ours.len(), 3, "{text}");
+    assert_eq!(ours[0], "Long labels", "{text}");
+    assert!(
+        ours[1].starts_with("Deployment: Blue-green with a full standby fleet kept warm in every "),
+        "{text}"
+    );
+    assert!(ours[2].ends_with(" Submitted"), "{text}");
+    let answer: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("r.json")).unwrap()).unwrap();
+    assert_eq!(
+        answer["details"]["answers"]["a"]["values"],
+        json!(["blue"]),
+        "{answer}"
+    );
+}
+
 #[test]
 fn a_long_completion_list_stays_inside_the_block_and_leaves_nothing() {
     let tree = tempfile::tempdir().unwrap();

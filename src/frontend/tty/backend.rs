@@ -45,6 +45,15 @@ pub trait Backend {
     ///
     /// Errors: the terminal went away (`UnexpectedEof`) or failed.
     fn event(&mut self, timeout: Option<Duration>) -> io::Result<Event>;
+    /// How the terminal treats its rows on a resize, as the region models it: whether it
+    /// rewraps them ([`super::region::reflows`]) and whether it pulls rows back from its
+    /// history when the window grows taller ([`super::region::pulls_back`]); judged from the
+    /// environment. The fake terminal says what it is: its vt100 screen rewraps nothing, and
+    /// the rows it pulls back are told by the cursor's row ([`Backend::cursor_row`]).
+    fn resize_traits(&self) -> (bool, bool) {
+        let env = |name: &str| std::env::var(name).ok();
+        (super::region::reflows(env), super::region::pulls_back(env))
+    }
     /// Whether more input is there already, read or not (typed ahead, a burst, a paste's
     /// keys): the loop may leave a frame undrawn until it has read it. The fake terminal says
     /// no.
@@ -355,6 +364,10 @@ impl<B: Backend + ?Sized> Backend for &mut B {
 
     fn input_pending(&self) -> bool {
         (**self).input_pending()
+    }
+
+    fn resize_traits(&self) -> (bool, bool) {
+        (**self).resize_traits()
     }
 
     fn take_continued(&mut self) -> bool {

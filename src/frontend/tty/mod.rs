@@ -70,8 +70,7 @@ pub fn ask(flow: Flow<'_>, opts: &AskOptions) -> Ending {
 /// returns how it ended; see [`ask`].
 pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Ending {
     let n = flow.payload().questions.len();
-    let env = |name: &str| std::env::var(name).ok();
-    let (reflows, pulls_back) = (region::reflows(env), region::pulls_back(env));
+    let (reflows, pulls_back) = backend.resize_traits();
     let mut s = Session {
         screens: Screens::new(n),
         record: Record::new(n),
@@ -343,6 +342,12 @@ impl<B: Backend> Session<'_, B> {
                 }
             }
             self.notify_waiting(&notify)?;
+            if self.region.wants_cursor_row() {
+                // Where the frame left the cursor, asked once it is drawn (keys read while
+                // waiting come next): a resize compares it with the row after.
+                let row = self.io.cursor_row()?;
+                self.region.cursor_told(row);
+            }
         }
         self.record.keep(&self.region, self.cols);
         Ok(())

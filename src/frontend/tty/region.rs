@@ -36,7 +36,27 @@
 //! after the text keeps the old width), so a row drawn over wider or unknown text is erased
 //! from its left first. tmux also pulls the newest lines of its history back when the window
 //! grows: the region's own lines a shrink pushed there are its own again while the width stays
-//! the same ([`pulls_back`]).
+//! the same, as many as the cursor moved down ([`Region::resized_at`]; without the cursor's
+//! rows, as many as the window grew: [`pulls_back`]).
+//!
+//! What GNU screen 4.09 does to rows (checked in a tmux window, `hardcopy -h`):
+//! - a shorter window keeps its bottom rows, empty ones too: the rows above go into its
+//!   history, the cursor moves up as many (tmux and vt100 drop empty rows under the cursor
+//!   first);
+//! - a taller one pulls rows of its history back above the screen, the cursor moving down as
+//!   many (as tmux and vt100 do);
+//! - a narrower one rewraps its rows (and its history) and keeps the cursor's row: the rows a
+//!   rewrap adds above the cursor push the top ones into its history (as tmux does); a wider
+//!   one joins them again;
+//! - narrower and shorter at once, it rewraps, keeps the bottom rows and drops the others for
+//!   good (not into its history);
+//! - a delete line on the screen's top row puts that row into its history, as a scroll would
+//!   (tmux does not): a row made new there is inserted instead ([`RENEW_TOP_ROW`]).
+//!
+//! The cursor's row (a cursor position query after the first frame and after each resize,
+//! followed through the region's own frames) tells rows pulled back at the same width; it says
+//! nothing of a rewrap, since tmux and GNU screen keep the cursor's row when they rewrap, as a
+//! terminal that rewraps nothing does.
 
 use std::fmt::Write as _;
 
@@ -59,6 +79,13 @@ const SEPARATED: &str = "\u{0}separated";
 /// keeps that mark under an erase in line or below; tmux keeps the widest text since an erase
 /// from the row's left). A new row carries neither.
 const RENEW_ROW: &str = "\x1b[M\x1b[L";
+
+/// [`RENEW_ROW`] for the screen's top row: insert line, then delete the row under it (the old
+/// one). GNU screen 4.09 keeps a row deleted at the screen's top in its history, as if
+/// scrolled off, so a delete there would leave a copy of the block's row above the final
+/// transcript; an insert adds nothing to it. The screen's bottom row is lost instead: after a
+/// resize it is one of the region's rows (all drawn again) or empty.
+const RENEW_TOP_ROW: &str = "\x1b[L\x1b[1B\x1b[M\x1b[1A";
 
 /// Where the questionnaire is drawn (`--screen`, `PI_ASK_SCREEN`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -157,7 +184,15 @@ pub(super) struct Region {
     /// Inline: the cursor is not under the block but at an editor's editing position, this
     /// row from the top and this column ([`Block::cursor`]).
     parked: Option<(usize, usize)>,
+    /// Inline: the cursor's row on the screen (from its top, from 0) when the terminal told
+    /// it ([`Region::cursor_told`]), followed through each frame since; `None` when unknown.
+    /// A resize compares it with the row the terminal tells after ([`Region::resized_at`]).
+    screen_at: Option<usize>,
 }
+
+/// At most this many of the region's lines are remembered as pushed into the terminal's
+/// history ([`Region::note_pushed`]); past it, none are (the bound of its memory).
+const PUSHED_MAX: usize = 4096;
 
 /// A line of the region that went above the window's top.
 #[derive(Debug, Clone)]
@@ -203,8 +238,9 @@ pub fn reflows(env: impl Fn(&str) -> Option<String>) -> bool {
 
 /// Whether the terminal pulls the newest rows of its history back above the screen when the
 /// window grows taller, from the environment: tmux does (the rows a shrink or a scroll pushed
-/// up come back, the cursor moves down with them); xterm and GNU screen add empty rows under
-/// the screen instead.
+/// up come back, the cursor moves down with them), and so does GNU screen 4.09, but only tmux
+/// is counted on without the cursor's rows ([`Region::resized_at`]), which tell how many came
+/// back in any terminal.
 pub fn pulls_back(env: impl Fn(&str) -> Option<String>) -> bool {
     env("TMUX").is_some_and(|v| !v.is_empty()) || env("TERM_PROGRAM").as_deref() == Some("tmux")
 }
@@ -248,6 +284,7 @@ impl Region {
             given_up_before: None,
             rows: 0,
             parked: None,
+            screen_at: None,
         }
     }
 
@@ -285,6 +322,14 @@ impl Region {
     /// above (`--above`), whose frames are drawn row by row from the top.
     pub fn shows_cursor(&self) -> bool {
         !self.owns_screen()
+    }
+
+    /// Inline: the terminal told where the cursor is now (`row` from the screen's top, from
+    /// 0; `None`: it did not answer), as a cursor position query answers; the region follows
+    /// it through its frames, so a resize can tell the rows the terminal moved
+    /// ([`Region::resized_at`]).
+    pub fn cursor_told(&mut self, row: Option<usize>) {
+        self.screen_at = row.filter(|_| self.wants_cursor_row());
     }
 
     /// Whether `entry`'s line was given up (it is never written again while the run goes on).
@@ -382,8 +427,15 @@ impl Region {
         }
         let n = lines.len();
         let mut at = self.at();
+        // The region's top on the screen, when the cursor's row is known (it may be above).
+        let top = self.screen_at.map(|row| row as isize - at as isize);
         let mut exists = self.exists;
         let was_parked = self.parked.take();
+        // A row of unknown text is made new, by the form the screen's top row needs there.
+        let renew = |row: usize| match top {
+            Some(top) if top + row as isize == 0 => RENEW_TOP_ROW,
+            _ => RENEW_ROW,
+        };
         self.shown.truncate(n.max(self.dirty));
         for (row, &line) in lines.iter().enumerate() {
             if self
@@ -396,14 +448,14 @@ impl Region {
             // A row that showed something wider is erased from its left first: an erase after
             // the text leaves tmux counting the old width, and it rewraps the row by it when the
             // window narrows (an erase from the left frees the row). A row whose text is
-            // unknown (after a resize) is made new ([`RENEW_ROW`]).
+            // unknown (after a resize) is made new ([`RENEW_ROW`], [`RENEW_TOP_ROW`]).
             let clear = match self.shown.get(row) {
                 Some(Some(old))
                     if crate::text::drawn_width(old) > crate::text::drawn_width(line) =>
                 {
                     "\x1b[K"
                 }
-                Some(None) => RENEW_ROW,
+                Some(None) => renew(row),
                 _ => "",
             };
             go(&mut out, &mut at, &mut exists, row);
@@ -429,7 +481,7 @@ impl Region {
             }
             go(&mut out, &mut at, &mut exists, row);
             out.push_str(match self.shown.get(row) {
-                Some(None) => RENEW_ROW,
+                Some(None) => renew(row),
                 _ => "\x1b[K",
             });
         }
@@ -465,6 +517,11 @@ impl Region {
         self.at = n;
         self.exists = exists.max(n);
         self.dirty = n;
+        // Line feeds past the screen's bottom scrolled the top up.
+        self.screen_at = top.map(|top| {
+            let top = top.min(rows as isize - 1 - self.exists as isize);
+            (top + self.at() as isize).clamp(0, rows.saturating_sub(1) as isize) as usize
+        });
         self.give_up_unreachable(transcript, rows);
         out
     }

@@ -394,3 +394,99 @@ fn after_an_editor_that_gave_the_cursor_back_in_place_each_line_is_left_once() {
         ]
     );
 }
+
+/// A region of the title and eight rows drawn from the screen's top in a window of 24x80,
+/// the terminal having told the cursor's row after the frame (9).
+fn told_region(pulls_back: bool) -> (Region, Transcript, Block) {
+    let transcript = vec![line(Entry::Title, "Title")];
+    let rows: Vec<String> = (1..=8).map(|i| format!("row {i}")).collect();
+    let block = Block {
+        lines: rows,
+        editor: false,
+        cursor: None,
+    };
+    let mut r = Region::new(Placement::Inline, true).with_pull_back(pulls_back);
+    r.draw(&transcript, &block, 24, 80);
+    r.cursor_told(Some(9));
+    assert_eq!(r.at(), 9);
+    (r, transcript, block)
+}
+
+#[test]
+fn a_taller_window_takes_back_as_many_rows_as_the_cursor_moved_down() {
+    // Not known to pull rows back (no TMUX): the cursor's move says it did.
+    let (mut r, t, _) = told_region(false);
+    // 24 to 6 rows: four rows went into the history (the cursor on the last row).
+    r.resized_at(80, 80, 6, &t, Some(5));
+    assert!(r.is_given_up(Entry::Title));
+    assert_eq!(r.at(), 5);
+    // Back to 24, the cursor four rows lower: the four rows came back, the region's again.
+    r.resized_at(80, 80, 24, &t, Some(9));
+    assert_eq!(r.at(), 9);
+    assert!(!r.is_given_up(Entry::Title));
+    assert!(r.given_up().is_empty());
+    // Only the rows the cursor moved: one row back, the title stays in the history.
+    let (mut r, t, _) = told_region(false);
+    r.resized_at(80, 80, 6, &t, Some(5));
+    r.resized_at(80, 80, 24, &t, Some(6));
+    assert_eq!(r.at(), 6);
+    assert!(r.is_given_up(Entry::Title));
+    // In tmux too, a terminal that pulled nothing back (the cursor stayed) gets nothing
+    // taken: the rows above are not the region's.
+    let (mut r, t, _) = told_region(true);
+    r.resized_at(80, 80, 6, &t, Some(5));
+    r.resized_at(80, 80, 24, &t, Some(5));
+    assert_eq!(r.at(), 5);
+    assert!(r.is_given_up(Entry::Title));
+}
+
+#[test]
+fn a_shorter_window_gives_up_the_rows_the_cursor_moved_up() {
+    let (mut r, t, _) = told_region(false);
+    // 24 to 8 rows, the cursor two rows up: two rows (the title and row 1) went into the
+    // history; the region's top is the screen's.
+    r.resized_at(80, 80, 8, &t, Some(7));
+    assert!(r.is_given_up(Entry::Title));
+    assert_eq!(r.at(), 7);
+    let bytes = r.draw(&t, &block(&["b1", "b2"]), 8, 80);
+    // The screen's top row is made new by an insert (GNU screen keeps a row deleted there).
+    assert!(
+        bytes.starts_with("\x1b[7A\r\x1b[L\x1b[1B\x1b[M\x1b[1Ab1\x1b[K\x1b[1B\r\x1b[M\x1b[Lb2"),
+        "{bytes:?}"
+    );
+}
+
+#[test]
+fn without_the_cursors_rows_a_resize_is_placed_as_before() {
+    // No answer after the resize: a taller window pulls nothing back unless in tmux.
+    let (mut r, t, _) = told_region(false);
+    r.resized_at(80, 80, 6, &t, Some(5));
+    r.resized_at(80, 80, 24, &t, None);
+    assert_eq!(r.at(), 5);
+    assert!(r.is_given_up(Entry::Title));
+    let (mut r, t, _) = told_region(true);
+    r.resized_at(80, 80, 6, &t, Some(5));
+    r.resized_at(80, 80, 24, &t, None);
+    assert_eq!(r.at(), 9);
+    assert!(!r.is_given_up(Entry::Title));
+    // No row known before the resize (never told): a narrower window is taken as rewrapped.
+    let mut r = Region::new(Placement::Inline, true);
+    r.draw(&vec![], &block(&["0123456789", "ab"]), 24, 20);
+    r.resized_at(20, 5, 24, &vec![], Some(10));
+    assert_eq!(r.at(), 3);
+}
+
+#[test]
+fn a_narrower_window_keeps_its_lines_whatever_the_cursor_says() {
+    // The cursor's row bounds the top, but the title is still the region's (drawn again at
+    // the screen's top): the widths may count more rows than the terminal made, in tmux too.
+    let t = vec![line(Entry::Title, "T")];
+    for pulls_back in [false, true] {
+        let mut r = Region::new(Placement::Inline, true).with_pull_back(pulls_back);
+        r.draw(&t, &block(&["0123456789", "ab"]), 24, 20);
+        r.cursor_told(Some(3));
+        r.resized_at(20, 5, 24, &t, Some(3));
+        assert_eq!(r.at(), 3);
+        assert!(!r.is_given_up(Entry::Title));
+    }
+}

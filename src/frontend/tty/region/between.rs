@@ -26,6 +26,17 @@ impl Region {
     /// can be: lines the model puts higher went into the terminal's history with the resize
     /// (GNU screen keeps its bottom rows, tmux pushes the top ones as it rewraps and shortens
     /// at once) and are given up, not drawn again at the screen's top as if still there.
+    ///
+    /// When the cursor's row before the resize is known too ([`Region::cursor_told`]), a
+    /// taller window of the same width that moved the cursor down `k` rows pulled `k` rows of
+    /// the terminal's history back above the region (tmux, GNU screen and vt100 do): as
+    /// many of the region's own lines that went there are its own again
+    /// ([`Region::pull_back`]), and none where none came back. Without both rows,
+    /// [`super::pulls_back`] decides whether a taller window pulled rows back, as many as it
+    /// grew. The cursor's move says nothing of a rewrap: tmux and GNU screen keep the cursor's
+    /// row when a narrower window rewraps the rows above it, pushing the top ones into the
+    /// history, as a terminal that does not rewrap keeps it (docs/interactive.md
+    /// "Placement").
     pub fn resized_at(
         &mut self,
         old_cols: usize,
@@ -62,6 +73,10 @@ impl Region {
         // The cursor at an editor's editing position: the rows above it, and those of the
         // block under it (the old frame's, rewrapped), which the next frame draws over.
         let (cursor_row, cursor_col) = self.parked.take().unwrap_or((self.at, 0));
+        // The rows the cursor moved down on the screen (both rows known).
+        let moved = cursor
+            .zip(self.screen_at.take())
+            .map(|(now, before)| now.saturating_sub(before));
         let above: Vec<usize> = (0..cursor_row).map(rows_of).collect();
         let (into_row, under) = if cursor_row < self.at {
             let into = if reflows { cursor_col / cols } else { 0 };
@@ -71,13 +86,22 @@ impl Region {
             (0, 0)
         };
         let mut reach = rows.saturating_sub(1).max(1);
-        // Only a shorter window pushes rows into the history by itself (a narrower one of
-        // the same height keeps them on the screen, and the rows a rewrap adds are counted
-        // by the widths above, which may be more than the terminal made).
+        // Only a shorter window is taken to push rows into the history by itself. tmux and
+        // GNU screen also push the top rows when a narrower window rewraps those above the
+        // cursor (they keep the cursor's row), but the widths may count more rows than the
+        // terminal made (an editor's rows, text drawn over), and a line still on the screen
+        // would be given up and drawn over.
         if let Some(row) = cursor.filter(|_| shorter) {
             reach = reach.min(row);
         }
         let mut up: usize = above.iter().sum::<usize>() + into_row;
+        // Rows pulled back from the history at the same width, as the cursor's move tells
+        // them (a rewrap moves it too: then the region's pushed lines are forgotten).
+        let pulled = match moved {
+            Some(moved) => moved.min(grown),
+            None if self.pulls_back => grown,
+            None => 0,
+        };
         let mut lost = 0;
         while up > reach && lost < above.len() && above[lost] <= up - reach {
             up -= above[lost];
@@ -103,13 +127,18 @@ impl Region {
             self.separate_given_up();
         }
         let room = rows.saturating_sub(1).saturating_sub(up);
-        let up = up + self.pull_back(grown.min(room), cols);
-        // The old block's rows under the cursor: unknown, drawn over or erased.
-        let under = under.min(rows.saturating_sub(1).saturating_sub(up.min(rows)));
+        let up = up + self.pull_back(pulled.min(room), cols);
+        // The old block's rows under the cursor: unknown, drawn over or erased; no more than
+        // the screen has under the cursor's row (a shorter window may cut them off).
+        let below = rows
+            .saturating_sub(1)
+            .saturating_sub(cursor.unwrap_or(up).min(rows));
+        let under = under.min(below);
         self.shown = vec![None; up + under];
         self.at = up;
         self.exists = up + under;
         self.dirty = up + under;
+        self.screen_at = cursor;
     }
 
     /// Inline: whatever was drawn stays as the terminal has it, and the region starts again at
@@ -134,6 +163,7 @@ impl Region {
         // The shell's lines come under everything drawn so far.
         self.forget_pushed();
         self.parked = None;
+        self.screen_at = None;
         self.separate_given_up();
         self.shown.clear();
         self.at = 0;
@@ -159,9 +189,14 @@ impl Region {
 
     /// The region's top `lines` lines (of the transcript lines live, then the block's rows)
     /// go above the window's top, into the terminal's history: kept, with the lines given up
-    /// before the first of them, when the terminal pulls rows back ([`super::pulls_back`]).
+    /// before the first of them, for a terminal that pulls rows back when the window grows
+    /// ([`Region::resized_at`]).
     pub(super) fn note_pushed(&mut self, lines: usize, transcript: &Transcript) {
-        if !self.pulls_back || lines == 0 {
+        if lines == 0 {
+            return;
+        }
+        if self.pushed.len() + lines > super::PUSHED_MAX {
+            self.forget_pushed();
             return;
         }
         if self.pushed.is_empty() {
@@ -188,14 +223,14 @@ impl Region {
         self.given_up_before = None;
     }
 
-    /// The window grew by `grown` rows, its width the same, and the terminal pulled the newest
-    /// lines of its history back above the region's top ([`super::pulls_back`]), each on the
-    /// rows it takes at `cols` columns: as many of the region's own pushed lines as came back
-    /// whole are the region's
-    /// again, the newest first, so the next frame writes over their stale text (a block drawn
-    /// before a shrink). Their transcript lines are live again, drawn in place; once no pushed
-    /// row of a block is left in the history, the lines given up are as they were before they
-    /// went (no longer separated). Returns the rows taken back.
+    /// The window grew, its width the same, and the terminal pulled `grown` rows, the newest
+    /// of its history, back above the region's top (as the cursor's move told, or as many as
+    /// the window grew in tmux: [`super::pulls_back`]), each line on the rows it takes at
+    /// `cols` columns: as many of the region's own pushed lines as came back whole are the
+    /// region's again, the newest first, so the next frame writes over their stale text (a
+    /// block drawn before a shrink). Their transcript lines are live again, drawn in place;
+    /// once no pushed row of a block is left in the history, the lines given up are as they
+    /// were before they went (no longer separated). Returns the rows taken back.
     fn pull_back(&mut self, grown: usize, cols: usize) -> usize {
         let reflows = self.reflows;
         let rows_of = |p: &super::Pushed| {

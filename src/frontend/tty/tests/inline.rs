@@ -373,12 +373,12 @@ fn with_the_lines_above_drawn_the_key_list_takes_the_rows_the_block_may_have() {
 }
 
 /// Found by the tty_session fuzz target (its `paste_resize` seed): a long paste in a note
-/// editor in a window of 2 rows, then 7x12: the shell's line above the run stays. Fails on
-/// the fake terminal since before the editor became a component (commit 3bf5918 too): the
-/// window grows from 2 rows and vt100 brings scrollback rows back, which the region, told
-/// the terminal does not pull rows back (no `TMUX`), does not count; left for the lead.
+/// editor in a window of 2 rows, then 7x12: the shell's line above the run stays. The window
+/// grows taller and narrower at once; vt100 pulls the shell's line and the title back from its
+/// history and rewraps nothing. The region took the fake for a terminal that rewraps (the
+/// environment's guess) and counted the block's wide row on three rows, so it drew over the
+/// shell's line; the fake terminal now says it rewraps nothing ([`Backend::resize_traits`]).
 #[test]
-#[ignore = "a known defect of the fake terminal's resize from 2 rows (see the comment)"]
 fn a_long_paste_then_a_resize_keeps_the_shells_line() {
     let digits: String = "0123456789".repeat(30);
     let mut events = vec![key(Key::Char('n')), key(Key::Paste(digits))];
@@ -405,6 +405,52 @@ fn four_resizes_in_a_row_at_a_preview_question_leave_nothing_stale() {
     let p = parse_payload(include_str!("../../../../examples/config-preview.json")).unwrap();
     let mut backend = FakeBackend::new(22, 20, events);
     backend.sizes = [(27, 82), (33, 85), (32, 85), (35, 26)].into();
+    let _ = drive(Flow::new(&p), &mut backend, &inline_opts());
+    backend.assert_no_stale_rows();
+}
+
+/// A window made shorter at the same width pushes the block's top rows into the fake
+/// terminal's history; made taller again, vt100 pulls them back above the block, as xterm,
+/// tmux and GNU screen do. The cursor moved down as many rows: the region takes its rows back
+/// and draws over them, so no stale row of the question is left above the final transcript.
+#[test]
+fn rows_pulled_back_by_a_taller_window_are_drawn_over() {
+    let events = [Event::Resize, Event::Resize]
+        .into_iter()
+        .chain([Key::Char('2'), Key::Tab, Key::Enter].map(key));
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(24, 60, events);
+    backend.sizes = [(6, 60), (24, 60)].into();
+    backend.print("$ pi-ask q.json\n");
+    let ending = drive(Flow::new(&p), &mut backend, &inline_opts());
+    assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
+    backend.assert_no_stale_rows();
+    assert_eq!(
+        backend.left(),
+        [
+            "$ pi-ask q.json",
+            "Implementation preferences",
+            "Style: Balanced",
+            "Frontend: no answer",
+            "✔ Submitted"
+        ]
+    );
+}
+
+/// Found by the tty_session fuzz target (a note editor open, the window made 20 rows with the
+/// cursor on the last): a shorter window cuts off the block's rows under an editor's cursor
+/// with the screen's rows under it, so the region counts no more rows under the cursor than
+/// the screen has. It reached down for a row that was gone and drew over the shell's lines
+/// (also on 64da6c2).
+#[test]
+fn a_shorter_window_cuts_the_rows_under_an_editors_cursor() {
+    let events = [key(Key::Char('n')), Event::Resize]
+        .into_iter()
+        .chain([Key::Char('x'), Key::Enter, Key::Esc].map(key));
+    let p = parse_payload(PREFS).unwrap();
+    let mut backend = FakeBackend::new(30, 60, events);
+    backend.print(&"$ seq 1 20\n".repeat(20));
+    backend.sizes = [(21, 60)].into();
     let _ = drive(Flow::new(&p), &mut backend, &inline_opts());
     backend.assert_no_stale_rows();
 }
@@ -464,11 +510,10 @@ fn fuzz_session(data: &[u8]) -> FakeBackend {
 }
 
 /// Found by the tty_session fuzz target: 70 resizes (32x25 to 17x137, then the same size, then
-/// 18x38) between keys, the shell's lines above the run (`--timeout 3`): the region takes its
-/// top too high and draws over the shell's two lines. Fails since before this branch (commit
-/// 3bf5918 too); left for the lead.
+/// 18x38) between keys, the shell's lines above the run (`--timeout 3`). At 38 columns the
+/// region counted its wide lines on more rows, as a terminal that rewraps makes them, and drew
+/// over the shell's two lines: vt100 rewraps nothing ([`Backend::resize_traits`]).
 #[test]
-#[ignore = "a known defect older than this branch (see the comment)"]
 fn many_resizes_between_keys_keep_the_shells_lines() {
     let hex = "4c1e0032383838383838383838".to_string()
         + &"ff".repeat(70)
