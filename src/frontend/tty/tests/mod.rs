@@ -717,6 +717,65 @@ fn two_digits_choose_option_12_and_a_digit_alone_chooses_after_the_wait() {
     assert_eq!(session(&twelve_single(), events).0, chose(3));
 }
 
+#[test]
+fn a_digit_that_waits_for_a_second_one_shows_it_on_the_hint_line() {
+    // `1` on 12 options (Type your own is 13): the hint line says the digit typed, what Enter
+    // does and the numbers a digit more makes, while the number waits.
+    let (_, screen) = session(&twelve_single(), chars("1"));
+    assert_eq!(
+        screen.lines().last(),
+        Some("1\u{2026} Enter chooses option 1, or type the next digit (10-13)"),
+        "{screen}"
+    );
+    assert!(screen.contains("> ( )  1. opt-1"), "{screen}");
+    // On a multi-select question Enter ticks.
+    let (_, screen) = session(&twelve(), chars("1"));
+    assert_eq!(
+        screen.lines().last(),
+        Some("1\u{2026} Enter ticks option 1, or type the next digit (10-13)"),
+        "{screen}"
+    );
+    // 200 options: `1` `2` still waits (120-129 go on from it); the line shows both digits.
+    let options: Vec<Value> = (1..=200)
+        .map(|i| json!({"value": format!("o{i}"), "label": format!("opt-{i}")}))
+        .collect();
+    let many = json!({"questions": [{"id": "s", "prompt": "Which?", "options": options}]});
+    let (_, screen) = session(&many.to_string(), chars("12"));
+    assert_eq!(
+        screen.lines().last(),
+        Some("12\u{2026} Enter chooses option 12, or type the next digit (120-129)"),
+        "{screen}"
+    );
+    // After the wait the number chose option 1 (← from the review shows it chosen) and the
+    // hint line is the keys' again.
+    let mut events = chars("1");
+    events.extend([Event::Timeout, key(Key::Left)]);
+    let (_, screen) = session(&twelve_single(), events);
+    assert!(screen.contains("> (\u{2022})  1. opt-1"), "{screen}");
+    assert!(
+        screen
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("\u{2191}\u{2193} move"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn the_key_list_names_every_option_number_above_9() {
+    let (_, screen) = session(&twelve_single(), chars("?"));
+    assert!(
+        screen.contains("\u{2502} 1-13     choose option 1-12; 13: Type your own\n"),
+        "{screen}"
+    );
+    let (_, screen) = session(&twelve(), chars("?"));
+    assert!(
+        screen.contains("\u{2502} 1-13     tick option 1-12; 13: Type your own\n"),
+        "{screen}"
+    );
+}
+
 /// A multi-select question of 12 options (`opt-1` … `opt-11`, then `banana`).
 fn twelve() -> String {
     let mut options: Vec<Value> = (1..=11)
