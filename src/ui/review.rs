@@ -161,17 +161,52 @@ pub fn question_lines(payload: &Payload, answers: &AnswerState, q: usize) -> Vec
     lines
 }
 
-/// [`question_lines`] within `rows` rows (2 at least): all of them when they fit, else the
-/// first `rows - 1` and a [`LineKind::More`] line saying how many answers (or lines) are not
-/// shown and that `v` shows them all ([`all_lines`]), so no answer is hidden without a word.
-pub fn folded_lines(payload: &Payload, answers: &AnswerState, q: usize, rows: usize) -> Vec<Line> {
-    let mut lines = question_lines(payload, answers, q);
+/// [`question_lines`] within `rows` rows (2 at least) of `width` columns (a line's indent
+/// included): each answer or note that does not fit its row whole (a text of several lines, or
+/// a long one) cut to its first row, between words ([`rows_of`]), with a [`LineKind::More`]
+/// line under it saying how many lines are not shown and that `v` shows them all; then all
+/// the lines when they fit, else the first `rows - 1` and a [`LineKind::More`] line saying how
+/// many answers (or lines) are not shown and that `v` shows them all ([`all_lines`]), so no
+/// answer is cut or hidden without a word.
+pub fn folded_lines(
+    payload: &Payload,
+    answers: &AnswerState,
+    q: usize,
+    rows: usize,
+    width: usize,
+) -> Vec<Line> {
+    let mut lines = Vec::new();
+    for line in question_lines(payload, answers, q) {
+        let cut = matches!(
+            line.kind,
+            LineKind::Answer | LineKind::Note | LineKind::UnchosenNote
+        );
+        let text_rows = rows_of(&line.text, width.saturating_sub(line.indent));
+        if !cut || text_rows.len() <= 1 {
+            lines.push(line);
+            continue;
+        }
+        let more = Line {
+            kind: LineKind::More,
+            indent: line.indent,
+            text: words::review_folded(0, text_rows.len() - 1),
+        };
+        lines.push(Line {
+            text: text_rows.into_iter().next().unwrap_or_default(),
+            ..line
+        });
+        lines.push(more);
+    }
     let rows = rows.max(2);
     if lines.len() <= rows {
         return lines;
     }
     let hidden = lines.split_off(rows - 1);
     let answers = hidden.iter().filter(|l| l.kind == LineKind::Answer).count();
+    let hidden: Vec<Line> = hidden
+        .into_iter()
+        .filter(|l| l.kind != LineKind::More)
+        .collect();
     lines.push(Line {
         kind: LineKind::More,
         indent: 3,
@@ -181,7 +216,9 @@ pub fn folded_lines(payload: &Payload, answers: &AnswerState, q: usize, rows: us
 }
 
 /// Every question's [`question_lines`], whole, a blank line between questions: what `v` at
-/// the review shows when a question is folded ([`folded_lines`]).
+/// the review shows when a question is folded or an answer cut ([`folded_lines`]). A text of
+/// several lines (an answer, a note) has each of its lines on a line of its own, indented two
+/// more than its first (the pager wraps each between words, under its own start).
 pub fn all_lines(payload: &Payload, answers: &AnswerState) -> String {
     let mut text = String::new();
     for q in 0..payload.questions.len() {
@@ -189,12 +226,26 @@ pub fn all_lines(payload: &Payload, answers: &AnswerState) -> String {
             text.push('\n');
         }
         for line in question_lines(payload, answers, q) {
-            text.push_str(&" ".repeat(line.indent));
-            text.push_str(&line.text);
-            text.push('\n');
+            for (i, part) in line.text.split(LINE_BREAK).enumerate() {
+                let indent = if i == 0 { line.indent } else { line.indent + 2 };
+                text.push_str(&" ".repeat(indent));
+                text.push_str(part);
+                text.push('\n');
+            }
         }
     }
     text
+}
+
+/// How a line break shows in a text made one line ([`one_line`]): `↵ `.
+const LINE_BREAK: &str = "\u{21b5} ";
+
+/// A review line's `text` as rows of `width` columns: each of its lines (split where
+/// [`one_line`] joined them) wrapped between words ([`crate::text::wrap_words`]).
+fn rows_of(text: &str, width: usize) -> Vec<String> {
+    text.split(LINE_BREAK)
+        .flat_map(|line| crate::text::wrap_words(line, width.max(1)))
+        .collect()
 }
 
 /// The review of question `q` on one row, for a front end whose rows are one line each
@@ -350,14 +401,14 @@ mod tests {
         for o in 0..30 {
             a.select(0, o).unwrap();
         }
-        let texts: Vec<String> = folded_lines(&p, &a, 0, 17)
+        let texts: Vec<String> = folded_lines(&p, &a, 0, 17, 80)
             .into_iter()
             .map(|l| format!("{}{}", " ".repeat(l.indent), l.text))
             .collect();
         assert_eq!(texts.len(), 17);
         assert_eq!(texts[15], "   \u{2192} pkg-15");
         assert_eq!(texts[16], "   + 15 more \u{b7} v shows all");
-        assert_eq!(folded_lines(&p, &a, 0, 31).len(), 31);
+        assert_eq!(folded_lines(&p, &a, 0, 31, 80).len(), 31);
         let all = all_lines(&p, &a);
         assert!(all.ends_with("   \u{2192} pkg-30\n"), "{all}");
         assert_eq!(all.lines().count(), 31);

@@ -136,12 +136,14 @@ pub const CANCEL: &str = "Cancel";
 /// See [`SUBMIT`] (the contract's project since v0.4.0).
 pub const ELABORATE: &str = "Elaborate";
 
-/// The line that ends a review question folded to the rows it has: how many answers (or
-/// lines) are not shown and the key that shows them all (`+ 15 more · v shows all`).
+/// The line that ends a review question folded to the rows it has, or that follows an answer
+/// or a note cut to one row: how many answers (or lines) are not shown and the key that shows
+/// them all (`+ 15 more · v shows all`, `+ 39 more lines · v shows all`).
 pub fn review_folded(answers: usize, lines: usize) -> String {
-    match answers {
-        0 => format!("+ {lines} more lines \u{b7} v shows all"),
-        a => format!("+ {a} more \u{b7} v shows all"),
+    match (answers, lines) {
+        (0, 1) => "+ 1 more line \u{b7} v shows all".to_string(),
+        (0, n) => format!("+ {n} more lines \u{b7} v shows all"),
+        (a, _) => format!("+ {a} more \u{b7} v shows all"),
     }
 }
 
