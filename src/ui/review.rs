@@ -162,8 +162,9 @@ pub fn question_lines(payload: &Payload, answers: &AnswerState, q: usize) -> Vec
 }
 
 /// [`question_lines`] within `rows` rows (2 at least) of `width` columns (a line's indent
-/// included): each answer or note that does not fit its row whole (a text of several lines, or
-/// a long one) cut to its first row, between words ([`rows_of`]), with a [`LineKind::More`]
+/// included): each answer or note that does not fit its row whole (a long text, or one of
+/// several lines: shown on one line, [`one_line`], while that fits) cut to its first row,
+/// between words ([`rows_of`]), with a [`LineKind::More`]
 /// line under it saying how many lines are not shown and that `v` shows them all; then all
 /// the lines when they fit, else the first `rows - 1` and a [`LineKind::More`] line saying how
 /// many answers (or lines) are not shown and that `v` shows them all ([`all_lines`]), so no
@@ -181,11 +182,12 @@ pub fn folded_lines(
             line.kind,
             LineKind::Answer | LineKind::Note | LineKind::UnchosenNote
         );
-        let text_rows = rows_of(&line.text, width.saturating_sub(line.indent));
-        if !cut || text_rows.len() <= 1 {
+        let room = width.saturating_sub(line.indent);
+        if !cut || crate::text::width_of(&line.text) <= room {
             lines.push(line);
             continue;
         }
+        let text_rows = rows_of(&line.text, room);
         let more = Line {
             kind: LineKind::More,
             indent: line.indent,
@@ -241,10 +243,21 @@ pub fn all_lines(payload: &Payload, answers: &AnswerState) -> String {
 const LINE_BREAK: &str = "\u{21b5} ";
 
 /// A review line's `text` as rows of `width` columns: each of its lines (split where
-/// [`one_line`] joined them) wrapped between words ([`crate::text::wrap_words`]).
+/// [`one_line`] joined them) wrapped between words ([`crate::text::wrap_words`]), or between
+/// characters ([`crate::text::wrap`]) when a word longer than the row would leave its first
+/// row less than half full (`→` alone before a long label in a script without spaces).
 fn rows_of(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
     text.split(LINE_BREAK)
-        .flat_map(|line| crate::text::wrap_words(line, width.max(1)))
+        .flat_map(|line| {
+            let rows = crate::text::wrap_words(line, width);
+            match rows.first() {
+                Some(first) if rows.len() > 1 && crate::text::width_of(first) * 2 < width => {
+                    crate::text::wrap(line, width)
+                }
+                _ => rows,
+            }
+        })
         .collect()
 }
 
