@@ -978,6 +978,67 @@ mod tests {
         .unwrap()
     }
 
+    /// What the listener and a front end share, with no socket.
+    fn shared() -> Shared {
+        Shared {
+            slot: Mutex::new(Slot::default()),
+            taken: Condvar::new(),
+            id: "id".into(),
+            questions: Reply::ok(),
+            serving: AtomicUsize::new(0),
+            next: AtomicU64::new(0),
+        }
+    }
+
+    #[test]
+    fn a_busy_reply_says_why_the_request_was_not_taken() {
+        let soon = || Instant::now() + Duration::from_millis(50);
+        let message = |r: Reply| (r.status, r.message.unwrap_or_default());
+        let shared = shared();
+        // Not taken in time, the front end saying nothing.
+        assert_eq!(
+            message(verdict("{}".into(), None, &shared, soon())),
+            (
+                Status::Busy,
+                "the questions did not take the answers within 10 s: try again".into()
+            )
+        );
+        // Not taken while the external editor is open: it says so.
+        shared.slot.lock().unwrap().held = Some(HELD_BY_EDITOR);
+        assert_eq!(
+            message(verdict("{}".into(), None, &shared, soon())),
+            (
+                Status::Busy,
+                "the questions did not take the answers within 10 s: an external editor is open \
+                 at the terminal (the questions take answers again once it closes): try again"
+                    .into()
+            )
+        );
+        // Another request waits to be decided the whole time.
+        let (tx, _rx) = mpsc::channel();
+        shared.slot.lock().unwrap().pending = Some(Request {
+            text: "{}".into(),
+            reply: tx,
+            number: 99,
+            client: None,
+            until: Instant::now() + Duration::from_secs(60),
+        });
+        assert_eq!(
+            message(verdict("{}".into(), None, &shared, soon())),
+            (
+                Status::Busy,
+                "another request is being decided: try again".into()
+            )
+        );
+        assert_eq!(
+            message(busy(Busy::AtOnce)),
+            (
+                Status::Busy,
+                "8 requests are being served at once: try again".into()
+            )
+        );
+    }
+
     #[test]
     fn only_the_same_user_may_answer() {
         assert!(peer_allowed(1000, 1000));
