@@ -157,7 +157,7 @@ pub fn key_list(question: &Question) -> Vec<String> {
     keymap::key_list_with(map, Some(digits))
 }
 
-/// How many options make a multi-select list long: more than the digits reach. Its hint line
+/// How many options make a multi-select list long: more than one digit reaches. Its hint line
 /// then names `a all · i invert` (inquirer's), right after Enter.
 pub const LONG_LIST: usize = 9;
 
