@@ -183,18 +183,21 @@ pub fn folded_lines(
             LineKind::Answer | LineKind::Note | LineKind::UnchosenNote
         );
         let room = width.saturating_sub(line.indent);
-        if !cut || crate::text::width_of(&line.text) <= room {
+        // No character takes less than a column per 4 bytes: a longer text never fits.
+        let fits =
+            line.text.len() <= room.saturating_mul(4) && crate::text::width_of(&line.text) <= room;
+        if !cut || fits {
             lines.push(line);
             continue;
         }
-        let text_rows = rows_of(&line.text, room);
+        let (first, more) = first_row_and_more(&line.text, room);
         let more = Line {
             kind: LineKind::More,
             indent: line.indent,
-            text: words::review_folded(0, text_rows.len() - 1),
+            text: words::review_folded(0, more.max(1)),
         };
         lines.push(Line {
-            text: text_rows.into_iter().next().unwrap_or_default(),
+            text: first,
             ..line
         });
         lines.push(more);
@@ -241,6 +244,23 @@ pub fn all_lines(payload: &Payload, answers: &AnswerState) -> String {
 
 /// How a line break shows in a text made one line ([`one_line`]): `↵ `.
 const LINE_BREAK: &str = "\u{21b5} ";
+
+/// How much of a long review line is wrapped to count its rows ([`first_row_and_more`]).
+const ROWS_COUNTED_IN: usize = 64 * 1024;
+
+/// A review line's first row within `width` columns ([`rows_of`]) and how many rows more it
+/// takes: counted exactly in its first [`ROWS_COUNTED_IN`] bytes, one a line after them (a
+/// pasted log of megabytes costs no more a frame than 64 KiB).
+fn first_row_and_more(text: &str, width: usize) -> (String, usize) {
+    let mut cut = text.len().min(ROWS_COUNTED_IN);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let (counted, rest) = text.split_at(cut);
+    let rows = rows_of(counted, width);
+    let more = rows.len().saturating_sub(1) + rest.matches(LINE_BREAK).count();
+    (rows.into_iter().next().unwrap_or_default(), more)
+}
 
 /// A review line's `text` as rows of `width` columns: each of its lines (split where
 /// [`one_line`] joined them) wrapped between words ([`crate::text::wrap_words`]), or between

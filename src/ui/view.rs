@@ -558,16 +558,21 @@ impl Look {
         } else {
             &[suffix, ""]
         };
+        let n = parts.len();
         for suffix in suffixes {
-            for shown in (1..parts.len()).rev() {
-                let line = format!(
-                    "{} {ellipsis} +{} more{suffix}",
-                    parts[..shown].join(", "),
-                    parts.len() - shown
-                );
-                if width(&line) <= room {
-                    return line;
+            let tail = |shown: usize| format!(" {ellipsis} +{} more{suffix}", n - shown);
+            // The most parts that fit before the count of the others: once they do not, more
+            // never do (each part adds 2 columns at least, the count loses 1 at most).
+            let (mut shown, mut used) = (0, 0);
+            for (k, part) in parts.iter().enumerate().take(n - 1) {
+                used += width(part) + if k > 0 { 2 } else { 0 };
+                if used + width(&tail(k + 1)) > room {
+                    break;
                 }
+                shown = k + 1;
+            }
+            if shown > 0 {
+                return format!("{}{}", parts[..shown].join(", "), tail(shown));
             }
             let tail = match parts.len() {
                 1 => suffix.to_string(),
