@@ -421,6 +421,20 @@ mod tests {
     }
 
     #[test]
+    fn a_pasted_log_of_a_megabyte_is_cut_to_its_first_row_counting_its_lines() {
+        // 20,000 lines of 52 bytes: counted exactly in the first 64 KiB, a line a row after.
+        let line = "word ".repeat(10) + "end\n";
+        let text = one_line(&line.repeat(20_000)).into_owned();
+        assert!(text.len() > 1_000_000);
+        let (first, more) = first_row_and_more(&text, 70);
+        assert_eq!(first, line.trim_end());
+        assert_eq!(more, 20_000);
+        // (The last line break leaves an empty line after it.)
+        let (first, more) = first_row_and_more("short\u{21b5} second", 70);
+        assert_eq!((first.as_str(), more), ("short", 1));
+    }
+
+    #[test]
     fn a_long_answer_is_folded_saying_how_many_more_and_the_key() {
         let options: Vec<String> = (1..=30)
             .map(|i| format!(r#"{{"value":"p{i}","label":"pkg-{i}"}}"#))

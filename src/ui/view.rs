@@ -963,6 +963,12 @@ mod tests {
             console::strip_ansi_codes(&transcript_line(&colour, &p, flow.answers(), 0, 60, false)),
             "- Tools \u{b7} Tool 1, Tool 2, Tool 3, Tool 4 \u{2026} +26 more (+ note)"
         );
+        // 100,000 parts: one pass, as many as fit.
+        let many: Vec<String> = (1..=100_000).map(|i| format!("o{i}")).collect();
+        assert_eq!(
+            plain.fit_answers(&many, "", 30),
+            "o1, o2, o3, o4 \u{2026} +99996 more"
+        );
         // In ASCII the ellipsis is three dots.
         let ascii = Look::with_charset(false, Charset::Ascii);
         assert_eq!(
