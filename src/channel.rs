@@ -213,6 +213,9 @@ struct Slot {
     pending: Option<Request>,
     /// Called when a request arrives: wakes the front end's wait.
     wake: Option<Box<dyn Fn() + Send>>,
+    /// Why the questions cannot take a request now ([`Channel::hold`]), said in a `busy`
+    /// reply.
+    held: Option<&'static str>,
 }
 
 /// The open channel: the socket listened on, its folder, the questionnaire's id.
@@ -494,10 +497,22 @@ impl Channel {
         request.filter(|r| !r.gone())
     }
 
+    /// The questions cannot take a request while `why` is set (in words, a clause: `an
+    /// external editor is open at the terminal`); `None`: they can again. A request they do
+    /// not take within [`CONNECTION_TIME`] meanwhile is told why in its `busy` reply.
+    pub fn hold(&self, why: Option<&'static str>) {
+        self.lock().held = why;
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Slot> {
         self.shared.slot.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
+
+/// What [`Channel::hold`] says while the terminal front end's external editor is open
+/// (Ctrl+G).
+pub const HELD_BY_EDITOR: &str =
+    "an external editor is open at the terminal (the questions take answers again once it closes)";
 
 impl Drop for Channel {
     /// The questions ended: a request still waiting is told they were answered, nothing more
@@ -697,7 +712,7 @@ fn listen(listener: UnixListener, shared: Arc<Shared>, own_uid: u32, limit: u64)
         };
         if shared.serving.load(SeqCst) > AT_ONCE {
             let _ = stream.set_write_timeout(Some(LOOK_AGAIN));
-            send_reply(&mut stream, &busy());
+            send_reply(&mut stream, &busy(Busy::AtOnce));
             shared.serving.fetch_sub(1, SeqCst);
             continue;
         }
@@ -714,12 +729,32 @@ fn listen(listener: UnixListener, shared: Arc<Shared>, own_uid: u32, limit: u64)
     }
 }
 
-/// The reply to a request the questions did not take in time.
-fn busy() -> Reply {
-    Reply::new(
-        Status::Busy,
-        "the questions did not take the answers in time: try again",
-    )
+/// Why a request is told `busy`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Busy {
+    /// [`AT_ONCE`] connections are served already.
+    AtOnce,
+    /// Another request waited to be decided for the whole of this one's time.
+    Another,
+    /// The questions did not take it in time; why, when the front end said ([`Channel::hold`]).
+    NotTaken(Option<&'static str>),
+}
+
+/// The reply to a request not taken, saying why ([`Busy`]) and to try again
+/// (docs/elsewhere.md "The reply").
+fn busy(why: Busy) -> Reply {
+    let secs = CONNECTION_TIME.as_secs();
+    let message = match why {
+        Busy::AtOnce => format!("{AT_ONCE} requests are being served at once: try again"),
+        Busy::Another => "another request is being decided: try again".to_string(),
+        Busy::NotTaken(Some(held)) => {
+            format!("the questions did not take the answers within {secs} s: {held}: try again")
+        }
+        Busy::NotTaken(None) => {
+            format!("the questions did not take the answers within {secs} s: try again")
+        }
+    };
+    Reply::new(Status::Busy, message)
 }
 
 /// Writes `reply` and a newline, then closes the connection.
@@ -836,7 +871,7 @@ fn verdict(text: String, client: Option<UnixStream>, shared: &Shared, until: Ins
             }
             let left = until.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                return busy();
+                return busy(Busy::Another);
             }
             slot = shared
                 .taken
@@ -864,7 +899,7 @@ fn verdict(text: String, client: Option<UnixStream>, shared: &Shared, until: Ins
             if slot.pending.as_ref().is_some_and(|r| r.number == number) {
                 slot.pending = None;
                 shared.taken.notify_all();
-                return busy();
+                return busy(Busy::NotTaken(slot.held));
             }
             drop(slot);
             // Taken meanwhile: its verdict comes at once.
@@ -949,6 +984,67 @@ mod tests {
                 "options": [{"value": "all", "label": "All"}]}]}"#,
         )
         .unwrap()
+    }
+
+    /// What the listener and a front end share, with no socket.
+    fn shared() -> Shared {
+        Shared {
+            slot: Mutex::new(Slot::default()),
+            taken: Condvar::new(),
+            id: "id".into(),
+            questions: Reply::ok(),
+            serving: AtomicUsize::new(0),
+            next: AtomicU64::new(0),
+        }
+    }
+
+    #[test]
+    fn a_busy_reply_says_why_the_request_was_not_taken() {
+        let soon = || Instant::now() + Duration::from_millis(50);
+        let message = |r: Reply| (r.status, r.message.unwrap_or_default());
+        let shared = shared();
+        // Not taken in time, the front end saying nothing.
+        assert_eq!(
+            message(verdict("{}".into(), None, &shared, soon())),
+            (
+                Status::Busy,
+                "the questions did not take the answers within 10 s: try again".into()
+            )
+        );
+        // Not taken while the external editor is open: it says so.
+        shared.slot.lock().unwrap().held = Some(HELD_BY_EDITOR);
+        assert_eq!(
+            message(verdict("{}".into(), None, &shared, soon())),
+            (
+                Status::Busy,
+                "the questions did not take the answers within 10 s: an external editor is open \
+                 at the terminal (the questions take answers again once it closes): try again"
+                    .into()
+            )
+        );
+        // Another request waits to be decided the whole time.
+        let (tx, _rx) = mpsc::channel();
+        shared.slot.lock().unwrap().pending = Some(Request {
+            text: "{}".into(),
+            reply: tx,
+            number: 99,
+            client: None,
+            until: Instant::now() + Duration::from_secs(60),
+        });
+        assert_eq!(
+            message(verdict("{}".into(), None, &shared, soon())),
+            (
+                Status::Busy,
+                "another request is being decided: try again".into()
+            )
+        );
+        assert_eq!(
+            message(busy(Busy::AtOnce)),
+            (
+                Status::Busy,
+                "8 requests are being served at once: try again".into()
+            )
+        );
     }
 
     #[test]

@@ -667,3 +667,56 @@ fn on_the_terminal_the_socket_file_is_written_once_the_question_is_up_and_a_fail
         "pi-ask: cannot write --answer-socket-file gone/said.json: No such file or directory\n"
     );
 }
+
+/// While the external editor is open (Ctrl+G) the questions take no answer: a request is told
+/// `busy` after its 10 seconds, and why; once the editor has closed, the next one is taken.
+#[test]
+fn a_request_while_the_external_editor_is_open_is_told_busy_and_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display();
+    // The editor says it runs, then waits for `close` and leaves `typed` in its file.
+    let editor = dir.path().join("waiting.sh");
+    std::fs::write(
+        &editor,
+        format!(
+            "#!/bin/sh\ntouch '{d}/running'\nwhile [ ! -f '{d}/close' ]; do sleep 0.05; done\n\
+             printf typed > \"$1\"\n"
+        ),
+    )
+    .unwrap();
+    std::process::Command::new("chmod")
+        .args(["+x", editor.to_str().unwrap()])
+        .status()
+        .unwrap();
+    let path = editor.display().to_string();
+    let (mut s, socket, id) = asking(&[], &[("EDITOR", &path), ("VISUAL", &path)]);
+    s.send("3");
+    s.wait_for("Type your own \u{b7} Enter submit");
+    s.send("\x07");
+    let start = Instant::now();
+    while !dir.path().join("running").exists() {
+        assert!(start.elapsed() < TIMEOUT, "the editor did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let request = json!({"id": id, "answers": {"scope": "some"}});
+    let (code, stdout, stderr) = answer(&socket, &request);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let why = "the questions did not take the answers within 10 s: an external editor is open \
+               at the terminal (the questions take answers again once it closes): try again";
+    assert_eq!(
+        serde_json::from_str::<Value>(&stdout).unwrap(),
+        json!({"status": "busy", "message": why})
+    );
+    assert_eq!(
+        stderr.trim_end(),
+        format!("pi-ask: the answers were not taken: {why}")
+    );
+    // The editor closes: its text is saved (the review shows it); the request is taken now.
+    std::fs::write(dir.path().join("close"), "").unwrap();
+    s.wait_for("\u{2192} \u{201c}typed\u{201d}");
+    let (code, stdout, stderr) = answer(&socket, &request);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (exit, result) = s.finish();
+    assert_eq!(exit, 0);
+    assert_eq!(result.expect("a result"), answered("some"));
+}

@@ -940,7 +940,10 @@ fn wide_text_is_cut_to_the_width_and_leaves_no_ghost_lines() {
         [
             REVIEW,
             "  日本語ラベル",
-            "     → とても長いオプションのラベルで…",
+            // The long label's first row, then how to see the rest (the review never cuts an
+            // answer without saying so).
+            "     → とても長いオプションのラベルです",
+            "     + 2 more lines · v shows all",
             "",
             "> 1. Submit",
             "  2. Elaborate",

@@ -1611,6 +1611,35 @@ fn one_two_enter_chooses_option_12_and_nothing_on_the_next_question() {
     );
 }
 
+/// On a question of 12 options the key list (`?`) names every number (`1-13`), and a digit
+/// that waits for a second one shows it in place of the hint line until the wait ends (the
+/// bytes written are looked at: the line is up for 400 ms only).
+#[test]
+fn a_waiting_digit_shows_on_the_hint_line_and_the_key_list_names_1_to_13() {
+    let options: Vec<Value> = (1..=12)
+        .map(|i| json!({"value": format!("o{i}"), "label": format!("Option {i}")}))
+        .collect();
+    let payload = json!({"questions": [
+        {"id": "many", "label": "Many", "prompt": "Which of twelve?", "options": options}
+    ]})
+    .to_string();
+    let mut s = Session::spawn(&payload, &[]);
+    s.wait_all(&["Which of twelve?:", HINT]);
+    s.send("?");
+    s.wait_for("\u{2502} 1-13     choose option 1-12; 13: Type your own\n");
+    s.send("\x1b");
+    s.wait_all(&["Which of twelve?:", HINT]);
+    s.send("1");
+    s.expect("1\u{2026} Enter chooses option 1, or type the next digit (10-13)");
+    // The wait over, option 1 is chosen: the review.
+    let lines = wait_review_lines(&mut s);
+    assert_eq!(
+        lines[1..3],
+        ["  Many", "     \u{2192} Option 1"],
+        "{lines:?}"
+    );
+}
+
 /// `q` at a question is a letter like the others no key has: a word typed there (`quince`)
 /// starts the filter and never cancels the flow (Esc does); `q` still cancels at the review.
 #[test]

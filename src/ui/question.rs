@@ -109,8 +109,25 @@ pub fn digit_row(question: &Question, rows: &Rows<'_>, digit: usize) -> Option<R
 /// a short while for the next digit before acting on it (docs/interactive.md, "Keys at a
 /// question"); a number no longer one starts with acts at once.
 pub fn number_may_go_on(question: &Question, number: usize) -> bool {
-    let highest = question.options.len() + usize::from(question.allows_custom_text());
-    number.checked_mul(10).is_some_and(|n| n <= highest)
+    number
+        .checked_mul(10)
+        .is_some_and(|n| n <= highest_number(question))
+}
+
+/// The highest number a digit may name on question `question`: its last option, or Type your
+/// own as N+1.
+fn highest_number(question: &Question) -> usize {
+    question.options.len() + usize::from(question.allows_custom_text())
+}
+
+/// What the hint line says while option number `number`, which may go on
+/// ([`number_may_go_on`]), waits for a digit more: the digits typed so far, what Enter does
+/// and the numbers one more digit makes (`1… Enter chooses option 1, or type the next digit
+/// (10-13)` on a question of 12 options), so a wait is never silent.
+pub fn number_waiting(question: &Question, number: usize) -> String {
+    let first = number.saturating_mul(10);
+    let last = first.saturating_add(9).min(highest_number(question));
+    words::number_waiting(number, question.kind == QuestionType::Multi, first, last)
 }
 
 /// The key map of question `question`'s screen.
@@ -125,8 +142,8 @@ pub fn keymap(question: &Question) -> &'static [Binding] {
 }
 
 /// The key list (`?`) of question `question`'s screen ([`keymap::key_list_with`]), its digits
-/// said as they are on this question: `1-4  choose option 1-3; 4: Type your own`, or `1-9
-/// choose option 1-9` on a long list.
+/// said as they are on this question: `1-4  choose option 1-3; 4: Type your own`, `1-13  choose
+/// option 1-12; 13: Type your own` on a list of 12.
 pub fn key_list(question: &Question) -> Vec<String> {
     let map = keymap(question);
     if question.is_text_only() {
@@ -140,7 +157,7 @@ pub fn key_list(question: &Question) -> Vec<String> {
     keymap::key_list_with(map, Some(digits))
 }
 
-/// How many options make a multi-select list long: more than the digits reach. Its hint line
+/// How many options make a multi-select list long: more than one digit reaches. Its hint line
 /// then names `a all · i invert` (inquirer's), right after Enter.
 pub const LONG_LIST: usize = 9;
 
@@ -610,7 +627,14 @@ mod tests {
             key_list(&p.questions[0])
         };
         let digits = |l: Vec<String>| l.into_iter().find(|l| l.starts_with('1')).unwrap();
-        assert_eq!(digits(list(200, "single")), "1-9      choose option 1-9");
+        assert_eq!(
+            digits(list(200, "single")),
+            "1-201    choose option 1-200; 201: Type your own"
+        );
+        assert_eq!(
+            digits(list(12, "multi")),
+            "1-13     tick option 1-12; 13: Type your own"
+        );
         assert_eq!(
             digits(list(3, "single")),
             "1-4      choose option 1-3; 4: Type your own"
@@ -619,7 +643,10 @@ mod tests {
             digits(list(8, "multi")),
             "1-9      tick option 1-8; 9: Type your own"
         );
-        assert_eq!(digits(list(9, "multi")), "1-9      tick option 1-9");
+        assert_eq!(
+            digits(list(9, "multi")),
+            "1-10     tick option 1-9; 10: Type your own"
+        );
     }
 
     /// docs/interactive.md's key lists ("The key list") are this code's, word for word.

@@ -161,17 +161,57 @@ pub fn question_lines(payload: &Payload, answers: &AnswerState, q: usize) -> Vec
     lines
 }
 
-/// [`question_lines`] within `rows` rows (2 at least): all of them when they fit, else the
-/// first `rows - 1` and a [`LineKind::More`] line saying how many answers (or lines) are not
-/// shown and that `v` shows them all ([`all_lines`]), so no answer is hidden without a word.
-pub fn folded_lines(payload: &Payload, answers: &AnswerState, q: usize, rows: usize) -> Vec<Line> {
-    let mut lines = question_lines(payload, answers, q);
+/// [`question_lines`] within `rows` rows (2 at least) of `width` columns (a line's indent
+/// included): each answer or note that does not fit its row whole (a long text, or one of
+/// several lines: shown on one line, [`one_line`], while that fits) cut to its first row,
+/// between words ([`rows_of`]), with a [`LineKind::More`]
+/// line under it saying how many lines are not shown and that `v` shows them all; then all
+/// the lines when they fit, else the first `rows - 1` and a [`LineKind::More`] line saying how
+/// many answers (or lines) are not shown and that `v` shows them all ([`all_lines`]), so no
+/// answer is cut or hidden without a word.
+pub fn folded_lines(
+    payload: &Payload,
+    answers: &AnswerState,
+    q: usize,
+    rows: usize,
+    width: usize,
+) -> Vec<Line> {
+    let mut lines = Vec::new();
+    for line in question_lines(payload, answers, q) {
+        let cut = matches!(
+            line.kind,
+            LineKind::Answer | LineKind::Note | LineKind::UnchosenNote
+        );
+        let room = width.saturating_sub(line.indent);
+        // No character takes less than a column per 4 bytes: a longer text never fits.
+        let fits =
+            line.text.len() <= room.saturating_mul(4) && crate::text::width_of(&line.text) <= room;
+        if !cut || fits {
+            lines.push(line);
+            continue;
+        }
+        let (first, more) = first_row_and_more(&line.text, room);
+        let more = Line {
+            kind: LineKind::More,
+            indent: line.indent,
+            text: words::review_folded(0, more.max(1)),
+        };
+        lines.push(Line {
+            text: first,
+            ..line
+        });
+        lines.push(more);
+    }
     let rows = rows.max(2);
     if lines.len() <= rows {
         return lines;
     }
     let hidden = lines.split_off(rows - 1);
     let answers = hidden.iter().filter(|l| l.kind == LineKind::Answer).count();
+    let hidden: Vec<Line> = hidden
+        .into_iter()
+        .filter(|l| l.kind != LineKind::More)
+        .collect();
     lines.push(Line {
         kind: LineKind::More,
         indent: 3,
@@ -181,7 +221,9 @@ pub fn folded_lines(payload: &Payload, answers: &AnswerState, q: usize, rows: us
 }
 
 /// Every question's [`question_lines`], whole, a blank line between questions: what `v` at
-/// the review shows when a question is folded ([`folded_lines`]).
+/// the review shows when a question is folded or an answer cut ([`folded_lines`]). A text of
+/// several lines (an answer, a note) has each of its lines on a line of its own, indented two
+/// more than its first (the pager wraps each between words, under its own start).
 pub fn all_lines(payload: &Payload, answers: &AnswerState) -> String {
     let mut text = String::new();
     for q in 0..payload.questions.len() {
@@ -189,12 +231,54 @@ pub fn all_lines(payload: &Payload, answers: &AnswerState) -> String {
             text.push('\n');
         }
         for line in question_lines(payload, answers, q) {
-            text.push_str(&" ".repeat(line.indent));
-            text.push_str(&line.text);
-            text.push('\n');
+            for (i, part) in line.text.split(LINE_BREAK).enumerate() {
+                let indent = if i == 0 { line.indent } else { line.indent + 2 };
+                text.push_str(&" ".repeat(indent));
+                text.push_str(part);
+                text.push('\n');
+            }
         }
     }
     text
+}
+
+/// How a line break shows in a text made one line ([`one_line`]): `↵ `.
+const LINE_BREAK: &str = "\u{21b5} ";
+
+/// How much of a long review line is wrapped to count its rows ([`first_row_and_more`]).
+const ROWS_COUNTED_IN: usize = 64 * 1024;
+
+/// A review line's first row within `width` columns ([`rows_of`]) and how many rows more it
+/// takes: counted exactly in its first [`ROWS_COUNTED_IN`] bytes, one a line after them (a
+/// pasted log of megabytes costs no more a frame than 64 KiB).
+fn first_row_and_more(text: &str, width: usize) -> (String, usize) {
+    let mut cut = text.len().min(ROWS_COUNTED_IN);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let (counted, rest) = text.split_at(cut);
+    let rows = rows_of(counted, width);
+    let more = rows.len().saturating_sub(1) + rest.matches(LINE_BREAK).count();
+    (rows.into_iter().next().unwrap_or_default(), more)
+}
+
+/// A review line's `text` as rows of `width` columns: each of its lines (split where
+/// [`one_line`] joined them) wrapped between words ([`crate::text::wrap_words`]), or between
+/// characters ([`crate::text::wrap`]) when a word longer than the row would leave its first
+/// row less than half full (`→` alone before a long label in a script without spaces).
+fn rows_of(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    text.split(LINE_BREAK)
+        .flat_map(|line| {
+            let rows = crate::text::wrap_words(line, width);
+            match rows.first() {
+                Some(first) if rows.len() > 1 && crate::text::width_of(first) * 2 < width => {
+                    crate::text::wrap(line, width)
+                }
+                _ => rows,
+            }
+        })
+        .collect()
 }
 
 /// The review of question `q` on one row, for a front end whose rows are one line each
@@ -337,6 +421,20 @@ mod tests {
     }
 
     #[test]
+    fn a_pasted_log_of_a_megabyte_is_cut_to_its_first_row_counting_its_lines() {
+        // 20,000 lines of 52 bytes: counted exactly in the first 64 KiB, a line a row after.
+        let line = "word ".repeat(10) + "end\n";
+        let text = one_line(&line.repeat(20_000)).into_owned();
+        assert!(text.len() > 1_000_000);
+        let (first, more) = first_row_and_more(&text, 70);
+        assert_eq!(first, line.trim_end());
+        assert_eq!(more, 20_000);
+        // (The last line break leaves an empty line after it.)
+        let (first, more) = first_row_and_more("short\u{21b5} second", 70);
+        assert_eq!((first.as_str(), more), ("short", 1));
+    }
+
+    #[test]
     fn a_long_answer_is_folded_saying_how_many_more_and_the_key() {
         let options: Vec<String> = (1..=30)
             .map(|i| format!(r#"{{"value":"p{i}","label":"pkg-{i}"}}"#))
@@ -350,14 +448,14 @@ mod tests {
         for o in 0..30 {
             a.select(0, o).unwrap();
         }
-        let texts: Vec<String> = folded_lines(&p, &a, 0, 17)
+        let texts: Vec<String> = folded_lines(&p, &a, 0, 17, 80)
             .into_iter()
             .map(|l| format!("{}{}", " ".repeat(l.indent), l.text))
             .collect();
         assert_eq!(texts.len(), 17);
         assert_eq!(texts[15], "   \u{2192} pkg-15");
         assert_eq!(texts[16], "   + 15 more \u{b7} v shows all");
-        assert_eq!(folded_lines(&p, &a, 0, 31).len(), 31);
+        assert_eq!(folded_lines(&p, &a, 0, 31, 80).len(), 31);
         let all = all_lines(&p, &a);
         assert!(all.ends_with("   \u{2192} pkg-30\n"), "{all}");
         assert_eq!(all.lines().count(), 31);

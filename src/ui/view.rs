@@ -25,6 +25,12 @@ pub use crate::text::quote;
 /// when it has none (a note alone is no answer). Used by the review, the transcript lines,
 /// plain mode and dialogs.
 pub fn answer_text(payload: &Payload, answers: &AnswerState, q: usize) -> Option<String> {
+    let parts = answer_parts(payload, answers, q);
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// The parts of [`answer_text`], one per selected option and the custom text last.
+fn answer_parts(payload: &Payload, answers: &AnswerState, q: usize) -> Vec<String> {
     let summary = answers.summary(payload, q);
     let mut parts: Vec<String> = summary
         .options
@@ -34,7 +40,7 @@ pub fn answer_text(payload: &Payload, answers: &AnswerState, q: usize) -> Option
     if let Some(text) = summary.custom_text {
         parts.push(shown_custom_text(&payload.questions[q], text));
     }
-    (!parts.is_empty()).then(|| parts.join(", "))
+    parts
 }
 
 /// What a secret answer looks like wherever it is shown: six bullets, whatever its length
@@ -504,22 +510,84 @@ impl Look {
         }
     }
 
-    fn collapsed_as(&self, name: &str, value: &str, answered: bool, width: usize) -> String {
+    /// The columns the answer has on a transcript line of question `name` within `width`
+    /// ([`Look::collapsed`], or [`Look::not_sent`] when not `sent`).
+    pub fn answer_room(&self, name: &str, width: usize, sent: bool) -> usize {
+        if self.colour && !sent {
+            // "- " + name + " · " + answer, fitted whole.
+            let frame = 2 + 1 + crate::text::width_of_in(self.glyph(Glyph::Dot), self.charset) + 1;
+            return width
+                .saturating_sub(frame + crate::text::width_of_in(name, self.charset))
+                .max(1);
+        }
+        self.fitted_name(name, width).1
+    }
+
+    /// A question's name on its collapsed line within `width`, and the columns left for its
+    /// answer: the name takes two thirds (8 columns at least) but always leaves the answer one,
+    /// so the whole line stays within `width`.
+    fn fitted_name(&self, name: &str, width: usize) -> (String, usize) {
         // "✔ " + name + " · " + value, or name + ": " + value.
         let frame = if self.colour { 5 } else { 2 };
-        // The name takes two thirds (8 columns at least) but always leaves the value one: the
-        // whole line stays within `width`.
         let room = width.saturating_sub(frame);
         let name = self.fit(
             name,
             (room * 2 / 3).max(8).min(room.saturating_sub(1)).max(1),
         );
-        let value = self.fit(
-            value,
-            width
-                .saturating_sub(frame + crate::text::width_of_in(&name, self.charset))
-                .max(1),
-        );
+        let left = width
+            .saturating_sub(frame + crate::text::width_of_in(&name, self.charset))
+            .max(1);
+        (name, left)
+    }
+
+    /// An answer of `parts` (the options' labels, the custom text: [`answer_text`]'s) and
+    /// `suffix` (` (+ 2 notes)`) within `room` columns: whole when it fits; else as many parts
+    /// as fit and how many are not shown (`a, b, c … +27 more`), the first part cut when even
+    /// it does not fit (`Kubern… +29 more`); the suffix is dropped before the count is. No
+    /// answer of several parts is cut without saying how many are left out while there is
+    /// room for the count.
+    pub fn fit_answers(&self, parts: &[String], suffix: &str, room: usize) -> String {
+        let width = |s: &str| crate::text::width_of_in(s, self.charset);
+        let whole = format!("{}{suffix}", parts.join(", "));
+        if width(&whole) <= room {
+            return whole;
+        }
+        let ellipsis = self.glyph(Glyph::Ellipsis);
+        let suffixes: &[&str] = if suffix.is_empty() {
+            &[""]
+        } else {
+            &[suffix, ""]
+        };
+        let n = parts.len();
+        for suffix in suffixes {
+            let tail = |shown: usize| format!(" {ellipsis} +{} more{suffix}", n - shown);
+            // The most parts that fit before the count of the others: once they do not, more
+            // never do (each part adds 2 columns at least, the count loses 1 at most).
+            let (mut shown, mut used) = (0, 0);
+            for (k, part) in parts.iter().enumerate().take(n - 1) {
+                used += width(part) + if k > 0 { 2 } else { 0 };
+                if used + width(&tail(k + 1)) > room {
+                    break;
+                }
+                shown = k + 1;
+            }
+            if shown > 0 {
+                return format!("{}{}", parts[..shown].join(", "), tail(shown));
+            }
+            let tail = match parts.len() {
+                1 => suffix.to_string(),
+                n => format!(" +{} more{suffix}", n - 1),
+            };
+            if let Some(left) = room.checked_sub(width(&tail)).filter(|l| *l >= 2) {
+                return format!("{}{tail}", self.fit(&parts[0], left));
+            }
+        }
+        self.fit(&whole, room)
+    }
+
+    fn collapsed_as(&self, name: &str, value: &str, answered: bool, width: usize) -> String {
+        let (name, left) = self.fitted_name(name, width);
+        let value = self.fit(value, left);
         let theme: &dyn Theme = match (self.colour, answered) {
             (false, _) => &SimpleTheme,
             (true, true) => &self.colorful,
@@ -625,10 +693,13 @@ pub fn transcript_line(
 ) -> String {
     let name = transcript_name(&payload.questions[q]);
     let notes = note_lines(payload, answers, q).len();
-    let answer = answer_text(payload, answers, q).map(|a| match notes {
-        0 => a,
-        n => format!("{a} (+ {})", plural_notes(n)),
-    });
+    let parts = answer_parts(payload, answers, q);
+    let suffix = match notes {
+        0 => String::new(),
+        n => format!(" (+ {})", plural_notes(n)),
+    };
+    let answer = (!parts.is_empty())
+        .then(|| look.fit_answers(&parts, &suffix, look.answer_room(&name, width, sent)));
     match (answer, notes) {
         (Some(a), _) if !sent => look.not_sent(&name, &a, width),
         (Some(a), _) => look.collapsed(&name, Some(&a), width),
@@ -849,6 +920,60 @@ mod tests {
         assert_eq!(
             transcript_line(&plain, &given, flow.answers(), 0, 80, true),
             "Q1: Terse (+ note)"
+        );
+    }
+
+    #[test]
+    fn a_transcript_line_cut_says_how_many_answers_it_does_not_show() {
+        let options: Vec<serde_json::Value> = (1..=30)
+            .map(|i| json!({"value": format!("v{i}"), "label": format!("Tool {i}")}))
+            .collect();
+        let p = parse_payload(
+            &json!({"questions": [{"id": "t", "label": "Tools", "prompt": "Which?",
+                "type": "multi", "options": options}]})
+            .to_string(),
+        )
+        .unwrap();
+        let mut flow = Flow::new(&p);
+        for o in 0..30 {
+            flow.apply(Command::Toggle(o)).unwrap();
+        }
+        flow.apply(Command::SetNote {
+            question: 0,
+            text: "why".into(),
+        })
+        .unwrap();
+        let plain = Look::new(false);
+        let line = |width| transcript_line(&plain, &p, flow.answers(), 0, width, true);
+        assert_eq!(
+            line(60),
+            "Tools: Tool 1, Tool 2, Tool 3, Tool 4 \u{2026} +26 more (+ note)"
+        );
+        // Narrower: the notes go before the count; then the first label is cut.
+        assert_eq!(line(24), "Tools: Tool 1 \u{2026} +29 more");
+        assert_eq!(line(20), "Tools: Too\u{2026} +29 more");
+        // Colour, and a line not sent (dim, `- Tools · …`), count the same way.
+        console::set_colors_enabled_stderr(false);
+        let colour = Look::new(true);
+        assert_eq!(
+            console::strip_ansi_codes(&transcript_line(&colour, &p, flow.answers(), 0, 60, true)),
+            "\u{2714} Tools \u{b7} Tool 1, Tool 2, Tool 3, Tool 4 \u{2026} +26 more (+ note)"
+        );
+        assert_eq!(
+            console::strip_ansi_codes(&transcript_line(&colour, &p, flow.answers(), 0, 60, false)),
+            "- Tools \u{b7} Tool 1, Tool 2, Tool 3, Tool 4 \u{2026} +26 more (+ note)"
+        );
+        // 100,000 parts: one pass, as many as fit.
+        let many: Vec<String> = (1..=100_000).map(|i| format!("o{i}")).collect();
+        assert_eq!(
+            plain.fit_answers(&many, "", 30),
+            "o1, o2, o3, o4 \u{2026} +99996 more"
+        );
+        // In ASCII the ellipsis is three dots.
+        let ascii = Look::with_charset(false, Charset::Ascii);
+        assert_eq!(
+            transcript_line(&ascii, &p, flow.answers(), 0, 60, true),
+            "Tools: Tool 1, Tool 2, Tool 3, Tool 4 ... +26 more (+ note)"
         );
     }
 

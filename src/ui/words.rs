@@ -136,12 +136,14 @@ pub const CANCEL: &str = "Cancel";
 /// See [`SUBMIT`] (the contract's project since v0.4.0).
 pub const ELABORATE: &str = "Elaborate";
 
-/// The line that ends a review question folded to the rows it has: how many answers (or
-/// lines) are not shown and the key that shows them all (`+ 15 more · v shows all`).
+/// The line that ends a review question folded to the rows it has, or that follows an answer
+/// or a note cut to one row: how many answers (or lines) are not shown and the key that shows
+/// them all (`+ 15 more · v shows all`, `+ 39 more lines · v shows all`).
 pub fn review_folded(answers: usize, lines: usize) -> String {
-    match answers {
-        0 => format!("+ {lines} more lines \u{b7} v shows all"),
-        a => format!("+ {a} more \u{b7} v shows all"),
+    match (answers, lines) {
+        (0, 1) => "+ 1 more line \u{b7} v shows all".to_string(),
+        (0, n) => format!("+ {n} more lines \u{b7} v shows all"),
+        (a, _) => format!("+ {a} more \u{b7} v shows all"),
     }
 }
 
@@ -156,6 +158,20 @@ pub const REVIEW_ALL_TITLE: &str = "Every answer";
 
 /// `v`'s hint at the review when a question's answers are folded (`v all`).
 pub const REVIEW_ALL_HINT: &str = "all";
+
+/// In place of a question's hint line while option number `number` waits for a digit more
+/// (docs/interactive.md "Keys at a question"): the digits typed so far, what Enter does with
+/// them (`chooses`, `ticks` on a multi-select question) and the numbers a digit more makes,
+/// `first` to `last`: `1… Enter chooses option 1, or type the next digit (10-13)`.
+pub fn number_waiting(number: usize, multi: bool, first: usize, last: usize) -> String {
+    let verb = if multi { "ticks" } else { "chooses" };
+    let next = if first == last {
+        format!("{first}")
+    } else {
+        format!("{first}-{last}")
+    };
+    format!("{number}\u{2026} Enter {verb} option {number}, or type the next digit ({next})")
+}
 
 /// The review's hint after a first press of an action's digit: a second press confirms
 /// (upstream `doublePressReviewShortcuts`).
@@ -365,24 +381,24 @@ pub mod keys {
     pub const BACK: &str = "back";
 
     /// The digits of a question of `options` options, Type your own as N+1 when `type_own`:
-    /// their name (`1-9`, `1-4`) and words (`choose option 1-3; 4: Type your own`), `tick`
-    /// on a multi-select question; the digits reach 9 at most.
+    /// their name (`1-4`, `1-13`) and words (`choose option 1-3; 4: Type your own`), `tick`
+    /// on a multi-select question. Every number is typed as it is written (`1` `2`: option
+    /// 12, [`crate::ui::question::number_may_go_on`]), so the digits reach the last row.
     pub fn digits(options: usize, type_own: bool, multi: bool) -> (String, String) {
         let verb = if multi { "tick" } else { "choose" };
         let rows = options + usize::from(type_own);
-        let last = rows.clamp(1, 9);
-        let name = if last == 1 {
+        let name = if rows <= 1 {
             "1".to_string()
         } else {
-            format!("1-{last}")
+            format!("1-{rows}")
         };
         let own = super::TYPE_OWN;
-        let words = match (options, type_own && rows <= 9) {
+        let words = match (options, type_own) {
             (0, _) => format!("{}: {own}", 1),
             (1, true) => format!("{verb} option 1; 2: {own}"),
             (o, true) => format!("{verb} option 1-{o}; {}: {own}", o + 1),
             (1, false) => format!("{verb} option 1"),
-            (_, false) => format!("{verb} option 1-{}", options.min(9)),
+            (o, false) => format!("{verb} option 1-{o}"),
         };
         (name, words)
     }

@@ -175,7 +175,16 @@ impl<B: Backend> Session<'_, B> {
         } else {
             None
         };
-        let edited = edit_in(&mut self.io, &command, &draft, self.deadline)?;
+        // Meanwhile no request from elsewhere is taken: one not taken in time is told why.
+        let hold = |s: &Self, why| {
+            if let Some(channel) = &s.channel {
+                channel.hold(why);
+            }
+        };
+        hold(self, Some(crate::channel::HELD_BY_EDITOR));
+        let edited = edit_in(&mut self.io, &command, &draft, self.deadline);
+        hold(self, None);
+        let edited = edited?;
         // Back at the row it left in a window of the same size: the editor drew on the
         // alternate screen (or nothing), the lines above are where they were.
         let back_at = match left_at {

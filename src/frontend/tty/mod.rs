@@ -358,7 +358,8 @@ impl<B: Backend> Session<'_, B> {
     fn frame(&self, now: Instant, rows: usize, cols: usize) -> Block {
         let width = term_width(cols);
         let status = self
-            .countdown(now)
+            .number_waiting()
+            .or_else(|| self.countdown(now))
             .or_else(|| self.keys_ignored().map(str::to_string))
             .map(|l| fit(&l, width));
         let block = if rows < MIN_ROWS {
@@ -588,6 +589,19 @@ impl<B: Backend> Session<'_, B> {
                 Ok(())
             }
             event => self.on_event(event),
+        }
+    }
+
+    /// The line in place of the hint line while an option number waits for a digit more
+    /// ([`NUMBER_WAIT`], [`crate::ui::question::number_waiting`]): the digits typed so far.
+    fn number_waiting(&self) -> Option<String> {
+        let (number, _) = self.number?;
+        match self.flow.screen() {
+            Screen::Question(q) => Some(crate::ui::question::number_waiting(
+                &self.flow.payload().questions[q],
+                number,
+            )),
+            _ => None,
         }
     }
 

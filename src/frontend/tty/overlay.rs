@@ -298,6 +298,23 @@ fn with_cursor(row: &str, at: usize) -> String {
     format!("{before}\x1b[7m{cell}\x1b[27m{after}")
 }
 
+/// `text`'s lines within `width` columns, each wrapped between words ([`wrap_words`]): its
+/// first row at the line's own indent (its leading blanks), the rows after it two columns
+/// further in.
+fn hanging_rows(text: &str, width: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.split('\n') {
+        let content = line.trim_start_matches(' ');
+        let lead = line.len() - content.len();
+        let room = width.saturating_sub(lead + 2).max(1);
+        for (i, row) in wrap_words(content, room).into_iter().enumerate() {
+            let indent = if i == 0 { lead } else { lead + 2 };
+            out.push(format!("{}{row}", " ".repeat(indent)));
+        }
+    }
+    out
+}
+
 /// A pager over a text: every line reachable, a position in the title.
 #[derive(Debug)]
 pub(super) struct Pager {
@@ -315,6 +332,9 @@ pub(super) struct Pager {
     rows: Option<usize>,
     /// Wrapped between words ([`crate::text::wrap_words`]), not at any character.
     prose: bool,
+    /// Wrapped between words, each line's rows after its first two columns further in than
+    /// it ([`hanging_rows`]).
+    hanging: bool,
 }
 
 impl Pager {
@@ -329,7 +349,16 @@ impl Pager {
             page: Cell::new(1),
             rows: None,
             prose: false,
+            hanging: false,
         }
+    }
+
+    /// The text is indented lines of prose (the review's `Every answer`): each line wrapped
+    /// between words, its rows after the first two columns further in than it
+    /// ([`hanging_rows`]), so a wrapped row never reads as a line of its own.
+    pub fn hanging(mut self) -> Self {
+        self.hanging = true;
+        self
     }
 
     /// The text is prose (an option's whole text): wrapped between words, as the prompt is;
@@ -357,9 +386,10 @@ impl Pager {
             let (text, width_in) = (for_terminal(text), width.saturating_sub(2).max(1));
             *self.wrapped.borrow_mut() = Some((
                 width,
-                match self.prose {
-                    true => wrap_words(&text, width_in),
-                    false => wrap(&text, width_in),
+                match (self.hanging, self.prose) {
+                    (true, _) => hanging_rows(&text, width_in),
+                    (false, true) => wrap_words(&text, width_in),
+                    (false, false) => wrap(&text, width_in),
                 },
             ));
         }

@@ -59,7 +59,9 @@ impl Review {
         // Each question's lines with the blank line after it (all but the last), as drawn.
         let block = |q: usize| -> (Vec<String>, bool) {
             let mut folded = false;
-            let mut out: Vec<String> = model::folded_lines(payload, answers, q, room)
+            // The lines are drawn two columns in (the highlight's).
+            let lines = model::folded_lines(payload, answers, q, room, width.saturating_sub(2));
+            let mut out: Vec<String> = lines
                 .into_iter()
                 .map(|line| {
                     let text = format!("{}{}", " ".repeat(line.indent), line.text);
@@ -206,11 +208,14 @@ impl Review {
             Action::Cancel => return Outcome::Apply(Command::Cancel),
             Action::View => {
                 let payload = cx.flow.payload();
-                return Outcome::Open(Overlay::Pager(Pager::new(
-                    words::REVIEW_ALL_TITLE.to_string(),
-                    model::all_lines(payload, cx.flow.answers()),
-                    false,
-                )));
+                return Outcome::Open(Overlay::Pager(
+                    Pager::new(
+                        words::REVIEW_ALL_TITLE.to_string(),
+                        model::all_lines(payload, cx.flow.answers()),
+                        false,
+                    )
+                    .hanging(),
+                ));
             }
             Action::Keys => {
                 return Outcome::Open(Overlay::Pager(Pager::new(

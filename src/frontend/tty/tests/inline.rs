@@ -56,6 +56,28 @@ fn inline_leaves_the_transcript_on_the_fake_terminal() {
 }
 
 #[test]
+fn a_transcript_line_of_many_ticked_options_says_how_many_it_does_not_show() {
+    // 30 ticked (`a`), Enter: the review; Enter: submitted. The line names the labels that
+    // fit in 79 columns and counts the others.
+    let options: Vec<Value> = (1..=30)
+        .map(|i| json!({"value": format!("p{i}"), "label": format!("pkg-{i}")}))
+        .collect();
+    let payload = json!({"questions": [
+        {"id": "m", "label": "Packages", "prompt": "Which?", "type": "multi", "options": options}
+    ]})
+    .to_string();
+    let events = vec![key(Key::Char('a')), key(Key::Enter), key(Key::Enter)];
+    let p = parse_payload(&payload).unwrap();
+    let mut backend = FakeBackend::new(24, 80, events);
+    let ending = drive(Flow::new(&p), &mut backend, &inline_opts());
+    assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
+    assert_eq!(
+        backend.screen(),
+        "Packages: pkg-1, pkg-2, pkg-3, pkg-4, pkg-5, pkg-6, pkg-7, pkg-8 \u{2026} +22 more\n\u{2714} Submitted"
+    );
+}
+
+#[test]
 fn tab_and_arrows_in_an_empty_note_editor_opened_from_the_review_never_end_the_flow() {
     // Found by the tty_session fuzz target: Tab there sent Next at the review (`internal`).
     for (nav, after) in [

@@ -717,6 +717,113 @@ fn two_digits_choose_option_12_and_a_digit_alone_chooses_after_the_wait() {
     assert_eq!(session(&twelve_single(), events).0, chose(3));
 }
 
+#[test]
+fn a_digit_that_waits_for_a_second_one_shows_it_on_the_hint_line() {
+    // `1` on 12 options (Type your own is 13): the hint line says the digit typed, what Enter
+    // does and the numbers a digit more makes, while the number waits.
+    let (_, screen) = session(&twelve_single(), chars("1"));
+    assert_eq!(
+        screen.lines().last(),
+        Some("1\u{2026} Enter chooses option 1, or type the next digit (10-13)"),
+        "{screen}"
+    );
+    assert!(screen.contains("> ( )  1. opt-1"), "{screen}");
+    // On a multi-select question Enter ticks.
+    let (_, screen) = session(&twelve(), chars("1"));
+    assert_eq!(
+        screen.lines().last(),
+        Some("1\u{2026} Enter ticks option 1, or type the next digit (10-13)"),
+        "{screen}"
+    );
+    // 200 options: `1` `2` still waits (120-129 go on from it); the line shows both digits.
+    let options: Vec<Value> = (1..=200)
+        .map(|i| json!({"value": format!("o{i}"), "label": format!("opt-{i}")}))
+        .collect();
+    let many = json!({"questions": [{"id": "s", "prompt": "Which?", "options": options}]});
+    let (_, screen) = session(&many.to_string(), chars("12"));
+    assert_eq!(
+        screen.lines().last(),
+        Some("12\u{2026} Enter chooses option 12, or type the next digit (120-129)"),
+        "{screen}"
+    );
+    // After the wait the number chose option 1 (← from the review shows it chosen) and the
+    // hint line is the keys' again.
+    let mut events = chars("1");
+    events.extend([Event::Timeout, key(Key::Left)]);
+    let (_, screen) = session(&twelve_single(), events);
+    assert!(screen.contains("> (\u{2022})  1. opt-1"), "{screen}");
+    assert!(
+        screen
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("\u{2191}\u{2193} move"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn the_key_list_names_every_option_number_above_9() {
+    let (_, screen) = session(&twelve_single(), chars("?"));
+    assert!(
+        screen.contains("\u{2502} 1-13     choose option 1-12; 13: Type your own\n"),
+        "{screen}"
+    );
+    let (_, screen) = session(&twelve(), chars("?"));
+    assert!(
+        screen.contains("\u{2502} 1-13     tick option 1-12; 13: Type your own\n"),
+        "{screen}"
+    );
+}
+
+/// One question (`Details`, one option) answered with a pasted text of three lines and a
+/// question note of one long line, then `then` at the review; on a 30x60 terminal.
+fn cut_answers(then: Vec<Event>) -> String {
+    let payload = json!({"questions": [{"id": "d", "label": "Details", "prompt": "Anything?",
+        "options": [{"value": "a", "label": "A"}]}]})
+    .to_string();
+    let mut events = vec![key(Key::Char('N'))];
+    events.push(key(Key::Paste(
+        "A note long enough that it cannot fit on one row of the review at sixty columns".into(),
+    )));
+    events.extend([key(Key::Enter), key(Key::Char('2'))]);
+    events.push(key(Key::Paste(
+        "line one of the pasted log\nline two of the pasted log\nline three".into(),
+    )));
+    events.push(key(Key::Enter));
+    events.extend(then);
+    session_sized(&payload, events, 30, 60).1
+}
+
+#[test]
+fn the_review_offers_v_under_an_answer_or_a_note_it_cuts() {
+    // The note and the answer are cut to their first row between words, each with the row
+    // that says how many lines more and that `v` shows them; the hint names `v all`.
+    let screen = cut_answers(vec![]);
+    assert_eq!(
+        screen,
+        "Review answers\n  Details\n       Note: A note long enough that it cannot fit on one\n       \
+         + 1 more line \u{b7} v shows all\n     \u{2192} \u{201c}line one of the pasted log\n     \
+         + 2 more lines \u{b7} v shows all\n\n> 1. Submit\n  2. Elaborate\n     ask the agent to \
+         elaborate on your notes, keeping the\u{2026}\n  3. Cancel\n\u{2191}\u{2193} move \u{b7} Enter \
+         choose \u{b7} v all \u{b7} \u{2190} back \u{b7} ? keys"
+    );
+}
+
+#[test]
+fn the_every_answer_pager_wraps_between_words_under_each_lines_start() {
+    // Each line of the text on a row of its own, the long note wrapped between words, every
+    // row after a line's first two columns in from it.
+    let screen = cut_answers(vec![key(Key::Char('v'))]);
+    assert_eq!(
+        screen,
+        "Every answer \u{b7} lines 1-6 of 6\n\u{2502}  Details\n\u{2502}      Note: A note long \
+         enough that it cannot fit on one\n\u{2502}        row of the review at sixty columns\n\
+         \u{2502}    \u{2192} \u{201c}line one of the pasted log\n\u{2502}      line two of the pasted \
+         log\n\u{2502}      line three\u{201d}\n\u{2191}\u{2193} scroll \u{b7} Esc back \u{b7} ^C dismiss"
+    );
+}
+
 /// A multi-select question of 12 options (`opt-1` … `opt-11`, then `banana`).
 fn twelve() -> String {
     let mut options: Vec<Value> = (1..=11)
