@@ -67,6 +67,13 @@ impl Grace {
         }
     }
 
+    /// How long an Enter after a digit that chose an option and moved on is that choice's own
+    /// confirmation (`3` then Enter, a person's habit, the two keys 100-300 ms apart): twice
+    /// the grace, 500 ms by default; off with it (docs/interactive.md "Type-ahead").
+    pub fn choice_confirmation(&self) -> Duration {
+        self.length * 2
+    }
+
     /// The first frame (the first prompt) is up at `at`: the grace runs from here; later calls
     /// change nothing.
     pub fn start(&mut self, at: Instant) {

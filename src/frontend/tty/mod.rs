@@ -94,7 +94,7 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         drawn: Block::default(),
         channel: opts.channel.clone(),
         open_channel: opts.open_channel.clone(),
-        chose_in_burst: false,
+        choice_claims_enter: None,
         number: None,
         flow,
         io: backend,
@@ -182,9 +182,9 @@ struct Session<'p, B> {
     channel: Option<std::sync::Arc<crate::channel::Channel>>,
     /// Opens the answer channel once the first frame is up ([`AskOptions::open_channel`]).
     open_channel: Option<super::ChannelOpener>,
-    /// A digit chose an option and moved on with more keys behind it: an Enter next is
-    /// that choice's own confirmation ([`Session::enter_of_a_choice`]).
-    chose_in_burst: bool,
+    /// A digit chose an option and moved on: an Enter next, in the same burst or until this
+    /// time, is that choice's own confirmation ([`Session::enter_of_a_choice`]).
+    choice_claims_enter: Option<Instant>,
     /// The option number typed so far, which may go on, and when the wait for its next digit
     /// ends ([`NUMBER_WAIT`]).
     number: Option<(usize, Instant)>,
@@ -632,12 +632,30 @@ impl<B: Backend> Session<'_, B> {
         }
     }
 
-    /// Whether `key` is the Enter typed in one burst with a digit that chose an option at a
-    /// single-select question and moved on (`3` Enter, a person's habit): that choice's own
-    /// confirmation, dropped, never acted on by the next screen (docs/interactive.md
-    /// "Type-ahead"). Any key ends the burst's claim; the keys after the Enter act.
+    /// Whether `key` is the Enter typed right after a digit that chose an option at a
+    /// single-select question and moved on (`3` Enter, a person's habit): in the same burst,
+    /// or within [`super::grace::Grace::choice_confirmation`] (a person types the two keys
+    /// 100-300 ms apart, and nobody reads the next screen that fast). That choice's own
+    /// confirmation: dropped, never acted on by the next screen (docs/interactive.md
+    /// "Type-ahead"). Any key ends the claim; the keys after the Enter act.
     fn enter_of_a_choice(&mut self, key: &Key) -> bool {
-        std::mem::take(&mut self.chose_in_burst) && *key == Key::Enter
+        let until = self.choice_claims_enter.take();
+        *key == Key::Enter && until.is_some_and(|until| self.io.now() <= until)
+    }
+
+    /// What a digit's `outcome` claims: an Enter next, when it chose an option and so moved
+    /// on ([`Session::enter_of_a_choice`]).
+    fn claim_after(&mut self, outcome: &Outcome) {
+        self.choice_claims_enter =
+            matches!(outcome, Outcome::Apply(Command::Choose(_))).then(|| {
+                let now = self.io.now();
+                if self.io.input_pending() {
+                    // The same burst: claimed whatever the grace.
+                    now + Duration::from_secs(1)
+                } else {
+                    now + self.grace.choice_confirmation()
+                }
+            });
     }
 
     /// Acts on a key at a menu, a pager or an editor.
@@ -652,7 +670,7 @@ impl<B: Backend> Session<'_, B> {
             // Any other key ends the number: it acts first; Enter is its own confirmation.
             self.act_on_number(number)?;
             if key == Key::Enter {
-                self.chose_in_burst = false;
+                self.choice_claims_enter = None;
                 return Ok(());
             }
             if self.flow.is_over() {
@@ -707,10 +725,9 @@ impl<B: Backend> Session<'_, B> {
                 }
                 Some(action) => {
                     let outcome = self.screen_action(action);
-                    self.chose_in_burst = matches!(
-                        (action, &outcome),
-                        (Action::Number(_), Outcome::Apply(Command::Choose(_)))
-                    ) && self.io.input_pending();
+                    if matches!(action, Action::Number(_)) {
+                        self.claim_after(&outcome);
+                    }
                     outcome
                 }
                 None => Outcome::Stay,
@@ -748,8 +765,7 @@ impl<B: Backend> Session<'_, B> {
             return Ok(());
         }
         let outcome = self.screen_action(Action::Number(number));
-        self.chose_in_burst =
-            matches!(outcome, Outcome::Apply(Command::Choose(_))) && self.io.input_pending();
+        self.claim_after(&outcome);
         self.outcome(outcome)
     }
 

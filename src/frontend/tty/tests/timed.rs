@@ -348,3 +348,27 @@ fn the_grace_holds_back_the_editor_of_a_first_question_without_options() {
         );
     }
 }
+
+/// A digit that chose and moved on, then Enter at a person's pace (`2`, 150 ms, Enter): the
+/// Enter is the choice's own confirmation, dropped within twice the grace (500 ms), never
+/// acted on by the next question nobody has read yet; an Enter after that acts.
+#[test]
+fn an_enter_at_a_persons_pace_after_a_digit_that_chose_is_that_choices_own() {
+    for placement in [Placement::Inline, Placement::Full] {
+        let at_pace = [(400, Key::Char('2')), (150, Key::Enter)];
+        let (ending, backend) = grace_session(PREFS, &at_pace, placement);
+        assert!(matches!(ending, Ending::TerminalLost(_)), "{ending:?}");
+        let written = &backend.written;
+        assert!(
+            written.contains("2/2 Frontend"),
+            "{placement:?}: {written:?}"
+        );
+        assert!(
+            !written.contains("Review answers"),
+            "{placement:?}: {written:?}"
+        );
+        let later = [(400, Key::Char('2')), (600, Key::Enter)];
+        let (_, backend) = grace_session(PREFS, &later, placement);
+        assert!(backend.written.contains("Review answers"), "{placement:?}");
+    }
+}
