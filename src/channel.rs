@@ -285,6 +285,15 @@ fn usable_base(dir: &Path, runtime: bool) -> Result<PathBuf, String> {
     Ok(real)
 }
 
+/// The folder where pi-ask makes what no other user may swap or read (the answer channel's
+/// folder, the external editor's file): `$XDG_RUNTIME_DIR` if usable, else the system's
+/// temporary folder if usable ([`usable_base`]).
+///
+/// Errors: neither is, in words (`no safe folder: …`).
+pub fn private_base() -> Result<PathBuf, String> {
+    base_dir_of(std::env::var_os("XDG_RUNTIME_DIR"), &std::env::temp_dir())
+}
+
 /// The folder the channel's own folder is made in ([`usable_base`]): `runtime`
 /// (`$XDG_RUNTIME_DIR`, when set and not empty) if usable, else `temp` (the system's
 /// temporary folder) if usable.
@@ -303,7 +312,7 @@ fn base_dir_of(runtime: Option<std::ffi::OsString>, temp: &Path) -> Result<PathB
         Ok(dir) => Ok(dir),
         Err(e) => {
             why.push(format!("the temporary folder: {e}"));
-            Err(format!("no safe folder for its socket: {}", why.join("; ")))
+            Err(format!("no safe folder: {}", why.join("; ")))
         }
     }
 }
@@ -356,8 +365,9 @@ impl Channel {
     ///
     /// Errors: the folder, the socket or the thread could not be made.
     pub fn open(id: String, limit: u64, payload: &crate::contract::Payload) -> io::Result<Channel> {
-        let base = base_dir_of(std::env::var_os("XDG_RUNTIME_DIR"), &std::env::temp_dir())
-            .map_err(io::Error::other)?;
+        let base = private_base().map_err(|why| {
+            io::Error::other(why.replacen("no safe folder", "no safe folder for its socket", 1))
+        })?;
         Channel::open_in(&base, id, limit, payload)
     }
 
@@ -666,13 +676,10 @@ fn sweep_stale(base: &std::os::fd::OwnedFd, me: u32) {
             continue;
         }
         // No one listens: the run that made it is gone. (A run between bind and listen is
-        // younger than STALE_AFTER.)
+        // younger than STALE_AFTER.) Asked without waiting: a listener whose queue is full
+        // (a stopped run) answers "try again", never holds the sweep, and is left.
         let path = by_fd(&dir_fd).join(SOCKET_NAME);
-        let refused = matches!(
-            UnixStream::connect(&path),
-            Err(e) if e.kind() == io::ErrorKind::ConnectionRefused
-        );
-        if !refused {
+        if !nobody_listens(&path) {
             continue;
         }
         remove_if_same(&dir_fd, Path::new(SOCKET_NAME), Some(file_id(&sock)), false);
@@ -683,6 +690,28 @@ fn sweep_stale(base: &std::os::fd::OwnedFd, me: u32) {
 
 /// A file's device and inode (their types differ between systems).
 #[allow(clippy::unnecessary_cast)]
+/// Whether a connection to the socket at `path` is refused (no one listens on it), asked
+/// without blocking: any other answer (taken, in progress, a full queue) is someone's.
+fn nobody_listens(path: &Path) -> bool {
+    use nix::sys::socket::{connect, socket, AddressFamily, SockFlag, SockType, UnixAddr};
+    let Ok(fd) = socket(
+        AddressFamily::Unix,
+        SockType::Stream,
+        SockFlag::SOCK_NONBLOCK | SockFlag::SOCK_CLOEXEC,
+        None,
+    ) else {
+        return false;
+    };
+    let Ok(addr) = UnixAddr::new(path) else {
+        return false;
+    };
+    use std::os::fd::AsRawFd;
+    matches!(
+        connect(fd.as_raw_fd(), &addr),
+        Err(nix::errno::Errno::ECONNREFUSED)
+    )
+}
+
 fn file_id(st: &nix::sys::stat::FileStat) -> (u64, u64) {
     (st.st_dev as u64, st.st_ino as u64)
 }
@@ -1256,7 +1285,53 @@ mod tests {
             std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).unwrap();
         }
         age(&empty);
+        // A live listener whose queue is full (a stopped run others knocked on): a blocking
+        // connect would wait for good, and the channel would never answer.
+        let full = base.path().join("pi-ask-GGGGGG");
+        std::fs::create_dir(&full).unwrap();
+        std::fs::set_permissions(&full, std::fs::Permissions::from_mode(0o700)).unwrap();
+        let full_listener = {
+            use nix::sys::socket::{
+                bind, listen, socket, AddressFamily, Backlog, SockFlag, SockType, UnixAddr,
+            };
+            let fd = socket(
+                AddressFamily::Unix,
+                SockType::Stream,
+                SockFlag::SOCK_CLOEXEC,
+                None,
+            )
+            .unwrap();
+            bind(
+                std::os::fd::AsRawFd::as_raw_fd(&fd),
+                &UnixAddr::new(&full.join(SOCKET_NAME)).unwrap(),
+            )
+            .unwrap();
+            listen(&fd, Backlog::new(0).unwrap()).unwrap();
+            fd
+        };
+        let mut queued = Vec::new();
+        for _ in 0..4 {
+            let fd = nix::sys::socket::socket(
+                nix::sys::socket::AddressFamily::Unix,
+                nix::sys::socket::SockType::Stream,
+                nix::sys::socket::SockFlag::SOCK_NONBLOCK,
+                None,
+            )
+            .unwrap();
+            let _ = nix::sys::socket::connect(
+                std::os::fd::AsRawFd::as_raw_fd(&fd),
+                &nix::sys::socket::UnixAddr::new(&full.join(SOCKET_NAME)).unwrap(),
+            );
+            queued.push(fd);
+        }
+        age(&full.join(SOCKET_NAME));
+        age(&full);
         let channel = Channel::open_in(base.path(), "id".into(), 1000, &payload()).unwrap();
+        // The channel answers at once all the same.
+        let reply = send(channel.socket(), br#"{"action": "questions"}"#).unwrap();
+        assert_eq!(reply.status, Status::Questions);
+        assert!(full.join(SOCKET_NAME).exists());
+        drop((full_listener, queued));
         // Only the killed run's channel went (by the listener's thread, first): no one
         // listened, it was old, it held only the socket.
         let swept = Instant::now();

@@ -802,3 +802,69 @@ fn a_sigterm_while_the_external_editor_is_open_keeps_the_lines_above() {
         "{history}"
     );
 }
+
+/// The editor's file is made where no other user can swap it (the answer channel's rule):
+/// in `$XDG_RUNTIME_DIR` when it is the user's alone; with only a `$TMPDIR` others can write
+/// to (not sticky), Ctrl+G says so and runs nothing, the draft kept.
+#[test]
+fn ctrl_g_makes_its_file_only_where_no_other_user_can_swap_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let open = dir.path().join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let own = dir.path().join("own");
+    std::fs::create_dir(&own).unwrap();
+    std::fs::set_permissions(&own, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let body = format!(
+        "printf '%s' \"$1\" > '{d}/path'\nprintf 'edited\\n' > \"$1\"",
+        d = dir.path().display()
+    );
+    let editor = script(dir.path(), "editor.sh", &body);
+    let spawn = |runtime: Option<&std::path::Path>| {
+        let mut opts = Options {
+            rows: 24,
+            cols: 100,
+            env: vec![
+                ("PI_ASK_SCREEN".into(), "inline".into()),
+                ("EDITOR".into(), editor.display().to_string()),
+                ("TMPDIR".into(), open.display().to_string()),
+            ],
+            ..Options::default()
+        };
+        opts.env_remove.push("VISUAL".into());
+        match runtime {
+            Some(r) => opts
+                .env
+                .push(("XDG_RUNTIME_DIR".into(), r.display().to_string())),
+            None => opts.env_remove.push("XDG_RUNTIME_DIR".into()),
+        }
+        Session::spawn_with(PREFS, &[], opts)
+    };
+    // Only the open $TMPDIR: refused, nothing runs, the draft stays.
+    let mut s = spawn(None);
+    s.wait_for("? keys");
+    s.send("4");
+    s.wait_for("^G editor");
+    s.send("dra\x07");
+    s.wait_for("no folder is safe for the editor's file");
+    assert!(!dir.path().join("path").exists(), "the editor ran");
+    assert!(s.screen().contains("> dra"), "{}", s.screen());
+    s.send("\x03");
+    s.finish();
+    // The user's own runtime folder: the file is made there.
+    let mut s = spawn(Some(&own));
+    s.wait_for("? keys");
+    s.send("4");
+    s.wait_for("^G editor");
+    s.send("dra\x07");
+    s.wait_for("2/2 Frontend");
+    let path = std::fs::read_to_string(dir.path().join("path")).unwrap();
+    assert!(
+        std::path::Path::new(&path).parent()
+            == Some(std::fs::canonicalize(&own).unwrap().as_path()),
+        "{path}"
+    );
+    s.send("\x03");
+    s.finish();
+}

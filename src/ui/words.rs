@@ -46,6 +46,11 @@ pub const NO_EXTERNAL_EDITOR: &str = "Ctrl+G: set $VISUAL or $EDITOR to write th
 /// The editors' hint after the external editor failed (the draft is kept).
 pub const EXTERNAL_EDITOR_FAILED: &str = "The editor ($VISUAL / $EDITOR) failed: the draft is kept";
 
+/// The editors' hint after Ctrl+G when no folder is safe for the editor's file (another user
+/// could swap it: `channel::private_base`); the draft is kept.
+pub const EXTERNAL_EDITOR_NO_SAFE_FOLDER: &str =
+    "Ctrl+G: no folder is safe for the editor's file ($TMPDIR others can write to)";
+
 /// The editors' hint after the external editor left more than an editor holds
 /// (`limits::MAX_EDITOR_TEXT_BYTES`; the draft is kept).
 pub const EXTERNAL_EDITOR_TOO_LONG: &str =

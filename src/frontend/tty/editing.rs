@@ -234,7 +234,8 @@ enum External {
     TimedOut(String),
 }
 
-/// Runs `command` on a private temporary file (0600, in `$TMPDIR`) holding `draft`, with
+/// Runs `command` on a private temporary file (0600, in `$XDG_RUNTIME_DIR` or `$TMPDIR` when
+/// no other user could swap it there: `channel::private_base`) holding `draft`, with
 /// `deadline` counting on while it runs ([`Backend::run_editor_command`]); the text it leaves
 /// ([`read_back`]), or the editor's notice of why the draft is kept: it failed, or what it left
 /// cannot be read. The file is removed whatever happens, a signal's ending too
@@ -247,10 +248,15 @@ fn edit_in<B: Backend>(
 ) -> io::Result<External> {
     use std::io::Write;
     let failed = External::Kept(crate::ui::words::EXTERNAL_EDITOR_FAILED);
+    let Ok(base) = crate::channel::private_base() else {
+        return Ok(External::Kept(
+            crate::ui::words::EXTERNAL_EDITOR_NO_SAFE_FOLDER,
+        ));
+    };
     let mut file = match tempfile::Builder::new()
         .prefix("pi-ask-")
         .suffix(".txt")
-        .tempfile()
+        .tempfile_in(base)
     {
         Ok(f) => f,
         Err(_) => return Ok(failed),
