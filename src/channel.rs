@@ -688,8 +688,6 @@ fn sweep_stale(base: &std::os::fd::OwnedFd, me: u32) {
     }
 }
 
-/// A file's device and inode (their types differ between systems).
-#[allow(clippy::unnecessary_cast)]
 /// Whether a connection to the socket at `path` is refused (no one listens on it), asked
 /// without blocking: any other answer (taken, in progress, a full queue) is someone's.
 fn nobody_listens(path: &Path) -> bool {
@@ -712,6 +710,8 @@ fn nobody_listens(path: &Path) -> bool {
     )
 }
 
+/// A file's device and inode (their types differ between systems).
+#[allow(clippy::unnecessary_cast)]
 fn file_id(st: &nix::sys::stat::FileStat) -> (u64, u64) {
     (st.st_dev as u64, st.st_ino as u64)
 }
