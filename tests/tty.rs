@@ -941,8 +941,8 @@ fn wide_text_is_cut_to_the_width_and_leaves_no_ghost_lines() {
             REVIEW,
             "  日本語ラベル",
             // The long label's first row, then how to see the rest (the review never cuts an
-            // answer without saying so).
-            "     → とても長いオプションのラベルです",
+            // answer without saying so); no row starts with `。`, so `す。` goes on together.
+            "     → とても長いオプションのラベルで",
             "     + 2 more lines · v shows all",
             "",
             "> 1. Submit",
