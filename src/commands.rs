@@ -286,6 +286,16 @@ pub fn answer(args: &AnswerArgs) -> ExitCode {
     };
     let code = match reply.status {
         Status::Ok | Status::Questions => ExitCode::Submitted,
+        // The channel could not read the request (too large, too slow): its words, as they
+        // are not about the answers file.
+        Status::Invalid if channel_refused(&reply.problems) => {
+            let why = reply.problems.first().map_or("", |p| p.message.as_str());
+            crate::terminal::say(&format!(
+                "pi-ask: the answers were not taken: {}",
+                crate::text::for_terminal(why)
+            ));
+            ExitCode::Invalid
+        }
         Status::Invalid => {
             let text =
                 crate::run::for_people(&reply.problems, crate::contract::Input::Answers, file);
@@ -316,6 +326,15 @@ pub fn answer(args: &AnswerArgs) -> ExitCode {
         Ok(()) => code,
         Err(e) => e,
     }
+}
+
+/// Whether an `invalid` reply's `problems` are the channel's refusal to read the request (one
+/// problem, on no field: larger than the channel's limit, or not sent in time), not about
+/// the answers.
+fn channel_refused(problems: &[crate::contract::Problem]) -> bool {
+    use crate::contract::ProblemCode;
+    matches!(problems, [p] if p.path.is_empty()
+        && matches!(p.code, ProblemCode::AnswersTooLarge | ProblemCode::UnreadableAnswers))
 }
 
 /// The subcommands a first argument may name, for [`mistyped`].

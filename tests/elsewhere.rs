@@ -720,3 +720,70 @@ fn a_request_while_the_external_editor_is_open_is_told_busy_and_why() {
     assert_eq!(exit, 0);
     assert_eq!(result.expect("a result"), answered("some"));
 }
+
+/// A request the channel refuses while it is still being written (larger than its limit, or
+/// a ninth connection at once) is told why: the reply is read although the write failed,
+/// never "no questions take answers", and the questions stay up.
+#[test]
+fn a_request_refused_while_it_is_written_is_told_why() {
+    let (mut s, socket, id) = asking(&["--plain"], &[]);
+    s.expect("1/1>");
+    // Larger than the channel's limit (4 MiB plus 16 times the payload, plus 4096), smaller
+    // than `pi-ask answer`'s own: refused as invalid, the limit named (exit 2).
+    let limit = 4 * 1024 * 1024 + 16 * PAYLOAD.len() + 4096;
+    let request = json!({"id": id, "answers": {"scope": {"customText": "a".repeat(6_000_000)}}});
+    let (code, stdout, stderr) = answer(&socket, &request);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            2,
+            format!(
+                "pi-ask: the answers were not taken: the request is larger than {limit} bytes\n"
+            )
+            .as_str()
+        )
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&stdout).unwrap(),
+        json!({"status": "invalid", "message": "the answers have 1 problem: the questions are \
+            still up", "problems": [{"code": "answers_too_large", "path": "",
+            "message": format!("the request is larger than {limit} bytes")}]})
+    );
+    // Eight connections that send a byte and wait: the ninth is told busy, and why (exit 1).
+    let held: Vec<_> = (0..8)
+        .map(|_| {
+            let mut c = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+            std::io::Write::write_all(&mut c, b"{").unwrap();
+            c
+        })
+        .collect();
+    let request = json!({"id": id, "from": "bridge", "answers": {"scope": "all"}});
+    let why = "8 requests are being served at once: try again";
+    let (code, stdout, stderr) = answer(&socket, &request);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            1,
+            format!("pi-ask: the answers were not taken: {why}\n").as_str()
+        )
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&stdout).unwrap(),
+        json!({"status": "busy", "message": why})
+    );
+    drop(held);
+    // The questions were up all along: the next request is taken.
+    let start = Instant::now();
+    loop {
+        let (code, stdout, stderr) = answer(&socket, &request);
+        if code == 0 {
+            break;
+        }
+        // The held connections' threads end within their reading time.
+        assert!(start.elapsed() < TIMEOUT, "{code} {stdout}{stderr}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    s.expect("Submitted (answered from elsewhere: bridge).");
+    let (code, result) = s.finish();
+    assert_eq!((code, result), (0, Some(answered("all"))));
+}
