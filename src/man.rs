@@ -295,8 +295,8 @@ pub const FILES: &[(&str, &str)] = &[
         "The --output FILE: the result JSON is written to a private temporary file in the same \
          folder, then renamed over it, so a reader never sees half a result; a replaced file of \
          the user's keeps its permission bits, never setuid or setgid (another user's lends \
-         none: 0666 less the umask); a signal during the write leaves the whole result or no \
-         temporary file (stderr says so). A symbolic link is followed (the file it points to is \
+         none: 0600, as a new file, whatever the umask: a result may hold a secret answer); a \
+         signal during the write leaves the whole result or no temporary file (stderr says so). A symbolic link is followed (the file it points to is \
          replaced, the link stays); a character device or a FIFO is opened and written, never \
          replaced; a folder, a block device or a socket is refused (exit 4), and so is a link, a \
          FIFO or a regular file in a sticky world-writable folder such as /tmp that belongs \
