@@ -228,7 +228,8 @@ pub const GUIDES: &[(&str, &[&str])] = &[
              within 2 s and answered within 10 s a connection. The notification command gets \
              its path and the questionnaire's id as ASK_ANSWER_SOCKET and ASK_ANSWER_ID; \
              --print-answer-socket says them on stderr as one JSON line, --answer-socket-file \
-             FILE to FILE (a pipe or socket such as /dev/fd/8). pi-ask answer --questions \
+             FILE to FILE (a pipe or socket such as /dev/fd/8; never stdout, stdin, the payload \
+             or the lifeline: exit 2). pi-ask answer --questions \
              SOCKET asks the channel for the questions waiting ({\"action\": \"questions\"}) and \
              prints its reply ({\"status\": \"questions\", id, title?, questions}, the normalized \
              questions with their options' values and labels; never in a file). A request is an \

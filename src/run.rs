@@ -206,6 +206,17 @@ pub fn run(cli: &Cli) -> ExitCode {
             return ExitCode::Invalid;
         }
     };
+    // An `--answer-socket-file` that is the result's stream or an input: a usage error.
+    if let Some(path) = &cli.answer_socket_file {
+        if let Err(why) = socket_file_apart(path, cli.payload.as_deref(), cli.lifeline_fd) {
+            let path = path.display().to_string();
+            say(&format!(
+                "pi-ask: --answer-socket-file {} cannot be used: {why}",
+                crate::text::for_terminal(&path)
+            ));
+            return ExitCode::Invalid;
+        }
+    }
     // An `--output` that cannot be used is refused now, before anyone answers (exit 4, no
     // result); the final write checks again (docs/exit-codes.md).
     if let Err(msg) = crate::output::check_output(cli.output.as_deref()) {
@@ -580,6 +591,44 @@ fn open_channel(
     }
 }
 
+/// Refuses an `--answer-socket-file` FILE that is (its links followed: `/dev/stdout`,
+/// `/dev/fd/1`) stdout, stdin, the payload's file or the lifeline (`lifeline_fd`), compared
+/// by device and inode: the line would go into the result's stream, or be read as the
+/// payload or the lifeline's end (docs/elsewhere.md). `/dev/null` is always fine, and so is
+/// a FILE not there yet.
+///
+/// Errors: what FILE is, in words that follow "cannot be used: ".
+fn socket_file_apart(
+    path: &Path,
+    payload: Option<&Path>,
+    lifeline_fd: Option<u32>,
+) -> Result<(), String> {
+    use std::os::unix::fs::MetadataExt;
+    let id = |p: &Path| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
+    let Some(file) = id(path) else {
+        return Ok(());
+    };
+    if id(Path::new("/dev/null")) == Some(file) {
+        return Ok(());
+    }
+    let of = crate::lifeline::file_of;
+    if of(1) == Some(file) {
+        return Err("it is stdout, where the result goes (descriptor 1)".into());
+    }
+    if of(0) == Some(file) {
+        return Err("it is stdin (descriptor 0)".into());
+    }
+    if payload.is_some_and(|p| p.as_os_str() != "-" && id(p) == Some(file)) {
+        return Err("it is the payload's file".into());
+    }
+    if let Some(fd) = lifeline_fd.and_then(|fd| i32::try_from(fd).ok()) {
+        if of(fd) == Some(file) {
+            return Err(format!("it is the lifeline (--lifeline-fd {fd})"));
+        }
+    }
+    Ok(())
+}
+
 /// Writes `line` and a newline to `path` in one write, without waiting: a FIFO no one reads
 /// is refused (`ENXIO`), a full pipe takes what it can. `/dev/fd/N` of a connected socket (a
 /// socket pair's end, as Node gives for an extra descriptor; such a path cannot be opened) is
@@ -622,7 +671,20 @@ fn write_line_to(path: &Path, line: &str) -> io::Result<()> {
         .truncate(true)
         .mode(0o600)
         .custom_flags(flags.bits())
-        .open(at)?;
+        .open(at)
+        .map_err(|e| {
+            // A link that ends in a descriptor's pipe or socket (`/dev/stderr`, whose
+            // `/proc/self/fd/2` names `pipe:[N]`): it is there, but has no name to open.
+            let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink());
+            if e.kind() == io::ErrorKind::NotFound && link && std::fs::metadata(path).is_ok() {
+                io::Error::other(
+                    "it is a link to a descriptor's pipe or socket, not to a file: name the \
+                     descriptor as /dev/fd/N",
+                )
+            } else {
+                e
+            }
+        })?;
     file.write_all(bytes.as_bytes())
 }
 

@@ -787,3 +787,100 @@ fn a_request_refused_while_it_is_written_is_told_why() {
     let (code, result) = s.finish();
     assert_eq!((code, result), (0, Some(answered("all"))));
 }
+
+/// `bash -c SCRIPT` in `dir`, `$P` the binary, stdin closed: (exit code, stdout, stderr).
+fn bash_in(dir: &Path, script: &str, stdin: &str) -> (i32, String, String) {
+    use std::io::Write;
+    let mut child = std::process::Command::new("bash")
+        .current_dir(dir)
+        .args(["-c", script])
+        .env("P", env!("CARGO_BIN_EXE_pi-ask"))
+        .env_remove("PI_ASK_ANSWERS")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `--answer-socket-file` never writes into the result's stream or an input: stdout (a pipe
+/// here, as a caller reading the result has it; `/dev/stdout` is its link), stdin, the
+/// payload or the lifeline is a usage error (exit 2), before anything is asked. A link to
+/// another descriptor's pipe is said as such.
+#[test]
+fn the_socket_file_is_never_the_results_stream_or_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), PAYLOAD).unwrap();
+    let refused = |file: &str, why: &str| {
+        format!("pi-ask: --answer-socket-file {file} cannot be used: {why}\n")
+    };
+    let stdout = "it is stdout, where the result goes (descriptor 1)";
+    let cases = [
+        (
+            "$P q.json --no-input --answer-socket-file /dev/fd/1 < /dev/null",
+            "",
+            refused("/dev/fd/1", stdout),
+        ),
+        (
+            "$P q.json --no-input --answer-socket-file /dev/stdout < /dev/null",
+            "",
+            refused("/dev/stdout", stdout),
+        ),
+        (
+            "$P - --no-input --answer-socket-file /dev/fd/0",
+            PAYLOAD,
+            refused("/dev/fd/0", "it is stdin (descriptor 0)"),
+        ),
+        (
+            "$P q.json --no-input --answer-socket-file q.json < /dev/null",
+            "",
+            refused("q.json", "it is the payload's file"),
+        ),
+        (
+            "exec 3< <(exec 2>/dev/null; sleep 5); $P q.json --no-input --lifeline-fd 3 \
+             --answer-socket-file /dev/fd/3 < /dev/null",
+            "",
+            refused("/dev/fd/3", "it is the lifeline (--lifeline-fd 3)"),
+        ),
+    ];
+    for (script, stdin, said) in cases {
+        assert_eq!(
+            bash_in(dir.path(), script, stdin),
+            (2, String::new(), said),
+            "{script}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("q.json")).unwrap(),
+        PAYLOAD
+    );
+    // `/dev/null` takes the line and is fine; a link to stderr's pipe is named a link.
+    let (code, _, err) = bash_in(
+        dir.path(),
+        "$P q.json --no-input --answer-socket-file /dev/null < /dev/null",
+        "",
+    );
+    assert_eq!((code, err.as_str()), (3, ""));
+    let (_, _, err) = bash_in(
+        dir.path(),
+        "$P q.json --dialogs --output r.json --answer-socket-file /dev/stderr < /dev/null",
+        "",
+    );
+    assert_eq!(
+        err,
+        "pi-ask: cannot write --answer-socket-file /dev/stderr: it is a link to a \
+         descriptor's pipe or socket, not to a file: name the descriptor as /dev/fd/N\n"
+    );
+}
