@@ -18,16 +18,30 @@ use std::path::{Path, PathBuf};
 /// parser reads the same values back (serde_json already escapes C0 controls).
 pub fn to_json<T: Serialize + ?Sized>(result: &T) -> String {
     let s = serde_json::to_string_pretty(result).expect("results always serialize");
-    let mut out = String::with_capacity(s.len() + 1);
-    for c in s.chars() {
+    let mut out = escaped(&s);
+    out.push('\n');
+    out
+}
+
+/// `value` as one line of compact JSON, without a newline, its characters a terminal would
+/// act on escaped as [`to_json`]'s: the answer channel's line (`--print-answer-socket` on
+/// stderr, the terminal; `--answer-socket-file`), whose socket path is the user's `TMPDIR`.
+pub fn json_line<T: Serialize + ?Sized>(value: &T) -> String {
+    escaped(&serde_json::to_string(value).unwrap_or_default())
+}
+
+/// `json` with every character a terminal would act on (`text::is_unsafe`) but a newline or a
+/// tab as a `\uXXXX` escape: outside strings JSON has only ASCII, so each is in a string, and
+/// a JSON parser reads the same value back.
+fn escaped(json: &str) -> String {
+    let mut out = String::with_capacity(json.len() + 1);
+    for c in json.chars() {
         if c != '\n' && c != '\t' && crate::text::is_unsafe(c) {
-            // Outside strings pretty JSON has only ASCII, so every such char is in a string.
             out.push_str(&format!("\\u{:04x}", c as u32));
         } else {
             out.push(c);
         }
     }
-    out.push('\n');
     out
 }
 

@@ -560,15 +560,15 @@ fn open_channel(
     let limit = answers_size_limit(payload_bytes, cli.max_payload_bytes) + REQUEST_SLACK;
     match crate::channel::Channel::open(id, limit, payload) {
         Ok(channel) => {
-            let line = serde_json::json!({
+            let line = crate::output::json_line(&serde_json::json!({
                 "answerSocket": channel.socket().to_string_lossy(),
                 "answerId": channel.id(),
-            });
+            }));
             if cli.print_answer_socket {
-                say(line.to_string());
+                say(line.clone());
             }
             if let Some(path) = &cli.answer_socket_file {
-                if let Err(e) = write_line_to(path, &line.to_string()) {
+                if let Err(e) = write_line_to(path, &line) {
                     let why = crate::contract::without_os_error(&e.to_string()).to_string();
                     let path = path.display().to_string();
                     say(format!(

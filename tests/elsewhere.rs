@@ -884,3 +884,45 @@ fn the_socket_file_is_never_the_results_stream_or_an_input() {
          descriptor's pipe or socket, not to a file: name the descriptor as /dev/fd/N\n"
     );
 }
+
+/// The channel's line escapes the characters a terminal would act on (C1 controls,
+/// bidirectional overrides) as `\uXXXX`, on stderr (`--print-answer-socket`, the terminal
+/// when a person runs pi-ask) and in the socket file: the same JSON value, never raw.
+#[test]
+fn the_socket_line_escapes_c1_and_bidi_characters_of_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let odd = folder(dir.path(), "t-\u{9b}31m-\u{202e}-d", 0o700);
+    let said = dialogs_run(
+        dir.path(),
+        &[
+            "--print-answer-socket".as_ref(),
+            "--answer-socket-file".as_ref(),
+            "said.json".as_ref(),
+        ],
+        &[("XDG_RUNTIME_DIR", &odd), ("TMPDIR", &odd)],
+    );
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("{\"answerSocket\""))
+        .unwrap_or_else(|| panic!("no line: {said}"));
+    assert!(
+        !said.contains('\u{9b}') && !said.contains('\u{202e}'),
+        "{said}"
+    );
+    let shown = odd
+        .display()
+        .to_string()
+        .replace('\u{9b}', "\\u009b")
+        .replace('\u{202e}', "\\u202e");
+    assert!(
+        line.starts_with(&format!("{{\"answerSocket\":\"{shown}/pi-ask-")),
+        "{line}"
+    );
+    let v: Value = serde_json::from_str(line).unwrap();
+    assert!(
+        Path::new(v["answerSocket"].as_str().unwrap()).starts_with(&odd),
+        "{v}"
+    );
+    let file = std::fs::read_to_string(dir.path().join("said.json")).unwrap();
+    assert_eq!(file, format!("{line}\n"));
+}
