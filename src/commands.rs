@@ -242,7 +242,9 @@ fn answer_request_limit() -> u64 {
 /// `pi-ask answer SOCKET FILE|-` (docs/elsewhere.md): sends the answer request to the answer
 /// channel at SOCKET and prints its reply (`{status, message?, problems?}`) on stdout. Exit 0
 /// when taken; 2 when it has problems or is for another questionnaire (the problems on
-/// stderr, in the main command's words), or the file cannot be read; 1 when not taken
+/// stderr, in the main command's words), the channel would not read it (larger than its
+/// limit; its reply is read even when it closed before the whole request was written), or
+/// the file cannot be read; 1 when not taken
 /// otherwise (answered already, nothing asks on SOCKET any more, the questions were busy); 4
 /// when stdout is closed. With `--questions`, sends the questions request
 /// (`{"action": "questions"}`) instead and prints the reply with the questions (exit 0).
