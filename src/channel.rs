@@ -957,22 +957,60 @@ pub fn send(socket: &Path, document: &[u8]) -> io::Result<Reply> {
             ),
         ));
     }
-    let timed_out = |e: io::Error| {
-        if matches!(
-            e.kind(),
-            io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-        ) {
-            io::Error::new(
-                io::ErrorKind::TimedOut,
-                format!("no reply within {} s", CLIENT_WAIT.as_secs()),
-            )
-        } else {
-            e
-        }
-    };
     stream.set_write_timeout(Some(CLIENT_WAIT))?;
-    stream.write_all(document).map_err(timed_out)?;
+    // A channel that refuses the request (too large, busy) replies and closes while the
+    // document is still being written: the write fails, and the reply is still read.
+    let written = stream.write_all(document);
+    if let Err(e) = written {
+        if !refused_while_writing(&e) {
+            return Err(timed_out(e));
+        }
+        return match read_reply(&mut stream, until) {
+            Ok(reply) if !reply.is_empty() => parse_reply(&reply),
+            _ => Err(e),
+        };
+    }
     stream.shutdown(std::net::Shutdown::Write)?;
+    let reply = read_reply(&mut stream, until).map_err(timed_out)?;
+    if reply.is_empty() {
+        return Err(io::Error::new(
+            io::ErrorKind::ConnectionAborted,
+            "the channel closed without a reply (another user's process is not answered)",
+        ));
+    }
+    parse_reply(&reply)
+}
+
+/// A wait that ran out, in the client's words ("no reply within 12 s", `TimedOut`); any other
+/// error as it is.
+fn timed_out(e: io::Error) -> io::Error {
+    if matches!(
+        e.kind(),
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+    ) {
+        io::Error::new(
+            io::ErrorKind::TimedOut,
+            format!("no reply within {} s", CLIENT_WAIT.as_secs()),
+        )
+    } else {
+        e
+    }
+}
+
+/// Whether a failed write is the channel's closing after its reply (`EPIPE`, `ECONNRESET`).
+fn refused_while_writing(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::BrokenPipe | io::ErrorKind::ConnectionReset
+    )
+}
+
+/// The channel's reply on `stream`: its bytes until the end (at most 16 MiB), before
+/// `until`. A reset after some bytes ends the reply (the channel closed with the rest of a
+/// refused request unread).
+///
+/// Errors: no reply before `until` (`TimedOut`); the connection failed before any byte.
+fn read_reply(stream: &mut UnixStream, until: Instant) -> io::Result<Vec<u8>> {
     let mut reply = Vec::new();
     let mut buf = [0u8; 8192];
     loop {
@@ -986,16 +1024,18 @@ pub fn send(socket: &Path, document: &[u8]) -> io::Result<Reply> {
             Ok(n) if reply.len() + n > 1 << 24 => break,
             Ok(n) => reply.extend_from_slice(&buf[..n]),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(timed_out(e)),
+            Err(e) if refused_while_writing(&e) && !reply.is_empty() => break,
+            Err(e) => return Err(e),
         }
     }
-    if reply.is_empty() {
-        return Err(io::Error::new(
-            io::ErrorKind::ConnectionAborted,
-            "the channel closed without a reply (another user's process is not answered)",
-        ));
-    }
-    serde_json::from_slice(&reply).map_err(|e| {
+    Ok(reply)
+}
+
+/// The channel's reply read from its bytes.
+///
+/// Errors: not a reply pi-ask writes (`InvalidData`).
+fn parse_reply(reply: &[u8]) -> io::Result<Reply> {
+    serde_json::from_slice(reply).map_err(|e| {
         io::Error::new(
             io::ErrorKind::InvalidData,
             format!("the channel's reply is not one pi-ask writes: {e}"),

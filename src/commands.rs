@@ -242,7 +242,9 @@ fn answer_request_limit() -> u64 {
 /// `pi-ask answer SOCKET FILE|-` (docs/elsewhere.md): sends the answer request to the answer
 /// channel at SOCKET and prints its reply (`{status, message?, problems?}`) on stdout. Exit 0
 /// when taken; 2 when it has problems or is for another questionnaire (the problems on
-/// stderr, in the main command's words), or the file cannot be read; 1 when not taken
+/// stderr, in the main command's words), the channel would not read it (larger than its
+/// limit; its reply is read even when it closed before the whole request was written), or
+/// the file cannot be read; 1 when not taken
 /// otherwise (answered already, nothing asks on SOCKET any more, the questions were busy); 4
 /// when stdout is closed. With `--questions`, sends the questions request
 /// (`{"action": "questions"}`) instead and prints the reply with the questions (exit 0).
@@ -286,6 +288,16 @@ pub fn answer(args: &AnswerArgs) -> ExitCode {
     };
     let code = match reply.status {
         Status::Ok | Status::Questions => ExitCode::Submitted,
+        // The channel could not read the request (too large, too slow): its words, as they
+        // are not about the answers file.
+        Status::Invalid if channel_refused(&reply.problems) => {
+            let why = reply.problems.first().map_or("", |p| p.message.as_str());
+            crate::terminal::say(&format!(
+                "pi-ask: the answers were not taken: {}",
+                crate::text::for_terminal(why)
+            ));
+            ExitCode::Invalid
+        }
         Status::Invalid => {
             let text =
                 crate::run::for_people(&reply.problems, crate::contract::Input::Answers, file);
@@ -316,6 +328,15 @@ pub fn answer(args: &AnswerArgs) -> ExitCode {
         Ok(()) => code,
         Err(e) => e,
     }
+}
+
+/// Whether an `invalid` reply's `problems` are the channel's refusal to read the request (one
+/// problem, on no field: larger than the channel's limit, or not sent in time), not about
+/// the answers.
+fn channel_refused(problems: &[crate::contract::Problem]) -> bool {
+    use crate::contract::ProblemCode;
+    matches!(problems, [p] if p.path.is_empty()
+        && matches!(p.code, ProblemCode::AnswersTooLarge | ProblemCode::UnreadableAnswers))
 }
 
 /// The subcommands a first argument may name, for [`mistyped`].

@@ -205,8 +205,9 @@ fn check_socket(fd: RawFd) -> Result<(), String> {
 /// writer of the lifeline's pipe.
 const MAX_DESCRIPTORS_LOOKED_AT: usize = 4096;
 
-/// The device and inode of what pi-ask's descriptor `fd` is open on (`/proc/self/fd`).
-fn file_of(fd: RawFd) -> Option<(u64, u64)> {
+/// The device and inode of what pi-ask's descriptor `fd` is open on (`/proc/self/fd`);
+/// `None` when it is not open or there is no `/proc`.
+pub(crate) fn file_of(fd: RawFd) -> Option<(u64, u64)> {
     use std::os::unix::fs::MetadataExt;
     std::fs::metadata(format!("/proc/self/fd/{fd}"))
         .ok()

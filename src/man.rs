@@ -228,7 +228,8 @@ pub const GUIDES: &[(&str, &[&str])] = &[
              within 2 s and answered within 10 s a connection. The notification command gets \
              its path and the questionnaire's id as ASK_ANSWER_SOCKET and ASK_ANSWER_ID; \
              --print-answer-socket says them on stderr as one JSON line, --answer-socket-file \
-             FILE to FILE (a pipe or socket such as /dev/fd/8). pi-ask answer --questions \
+             FILE to FILE (a pipe or socket such as /dev/fd/8; never stdout, stdin, the payload \
+             or the lifeline: exit 2). pi-ask answer --questions \
              SOCKET asks the channel for the questions waiting ({\"action\": \"questions\"}) and \
              prints its reply ({\"status\": \"questions\", id, title?, questions}, the normalized \
              questions with their options' values and labels; never in a file). A request is an \
@@ -295,8 +296,8 @@ pub const FILES: &[(&str, &str)] = &[
         "The --output FILE: the result JSON is written to a private temporary file in the same \
          folder, then renamed over it, so a reader never sees half a result; a replaced file of \
          the user's keeps its permission bits, never setuid or setgid (another user's lends \
-         none: 0666 less the umask); a signal during the write leaves the whole result or no \
-         temporary file (stderr says so). A symbolic link is followed (the file it points to is \
+         none: 0600, as a new file, whatever the umask: a result may hold a secret answer); a \
+         signal during the write leaves the whole result or no temporary file (stderr says so). A symbolic link is followed (the file it points to is \
          replaced, the link stays); a character device or a FIFO is opened and written, never \
          replaced; a folder, a block device or a socket is refused (exit 4), and so is a link, a \
          FIFO or a regular file in a sticky world-writable folder such as /tmp that belongs \

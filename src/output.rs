@@ -18,16 +18,30 @@ use std::path::{Path, PathBuf};
 /// parser reads the same values back (serde_json already escapes C0 controls).
 pub fn to_json<T: Serialize + ?Sized>(result: &T) -> String {
     let s = serde_json::to_string_pretty(result).expect("results always serialize");
-    let mut out = String::with_capacity(s.len() + 1);
-    for c in s.chars() {
+    let mut out = escaped(&s);
+    out.push('\n');
+    out
+}
+
+/// `value` as one line of compact JSON, without a newline, its characters a terminal would
+/// act on escaped as [`to_json`]'s: the answer channel's line (`--print-answer-socket` on
+/// stderr, the terminal; `--answer-socket-file`), whose socket path is the user's `TMPDIR`.
+pub fn json_line<T: Serialize + ?Sized>(value: &T) -> String {
+    escaped(&serde_json::to_string(value).unwrap_or_default())
+}
+
+/// `json` with every character a terminal would act on (`text::is_unsafe`) but a newline or a
+/// tab as a `\uXXXX` escape: outside strings JSON has only ASCII, so each is in a string, and
+/// a JSON parser reads the same value back.
+fn escaped(json: &str) -> String {
+    let mut out = String::with_capacity(json.len() + 1);
+    for c in json.chars() {
         if c != '\n' && c != '\t' && crate::text::is_unsafe(c) {
-            // Outside strings pretty JSON has only ASCII, so every such char is in a string.
             out.push_str(&format!("\\u{:04x}", c as u32));
         } else {
             out.push(c);
         }
     }
-    out.push('\n');
     out
 }
 
@@ -76,8 +90,8 @@ fn ascii_json(json: &str) -> String {
 /// What `path` is decides how:
 /// - a regular file, or nothing yet: a temp file in the same folder is renamed over it, so a
 ///   reader never sees half a result; a replaced file of the user's keeps its permission
-///   bits, never setuid, setgid or sticky (a new one, or one of another user's, gets 0666
-///   less the umask);
+///   bits, never setuid, setgid or sticky (a new one, or one of another user's, gets 0600:
+///   a result may hold a secret answer, and its reader is the user's own caller);
 /// - a symbolic link: followed, to the end of a chain of links; what it points to is written
 ///   as if it had been given (a file it points to is replaced, a missing one created), and the
 ///   link stays;
@@ -425,8 +439,9 @@ fn open_fifo(path: &Path) -> io::Result<fs::File> {
 
 /// Replaces (or creates) the regular file at `path` atomically: a temp file in its folder
 /// (0600), written, synced, given `old`'s permission bits without setuid, setgid and sticky
-/// when the user (the effective user id) owns it (else, and for a new file, 0666 less the
-/// umask: another user's file never lends its mode to the result), then renamed over `path`. Never left behind: an
+/// when the user (the effective user id) owns it (else, and for a new file, [`NEW_FILE_MODE`]:
+/// another user's file never lends its mode to the result), then renamed over `path`. Never
+/// left behind: an
 /// ending of the run before the rename removes it and says so on stderr
 /// (`leftovers::on_exit`).
 fn replace(path: &Path, bytes: &[u8], old: Option<&Metadata>) -> io::Result<()> {
@@ -462,7 +477,7 @@ fn replace(path: &Path, bytes: &[u8], old: Option<&Metadata>) -> io::Result<()> 
     let user = nix::unistd::geteuid().as_raw();
     let mode = match old {
         Some(m) if std::os::unix::fs::MetadataExt::uid(m) == user => m.permissions().mode() & 0o777,
-        _ => 0o666 & !current_umask(),
+        _ => NEW_FILE_MODE,
     };
     file.set_permissions(fs::Permissions::from_mode(mode))?;
     match unfinished.settle(|| tmp.persist(path)) {
@@ -486,13 +501,12 @@ fn folder_problem(dir: &Path) -> Option<String> {
     }
 }
 
-/// The process umask (read by setting it and setting it back; umask cannot fail).
-fn current_umask() -> u32 {
-    use nix::sys::stat::{umask, Mode};
-    let mask = umask(Mode::from_bits_truncate(0o022));
-    umask(mask);
-    mask.bits() as u32
-}
+/// The mode of a new result file (and of one replacing another user's file): the user's
+/// alone, whatever the umask, as the `--answer-socket-file` a run creates. A result may hold
+/// an answer to a secret question, a token pasted into a note, or any text the person typed;
+/// the caller that reads it is the user's own process. One rule, not one by the answers, so
+/// the mode is foreseeable (README "--output").
+const NEW_FILE_MODE: u32 = 0o600;
 
 #[cfg(test)]
 mod tests {

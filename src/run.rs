@@ -206,6 +206,17 @@ pub fn run(cli: &Cli) -> ExitCode {
             return ExitCode::Invalid;
         }
     };
+    // An `--answer-socket-file` that is the result's stream or an input: a usage error.
+    if let Some(path) = &cli.answer_socket_file {
+        if let Err(why) = socket_file_apart(path, cli.payload.as_deref(), cli.lifeline_fd) {
+            let path = path.display().to_string();
+            say(&format!(
+                "pi-ask: --answer-socket-file {} cannot be used: {why}",
+                crate::text::for_terminal(&path)
+            ));
+            return ExitCode::Invalid;
+        }
+    }
     // An `--output` that cannot be used is refused now, before anyone answers (exit 4, no
     // result); the final write checks again (docs/exit-codes.md).
     if let Err(msg) = crate::output::check_output(cli.output.as_deref()) {
@@ -549,15 +560,15 @@ fn open_channel(
     let limit = answers_size_limit(payload_bytes, cli.max_payload_bytes) + REQUEST_SLACK;
     match crate::channel::Channel::open(id, limit, payload) {
         Ok(channel) => {
-            let line = serde_json::json!({
+            let line = crate::output::json_line(&serde_json::json!({
                 "answerSocket": channel.socket().to_string_lossy(),
                 "answerId": channel.id(),
-            });
+            }));
             if cli.print_answer_socket {
-                say(line.to_string());
+                say(line.clone());
             }
             if let Some(path) = &cli.answer_socket_file {
-                if let Err(e) = write_line_to(path, &line.to_string()) {
+                if let Err(e) = write_line_to(path, &line) {
                     let why = crate::contract::without_os_error(&e.to_string()).to_string();
                     let path = path.display().to_string();
                     say(format!(
@@ -578,6 +589,44 @@ fn open_channel(
             None
         }
     }
+}
+
+/// Refuses an `--answer-socket-file` FILE that is (its links followed: `/dev/stdout`,
+/// `/dev/fd/1`) stdout, stdin, the payload's file or the lifeline (`lifeline_fd`), compared
+/// by device and inode: the line would go into the result's stream, or be read as the
+/// payload or the lifeline's end (docs/elsewhere.md). `/dev/null` is always fine, and so is
+/// a FILE not there yet.
+///
+/// Errors: what FILE is, in words that follow "cannot be used: ".
+fn socket_file_apart(
+    path: &Path,
+    payload: Option<&Path>,
+    lifeline_fd: Option<u32>,
+) -> Result<(), String> {
+    use std::os::unix::fs::MetadataExt;
+    let id = |p: &Path| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
+    let Some(file) = id(path) else {
+        return Ok(());
+    };
+    if id(Path::new("/dev/null")) == Some(file) {
+        return Ok(());
+    }
+    let of = crate::lifeline::file_of;
+    if of(1) == Some(file) {
+        return Err("it is stdout, where the result goes (descriptor 1)".into());
+    }
+    if of(0) == Some(file) {
+        return Err("it is stdin (descriptor 0)".into());
+    }
+    if payload.is_some_and(|p| p.as_os_str() != "-" && id(p) == Some(file)) {
+        return Err("it is the payload's file".into());
+    }
+    if let Some(fd) = lifeline_fd.and_then(|fd| i32::try_from(fd).ok()) {
+        if of(fd) == Some(file) {
+            return Err(format!("it is the lifeline (--lifeline-fd {fd})"));
+        }
+    }
+    Ok(())
 }
 
 /// Writes `line` and a newline to `path` in one write, without waiting: a FIFO no one reads
@@ -622,7 +671,20 @@ fn write_line_to(path: &Path, line: &str) -> io::Result<()> {
         .truncate(true)
         .mode(0o600)
         .custom_flags(flags.bits())
-        .open(at)?;
+        .open(at)
+        .map_err(|e| {
+            // A link that ends in a descriptor's pipe or socket (`/dev/stderr`, whose
+            // `/proc/self/fd/2` names `pipe:[N]`): it is there, but has no name to open.
+            let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink());
+            if e.kind() == io::ErrorKind::NotFound && link && std::fs::metadata(path).is_ok() {
+                io::Error::other(
+                    "it is a link to a descriptor's pipe or socket, not to a file: name the \
+                     descriptor as /dev/fd/N",
+                )
+            } else {
+                e
+            }
+        })?;
     file.write_all(bytes.as_bytes())
 }
 

@@ -527,8 +527,10 @@ mod edges {
         assert_eq!(run.code, 3, "{}", run.stderr);
     }
 
+    /// A new result file is 0600 whatever the umask, with or without a secret answer (README
+    /// "--output").
     #[test]
-    fn a_new_output_file_follows_the_umask() {
+    fn a_new_output_file_is_the_users_alone_whatever_the_umask() {
         use std::os::unix::fs::PermissionsExt;
         let dir = Dir::new();
         let out = dir.path().join("result.json");
@@ -544,7 +546,7 @@ mod edges {
             .unwrap();
         assert_eq!(status.code(), Some(3));
         let mode = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode, 0o644);
+        assert_eq!(mode, 0o600, "{mode:o}");
     }
 }
 

@@ -720,3 +720,209 @@ fn a_request_while_the_external_editor_is_open_is_told_busy_and_why() {
     assert_eq!(exit, 0);
     assert_eq!(result.expect("a result"), answered("some"));
 }
+
+/// A request the channel refuses while it is still being written (larger than its limit, or
+/// a ninth connection at once) is told why: the reply is read although the write failed,
+/// never "no questions take answers", and the questions stay up.
+#[test]
+fn a_request_refused_while_it_is_written_is_told_why() {
+    let (mut s, socket, id) = asking(&["--plain"], &[]);
+    s.expect("1/1>");
+    // Larger than the channel's limit (4 MiB plus 16 times the payload, plus 4096), smaller
+    // than `pi-ask answer`'s own: refused as invalid, the limit named (exit 2).
+    let limit = 4 * 1024 * 1024 + 16 * PAYLOAD.len() + 4096;
+    let request = json!({"id": id, "answers": {"scope": {"customText": "a".repeat(6_000_000)}}});
+    let (code, stdout, stderr) = answer(&socket, &request);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            2,
+            format!(
+                "pi-ask: the answers were not taken: the request is larger than {limit} bytes\n"
+            )
+            .as_str()
+        )
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&stdout).unwrap(),
+        json!({"status": "invalid", "message": "the answers have 1 problem: the questions are \
+            still up", "problems": [{"code": "answers_too_large", "path": "",
+            "message": format!("the request is larger than {limit} bytes")}]})
+    );
+    // Eight connections that send a byte and wait: the ninth is told busy, and why (exit 1).
+    let held: Vec<_> = (0..8)
+        .map(|_| {
+            let mut c = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+            std::io::Write::write_all(&mut c, b"{").unwrap();
+            c
+        })
+        .collect();
+    let request = json!({"id": id, "from": "bridge", "answers": {"scope": "all"}});
+    let why = "8 requests are being served at once: try again";
+    let (code, stdout, stderr) = answer(&socket, &request);
+    assert_eq!(
+        (code, stderr.as_str()),
+        (
+            1,
+            format!("pi-ask: the answers were not taken: {why}\n").as_str()
+        )
+    );
+    assert_eq!(
+        serde_json::from_str::<Value>(&stdout).unwrap(),
+        json!({"status": "busy", "message": why})
+    );
+    drop(held);
+    // The questions were up all along: the next request is taken.
+    let start = Instant::now();
+    loop {
+        let (code, stdout, stderr) = answer(&socket, &request);
+        if code == 0 {
+            break;
+        }
+        // The held connections' threads end within their reading time.
+        assert!(start.elapsed() < TIMEOUT, "{code} {stdout}{stderr}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    s.expect("Submitted (answered from elsewhere: bridge).");
+    let (code, result) = s.finish();
+    assert_eq!((code, result), (0, Some(answered("all"))));
+}
+
+/// `bash -c SCRIPT` in `dir`, `$P` the binary, stdin closed: (exit code, stdout, stderr).
+fn bash_in(dir: &Path, script: &str, stdin: &str) -> (i32, String, String) {
+    use std::io::Write;
+    let mut child = std::process::Command::new("bash")
+        .current_dir(dir)
+        .args(["-c", script])
+        .env("P", env!("CARGO_BIN_EXE_pi-ask"))
+        .env_remove("PI_ASK_ANSWERS")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `--answer-socket-file` never writes into the result's stream or an input: stdout (a pipe
+/// here, as a caller reading the result has it; `/dev/stdout` is its link), stdin, the
+/// payload or the lifeline is a usage error (exit 2), before anything is asked. A link to
+/// another descriptor's pipe is said as such.
+#[test]
+fn the_socket_file_is_never_the_results_stream_or_an_input() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), PAYLOAD).unwrap();
+    let refused = |file: &str, why: &str| {
+        format!("pi-ask: --answer-socket-file {file} cannot be used: {why}\n")
+    };
+    let stdout = "it is stdout, where the result goes (descriptor 1)";
+    let cases = [
+        (
+            "$P q.json --no-input --answer-socket-file /dev/fd/1 < /dev/null",
+            "",
+            refused("/dev/fd/1", stdout),
+        ),
+        (
+            "$P q.json --no-input --answer-socket-file /dev/stdout < /dev/null",
+            "",
+            refused("/dev/stdout", stdout),
+        ),
+        (
+            "$P - --no-input --answer-socket-file /dev/fd/0",
+            PAYLOAD,
+            refused("/dev/fd/0", "it is stdin (descriptor 0)"),
+        ),
+        (
+            "$P q.json --no-input --answer-socket-file q.json < /dev/null",
+            "",
+            refused("q.json", "it is the payload's file"),
+        ),
+        (
+            "exec 3< <(exec 2>/dev/null; sleep 5); $P q.json --no-input --lifeline-fd 3 \
+             --answer-socket-file /dev/fd/3 < /dev/null",
+            "",
+            refused("/dev/fd/3", "it is the lifeline (--lifeline-fd 3)"),
+        ),
+    ];
+    for (script, stdin, said) in cases {
+        assert_eq!(
+            bash_in(dir.path(), script, stdin),
+            (2, String::new(), said),
+            "{script}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("q.json")).unwrap(),
+        PAYLOAD
+    );
+    // `/dev/null` takes the line and is fine; a link to stderr's pipe is named a link.
+    let (code, _, err) = bash_in(
+        dir.path(),
+        "$P q.json --no-input --answer-socket-file /dev/null < /dev/null",
+        "",
+    );
+    assert_eq!((code, err.as_str()), (3, ""));
+    let (_, _, err) = bash_in(
+        dir.path(),
+        "$P q.json --dialogs --output r.json --answer-socket-file /dev/stderr < /dev/null",
+        "",
+    );
+    assert_eq!(
+        err,
+        "pi-ask: cannot write --answer-socket-file /dev/stderr: it is a link to a \
+         descriptor's pipe or socket, not to a file: name the descriptor as /dev/fd/N\n"
+    );
+}
+
+/// The channel's line escapes the characters a terminal would act on (C1 controls,
+/// bidirectional overrides) as `\uXXXX`, on stderr (`--print-answer-socket`, the terminal
+/// when a person runs pi-ask) and in the socket file: the same JSON value, never raw.
+#[test]
+fn the_socket_line_escapes_c1_and_bidi_characters_of_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let odd = folder(dir.path(), "t-\u{9b}31m-\u{202e}-d", 0o700);
+    let said = dialogs_run(
+        dir.path(),
+        &[
+            "--print-answer-socket".as_ref(),
+            "--answer-socket-file".as_ref(),
+            "said.json".as_ref(),
+        ],
+        &[("XDG_RUNTIME_DIR", &odd), ("TMPDIR", &odd)],
+    );
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("{\"answerSocket\""))
+        .unwrap_or_else(|| panic!("no line: {said}"));
+    assert!(
+        !said.contains('\u{9b}') && !said.contains('\u{202e}'),
+        "{said}"
+    );
+    let shown = odd
+        .display()
+        .to_string()
+        .replace('\u{9b}', "\\u009b")
+        .replace('\u{202e}', "\\u202e");
+    assert!(
+        line.starts_with(&format!("{{\"answerSocket\":\"{shown}/pi-ask-")),
+        "{line}"
+    );
+    let v: Value = serde_json::from_str(line).unwrap();
+    assert!(
+        Path::new(v["answerSocket"].as_str().unwrap()).starts_with(&odd),
+        "{v}"
+    );
+    let file = std::fs::read_to_string(dir.path().join("said.json")).unwrap();
+    assert_eq!(file, format!("{line}\n"));
+}

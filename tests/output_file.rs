@@ -787,3 +787,43 @@ fn sigterm_during_a_slow_write_removes_the_temporary_file_and_says_so() {
     );
     assert!(names(&dir).is_empty(), "{:?}", names(&dir));
 }
+
+/// A new result file is the user's alone (0600) whatever the umask: a result may hold a
+/// secret answer (README "--output"). A file of the user's keeps its mode.
+#[test]
+fn a_new_result_file_is_the_users_alone() {
+    let dir = Dir::new();
+    let payload = dir.file(
+        "q.json",
+        r#"{"title": "Login", "questions": [{"id": "pw", "prompt": "Database password?",
+            "secret": true, "options": []}]}"#,
+    );
+    let answers = dir.file(
+        "a.json",
+        r#"{"answers": {"pw": {"customText": "hunter2"}}}"#,
+    );
+    let run_with_umask = |output: &str| {
+        let mut cmd = std::process::Command::new("sh");
+        cmd.current_dir(dir.path())
+            .args(["-c", "umask 022; exec \"$@\"", "sh"])
+            .arg(env!("CARGO_BIN_EXE_pi-ask"))
+            .arg(&payload)
+            .arg("--answers")
+            .arg(&answers)
+            .args(["-o", output])
+            .env_remove("PI_ASK_ANSWERS")
+            .env_remove("PI_ASK_TIMEOUT");
+        run_cmd(&mut assert_cmd::Command::from_std(cmd))
+    };
+    let run = run_with_umask("r.json");
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+    let out = dir.path().join("r.json");
+    assert!(std::fs::read_to_string(&out).unwrap().contains("hunter2"));
+    let mode = std::fs::metadata(&out).unwrap().mode() & 0o7777;
+    assert_eq!(mode, 0o600, "{mode:o}");
+    // The user's own file, made readable on purpose, keeps its mode.
+    std::fs::set_permissions(&out, std::fs::Permissions::from_mode(0o644)).unwrap();
+    assert_eq!(run_with_umask("r.json").code, 0);
+    let mode = std::fs::metadata(&out).unwrap().mode() & 0o7777;
+    assert_eq!(mode, 0o644, "{mode:o}");
+}
