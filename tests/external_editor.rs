@@ -925,23 +925,45 @@ fn an_editor_that_leaves_modes_on_has_them_reset_after_it_and_at_the_end() {
     assert!(s.cursor_visible());
 }
 
-#[test]
-fn the_timeout_ending_an_editor_that_left_modes_on_resets_them() {
+/// pi-ask ended by `end` while an editor that set [`EDITOR_MODES`] sleeps: the editor ended,
+/// the reset written after it, no mouse reporting or application cursor keys left, the cursor
+/// visible; the exit code and the result.
+fn ended_with_modes_on(
+    args: &[&str],
+    end: impl FnOnce(&mut Session),
+) -> (i32, serde_json::Value) {
     let dir = tempfile::tempdir().unwrap();
     let body = format!(
         "{EDITOR_MODES}\ntrap '' INT HUP\necho $$ > '{d}/pid.new'\nmv '{d}/pid.new' '{d}/pid'\nexec sleep 30",
         d = dir.path().display()
     );
     let editor = script(dir.path(), "modes_sleeping.sh", &body);
-    let mut s = Session::spawn_with(PREFS, &["--timeout", "3"], editor_options(&editor));
+    let mut s = Session::spawn_with(PREFS, args, editor_options(&editor));
     open_the_external_editor(&mut s);
     let pid = editor_pid(dir.path());
     assert_eq!(s.mouse_or_application_cursor(), (true, true));
+    end(&mut s);
     let (code, result) = s.finish();
     assert_gone(pid, "the external editor");
-    assert_eq!(code, 124);
-    assert_eq!(result.unwrap()["details"]["error"]["code"], "timeout");
     assert_reset_after_the_editor(&s, None);
     assert_eq!(s.mouse_or_application_cursor(), (false, false));
     assert!(s.cursor_visible());
+    (code, result.expect("a result"))
+}
+
+#[test]
+fn the_timeout_ending_an_editor_that_left_modes_on_resets_them() {
+    let (code, result) = ended_with_modes_on(&["--timeout", "3"], |_| {});
+    assert_eq!(code, 124);
+    assert_eq!(result["details"]["error"]["code"], "timeout");
+}
+
+#[test]
+fn a_sigterm_ending_an_editor_that_left_modes_on_resets_them() {
+    let (code, result) = ended_with_modes_on(&[], |s| {
+        crate::common::wait_until_handled(s.pid() as u32, libc::SIGTERM);
+        s.signal(libc::SIGTERM);
+    });
+    assert_eq!(code, 143);
+    assert_eq!(result["details"]["error"]["code"], "aborted");
 }

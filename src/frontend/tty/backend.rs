@@ -251,6 +251,9 @@ impl Backend for TtyBackend {
         if self.in_the_background {
             return Ok(None);
         }
+        // A report already waiting (typed, pasted, Shift+F3) is not the answer: what came is
+        // read first, its keys kept for after.
+        self.keys.read_pending(&mut self.early)?;
         crate::terminal::write_tty(b"\x1b[6n")?;
         let answer = self
             .keys
