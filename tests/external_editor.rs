@@ -872,7 +872,8 @@ fn ctrl_g_makes_its_file_only_where_no_other_user_can_swap_it() {
 /// What an editor may leave on the terminal as it exits or is ended: the DEC line-drawing
 /// charset, mouse reporting (SGR), a hidden cursor, no autowrap, application cursor keys,
 /// reverse screen (written to `/dev/tty`).
-const EDITOR_MODES: &str = r"printf '\033(0\033[?1000h\033[?1006h\033[?25l\033[?7l\033[?1h\033[?5h' > /dev/tty";
+const EDITOR_MODES: &str =
+    r"printf '\033(0\033[?1000h\033[?1006h\033[?25l\033[?7l\033[?1h\033[?5h' > /dev/tty";
 
 /// Every part of the reset pi-ask writes after an external editor.
 const EDITOR_RESET: [&str; 10] = [
@@ -920,7 +921,10 @@ fn an_editor_that_leaves_modes_on_has_them_reset_after_it_and_at_the_end() {
     assert_eq!(s.mouse_or_application_cursor(), (false, false));
     assert!(s.screen().contains("2/2 Frontend"));
     let result = submitted_from_the_second_question(&mut s);
-    assert_eq!(result["details"]["answers"]["style"]["customText"], "edited");
+    assert_eq!(
+        result["details"]["answers"]["style"]["customText"],
+        "edited"
+    );
     assert_eq!(s.mouse_or_application_cursor(), (false, false));
     assert!(s.cursor_visible());
 }
@@ -928,10 +932,7 @@ fn an_editor_that_leaves_modes_on_has_them_reset_after_it_and_at_the_end() {
 /// pi-ask ended by `end` while an editor that set [`EDITOR_MODES`] sleeps: the editor ended,
 /// the reset written after it, no mouse reporting or application cursor keys left, the cursor
 /// visible; the exit code and the result.
-fn ended_with_modes_on(
-    args: &[&str],
-    end: impl FnOnce(&mut Session),
-) -> (i32, serde_json::Value) {
+fn ended_with_modes_on(args: &[&str], end: impl FnOnce(&mut Session)) -> (i32, serde_json::Value) {
     let dir = tempfile::tempdir().unwrap();
     let body = format!(
         "{EDITOR_MODES}\ntrap '' INT HUP\necho $$ > '{d}/pid.new'\nmv '{d}/pid.new' '{d}/pid'\nexec sleep 30",
