@@ -942,7 +942,15 @@ fn ended_with_modes_on(args: &[&str], end: impl FnOnce(&mut Session)) -> (i32, s
     let mut s = Session::spawn_with(PREFS, args, editor_options(&editor));
     open_the_external_editor(&mut s);
     let pid = editor_pid(dir.path());
-    assert_eq!(s.mouse_or_application_cursor(), (true, true));
+    // The editor's modes reach the pty's screen (its reader may still be parsing them).
+    let start = std::time::Instant::now();
+    while s.mouse_or_application_cursor() != (true, true) {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(15),
+            "no editor modes"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
     end(&mut s);
     let (code, result) = s.finish();
     assert_gone(pid, "the external editor");
