@@ -1052,10 +1052,10 @@ fn an_elaborate_ending_leaves_one_line_per_note_asked() {
 /// A cursor position report already in the input when the window shrinks (xterm's Shift+F3
 /// is `ESC[1;2R`; here `ESC[2;1R`, "row 2", sent with the resize) is not the answer to the
 /// query after the resize: the block is drawn once, under the shell's lines, not a second
-/// time below a first copy left at the row the fake report named. Whether the report is
-/// still unread when the resize is heard depends on timing (a busy machine); the key
-/// reader's test `a_cursor_report_waiting_before_the_query_is_not_its_answer` holds the rule
-/// every time.
+/// time below a first copy left at the row the fake report named. Whether the report comes
+/// before the query or while it is out depends on timing; the unit tests
+/// `a_cursor_report_waiting_before_the_query_is_not_its_answer` (src/keys) and
+/// `a_told_row_the_resize_cannot_give_is_no_answer` (the region) hold each case every time.
 #[test]
 fn a_cursor_report_waiting_with_a_resize_is_not_the_answer() {
     if !tmux_available("inline") {
@@ -1074,6 +1074,14 @@ fn a_cursor_report_waiting_with_a_resize_is_not_the_answer() {
     tmux(
         &socket,
         &[
+            "resize-window",
+            "-t",
+            "t",
+            "-x",
+            "100",
+            "-y",
+            "26",
+            ";",
             "send-keys",
             "-t",
             "t",
@@ -1084,14 +1092,6 @@ fn a_cursor_report_waiting_with_a_resize_is_not_the_answer() {
             "3b",
             "31",
             "52",
-            ";",
-            "resize-window",
-            "-t",
-            "t",
-            "-x",
-            "100",
-            "-y",
-            "26",
         ],
     );
     // A key after the resize: its frame is drawn once the resize's is.
