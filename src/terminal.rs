@@ -55,6 +55,12 @@ const ENTER_ALT_SCREEN: &str = "\x1b[?1049h\x1b[H\x1b[2J";
 const LEAVE_ALT_SCREEN: &str = "\x1b[?1049l";
 /// Bracketed paste off, cursor visible, attributes reset.
 const RESET_MODES: &str = "\x1b[?2004l\x1b[?25h\x1b[0m";
+/// What an external editor may leave on that pi-ask never uses, put back: mouse reporting off
+/// (X10/normal, button-event, any-event, SGR and urxvt encodings), normal cursor keys (`?1l`),
+/// autowrap on (`?7h`), normal (not reverse) screen (`?5l`), the ASCII charset in G0
+/// (`ESC(B`), and the cursor visible (a frame drawn after hides it again when it should).
+const EDITOR_RESET: &str =
+    "\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1l\x1b[?7h\x1b[?5l\x1b(B\x1b[?25h";
 
 /// How long the watcher lets the front end handle a SIGINT itself (console raises SIGINT
 /// when it reads Ctrl+C, and the prompt then returns an `Interrupted` error the front end
@@ -338,6 +344,28 @@ static QUIET: AtomicBool = AtomicBool::new(false);
 /// starts.
 pub fn set_quiet(on: bool) {
     QUIET.store(on, Ordering::SeqCst);
+}
+
+/// Whether an external editor was started during the run (see [`editor_starts`]).
+static EDITOR_RAN: AtomicBool = AtomicBool::new(false);
+
+/// Tells [`restore`] that an external editor (Ctrl+G) is about to get the terminal: from
+/// then on every ending also writes the editor's reset (mouse reporting off, normal cursor
+/// keys, autowrap, normal screen, ASCII charset, cursor visible), since an editor ended by
+/// `--timeout` or a signal, or one that exits with its modes changed, would leave them to the
+/// shell (docs/interactive.md, "Ending from outside").
+pub fn editor_starts() {
+    EDITOR_RAN.store(true, Ordering::SeqCst);
+}
+
+/// After the external editor returned (however it ended): the editor's reset (see
+/// [`editor_starts`]) written, in the foreground and never in plain or quiet mode (a dumb
+/// terminal would print it), as [`restore`] writes its own. Never fails (a terminal that
+/// went away needs no reset).
+pub fn editor_returned() {
+    if in_the_foreground() && !PLAIN.load(Ordering::SeqCst) && !QUIET.load(Ordering::SeqCst) {
+        let _ = write_tty(EDITOR_RESET.as_bytes());
+    }
 }
 
 /// Whether the plain front end is asking (see [`set_plain`]).
@@ -810,9 +838,10 @@ pub fn save_modes() {
 }
 
 /// Puts the terminal back as it was before the flow: the saved modes (raw mode off, echo
-/// on), bracketed paste off, cursor visible, and the original screen when the alternate
-/// screen is in use. Safe to call more than once and from any thread; never fails (a
-/// terminal that went away needs no restoring). In plain mode ([`set_plain`]) it writes
+/// on), bracketed paste off, cursor visible, the external editor's reset when one ran
+/// ([`editor_starts`]), and the original screen when the alternate screen is in use. Safe to
+/// call more than once and from any thread; never fails (a terminal that went away needs no
+/// restoring). In plain mode ([`set_plain`]) it writes
 /// nothing, only the modes are put back. In the background (a run that timed out there after
 /// a stop and `bg`) the terminal is its foreground job's: nothing of pi-ask's is on it.
 pub fn restore() {
@@ -820,6 +849,9 @@ pub fn restore() {
         return;
     }
     let mut out = String::from(RESET_MODES);
+    if EDITOR_RAN.load(Ordering::SeqCst) {
+        out.push_str(EDITOR_RESET);
+    }
     if ALT_SCREEN.swap(false, Ordering::SeqCst) {
         out.push_str(LEAVE_ALT_SCREEN);
     }

@@ -868,3 +868,111 @@ fn ctrl_g_makes_its_file_only_where_no_other_user_can_swap_it() {
     s.send("\x03");
     s.finish();
 }
+
+/// What an editor may leave on the terminal as it exits or is ended: the DEC line-drawing
+/// charset, mouse reporting (SGR), a hidden cursor, no autowrap, application cursor keys,
+/// reverse screen (written to `/dev/tty`).
+const EDITOR_MODES: &str =
+    r"printf '\033(0\033[?1000h\033[?1006h\033[?25l\033[?7l\033[?1h\033[?5h' > /dev/tty";
+
+/// Every part of the reset pi-ask writes after an external editor.
+const EDITOR_RESET: [&str; 10] = [
+    "\x1b[?1000l",
+    "\x1b[?1002l",
+    "\x1b[?1003l",
+    "\x1b[?1006l",
+    "\x1b[?1015l",
+    "\x1b[?1l",
+    "\x1b[?7h",
+    "\x1b[?5l",
+    "\x1b(B",
+    "\x1b[?25h",
+];
+
+/// `bytes` (what pi-ask and the editor wrote) after the editor's [`EDITOR_MODES`], up to the
+/// end if `to` is none, else up to the first `to` after them; each part of the reset is in it,
+/// and the pty's screen reports neither the mouse nor application cursor keys.
+fn assert_reset_after_the_editor(s: &Session, to: Option<&str>) {
+    let out = s.output_text();
+    let at = out.rfind("\x1b[?5h").expect("the editor's modes") + 5;
+    let after = &out[at..];
+    let after = match to {
+        Some(to) => &after[..after.find(to).expect("the end marker")],
+        None => after,
+    };
+    for part in EDITOR_RESET {
+        assert!(after.contains(part), "{part:?} not written in {after:?}");
+    }
+}
+
+#[test]
+fn an_editor_that_leaves_modes_on_has_them_reset_after_it_and_at_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let editor = script(
+        dir.path(),
+        "modes.sh",
+        &format!("{EDITOR_MODES}\nprintf 'edited\\n' > \"$1\""),
+    );
+    let mut s = with_editor(&editor);
+    open_the_external_editor(&mut s);
+    s.wait_for("2/2 Frontend");
+    // Back from the editor, before the next key: its modes are reset.
+    assert_reset_after_the_editor(&s, Some("2/2 Frontend"));
+    assert_eq!(s.mouse_or_application_cursor(), (false, false));
+    assert!(s.screen().contains("2/2 Frontend"));
+    let result = submitted_from_the_second_question(&mut s);
+    assert_eq!(
+        result["details"]["answers"]["style"]["customText"],
+        "edited"
+    );
+    assert_eq!(s.mouse_or_application_cursor(), (false, false));
+    assert!(s.cursor_visible());
+}
+
+/// pi-ask ended by `end` while an editor that set [`EDITOR_MODES`] sleeps: the editor ended,
+/// the reset written after it, no mouse reporting or application cursor keys left, the cursor
+/// visible; the exit code and the result.
+fn ended_with_modes_on(args: &[&str], end: impl FnOnce(&mut Session)) -> (i32, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let body = format!(
+        "{EDITOR_MODES}\ntrap '' INT HUP\necho $$ > '{d}/pid.new'\nmv '{d}/pid.new' '{d}/pid'\nexec sleep 30",
+        d = dir.path().display()
+    );
+    let editor = script(dir.path(), "modes_sleeping.sh", &body);
+    let mut s = Session::spawn_with(PREFS, args, editor_options(&editor));
+    open_the_external_editor(&mut s);
+    let pid = editor_pid(dir.path());
+    // The editor's modes reach the pty's screen (its reader may still be parsing them).
+    let start = std::time::Instant::now();
+    while s.mouse_or_application_cursor() != (true, true) {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(15),
+            "no editor modes"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    end(&mut s);
+    let (code, result) = s.finish();
+    assert_gone(pid, "the external editor");
+    assert_reset_after_the_editor(&s, None);
+    assert_eq!(s.mouse_or_application_cursor(), (false, false));
+    assert!(s.cursor_visible());
+    (code, result.expect("a result"))
+}
+
+#[test]
+fn the_timeout_ending_an_editor_that_left_modes_on_resets_them() {
+    let (code, result) = ended_with_modes_on(&["--timeout", "3"], |_| {});
+    assert_eq!(code, 124);
+    assert_eq!(result["details"]["error"]["code"], "timeout");
+}
+
+#[test]
+fn a_sigterm_ending_an_editor_that_left_modes_on_resets_them() {
+    let (code, result) = ended_with_modes_on(&[], |s| {
+        crate::common::wait_until_handled(s.pid() as u32, libc::SIGTERM);
+        s.signal(libc::SIGTERM);
+    });
+    assert_eq!(code, 143);
+    assert_eq!(result["details"]["error"]["code"], "aborted");
+}

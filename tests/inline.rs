@@ -1048,3 +1048,61 @@ fn an_elaborate_ending_leaves_one_line_per_note_asked() {
     );
     assert_eq!(forbidden(&s.output()), Vec::<String>::new());
 }
+
+/// A cursor position report already in the input when the window shrinks (xterm's Shift+F3
+/// is `ESC[1;2R`; here `ESC[2;1R`, "row 2", sent with the resize) is not the answer to the
+/// query after the resize: the block is drawn once, under the shell's lines, not a second
+/// time below a first copy left at the row the fake report named. Whether the report comes
+/// before the query or while it is out depends on timing; the unit tests
+/// `a_cursor_report_waiting_before_the_query_is_not_its_answer` (src/keys) and
+/// `a_told_row_the_resize_cannot_give_is_no_answer` (the region) hold each case every time.
+#[test]
+fn a_cursor_report_waiting_with_a_resize_is_not_the_answer() {
+    if !tmux_available("inline") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.json"), PREFS).unwrap();
+    let socket = format!("pi-ask-inline-cpr-{}", std::process::id());
+    let command = format!(
+        "cd {} && for i in $(seq 1 20); do echo shell line $i; done && LANG=C.UTF-8 NO_COLOR=1 PI_ASK_KEY_GRACE=0 PI_ASK_SCREEN=inline {} q.json --output r.json; sleep 60",
+        dir.path().display(),
+        env!("CARGO_BIN_EXE_pi-ask")
+    );
+    tmux_session(&socket, 100, 30, &command);
+    tmux_wait(&socket, "the question", |p| p.contains("? keys"));
+    tmux(
+        &socket,
+        &[
+            "resize-window",
+            "-t",
+            "t",
+            "-x",
+            "100",
+            "-y",
+            "26",
+            ";",
+            "send-keys",
+            "-t",
+            "t",
+            "-H",
+            "1b",
+            "5b",
+            "32",
+            "3b",
+            "31",
+            "52",
+        ],
+    );
+    // A key after the resize: its frame is drawn once the resize's is.
+    tmux(&socket, &["send-keys", "-t", "t", "Down"]);
+    let pane = tmux_wait(&socket, "the frame after Down", |p| {
+        p.contains("> ( ) 2. Balanced")
+    });
+    tmux(&socket, &["send-keys", "-t", "t", "Escape"]);
+    tmux(&socket, &["kill-server"]);
+    let count = |what: &str| pane.lines().filter(|l| l.contains(what)).count();
+    assert_eq!(count("1. Minimal"), 1, "{pane}");
+    assert_eq!(count("shell line 20"), 1, "{pane}");
+    assert_eq!(count("? keys"), 1, "{pane}");
+}

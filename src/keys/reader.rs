@@ -19,6 +19,10 @@ pub enum Input {
     TimedOut,
 }
 
+/// The most bytes [`KeyReader::read_pending`] reads before a cursor position query: what is
+/// left of a longer paste stays unread for the keys after it.
+pub const MAX_READ_BEFORE_QUERY: usize = 4096;
+
 /// Where the bytes of keys come from, one at a time.
 pub trait ByteSource {
     /// Waits at most `timeout` (`None`: as long as it takes; `Some(Duration::ZERO)`: only
@@ -285,6 +289,37 @@ impl<S: ByteSource, C: Clock> KeyReader<S, C> {
                 }
             }
         }
+    }
+
+    /// Reads what already came and was not read yet, without waiting (up to
+    /// [`MAX_READ_BEFORE_QUERY`] bytes): the keys decoded from it and the resizes are pushed
+    /// to `early`, in order, and a cursor position report in it is swallowed, as one nobody
+    /// asked for. Call it just before writing a cursor position query (`ESC[6n`): a report
+    /// already waiting (typed, pasted, or xterm's Shift+F3 `ESC[1;2R`) is then never taken
+    /// for its answer ([`KeyReader::cursor_report`]).
+    ///
+    /// Errors: as [`KeyReader::next`].
+    pub fn read_pending(&mut self, early: &mut VecDeque<Event>) -> io::Result<()> {
+        self.decoder.expect_cursor_report(false);
+        for _ in 0..MAX_READ_BEFORE_QUERY {
+            match self.source.read_byte(Some(Duration::ZERO))? {
+                Input::Byte(b) => {
+                    let at = self.clock.now();
+                    self.decoder.feed(b, at);
+                }
+                Input::Resize => {
+                    while let Some(key) = self.decoder.next_key() {
+                        early.push_back(Event::Key(key));
+                    }
+                    early.push_back(Event::Resize);
+                }
+                Input::TimedOut => break,
+            }
+        }
+        while let Some(key) = self.decoder.next_key() {
+            early.push_back(Event::Key(key));
+        }
+        Ok(())
     }
 
     /// Waits at most `within` for the answer to a cursor position query (`ESC[6n`) the caller
@@ -555,6 +590,44 @@ mod tests {
         assert_eq!(clock.now(), start + ms(200));
         assert_eq!(Vec::from(early), [Event::Key(Key::Char('x'))]);
         assert_eq!(r.next(None).unwrap(), Event::Key(Key::Char('y')));
+    }
+
+    #[test]
+    fn a_cursor_report_waiting_before_the_query_is_not_its_answer() {
+        let (mut r, clock) = reader();
+        // Already there as the query is written: a key, Shift+F3 (`ESC[1;2R`, a report's
+        // shape), a resize, another key.
+        r.source_mut()
+            .push_bytes(ms(0), b"a\x1b[1;2R")
+            .push(ms(0), Input::Resize)
+            .push_bytes(ms(0), b"b")
+            .push_bytes(ms(5), b"\x1b[20;1R");
+        let mut early = VecDeque::new();
+        r.read_pending(&mut early).unwrap();
+        assert_eq!(
+            Vec::from(early.clone()),
+            [
+                Event::Key(Key::Char('a')),
+                Event::Resize,
+                Event::Key(Key::Char('b'))
+            ]
+        );
+        let start = clock.now();
+        // The answer is the report that came after the query.
+        assert_eq!(r.cursor_report(ms(200), &mut early).unwrap(), Some((20, 1)));
+        assert_eq!(clock.now(), start + ms(5));
+        assert_eq!(early.len(), 3);
+    }
+
+    #[test]
+    fn reading_before_the_query_stops_at_its_bound() {
+        let (mut r, _) = reader();
+        let many = vec![b'x'; MAX_READ_BEFORE_QUERY + 1];
+        r.source_mut().push_bytes(ms(0), &many);
+        let mut early = VecDeque::new();
+        r.read_pending(&mut early).unwrap();
+        assert_eq!(early.len(), MAX_READ_BEFORE_QUERY);
+        assert_eq!(r.source().remaining(), 1);
     }
 
     #[test]

@@ -507,6 +507,17 @@ impl Session {
         !self.screen.lock().unwrap().screen().hide_cursor()
     }
 
+    /// Whether the terminal reports the mouse now (any of `?1000h`, `?1002h`, `?1003h`) or
+    /// sends its cursor keys in application mode (`?1h`).
+    pub fn mouse_or_application_cursor(&self) -> (bool, bool) {
+        let parser = self.screen.lock().unwrap();
+        let screen = parser.screen();
+        (
+            screen.mouse_protocol_mode() != vt100::MouseProtocolMode::None,
+            screen.application_cursor(),
+        )
+    }
+
     /// Whether the alternate screen is active now.
     pub fn alternate_screen(&self) -> bool {
         self.screen.lock().unwrap().screen().alternate_screen()

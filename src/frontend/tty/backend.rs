@@ -251,6 +251,9 @@ impl Backend for TtyBackend {
         if self.in_the_background {
             return Ok(None);
         }
+        // A report already waiting (typed, pasted, Shift+F3) is not the answer: what came is
+        // read first, its keys kept for after.
+        self.keys.read_pending(&mut self.early)?;
         crate::terminal::write_tty(b"\x1b[6n")?;
         let answer = self
             .keys
@@ -297,6 +300,8 @@ impl Backend for TtyBackend {
         if let Some(raw) = self.raw.take() {
             raw.restore()?;
         }
+        // From here every ending also resets what an editor may leave on.
+        crate::terminal::editor_starts();
         // In pi-ask's process group, the terminal's foreground one (so that it can read the
         // terminal, and Ctrl+Z stops it with the run), with the terminal as its streams and
         // no other descriptor; every ending of the run ends it (src/leftovers.rs).
@@ -316,6 +321,8 @@ impl Backend for TtyBackend {
         };
         // A signal's ending ended the editor and owns the run from here: nothing is set up.
         crate::terminal::yield_to_a_pending_signal();
+        // What the editor left on (mouse reporting, cursor keys, ...) is put back.
+        crate::terminal::editor_returned();
         self.raw = Some(RawMode::enable(self.keys.source().tty())?);
         self.write(PASTE_ON)?;
         Ok(run)

@@ -457,6 +457,29 @@ fn a_shorter_window_gives_up_the_rows_the_cursor_moved_up() {
 }
 
 #[test]
+fn a_told_row_the_resize_cannot_give_is_no_answer() {
+    // 24 to 20 rows at the same width: the cursor (row 9) moves up 4 rows at most. Row 1
+    // (a report waiting in the input, Shift+F3) cannot be true: placed as without an answer.
+    let (mut r, t, _) = told_region(false);
+    r.resized_at(80, 80, 20, &t, Some(1));
+    assert_eq!(r.at(), 9);
+    assert!(!r.is_given_up(Entry::Title));
+    // Nor a row past the window's bottom.
+    let (mut r, t, _) = told_region(false);
+    r.resized_at(80, 80, 20, &t, Some(20));
+    assert_eq!(r.at(), 9);
+    // Four rows up can be: the top four went into the history.
+    let (mut r, t, _) = told_region(false);
+    r.resized_at(80, 80, 20, &t, Some(5));
+    assert_eq!(r.at(), 5);
+    assert!(r.is_given_up(Entry::Title));
+    // A rewrap may move the cursor anywhere: a narrower window's row is taken.
+    let (mut r, t, _) = told_region(false);
+    r.resized_at(80, 60, 20, &t, Some(1));
+    assert_eq!(r.at(), 1);
+}
+
+#[test]
 fn without_the_cursors_rows_a_resize_is_placed_as_before() {
     // No answer after the resize: a taller window pulls nothing back unless in tmux.
     let (mut r, t, _) = told_region(false);

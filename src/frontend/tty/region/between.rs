@@ -55,6 +55,7 @@ impl Region {
             self.at = self.at.min(rows.saturating_sub(1));
             return;
         }
+        let cursor = cursor.filter(|&now| self.could_be_at(now, old_cols, cols, rows));
         let cols = cols.max(1);
         let grown = rows.saturating_sub(self.rows);
         let shorter = rows < self.rows;
@@ -139,6 +140,18 @@ impl Region {
         self.exists = up + under;
         self.dirty = up + under;
         self.screen_at = cursor;
+    }
+
+    /// Whether the cursor can be on row `now` (from the screen's top, from 0) after the window
+    /// went from `self.rows` to `rows` rows: a told row it cannot be on is no answer (a
+    /// report typed or pasted as the query was out, xterm's Shift+F3 `ESC[1;2R`), and the
+    /// resize is placed as without one. At the same width, with the row before known
+    /// ([`Region::cursor_told`]), the cursor moves up by no more than the rows the window lost
+    /// (the top rows pushed into the history); a rewrap may move it anywhere.
+    fn could_be_at(&self, now: usize, old_cols: usize, cols: usize, rows: usize) -> bool {
+        let lost = self.rows.saturating_sub(rows);
+        now < rows.max(1)
+            && (cols != old_cols || self.screen_at.is_none_or(|before| now + lost >= before))
     }
 
     /// Inline: whatever was drawn stays as the terminal has it, and the region starts again at
