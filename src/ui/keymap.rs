@@ -389,6 +389,30 @@ pub fn action(map: &[Binding], key: &Key) -> Option<Action> {
     })
 }
 
+/// Whether `key` is a letter with a key's action on a screen that filters (`a`, `i`, `j`,
+/// `k`, `n`, `N`, `v` at a list): read with more input right behind it (a word typed fast,
+/// its keys in one burst), it may be the first letter of a word, so it waits for the next
+/// key ([`begins_a_word`]) before it acts.
+pub fn may_begin_a_word(map: &[Binding], key: &Key) -> bool {
+    match (key, action(map, key)) {
+        (Key::Char(c), Some(a)) => {
+            c.is_alphabetic()
+                && !matches!(a, Action::Type(_))
+                && map.iter().any(|b| b.action == Action::Filter)
+        }
+        _ => false,
+    }
+}
+
+/// Whether the key bound letter `held` ([`may_begin_a_word`]) and the key `next` right
+/// behind it in the same burst are a word's letters: `next` a letter or digit other than
+/// `held` (a key held down repeats: `jjj` still moves). A word's letters go to the filter,
+/// as in fzf (`angular` filters, its `a` never ticks all nor its `n` opens a note); else
+/// `held` acts as its key, then `next` does.
+pub fn begins_a_word(held: char, next: &Key) -> bool {
+    matches!(next, Key::Char(c) if c.is_alphanumeric() && *c != held)
+}
+
 /// The hint line of a screen, within `width` columns: `prefix` words first (a screen's own,
 /// such as "Press 1 again to submit"), then each binding with a hint in the map's order while
 /// it fits, leaving out the global keys in `quiet` ([`quiet_globals`]), then `? keys` when the
