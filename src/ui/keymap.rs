@@ -540,6 +540,7 @@ pub fn key_list_with(map: &[Binding], digits: Option<(String, String)>) -> Vec<S
         .into_iter()
         .map(|b| match (&digits, b.action) {
             (Some((name, words)), Action::Number(_)) => (name.clone(), words.clone()),
+            (_, Action::Filter) => (keys_name(b), K::filter_or_word(&key_letters(map))),
             _ => (keys_name(b), b.describe.to_string()),
         })
         .collect();
@@ -548,6 +549,26 @@ pub fn key_list_with(map: &[Binding], digits: Option<(String, String)>) -> Vec<S
         .into_iter()
         .map(|(k, d)| format!("{k}{}  {d}", " ".repeat(w - width_of(&k))))
         .collect()
+}
+
+/// The letters with a key's action on a screen, blank-separated, in the alphabet's order
+/// (`a i j k n N v`): the ones a word typed slowly acts on ([`may_begin_a_word`]).
+fn key_letters(map: &[Binding]) -> String {
+    let mut letters: Vec<char> = map
+        .iter()
+        .flat_map(|b| b.keys)
+        .filter_map(|k| match k {
+            Key::Char(c) if c.is_alphabetic() => Some(*c),
+            _ => None,
+        })
+        .collect();
+    letters.sort_by_key(|c| (c.to_ascii_lowercase(), c.is_uppercase()));
+    letters.dedup();
+    letters
+        .iter()
+        .map(char::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// [`key_list_with`] with the map's own words for the digits.
@@ -908,6 +929,39 @@ mod tests {
             review.contains(&format!("Esc q    {}", K::CANCEL)),
             "{review:?}"
         );
+    }
+
+    #[test]
+    fn the_key_list_names_the_letters_that_are_keys_and_a_word_filters() {
+        let line = |map| {
+            key_list(map)
+                .into_iter()
+                .find(|l| l.starts_with('/'))
+                .unwrap()
+        };
+        assert_eq!(
+            line(MULTI),
+            "/        filter the options (or type a word; a i j k n N v alone are keys)"
+        );
+        assert_eq!(
+            line(SINGLE),
+            "/        filter the options (or type a word; j k n N v alone are keys)"
+        );
+        // A key's letter at a list may begin a word; a letter no key has, a digit, Space or a
+        // letter on a screen without a filter never waits.
+        assert!(may_begin_a_word(MULTI, &Key::Char('a')));
+        assert!(may_begin_a_word(SINGLE, &Key::Char('N')));
+        for key in [Key::Char('x'), Key::Char('3'), Key::Char(' '), Key::Enter] {
+            assert!(!may_begin_a_word(MULTI, &key), "{key:?}");
+        }
+        assert!(!may_begin_a_word(REVIEW, &Key::Char('v')));
+        assert!(!may_begin_a_word(SINGLE, &Key::Char('a')));
+        // The next key of the burst: a word's letter or digit, not the same key repeated.
+        assert!(begins_a_word('a', &Key::Char('n')));
+        assert!(begins_a_word('v', &Key::Char('3')));
+        assert!(!begins_a_word('j', &Key::Char('j')));
+        assert!(!begins_a_word('n', &Key::Enter));
+        assert!(!begins_a_word('a', &Key::Char(' ')));
     }
 
     #[test]
