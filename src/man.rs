@@ -393,7 +393,8 @@ pub fn render() -> String {
         page.prose(heading, &paragraphs);
     }
     page.man(&man, Man::render_version_section);
-    page.text
+    // `--help` points to this page's sections (`pi-ask man`: ANSWERS FILE); here they are below.
+    page.text.replace("(`pi\\-ask man`: ", "(see ")
 }
 
 /// The page being written. Every roff document starts with the same preamble (it defines the
@@ -547,6 +548,13 @@ mod tests {
                 "Signals: 128 + the signal number."
             ]
         );
+    }
+
+    #[test]
+    fn the_page_points_to_its_own_sections_not_to_itself() {
+        let page = render();
+        assert!(!page.contains("pi\\-ask man`:"), "the page names itself");
+        assert!(page.contains("(see ANSWERS FILE); no terminal is opened"));
     }
 
     #[test]

@@ -664,16 +664,18 @@ impl<B: Backend> Session<'_, B> {
     /// What a digit's `outcome` claims: an Enter next, when it chose an option and so moved
     /// on ([`Session::enter_of_a_choice`]).
     fn claim_after(&mut self, outcome: &Outcome) {
-        self.choice_claims_enter =
-            matches!(outcome, Outcome::Apply(Command::Choose(_))).then(|| {
-                let now = self.io.now();
-                if self.io.input_pending() {
-                    // The same burst: claimed whatever the grace.
-                    now + Duration::from_secs(1)
-                } else {
-                    now + self.grace.choice_confirmation()
-                }
-            });
+        if !matches!(outcome, Outcome::Apply(Command::Choose(_))) {
+            self.choice_claims_enter = None;
+            return;
+        }
+        let now = self.io.now();
+        let window = self.grace.choice_confirmation();
+        self.choice_claims_enter = if self.io.input_pending() {
+            // The same burst: the next key is claimed whatever the grace.
+            Some(now + window.max(Duration::from_secs(1)))
+        } else {
+            (!window.is_zero()).then(|| now + window)
+        };
     }
 
     /// Acts on a key at a menu, a pager or an editor.
