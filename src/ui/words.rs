@@ -152,6 +152,10 @@ pub fn review_folded(answers: usize, lines: usize) -> String {
     }
 }
 
+/// The line under a review answer cut keeping its end (`This is a very long … (A)`): the key
+/// that shows it whole.
+pub const REVIEW_CUT: &str = "cut in the middle \u{b7} v shows all";
+
 /// `a`'s hint on a long multi-select list (`a all`).
 pub const HINT_ALL: &str = "all";
 
