@@ -811,6 +811,27 @@ mod tests {
     }
 
     #[test]
+    fn a_cut_answer_keeps_its_end_in_the_transcript_line() {
+        let label = |end: &str| {
+            format!("This is a very long option label that keeps going well past the width of an eighty column terminal so it must wrap or be cut somewhere sensible ({end})")
+        };
+        let p = parse_payload(
+            &json!({"questions": [{"id": "l", "label": "Long labels", "prompt": "Which?",
+                "options": [{"value": "a", "label": label("A")}, {"value": "b", "label": label("B")}]}]})
+            .to_string(),
+        )
+        .unwrap();
+        let mut flow = Flow::new(&p);
+        flow.apply(Command::Choose(1)).unwrap();
+        let look = Look::with_charset(true, Charset::Utf8);
+        let line = transcript_line(&look, &p, flow.answers(), 0, 79, true);
+        assert_eq!(
+            console::strip_ansi_codes(&line),
+            "\u{2714} Long labels \u{b7} This is a very long option label that keeps \u{2026} sensible (B)"
+        );
+    }
+
+    #[test]
     fn a_secret_custom_text_is_six_bullets_in_every_view_and_stars_in_ascii() {
         let p = parse_payload(
             &json!({"questions": [{"id": "t", "label": "Token", "prompt": "Token?", "secret": true,
