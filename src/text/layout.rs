@@ -77,13 +77,13 @@ pub fn fit_in(text: &str, width: usize, charset: Charset) -> String {
 }
 
 /// Columns under which [`fit_keeping_end_in`] cuts at the end as [`fit_in`] does: too few for
-/// a start and an end that both read.
-const KEEPING_END_FROM: usize = 16;
+/// a start and an end that both read (an item's mark and number take 8 of them).
+const KEEPING_END_FROM: usize = 32;
 
 /// `text` within `width` columns keeping its end: whole when it fits; else its start, ` … `
 /// and its last words (within a quarter of `width`; the last characters when no word starts
 /// there), the start cut between words too when one ends in its second half, so two long texts that differ only at their end stay apart
-/// (`This is a very long option label … sensible (A)`). Under 16 columns, [`fit_in`]. In
+/// (`This is a very long option label … sensible (A)`). Under 32 columns, [`fit_in`]. In
 /// `charset` (ASCII: ` ... `); within [`line_byte_budget`] bytes.
 pub fn fit_keeping_end_in(text: &str, width: usize, charset: Charset) -> String {
     let written = charset.write(text);
@@ -505,16 +505,16 @@ mod tests {
             fit_keeping_end_in(&label("A"), 40, Charset::Ascii),
             "This is a very long option label ... (A)"
         );
-        // Whole when it fits; at its end under 16 columns; no word in the end: its characters.
+        // Whole when it fits; at its end under 32 columns; no word in the end: its characters.
         assert_eq!(fit_keeping_end_in("Short", 20, Charset::Utf8), "Short");
         assert_eq!(
             fit_keeping_end_in(&label("A"), 15, Charset::Utf8),
             "This is a very\u{2026}"
         );
         let word = "x".repeat(100);
-        let cut = fit_keeping_end_in(&word, 20, Charset::Utf8);
-        assert_eq!(cut, format!("{} \u{2026} {}", "x".repeat(12), "xxxxx"));
-        assert_eq!(width_of(&cut), 20);
+        let cut = fit_keeping_end_in(&word, 32, Charset::Utf8);
+        assert_eq!(cut, format!("{} \u{2026} {}", "x".repeat(21), "x".repeat(8)));
+        assert_eq!(width_of(&cut), 32);
     }
     use console::measure_text_width;
 
