@@ -1667,11 +1667,15 @@ fn a_word_starting_with_q_at_a_question_filters_and_never_cancels() {
 
 /// A word typed at a list in one burst is the filter's text whole, though its first letter is
 /// a key's (`a` ticks all, `n` opens a note, `v` the pager): `angular` filters and neither
-/// ticks nor writes a note; `vue` filters to Vue. A key's letter alone still acts.
+/// ticks nor writes a note; `vue` filters to Vue; `jj` still moves twice. A key's letter
+/// alone still acts.
 #[test]
 fn a_word_starting_with_a_keys_letter_filters_whole() {
     let mut s = Session::spawn(PREFS, &[]);
     s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
+    // A key repeated in one burst (held down) is no word: `jj` moves twice.
+    s.send("jj");
+    wait_highlight(&mut s, "> ( ) 3. Rich");
     s.send("2");
     s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
     s.send("angular");
