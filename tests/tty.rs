@@ -918,7 +918,10 @@ fn wide_text_is_cut_to_the_width_and_leaves_no_ghost_lines() {
         .iter()
         .position(|l| l.starts_with("> ( ) 1. とても長い"))
         .expect("option 1");
-    assert_eq!(lines[at], "> ( ) 1. とても長いオプショ … トです。", "{first}");
+    assert_eq!(
+        lines[at], "> ( ) 1. とても長いオプショ … トです。",
+        "{first}"
+    );
     assert_eq!(
         lines[at + 1..at + 4],
         [

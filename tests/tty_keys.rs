@@ -1689,7 +1689,11 @@ fn a_word_starting_with_a_keys_letter_filters_whole() {
     s.send("vue");
     wait_line(&mut s, "> vue");
     s.send("\r");
-    s.wait_all(&["Filter \u{201c}vue\u{201d}: 1 of 3 options", "> [ ] 2. Vue", HINT]);
+    s.wait_all(&[
+        "Filter \u{201c}vue\u{201d}: 1 of 3 options",
+        "> [ ] 2. Vue",
+        HINT,
+    ]);
     s.send(" ");
     s.wait_all(&["> [x] 2. Vue", HINT]);
     s.send("\r");

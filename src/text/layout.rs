@@ -117,7 +117,9 @@ pub fn fit_keeping_end_in(text: &str, width: usize, charset: Charset) -> String 
     let head = fit_in(&written, head_room, charset);
     let mut head = head.strip_suffix(ellipsis).unwrap_or(&head);
     // Between words when the cut falls in one and a word ends in the head's second half.
-    let in_a_word = written.get(head.len()..).is_some_and(|rest| !rest.starts_with(' '));
+    let in_a_word = written
+        .get(head.len()..)
+        .is_some_and(|rest| !rest.starts_with(' '));
     if let Some(blank) = head.rfind(' ').filter(|b| in_a_word && *b > head.len() / 2) {
         head = &head[..blank];
     }
@@ -513,7 +515,10 @@ mod tests {
         );
         let word = "x".repeat(100);
         let cut = fit_keeping_end_in(&word, 32, Charset::Utf8);
-        assert_eq!(cut, format!("{} \u{2026} {}", "x".repeat(21), "x".repeat(8)));
+        assert_eq!(
+            cut,
+            format!("{} \u{2026} {}", "x".repeat(21), "x".repeat(8))
+        );
         assert_eq!(width_of(&cut), 32);
     }
     use console::measure_text_width;

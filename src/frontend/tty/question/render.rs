@@ -130,11 +130,17 @@ impl QuestionPrompt {
                 // (not on a preview question: there `v` shows the preview).
                 let offer_view = is_active && !preview && matches!(row, Row::Option(_));
                 let item = |text: &str, multi: bool| {
-                    look.item_text(text, width.saturating_sub(look.item_prefix(multi)), offer_view)
+                    look.item_text(
+                        text,
+                        width.saturating_sub(look.item_prefix(multi)),
+                        offer_view,
+                    )
                 };
                 lines.push(match (row, multi) {
                     (Row::Next, _) => look.select_item(&text, is_active, width),
-                    (_, true) => look.multi_select_item(&item(&text, true), chosen, is_active, width),
+                    (_, true) => {
+                        look.multi_select_item(&item(&text, true), chosen, is_active, width)
+                    }
                     (_, false) => {
                         let mark = if chosen { "(\u{2022})" } else { "( )" };
                         let text = item(&[mark, " ", &text].concat(), false);

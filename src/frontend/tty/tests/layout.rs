@@ -145,7 +145,12 @@ fn long_labels_that_differ_at_their_end_stay_apart_and_the_highlighted_one_offer
         "{screen}"
     );
     // The note editor's title is cut, not its keys.
-    let (_, screen) = session_sized(&twin_labels(), vec![key(Key::Down), key(Key::Char('n'))], 24, 80);
+    let (_, screen) = session_sized(
+        &twin_labels(),
+        vec![key(Key::Down), key(Key::Char('n'))],
+        24,
+        80,
+    );
     assert_eq!(
         screen.lines().next(),
         Some("Note on This is a very long option … sensible (B) · Enter save · Esc close"),
