@@ -170,3 +170,23 @@ fn long_labels_that_differ_at_their_end_stay_apart_and_the_highlighted_one_offer
         "{screen}"
     );
 }
+
+#[test]
+fn end_on_a_long_list_shows_a_full_last_page() {
+    // 1000 options and Type your own by 5 a page: the last page was Type your own alone.
+    let options: Vec<Value> = (1..=1000)
+        .map(|i| json!({"value": format!("o{i}"), "label": format!("Option {i}")}))
+        .collect();
+    let payload = json!({"questions": [{"id": "o", "prompt": "Pick", "options": options}]});
+    let (_, screen) = session_sized(&payload.to_string(), vec![key(Key::End)], 8, 60);
+    assert_eq!(
+        screen,
+        "Pick:\n\
+         \x20 ( )  997. Option 997\n\
+         \x20 ( )  998. Option 998\n\
+         \x20 ( )  999. Option 999\n\
+         \x20 ( ) 1000. Option 1000\n\
+         > ( ) 1001. Type your own…\n\
+         ↑↓ move · Enter choose · n note · ? keys [201/201]"
+    );
+}
