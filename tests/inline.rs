@@ -523,9 +523,9 @@ fn a_width_and_height_change_in_tmux_leaves_the_title_once() {
         &socket,
         &["resize-window", "-t", "t", "-x", "70", "-y", "14"],
     );
-    // The frame for 70 columns: the option's label is cut to the width.
+    // The frame for 70 columns: the option's label is cut to the width, keeping its end.
     tmux_wait(&socket, "the frame for 70 columns", |p| {
-        p.contains("kept warm in every reg…")
+        p.contains("full standby … region (v: whole text)")
     });
     tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
     tmux_wait(&socket, "the review", |p| p.contains("Review answers"));
@@ -544,7 +544,7 @@ fn a_width_and_height_change_in_tmux_leaves_the_title_once() {
     );
     assert!(
         ours.ends_with(&[
-            "Deployment: Blue-green with a full standby fleet kept warm in every …",
+            "Deployment: Blue-green with a full standby fleet kept … every region",
             "✔ Submitted"
         ]),
         "{pane}"
@@ -605,7 +605,7 @@ fn a_width_and_height_change_in_gnu_screen_leaves_no_copy_of_the_block() {
         &["resize-window", "-t", "t", "-x", "70", "-y", "14"],
     );
     tmux_wait(&socket, "the frame for 70 columns", |p| {
-        p.contains("kept warm in every reg…")
+        p.contains("full standby … region (v: whole text)")
     });
     tmux(&socket, &["send-keys", "-t", "t", "Enter"]);
     tmux_wait(&socket, "the review", |p| p.contains("Review answers"));
@@ -628,7 +628,8 @@ fn a_width_and_height_change_in_gnu_screen_leaves_no_copy_of_the_block() {
     assert_eq!(ours.len(), 3, "{text}");
     assert_eq!(ours[0], "Long labels", "{text}");
     assert!(
-        ours[1].starts_with("Deployment: Blue-green with a full standby fleet kept warm in every "),
+        ours[1].starts_with("Deployment: Blue-green with a full standby fleet kept ")
+            && ours[1].ends_with(" every region"),
         "{text}"
     );
     assert!(ours[2].ends_with(" Submitted"), "{text}");

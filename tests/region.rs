@@ -321,7 +321,8 @@ fn a_resize_with_an_editor_open_lays_the_block_out_again_at_once() {
     );
     let expected = [
         "Implementation preferences",
-        "Type your own · Enter submit · Esc clo…",
+        // What the editor edits is cut, never its keys.
+        "Type your o… · Enter submit · Esc close",
         "1/2 Style · How should I frame the",
         "  next prompt?:",
         "  ( ) 1. Minimal",

@@ -911,14 +911,17 @@ fn wide_text_is_cut_to_the_width_and_leaves_no_ghost_lines() {
     // Escape sequences from the payload are shown, not run.
     assert!(first.contains("\\e]52;c;Zm9v\\x07 clipboard"), "{first}");
     assert!(first.contains("選んでください \\e[2J"), "{first}");
-    // Each label is one line, cut with "…"; the highlighted option's description wraps
-    // (between characters: CJK has no spaces), each row within the width.
+    // Each label is one line, cut with "…" keeping its end; the highlighted option's
+    // description wraps (between characters: CJK has no spaces), each row within the width.
     let lines: Vec<&str> = first.lines().collect();
     let at = lines
         .iter()
         .position(|l| l.starts_with("> ( ) 1. とても長い"))
         .expect("option 1");
-    assert!(lines[at].ends_with('…'), "{first}");
+    assert_eq!(
+        lines[at], "> ( ) 1. とても長いオプショ … トです。",
+        "{first}"
+    );
     assert_eq!(
         lines[at + 1..at + 4],
         [
@@ -941,9 +944,9 @@ fn wide_text_is_cut_to_the_width_and_leaves_no_ghost_lines() {
             REVIEW,
             "  日本語ラベル",
             // The long label's first row, then how to see the rest (the review never cuts an
-            // answer without saying so); no row starts with `。`, so `す。` goes on together.
-            "     → とても長いオプションのラベルで",
-            "     + 2 more lines · v shows all",
+            // answer without saying so).
+            "     → とても長いオプション … トです。",
+            "     cut in the middle · v shows all",
             "",
             "> 1. Submit",
             "  2. Elaborate",

@@ -1665,6 +1665,58 @@ fn a_word_starting_with_q_at_a_question_filters_and_never_cancels() {
     assert_eq!(details["cancelled"], json!(true), "{details}");
 }
 
+/// A word typed at a list in one burst is the filter's text whole, though its first letter is
+/// a key's (`a` ticks all, `n` opens a note, `v` the pager): `angular` filters and neither
+/// ticks nor writes a note; `vue` filters to Vue; `jj` still moves twice. A key's letter
+/// alone still acts.
+#[test]
+fn a_word_starting_with_a_keys_letter_filters_whole() {
+    let mut s = Session::spawn(PREFS, &[]);
+    s.wait_all(&[STYLE, "> ( ) 1. Minimal", HINT]);
+    // A key repeated in one burst (held down) is no word: `jj` moves twice.
+    s.send("jj");
+    wait_highlight(&mut s, "> ( ) 3. Rich");
+    s.send("2");
+    s.wait_all(&[FRONTEND, "> [ ] 1. React", HINT]);
+    s.send("angular");
+    wait_line(&mut s, "> angular");
+    s.send("\r");
+    s.wait_all(&["Filter \u{201c}angular\u{201d}: no option matches", HINT]);
+    s.send(ESC);
+    let screen = s.wait_all(&[FRONTEND, "  [ ] 1. React", "  [ ] 3. Svelte", HINT]);
+    assert!(!screen.contains("note:"), "{screen}");
+    assert!(!screen.contains("[x]"), "{screen}");
+    s.send("vue");
+    wait_line(&mut s, "> vue");
+    s.send("\r");
+    s.wait_all(&[
+        "Filter \u{201c}vue\u{201d}: 1 of 3 options",
+        "> [ ] 2. Vue",
+        HINT,
+    ]);
+    s.send(" ");
+    s.wait_all(&["> [x] 2. Vue", HINT]);
+    s.send("\r");
+    let lines = wait_review_lines(&mut s);
+    assert_eq!(
+        lines[4..7],
+        ["  Frontend", "     \u{2192} Vue", ""],
+        "{lines:?}"
+    );
+    s.send("\r");
+    assert_finished(
+        &mut s,
+        0,
+        prefs_submitted(
+            json!({
+                "style": {"values": ["balanced"], "labels": ["Balanced"], "indices": [2]},
+                "frameworks": {"values": ["vue"], "labels": ["Vue"], "indices": [2]}
+            }),
+            &["Style: Balanced", "Frontend: Vue"],
+        ),
+    );
+}
+
 /// Elaborate (the contract's project since v0.4.0): 2 arms it on the review, 2 again ends the
 /// flow asking the agent to answer the notes first, the answers kept.
 #[test]

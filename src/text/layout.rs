@@ -76,6 +76,62 @@ pub fn fit_in(text: &str, width: usize, charset: Charset) -> String {
     out
 }
 
+/// Columns under which [`fit_keeping_end_in`] cuts at the end as [`fit_in`] does: too few for
+/// a start and an end that both read (an item's mark and number take 8 of them).
+const KEEPING_END_FROM: usize = 32;
+
+/// `text` within `width` columns keeping its end: whole when it fits; else its start, ` … `
+/// and its last words (within a quarter of `width`; the last characters when no word starts
+/// there), the start cut between words too when one ends in its second half, so two long texts that differ only at their end stay apart
+/// (`This is a very long option label … sensible (A)`). Under 32 columns, [`fit_in`]. In
+/// `charset` (ASCII: ` ... `); within [`line_byte_budget`] bytes.
+pub fn fit_keeping_end_in(text: &str, width: usize, charset: Charset) -> String {
+    let written = charset.write(text);
+    if fits(&written, width) || width < KEEPING_END_FROM {
+        return fit_in(&written, width, charset);
+    }
+    let ellipsis = charset.glyph(Glyph::Ellipsis);
+    let tail_room = width / 4;
+    // The end: the last characters within a quarter of the width (and its byte budget), from
+    // the first word starting in them.
+    let mut start = written.len();
+    let mut used = 0;
+    for (i, c) in written.char_indices().rev() {
+        let w = super::width::char_width(c);
+        if used + w > tail_room || written.len() - i > line_byte_budget(tail_room) {
+            break;
+        }
+        used += w;
+        start = i;
+    }
+    let mut tail = &written[start..];
+    if let Some(blank) = tail.find(' ') {
+        if !tail[blank..].trim().is_empty() {
+            tail = tail[blank..].trim_start();
+        }
+    }
+    // No combining mark without its letter.
+    tail = tail.trim_start_matches(|c| super::width::char_width(c) == 0);
+    let tail_width = width_of_in(tail, charset);
+    let head_room = width.saturating_sub(tail_width + 2);
+    let head = fit_in(&written, head_room, charset);
+    let mut head = head.strip_suffix(ellipsis).unwrap_or(&head);
+    // Between words when the cut falls in one and a word ends in the head's second half.
+    let in_a_word = written
+        .get(head.len()..)
+        .is_some_and(|rest| !rest.starts_with(' '));
+    if let Some(blank) = head.rfind(' ').filter(|b| in_a_word && *b > head.len() / 2) {
+        head = &head[..blank];
+    }
+    let head = head.trim_end();
+    format!("{head} {ellipsis} {tail}")
+}
+
+/// [`fit_keeping_end_in`] in the terminal's charset.
+pub fn fit_keeping_end(text: &str, width: usize) -> String {
+    fit_keeping_end_in(text, width, terminal_charset())
+}
+
 /// A line of SGR sequences and text (as [`super::sanitize::keep_sgr`] leaves it) cut to
 /// `width` display columns by its text only, its colours kept; in the terminal's charset
 /// ([`fit_styled_in`]).
@@ -434,6 +490,37 @@ pub fn indented(text: &str, prefix: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cut_keeping_its_end_tells_texts_apart_that_differ_at_their_end() {
+        let label = |end: &str| {
+            format!("This is a very long option label that keeps going well past the width of an eighty column terminal so it must wrap or be cut somewhere sensible ({end})")
+        };
+        let a = fit_keeping_end_in(&label("A"), 60, Charset::Utf8);
+        assert_eq!(
+            a,
+            "This is a very long option label that keeps \u{2026} sensible (A)"
+        );
+        assert!(width_of(&a) <= 60, "{a}");
+        assert_ne!(a, fit_keeping_end_in(&label("B"), 60, Charset::Utf8));
+        assert_eq!(
+            fit_keeping_end_in(&label("A"), 40, Charset::Ascii),
+            "This is a very long option label ... (A)"
+        );
+        // Whole when it fits; at its end under 32 columns; no word in the end: its characters.
+        assert_eq!(fit_keeping_end_in("Short", 20, Charset::Utf8), "Short");
+        assert_eq!(
+            fit_keeping_end_in(&label("A"), 15, Charset::Utf8),
+            "This is a very\u{2026}"
+        );
+        let word = "x".repeat(100);
+        let cut = fit_keeping_end_in(&word, 32, Charset::Utf8);
+        assert_eq!(
+            cut,
+            format!("{} \u{2026} {}", "x".repeat(21), "x".repeat(8))
+        );
+        assert_eq!(width_of(&cut), 32);
+    }
     use console::measure_text_width;
 
     #[test]

@@ -18,8 +18,8 @@ pub mod width;
 
 pub use charset::{set_terminal_charset, terminal_charset, Charset, Glyph};
 pub use layout::{
-    fit, fit_in, fit_styled, fit_styled_in, indented, quote, wrap, wrap_head, wrap_in, wrap_words,
-    wrap_words_in, wrapped_len,
+    fit, fit_in, fit_keeping_end, fit_keeping_end_in, fit_styled, fit_styled_in, indented, quote,
+    wrap, wrap_head, wrap_in, wrap_words, wrap_words_in, wrapped_len,
 };
 pub use sanitize::{for_terminal, is_unsafe, keep_sgr, one_line, quoted};
 pub use width::{drawn_width, grapheme_width, width_of, width_of_in};

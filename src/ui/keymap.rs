@@ -389,6 +389,30 @@ pub fn action(map: &[Binding], key: &Key) -> Option<Action> {
     })
 }
 
+/// Whether `key` is a letter with a key's action on a screen that filters (`a`, `i`, `j`,
+/// `k`, `n`, `N`, `v` at a list): read with more input right behind it (a word typed fast,
+/// its keys in one burst), it may be the first letter of a word, so it waits for the next
+/// key ([`begins_a_word`]) before it acts.
+pub fn may_begin_a_word(map: &[Binding], key: &Key) -> bool {
+    match (key, action(map, key)) {
+        (Key::Char(c), Some(a)) => {
+            c.is_alphabetic()
+                && !matches!(a, Action::Type(_))
+                && map.iter().any(|b| b.action == Action::Filter)
+        }
+        _ => false,
+    }
+}
+
+/// Whether the key bound letter `held` ([`may_begin_a_word`]) and the key `next` right
+/// behind it in the same burst are a word's letters: `next` a letter or digit other than
+/// `held` (a key held down repeats: `jjj` still moves). A word's letters go to the filter,
+/// as in fzf (`angular` filters, its `a` never ticks all nor its `n` opens a note); else
+/// `held` acts as its key, then `next` does.
+pub fn begins_a_word(held: char, next: &Key) -> bool {
+    matches!(next, Key::Char(c) if c.is_alphanumeric() && *c != held)
+}
+
 /// The hint line of a screen, within `width` columns: `prefix` words first (a screen's own,
 /// such as "Press 1 again to submit"), then each binding with a hint in the map's order while
 /// it fits, leaving out the global keys in `quiet` ([`quiet_globals`]), then `? keys` when the
@@ -516,6 +540,7 @@ pub fn key_list_with(map: &[Binding], digits: Option<(String, String)>) -> Vec<S
         .into_iter()
         .map(|b| match (&digits, b.action) {
             (Some((name, words)), Action::Number(_)) => (name.clone(), words.clone()),
+            (_, Action::Filter) => (keys_name(b), K::filter_or_word(&key_letters(map))),
             _ => (keys_name(b), b.describe.to_string()),
         })
         .collect();
@@ -524,6 +549,26 @@ pub fn key_list_with(map: &[Binding], digits: Option<(String, String)>) -> Vec<S
         .into_iter()
         .map(|(k, d)| format!("{k}{}  {d}", " ".repeat(w - width_of(&k))))
         .collect()
+}
+
+/// The letters with a key's action on a screen, blank-separated, in the alphabet's order
+/// (`a i j k n N v`): the ones a word typed slowly acts on ([`may_begin_a_word`]).
+fn key_letters(map: &[Binding]) -> String {
+    let mut letters: Vec<char> = map
+        .iter()
+        .flat_map(|b| b.keys)
+        .filter_map(|k| match k {
+            Key::Char(c) if c.is_alphabetic() => Some(*c),
+            _ => None,
+        })
+        .collect();
+    letters.sort_by_key(|c| (c.to_ascii_lowercase(), c.is_uppercase()));
+    letters.dedup();
+    letters
+        .iter()
+        .map(char::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// [`key_list_with`] with the map's own words for the digits.
@@ -884,6 +929,39 @@ mod tests {
             review.contains(&format!("Esc q    {}", K::CANCEL)),
             "{review:?}"
         );
+    }
+
+    #[test]
+    fn the_key_list_names_the_letters_that_are_keys_and_a_word_filters() {
+        let line = |map| {
+            key_list(map)
+                .into_iter()
+                .find(|l| l.starts_with('/'))
+                .unwrap()
+        };
+        assert_eq!(
+            line(MULTI),
+            "/        filter the options (or type a word; a i j k n N v alone are keys)"
+        );
+        assert_eq!(
+            line(SINGLE),
+            "/        filter the options (or type a word; j k n N v alone are keys)"
+        );
+        // A key's letter at a list may begin a word; a letter no key has, a digit, Space or a
+        // letter on a screen without a filter never waits.
+        assert!(may_begin_a_word(MULTI, &Key::Char('a')));
+        assert!(may_begin_a_word(SINGLE, &Key::Char('N')));
+        for key in [Key::Char('x'), Key::Char('3'), Key::Char(' '), Key::Enter] {
+            assert!(!may_begin_a_word(MULTI, &key), "{key:?}");
+        }
+        assert!(!may_begin_a_word(REVIEW, &Key::Char('v')));
+        assert!(!may_begin_a_word(SINGLE, &Key::Char('a')));
+        // The next key of the burst: a word's letter or digit, not the same key repeated.
+        assert!(begins_a_word('a', &Key::Char('n')));
+        assert!(begins_a_word('v', &Key::Char('3')));
+        assert!(!begins_a_word('j', &Key::Char('j')));
+        assert!(!begins_a_word('n', &Key::Enter));
+        assert!(!begins_a_word('a', &Key::Char(' ')));
     }
 
     #[test]

@@ -164,7 +164,8 @@ pub fn question_lines(payload: &Payload, answers: &AnswerState, q: usize) -> Vec
 /// [`question_lines`] within `rows` rows (2 at least) of `width` columns (a line's indent
 /// included): each answer or note that does not fit its row whole (a long text, or one of
 /// several lines: shown on one line, [`one_line`], while that fits) cut to its first row,
-/// between words ([`rows_of`]), with a [`LineKind::More`]
+/// between words ([`rows_of`]) (a one-line answer, a label, cut keeping its end,
+/// [`crate::text::fit_keeping_end`]), with a [`LineKind::More`]
 /// line under it saying how many lines are not shown and that `v` shows them all; then all
 /// the lines when they fit, else the first `rows - 1` and a [`LineKind::More`] line saying how
 /// many answers (or lines) are not shown and that `v` shows them all ([`all_lines`]), so no
@@ -188,6 +189,20 @@ pub fn folded_lines(
             line.text.len() <= room.saturating_mul(4) && crate::text::width_of(&line.text) <= room;
         if !cut || fits {
             lines.push(line);
+            continue;
+        }
+        if line.kind == LineKind::Answer && !line.text.contains(LINE_BREAK) {
+            // A one-line answer (a label) keeps its end: two long labels that differ only
+            // there stay apart; `v` shows it whole.
+            lines.push(Line {
+                text: crate::text::fit_keeping_end(&line.text, room),
+                ..line
+            });
+            lines.push(Line {
+                kind: LineKind::More,
+                indent: line.indent,
+                text: words::REVIEW_CUT.to_string(),
+            });
             continue;
         }
         let (first, more) = first_row_and_more(&line.text, room);

@@ -390,9 +390,56 @@ impl Look {
         }
     }
 
-    /// A select item (`❯ text` / `> text`), `text` fitted to `width` less the prefix.
+    /// `text` within `width` columns keeping its end ([`crate::text::fit_keeping_end_in`]): how
+    /// an item, an answer or what an editor edits is cut, so two long labels that differ only
+    /// at their end stay apart in the list, the review, the transcript and an editor's title.
+    pub fn fit_keeping_end(&self, text: &str, width: usize) -> String {
+        crate::text::fit_keeping_end_in(text, width, self.charset)
+    }
+
+    /// An item's `text` for a row of `room` columns: [`Look::fit_keeping_end`]; when it is cut
+    /// and `offer_view` (the highlighted option, whose `v` shows it whole), with
+    /// [`words::DESCRIPTION_MORE`] after it, as a cut description has, while the row has room
+    /// to say it.
+    pub fn item_text(&self, text: &str, room: usize, offer_view: bool) -> String {
+        let width = |s: &str| crate::text::width_of_in(s, self.charset);
+        let more = words::DESCRIPTION_MORE;
+        if width(text) <= room || !offer_view || room < 3 * width(more) {
+            return self.fit_keeping_end(text, room);
+        }
+        format!("{}{more}", self.fit_keeping_end(text, room - width(more)))
+    }
+
+    /// Columns before an item's text: a select item's (`❯ `), or a multi-select item's with
+    /// its tick (`❯ ✔ `) when `multi`.
+    pub fn item_prefix(&self, multi: bool) -> usize {
+        match multi {
+            true => self.prefix.1,
+            false => self.prefix.0,
+        }
+    }
+
+    /// An editor's hint line: what it edits, then its `keys`, within `width` columns; what it
+    /// edits is cut (keeping its end) so the keys stay whole while 12 columns are left for it.
+    pub fn editor_hint(&self, what: &str, keys: &str, width: usize) -> String {
+        let width_in = |s: &str| crate::text::width_of_in(s, self.charset);
+        let keys_width = width_in(keys) + 3;
+        let line = match width.checked_sub(keys_width).filter(|room| *room >= 12) {
+            Some(room) if width_in(what) > room => {
+                format!("{} \u{b7} {keys}", self.fit_keeping_end(what, room))
+            }
+            _ => format!("{what} \u{b7} {keys}"),
+        };
+        self.hint(&line, width)
+    }
+
+    /// A select item (`❯ text` / `> text`), `text` fitted to `width` less the prefix, keeping
+    /// its end ([`Look::fit_keeping_end`]).
     pub fn select_item(&self, text: &str, active: bool, width: usize) -> String {
-        self.item(&self.fit(text, width.saturating_sub(self.prefix.0)), active)
+        self.item(
+            &self.fit_keeping_end(text, width.saturating_sub(self.prefix.0)),
+            active,
+        )
     }
 
     fn item(&self, text: &str, active: bool) -> String {
@@ -409,7 +456,7 @@ impl Look {
         width: usize,
     ) -> String {
         self.multi_item(
-            &self.fit(text, width.saturating_sub(self.prefix.1)),
+            &self.fit_keeping_end(text, width.saturating_sub(self.prefix.1)),
             checked,
             active,
         )
@@ -579,7 +626,7 @@ impl Look {
                 n => format!(" +{} more{suffix}", n - 1),
             };
             if let Some(left) = room.checked_sub(width(&tail)).filter(|l| *l >= 2) {
-                return format!("{}{tail}", self.fit(&parts[0], left));
+                return format!("{}{tail}", self.fit_keeping_end(&parts[0], left));
             }
         }
         self.fit(&whole, room)
@@ -761,6 +808,27 @@ mod tests {
             .to_string(),
         )
         .unwrap()
+    }
+
+    #[test]
+    fn a_cut_answer_keeps_its_end_in_the_transcript_line() {
+        let label = |end: &str| {
+            format!("This is a very long option label that keeps going well past the width of an eighty column terminal so it must wrap or be cut somewhere sensible ({end})")
+        };
+        let p = parse_payload(
+            &json!({"questions": [{"id": "l", "label": "Long labels", "prompt": "Which?",
+                "options": [{"value": "a", "label": label("A")}, {"value": "b", "label": label("B")}]}]})
+            .to_string(),
+        )
+        .unwrap();
+        let mut flow = Flow::new(&p);
+        flow.apply(Command::Choose(1)).unwrap();
+        let look = Look::with_charset(true, Charset::Utf8);
+        let line = transcript_line(&look, &p, flow.answers(), 0, 79, true);
+        assert_eq!(
+            console::strip_ansi_codes(&line),
+            "\u{2714} Long labels \u{b7} This is a very long option label that keeps \u{2026} sensible (B)"
+        );
     }
 
     #[test]

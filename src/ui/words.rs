@@ -152,6 +152,10 @@ pub fn review_folded(answers: usize, lines: usize) -> String {
     }
 }
 
+/// The line under a review answer cut keeping its end (`This is a very long … (A)`): the key
+/// that shows it whole.
+pub const REVIEW_CUT: &str = "cut in the middle \u{b7} v shows all";
+
 /// `a`'s hint on a long multi-select list (`a all`).
 pub const HINT_ALL: &str = "all";
 
@@ -337,7 +341,14 @@ pub mod keys {
     /// `N` at the review.
     pub const REVIEW_NOTE: &str = "note on the highlighted question";
     /// `/`.
-    pub const FILTER: &str = "filter the options (or type a letter)";
+    pub const FILTER: &str = "filter the options";
+
+    /// `/` in a key list, naming the letters that are keys there (`letters`: `a i j k n N v`):
+    /// any other letter starts the filter, and so does a word typed fast
+    /// ([`crate::ui::keymap::begins_a_word`]).
+    pub fn filter_or_word(letters: &str) -> String {
+        format!("{FILTER} (or type a word; {letters} alone are keys)")
+    }
     /// `v` on a single-select question.
     pub const VIEW: &str = "whole text or preview of the option";
     /// `v` on a multi-select question.

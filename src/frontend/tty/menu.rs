@@ -1,6 +1,7 @@
 //! A menu's highlight and pages, pure: which row is highlighted, which rows the page shows,
 //! and the moves (↑ ↓ j k wrap around; PageUp / PageDown; Home / End). A page holds
-//! `per_page` rows; the highlight's page is shown (docs/interactive.md).
+//! `per_page` rows; the highlight's page is shown, the last page full (the rows before its
+//! own fill it, as fzf and dialoguer lists show their end) (docs/interactive.md).
 
 use std::ops::Range;
 
@@ -37,10 +38,11 @@ impl Menu {
         self.len.div_ceil(self.per_page)
     }
 
-    /// The rows of the highlight's page.
+    /// The rows of the highlight's page: `per_page` rows from the page's first, the last
+    /// page's ending at the last row (a last page of one row shows the rows before it too).
     pub fn visible(&self) -> Range<usize> {
-        let start = self.page() * self.per_page;
-        start..(start + self.per_page).min(self.len)
+        let start = (self.page() * self.per_page).min(self.len - self.per_page);
+        start..start + self.per_page
     }
 
     /// The next row, the first after the last.
@@ -92,12 +94,24 @@ mod tests {
         assert_eq!((m.active, m.visible()), (4, 4..8));
         m.page_down();
         m.page_down();
-        assert_eq!((m.active, m.visible()), (9, 8..10));
+        // The last page is full: the rows before its own fill it.
+        assert_eq!((m.active, m.visible()), (9, 6..10));
+        assert_eq!((m.page(), m.pages()), (2, 3));
         m.page_up();
         assert_eq!(m.active, 5);
         assert_eq!((m.page(), m.pages()), (1, 3));
         m.go(99);
         assert_eq!(m.active, 5);
+    }
+
+    #[test]
+    fn the_end_of_a_long_list_shows_a_full_page() {
+        // 1001 rows by 20: End shows the last row with the 19 before it, not a page of one.
+        let mut m = Menu::new(1001, 20, 0);
+        m.go(1000);
+        assert_eq!((m.page(), m.pages(), m.visible()), (50, 51, 981..1001));
+        m.up();
+        assert_eq!(m.visible(), 980..1000);
     }
 
     #[test]

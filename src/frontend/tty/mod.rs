@@ -96,6 +96,7 @@ pub fn drive<B: Backend>(flow: Flow<'_>, backend: B, opts: &AskOptions) -> Endin
         open_channel: opts.open_channel.clone(),
         choice_claims_enter: None,
         number: None,
+        letter: None,
         flow,
         io: backend,
     };
@@ -147,6 +148,11 @@ enum Refused {
 /// "Keys at a question").
 pub const NUMBER_WAIT: Duration = Duration::from_millis(400);
 
+/// How long a key's letter read with more input behind it waits for that input's key
+/// ([`crate::ui::keymap::may_begin_a_word`]): the key is there already, so this bounds only a
+/// read that brings no key (the rest of an escape sequence still coming).
+const LETTER_WAIT: Duration = Duration::from_millis(100);
+
 /// The fewest rows a screen is drawn in; below it a notice waits for a larger window.
 const MIN_ROWS: usize = 3;
 
@@ -188,6 +194,10 @@ struct Session<'p, B> {
     /// The option number typed so far, which may go on, and when the wait for its next digit
     /// ends ([`NUMBER_WAIT`]).
     number: Option<(usize, Instant)>,
+    /// A key's letter read with more input right behind it, which may begin a word
+    /// ([`crate::ui::keymap::may_begin_a_word`]), and when the wait for the next key ends
+    /// ([`LETTER_WAIT`]).
+    letter: Option<(char, Instant)>,
 }
 
 /// The number of a digit key (`0` to `9`).
@@ -230,6 +240,11 @@ impl<B: Backend> Session<'_, B> {
                 self.act_on_number(number)?;
                 continue;
             }
+            if let Some((letter, _)) = self.letter.take_if(|(_, at)| *at <= now) {
+                // No key came behind it: it was a key.
+                self.act_on_letter(letter, false)?;
+                continue;
+            }
             if let Some(outcome) = self.screens.auto_open(&self.flow, &self.look) {
                 self.outcome(outcome)?;
                 continue;
@@ -242,7 +257,10 @@ impl<B: Backend> Session<'_, B> {
             }
             let wait = match (
                 self.deadline.and_then(|d| d.wait(now)),
-                self.number.map(|(_, at)| at.saturating_duration_since(now)),
+                self.number
+                    .map(|(_, at)| at)
+                    .or(self.letter.map(|(_, at)| at))
+                    .map(|at| at.saturating_duration_since(now)),
             ) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
@@ -680,6 +698,15 @@ impl<B: Backend> Session<'_, B> {
             }
             self.sync();
         }
+        if let Some((held, _)) = self.letter.take() {
+            // The key behind a held letter tells a word from a key: a word's letters go to the
+            // filter (this key then goes to its editor), else the letter acts as its key.
+            self.act_on_letter(held, keymap::begins_a_word(held, &key))?;
+            if self.flow.is_over() {
+                return Ok(());
+            }
+            self.sync();
+        }
         if self.screens.editing() {
             return self.editor_key(key);
         }
@@ -725,6 +752,12 @@ impl<B: Backend> Session<'_, B> {
                 Some(Action::Number(d)) if self.number_may_go_on(d) => {
                     return self.number_typed(d);
                 }
+                Some(_) if self.io.input_pending() && keymap::may_begin_a_word(map, &key) => {
+                    if let Key::Char(c) = key {
+                        self.letter = Some((c, self.io.now() + LETTER_WAIT));
+                    }
+                    return Ok(());
+                }
                 Some(action) => {
                     let outcome = self.screen_action(action);
                     if matches!(action, Action::Number(_)) {
@@ -769,6 +802,26 @@ impl<B: Backend> Session<'_, B> {
         let outcome = self.screen_action(Action::Number(number));
         self.claim_after(&outcome);
         self.outcome(outcome)
+    }
+
+    /// A held letter ([`Session::letter`]) acts: typed into the filter when it begins a word
+    /// (`word`), else as its key.
+    fn act_on_letter(&mut self, letter: char, word: bool) -> io::Result<()> {
+        if !self.screens.overlays.is_empty() || !matches!(self.flow.screen(), Screen::Question(_)) {
+            return Ok(());
+        }
+        let map = self.screens.keymap(&self.flow);
+        let action = match word {
+            true => Some(Action::Type(letter)),
+            false => keymap::action(map, &Key::Char(letter)),
+        };
+        match action {
+            Some(action) => {
+                let outcome = self.screen_action(action);
+                self.outcome(outcome)
+            }
+            None => Ok(()),
+        }
     }
 
     /// The window changed size: the block is laid out again and drawn whole, from where the

@@ -146,7 +146,7 @@ impl Editor {
             (None, Target::Filter(_), _) | (None, _, None) => keys.to_string(),
             (None, _, Some(_)) => format!("{keys} \u{b7} {}", words::EXTERNAL_EDITOR_HINT),
         };
-        cx.look.hint(&format!("{what} \u{b7} {keys}"), cx.width)
+        cx.look.editor_hint(&what, &keys, cx.width)
     }
 
     /// The rows the editor needs at most in a block of `height` rows: its text's (up to

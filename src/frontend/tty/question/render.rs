@@ -126,12 +126,25 @@ impl QuestionPrompt {
             let chosen = model::is_chosen(answers, self.q, row);
             let draw = |lines: &mut Vec<String>| {
                 let text = model::row_text(payload, answers, self.q, row, editing, to_review);
+                // A cut option's highlight says `v` shows it whole, as a cut description does
+                // (not on a preview question: there `v` shows the preview).
+                let offer_view = is_active && !preview && matches!(row, Row::Option(_));
+                let item = |text: &str, multi: bool| {
+                    look.item_text(
+                        text,
+                        width.saturating_sub(look.item_prefix(multi)),
+                        offer_view,
+                    )
+                };
                 lines.push(match (row, multi) {
                     (Row::Next, _) => look.select_item(&text, is_active, width),
-                    (_, true) => look.multi_select_item(&text, chosen, is_active, width),
+                    (_, true) => {
+                        look.multi_select_item(&item(&text, true), chosen, is_active, width)
+                    }
                     (_, false) => {
                         let mark = if chosen { "(\u{2022})" } else { "( )" };
-                        look.select_item(&[mark, " ", &text].concat(), is_active, width)
+                        let text = item(&[mark, " ", &text].concat(), false);
+                        look.select_item(&text, is_active, width)
                     }
                 });
                 for detail in model::detail_lines(payload, answers, self.q, row) {

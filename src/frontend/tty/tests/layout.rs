@@ -113,3 +113,80 @@ fn the_whole_text_pager_wraps_between_words() {
         "{screen}"
     );
 }
+
+/// Two long labels that differ only at their end: the same example as
+/// /work/team/t31/long.json's options.
+fn twin_labels() -> String {
+    let label = |end: &str| {
+        format!(
+            "This is a very long option label that keeps going well past the width of an \
+             eighty column terminal so it must wrap or be cut somewhere sensible ({end})"
+        )
+    };
+    json!({"questions": [{"id": "l", "label": "Long labels", "prompt": "Which?", "options": [
+        {"value": "a", "label": label("A")}, {"value": "b", "label": label("B")},
+        {"value": "c", "label": "Short"}]}]})
+    .to_string()
+}
+
+#[test]
+fn long_labels_that_differ_at_their_end_stay_apart_and_the_highlighted_one_offers_v() {
+    let (_, screen) = session_sized(&twin_labels(), vec![key(Key::Down)], 24, 80);
+    let lines: Vec<&str> = screen.lines().collect();
+    assert_eq!(
+        lines[..5],
+        [
+            "Which?:",
+            "  ( ) 1. This is a very long option label that keeps going well … sensible (A)",
+            "> ( ) 2. This is a very long option label that … sensible (B) (v: whole text)",
+            "  ( ) 3. Short",
+            "  ( ) 4. Type your own…",
+        ],
+        "{screen}"
+    );
+    // The note editor's title is cut, not its keys.
+    let (_, screen) = session_sized(
+        &twin_labels(),
+        vec![key(Key::Down), key(Key::Char('n'))],
+        24,
+        80,
+    );
+    assert_eq!(
+        screen.lines().next(),
+        Some("Note on This is a very long option … sensible (B) · Enter save · Esc close"),
+        "{screen}"
+    );
+    // The review keeps the end of the answer (the transcript line: `ui::view`'s tests).
+    let (_, screen) = session_sized(&twin_labels(), chars("2"), 24, 80);
+    let lines: Vec<&str> = screen.lines().collect();
+    assert_eq!(
+        lines[..4],
+        [
+            "Review answers",
+            "  Long labels",
+            "     → This is a very long option label that keeps going well … sensible (B)",
+            "     cut in the middle · v shows all",
+        ],
+        "{screen}"
+    );
+}
+
+#[test]
+fn end_on_a_long_list_shows_a_full_last_page() {
+    // 1000 options and Type your own by 5 a page: the last page was Type your own alone.
+    let options: Vec<Value> = (1..=1000)
+        .map(|i| json!({"value": format!("o{i}"), "label": format!("Option {i}")}))
+        .collect();
+    let payload = json!({"questions": [{"id": "o", "prompt": "Pick", "options": options}]});
+    let (_, screen) = session_sized(&payload.to_string(), vec![key(Key::End)], 8, 60);
+    assert_eq!(
+        screen,
+        "Pick:\n\
+         \x20 ( )  997. Option 997\n\
+         \x20 ( )  998. Option 998\n\
+         \x20 ( )  999. Option 999\n\
+         \x20 ( ) 1000. Option 1000\n\
+         > ( ) 1001. Type your own…\n\
+         ↑↓ move · Enter choose · n note · ? keys [201/201]"
+    );
+}
