@@ -32,7 +32,8 @@ pub fn tmux_session(socket: &str, cols: u16, rows: u16, command: &str) {
     tmux(socket, &["set", "-g", "window-size", "manual"]);
 }
 
-/// The pane's whole history (scrollback and screen), once `ok` holds.
+/// The pane's whole history (scrollback and screen), once `ok` holds. On a timeout the server
+/// is killed before the test fails, so no tmux (and no pi-ask waiting in it) outlives it.
 pub fn tmux_wait(socket: &str, what: &str, ok: impl Fn(&str) -> bool) -> String {
     let start = std::time::Instant::now();
     loop {
@@ -40,10 +41,10 @@ pub fn tmux_wait(socket: &str, what: &str, ok: impl Fn(&str) -> bool) -> String 
         if ok(&pane) {
             return pane;
         }
-        assert!(
-            start.elapsed() < std::time::Duration::from_secs(15),
-            "timed out waiting for {what}:\n{pane}"
-        );
+        if start.elapsed() >= std::time::Duration::from_secs(15) {
+            tmux(socket, &["kill-server"]);
+            panic!("timed out waiting for {what}:\n{pane}");
+        }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
