@@ -246,15 +246,19 @@ fn a_token_typed_or_pasted_at_a_secret_question_only_ever_goes_to_its_masked_edi
     s.wait_for("Type your own · ");
     s.send("npm_hunter2");
     s.wait_for(&bullets(11));
-    // Esc keeps the draft and shows the list; `x` there is the secret's, not the filter's.
+    // Esc keeps the draft and shows the list, where no character is a key: `x`, `n` (a
+    // note elsewhere) and `1` (option 1 elsewhere), each typed alone, are the secret's.
+    let list = "\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} Esc cancel";
+    for (typed, n) in [("x", 12), ("n", 13), ("1", 14)] {
+        s.send("\x1b");
+        s.wait_for(list);
+        s.send(typed);
+        s.wait_for(&bullets(n));
+    }
     s.send("\x1b");
-    s.wait_for("? keys");
-    s.send("x");
-    s.wait_for(&bullets(12));
-    s.send("\x1b");
-    s.wait_for("? keys");
+    s.wait_for(list);
     s.send(&format!("\x1b[200~{PASTED}\x1b[201~"));
-    s.wait_for(&bullets(12 + PASTED.len()));
+    s.wait_for(&bullets(14 + PASTED.len()));
     s.send("\r");
     s.wait_for("2/2 Env");
     s.send("1");
@@ -265,7 +269,7 @@ fn a_token_typed_or_pasted_at_a_secret_question_only_ever_goes_to_its_masked_edi
     let result = result.unwrap();
     assert_eq!(
         result["details"]["answers"]["token"]["customText"],
-        json!(format!("npm_hunter2x{PASTED}"))
+        json!(format!("npm_hunter2xn1{PASTED}"))
     );
     assert_eq!(
         result["details"]["answers"]["token"].get("optionNotes"),
@@ -277,7 +281,7 @@ fn a_token_typed_or_pasted_at_a_secret_question_only_ever_goes_to_its_masked_edi
     let mut s = Session::spawn_with(&payload().to_string(), &[], opts());
     s.wait_for("Type your own · ");
     s.send("\x1b[A");
-    s.wait_for("? keys");
+    s.wait_for("Enter choose");
     s.send("\r");
     s.wait_for("2/2 Env");
     s.send("\x03");

@@ -224,6 +224,50 @@ pub static SINGLE: &[Binding] = &[
     MOVES[5],
 ];
 
+/// The arrows and page keys without a letter (`k`, `j`): a secret question's list, where
+/// every character typed is the secret's.
+const ARROWS: [Binding; 2] = [
+    bind!(&[Key::Up], Action::Up, "\u{2191}\u{2193}", "move", K::UP),
+    bind!(&[Key::Down], Action::Down, "\u{2193}", "", K::DOWN),
+];
+
+/// What a character typed at a secret question's list does ([`Action::TypeOwn`] via
+/// [`action`]'s [`Action::Type`]); bound to no key, named in the key list.
+const SECRET_TYPED: Binding = bind!(&[], Action::TypeOwn, "a-z 0-9", "", K::SECRET);
+
+/// A secret question's list (single-select or preview): no character is a key, so a token
+/// typed there (by hand, at any pace) only ever opens the masked editor; the options are
+/// chosen with the arrows and Enter, notes written from the review.
+pub static SECRET: &[Binding] = &[
+    ARROWS[0],
+    bind!(&[Key::Enter], Action::Confirm, "Enter", "choose", K::CHOOSE),
+    SECRET_TYPED,
+    NEXT_QUESTION,
+    PREV_QUESTION,
+    QUESTION_CANCEL,
+    ARROWS[1],
+    MOVES[2],
+    MOVES[3],
+    MOVES[4],
+    MOVES[5],
+];
+
+/// A secret multi-select question's list, as [`SECRET`] (Space ticks).
+pub static SECRET_MULTI: &[Binding] = &[
+    ARROWS[0],
+    bind!(&[Key::Char(' ')], Action::Toggle, "Space", "tick", K::TICK),
+    bind!(&[Key::Enter], Action::Confirm, "Enter", "done", K::DONE),
+    SECRET_TYPED,
+    NEXT_QUESTION,
+    PREV_QUESTION,
+    QUESTION_CANCEL,
+    ARROWS[1],
+    MOVES[2],
+    MOVES[3],
+    MOVES[4],
+    MOVES[5],
+];
+
 /// A question without options (its answer is free text, docs/dialects.md).
 pub static TEXT: &[Binding] = &[
     bind!(&[Key::Enter], Action::Confirm, "Enter", "answer", K::WRITE),
@@ -381,10 +425,9 @@ pub fn action(map: &[Binding], key: &Key) -> Option<Action> {
             (Action::Number(_), Key::Char(d)) => Action::Number(*d as usize - '0' as usize),
             (action, _) => action,
         });
+    let types = |b: &Binding| matches!(b.action, Action::Filter | Action::TypeOwn);
     bound.or_else(|| match key {
-        Key::Char(c) if !c.is_control() && map.iter().any(|b| b.action == Action::Filter) => {
-            Some(Action::Type(*c))
-        }
+        Key::Char(c) if !c.is_control() && map.iter().any(types) => Some(Action::Type(*c)),
         _ => None,
     })
 }
@@ -521,9 +564,10 @@ fn key_name(key: &Key) -> String {
 }
 
 /// A binding's keys as the key list names them: each key's name, blank-separated (`↑ k`,
-/// `Esc q`); the digits as their binding's name (`1-9`).
+/// `Esc q`); the digits as their binding's name (`1-9`), and so a binding of no key (what
+/// typing does: `a-z 0-9`).
 fn keys_name(b: &Binding) -> String {
-    if matches!(b.action, Action::Number(_)) {
+    if matches!(b.action, Action::Number(_)) || b.keys.is_empty() {
         return b.name.to_string();
     }
     b.keys.iter().map(key_name).collect::<Vec<_>>().join(" ")

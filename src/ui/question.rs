@@ -135,9 +135,11 @@ pub fn keymap(question: &Question) -> &'static [Binding] {
     if question.is_text_only() {
         return keymap::TEXT;
     }
-    match question.kind {
-        QuestionType::Multi => keymap::MULTI,
-        QuestionType::Single | QuestionType::Preview => keymap::SINGLE,
+    match (question.kind, question.secret) {
+        (QuestionType::Multi, false) => keymap::MULTI,
+        (QuestionType::Single | QuestionType::Preview, false) => keymap::SINGLE,
+        (QuestionType::Multi, true) => keymap::SECRET_MULTI,
+        (QuestionType::Single | QuestionType::Preview, true) => keymap::SECRET,
     }
 }
 
@@ -650,6 +652,40 @@ mod tests {
     }
 
     /// docs/interactive.md's key lists ("The key list") are this code's, word for word.
+    #[test]
+    fn a_secret_questions_list_has_no_character_key() {
+        let p = payload(
+            r#"{"questions":[{"id":"t","prompt":"Token?","secret":true,"options":[{"value":"skip","label":"Skip"}]}]}"#,
+        );
+        let list = key_list(&p.questions[0]);
+        assert_eq!(
+            list,
+            [
+                "\u{2191}        move up",
+                "\u{2193}        move down",
+                "PgUp     previous page",
+                "PgDn     next page",
+                "Home     first row",
+                "End      last row",
+                "Enter    choose the option and go on",
+                "a-z 0-9  the secret: its masked editor opens with what you type",
+                "Tab \u{2192}    next question",
+                "S-Tab \u{2190}  previous question",
+                "^]       show the agent's message",
+                "Esc      cancel (asks first when answers would be lost)",
+                "^C       dismiss the questions at once",
+                "^Z       suspend (fg brings it back)"
+            ]
+        );
+        for c in ['n', 'N', 'j', 'k', 'v', '1', '/', '?', 'q'] {
+            assert_eq!(
+                keymap::action(keymap(&p.questions[0]), &crate::keys::Key::Char(c)),
+                Some(keymap::Action::Type(c)),
+                "{c}"
+            );
+        }
+    }
+
     #[test]
     fn the_docs_key_lists_are_the_key_maps() {
         let docs = include_str!("../../docs/interactive.md");

@@ -342,6 +342,8 @@ pub mod keys {
     pub const REVIEW_NOTE: &str = "note on the highlighted question";
     /// `/`.
     pub const FILTER: &str = "filter the options";
+    /// What a character typed at a secret question's list does.
+    pub const SECRET: &str = "the secret: its masked editor opens with what you type";
 
     /// `/` in a key list, naming the letters that are keys there (`letters`: `a i j k n N v`):
     /// any other letter starts the filter, and so does a word typed fast

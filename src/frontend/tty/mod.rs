@@ -714,7 +714,9 @@ impl<B: Backend> Session<'_, B> {
         if let Key::Paste(text) = &key {
             // A paste at a list is its filter's text, as fzf takes it for its query: the
             // filter opens and the paste goes in as in its editor (never read as keys).
-            let filters = map.iter().any(|b| b.action == Action::Filter);
+            let filters = map
+                .iter()
+                .any(|b| matches!(b.action, Action::Filter | Action::TypeOwn));
             if self.screens.overlays.is_empty() && filters && self.io.size().0 >= MIN_ROWS {
                 let text = text.clone();
                 // A secret question's paste is the secret: into Type your own's masked editor.
