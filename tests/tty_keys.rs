@@ -1630,8 +1630,11 @@ fn a_waiting_digit_shows_on_the_hint_line_and_the_key_list_names_1_to_13() {
     s.send("\x1b");
     s.wait_all(&["Which of twelve?:", HINT]);
     s.send("1");
-    s.expect("1\u{2026} Enter chooses option 1, or type the next digit (10-13)");
-    // The wait over, option 1 is chosen: the review.
+    s.wait_for("1\u{2026} Enter chooses option 1, or type the next digit (10-13)");
+    // However long it waits nothing is chosen: the line stays until Enter chooses option 1.
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    s.wait_for("1\u{2026} Enter chooses option 1, or type the next digit (10-13)");
+    s.send("\r");
     let lines = wait_review_lines(&mut s);
     assert_eq!(
         lines[1..3],

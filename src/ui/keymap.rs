@@ -29,8 +29,9 @@ pub enum Action {
     First,
     /// The last row.
     Last,
-    /// A digit 1-9, or at a question the number its digits make (`1` `2`: 12, the terminal
-    /// front end's `NUMBER_WAIT`): the row with that number, whatever page is shown, when a
+    /// A digit 1-9, or at a question the number its digits make (`1` `2`: 12; a number that
+    /// may go on waits for Enter or a digit more, the terminal front end's
+    /// `Session::number_typed`): the row with that number, whatever page is shown, when a
     /// filter does not hide it (a question's options, then its Type your own row; the
     /// review's actions).
     Number(usize),

@@ -141,13 +141,6 @@ enum Refused {
     Dropped,
 }
 
-/// How long a digit that may begin a longer option number (`1` on a question of 12 options)
-/// waits for the next digit before it acts ([`crate::ui::question::number_may_go_on`]): two
-/// digits typed one after the other come well within it, and it is short enough not to be
-/// felt as a wait. Enter or any other key ends the number at once (docs/interactive.md,
-/// "Keys at a question").
-pub const NUMBER_WAIT: Duration = Duration::from_millis(400);
-
 /// How long a key's letter read with more input behind it waits for that input's key
 /// ([`crate::ui::keymap::may_begin_a_word`]): the key is there already, so this bounds only a
 /// read that brings no key (the rest of an escape sequence still coming).
@@ -191,9 +184,9 @@ struct Session<'p, B> {
     /// A digit chose an option and moved on: an Enter next, in the same burst or until this
     /// time, is that choice's own confirmation ([`Session::enter_of_a_choice`]).
     choice_claims_enter: Option<Instant>,
-    /// The option number typed so far, which may go on, and when the wait for its next digit
-    /// ends ([`NUMBER_WAIT`]).
-    number: Option<(usize, Instant)>,
+    /// The option number typed so far, which may go on: it waits for Enter (which chooses it)
+    /// or a digit more, as the hint line says ([`Session::number_waiting`]), however long.
+    number: Option<usize>,
     /// A key's letter read with more input right behind it, which may begin a word
     /// ([`crate::ui::keymap::may_begin_a_word`]), and when the wait for the next key ends
     /// ([`LETTER_WAIT`]).
@@ -235,11 +228,6 @@ impl<B: Backend> Session<'_, B> {
                 self.time_out()?;
                 continue;
             }
-            if let Some((number, _)) = self.number.take_if(|(_, at)| *at <= now) {
-                // No digit came within the wait: the number typed acts.
-                self.act_on_number(number)?;
-                continue;
-            }
             if let Some((letter, _)) = self.letter.take_if(|(_, at)| *at <= now) {
                 // No key came behind it: it was a key.
                 self.act_on_letter(letter, false)?;
@@ -257,10 +245,7 @@ impl<B: Backend> Session<'_, B> {
             }
             let wait = match (
                 self.deadline.and_then(|d| d.wait(now)),
-                self.number
-                    .map(|(_, at)| at)
-                    .or(self.letter.map(|(_, at)| at))
-                    .map(|at| at.saturating_duration_since(now)),
+                self.letter.map(|(_, at)| at.saturating_duration_since(now)),
             ) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
@@ -611,9 +596,9 @@ impl<B: Backend> Session<'_, B> {
     }
 
     /// The line in place of the hint line while an option number waits for a digit more
-    /// ([`NUMBER_WAIT`], [`crate::ui::question::number_waiting`]): the digits typed so far.
+    /// ([`crate::ui::question::number_waiting`]): the digits typed so far.
     fn number_waiting(&self) -> Option<String> {
-        let (number, _) = self.number?;
+        let number = self.number?;
         match self.flow.screen() {
             Screen::Question(q) => Some(crate::ui::question::number_waiting(
                 &self.flow.payload().questions[q],
@@ -683,20 +668,23 @@ impl<B: Backend> Session<'_, B> {
         if self.enter_of_a_choice(&key) {
             return Ok(());
         }
-        if let Some((number, _)) = self.number.take() {
+        if let Some(number) = self.number.take() {
             if let Some(d) = digit(&key) {
                 return self.number_typed(number.saturating_mul(10).saturating_add(d));
             }
-            // Any other key ends the number: it acts first; Enter is its own confirmation.
-            self.act_on_number(number)?;
-            if key == Key::Enter {
-                self.choice_claims_enter = None;
-                return Ok(());
+            match key {
+                // Enter chooses the number, as the hint line says (the Enter is its own).
+                Key::Enter => {
+                    self.act_on_number(number)?;
+                    self.choice_claims_enter = None;
+                    return Ok(());
+                }
+                // Esc and Backspace take the number back.
+                Key::Esc | Key::Backspace => return Ok(()),
+                // Any other key drops it unchosen and acts as itself: nothing is chosen that
+                // the person did not confirm.
+                _ => {}
             }
-            if self.flow.is_over() {
-                return Ok(());
-            }
-            self.sync();
         }
         if let Some((held, _)) = self.letter.take() {
             // The key behind a held letter tells a word from a key: a word's letters go to the
@@ -785,10 +773,10 @@ impl<B: Backend> Session<'_, B> {
     }
 
     /// Option number `number` was typed (with a digit more, perhaps): it waits for the next
-    /// digit while a longer number may start with it ([`NUMBER_WAIT`]), else acts at once.
+    /// digit while a longer number may start with it (Enter chooses it), else acts at once.
     fn number_typed(&mut self, number: usize) -> io::Result<()> {
         if self.number_may_go_on(number) {
-            self.number = Some((number, self.io.now() + NUMBER_WAIT));
+            self.number = Some(number);
             return Ok(());
         }
         self.act_on_number(number)

@@ -673,7 +673,7 @@ fn twelve_single() -> String {
 }
 
 #[test]
-fn two_digits_choose_option_12_and_a_digit_alone_chooses_after_the_wait() {
+fn two_digits_choose_option_12_and_a_digit_alone_waits_for_enter() {
     let chose = |i: usize| {
         submitted(
             json!({"s": {"values": [format!("o{i}")], "labels": [format!("opt-{i}")], "indices": [i]}}),
@@ -690,27 +690,35 @@ fn two_digits_choose_option_12_and_a_digit_alone_chooses_after_the_wait() {
     // `1` `3`: Type your own's editor.
     let (_, screen) = session(&twelve_single(), chars("13"));
     assert!(screen.starts_with("Type your own"), "{screen}");
-    // `1`, then no key for the wait: option 1, after `NUMBER_WAIT` and not before.
+    // `1`, then no key for a long while: nothing is chosen (the hint says Enter chooses);
+    // a `3` then still makes 13.
     let p = parse_payload(&twelve_single()).unwrap();
-    let events = vec![key(Key::Char('1')), Event::Timeout, key(Key::Enter)];
+    let events = vec![
+        key(Key::Char('1')),
+        Event::Timeout,
+        Event::Timeout,
+        key(Key::Char('3')),
+    ];
     let mut backend = FakeBackend::new(30, 100, events);
-    let ending = drive(Flow::new(&p), &mut backend, &opts());
-    assert!(matches!(ending, Ending::Submitted(_)), "{ending:?}");
-    assert_eq!(backend.elapsed(), super::NUMBER_WAIT);
-    // `1` Enter: the Enter ends the number, choosing option 1; it is the number's own (the
-    // review is shown, not submitted).
-    let (ending, screen) = session(&twelve_single(), vec![key(Key::Char('1')), key(Key::Enter)]);
+    let _ = drive(Flow::new(&p), &mut backend, &opts());
+    let screen = backend.screen();
+    assert!(screen.starts_with("Type your own"), "{screen}");
+    // `1`, a while, Enter: option 1; the Enter is the number's own (the review is shown, not
+    // submitted).
+    let events = vec![key(Key::Char('1')), Event::Timeout, key(Key::Enter)];
+    let (ending, screen) = session(&twelve_single(), events);
     assert!(matches!(ending, Err(Ending::TerminalLost(_))), "{ending:?}");
     assert!(
         screen.contains("\u{2192} opt-1") && screen.contains("> 1. Submit"),
         "{screen}"
     );
-    // `1` ↓: option 1; the ↓ acts on the review (Submit to Elaborate).
+    // `1` ↓: the number is dropped, nothing chosen; ↓ moves on the question.
     let (_, screen) = session(&twelve_single(), vec![key(Key::Char('1')), key(Key::Down)]);
-    assert!(
-        screen.contains("\u{2192} opt-1") && screen.contains("> 2. Elaborate"),
-        "{screen}"
-    );
+    assert!(screen.contains("> ( )  2. opt-2"), "{screen}");
+    assert!(!screen.contains("Review answers"), "{screen}");
+    // `1` Esc: taken back; Enter then chooses the highlighted option 1 as usual.
+    let (_, screen) = session(&twelve_single(), vec![key(Key::Char('1')), key(Key::Esc)]);
+    assert!(!screen.contains("1\u{2026} Enter"), "{screen}");
     // `3` chooses at once (no option number starts with 3 but 3).
     let mut events = chars("3");
     events.push(key(Key::Enter));
@@ -746,12 +754,15 @@ fn a_digit_that_waits_for_a_second_one_shows_it_on_the_hint_line() {
         Some("12\u{2026} Enter chooses option 12, or type the next digit (120-129)"),
         "{screen}"
     );
-    // After the wait the number chose option 1 (← from the review shows it chosen) and the
-    // hint line is the keys' again.
+    // The number waits however long (nothing is chosen that Enter did not confirm); Esc
+    // takes it back, nothing chosen, and the hint line is the keys' again.
     let mut events = chars("1");
-    events.extend([Event::Timeout, key(Key::Left)]);
+    events.extend([Event::Timeout, Event::Timeout]);
+    let (_, screen) = session(&twelve_single(), events.clone());
+    assert!(screen.ends_with("(10-13)"), "{screen}");
+    events.push(key(Key::Esc));
     let (_, screen) = session(&twelve_single(), events);
-    assert!(screen.contains("> (\u{2022})  1. opt-1"), "{screen}");
+    assert!(screen.contains("> ( )  1. opt-1"), "{screen}");
     assert!(
         screen
             .lines()
