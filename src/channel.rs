@@ -287,7 +287,8 @@ fn usable_base(dir: &Path, runtime: bool) -> Result<PathBuf, String> {
 
 /// The folder where pi-ask makes what no other user may swap or read (the answer channel's
 /// folder, the external editor's file): `$XDG_RUNTIME_DIR` if usable, else the system's
-/// temporary folder if usable ([`usable_base`]).
+/// temporary folder if usable (`usable_base`: no other user can write to it or a folder
+/// above, unless sticky).
 ///
 /// Errors: neither is, in words (`no safe folder: …`).
 pub fn private_base() -> Result<PathBuf, String> {
