@@ -503,6 +503,8 @@ struct Pending {
     id: u64,
     /// A file to remove.
     remove: Option<PathBuf>,
+    /// `remove` is a folder of this run's own, removed with all in it.
+    tree: bool,
     /// The file's device and inode: removed only while the path is still that file.
     same: Option<(u64, u64)>,
     /// A line to say on stderr.
@@ -528,6 +530,7 @@ pub fn on_exit(remove: Option<PathBuf>, say: Option<String>) -> OnExit {
         remove,
         say,
         same: None,
+        tree: false,
     });
     OnExit { id }
 }
@@ -541,6 +544,22 @@ pub fn on_exit_if_same(path: PathBuf, same: (u64, u64)) -> OnExit {
         remove: Some(path),
         say: None,
         same: Some(same),
+        tree: false,
+    });
+    OnExit { id }
+}
+
+/// [`on_exit_if_same`] for a folder this run made for a child (the external editor's), removed
+/// with all the child left in it (vim's swap file): its device and inode `same`, never
+/// another's folder put in its place; links in it are removed, never followed.
+pub fn on_exit_tree(path: PathBuf, same: (u64, u64)) -> OnExit {
+    let id = NEXT.fetch_add(1, Ordering::SeqCst);
+    pending().push(Pending {
+        id,
+        remove: Some(path),
+        say: None,
+        same: Some(same),
+        tree: true,
     });
     OnExit { id }
 }
@@ -580,8 +599,12 @@ pub fn clean_up() {
     CLEANED.store(true, Ordering::SeqCst);
     for p in pending.drain(..) {
         if let Some(path) = p.remove.as_ref().filter(|path| still_same(path, p.same)) {
-            // A folder (the answer channel's, emptied by its socket's entry before it).
-            let _ = std::fs::remove_file(path).or_else(|_| std::fs::remove_dir(path));
+            if p.tree {
+                let _ = std::fs::remove_dir_all(path);
+            } else {
+                // A folder (the answer channel's, emptied by its socket's entry before it).
+                let _ = std::fs::remove_file(path).or_else(|_| std::fs::remove_dir(path));
+            }
         }
         if let Some(line) = &p.say {
             crate::terminal::say(line);

@@ -860,13 +860,46 @@ fn ctrl_g_makes_its_file_only_where_no_other_user_can_swap_it() {
     s.send("dra\x07");
     s.wait_for("2/2 Frontend");
     let path = std::fs::read_to_string(dir.path().join("path")).unwrap();
+    let folder = std::path::Path::new(&path).parent().unwrap().to_path_buf();
     assert!(
-        std::path::Path::new(&path).parent()
-            == Some(std::fs::canonicalize(&own).unwrap().as_path()),
+        folder.parent() == Some(std::fs::canonicalize(&own).unwrap().as_path()),
         "{path}"
     );
     s.send("\x03");
     s.finish();
+    assert!(!folder.exists(), "{} is left", folder.display());
+}
+
+/// What the editor leaves next to its file (vim's swap file, kept when vim is ended by
+/// `--timeout` or a signal, holds the draft) goes with the file's own folder.
+#[test]
+fn what_the_editor_leaves_beside_its_file_goes_with_it_after_a_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = format!(
+        "printf '%s' \"$1\" > '{d}/path'\ncp \"$1\" \"$(dirname \"$1\")/.answer.txt.swp\"\nsleep 30",
+        d = dir.path().display()
+    );
+    let editor = script(dir.path(), "editor.sh", &body);
+    let mut opts = Options {
+        rows: 24,
+        cols: 100,
+        env: vec![
+            ("PI_ASK_SCREEN".into(), "inline".into()),
+            ("EDITOR".into(), editor.display().to_string()),
+        ],
+        ..Options::default()
+    };
+    opts.env_remove.push("VISUAL".into());
+    let mut s = Session::spawn_with(PREFS, &["--timeout", "4"], opts);
+    s.wait_for("1. Minimal");
+    s.send("4");
+    s.wait_for("> Type answer");
+    s.send("secretdraft\x07");
+    let (code, _) = s.finish();
+    assert_eq!(code, 124);
+    let path = std::fs::read_to_string(dir.path().join("path")).unwrap();
+    let folder = std::path::Path::new(&path).parent().unwrap();
+    assert!(!folder.exists(), "{} is left", folder.display());
 }
 
 /// What an editor may leave on the terminal as it exits or is ended: the DEC line-drawing

@@ -234,12 +234,14 @@ enum External {
     TimedOut(String),
 }
 
-/// Runs `command` on a private temporary file (0600, in `$XDG_RUNTIME_DIR` or `$TMPDIR` when
-/// no other user could swap it there: `channel::private_base`) holding `draft`, with
-/// `deadline` counting on while it runs ([`Backend::run_editor_command`]); the text it leaves
-/// ([`read_back`]), or the editor's notice of why the draft is kept: it failed, or what it left
-/// cannot be read. The file is removed whatever happens, a signal's ending too
-/// (`leftovers::on_exit`).
+/// Runs `command` on a private temporary file (0600, `answer.txt` in a folder of its own,
+/// 0700, made in `$XDG_RUNTIME_DIR` or `$TMPDIR` when no other user could swap it there:
+/// `channel::private_base`) holding `draft`, with `deadline` counting on while it runs
+/// ([`Backend::run_editor_command`]); the text it leaves ([`read_back`]), or the editor's
+/// notice of why the draft is kept: it failed, or what it left cannot be read. The folder goes
+/// with all the editor put in it (vim's swap file, which a vim ended by `--timeout` or a signal
+/// keeps, holding the draft) whatever happens, a signal's ending too
+/// (`leftovers::on_exit_tree`).
 fn edit_in<B: Backend>(
     io: &mut B,
     command: &str,
@@ -247,21 +249,31 @@ fn edit_in<B: Backend>(
     deadline: Option<crate::frontend::timeout::Deadline>,
 ) -> io::Result<External> {
     use std::io::Write;
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
     let failed = External::Kept(crate::ui::words::EXTERNAL_EDITOR_FAILED);
     let Ok(base) = crate::channel::private_base() else {
         return Ok(External::Kept(
             crate::ui::words::EXTERNAL_EDITOR_NO_SAFE_FOLDER,
         ));
     };
-    let mut file = match tempfile::Builder::new()
-        .prefix("pi-ask-")
-        .suffix(".txt")
-        .tempfile_in(base)
+    let Ok(dir) = tempfile::Builder::new().prefix("pi-ask-").tempdir_in(base) else {
+        return Ok(failed);
+    };
+    let Ok(meta) = std::fs::symlink_metadata(dir.path()) else {
+        return Ok(failed);
+    };
+    let _removed =
+        crate::leftovers::on_exit_tree(dir.path().to_path_buf(), (meta.dev(), meta.ino()));
+    let path = dir.path().join("answer.txt");
+    let mut file = match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&path)
     {
         Ok(f) => f,
         Err(_) => return Ok(failed),
     };
-    let _removed = crate::leftovers::on_exit(Some(file.path().to_path_buf()), None);
     // A text file ends with a line break (an editor that appends starts a line of its own);
     // one final line break is dropped when it is read back.
     if file
@@ -272,14 +284,15 @@ fn edit_in<B: Backend>(
     {
         return Ok(failed);
     }
-    match io.run_editor_command(command, file.path(), deadline)? {
-        super::EditorRun::Exited(true) => Ok(match read_back(file.path()) {
+    drop(file);
+    match io.run_editor_command(command, &path, deadline)? {
+        super::EditorRun::Exited(true) => Ok(match read_back(&path) {
             Ok(text) => External::Text(text),
             Err(why) => External::Kept(why),
         }),
         super::EditorRun::Exited(false) => Ok(failed),
         super::EditorRun::TimedOut => Ok(External::TimedOut(
-            read_back(file.path()).unwrap_or_else(|_| draft.to_string()),
+            read_back(&path).unwrap_or_else(|_| draft.to_string()),
         )),
     }
 }
