@@ -49,8 +49,9 @@ pub enum Action {
     /// filter opens with it typed, as in fzf, so a word typed at a list narrows it and never
     /// acts key by key; bound to no key ([`action`] gives it).
     Type(char),
-    /// Type your own's editor (a paste at a secret question's list goes there: never the
-    /// filter, drawn in clear); bound to no key.
+    /// The editor typed text goes into at a question's list (a paste): a secret question's
+    /// masked Type your own editor (never the filter, drawn in clear), else the filter's;
+    /// bound to no key.
     TypeOwn,
     /// `n`: the highlighted option's note.
     OptionNote,

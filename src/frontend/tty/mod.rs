@@ -707,17 +707,8 @@ impl<B: Backend> Session<'_, B> {
                 .any(|b| matches!(b.action, Action::Filter | Action::TypeOwn));
             if self.screens.overlays.is_empty() && filters && self.io.size().0 >= MIN_ROWS {
                 let text = text.clone();
-                // A secret question's paste is the secret: into Type your own's masked editor.
-                let secret = match self.flow.screen() {
-                    Screen::Question(q) => self.flow.payload().questions[q].secret,
-                    _ => false,
-                };
-                let open = if secret {
-                    Action::TypeOwn
-                } else {
-                    Action::Filter
-                };
-                let outcome = self.screen_action(open);
+                // The question opens where typed text goes (a secret's: its masked editor).
+                let outcome = self.screen_action(Action::TypeOwn);
                 self.outcome(outcome)?;
                 if self.screens.editing() {
                     return self.editor_key(Key::Paste(text));

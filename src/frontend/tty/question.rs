@@ -295,7 +295,10 @@ impl QuestionPrompt {
                 }
                 return outcome;
             }
-            Action::TypeOwn => return self.open_custom(cx),
+            // Where typed text goes (a paste at the list): a secret question's masked editor,
+            // else the filter's.
+            Action::TypeOwn if question.secret => return self.open_custom(cx),
+            Action::TypeOwn => return self.on(Action::Filter, cx),
             // A letter no key has: the filter opens with it typed (its text so far kept).
             Action::Type(c) if !question.options.is_empty() => {
                 let mut text = self.filter_text().unwrap_or("").to_string();
