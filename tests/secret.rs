@@ -247,18 +247,21 @@ fn a_token_typed_or_pasted_at_a_secret_question_only_ever_goes_to_its_masked_edi
     s.send("npm_hunter2");
     s.wait_for(&bullets(11));
     // Esc keeps the draft and shows the list, where no character is a key: `x`, `n` (a
-    // note elsewhere) and `1` (option 1 elsewhere), each typed alone, are the secret's.
+    // note elsewhere) and `1` (option 1 elsewhere), each typed alone, are the secret's, and
+    // a secret typed again starts afresh (never added to a draft nobody can see).
     let list = "\u{2191}\u{2193} move \u{b7} Enter choose \u{b7} Esc cancel";
-    for (typed, n) in [("x", 12), ("n", 13), ("1", 14)] {
+    for typed in ["x", "n", "1"] {
         s.send("\x1b");
         s.wait_for(list);
         s.send(typed);
-        s.wait_for(&bullets(n));
+        s.wait_for(&bullets(1));
     }
     s.send("\x1b");
     s.wait_for(list);
     s.send(&format!("\x1b[200~{PASTED}\x1b[201~"));
-    s.wait_for(&bullets(14 + PASTED.len()));
+    s.wait_for(&bullets(PASTED.len()));
+    s.send("Z");
+    s.wait_for(&bullets(PASTED.len() + 1));
     s.send("\r");
     s.wait_for("2/2 Env");
     s.send("1");
@@ -269,7 +272,7 @@ fn a_token_typed_or_pasted_at_a_secret_question_only_ever_goes_to_its_masked_edi
     let result = result.unwrap();
     assert_eq!(
         result["details"]["answers"]["token"]["customText"],
-        json!(format!("npm_hunter2xn1{PASTED}"))
+        json!(format!("{PASTED}Z"))
     );
     assert_eq!(
         result["details"]["answers"]["token"].get("optionNotes"),

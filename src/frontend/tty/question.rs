@@ -287,17 +287,24 @@ impl QuestionPrompt {
             // At a secret question a letter no key has is the secret's first (a token typed
             // or auto-typed at once), never the filter's, which is drawn in clear: Type your
             // own's masked editor opens with it.
+            // A secret typed again starts afresh: added to a draft nobody can see, it would be
+            // sent wrong unseen (a masked secret shows six bullets whatever its length).
             Action::Type(c) if question.secret && question.allows_custom_text() => {
                 let mut outcome = self.open_custom(cx);
                 if let Outcome::Open(Overlay::Editor(e)) = &mut outcome {
-                    let text = format!("{}{c}", e.line.text());
-                    e.line.set_text(&text);
+                    e.line.set_text(&c.to_string());
                 }
                 return outcome;
             }
             // Where typed text goes (a paste at the list): a secret question's masked editor,
-            // else the filter's.
-            Action::TypeOwn if question.secret => return self.open_custom(cx),
+            // empty (as a secret typed again), else the filter's.
+            Action::TypeOwn if question.secret => {
+                let mut outcome = self.open_custom(cx);
+                if let Outcome::Open(Overlay::Editor(e)) = &mut outcome {
+                    e.line.set_text("");
+                }
+                return outcome;
+            }
             Action::TypeOwn => return self.on(Action::Filter, cx),
             // A letter no key has: the filter opens with it typed (its text so far kept).
             Action::Type(c) if !question.options.is_empty() => {
